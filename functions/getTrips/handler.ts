@@ -1,0 +1,33 @@
+import * as v from 'valibot';
+import { userDayRange } from '../../shared/domain/time.ts';
+import { toTripRecord } from '../../shared/domain/trip.ts';
+import { operation } from '../../shared/operation.ts';
+import { listTrips } from '../../shared/store/trips.ts';
+import { listVehicleLinks } from '../../shared/store/vehicles.ts';
+import { imeiFilter, requiredDate } from '../../shared/validation.ts';
+
+export const GetTripsInput = v.pipe(
+  v.object({
+    filter: imeiFilter,
+    start_date: requiredDate('start_date is required (yyyy-mm-dd)'),
+    end_date: requiredDate('end_date is required (yyyy-mm-dd)'),
+  }),
+  v.check((input) => input.start_date <= input.end_date, 'start_date may not be after end_date'),
+);
+
+export const handler = operation('getTrips', GetTripsInput, async ({ user, input }) => {
+  const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
+  const links = await listVehicleLinks(user.userUid, input.filter?.imeis);
+  const vehicles = await Promise.all(
+    links.map(async ({ vehicleUid, imei }) => {
+      const trips = await listTrips(vehicleUid, from, to);
+      return {
+        vehicle_uid: String(vehicleUid),
+        imei,
+        trip_cnt: trips.length,
+        trips: trips.map((trip) => toTripRecord(trip, user.gmtOffsetMinutes)),
+      };
+    }),
+  );
+  return { filter: input.filter?.text ?? '', start_date: input.start_date, end_date: input.end_date, cnt: vehicles.length, vehicles };
+});

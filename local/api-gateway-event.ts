@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+
+export interface HttpCall {
+  method: string;
+  path: string;
+  operation: string;
+  /** the raw query string, without '?' */
+  query: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  sourceIp: string;
+}
+
+const BINARY_CONTENT_TYPES = ['image/', 'application/octet-stream'];
+
+/** The API Gateway REST proxy event (payload 1.0) that the deployed `/api/{operation}` resource would send. */
+export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(call.query)) (multiValueQuery[name] ??= []).push(value);
+  const header = (name: string) => Object.entries(call.headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  const contentType = header('content-type') ?? '';
+  const isBinary = BINARY_CONTENT_TYPES.some((prefix) => contentType.startsWith(prefix));
+  const requestId = randomUUID();
+  const hasQuery = Object.keys(multiValueQuery).length > 0;
+  return {
+    resource: '/api/{operation}',
+    path: call.path,
+    httpMethod: call.method,
+    headers: call.headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(call.headers).map(([name, value]) => [name, [value]])),
+    // API Gateway keeps the last value of a repeated parameter here.
+    queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multiValueQuery).map(([k, v]) => [k, v.at(-1) ?? ''])) : null,
+    multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
+    pathParameters: { operation: call.operation },
+    stageVariables: null,
+    body: call.body.length === 0 ? null : call.body.toString(isBinary ? 'base64' : 'utf8'),
+    isBase64Encoded: isBinary && call.body.length > 0,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: call.method,
+      path: `/local${call.path}`,
+      stage: 'local',
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: '/api/{operation}',
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: call.sourceIp,
+        user: null,
+        userAgent: header('user-agent') ?? null,
+        userArn: null,
+      },
+    },
+  };
+}
+
+/** A Lambda context good enough for middy and Powertools. */
+export function lambdaContext(functionName: string, requestId: string, timeoutMs = 29_000): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(deadline - Date.now(), 0),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

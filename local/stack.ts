@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { startApiEmulator } from './api-emulator.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { freePort } from './ports.ts';
+import { startS3Local } from './s3-local.ts';
+import { ensureTable } from './table.ts';
+
+export interface LocalStackOptions {
+  apiPort: number;
+  dynamoPort: number;
+  s3Port: number;
+  /** keep DynamoDB and S3 data here; without it DynamoDB runs in memory and S3 in a temp folder */
+  dataDir?: string;
+  s3Dir: string;
+  tableName: string;
+  bucketName: string;
+}
+
+export interface LocalStack {
+  apiUrl: string;
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * DynamoDB Local + s3rver + the API emulator, wired as the Lambdas are in AWS: the handlers run in
+ * this process and find their table and bucket through the same environment variables.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const dynamo = await startDynamoDbLocal({
+    port: options.dynamoPort,
+    dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined,
+  });
+  const s3 = await startS3Local({ port: options.s3Port, directory: options.s3Dir, bucket: options.bucketName }).catch(async (error) => {
+    await dynamo.stop();
+    throw error;
+  });
+  Object.assign(process.env, {
+    TABLE_NAME: options.tableName,
+    BUCKET_NAME: options.bucketName,
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    S3_ENDPOINT: s3.endpoint,
+  });
+  await ensureTable(dynamo.endpoint, options.tableName);
+  const api = await startApiEmulator({ port: options.apiPort });
+  return {
+    apiUrl: api.url,
+    dynamoEndpoint: dynamo.endpoint,
+    s3Endpoint: s3.endpoint,
+    async stop() {
+      await api.close();
+      await Promise.allSettled([s3.stop(), dynamo.stop()]);
+    },
+  };
+}
+
+export { freePort };

@@ -1,0 +1,46 @@
+/**
+ * `npm start`: the whole service on this machine, on its embedded defaults.
+ * Data lives in .local/ and survives restarts; Ctrl-C stops DynamoDB Local, s3rver and the API.
+ */
+import { join } from 'node:path';
+import { JAVA_MISSING } from './dynamodb-local.ts';
+import { seedDemo } from './seed.ts';
+import { startLocalStack } from './stack.ts';
+
+const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+try {
+  const stack = await startLocalStack({
+    apiPort: Number(process.env.PORT ?? 3000),
+    dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
+    s3Port: Number(process.env.S3_PORT ?? 4569),
+    dataDir,
+    s3Dir: join(dataDir, 's3'),
+    tableName: process.env.TABLE_NAME ?? 'fleet-tracking',
+    bucketName: process.env.BUCKET_NAME ?? 'fleet-tracking-local',
+  });
+  const demo = await seedDemo(join(dataDir, 'demo.json'));
+  const today = new Date().toISOString().slice(0, 10);
+  console.log(`Fleet tracking service running at ${stack.apiUrl}/api/<operation>
+  DynamoDB Local ${stack.dynamoEndpoint}   S3 (s3rver) ${stack.s3Endpoint}
+  demo api key: ${demo.apiKey}
+
+  curl -s '${stack.apiUrl}/api/getVehicles?api_key=${demo.apiKey}'
+  (also: getLiveData, getTrips&start_date=<yyyy-mm-dd>&end_date=${today}, getExpenseTypes)
+Ctrl-C stops everything.`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message === JAVA_MISSING ? message : `npm start failed: ${message}`);
+  process.exit(1);
+}

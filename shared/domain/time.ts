@@ -1,0 +1,23 @@
+/**
+ * Times are stored as UTC ISO strings. Users see their own offset: date-range inputs are the
+ * user's calendar days and trip, fill and job-card times are shown in the user's offset.
+ */
+const MINUTE_MS = 60_000;
+
+/** 'yyyy-mm-dd hh:mm:ss' of an instant, shifted by an offset in minutes. */
+export function formatDateTime(instant: string | Date, offsetMinutes = 0): string {
+  const ms = new Date(instant).getTime() + offsetMinutes * MINUTE_MS;
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The UTC instants that bound the user's calendar days start_date..end_date (inclusive). */
+export function userDayRange(startDate: string, endDate: string, offsetMinutes: number): { from: string; to: string } {
+  const startMs = Date.parse(`${startDate}T00:00:00.000Z`) - offsetMinutes * MINUTE_MS;
+  const endMs = Date.parse(`${endDate}T23:59:59.999Z`) - offsetMinutes * MINUTE_MS;
+  return { from: new Date(startMs).toISOString(), to: new Date(endMs).toISOString() };
+}
+
+/** Whole days from one yyyy-mm-dd to another, counting both ends. */
+export function inclusiveDayCount(startDate: string, endDate: string): number {
+  return (Date.parse(endDate) - Date.parse(startDate)) / (24 * 60 * MINUTE_MS) + 1;
+}

@@ -1,0 +1,48 @@
+import { formatDateTime } from './time.ts';
+
+/** A detected trip; times are UTC ISO strings, distances km, durations seconds. */
+export interface Trip {
+  tripUid: number;
+  vehicleUid: number;
+  startTime: string;
+  stopTime: string;
+  startOdo: number;
+  distanceKm: number;
+  durationS: number;
+  maxSpeed: number;
+  fuelStart: number | null;
+  fuelEnd: number | null;
+  startLat: number;
+  startLng: number;
+  startLocation: string;
+  stopLat: number;
+  stopLng: number;
+  stopLocation: string;
+  driverName: string | null;
+  driverTagId: string | null;
+}
+
+const fuelText = (litres: number | null): string | null => (litres === null ? null : litres.toFixed(1));
+
+/** The spec's trip record, times in the user's offset. */
+export function toTripRecord(trip: Trip, offsetMinutes: number) {
+  return {
+    trip_uid: String(trip.tripUid),
+    start_time: formatDateTime(trip.startTime, offsetMinutes),
+    stop_time: formatDateTime(trip.stopTime, offsetMinutes),
+    start_odo: Number(trip.startOdo.toFixed(1)),
+    distance: trip.distanceKm.toFixed(2),
+    duration: String(Math.round(trip.durationS)),
+    max_speed: String(Math.round(trip.maxSpeed)),
+    fuel_start: fuelText(trip.fuelStart),
+    fuel_end: fuelText(trip.fuelEnd),
+    start_location_lat: String(trip.startLat),
+    start_location_lng: String(trip.startLng),
+    start_location: trip.startLocation,
+    stop_location_lat: String(trip.stopLat),
+    stop_location_lng: String(trip.stopLng),
+    stop_location: trip.stopLocation,
+    driver_name: trip.driverName,
+    driver_tag_id: trip.driverTagId,
+  };
+}

@@ -1,0 +1,12 @@
+/** The user an API key belongs to, as every operation sees it. */
+export interface AuthenticatedUser {
+  readonly userUid: number;
+  /** minutes east of GMT; the user's calendar days and displayed times use it */
+  readonly gmtOffsetMinutes: number;
+}
+
+/** What the key lookup finds for a key hash. */
+export interface ApiKeyRecord {
+  readonly user: AuthenticatedUser;
+  readonly locked: boolean;
+}

@@ -1,0 +1,110 @@
+/** Vehicles, their live state and the spec's vehicle and live records (all values strings or null). */
+export interface Vehicle {
+  vehicleUid: number;
+  imei: string;
+  deviceType: string | null;
+  config: string | null;
+  vehGrp: string | null;
+  name: string;
+  regNum: string | null;
+  make: string | null;
+  model: string | null;
+  modelYear: string | null;
+  vin: string | null;
+  startOdo: number | null;
+  startOdoDate: string | null;
+  startHours: number | null;
+  startHoursDate: string | null;
+  licenceExpireDate: string | null;
+  fuelCapacity: number | null;
+  /** multiplier from raw fuel-sensor values to litres; 1 = no calibration */
+  fuelFactor: number;
+}
+
+/** The last reported position and telemetry; times are UTC ISO strings. */
+export interface LiveState {
+  lastResponse: string;
+  gpsDatetime: string;
+  latitude: number;
+  longitude: number;
+  speed: number | null;
+  heading: number | null;
+  driverId: string | null;
+  suppVolt: number | null;
+  intBattVolt: number | null;
+  intTemp: number | null;
+  extTemp: number | null;
+  fuelValue: number | null;
+  deviceType: string | null;
+  config: string | null;
+  odometerKm: number | null;
+  engineHours: number | null;
+}
+
+/** A vehicle as one user sees it: the vehicle and its live state, if it ever reported. */
+export interface LinkedVehicle {
+  vehicle: Vehicle;
+  live: LiveState | undefined;
+}
+
+const text = (value: number | string | null | undefined): string | null =>
+  value === null || value === undefined ? null : String(value);
+
+const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
+
+const utcDateTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
+
+export function toVehicleRecord({ vehicle, live }: LinkedVehicle) {
+  // Before the first report the best estimate of the odometer is the last reading entered.
+  const currentOdo = live?.odometerKm ?? vehicle.startOdo;
+  const currentOdoDate = live?.odometerKm != null ? utcDateTime(live.gpsDatetime) : vehicle.startOdoDate;
+  return {
+    vehicle_uid: String(vehicle.vehicleUid),
+    imei: vehicle.imei,
+    device_type: vehicle.deviceType,
+    config: vehicle.config,
+    veh_grp: vehicle.vehGrp,
+    name: vehicle.name,
+    reg_num: vehicle.regNum,
+    veh_make: vehicle.make,
+    veh_model: vehicle.model,
+    veh_model_year: vehicle.modelYear,
+    veh_vin: vehicle.vin,
+    start_odo: text(vehicle.startOdo),
+    start_odo_date: vehicle.startOdoDate,
+    start_hours: text(vehicle.startHours),
+    start_hours_date: vehicle.startHoursDate,
+    licence_expire_date: vehicle.licenceExpireDate,
+    fuel_capacity: text(vehicle.fuelCapacity),
+    fuel_factor: String(vehicle.fuelFactor),
+    curent_odo: currentOdo === null ? null : String(round(currentOdo, 1)),
+    current_odo_date: currentOdoDate,
+  };
+}
+
+export function toLiveRecord({ vehicle, live }: LinkedVehicle) {
+  const fuelPercent =
+    live?.fuelValue != null && vehicle.fuelCapacity ? String(round((live.fuelValue / vehicle.fuelCapacity) * 100, 1)) : null;
+  return {
+    vehicle_uid: String(vehicle.vehicleUid),
+    imei: vehicle.imei,
+    device_type: live?.deviceType ?? null,
+    config: live?.config ?? null,
+    veh_grp: vehicle.vehGrp,
+    name: vehicle.name,
+    reg_num: vehicle.regNum,
+    last_response: live ? utcDateTime(live.lastResponse) : null,
+    gps_datetime: live ? utcDateTime(live.gpsDatetime) : null,
+    latitude: text(live?.latitude),
+    longitude: text(live?.longitude),
+    speed: text(live?.speed),
+    heading: text(live?.heading),
+    driver_id: live?.driverId ?? null,
+    supp_volt: text(live?.suppVolt),
+    int_batt_volt: text(live?.intBattVolt),
+    int_temp: text(live?.intTemp),
+    ext_temp: text(live?.extTemp),
+    fuel_value: live?.fuelValue == null ? null : String(round(live.fuelValue, 2)),
+    fuel_percent: fuelPercent,
+  };
+}

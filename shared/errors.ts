@@ -1,0 +1,67 @@
+/**
+ * The service's typed errors. Each carries the HTTP status and the spec's message;
+ * the error-mapper middleware is the one place that turns them into the envelope.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends ApiError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class Unauthorized extends ApiError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+export class Forbidden extends ApiError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+export class NotFound extends ApiError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+export class MethodNotAllowed extends ApiError {
+  constructor(message: string) {
+    super(405, message);
+  }
+}
+
+export class Conflict extends ApiError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class PayloadTooLarge extends ApiError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+export class Throttled extends ApiError {
+  constructor(message: string) {
+    super(429, message);
+  }
+}
+
+export class ProviderFailed extends ApiError {
+  constructor(message: string) {
+    super(502, message);
+  }
+}

@@ -1,0 +1,4 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+
+/** Structured JSON logs (Powertools); the level comes from POWERTOOLS_LOG_LEVEL. */
+export const logger = new Logger({ serviceName: 'fleet-tracking' });

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { Forbidden, Unauthorized } from '../errors.ts';
+import type { ApiKeyRecord } from '../domain/user.ts';
+import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
+
+export type FindApiKey = (keyHash: string) => Promise<ApiKeyRecord | undefined>;
+
+export interface ApiKeyAuthOptions {
+  findApiKey: FindApiKey;
+  /** How long a found key may be served from memory; at most 60 s so a lock bites within a minute. */
+  cacheTtlMs?: number;
+  now?: () => number;
+}
+
+export const MAX_KEY_CACHE_MS = 60_000;
+
+export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
+
+/**
+ * Finds the key in the X-Api-Key header (which wins), the query string or the body, and puts its
+ * user in request.internal.user. Keys are looked up by SHA-256 hash only; the key itself is never logged.
+ */
+export const apiKeyAuth = ({ findApiKey, cacheTtlMs = MAX_KEY_CACHE_MS, now = Date.now }: ApiKeyAuthOptions): HttpMiddleware => {
+  const ttl = Math.min(Math.max(cacheTtlMs, 0), MAX_KEY_CACHE_MS);
+  // Lives as long as the Lambda container: a cache of found keys, never per-request state.
+  const foundKeys = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
+
+  const lookUp = async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
+    const cached = foundKeys.get(keyHash);
+    if (cached && cached.expiresAt > now()) return cached.record;
+    foundKeys.delete(keyHash);
+    const record = await findApiKey(keyHash);
+    if (record && ttl > 0) foundKeys.set(keyHash, { record, expiresAt: now() + ttl });
+    return record;
+  };
+
+  const apiKeyAuthBefore = async (request: HttpRequest): Promise<void> => {
+    const apiKey = presentedKey(request);
+    if (!apiKey) throw new Unauthorized('api key missing');
+    const record = await lookUp(hashApiKey(apiKey));
+    if (!record) throw new Unauthorized('unknown api key');
+    if (record.locked) throw new Forbidden('api key locked');
+    request.internal.user = record.user;
+  };
+  return { name: 'apiKeyAuth', before: apiKeyAuthBefore };
+};
+
+function presentedKey(request: HttpRequest): string | undefined {
+  const fromHeader = headerValue(request.event, 'x-api-key')?.trim();
+  if (fromHeader) return fromHeader;
+  const fromParams = request.internal.params?.api_key;
+  return typeof fromParams === 'string' && fromParams.trim() !== '' ? fromParams.trim() : undefined;
+}

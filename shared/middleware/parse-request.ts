@@ -1,0 +1,72 @@
+import { BadRequest, PayloadTooLarge } from '../errors.ts';
+import { headerValue, type HttpMiddleware, type HttpRequest, type ParsedBody } from './types.ts';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export interface ParseRequestOptions {
+  /**
+   * 'params': a JSON body is an object of parameters (most operations).
+   * 'payload': the body is a document the handler reads itself (job cards), so bad JSON is its call.
+   */
+  jsonBody?: 'params' | 'payload';
+}
+
+/**
+ * Reads query string and body into request.internal.params.
+ * Clients are told to send Content-Type: application/json on every request, so a body labelled
+ * JSON that is really `key=value&...` is read as a form.
+ */
+export const parseRequest = ({ jsonBody = 'params' }: ParseRequestOptions = {}): HttpMiddleware => {
+  const parseRequestBefore = (request: HttpRequest): void => {
+    const { event } = request;
+    const text = decodeBody(event.body, event.isBase64Encoded);
+    if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
+      throw new PayloadTooLarge(`request body too large (max ${MAX_BODY_BYTES / 1024} KB)`);
+    }
+    const body = classifyBody(text, headerValue(event, 'content-type') ?? '');
+    request.internal.body = body;
+    request.internal.params = { ...queryParams(event.queryStringParameters), ...bodyParams(body, jsonBody) };
+  };
+  return { name: 'parseRequest', before: parseRequestBefore };
+};
+
+function decodeBody(body: string | null, isBase64Encoded: boolean): string {
+  if (!body) return '';
+  return isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+}
+
+function classifyBody(text: string, contentType: string): ParsedBody {
+  if (text.trim() === '') return { kind: 'none' };
+  const looksLikeJson = /^\s*[[{"]/.test(text);
+  const labelledForm = contentType.toLowerCase().includes('application/x-www-form-urlencoded');
+  if (labelledForm || !looksLikeJson) return { kind: 'form', text };
+  try {
+    return { kind: 'json', text, value: JSON.parse(text) };
+  } catch {
+    return { kind: 'invalid-json', text };
+  }
+}
+
+function queryParams(query: Record<string, string | undefined> | null): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== undefined));
+}
+
+function bodyParams(body: ParsedBody, jsonBody: 'params' | 'payload'): Record<string, unknown> {
+  switch (body.kind) {
+    case 'none':
+      return {};
+    case 'form':
+      return Object.fromEntries(new URLSearchParams(body.text));
+    case 'invalid-json':
+      if (jsonBody === 'payload') return {};
+      throw new BadRequest('request body is not valid JSON');
+    case 'json':
+      if (jsonBody === 'payload') return {};
+      if (!isPlainObject(body.value)) throw new BadRequest('request body must be a JSON object or a form');
+      return body.value;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,31 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { AuthenticatedUser } from '../domain/user.ts';
+
+/** The request body as the parser found it. */
+export type ParsedBody =
+  | { kind: 'none' }
+  | { kind: 'form'; text: string }
+  | { kind: 'json'; text: string; value: unknown }
+  | { kind: 'invalid-json'; text: string };
+
+/** Per-request state the middlewares hand to each other (middy's request.internal). */
+export interface RequestState extends Record<string, unknown> {
+  /** query string merged with form or JSON-object body fields; body wins */
+  params?: Record<string, unknown>;
+  body?: ParsedBody;
+  user?: AuthenticatedUser;
+  input?: unknown;
+}
+
+export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;
+export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;
+
+/** Header lookup ignoring case, as API Gateway forwards headers as the client sent them. */
+export function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}

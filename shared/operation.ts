@@ -1,0 +1,64 @@
+import middy, { type Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { AuthenticatedUser } from './domain/user.ts';
+import { apiKeyAuth } from './middleware/api-key-auth.ts';
+import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
+import { errorMapper } from './middleware/error-mapper.ts';
+import { methodGuard } from './middleware/method-guard.ts';
+import { parseRequest, type ParseRequestOptions } from './middleware/parse-request.ts';
+import type { ParsedBody, RequestState } from './middleware/types.ts';
+import { type InputSchema, validateInput } from './middleware/validate-input.ts';
+import { findOperation, type OperationName } from './operations.ts';
+import { findApiKey } from './store/api-keys.ts';
+
+export interface OperationContext<Input> {
+  user: AuthenticatedUser;
+  input: Input;
+  /** the parsed body, for operations whose body is a document rather than parameters */
+  body: ParsedBody;
+  sourceIp: string;
+}
+
+export type OperationResult = Record<string, unknown> | BinaryResult;
+
+export interface OperationOptions extends ParseRequestOptions {}
+
+const keyCacheMs = (): number => Number(process.env.API_KEY_CACHE_SECONDS ?? 60) * 1000;
+
+/**
+ * The one place the middy chain is built. Before: method → parse → api key → validate;
+ * the handler returns plain fields; after: envelope; onError: the error mapper.
+ */
+export function operation<S extends InputSchema>(
+  name: OperationName,
+  inputSchema: S,
+  run: (context: OperationContext<v.InferOutput<S>>) => Promise<OperationResult>,
+  options: OperationOptions = {},
+) {
+  const definition = findOperation(name);
+  if (!definition) throw new Error(`operation ${name} is not in the registry`);
+
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, OperationLambdaContext<v.InferOutput<S>>, RequestState>()
+    .use(errorMapper())
+    .use(envelopeSerializer())
+    .use(methodGuard(definition.method))
+    .use(parseRequest(options))
+    .use(apiKeyAuth({ findApiKey, cacheTtlMs: keyCacheMs() }))
+    .use(validateInput(inputSchema))
+    .before(handOverToHandler)
+    .handler(async (_event, context) => (await run(context.operation)) as unknown as APIGatewayProxyResult);
+}
+
+/** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
+type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input> };
+
+function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, OperationLambdaContext<unknown>, RequestState>): void {
+  const { internal, event } = request;
+  request.context.operation = {
+    user: internal.user as AuthenticatedUser,
+    input: internal.input,
+    body: internal.body ?? { kind: 'none' },
+    sourceIp: event.requestContext?.identity?.sourceIp ?? '',
+  };
+}

@@ -1,0 +1,139 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type ExpenseType,
+  FIRST_USER_TYPE_OFFSET,
+  FUEL_TYPE,
+  isReservedExpenseName,
+  sameExpenseName,
+} from '../domain/expense-type.ts';
+import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import { dynamo, tableName } from './client.ts';
+import { nextId } from './counters.ts';
+import { keys } from './keys.ts';
+import { failedConditions, type Item, queryPrefix } from './requests.ts';
+
+const NOT_FOUND = 'expense type not found or not linked to this api key';
+const DUPLICATE = 'expense type already exists';
+
+/** Fuel first, then the user's live types by id. */
+export async function listExpenseTypes(userUid: number): Promise<ExpenseType[]> {
+  const items = await queryPrefix(keys.user(userUid).pk, keys.expenseTypesPrefix);
+  return [FUEL_TYPE, ...items.map(expenseTypeFromItem).filter((type) => !type.deleted)];
+}
+
+/** The type as a user's slip may reference it, deleted or not; Fuel for type 2. */
+export async function findExpenseType(userUid: number, type: number): Promise<ExpenseType | undefined> {
+  if (type === FUEL_TYPE.type) return FUEL_TYPE;
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseType(userUid, type) }));
+  return Item ? expenseTypeFromItem(Item) : undefined;
+}
+
+/** The type and its name claim are written in one transaction, so one name wins under concurrency. */
+export async function addExpenseType(userUid: number, name: string): Promise<ExpenseType> {
+  if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
+  const type = (await nextId('expense-type')) + FIRST_USER_TYPE_OFFSET;
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.expenseType(userUid, type), type, name, deleted: false },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: nameClaim(userUid, type, name) },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.[1]) throw new Conflict(DUPLICATE);
+    throw error;
+  }
+  return { type, name, deleted: false };
+}
+
+export async function renameExpenseType(userUid: number, type: number, name: string): Promise<ExpenseType> {
+  if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be edited');
+  const current = await findLiveUserType(userUid, type);
+  if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
+  const renameType = {
+    Update: {
+      TableName: tableName(),
+      Key: keys.expenseType(userUid, type),
+      UpdateExpression: 'SET #name = :name',
+      ConditionExpression: 'attribute_exists(pk) AND deleted = :false',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ExpressionAttributeValues: { ':name': name, ':false': false },
+    },
+  };
+  // A change of case or spacing keeps the same claim; any other name moves the claim atomically.
+  const moveClaim = sameExpenseName(current.name, name)
+    ? []
+    : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [renameType, ...moveClaim] }));
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.[2]) throw new Conflict(DUPLICATE);
+    if (failed?.[0] || failed?.[1]) throw new NotFound(NOT_FOUND);
+    throw error;
+  }
+  return { type, name, deleted: false };
+}
+
+/** Soft delete: the type stays for old slips; its name is freed for a new type. */
+export async function deleteExpenseType(userUid: number, type: number): Promise<void> {
+  if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be deleted');
+  const current = await findLiveUserType(userUid, type);
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.expenseType(userUid, type),
+              UpdateExpression: 'SET deleted = :true',
+              ConditionExpression: 'attribute_exists(pk) AND deleted = :false',
+              ExpressionAttributeValues: { ':true': true, ':false': false },
+            },
+          },
+          { Delete: releaseClaim(userUid, type, current.name) },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.some(Boolean)) throw new NotFound(NOT_FOUND);
+    throw error;
+  }
+}
+
+async function findLiveUserType(userUid: number, type: number): Promise<ExpenseType> {
+  const found = type === FUEL_TYPE.type ? undefined : await findExpenseType(userUid, type);
+  if (!found || found.deleted) throw new NotFound(NOT_FOUND);
+  return found;
+}
+
+function nameClaim(userUid: number, type: number, name: string) {
+  return {
+    TableName: tableName(),
+    Item: { ...keys.expenseTypeName(userUid, name), type },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
+function releaseClaim(userUid: number, type: number, name: string) {
+  return {
+    TableName: tableName(),
+    Key: keys.expenseTypeName(userUid, name),
+    ConditionExpression: '#type = :type',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':type': type },
+  };
+}
+
+function expenseTypeFromItem(item: Item): ExpenseType {
+  return { type: Number(item.type), name: String(item.name), deleted: item.deleted === true };
+}

@@ -1,0 +1,59 @@
+/** Paging and batching the store's repositories share: lists return everything, never one page. */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client.ts';
+import type { Key } from './keys.ts';
+
+export type Item = Record<string, unknown>;
+
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && (input.Limit === undefined || items.length < input.Limit));
+  return items;
+}
+
+/** Items of a partition whose sort key starts with a prefix. */
+export function queryPrefix(pk: string, skPrefix: string): Promise<Item[]> {
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+  });
+}
+
+const BATCH_GET_LIMIT = 100;
+
+/** BatchGetItem over any number of keys, in parallel chunks, retrying unprocessed keys; one round trip when under 100. */
+export async function batchGet(itemKeys: Key[]): Promise<Item[]> {
+  const chunks: Key[][] = [];
+  for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) chunks.push(itemKeys.slice(i, i + BATCH_GET_LIMIT));
+  const results = await Promise.all(chunks.map((chunk) => batchGetChunk(chunk)));
+  return results.flat();
+}
+
+async function batchGetChunk(chunk: Key[]): Promise<Item[]> {
+  const items: Item[] = [];
+  let pending: Key[] = chunk;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
+    const { Responses, UnprocessedKeys } = await dynamo().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+    );
+    items.push(...(Responses?.[tableName()] ?? []));
+    pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
+    if (attempt > 8 && pending.length > 0) throw new Error('BatchGetItem left keys unprocessed after retries');
+  }
+  return items;
+}
+
+/** For each item of a cancelled transaction, whether its condition failed. */
+export function failedConditions(error: unknown): boolean[] | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  return (error.CancellationReasons ?? []).map((reason) => reason.Code === 'ConditionalCheckFailed');
+}
+
+export const itemKey = (item: Item | Key): string => `${String(item.pk)}|${String(item.sk)}`;

@@ -1,0 +1,53 @@
+/**
+ * Shared valibot primitives for request parameters (ids, names, dates, filters).
+ * Query and form values arrive as text and JSON bodies may carry numbers, so each primitive
+ * accepts both and yields one type. Every primitive carries the spec's message for its parameter.
+ */
+import * as v from 'valibot';
+
+const scalar = (message: string) =>
+  v.pipe(v.union([v.string(), v.number()], message), v.transform((value) => String(value).trim()));
+
+const characterCount = (text: string): number => [...text].length;
+
+/** `${name} is required and must be an integer` for anything but a safe integer. */
+export const requiredInteger = (name: string, message = `${name} is required and must be an integer`) =>
+  v.pipe(scalar(message), v.regex(/^-?\d{1,16}$/, message), v.transform(Number), v.safeInteger(message));
+
+/** Required text, trimmed, at most `max` characters. */
+export const requiredText = (name: string, max: number) =>
+  v.pipe(
+    scalar(`${name} is required`),
+    v.nonEmpty(`${name} is required`),
+    v.check((text) => characterCount(text) <= max, `${name} is too long (max ${max} chars)`),
+  );
+
+export const isCalendarDate = (text: string): boolean => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+};
+
+/** A real calendar day written yyyy-mm-dd. */
+export const requiredDate = (message: string) => v.pipe(scalar(message), v.check(isCalendarDate, message));
+
+/** The `filter` of IMEIs: comma-delimited, blanks ignored; absent means every vehicle of the key. */
+export const imeiFilter = v.optional(
+  v.pipe(
+    scalar('filter must be a comma-delimited list of IMEI numbers'),
+    v.transform((text) => ({
+      text,
+      imeis: text
+        .split(',')
+        .map((imei) => imei.trim())
+        .filter((imei) => imei !== ''),
+    })),
+  ),
+);
+
+export type ImeiFilter = v.InferOutput<typeof imeiFilter>;
+
+/** An expense type's name (addExpenseType, editExpenseType). */
+export const expenseName = requiredText('expense_name', 255);
