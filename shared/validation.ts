@@ -51,3 +51,55 @@ export type ImeiFilter = v.InferOutput<typeof imeiFilter>;
 
 /** An expense type's name (addExpenseType, editExpenseType). */
 export const expenseName = requiredText('expense_name', 255);
+
+/** Optional free text: absent stays undefined (edits keep the stored value); present is trimmed and bounded. */
+export const optionalText = (name: string, max: number) =>
+  v.optional(
+    v.pipe(
+      scalar(`${name} must be text`),
+      v.check((text) => characterCount(text) <= max, `${name} is too long (max ${max} chars)`),
+    ),
+  );
+
+/** Optional integer (absent: undefined). */
+export const optionalInteger = (name: string, message = `${name} must be an integer`) =>
+  v.optional(v.pipe(scalar(message), v.regex(/^-?\d{1,16}$/, message), v.transform(Number), v.safeInteger(message)));
+
+/** Optional 0/1 flag (active_flag, no_go, only_push). */
+export const optionalFlag = (name: string) =>
+  v.optional(v.pipe(scalar(`${name} must be 0 or 1`), v.picklist(['0', '1'], `${name} must be 0 or 1`), v.transform(Number)));
+
+/** Optional finite number (radius, speed). */
+export const optionalNumber = (name: string, message = `${name} must be numeric`) =>
+  v.optional(v.pipe(scalar(message), v.regex(/^-?\d+(\.\d+)?$/, message), v.transform(Number), v.finite(message)));
+
+/** A coordinate: `${name} is required and must be numeric`, then `${name} out of range`. */
+export const coordinate = (name: 'latitude' | 'longitude', range = name === 'latitude' ? 90 : 180) =>
+  v.pipe(
+    scalar(`${name} is required and must be numeric`),
+    v.regex(/^-?\d+(\.\d+)?$/, `${name} is required and must be numeric`),
+    v.transform(Number),
+    v.finite(`${name} is required and must be numeric`),
+    v.minValue(-range, `${name} out of range`),
+    v.maxValue(range, `${name} out of range`),
+  );
+
+/**
+ * A positive decimal kept as text (money and quantities must not drift through floats):
+ * `12.30` stays `12.30`. At most `decimals` places.
+ */
+export const positiveDecimal = (name: string, decimals: number, message: string) =>
+  v.pipe(
+    scalar(message),
+    v.regex(/^\d+(\.\d+)?$/, message),
+    v.check((text) => (text.split('.')[1] ?? '').length <= decimals, `${name} may have at most ${decimals} decimals`),
+    v.check((text) => /[1-9]/.test(text), message),
+  );
+
+/** A datetime 'yyyy-mm-dd hh:mm:ss' or a date 'yyyy-mm-dd' (midnight), kept as entered. */
+export const isDateTime = (text: string): boolean => {
+  const match = /^(\d{4}-\d{2}-\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(text);
+  if (!match || !isCalendarDate(match[1] as string)) return false;
+  if (match[2] === undefined) return true;
+  return Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60;
+};

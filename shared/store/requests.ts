@@ -57,3 +57,17 @@ export function failedConditions(error: unknown): boolean[] | undefined {
 }
 
 export const itemKey = (item: Item | Key): string => `${String(item.pk)}|${String(item.sk)}`;
+
+/**
+ * SET expression for the fields given: undefined fields are left out, so an edit keeps what it omits.
+ * Returns undefined when there is nothing to change.
+ */
+export function setExpression(fields: Record<string, unknown>) {
+  const present = Object.entries(fields).filter(([, value]) => value !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    UpdateExpression: `SET ${present.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(present.map(([name], i) => [`#f${i}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(present.map(([, value], i) => [`:v${i}`, value])),
+  };
+}

@@ -1,0 +1,62 @@
+import { inject } from 'vitest';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  contentType: string;
+  body: T;
+  raw: Buffer;
+}
+
+type Params = Record<string, string | number | undefined>;
+
+interface CallOptions {
+  headers?: Record<string, string>;
+  /** send the body as JSON instead of a form */
+  json?: boolean;
+  /** send exactly this body (with the content type given in headers) */
+  rawBody?: string | Buffer;
+  query?: Params;
+}
+
+const baseUrl = () => inject('apiUrl');
+
+const toSearch = (params: Params = {}): string => {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.append(name, String(value));
+  return search.toString();
+};
+
+async function call(method: string, operation: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
+  const response = await fetch(url, { method, headers: init.headers, body: init.body });
+  const raw = Buffer.from(await response.arrayBuffer());
+  const contentType = response.headers.get('content-type') ?? '';
+  const body = contentType.startsWith('application/json') ? JSON.parse(raw.toString('utf8')) : raw;
+  return { status: response.status, contentType, body, raw } satisfies ApiResponse;
+}
+
+/** The service as an integrator calls it: real HTTP against the local API emulator. */
+export const api = {
+  get(operation: string, params: Params = {}, options: CallOptions = {}): Promise<ApiResponse> {
+    const query = toSearch(params);
+    return call('GET', operation, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, {
+      headers: { Accept: 'application/json', ...options.headers },
+    });
+  },
+
+  post(operation: string, params: Params = {}, options: CallOptions = {}): Promise<ApiResponse> {
+    const query = toSearch(options.query);
+    const url = `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`;
+    if (options.rawBody !== undefined) {
+      return call('POST', operation, url, { headers: { Accept: 'application/json', ...options.headers }, body: options.rawBody });
+    }
+    const body = options.json ? JSON.stringify(params) : toSearch(params);
+    const contentType = options.json ? 'application/json' : 'application/x-www-form-urlencoded';
+    return call('POST', operation, url, { headers: { Accept: 'application/json', 'Content-Type': contentType, ...options.headers }, body });
+  },
+
+  /** any method, for the method guard */
+  request(method: string, operation: string, params: Params = {}): Promise<ApiResponse> {
+    const query = toSearch(params);
+    return call(method, operation, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, { headers: { Accept: 'application/json' } });
+  },
+};

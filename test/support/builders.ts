@@ -1,0 +1,63 @@
+/** Test data made through the same store calls the admin CLI and the pipeline use. */
+import { randomInt } from 'node:crypto';
+import type { Trip } from '../../shared/domain/trip.ts';
+import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
+import { createApiKey } from '../../shared/store/api-keys.ts';
+import { nextId } from '../../shared/store/counters.ts';
+import { saveTrip } from '../../shared/store/trips.ts';
+import { createUser } from '../../shared/store/users.ts';
+import { addVehicle, linkVehicle, type NewVehicle, saveLiveState } from '../../shared/store/vehicles.ts';
+
+export interface TestUser {
+  userUid: number;
+  key: string;
+  gmtOffsetMinutes: number;
+}
+
+export const anImei = (): string => `35${String(randomInt(0, 1e9)).padStart(9, '0')}${String(randomInt(0, 1e4)).padStart(4, '0')}`;
+
+export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser> {
+  const user = await createUser(`Test user ${randomInt(1e6)}`, gmtOffsetMinutes);
+  return { userUid: user.userUid, key: await createApiKey(user.userUid), gmtOffsetMinutes };
+}
+
+export function aVehicle(overrides: Partial<NewVehicle> = {}): NewVehicle {
+  return {
+    imei: anImei(), name: 'Truck 7', regNum: 'GP 77-77', vehGrp: 'North', deviceType: 'FMB920', config: '12',
+    make: 'Isuzu', model: 'NPR 400', modelYear: '2020', vin: 'JALNPR1234567890A', startOdo: 1000, startOdoDate: '2026-01-01',
+    startHours: 50, startHoursDate: '2026-01-01', licenceExpireDate: '2027-01-31', fuelCapacity: 120, fuelFactor: 1,
+    ...overrides,
+  };
+}
+
+export async function givenVehicle(user: TestUser, overrides: Partial<NewVehicle> = {}): Promise<Vehicle> {
+  const vehicle = await addVehicle(aVehicle(overrides));
+  await linkVehicle(user.userUid, vehicle.vehicleUid);
+  return vehicle;
+}
+
+export function aLiveState(overrides: Partial<LiveState> = {}): LiveState {
+  return {
+    lastResponse: '2026-11-01T06:00:05.000Z', gpsDatetime: '2026-11-01T06:00:00.000Z', latitude: -26.2041, longitude: 28.0473,
+    speed: 42, heading: 180, driverId: '01A2B3C4', suppVolt: 13.8, intBattVolt: 4.1, intTemp: 31, extTemp: null,
+    fuelValue: 60, deviceType: 'FMB920', config: '12', odometerKm: 1234.5, engineHours: 77, ...overrides,
+  };
+}
+
+export async function givenLiveState(vehicle: Vehicle, overrides: Partial<LiveState> = {}): Promise<LiveState> {
+  const live = aLiveState(overrides);
+  await saveLiveState(vehicle.vehicleUid, live);
+  return live;
+}
+
+export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {}): Promise<Trip> {
+  const trip: Trip = {
+    tripUid: await nextId('trip'), vehicleUid: vehicle.vehicleUid,
+    startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:30:00.000Z',
+    startOdo: 1000, distanceKm: 21.5, durationS: 1800, maxSpeed: 88, fuelStart: 60, fuelEnd: 56.5,
+    startLat: -26.2041, startLng: 28.0473, startLocation: 'Depot', stopLat: -26.1076, stopLng: 28.0567, stopLocation: 'Client',
+    driverName: 'Thabo Mokoena', driverTagId: '01A2B3C4', ...overrides,
+  };
+  await saveTrip(trip);
+  return trip;
+}

@@ -1,0 +1,45 @@
+/**
+ * One local stack for the whole run: DynamoDB Local in memory, s3rver in a temp folder and the
+ * API emulator, each on a free port. Test files reach it over HTTP like an integrator would.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { freePort, startLocalStack } from '../../local/stack.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    dynamoEndpoint: string;
+    s3Endpoint: string;
+    tableName: string;
+    bucketName: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  // Tests lock keys and expect the next request to see it, so the key cache is off here.
+  process.env.API_KEY_CACHE_SECONDS = '0';
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));
+  const tableName = 'fleet-tracking-test';
+  const bucketName = 'fleet-tracking-test';
+  const stack = await startLocalStack({
+    apiPort: await freePort(),
+    dynamoPort: await freePort(),
+    s3Port: await freePort(),
+    s3Dir,
+    tableName,
+    bucketName,
+  });
+  project.provide('apiUrl', stack.apiUrl);
+  project.provide('dynamoEndpoint', stack.dynamoEndpoint);
+  project.provide('s3Endpoint', stack.s3Endpoint);
+  project.provide('tableName', tableName);
+  project.provide('bucketName', bucketName);
+  return async () => {
+    await stack.stop();
+    rmSync(s3Dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,47 @@
+import { expect, inject } from 'vitest';
+import type { ApiResponse } from './api.ts';
+
+// Builders write through the store, which finds DynamoDB Local through the same variables as the handlers.
+Object.assign(process.env, {
+  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+  S3_ENDPOINT: inject('s3Endpoint'),
+  TABLE_NAME: inject('tableName'),
+  BUCKET_NAME: inject('bucketName'),
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+});
+
+interface EnvelopeMatchers<R> {
+  /** a JSON envelope with result "error", this status and exactly this error_msg, and nothing else */
+  toBeError(status: number, message: string): R;
+  /** a 200 JSON envelope with result "success" and an empty error_msg */
+  toBeSuccess(): R;
+}
+
+declare module 'vitest' {
+  interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> extends EnvelopeMatchers<R> {}
+}
+
+expect.extend({
+  toBeError(received: ApiResponse, status: number, message: string) {
+    const expected = { version: '1', result: 'error', error_msg: message };
+    const pass =
+      received.status === status &&
+      received.contentType.startsWith('application/json') &&
+      this.equals(received.body, expected);
+    return {
+      pass,
+      message: () =>
+        `expected ${status} ${JSON.stringify(expected)}, got ${received.status} ${received.contentType} ${JSON.stringify(received.body)}`,
+    };
+  },
+  toBeSuccess(received: ApiResponse) {
+    const body = received.body as Record<string, unknown>;
+    const pass =
+      received.status === 200 &&
+      received.contentType.startsWith('application/json') &&
+      body?.version === '1' &&
+      body?.result === 'success' &&
+      body?.error_msg === '';
+    return { pass, message: () => `expected a success envelope, got ${received.status} ${JSON.stringify(received.body)}` };
+  },
+});
