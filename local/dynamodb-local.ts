@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { waitForPort } from './ports.ts';
+import { assertPortFree, waitForPort } from './ports.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -24,6 +24,7 @@ function emulatorDirectory(): string {
  */
 export async function startDynamoDbLocal({ port, dbPath }: { port: number; dbPath?: string }): Promise<DynamoDbLocal> {
   if (spawnSync('java', ['-version']).error) throw new Error(JAVA_MISSING);
+  await assertPortFree(port, 'DynamoDB Local');
   const emulator = emulatorDirectory();
   const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
   if (dbPath) mkdirSync(dbPath, { recursive: true });

@@ -34,3 +34,12 @@ function canConnect(port: number): Promise<boolean> {
     socket.connect(port, '127.0.0.1');
   });
 }
+
+/** Fails when something already listens on the port (which waitForPort alone would mistake for success). */
+export function assertPortFree(port: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', () => reject(new Error(`${what} cannot start: port ${port} is already in use`)));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve()));
+  });
+}

@@ -39,7 +39,7 @@ export function operation<S extends InputSchema>(
   const definition = findOperation(name);
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, OperationLambdaContext<v.InferOutput<S>>, RequestState>()
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(errorMapper())
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
@@ -47,15 +47,18 @@ export function operation<S extends InputSchema>(
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: keyCacheMs() }))
     .use(validateInput(inputSchema))
     .before(handOverToHandler)
-    .handler(async (_event, context) => (await run(context.operation)) as unknown as APIGatewayProxyResult);
+    .handler(async (_event, context) => {
+      const { operation: prepared } = context as OperationLambdaContext<v.InferOutput<S>>;
+      return (await run(prepared)) as unknown as APIGatewayProxyResult;
+    });
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
 type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input> };
 
-function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, OperationLambdaContext<unknown>, RequestState>): void {
+function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
   const { internal, event } = request;
-  request.context.operation = {
+  (request.context as OperationLambdaContext<unknown>).operation = {
     user: internal.user as AuthenticatedUser,
     input: internal.input,
     body: internal.body ?? { kind: 'none' },

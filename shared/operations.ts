@@ -12,6 +12,8 @@ export interface Operation {
   /** read operations get read-only grants in AWS */
   readonly access: Access;
   readonly summary: string;
+  /** S3 access, for operations that keep objects (rendered maps, cached directions) */
+  readonly bucket?: 'read-write';
 }
 
 export const operations = [
@@ -22,6 +24,31 @@ export const operations = [
   { name: 'addExpenseType', method: 'POST', access: 'write', summary: 'Create an expense type' },
   { name: 'editExpenseType', method: 'POST', access: 'write', summary: 'Rename an expense type' },
   { name: 'deleteExpenseType', method: 'POST', access: 'write', summary: 'Soft-delete an expense type' },
+  // expense slips
+  { name: 'addExpenseSlip', method: 'POST', access: 'write', summary: 'Record an expense or fuel slip on a linked vehicle' },
+  { name: 'getExpenseSlip', method: 'GET', access: 'read', summary: 'One slip by slip_uid, fill slips included' },
+  { name: 'getExpenseSlips', method: 'GET', access: 'read', summary: 'A vehicle\'s expense and fuel slips between two dates' },
+  { name: 'editExpenseSlip', method: 'POST', access: 'write', summary: 'Change a slip; omitted fields keep their value' },
+  { name: 'deleteExpenseSlip', method: 'POST', access: 'write', summary: 'Hard-delete a slip, freeing a fill\'s slip' },
+  // operators
+  { name: 'getOperators', method: 'GET', access: 'read', summary: 'The user\'s operators (drivers)' },
+  { name: 'getOperator', method: 'GET', access: 'read', summary: 'One operator by operator_uid' },
+  { name: 'addOperator', method: 'POST', access: 'write', summary: 'Create an operator; tag_id is unique across all users' },
+  { name: 'editOperator', method: 'POST', access: 'write', summary: 'Change an operator; omitted fields keep their value' },
+  { name: 'deleteOperator', method: 'POST', access: 'write', summary: 'Hard-delete an operator, freeing its tag_id' },
+  // user locations
+  { name: 'getUserLocations', method: 'GET', access: 'read', summary: 'The user\'s saved locations (points and polygons)' },
+  { name: 'getUserLocation', method: 'GET', access: 'read', summary: 'One saved location' },
+  { name: 'addUserLocation', method: 'POST', access: 'write', summary: 'Save a point or polygon location' },
+  { name: 'editUserLocation', method: 'POST', access: 'write', summary: 'Change a saved location; omitted fields keep their value' },
+  { name: 'deleteUserLocation', method: 'POST', access: 'write', summary: 'Delete a saved location' },
+  // job cards
+  // live map and routes
+  { name: 'getJobCards', method: 'GET', access: 'read', summary: 'The 1000 most recent job cards, by creation date and external reference' },
+  { name: 'getJobCard', method: 'GET', access: 'read', summary: 'One job card with its stored payload' },
+  { name: 'addJobCard', method: 'POST', access: 'write', summary: 'Store a job card payload from an external system' },
+  { name: 'editJobCard', method: 'POST', access: 'write', summary: 'Replace a job card\'s payload' },
+  { name: 'getJobCardHistory', method: 'GET', access: 'read', summary: 'A job card\'s snapshots, oldest first' },
 ] as const satisfies readonly Operation[];
 
 export type OperationName = (typeof operations)[number]['name'];

@@ -84,17 +84,28 @@ export const coordinate = (name: 'latitude' | 'longitude', range = name === 'lat
     v.maxValue(range, `${name} out of range`),
   );
 
+const MAX_WHOLE_DIGITS = 12;
+
 /**
- * A positive decimal kept as text (money and quantities must not drift through floats):
- * `12.30` stays `12.30`. At most `decimals` places.
+ * A decimal of 0 or more kept as text (money and quantities must not drift through floats):
+ * `12.30` stays `12.30`; redundant leading zeros go (`007.50` is `7.50`). At most `decimals` places
+ * and 12 whole digits, so every stored value still converts to a number exactly enough to compute with.
  */
-export const positiveDecimal = (name: string, decimals: number, message: string) =>
+export const decimalText = (name: string, decimals: number, message: string) =>
   v.pipe(
     scalar(message),
     v.regex(/^\d+(\.\d+)?$/, message),
+    v.transform((text) => text.replace(/^0+(?=\d)/, '')),
     v.check((text) => (text.split('.')[1] ?? '').length <= decimals, `${name} may have at most ${decimals} decimals`),
-    v.check((text) => /[1-9]/.test(text), message),
+    v.check(
+      (text) => (text.split('.')[0] ?? '').length <= MAX_WHOLE_DIGITS,
+      `${name} is too large (at most ${MAX_WHOLE_DIGITS} digits before the decimal point)`,
+    ),
   );
+
+/** A decimal text greater than 0 (see decimalText). */
+export const positiveDecimal = (name: string, decimals: number, message: string) =>
+  v.pipe(decimalText(name, decimals, message), v.check((text) => /[1-9]/.test(text), message));
 
 /** A datetime 'yyyy-mm-dd hh:mm:ss' or a date 'yyyy-mm-dd' (midnight), kept as entered. */
 export const isDateTime = (text: string): boolean => {
@@ -103,3 +114,11 @@ export const isDateTime = (text: string): boolean => {
   if (match[2] === undefined) return true;
   return Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60;
 };
+
+/** A datetime 'yyyy-mm-dd hh:mm:ss' or a bare date; a bare date means its midnight, so the output is always 'yyyy-mm-dd hh:mm:ss'. */
+export const dateTime = (message: string) =>
+  v.pipe(
+    scalar(message),
+    v.check(isDateTime, message),
+    v.transform((text) => (text.length === 10 ? `${text} 00:00:00` : text)),
+  );

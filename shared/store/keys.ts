@@ -42,4 +42,47 @@ export const keys = {
     pk: `USER#${userUid}`,
     sk: `EXPTYPENAME#${digest(name.trim().toLowerCase())}`,
   }),
+  // expense slips
+  slip: (slipUid: number): Key => ({ pk: `SLIP#${slipUid}`, sk: 'SLIP' }),
+  /**
+   * gsi1 lists a vehicle's expense and fuel slips by event_datetime (the user's local time as entered,
+   * so text order is time order); fill slips carry no gsi1 key and stay out of the list.
+   */
+  slipTimeline: (vehicleUid: number, eventDatetime: string, slipUid: number) => ({
+    gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
+    gsi1sk: `${eventDatetime}#${pad(slipUid)}`,
+  }),
+  slipTimelineRange: (vehicleUid: number, from: string, to: string) => ({
+    gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
+    gsi1skFrom: from,
+    gsi1skTo: `${to}~`,
+  }),
+  /** one slip per fuel fill: the claim holds the slip's id */
+  fillSlipClaim: (eventUid: number): Key => ({ pk: `FILL#${eventUid}`, sk: 'SLIP' }),
+  // operators
+  /** under the owner's partition: another user's operator_uid is simply not there */
+  operator: (userUid: number, operatorUid: number): Key => ({ pk: `USER#${userUid}`, sk: `OPERATOR#${pad(operatorUid)}` }),
+  operatorsPrefix: 'OPERATOR#',
+  /** one claim per tag_id across all users (trimmed, case-sensitive); holds the owner and operator_uid */
+  operatorTag: (tagId: string): Key => ({ pk: `TAG#${tagId}`, sk: 'TAG' }),
+  // user locations
+  /** under the owner's partition: another user's user_location_uid is simply not there */
+  userLocation: (userUid: number, userLocationUid: number): Key => ({ pk: `USER#${userUid}`, sk: `USERLOC#${pad(userLocationUid)}` }),
+  userLocationsPrefix: 'USERLOC#',
+  // job cards
+  /** under the owner's partition: another user's job_card_uid is simply not there */
+  jobCard: (userUid: number, jobCardUid: number): Key => ({ pk: `USER#${userUid}`, sk: `JOBCARD#${pad(jobCardUid)}` }),
+  /** gsi1pk of a user's cards ordered by creation, so a date range newest first is one Query */
+  jobCardsByTime: (userUid: number): string => `USER#${userUid}#JOBCARDS`,
+  /** pk of one small item per card carrying a reference, so the exact-match filter is a Query too */
+  jobCardsByReference: (userUid: number, reference: string): string => `USER#${userUid}#JOBREF#${reference}`,
+  /** sort key in both listings: UTC creation time, the id breaking ties */
+  jobCardPosition: (createdAt: string, jobCardUid: number): string => `${createdAt}#${pad(jobCardUid)}`,
+  /** `~` sorts after the `#<id>` suffix, so the last millisecond of `to` is included */
+  jobCardPositionRange: (from: string | undefined, to: string | undefined) => ({ from, to: to === undefined ? undefined : `${to}~` }),
+  /** pk of a card's snapshots; every card has its 'create' one, so an empty history means no such card */
+  jobCardHistory: (userUid: number, jobCardUid: number): string => `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`,
+  /** sort key of a snapshot: the card's revision, so the history is oldest first in commit order */
+  jobCardSnapshot: (revision: number): string => `HISTORY#${pad(revision)}`,
+  jobCardHistoryPrefix: 'HISTORY#',
 } as const;

@@ -18,7 +18,6 @@ interface CallOptions {
   query?: Params;
 }
 
-const baseUrl = () => inject('apiUrl');
 
 const toSearch = (params: Params = {}): string => {
   const search = new URLSearchParams();
@@ -34,8 +33,8 @@ async function call(method: string, operation: string, url: string, init: { head
   return { status: response.status, contentType, body, raw } satisfies ApiResponse;
 }
 
-/** The service as an integrator calls it: real HTTP against the local API emulator. */
-export const api = {
+/** The service as an integrator calls it: real HTTP against a local API emulator (by default the run's shared one). */
+export const createApi = (baseUrl: () => string) => ({
   get(operation: string, params: Params = {}, options: CallOptions = {}): Promise<ApiResponse> {
     const query = toSearch(params);
     return call('GET', operation, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, {
@@ -59,4 +58,6 @@ export const api = {
     const query = toSearch(params);
     return call(method, operation, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, { headers: { Accept: 'application/json' } });
   },
-};
+});
+
+export const api = createApi(() => inject('apiUrl'));

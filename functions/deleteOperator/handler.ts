@@ -1,0 +1,11 @@
+import * as v from 'valibot';
+import { operation } from '../../shared/operation.ts';
+import { deleteOperator } from '../../shared/store/operators.ts';
+import { requiredInteger } from '../../shared/validation.ts';
+
+export const DeleteOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
+
+export const handler = operation('deleteOperator', DeleteOperatorInput, async ({ user, input }) => {
+  await deleteOperator(user.userUid, input.operator_uid);
+  return { operator_uid: input.operator_uid };
+});

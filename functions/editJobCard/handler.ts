@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import { describePayload, PAYLOAD_NOT_JSON, readPayload } from '../../shared/domain/job-card.ts';
+import { operation } from '../../shared/operation.ts';
+import { editJobCard } from '../../shared/store/job-cards.ts';
+import { requiredInteger } from '../../shared/validation.ts';
+
+/** With a raw JSON body, job_card_uid (like api_key) can only come from the query string. */
+export const EditJobCardInput = v.object({
+  job_card_uid: requiredInteger('job_card_uid'),
+  payload: v.optional(v.string(PAYLOAD_NOT_JSON)),
+});
+
+export const handler = operation(
+  'editJobCard',
+  EditJobCardInput,
+  async ({ user, input, body, sourceIp }) => {
+    const content = describePayload(readPayload(body, input.payload), user.gmtOffsetMinutes);
+    const card = await editJobCard(user.userUid, input.job_card_uid, content, sourceIp);
+    return { job_card_uid: card.jobCardUid, external_reference: card.externalReference };
+  },
+  { jsonBody: 'payload' },
+);

@@ -1,0 +1,28 @@
+import * as v from 'valibot';
+import { toSlipRecord } from '../../shared/domain/expense-slip.ts';
+import { operation } from '../../shared/operation.ts';
+import { listExpenseSlips } from '../../shared/store/expense-slips.ts';
+import { requiredDate, requiredInteger } from '../../shared/validation.ts';
+
+export const GetExpenseSlipsInput = v.pipe(
+  v.object({
+    vehicle_uid: requiredInteger('vehicle_uid'),
+    start_date: requiredDate('start_date is required (yyyy-mm-dd)'),
+    end_date: requiredDate('end_date is required (yyyy-mm-dd)'),
+  }),
+  v.check((input) => input.start_date <= input.end_date, 'start_date may not be after end_date'),
+);
+
+/** event_datetime is the user's local time as entered, so the user's days compare as text, with no offset. */
+export const handler = operation('getExpenseSlips', GetExpenseSlipsInput, async ({ user, input }) => {
+  const startDate = `${input.start_date} 00:00:00`;
+  const endDate = `${input.end_date} 23:59:59`;
+  const slips = await listExpenseSlips(user.userUid, input.vehicle_uid, startDate, endDate);
+  return {
+    vehicle_uid: input.vehicle_uid,
+    start_date: startDate,
+    end_date: endDate,
+    cnt: slips.length,
+    slips: slips.map(toSlipRecord),
+  };
+});

@@ -1,0 +1,11 @@
+import * as v from 'valibot';
+import { toOperatorRecord } from '../../shared/domain/operator.ts';
+import { operation } from '../../shared/operation.ts';
+import { listOperators } from '../../shared/store/operators.ts';
+
+export const GetOperatorsInput = v.object({});
+
+export const handler = operation('getOperators', GetOperatorsInput, async ({ user }) => {
+  const operators = await listOperators(user.userUid);
+  return { cnt: operators.length, operators: operators.map(toOperatorRecord) };
+});

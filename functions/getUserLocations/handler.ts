@@ -1,0 +1,11 @@
+import * as v from 'valibot';
+import { toUserLocationRecord } from '../../shared/domain/user-location.ts';
+import { operation } from '../../shared/operation.ts';
+import { listUserLocations } from '../../shared/store/user-locations.ts';
+
+export const GetUserLocationsInput = v.object({});
+
+export const handler = operation('getUserLocations', GetUserLocationsInput, async ({ user }) => {
+  const locations = await listUserLocations(user.userUid);
+  return { cnt: locations.length, locations: locations.map(toUserLocationRecord) };
+});

@@ -1,0 +1,68 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '../shared/store/table-definition.ts';
+import { envelopeGatewayResponses } from './gateway-responses.ts';
+import { OperationFunctions } from './operation-functions.ts';
+
+/** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
+export class FleetTrackingStack extends Stack {
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+
+    const table = new dynamodb.TableV2(this, 'Table', {
+      partitionKey: { name: tableDefinition.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+      })),
+    });
+
+    const bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        // Rendered maps and directions are caches: cheap to make again.
+        { id: 'expire-livemaps', prefix: 'livemaps/', expiration: Duration.days(7) },
+        { id: 'expire-directions', prefix: 'directions/', expiration: Duration.days(90) },
+        {
+          id: 'archive-positions',
+          prefix: 'positions/',
+          transitions: [{ storageClass: s3.StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(30) }],
+        },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+
+    const api = new apigateway.RestApi(this, 'Api', {
+      restApiName: 'fleet-tracking',
+      description: 'Fleet tracking REST service: /api/{operation}',
+      binaryMediaTypes: ['image/png'],
+      deployOptions: {
+        stageName: 'v1',
+        tracingEnabled: true,
+        metricsEnabled: true,
+        throttlingRateLimit: 100,
+        throttlingBurstLimit: 200,
+      },
+    });
+    envelopeGatewayResponses(api);
+
+    new OperationFunctions(this, 'Operations', { api, table, bucket });
+
+    new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+  }
+}

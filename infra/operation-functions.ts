@@ -1,0 +1,77 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import { LambdaIntegration } from 'aws-cdk-lib/aws-apigateway';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { handlerPath, type Operation, operations } from '../shared/operations.ts';
+
+const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface OperationFunctionsProps {
+  api: apigateway.RestApi;
+  table: dynamodb.ITableV2;
+  bucket: s3.IBucket;
+}
+
+/** Shared defaults of every operation's Lambda, set once. */
+export const functionDefaults = {
+  runtime: lambda.Runtime.NODEJS_24_X,
+  architecture: lambda.Architecture.ARM_64,
+  memorySize: 512,
+  timeout: Duration.seconds(10),
+  tracing: lambda.Tracing.ACTIVE,
+  handler: 'handler',
+  bundling: {
+    format: OutputFormat.ESM,
+    target: 'node24',
+    minify: true,
+    sourceMap: true,
+    // The AWS SDK v3 ships with the runtime; bundling it would only grow cold starts.
+    externalModules: ['@aws-sdk/*'],
+    mainFields: ['module', 'main'],
+    // CommonJS dependencies inside an ESM bundle still call require().
+    banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+} satisfies Partial<NodejsFunctionProps>;
+
+/** One function and one `/api/<name>` route (ANY method, so the function can answer a wrong one) per registry entry. */
+export class OperationFunctions extends Construct {
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, { api, table, bucket }: OperationFunctionsProps) {
+    super(scope, id);
+    const apiResource = api.root.addResource('api');
+    for (const operation of operations) {
+      const fn = this.operationFunction(operation, table, bucket);
+      apiResource.addResource(operation.name).addMethod('ANY', new LambdaIntegration(fn));
+      this.functions.set(operation.name, fn);
+    }
+  }
+
+  private operationFunction(operation: Operation, table: dynamodb.ITableV2, bucket: s3.IBucket): NodejsFunction {
+    const logGroup = new logs.LogGroup(this, `${operation.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+    const fn = new NodejsFunction(this, operation.name, {
+      ...functionDefaults,
+      entry: join(repositoryRoot, handlerPath(operation.name)),
+      description: `${operation.method} /api/${operation.name}: ${operation.summary}`,
+      logGroup,
+      environment: {
+        TABLE_NAME: table.tableName,
+        BUCKET_NAME: bucket.bucketName,
+        POWERTOOLS_SERVICE_NAME: 'fleet-tracking',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+    });
+    if (operation.access === 'read') table.grantReadData(fn);
+    else table.grantReadWriteData(fn);
+    if (operation.bucket === 'read-write') bucket.grantReadWrite(fn);
+    return fn;
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * User locations: saved points (a centre and a radius in km) and polygons (geofences), with the
+ * geometry the positions pipeline, the live map and routes use to name where a vehicle is.
+ */
+import * as v from 'valibot';
+import { BadRequest } from '../errors.ts';
+import { optionalFlag, optionalNumber, optionalText } from '../validation.ts';
+import { distanceKm, type LatLng } from './geo.ts';
+
+export const LOCATION_TYPES = ['point', 'polygon'] as const;
+export type LocationType = (typeof LOCATION_TYPES)[number];
+
+export interface LocationDetails {
+  description: string;
+  latitude: number;
+  longitude: number;
+  icon: string;
+  color: string;
+  /** geofence radius of a point, km */
+  radiusKm: number;
+  locationType: LocationType;
+  /** a polygon's vertices; empty for a point */
+  points: LatLng[];
+  /** speed limit in the zone, km/h; 0 = none */
+  speedLimit: number;
+  noGo: boolean;
+  onlyPush: boolean;
+}
+
+export interface UserLocation extends LocationDetails {
+  userLocationUid: number;
+}
+
+const DEFAULT_COLOR = 'blue';
+/** anything wider than half the Earth's circumference covers everything; a bigger number is a unit mistake */
+const MAX_RADIUS_KM = 20_000;
+const MAX_SPEED_LIMIT = 1_000;
+/** keeps an item far below DynamoDB's 400 KB and a containment test cheap for every position */
+const MAX_POLYGON_VERTICES = 1_000;
+
+const RADIUS_MESSAGE = `radius must be a number greater than 0 and at most ${MAX_RADIUS_KM} (km)`;
+const SPEED_MESSAGE = `speed must be a number from 0 to ${MAX_SPEED_LIMIT} (km/h)`;
+const LOCATION_TYPE_MESSAGE = "location_type must be 'point' or 'polygon'";
+export const POINTS_REQUIRED = 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon';
+
+/** The optional parameters addUserLocation and editUserLocation share, in the spec's order. */
+export const userLocationOptions = {
+  color: optionalText('color', 50),
+  radius: v.optional(v.pipe(v.unwrap(optionalNumber('radius', RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE), v.maxValue(MAX_RADIUS_KM, RADIUS_MESSAGE))),
+  location_type: v.optional(v.pipe(v.string(LOCATION_TYPE_MESSAGE), v.trim(), v.toLowerCase(), v.picklist(LOCATION_TYPES, LOCATION_TYPE_MESSAGE))),
+  // Checked by polygonVertices once the location type is known: a point ignores them.
+  points: v.unknown(),
+  icon: optionalText('icon', 255),
+  speed: v.optional(v.pipe(v.unwrap(optionalNumber('speed', SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE), v.maxValue(MAX_SPEED_LIMIT, SPEED_MESSAGE))),
+  no_go: optionalFlag('no_go'),
+  only_push: optionalFlag('only_push'),
+};
+
+/** Validated parameters of addUserLocation / editUserLocation; absent ones are undefined. */
+export interface LocationParams {
+  description?: string;
+  latitude?: number;
+  longitude?: number;
+  color?: string;
+  radius?: number;
+  location_type?: LocationType;
+  points?: unknown;
+  icon?: string;
+  speed?: number;
+  no_go?: number;
+  only_push?: number;
+}
+
+export function newLocation(params: LocationParams & Pick<LocationDetails, 'description' | 'latitude' | 'longitude'>): LocationDetails {
+  const blank: LocationDetails = {
+    description: params.description,
+    latitude: params.latitude,
+    longitude: params.longitude,
+    icon: '',
+    color: DEFAULT_COLOR,
+    radiusKm: 1,
+    locationType: 'point',
+    points: [],
+    speedLimit: 0,
+    noGo: false,
+    onlyPush: false,
+  };
+  return applyChanges(blank, locationChanges(blank, params));
+}
+
+/**
+ * What an edit changes (undefined: keep). The type and the points always change together so
+ * concurrent edits cannot leave a point with vertices or a polygon without them.
+ */
+export function locationChanges(current: LocationDetails, params: LocationParams): Partial<LocationDetails> {
+  return {
+    description: params.description,
+    latitude: params.latitude,
+    longitude: params.longitude,
+    icon: params.icon,
+    // a blank colour means the default, never a colourless location
+    color: params.color === undefined ? undefined : params.color || DEFAULT_COLOR,
+    radiusKm: params.radius,
+    speedLimit: params.speed,
+    noGo: params.no_go === undefined ? undefined : params.no_go === 1,
+    onlyPush: params.only_push === undefined ? undefined : params.only_push === 1,
+    ...shapeChanges(current, params),
+  };
+}
+
+function shapeChanges(current: LocationDetails, params: LocationParams): Partial<LocationDetails> {
+  const locationType = params.location_type ?? current.locationType;
+  if (locationType === 'point') return params.location_type ? { locationType, points: [] } : {};
+  if (params.points === undefined && current.locationType === 'polygon') return {};
+  return { locationType, points: polygonVertices(params.points) };
+}
+
+function applyChanges<T extends LocationDetails>(current: T, changes: Partial<LocationDetails>): T {
+  const present = Object.entries(changes).filter(([, value]) => value !== undefined);
+  return { ...current, ...Object.fromEntries(present) };
+}
+
+/** A polygon's vertices from JSON text (form bodies) or an array (JSON bodies). */
+export function polygonVertices(points: unknown): LatLng[] {
+  const list = typeof points === 'string' ? parseJson(points) : points;
+  if (!Array.isArray(list) || list.length < 3) throw new BadRequest(POINTS_REQUIRED);
+  if (list.length > MAX_POLYGON_VERTICES) throw new BadRequest(`points may have at most ${MAX_POLYGON_VERTICES} vertices`);
+  return list.map((vertex: unknown, index) => {
+    const { lat, lng } = (typeof vertex === 'object' && vertex !== null ? vertex : {}) as Record<string, unknown>;
+    if (typeof lat !== 'number' || typeof lng !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lng)) {
+      throw new BadRequest(`points vertex ${index + 1} must be an object with numeric lat and lng`);
+    }
+    if (Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new BadRequest(`points vertex ${index + 1} is out of range`);
+    return { lat, lng };
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stored and returned form of the vertices: normalized JSON text, '' for a point. */
+export const pointsText = (points: readonly LatLng[]): string =>
+  points.length === 0 ? '' : JSON.stringify(points.map(({ lat, lng }) => ({ lat, lng })));
+
+export function toUserLocationRecord(location: UserLocation) {
+  return {
+    user_location_uid: location.userLocationUid,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    description: location.description,
+    icon: location.icon,
+    color: location.color,
+    radius: location.radiusKm,
+    location_type: location.locationType,
+    points: pointsText(location.points),
+    speed: location.speedLimit,
+    no_go: location.noGo ? 1 : 0,
+    only_push: location.onlyPush ? 1 : 0,
+  };
+}
+
+type Zone = Pick<LocationDetails, 'latitude' | 'longitude' | 'radiusKm' | 'locationType' | 'points'>;
+
+/** Whether the position lies in the zone: within the radius of a point (edge included), inside a polygon. */
+export function locationContains(location: Zone, position: LatLng): boolean {
+  if (location.locationType === 'polygon') return insidePolygon(location.points, position);
+  return distanceKm({ lat: location.latitude, lng: location.longitude }, position) <= location.radiusKm;
+}
+
+/** The first location (in the order given) that contains the position. */
+export function findLocationAt<L extends Zone>(locations: readonly L[], position: LatLng): L | undefined {
+  return locations.find((location) => locationContains(location, position));
+}
+
+/**
+ * Ray casting on plain lat/lng: exact enough for geofences of city scale; a polygon that
+ * crosses the antimeridian is not supported.
+ */
+function insidePolygon(vertices: readonly LatLng[], { lat, lng }: LatLng): boolean {
+  let inside = false;
+  for (let i = 0, j = vertices.length - 1; i < vertices.length; j = i++) {
+    const a = vertices[i] as LatLng;
+    const b = vertices[j] as LatLng;
+    if (a.lat > lat !== b.lat > lat && lng < ((b.lng - a.lng) * (lat - a.lat)) / (b.lat - a.lat) + a.lng) inside = !inside;
+  }
+  return inside;
+}

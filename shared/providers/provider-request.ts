@@ -1,0 +1,22 @@
+import { ProviderFailed } from '../errors.ts';
+
+export const PROVIDER_TIMEOUT_MS = 8_000;
+
+/**
+ * Calls a third-party provider. Its failures become a 502 envelope naming the provider and its status;
+ * the URL (which may carry a provider key) is never put in a message or a log line.
+ */
+export async function providerRequest(provider: string, url: URL, timeoutMs = PROVIDER_TIMEOUT_MS): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new ProviderFailed(timedOut ? `${provider} did not answer within ${timeoutMs / 1000} s` : `${provider} could not be reached`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ProviderFailed(`${provider} answered HTTP ${response.status}`);
+  }
+  return response;
+}

@@ -1,0 +1,33 @@
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+
+let client: S3Client | undefined;
+
+/** Created on first use; S3_ENDPOINT points it at s3rver (path-style, as s3rver needs). */
+export function s3(): S3Client {
+  if (!client) {
+    const endpoint = process.env.S3_ENDPOINT;
+    client = new S3Client(
+      endpoint
+        ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+        : {},
+    );
+  }
+  return client;
+}
+
+export const bucketName = (): string => process.env.BUCKET_NAME ?? 'fleet-tracking-local';
+
+export async function putObject(key: string, body: Uint8Array | string, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: body, ContentType: contentType }));
+}
+
+/** The object's bytes, or undefined when there is no such key. */
+export async function getObject(key: string): Promise<Uint8Array | undefined> {
+  try {
+    const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    return Body ? await Body.transformToByteArray() : undefined;
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey')) return undefined;
+    throw error;
+  }
+}

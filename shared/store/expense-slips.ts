@@ -1,0 +1,242 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  builtInTypeName,
+  type ExpenseSlip,
+  type NamedExpenseSlip,
+  type NewExpenseSlip,
+  type NewFillSlip,
+  SLIP_TYPE_INVALID,
+  type SlipChanges,
+} from '../domain/expense-slip.ts';
+import { FILL_SLIP_TYPE, FUEL_TYPE } from '../domain/expense-type.ts';
+import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import { dynamo, tableName } from './client.ts';
+import { nextId } from './counters.ts';
+import { findExpenseType } from './expense-types.ts';
+import { keys } from './keys.ts';
+import { batchGet, failedConditions, type Item, itemKey, queryAll, setExpression } from './requests.ts';
+import { findVehicleForUser } from './vehicles.ts';
+
+const SLIP_NOT_FOUND = 'slip not found or not linked to this api key';
+const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
+
+/**
+ * An expense or fuel slip on a vehicle linked to the user. The vehicle and the type are looked up
+ * together and judged in the spec's order: vehicle first, then type.
+ */
+export async function addExpenseSlip(userUid: number, details: NewExpenseSlip): Promise<ExpenseSlip> {
+  const [vehicle, type] = await Promise.all([
+    findVehicleForUser(userUid, details.vehicleUid),
+    details.type === FILL_SLIP_TYPE ? undefined : findExpenseType(userUid, details.type),
+  ]);
+  if (!vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  if (!type || type.deleted) throw new BadRequest(SLIP_TYPE_INVALID);
+  const slip: ExpenseSlip = {
+    ...details,
+    slipUid: await nextId('slip'),
+    typeOwnerUid: type.type === FUEL_TYPE.type ? null : userUid,
+    eventUid: null,
+  };
+  await dynamo().send(
+    new PutCommand({ TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+  return slip;
+}
+
+/**
+ * The fill slip of a fuel fill (addFuelFillSlip). The fill's claim is written in the same transaction,
+ * so exactly one slip per fill survives concurrent calls; the loser learns the winner's slip_uid.
+ */
+export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
+  const slip: ExpenseSlip = { ...fill, slipUid: await nextId('slip'), type: FILL_SLIP_TYPE, typeOwnerUid: null, comment: '' };
+  try {
+    await transactWrite([
+      { Put: { TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.fillSlipClaim(fill.eventUid), slip_uid: slip.slipUid },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    ]);
+  } catch (error) {
+    if (failedConditions(error)?.[1]) {
+      const existing = claimedSlipUid(error);
+      throw new Conflict(`a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid ${existing}`);
+    }
+    throw error;
+  }
+  return slip;
+}
+
+/** Any slip, fill slips included, whose vehicle is linked to the user, with its type's current name. */
+export async function findSlipForUser(userUid: number, slipUid: number): Promise<NamedExpenseSlip> {
+  const slip = await findSlip(slipUid);
+  const [vehicle, named] = await Promise.all([findVehicleForUser(userUid, slip.vehicleUid), withTypeNames([slip])]);
+  if (!vehicle) throw new NotFound(SLIP_NOT_FOUND);
+  return named[0] as NamedExpenseSlip;
+}
+
+/**
+ * A vehicle's expense and fuel slips between two local datetimes (inclusive), by event_datetime:
+ * one Query on the timeline, run alongside the link check, then one BatchGetItem for the type names.
+ */
+export async function listExpenseSlips(userUid: number, vehicleUid: number, from: string, to: string): Promise<NamedExpenseSlip[]> {
+  const range = keys.slipTimelineRange(vehicleUid, from, to);
+  const [vehicle, items] = await Promise.all([
+    findVehicleForUser(userUid, vehicleUid),
+    queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':from': range.gsi1skFrom, ':to': range.gsi1skTo },
+    }),
+  ]);
+  if (!vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  return withTypeNames(items.map(slipFromItem));
+}
+
+/**
+ * Changes the fields given; a `type` is accepted only when it is the slip's own. event_datetime and the
+ * timeline key change in the same UpdateItem, so the list order never disagrees with the slip.
+ */
+export async function editExpenseSlip(userUid: number, slipUid: number, changes: SlipChanges, type?: number): Promise<void> {
+  const slip = await findLinkedSlip(userUid, slipUid);
+  if (type !== undefined && type !== slip.type) throw new BadRequest('type cannot be changed: delete the slip and add a new one');
+  const timeline =
+    changes.eventDatetime !== undefined && slip.type !== FILL_SLIP_TYPE
+      ? keys.slipTimeline(slip.vehicleUid, changes.eventDatetime, slipUid)
+      : {};
+  const update = setExpression({
+    slip_amount: changes.amount,
+    slip_qty: changes.qty,
+    slip_number: changes.slipNumber,
+    event_datetime: changes.eventDatetime,
+    comment: changes.comment,
+    ...timeline,
+  });
+  if (!update) return;
+  try {
+    await dynamo().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.slip(slipUid), ...update, ConditionExpression: 'attribute_exists(pk)' }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw new NotFound(SLIP_NOT_FOUND);
+    throw error;
+  }
+}
+
+/** Hard delete; a fill slip frees its fill's claim in the same transaction, so the fill can get a new slip. */
+export async function deleteExpenseSlip(userUid: number, slipUid: number): Promise<void> {
+  const slip = await findLinkedSlip(userUid, slipUid);
+  const releaseClaim =
+    slip.eventUid === null
+      ? []
+      : [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.fillSlipClaim(slip.eventUid),
+              ConditionExpression: 'attribute_not_exists(pk) OR slip_uid = :slip',
+              ExpressionAttributeValues: { ':slip': slipUid },
+            },
+          },
+        ];
+  try {
+    await transactWrite([
+      { Delete: { TableName: tableName(), Key: keys.slip(slipUid), ConditionExpression: 'attribute_exists(pk)' } },
+      ...releaseClaim,
+    ]);
+  } catch (error) {
+    if (failedConditions(error)?.some(Boolean)) throw new NotFound(SLIP_NOT_FOUND);
+    throw error;
+  }
+}
+
+async function findSlip(slipUid: number): Promise<ExpenseSlip> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid) }));
+  if (!Item) throw new NotFound(SLIP_NOT_FOUND);
+  return slipFromItem(Item);
+}
+
+async function findLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
+  const slip = await findSlip(slipUid);
+  if (!(await findVehicleForUser(userUid, slip.vehicleUid))) throw new NotFound(SLIP_NOT_FOUND);
+  return slip;
+}
+
+/** Reads the current name of every user type the slips use in one BatchGetItem; deleted types keep their last name. */
+async function withTypeNames(slips: ExpenseSlip[]): Promise<NamedExpenseSlip[]> {
+  const typeKey = (slip: ExpenseSlip) => keys.expenseType(slip.typeOwnerUid ?? 0, slip.type);
+  const lookups = new Map(
+    slips
+      .filter((slip) => builtInTypeName(slip.type) === undefined)
+      .map((slip) => typeKey(slip))
+      .map((key) => [itemKey(key), key]),
+  );
+  const items = lookups.size === 0 ? [] : await batchGet([...lookups.values()]);
+  const names = new Map(items.map((item) => [itemKey(item), String(item.name)]));
+  return slips.map((slip) => ({ ...slip, typeName: builtInTypeName(slip.type) ?? names.get(itemKey(typeKey(slip))) ?? '' }));
+}
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/**
+ * In AWS, transactions racing for one item cancel each other with TransactionConflict (DynamoDB Local
+ * serializes them instead); a short jittered retry then meets the winner's write as a failed condition.
+ */
+async function transactWrite(items: TransactItems, attempts = 4): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const raced =
+        error instanceof TransactionCanceledException &&
+        (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
+      if (!raced || attempt === attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+    }
+  }
+}
+
+/** The winner's slip_uid from the claim's condition failure (DynamoDB returns the item as raw attribute values). */
+function claimedSlipUid(error: unknown): string {
+  const reasons = (error as { CancellationReasons?: { Item?: Record<string, { N?: string }> }[] }).CancellationReasons;
+  return reasons?.[1]?.Item?.slip_uid?.N ?? '';
+}
+
+function slipItem(slip: ExpenseSlip): Item {
+  const listed = slip.type !== FILL_SLIP_TYPE;
+  return {
+    ...keys.slip(slip.slipUid),
+    ...(listed ? keys.slipTimeline(slip.vehicleUid, slip.eventDatetime, slip.slipUid) : {}),
+    slip_uid: slip.slipUid,
+    vehicle_uid: slip.vehicleUid,
+    type: slip.type,
+    type_owner_uid: slip.typeOwnerUid ?? undefined,
+    slip_number: slip.slipNumber,
+    slip_qty: slip.qty,
+    slip_amount: slip.amount,
+    event_datetime: slip.eventDatetime,
+    comment: slip.comment,
+    event_uid: slip.eventUid ?? undefined,
+  };
+}
+
+function slipFromItem(item: Item): ExpenseSlip {
+  return {
+    slipUid: Number(item.slip_uid),
+    vehicleUid: Number(item.vehicle_uid),
+    type: Number(item.type),
+    typeOwnerUid: item.type_owner_uid === undefined ? null : Number(item.type_owner_uid),
+    slipNumber: String(item.slip_number),
+    qty: String(item.slip_qty),
+    amount: String(item.slip_amount),
+    eventDatetime: String(item.event_datetime),
+    comment: String(item.comment),
+    eventUid: item.event_uid === undefined ? null : Number(item.event_uid),
+  };
+}

@@ -1,0 +1,151 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type Operator, type OperatorChanges, type OperatorFields, OPERATOR_TEXT_FIELDS } from '../domain/operator.ts';
+import { Conflict, NotFound } from '../errors.ts';
+import { dynamo, tableName } from './client.ts';
+import { nextId } from './counters.ts';
+import { keys, type Key } from './keys.ts';
+import { type Item, queryPrefix, setExpression } from './requests.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const NOT_FOUND = 'operator not found or not linked to this api key';
+const TAG_TAKEN = 'tag_id already exists';
+const MAX_ROUNDS = 8;
+
+/** The user's operators by operator_uid. */
+export async function listOperators(userUid: number): Promise<Operator[]> {
+  const items = await queryPrefix(keys.user(userUid).pk, keys.operatorsPrefix);
+  return items.map(operatorFromItem);
+}
+
+export async function findOperator(userUid: number, operatorUid: number): Promise<Operator | undefined> {
+  const item = await getItem(keys.operator(userUid, operatorUid));
+  return item ? operatorFromItem(item) : undefined;
+}
+
+/** The operator holding a tag, whoever owns it: the positions pipeline names drivers on trips by it. */
+export async function findOperatorByTag(tagId: string): Promise<Operator | undefined> {
+  const claim = await getItem(keys.operatorTag(tagId.trim()));
+  return claim ? findOperator(Number(claim.user_uid), Number(claim.operator_uid)) : undefined;
+}
+
+/** The operator and its tag claim are written in one transaction, so one tag_id wins under concurrency. */
+export async function addOperator(userUid: number, fields: OperatorFields): Promise<Operator> {
+  const operator: Operator = { ...fields, operator_uid: await nextId('operator'), user_uid: userUid };
+  const putOperator = {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.operator(userUid, operator.operator_uid), ...operator },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+  await untilWritten(() => write([putOperator, { Put: claimTag(operator, operator.tag_id) }], 1));
+  return operator;
+}
+
+/** Omitted fields keep their value; a new tag_id moves the claim in the same transaction as the update. */
+export async function editOperator(userUid: number, operatorUid: number, changes: OperatorChanges): Promise<void> {
+  await untilWritten(async () => {
+    const current = await readOperator(userUid, operatorUid);
+    const set = setExpression(changes);
+    if (!set) return true;
+    const update = {
+      Update: {
+        TableName: tableName(),
+        Key: keys.operator(userUid, operatorUid),
+        ...set,
+        ConditionExpression: 'tag_id = :currentTag',
+        ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tag_id },
+      },
+    };
+    const newTag = changes.tag_id;
+    if (newTag === undefined || newTag === current.tag_id) return write([update]);
+    return write([update, { Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }], 2);
+  });
+}
+
+/** Hard delete: the operator and its claim go together, so the tag_id is free at once. */
+export async function deleteOperator(userUid: number, operatorUid: number): Promise<void> {
+  await untilWritten(async () => {
+    const current = await readOperator(userUid, operatorUid);
+    const deleteItself = {
+      Delete: {
+        TableName: tableName(),
+        Key: keys.operator(userUid, operatorUid),
+        ConditionExpression: 'tag_id = :currentTag',
+        ExpressionAttributeValues: { ':currentTag': current.tag_id },
+      },
+    };
+    return write([deleteItself, { Delete: releaseTag(current) }]);
+  });
+}
+
+async function readOperator(userUid: number, operatorUid: number): Promise<Operator> {
+  const operator = await findOperator(userUid, operatorUid);
+  if (!operator) throw new NotFound(NOT_FOUND);
+  return operator;
+}
+
+/**
+ * Runs an attempt until it writes. An attempt answers false when its read went stale (another
+ * request changed or deleted the operator in between) or DynamoDB cancelled it for racing another
+ * transaction on the same item; it is then read and tried again.
+ */
+async function untilWritten(attempt: () => Promise<boolean>): Promise<void> {
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    if (await attempt()) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * round));
+  }
+  throw new Conflict('operator is being changed by another request, try again');
+}
+
+/** True when written; a failed claim Put (at claimIndex) is a taken tag; other failures ask for a retry. */
+async function write(items: TransactItem[], claimIndex?: number): Promise<boolean> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+    const stale = codes.some((code, index) => code === 'ConditionalCheckFailed' && index !== claimIndex);
+    if (stale) return false;
+    if (claimIndex !== undefined && codes[claimIndex] === 'ConditionalCheckFailed') throw new Conflict(TAG_TAKEN);
+    if (codes.includes('TransactionConflict')) return false;
+    throw error;
+  }
+}
+
+function claimTag(operator: Operator, tagId: string) {
+  return {
+    TableName: tableName(),
+    Item: { ...keys.operatorTag(tagId), user_uid: operator.user_uid, operator_uid: operator.operator_uid },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
+/** Only this operator's own claim is released, never one another operator took meanwhile. */
+function releaseTag(operator: Operator) {
+  return {
+    TableName: tableName(),
+    Key: keys.operatorTag(operator.tag_id),
+    ConditionExpression: 'operator_uid = :operatorUid',
+    ExpressionAttributeValues: { ':operatorUid': operator.operator_uid },
+  };
+}
+
+async function getItem(key: Key): Promise<Item | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }));
+  return Item;
+}
+
+function operatorFromItem(item: Item): Operator {
+  const texts = Object.fromEntries(OPERATOR_TEXT_FIELDS.map((name) => [name, String(item[name] ?? '')]));
+  return {
+    ...(texts as Record<(typeof OPERATOR_TEXT_FIELDS)[number], string>),
+    default_trip_type: Number(item.default_trip_type),
+    active_flag: Number(item.active_flag),
+    operator_uid: Number(item.operator_uid),
+    user_uid: Number(item.user_uid),
+  };
+}

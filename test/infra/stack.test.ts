@@ -1,0 +1,143 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
+import { operations } from '../../shared/operations.ts';
+
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+let template: Template;
+
+beforeAll(() => {
+  // Bundling is skipped here (it is exercised by `cdk synth` and `npm run bench`); the wiring is what is checked.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  template = Template.fromStack(new FleetTrackingStack(app, 'Test'));
+});
+
+type Resource = { Type: string; Properties: Record<string, any> };
+
+const functionOf = (name: string): [string, Resource] => {
+  const found = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+    String((fn as Resource).Properties.Description ?? '').includes(`/api/${name}:`),
+  );
+  if (!found) throw new Error(`no function for ${name}`);
+  return found as [string, Resource];
+};
+
+const actionsGrantedTo = (functionLogicalId: string): string[] => {
+  const fn = template.findResources('AWS::Lambda::Function')[functionLogicalId] as Resource;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => (policy as Resource).Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement)
+    .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+};
+
+describe('the operation functions', () => {
+  it.each(operations.map((operation) => [operation.name, operation]))('%s has its own function with the shared defaults', (name) => {
+    const [, fn] = functionOf(name);
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      TracingConfig: { Mode: 'Active' },
+      LoggingConfig: { LogGroup: expect.anything() },
+    });
+    expect(fn.Properties.Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything(), NODE_OPTIONS: '--enable-source-maps' });
+  });
+
+  it.each(operations.map((operation) => [operation.name]))('%s is routed from /api/%s with ANY method', (name) => {
+    const [logicalId] = functionOf(name);
+    const resources = template.findResources('AWS::ApiGateway::Resource', { Properties: { PathPart: name } });
+    expect(Object.keys(resources)).toHaveLength(1);
+    template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'ANY',
+      ResourceId: { Ref: Object.keys(resources)[0] },
+      Integration: { Type: 'AWS_PROXY', Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]) }) },
+    });
+  });
+
+  it('gives exactly one function per registry entry', () => {
+    const described = Object.values(template.findResources('AWS::Lambda::Function')).filter((fn) =>
+      String((fn as Resource).Properties.Description ?? '').includes('/api/'),
+    );
+    expect(described).toHaveLength(operations.length);
+  });
+
+  it.each(operations.filter((op) => op.access === 'read').map((op) => [op.name]))('%s (read) has no write permission on the table', (name) => {
+    const [logicalId] = functionOf(name);
+    const actions = actionsGrantedTo(logicalId);
+    expect(actions).toContain('dynamodb:Query');
+    expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+  });
+
+  it.each(operations.filter((op) => op.access === 'write').map((op) => [op.name]))('%s (write) may write the table', (name) => {
+    const [logicalId] = functionOf(name);
+    expect(actionsGrantedTo(logicalId)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
+  });
+});
+
+describe('the table', () => {
+  it('is on-demand, point-in-time recoverable, deletion-protected, retained, with TTL and gsi1', () => {
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+        Replicas: [
+          Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+        ],
+      }),
+    });
+  });
+});
+
+describe('the bucket', () => {
+  it('blocks public access, is encrypted, retained and expires its caches', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({ Prefix: 'livemaps/', ExpirationInDays: 7, Status: 'Enabled' }),
+            Match.objectLike({ Prefix: 'directions/', Status: 'Enabled' }),
+          ]),
+        },
+      }),
+    });
+  });
+
+  it('refuses requests that are not over TLS', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('the API', () => {
+  it('answers its own errors in the envelope', () => {
+    const responses = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse'));
+    expect(responses.length).toBeGreaterThanOrEqual(5);
+    for (const response of responses as Resource[]) {
+      const body = JSON.parse(response.Properties.ResponseTemplates['application/json']);
+      expect(body).toEqual({ version: '1', result: 'error', error_msg: expect.any(String) });
+    }
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+  });
+
+  it('publishes the API URL, the table and the bucket', () => {
+    expect(Object.keys(template.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'BucketName']));
+  });
+});

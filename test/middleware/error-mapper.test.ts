@@ -1,0 +1,71 @@
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler } from '../../functions/getExpenseTypes/handler.ts';
+import { logger } from '../../shared/logger.ts';
+import { hashApiKey } from '../../shared/middleware/api-key-auth.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { aContext, anEvent } from '../support/events.ts';
+
+const dynamo = mockClient(DynamoDBDocumentClient);
+const KEY = 'secret-key-that-must-never-be-logged';
+let logged: string[];
+
+beforeEach(() => {
+  logged = [];
+  logger.setLogLevel('ERROR');
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation((chunk) => {
+      logged.push(String(chunk));
+      return true;
+    });
+  }
+});
+afterEach(() => {
+  dynamo.reset();
+  vi.restoreAllMocks();
+  logger.setLogLevel('SILENT');
+});
+
+const body = (result: { body: string }) => JSON.parse(result.body);
+
+describe('the error mapper in the chain', () => {
+  it('answers a DynamoDB failure during the key lookup with 500 "internal error" and logs it with the request id', async () => {
+    // Prepare
+    dynamo.on(GetCommand).rejects(new Error('socket hang up'));
+    // Act
+    const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
+    // Assess
+    expect(result.statusCode).toBe(500);
+    expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'internal error' });
+    const line = JSON.parse(logged.join(''));
+    expect(line).toMatchObject({ level: 'ERROR', message: 'internal error', requestId: 'req-123', operation: 'getExpenseTypes' });
+    expect(line.error.message).toBe('socket hang up');
+    expect(logged.join('')).not.toContain(KEY);
+  });
+
+  it('never sends a stack trace to the caller', async () => {
+    dynamo.on(GetCommand).rejects(new TypeError('Cannot read properties of undefined'));
+    const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
+    expect(result.body).not.toMatch(/at |TypeError|undefined/);
+  });
+
+  it('answers DynamoDB throttling with 429, not 500', async () => {
+    // Prepare
+    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: { user_uid: 1, gmt_offset_minutes: 0, locked: false } });
+    dynamo.on(QueryCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
+    // Act
+    const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
+    // Assess
+    expect(result.statusCode).toBe(429);
+    expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'request throttled, retry later' });
+  });
+
+  it('keeps a typed error\'s status and message', async () => {
+    const result = await handler(anEvent({ method: 'DELETE' }), aContext());
+    expect(result.statusCode).toBe(405);
+    expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'method not allowed, use GET' });
+    expect(result.headers).toMatchObject({ 'Content-Type': 'application/json; charset=utf-8' });
+  });
+});

@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { api } from '../support/api.ts';
+import { anImei } from '../support/builders.ts';
+
+const run = promisify(execFile);
+
+/** The admin CLI as an operator runs it, pointed at the test run's DynamoDB Local. */
+async function admin(...args: string[]): Promise<{ json: Record<string, any>; code: number }> {
+  try {
+    const { stdout } = await run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env });
+    return { json: JSON.parse(stdout), code: 0 };
+  } catch (error) {
+    const failed = error as { stderr: string; code: number };
+    return { json: JSON.parse(failed.stderr), code: failed.code };
+  }
+}
+
+describe('the admin CLI', () => {
+  it('creates a user, a key and a vehicle that the API then serves', async () => {
+    // Act
+    const user = await admin('user', 'create', '--name', 'Acme Logistics', '--gmt-offset', '120');
+    const key = await admin('key', 'create', '--user', String(user.json.user_uid));
+    const imei = anImei();
+    const vehicle = await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'Truck 1', '--reg-num', 'GP 1', '--fuel-capacity', '200', '--fuel-factor', '1.1');
+    const served = await api.get('getVehicles', { api_key: key.json.api_key });
+    // Assess
+    expect(user.json).toEqual({ user_uid: expect.any(Number), name: 'Acme Logistics' });
+    expect(key.json).toEqual({ api_key: expect.stringMatching(/^[\w-]{43}$/), user_uid: user.json.user_uid });
+    expect(vehicle.json).toEqual({ vehicle_uid: expect.any(Number), imei });
+    expect(served.body.vehicles).toEqual([
+      expect.objectContaining({ vehicle_uid: String(vehicle.json.vehicle_uid), imei, name: 'Truck 1', reg_num: 'GP 1', fuel_capacity: '200', fuel_factor: '1.1' }),
+    ]);
+  });
+
+  it('locks and unlocks a key', async () => {
+    const user = await admin('user', 'create', '--name', 'Lockable');
+    const { json } = await admin('key', 'create', '--user', String(user.json.user_uid));
+    expect((await admin('key', 'lock', '--key', json.api_key)).json).toEqual({ locked: true });
+    expect(await api.get('getVehicles', { api_key: json.api_key })).toBeError(403, 'api key locked');
+    expect((await admin('key', 'unlock', '--key', json.api_key)).json).toEqual({ locked: false });
+    expect(await api.get('getVehicles', { api_key: json.api_key })).toBeSuccess();
+  });
+
+  it('links an existing vehicle to a second user', async () => {
+    const owner = await admin('user', 'create', '--name', 'Owner');
+    const partner = await admin('user', 'create', '--name', 'Partner');
+    const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', anImei(), '--name', 'Shared');
+    const link = await admin('vehicle', 'link', '--user', String(partner.json.user_uid), '--vehicle', String(vehicle.json.vehicle_uid));
+    expect(link.json).toEqual({ user_uid: partner.json.user_uid, vehicle_uid: vehicle.json.vehicle_uid, imei: vehicle.json.imei });
+  });
+
+  it.each([
+    [['user', 'create'], '--name is required'],
+    [['key', 'create', '--user', '99999999'], 'user 99999999 not found'],
+    [['key', 'lock', '--key', 'nope'], 'unknown api key'],
+    [['vehicle', 'add', '--user', 'x'], '--user must be an integer'],
+    [['vehicle', 'link', '--user', '99999999', '--vehicle', '1'], 'user 99999999 not found'],
+    [['frobnicate'], expect.stringContaining('unknown command')],
+  ])('exits 1 with one JSON error line for %j', async (args, error) => {
+    const result = await admin(...(args as string[]));
+    expect(result).toEqual({ code: 1, json: { error } });
+  });
+
+  it('refuses an IMEI that is already registered', async () => {
+    const user = await admin('user', 'create', '--name', 'Dup');
+    const imei = anImei();
+    await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'A');
+    const again = await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'B');
+    expect(again).toEqual({ code: 1, json: { error: `imei ${imei} is already registered` } });
+  });
+});

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { handlerPath, operations } from '../../shared/operations.ts';
+import { givenUser } from '../support/builders.ts';
+import { withApiKey } from '../../scripts/invoke.ts';
+
+describe.each(operations.map((operation) => [operation.name, operation] as const))('events/%s.json', (name, operation) => {
+  it('is a REST proxy event for its operation that its handler answers in the envelope', async () => {
+    // Prepare
+    const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
+    const user = await givenUser();
+    const { handler } = (await import(`../../${handlerPath(name)}`)) as {
+      handler: (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    };
+    // Act
+    const result = await handler(withApiKey(event, user.key), lambdaContext(name, 'event-check'));
+    // Assess
+    expect(event).toMatchObject({ resource: '/api/{operation}', path: `/api/${name}`, httpMethod: operation.method, pathParameters: { operation: name } });
+    expect(result.statusCode).toBeLessThan(500);
+    expect(JSON.parse(result.body)).toMatchObject({ version: '1', result: expect.stringMatching(/^(success|error)$/) });
+  });
+});

@@ -1,0 +1,39 @@
+/** findOperatorByTag serves the positions pipeline (driver names on trips), so it is checked at the store. */
+import { describe, expect, it } from 'vitest';
+import { findOperatorByTag } from '../../shared/store/operators.ts';
+import { api } from '../support/api.ts';
+import { givenUser } from '../support/builders.ts';
+import { aTagId, givenOperator } from '../support/operators-builders.ts';
+
+describe('findOperatorByTag', () => {
+  it('finds the operator holding a tag, with its owner, whoever asks', async () => {
+    // Prepare
+    const user = await givenUser();
+    const { operatorUid, tagId } = await givenOperator(user, { fullname: 'Thabo Mokoena' });
+    // Act
+    const found = await findOperatorByTag(` ${tagId} `);
+    // Assess
+    expect(found).toMatchObject({ operator_uid: operatorUid, user_uid: user.userUid, fullname: 'Thabo Mokoena', tag_id: tagId });
+  });
+
+  it('follows a tag moved by an edit and forgets a deleted operator', async () => {
+    // Prepare
+    const user = await givenUser();
+    const { operatorUid, tagId: oldTag } = await givenOperator(user);
+    const newTag = aTagId();
+    // Act
+    await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: newTag });
+    // Assess
+    expect(await findOperatorByTag(oldTag)).toBeUndefined();
+    expect((await findOperatorByTag(newTag))?.operator_uid).toBe(operatorUid);
+    await api.post('deleteOperator', { api_key: user.key, operator_uid: operatorUid });
+    expect(await findOperatorByTag(newTag)).toBeUndefined();
+  });
+
+  it('finds nothing for a tag no operator holds, and compares case-sensitively', async () => {
+    const user = await givenUser();
+    const { tagId } = await givenOperator(user);
+    expect(await findOperatorByTag(aTagId())).toBeUndefined();
+    expect(await findOperatorByTag(tagId.toLowerCase())).toBeUndefined();
+  });
+});

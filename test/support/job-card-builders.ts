@@ -1,0 +1,53 @@
+/** Job cards made through the store, as addJobCard makes them, with a chosen creation time. */
+import { describePayload, type JobCard, parsePayload } from '../../shared/domain/job-card.ts';
+import { addJobCard } from '../../shared/store/job-cards.ts';
+import type { TestUser } from './builders.ts';
+
+export function aJobCardPayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    CompanyId: 'ACME',
+    Consignor: 'ACME Distribution',
+    Consignee: 'Corner Store',
+    SiteName: 'Corner Store Rosebank',
+    SiteReferenceNumber: 'SITE-1001',
+    SiteAddress: { Line1: '12 Main Road', Suburb: 'Rosebank', City: 'Johannesburg', PostalCode: '2196' },
+    DueDate: '2026-11-02T10:00:00+02:00',
+    ReferenceNumber: 'REF-77',
+    Instructions: 'Deliver to the loading bay',
+    Latitude: -26.1452,
+    Longitude: 28.0437,
+    IsDelivery: 1,
+    IsPriority: 0,
+    PlannedSequence: 3,
+    ...overrides,
+  };
+}
+
+export interface JobCardOptions {
+  createdAt?: string;
+  sourceIp?: string;
+}
+
+export function givenJobCard(user: TestUser, payload = aJobCardPayload(), { createdAt, sourceIp = '198.51.100.7' }: JobCardOptions = {}): Promise<JobCard> {
+  const content = describePayload(parsePayload(JSON.stringify(payload)), user.gmtOffsetMinutes);
+  return addJobCard(user.userUid, content, sourceIp, createdAt);
+}
+
+/** `count` cards one minute apart from `firstCreatedAt`, written in parallel batches; returned oldest first. */
+export async function givenJobCards(
+  user: TestUser,
+  count: number,
+  { firstCreatedAt = '2026-01-01T00:00:00.000Z', payload = aJobCardPayload() } = {},
+): Promise<JobCard[]> {
+  const start = Date.parse(firstCreatedAt);
+  const cards: JobCard[] = [];
+  for (let offset = 0; offset < count; offset += 100) {
+    const batch = Array.from({ length: Math.min(100, count - offset) }, (_, i) => offset + i);
+    cards.push(
+      ...(await Promise.all(
+        batch.map((n) => givenJobCard(user, payload, { createdAt: new Date(start + n * 60_000).toISOString() })),
+      )),
+    );
+  }
+  return cards;
+}
