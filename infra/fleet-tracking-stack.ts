@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { OperationFunctions } from './operation-functions.ts';
+import { PositionsPipeline } from './positions-pipeline.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
 export class FleetTrackingStack extends Stack {
@@ -48,7 +49,10 @@ export class FleetTrackingStack extends Stack {
     const api = new apigateway.RestApi(this, 'Api', {
       restApiName: 'fleet-tracking',
       description: 'Fleet tracking REST service: /api/{operation}',
-      binaryMediaTypes: ['image/png'],
+      // Integrators send Accept: application/json even when asking for the map's PNG, and API Gateway turns a
+      // base64 body into binary only when the Accept type is a binary media type: so every type is one.
+      // Request bodies then arrive base64-encoded, which the parse middleware decodes.
+      binaryMediaTypes: ['*/*'],
       deployOptions: {
         stageName: 'v1',
         tracingEnabled: true,
@@ -60,6 +64,7 @@ export class FleetTrackingStack extends Stack {
     envelopeGatewayResponses(api);
 
     new OperationFunctions(this, 'Operations', { api, table, bucket });
+    new PositionsPipeline(this, 'Pipeline', { table, bucket });
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });
     new CfnOutput(this, 'TableName', { value: table.tableName });

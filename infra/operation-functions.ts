@@ -10,8 +10,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
+import { configureProvider } from './providers.ts';
 
-const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface OperationFunctionsProps {
   api: apigateway.RestApi;
@@ -72,6 +73,7 @@ export class OperationFunctions extends Construct {
     if (operation.access === 'read') table.grantReadData(fn);
     else table.grantReadWriteData(fn);
     if (operation.bucket === 'read-write') bucket.grantReadWrite(fn);
+    configureProvider(this, fn, operation);
     return fn;
   }
 }

@@ -12,15 +12,11 @@ export interface HttpCall {
   sourceIp: string;
 }
 
-const BINARY_CONTENT_TYPES = ['image/', 'application/octet-stream'];
-
 /** The API Gateway REST proxy event (payload 1.0) that the deployed `/api/{operation}` resource would send. */
 export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
   const multiValueQuery: Record<string, string[]> = {};
   for (const [name, value] of new URLSearchParams(call.query)) (multiValueQuery[name] ??= []).push(value);
   const header = (name: string) => Object.entries(call.headers).find(([key]) => key.toLowerCase() === name)?.[1];
-  const contentType = header('content-type') ?? '';
-  const isBinary = BINARY_CONTENT_TYPES.some((prefix) => contentType.startsWith(prefix));
   const requestId = randomUUID();
   const hasQuery = Object.keys(multiValueQuery).length > 0;
   return {
@@ -34,8 +30,9 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
     multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
     pathParameters: { operation: call.operation },
     stageVariables: null,
-    body: call.body.length === 0 ? null : call.body.toString(isBinary ? 'base64' : 'utf8'),
-    isBase64Encoded: isBinary && call.body.length > 0,
+    // The deployed API treats every media type as binary (infra/fleet-tracking-stack.ts), so bodies arrive base64-encoded.
+    body: call.body.length === 0 ? null : call.body.toString('base64'),
+    isBase64Encoded: call.body.length > 0,
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',

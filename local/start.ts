@@ -9,6 +9,7 @@ import { startLocalStack } from './stack.ts';
 
 const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 try {
   const stack = await startLocalStack({

@@ -8,12 +8,15 @@
  *   npm run admin -- vehicle add --user 1 --imei 356307042441013 --name "Truck 1" [--reg-num R] [--fuel-capacity L] [--fuel-factor F]
  *        [--make M] [--model M] [--model-year Y] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd] [--device-type T] [--group G]
  *   npm run admin -- vehicle link --user 1 --vehicle 7
+ *   npm run admin -- ingest --file positions.ndjson     (normalized position records, one JSON object a line)
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
+import { ingestFile } from './ingest.ts';
 import { useAwsTable, useLocalStackDefaults } from './local-defaults.ts';
 
 const options = {
@@ -35,6 +38,8 @@ const options = {
   'start-odo-date': { type: 'string' },
   'device-type': { type: 'string' },
   group: { type: 'string' },
+  'no-ignition': { type: 'boolean' },
+  file: { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
@@ -105,9 +110,16 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
       licenceExpireDate: null,
       fuelCapacity: optionalNumber(flags, 'fuel-capacity'),
       fuelFactor: optionalNumber(flags, 'fuel-factor') ?? 1,
+      ...(flags['no-ignition'] ? { detection: { useIgnition: false } } : {}),
     });
     await linkVehicle(userUid, vehicle.vehicleUid);
     return { vehicle_uid: vehicle.vehicleUid, imei: vehicle.imei };
+  },
+  async ingest(flags) {
+    const file = required(flags, 'file');
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    const outcome = await ingestFile(file);
+    return { records: outcome.records, vehicles: outcome.vehicles, trips: outcome.trips, fills: outcome.fills, rejected: outcome.rejected };
   },
   async 'vehicle link'(flags) {
     const userUid = await existingUser(flags);
@@ -119,7 +131,7 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
 export async function runAdmin(argv: string[]): Promise<{ output: Record<string, unknown>; exitCode: number }> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    const command = commands[positionals.slice(0, 2).join(' ')];
+    const command = commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
     if (!command) throw new UsageError(`unknown command; one of: ${Object.keys(commands).join(', ')}`);
     if (values.table) useAwsTable(values.table);
     else useLocalStackDefaults();

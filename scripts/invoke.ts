@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext } from '../local/api-gateway-event.ts';
-import { findOperation, handlerPath } from '../shared/operations.ts';
+import { findOperation, handlerPath, streamConsumers } from '../shared/operations.ts';
 import { useLocalStackDefaults } from './local-defaults.ts';
 
 const PLACEHOLDER = 'YOUR_API_KEY';
@@ -28,7 +28,8 @@ function demoKey(): string | undefined {
 
 async function main(): Promise<void> {
   const [name, eventFile] = process.argv.slice(2);
-  if (!name || !eventFile || !findOperation(name)) {
+  const known = findOperation(name ?? '') ?? streamConsumers.find((consumer) => consumer.name === name);
+  if (!name || !eventFile || !known) {
     console.error('usage: npm run invoke -- <operation> <event.json>   (with `npm start` running)');
     process.exit(1);
   }
@@ -37,8 +38,8 @@ async function main(): Promise<void> {
   const apiKey = process.env.API_KEY ?? demoKey();
   const { handler } = await import(pathToFileURL(handlerPath(name)).href);
   const result = await handler(apiKey ? withApiKey(event, apiKey) : event, lambdaContext(name, 'local-invoke'));
-  const isJson = String(result.headers?.['Content-Type'] ?? '').startsWith('application/json');
-  console.log(JSON.stringify({ ...result, body: isJson ? JSON.parse(result.body) : result.body }, null, 2));
+  const isJson = String(result?.headers?.['Content-Type'] ?? '').startsWith('application/json');
+  console.log(JSON.stringify(isJson ? { ...result, body: JSON.parse(result.body) } : result, null, 2));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

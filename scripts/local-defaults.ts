@@ -8,6 +8,8 @@ export function useLocalStackDefaults(): void {
   process.env.DYNAMODB_ENDPOINT ??= `http://127.0.0.1:${process.env.DYNAMODB_PORT ?? 8000}`;
   process.env.S3_ENDPOINT ??= `http://127.0.0.1:${process.env.S3_PORT ?? 4569}`;
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  // EMF metrics are for CloudWatch; locally they would only clutter the output.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 }
 
 export function useAwsTable(tableName: string): void {

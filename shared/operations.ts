@@ -14,12 +14,17 @@ export interface Operation {
   readonly summary: string;
   /** S3 access, for operations that keep objects (rendered maps, cached directions) */
   readonly bucket?: 'read-write';
+  /** the third-party provider whose configuration (and secret) the function needs in AWS */
+  readonly provider?: 'live-map' | 'directions';
 }
 
 export const operations = [
+  // vehicles, live data and trips
   { name: 'getVehicles', method: 'GET', access: 'read', summary: 'Vehicles linked to the key, optionally filtered by IMEI' },
   { name: 'getLiveData', method: 'GET', access: 'read', summary: 'Last known position and telemetry per vehicle' },
+  { name: 'getLiveMap', method: 'GET', access: 'read', bucket: 'read-write', provider: 'live-map', summary: 'A PNG map of the vehicles at their last positions' },
   { name: 'getTrips', method: 'GET', access: 'read', summary: 'Trips per vehicle between two dates' },
+  // expense types
   { name: 'getExpenseTypes', method: 'GET', access: 'read', summary: 'Fuel (type 2) and the user\'s own expense types' },
   { name: 'addExpenseType', method: 'POST', access: 'write', summary: 'Create an expense type' },
   { name: 'editExpenseType', method: 'POST', access: 'write', summary: 'Rename an expense type' },
@@ -30,7 +35,7 @@ export const operations = [
   { name: 'getExpenseSlips', method: 'GET', access: 'read', summary: 'A vehicle\'s expense and fuel slips between two dates' },
   { name: 'editExpenseSlip', method: 'POST', access: 'write', summary: 'Change a slip; omitted fields keep their value' },
   { name: 'deleteExpenseSlip', method: 'POST', access: 'write', summary: 'Hard-delete a slip, freeing a fill\'s slip' },
-  // operators
+  // operators (drivers)
   { name: 'getOperators', method: 'GET', access: 'read', summary: 'The user\'s operators (drivers)' },
   { name: 'getOperator', method: 'GET', access: 'read', summary: 'One operator by operator_uid' },
   { name: 'addOperator', method: 'POST', access: 'write', summary: 'Create an operator; tag_id is unique across all users' },
@@ -42,13 +47,20 @@ export const operations = [
   { name: 'addUserLocation', method: 'POST', access: 'write', summary: 'Save a point or polygon location' },
   { name: 'editUserLocation', method: 'POST', access: 'write', summary: 'Change a saved location; omitted fields keep their value' },
   { name: 'deleteUserLocation', method: 'POST', access: 'write', summary: 'Delete a saved location' },
+  // fuel fills
+  { name: 'getFuelFillReport', method: 'GET', access: 'read', summary: 'Detected fuel fills of a vehicle with their slips and consumption' },
+  { name: 'addFuelFillSlip', method: 'POST', access: 'write', summary: 'Capture the slip of a detected fuel fill (one per fill)' },
   // job cards
-  // live map and routes
   { name: 'getJobCards', method: 'GET', access: 'read', summary: 'The 1000 most recent job cards, by creation date and external reference' },
   { name: 'getJobCard', method: 'GET', access: 'read', summary: 'One job card with its stored payload' },
   { name: 'addJobCard', method: 'POST', access: 'write', summary: 'Store a job card payload from an external system' },
   { name: 'editJobCard', method: 'POST', access: 'write', summary: 'Replace a job card\'s payload' },
   { name: 'getJobCardHistory', method: 'GET', access: 'read', summary: 'A job card\'s snapshots, oldest first' },
+  // routes
+  { name: 'addRoute', method: 'POST', access: 'write', bucket: 'read-write', provider: 'directions', summary: 'Create a route through ordered stops, with driving distance and time per leg; optionally schedule a vehicle onto it' },
+  { name: 'getRoutes', method: 'GET', access: 'read', summary: 'The user\'s routes with stop count and totals' },
+  { name: 'getRoute', method: 'GET', access: 'read', summary: 'One route with its stops and legs, as addRoute returned it' },
+  { name: 'deleteRoute', method: 'POST', access: 'write', summary: 'Delete a route and its vehicle schedule; its locations stay' },
 ] as const satisfies readonly Operation[];
 
 export type OperationName = (typeof operations)[number]['name'];
@@ -59,3 +71,13 @@ export const handlerPath = (name: string): string => `functions/${name}/handler.
 export function findOperation(name: string): Operation | undefined {
   return operations.find((operation) => operation.name === name);
 }
+
+/** Functions fed by a stream rather than the API (same functions/<name>/handler.ts layout, own event shape). */
+export interface StreamConsumer {
+  readonly name: string;
+  readonly summary: string;
+}
+
+export const streamConsumers = [
+  { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
+] as const satisfies readonly StreamConsumer[];

@@ -122,3 +122,12 @@ export const dateTime = (message: string) =>
     v.check(isDateTime, message),
     v.transform((text) => (text.length === 10 ? `${text} 00:00:00` : text)),
   );
+
+/** start_date and end_date of the user's calendar days (getTrips, getExpenseSlips, getFuelFillReport). */
+export const dateRangeEntries = {
+  start_date: requiredDate('start_date is required (yyyy-mm-dd)'),
+  end_date: requiredDate('end_date is required (yyyy-mm-dd)'),
+};
+
+export const startNotAfterEnd = <Input extends { start_date: string; end_date: string }>() =>
+  v.check<Input, string>((input) => input.start_date <= input.end_date, 'start_date may not be after end_date');

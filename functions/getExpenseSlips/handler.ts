@@ -2,15 +2,14 @@ import * as v from 'valibot';
 import { toSlipRecord } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
 import { listExpenseSlips } from '../../shared/store/expense-slips.ts';
-import { requiredDate, requiredInteger } from '../../shared/validation.ts';
+import { dateRangeEntries, requiredInteger, startNotAfterEnd } from '../../shared/validation.ts';
 
 export const GetExpenseSlipsInput = v.pipe(
   v.object({
     vehicle_uid: requiredInteger('vehicle_uid'),
-    start_date: requiredDate('start_date is required (yyyy-mm-dd)'),
-    end_date: requiredDate('end_date is required (yyyy-mm-dd)'),
+    ...dateRangeEntries,
   }),
-  v.check((input) => input.start_date <= input.end_date, 'start_date may not be after end_date'),
+  startNotAfterEnd(),
 );
 
 /** event_datetime is the user's local time as entered, so the user's days compare as text, with no offset. */

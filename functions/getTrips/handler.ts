@@ -4,15 +4,14 @@ import { toTripRecord } from '../../shared/domain/trip.ts';
 import { operation } from '../../shared/operation.ts';
 import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';
-import { imeiFilter, requiredDate } from '../../shared/validation.ts';
+import { dateRangeEntries, imeiFilter, startNotAfterEnd } from '../../shared/validation.ts';
 
 export const GetTripsInput = v.pipe(
   v.object({
     filter: imeiFilter,
-    start_date: requiredDate('start_date is required (yyyy-mm-dd)'),
-    end_date: requiredDate('end_date is required (yyyy-mm-dd)'),
+    ...dateRangeEntries,
   }),
-  v.check((input) => input.start_date <= input.end_date, 'start_date may not be after end_date'),
+  startNotAfterEnd(),
 );
 
 export const handler = operation('getTrips', GetTripsInput, async ({ user, input }) => {

@@ -140,7 +140,7 @@ const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
 ];
 
 /** `SiteAddress.PostalCode` → `site_address_postal_code` */
-export const attributeName = (path: string): string =>
+const attributeName = (path: string): string =>
   path.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toLowerCase();
 
 const valueAt = (document: Record<string, unknown>, path: string): unknown =>

@@ -1,4 +1,6 @@
 /** Vehicles, their live state and the spec's vehicle and live records (all values strings or null). */
+import type { DetectionSettings } from './tracking/settings.ts';
+
 export interface Vehicle {
   vehicleUid: number;
   imei: string;
@@ -19,6 +21,8 @@ export interface Vehicle {
   fuelCapacity: number | null;
   /** multiplier from raw fuel-sensor values to litres; 1 = no calibration */
   fuelFactor: number;
+  /** this vehicle's own trip and fill detection settings, over the defaults */
+  detection?: Partial<DetectionSettings>;
 }
 
 /** The last reported position and telemetry; times are UTC ISO strings. */

@@ -1,12 +1,15 @@
 import { ProviderFailed } from '../errors.ts';
 
-export const PROVIDER_TIMEOUT_MS = 8_000;
+const DEFAULT_TIMEOUT_MS = 8_000;
+
+/** PROVIDER_TIMEOUT_MS (read at call time), else 8 s: inside the functions' 10 s timeout. */
+export const providerTimeoutMs = (): number => Number(process.env.PROVIDER_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
 
 /**
  * Calls a third-party provider. Its failures become a 502 envelope naming the provider and its status;
  * the URL (which may carry a provider key) is never put in a message or a log line.
  */
-export async function providerRequest(provider: string, url: URL, timeoutMs = PROVIDER_TIMEOUT_MS): Promise<Response> {
+export async function providerRequest(provider: string, url: URL, timeoutMs = providerTimeoutMs()): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });

@@ -4,15 +4,22 @@ import { keys } from './keys.ts';
 
 /** Integer ids come from one atomic counter per entity type: global, increasing, never reused. */
 export async function nextId(entity: string): Promise<number> {
+  return (await nextIds(entity, 1))[0] as number;
+}
+
+/** `count` consecutive ids in one request (the pipeline numbers a batch's trips and fills at once). */
+export async function nextIds(entity: string, count: number): Promise<number[]> {
+  if (count === 0) return [];
   const { Attributes } = await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.counter(entity),
-      UpdateExpression: 'ADD #value :one',
+      UpdateExpression: 'ADD #value :count',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':count': count },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(Attributes?.value);
+  const last = Number(Attributes?.value);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }

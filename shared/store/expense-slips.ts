@@ -54,10 +54,12 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
     await transactWrite([
       { Put: { TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
-        Put: {
+        Update: {
           TableName: tableName(),
-          Item: { ...keys.fillSlipClaim(fill.eventUid), slip_uid: slip.slipUid },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          Key: keys.fuelFill(fill.eventUid),
+          UpdateExpression: 'SET slip_uid = :slip',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slip_uid)',
+          ExpressionAttributeValues: { ':slip': slip.slipUid },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
@@ -136,10 +138,11 @@ export async function deleteExpenseSlip(userUid: number, slipUid: number): Promi
       ? []
       : [
           {
-            Delete: {
+            Update: {
               TableName: tableName(),
-              Key: keys.fillSlipClaim(slip.eventUid),
-              ConditionExpression: 'attribute_not_exists(pk) OR slip_uid = :slip',
+              Key: keys.fuelFill(slip.eventUid),
+              UpdateExpression: 'REMOVE slip_uid',
+              ConditionExpression: 'attribute_exists(pk) AND slip_uid = :slip',
               ExpressionAttributeValues: { ':slip': slipUid },
             },
           },
@@ -153,6 +156,12 @@ export async function deleteExpenseSlip(userUid: number, slipUid: number): Promi
     if (failedConditions(error)?.some(Boolean)) throw new NotFound(SLIP_NOT_FOUND);
     throw error;
   }
+}
+
+/** Slips by id in one BatchGetItem (the fuel fill report's linked fill slips). */
+export async function findSlips(slipUids: readonly number[]): Promise<ExpenseSlip[]> {
+  if (slipUids.length === 0) return [];
+  return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipFromItem);
 }
 
 async function findSlip(slipUid: number): Promise<ExpenseSlip> {

@@ -14,7 +14,7 @@ import { keys } from './keys.ts';
 import { batchGet, type Item, queryAll, queryPrefix } from './requests.ts';
 
 const NOT_FOUND = 'job card not found or not linked to this api key';
-export const MAX_JOB_CARDS = 1000;
+const MAX_JOB_CARDS = 1000;
 /** concurrent edits of one card retry on the fresh revision; past this, the caller is told to retry */
 const EDIT_ATTEMPTS = 5;
 

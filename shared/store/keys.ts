@@ -25,6 +25,8 @@ export const keys = {
   vehicleLive: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'LIVE' }),
   imeiClaim: (imei: string): Key => ({ pk: `IMEI#${imei}`, sk: 'IMEI' }),
   vehicleLink: (userUid: number, vehicleUid: number): Key => ({ pk: `USER#${userUid}`, sk: `VEHICLE#${pad(vehicleUid)}` }),
+  /** gsi1 of a link: the users of a vehicle, whose locations name its trips and fills */
+  vehicleUsers: (vehicleUid: number, userUid?: number) => ({ gsi1pk: `VEHICLE#${vehicleUid}#USERS`, gsi1sk: userUid === undefined ? '' : `USER#${pad(userUid)}` }),
   vehicleLinksPrefix: 'VEHICLE#',
 
   /** trips sort by their UTC start so a date range is one Query; one trip per vehicle and start keeps reprocessing idempotent */
@@ -57,8 +59,6 @@ export const keys = {
     gsi1skFrom: from,
     gsi1skTo: `${to}~`,
   }),
-  /** one slip per fuel fill: the claim holds the slip's id */
-  fillSlipClaim: (eventUid: number): Key => ({ pk: `FILL#${eventUid}`, sk: 'SLIP' }),
   // operators
   /** under the owner's partition: another user's operator_uid is simply not there */
   operator: (userUid: number, operatorUid: number): Key => ({ pk: `USER#${userUid}`, sk: `OPERATOR#${pad(operatorUid)}` }),
@@ -85,4 +85,19 @@ export const keys = {
   /** sort key of a snapshot: the card's revision, so the history is oldest first in commit order */
   jobCardSnapshot: (revision: number): string => `HISTORY#${pad(revision)}`,
   jobCardHistoryPrefix: 'HISTORY#',
+  // routes
+  /** under the owner's partition: another user's route_uid is simply not there */
+  route: (userUid: number, routeUid: number): Key => ({ pk: `USER#${userUid}`, sk: `ROUTE#${pad(routeUid)}` }),
+  routesPrefix: 'ROUTE#',
+  /** a vehicle's schedule beside its trips: one item per route the vehicle is scheduled onto */
+  vehicleSchedule: (vehicleUid: number, routeUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `SCHEDULE#${pad(routeUid)}` }),
+  vehicleSchedulePrefix: 'SCHEDULE#',
+  // positions pipeline
+  /** what the detector carries from one batch to the next, with a version for optimistic concurrency */
+  trackState: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'TRACK' }),
+  /** a detected fuel fill, found by its event_uid; its slip_uid (one slip per fill) lives on it */
+  fuelFill: (eventUid: number): Key => ({ pk: `FUELFILL#${eventUid}`, sk: 'FUELFILL' }),
+  /** gsi1 of a fill: a vehicle's fills by UTC time, so a report's date range is one Query */
+  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number) => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
+  fuelFillRange: (vehicleUid: number, from: string, to: string) => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1skFrom: from, gsi1skTo: `${to}~` }),
 } as const;

@@ -46,7 +46,7 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
   await dynamo().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.vehicleLink(userUid, vehicleUid), vehicle_uid: vehicleUid, imei: vehicle.imei },
+      Item: { ...keys.vehicleLink(userUid, vehicleUid), ...keys.vehicleUsers(vehicleUid, userUid), user_uid: userUid, vehicle_uid: vehicleUid, imei: vehicle.imei },
     }),
   );
   return { vehicleUid, imei: vehicle.imei };
@@ -127,13 +127,14 @@ function vehicleItem(vehicle: Vehicle): Item {
     licence_expire_date: vehicle.licenceExpireDate,
     fuel_capacity: vehicle.fuelCapacity,
     fuel_factor: vehicle.fuelFactor,
+    detection: vehicle.detection,
   };
 }
 
 const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-function vehicleFromItem(item: Item): Vehicle {
+export function vehicleFromItem(item: Item): Vehicle {
   return {
     vehicleUid: Number(item.vehicle_uid),
     imei: String(item.imei),
@@ -153,10 +154,11 @@ function vehicleFromItem(item: Item): Vehicle {
     licenceExpireDate: str(item.licence_expire_date),
     fuelCapacity: num(item.fuel_capacity),
     fuelFactor: num(item.fuel_factor) ?? 1,
+    ...(item.detection ? { detection: item.detection as Vehicle['detection'] } : {}),
   };
 }
 
-function liveItem(live: LiveState): Item {
+export function liveItem(live: LiveState): Item {
   return {
     last_response: live.lastResponse,
     gps_datetime: live.gpsDatetime,

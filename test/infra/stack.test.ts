@@ -141,3 +141,53 @@ describe('the API', () => {
     expect(Object.keys(template.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'BucketName']));
   });
 });
+
+describe('the positions pipeline', () => {
+  it('has an on-demand, encrypted Kinesis stream', () => {
+    template.hasResourceProperties('AWS::Kinesis::Stream', { StreamModeDetails: { StreamMode: 'ON_DEMAND' }, StreamEncryption: { EncryptionType: 'KMS' } });
+  });
+
+  it('feeds processPositions in batches, bisecting on error, reporting partial failures, with a dead-letter queue', () => {
+    const [logicalId] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+      String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
+    ) as [string, Resource];
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 5,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    expect(actionsGrantedTo(logicalId)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 's3:PutObject']));
+  });
+});
+
+describe('provider configuration', () => {
+  it('tells getLiveMap to use Google Static Maps and addRoute to use OSRM by default', () => {
+    expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'google' });
+    expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({ DIRECTIONS_PROVIDER: 'osrm' });
+  });
+
+  it('gives addRoute the name of the Google key\'s secret and read access to it, never the key', () => {
+    const app = new App({
+      context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'google', googleDirectionsSecretName: 'fleet/google-directions' },
+    });
+    const withGoogle = Template.fromStack(new FleetTrackingStack(app, 'Google'));
+    withGoogle.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'google', GOOGLE_DIRECTIONS_API_KEY_SECRET: 'fleet/google-directions' }) },
+    });
+    withGoogle.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]) },
+    });
+  });
+
+  it('refuses Google directions without a secret', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'google' } });
+    expect(() => new FleetTrackingStack(app, 'NoSecret')).toThrow(/googleDirectionsSecretName/);
+  });
+
+  it('serves the map\'s PNG as binary whatever the client accepts', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+});

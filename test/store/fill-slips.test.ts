@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addFillSlip, findSlipForUser } from '../../shared/store/expense-slips.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
-import { aFillEventUid, givenFillSlip } from '../support/expense-slips-builders.ts';
+import { givenFuelFill, givenFillSlip } from '../support/expense-slips-builders.ts';
 
 const aFill = (eventUid: number, vehicleUid: number) => ({
   eventUid, vehicleUid, qty: '60.000', amount: '1320.00', slipNumber: 'F-1', eventDatetime: '2026-11-01 09:12:44',
@@ -28,7 +28,7 @@ describe('addFillSlip', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const eventUid = await aFillEventUid();
+    const eventUid = await givenFuelFill(vehicle);
     const first = await addFillSlip(aFill(eventUid, vehicle.vehicleUid));
     // Act
     const second = addFillSlip(aFill(eventUid, vehicle.vehicleUid));
@@ -43,7 +43,7 @@ describe('addFillSlip', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const eventUid = await aFillEventUid();
+    const eventUid = await givenFuelFill(vehicle);
     // Act
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => addFillSlip(aFill(eventUid, vehicle.vehicleUid))));
     // Assess
@@ -59,7 +59,7 @@ describe('addFillSlip', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const eventUid = await aFillEventUid();
+    const eventUid = await givenFuelFill(vehicle);
     const first = await addFillSlip(aFill(eventUid, vehicle.vehicleUid));
     // Act
     const deleted = await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: first.slipUid });
@@ -74,7 +74,7 @@ describe('addFillSlip', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const eventUid = await aFillEventUid();
+    const eventUid = await givenFuelFill(vehicle);
     const slip = await addFillSlip(aFill(eventUid, vehicle.vehicleUid));
     // Act
     const edited = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '1400.00', event_datetime: '2026-11-01 09:15:00' });

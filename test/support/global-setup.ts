@@ -22,6 +22,7 @@ export default async function setup(project: TestProject) {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));
   const tableName = 'fleet-tracking-test';
   const bucketName = 'fleet-tracking-test';

@@ -8,6 +8,7 @@ Object.assign(process.env, {
   TABLE_NAME: inject('tableName'),
   BUCKET_NAME: inject('bucketName'),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
 });
 
 interface EnvelopeMatchers<R> {

@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import { planPoints, planStops, routeLegs, routeStops, stopList, toRouteRecord } from '../../shared/domain/route.ts';
+import { NotFound } from '../../shared/errors.ts';
+import { operation } from '../../shared/operation.ts';
+import { findDirections } from '../../shared/providers/directions/directions.ts';
+import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
+import { addUserLocation, listUserLocations } from '../../shared/store/user-locations.ts';
+import { findVehicleForUser } from '../../shared/store/vehicles.ts';
+import { optionalInteger, requiredText } from '../../shared/validation.ts';
+
+/** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
+const optionalVehicleUid = v.pipe(
+  v.unknown(),
+  v.transform((value) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value)),
+  optionalInteger('vehicle_uid'),
+);
+
+export const AddRouteInput = v.object({
+  route_name: requiredText('route_name', 255),
+  stops: stopList,
+  vehicle_uid: optionalVehicleUid,
+});
+
+/**
+ * Reads first (stops, then vehicle, in parameter order), then the directions, and only then
+ * writes: a refused request or a provider failure leaves no location or route behind.
+ */
+export const handler = operation('addRoute', AddRouteInput, async ({ user, input }) => {
+  const vehicleUid = input.vehicle_uid ?? null;
+  const [locations, vehicle] = await Promise.all([
+    listUserLocations(user.userUid),
+    vehicleUid === null ? undefined : findVehicleForUser(user.userUid, vehicleUid),
+  ]);
+  const plan = planStops(input.stops, locations);
+  if (vehicleUid !== null && !vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  const directions = await findDirections(planPoints(plan));
+  const created = await Promise.all(plan.drafts.map((draft) => addUserLocation(user.userUid, draft)));
+  const route = await addRoute(user.userUid, {
+    name: input.route_name,
+    vehicleUid,
+    directionsSource: directions.source,
+    stops: routeStops(plan, created),
+    legs: routeLegs(directions.legs),
+  });
+  return toRouteRecord(route);
+});

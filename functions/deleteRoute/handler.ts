@@ -1,0 +1,11 @@
+import * as v from 'valibot';
+import { operation } from '../../shared/operation.ts';
+import { deleteRoute } from '../../shared/store/routes.ts';
+import { requiredInteger } from '../../shared/validation.ts';
+
+export const DeleteRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
+
+export const handler = operation('deleteRoute', DeleteRouteInput, async ({ user, input }) => {
+  await deleteRoute(user.userUid, input.route_uid);
+  return { route_uid: input.route_uid };
+});

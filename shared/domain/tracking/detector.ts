@@ -1,0 +1,360 @@
+/**
+ * Turns one vehicle's positions, in GPS order, into its odometer, engine hours, trips and fuel fills.
+ * A pure state machine: the state after a batch is the input of the next one, so a day fed in one piece
+ * or in many batches gives the same answers, and points not newer than the last one are ignored
+ * (replays and late, out-of-order points change nothing).
+ */
+import { distanceKm } from '../geo.ts';
+import type { Position } from './position.ts';
+import type { DetectionSettings } from './settings.ts';
+
+/** A processed position: what the detector remembers of it. */
+export interface TrackPoint {
+  at: string;
+  lat: number;
+  lng: number;
+  speed: number | null;
+  ignition: boolean | null;
+  odometerKm: number;
+  engineHours: number | null;
+  /** median-filtered litres */
+  fuel: number | null;
+  driverTagId: string | null;
+}
+
+interface OpenTrip {
+  start: TrackPoint;
+  maxSpeed: number;
+  driverTagId: string | null;
+}
+
+type Level = TrackPoint & { fuel: number };
+
+interface Parked {
+  /** the standing level: a running mean of the filtered level, held while the level stands above it */
+  base: number;
+  baseSamples: number;
+  /** the last point still at the base level: where and when a rise begins */
+  before: Level;
+  /** since when the level has stood above the base without making a fill */
+  aboveSince: string | null;
+  /** before carries the base level; settled is the mean level since the last step up */
+  rise: { before: Level; lastRiseAt: string; settled: number; settledSamples: number } | null;
+}
+
+/** Everything carried from one batch to the next (stored as one item per vehicle). */
+export interface TrackState {
+  last: TrackPoint | null;
+  odometerKm: number;
+  engineHours: number | null;
+  fuelSamples: number[];
+  ignitionOnAt: TrackPoint | null;
+  trip: OpenTrip | null;
+  /** without ignition: the last point of the current stop */
+  stop: TrackPoint | null;
+  /** without ignition, during a trip: the trailing points that may turn out to be a stop */
+  dwell: TrackPoint[];
+  parked: Parked | null;
+  lastFill: { odometerKm: number; engineHours: number | null; levelAfter: number } | null;
+  lastTripStart: string | null;
+}
+
+export interface DetectedTrip {
+  startTime: string;
+  stopTime: string;
+  startOdo: number;
+  distanceKm: number;
+  durationS: number;
+  maxSpeed: number;
+  fuelStart: number | null;
+  fuelEnd: number | null;
+  startLat: number;
+  startLng: number;
+  stopLat: number;
+  stopLng: number;
+  driverTagId: string | null;
+}
+
+export interface DetectedFill {
+  at: string;
+  latitude: number;
+  longitude: number;
+  levelBefore: number;
+  levelAfter: number;
+  fillQty: number;
+  odometerKm: number;
+  engineHours: number | null;
+  driverTagId: string | null;
+  /** start of the trip just before the fill */
+  precedingTripStart: string | null;
+  sincePreviousFill: { distanceKm: number; durationS: number | null; fuelUsed: number } | null;
+}
+
+export interface VehicleProfile {
+  startOdoKm: number;
+  startHours: number | null;
+  fuelCapacity: number | null;
+  fuelFactor: number;
+}
+
+export interface Detection {
+  state: TrackState;
+  trips: DetectedTrip[];
+  fills: DetectedFill[];
+  /** the newest position taken in this batch, for the live record */
+  latest: Position | null;
+}
+
+/** GPS speed at or above this is movement, below it jitter. */
+const MOVING_KMH = 3;
+/** With ignition on, a trip starts once the vehicle is this fast or this far from where the ignition came on. */
+const DEPARTURE_KMH = 5;
+const DEPARTURE_KM = 0.1;
+/** Without speed data, a step at least this long is movement. */
+const MIN_STEP_KM = 0.05;
+
+export function initialTrackState(profile: VehicleProfile): TrackState {
+  return {
+    last: null,
+    odometerKm: profile.startOdoKm,
+    engineHours: profile.startHours,
+    fuelSamples: [],
+    ignitionOnAt: null,
+    trip: null,
+    stop: null,
+    dwell: [],
+    parked: null,
+    lastFill: null,
+    lastTripStart: null,
+  };
+}
+
+const seconds = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+export function detect(previous: TrackState, positions: readonly Position[], profile: VehicleProfile, settings: DetectionSettings): Detection {
+  const state: TrackState = structuredClone(previous);
+  const trips: DetectedTrip[] = [];
+  const fills: DetectedFill[] = [];
+  let latest: Position | null = null;
+  const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
+
+  for (const position of ordered) {
+    if (state.last && position.gps_datetime <= state.last.at) continue;
+    // A silence longer than maxGapS ends the trip at its last position, and the next trip starts after it.
+    if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) {
+      if (state.trip) closeTrip(state, state.last, settings, trips);
+      state.ignitionOnAt = null;
+      state.stop = null;
+    }
+    const point = advance(state, position, profile, settings);
+    trackTrip(state, point, position, settings, trips);
+    trackFuel(state, point, position, profile, settings, fills);
+    state.last = point;
+    latest = position;
+  }
+  return { state, trips, fills, latest };
+}
+
+/** Odometer, engine hours and the filtered fuel level at the new position. */
+function advance(state: TrackState, position: Position, profile: VehicleProfile, settings: DetectionSettings): TrackPoint {
+  const last = state.last;
+  const elapsed = last ? seconds(last.at, position.gps_datetime) : 0;
+  const continuous = last !== null && elapsed <= settings.maxGapS;
+  const here = { lat: position.latitude, lng: position.longitude };
+
+  if (position.odometer_km !== null) state.odometerKm = position.odometer_km;
+  else if (last && continuous) {
+    const step = distanceKm(last, here);
+    const moving = position.speed === null ? step >= MIN_STEP_KM : position.speed >= MOVING_KMH || (last.speed ?? 0) >= MOVING_KMH;
+    if (moving) state.odometerKm += step;
+  }
+
+  if (position.engine_hours !== null) state.engineHours = position.engine_hours;
+  else if (last && continuous && last.ignition && position.ignition) state.engineHours = (state.engineHours ?? 0) + elapsed / 3600;
+
+  if (position.fuel_raw !== null) {
+    state.fuelSamples = [...state.fuelSamples, position.fuel_raw * profile.fuelFactor].slice(-settings.fuelMedianWindow);
+  }
+  return {
+    at: position.gps_datetime,
+    ...here,
+    speed: position.speed,
+    ignition: position.ignition,
+    odometerKm: state.odometerKm,
+    engineHours: state.engineHours,
+    // Until the window is full a single spike would pass the median as a level.
+    fuel: state.fuelSamples.length >= settings.fuelMedianWindow ? median(state.fuelSamples) : null,
+    driverTagId: position.driver_tag_id,
+  };
+}
+
+function trackTrip(state: TrackState, point: TrackPoint, position: Position, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  if (state.trip) {
+    state.trip.maxSpeed = Math.max(state.trip.maxSpeed, point.speed ?? 0);
+    state.trip.driverTagId ??= point.driverTagId;
+  }
+  const byIgnition = settings.useIgnition && position.ignition !== null;
+  if (byIgnition) trackTripByIgnition(state, point, settings, trips);
+  else trackTripByMovement(state, point, settings, trips);
+}
+
+function trackTripByIgnition(state: TrackState, point: TrackPoint, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  if (state.trip) {
+    if (!point.ignition) {
+      closeTrip(state, point, settings, trips);
+      state.ignitionOnAt = null;
+    }
+    return;
+  }
+  if (!point.ignition) {
+    state.ignitionOnAt = null;
+    return;
+  }
+  state.ignitionOnAt ??= point;
+  const departed = (point.speed ?? 0) >= DEPARTURE_KMH || distanceKm(state.ignitionOnAt, point) >= DEPARTURE_KM;
+  if (departed) openTrip(state, state.ignitionOnAt, point);
+}
+
+function trackTripByMovement(state: TrackState, point: TrackPoint, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  if (!state.trip) {
+    if (!state.stop) state.stop = point;
+    else if (distanceKm(state.stop, point) >= settings.stopRadiusKm) {
+      openTrip(state, state.stop, point);
+      state.dwell = [point];
+    } else if (standing(point)) {
+      // The stop is remembered where it began, and the trip starts from its last standing point: the
+      // points of the first 200 m out already belong to the trip.
+      state.stop = { ...point, lat: state.stop.lat, lng: state.stop.lng };
+    }
+    return;
+  }
+  state.dwell.push(point);
+  while (state.dwell.length > 1 && seconds((state.dwell[1] as TrackPoint).at, point.at) >= settings.stopDwellS) state.dwell.shift();
+  const anchor = state.dwell[0] as TrackPoint;
+  const settled =
+    seconds(anchor.at, point.at) >= settings.stopDwellS && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
+  if (settled) {
+    // The trip ends where the vehicle came to a standstill, not up to 200 m before it where the window began.
+    let first = state.dwell.length;
+    while (first > 0 && standing(state.dwell[first - 1] as TrackPoint)) first--;
+    const arrival = state.dwell[first] ?? anchor;
+    closeTrip(state, arrival, settings, trips);
+    state.stop = { ...point, lat: arrival.lat, lng: arrival.lng };
+  }
+}
+
+const standing = (point: TrackPoint): boolean => (point.speed ?? 0) < MOVING_KMH;
+
+function openTrip(state: TrackState, start: TrackPoint, current: TrackPoint): void {
+  state.trip = { start, maxSpeed: Math.max(start.speed ?? 0, current.speed ?? 0), driverTagId: start.driverTagId ?? current.driverTagId };
+}
+
+function closeTrip(state: TrackState, end: TrackPoint, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  const trip = state.trip as OpenTrip;
+  state.trip = null;
+  state.stop = end;
+  state.dwell = [];
+  const distance = end.odometerKm - trip.start.odometerKm;
+  const duration = seconds(trip.start.at, end.at);
+  if (distance < settings.minTripDistanceKm || duration < settings.minTripDurationS) return;
+  state.lastTripStart = trip.start.at;
+  trips.push({
+    startTime: trip.start.at,
+    stopTime: end.at,
+    startOdo: trip.start.odometerKm,
+    distanceKm: distance,
+    durationS: duration,
+    maxSpeed: trip.maxSpeed,
+    fuelStart: trip.start.fuel,
+    fuelEnd: end.fuel,
+    startLat: trip.start.lat,
+    startLng: trip.start.lng,
+    stopLat: end.lat,
+    stopLng: end.lng,
+    driverTagId: trip.driverTagId,
+  });
+}
+
+function trackFuel(state: TrackState, point: TrackPoint, position: Position, profile: VehicleProfile, settings: DetectionSettings, fills: DetectedFill[]): void {
+  const stationary = (point.speed ?? 0) < settings.fillMaxSpeedKmh;
+  if (!stationary) {
+    if (state.parked?.rise) fills.push(closeFill(state, state.parked.rise));
+    state.parked = null;
+    return;
+  }
+  if (point.fuel === null) return;
+  const level: Level = { ...point, fuel: point.fuel };
+  const parked = state.parked;
+  if (!parked) {
+    state.parked = standingAt(level);
+    return;
+  }
+  const threshold = Math.max(settings.fillMinLitres, ((profile.fuelCapacity ?? 0) * settings.fillMinPercent) / 100);
+  // Steps smaller than this are the sensor's noise after the median filter.
+  const margin = threshold / 4;
+  const rise = parked.rise;
+  if (rise) {
+    if (level.fuel >= rise.settled + margin) {
+      rise.lastRiseAt = level.at;
+      rise.settled = level.fuel;
+      rise.settledSamples = 1;
+    } else {
+      rise.settledSamples += 1;
+      rise.settled += (level.fuel - rise.settled) / rise.settledSamples;
+    }
+    if (seconds(rise.lastRiseAt, level.at) > settings.fillMergeS) {
+      fills.push(closeFill(state, rise));
+      state.parked = { ...standingAt(level), base: rise.settled, baseSamples: rise.settledSamples };
+    }
+    return;
+  }
+  if (level.fuel - parked.base >= threshold) {
+    parked.rise = { before: { ...parked.before, fuel: parked.base }, lastRiseAt: level.at, settled: level.fuel, settledSamples: 1 };
+  } else if (level.fuel <= parked.base + margin) {
+    // A running mean at first, then a moving one (over twice the filter window) that follows idle burn.
+    parked.baseSamples += 1;
+    parked.base += (level.fuel - parked.base) / Math.min(parked.baseSamples, 2 * settings.fuelMedianWindow);
+    parked.aboveSince = null;
+    // The filter lags a rise by half its window; the raw sample shows where it began.
+    const raw = position.fuel_raw === null ? level.fuel : position.fuel_raw * profile.fuelFactor;
+    if (raw <= parked.base + margin) parked.before = level;
+  } else {
+    parked.aboveSince ??= level.at;
+    // A level that stays up without growing into a fill is the new standing level (a sensor step, not fuel).
+    if (seconds(parked.aboveSince, level.at) > settings.fillMergeS) state.parked = standingAt(level);
+  }
+}
+
+const standingAt = (level: Level): Parked => ({ base: level.fuel, baseSamples: 1, before: level, aboveSince: null, rise: null });
+
+function closeFill(state: TrackState, rise: NonNullable<Parked['rise']>): DetectedFill {
+  const { before } = rise;
+  const previous = state.lastFill;
+  const fill: DetectedFill = {
+    at: before.at,
+    latitude: before.lat,
+    longitude: before.lng,
+    levelBefore: before.fuel,
+    levelAfter: rise.settled,
+    fillQty: rise.settled - before.fuel,
+    odometerKm: before.odometerKm,
+    engineHours: before.engineHours,
+    driverTagId: before.driverTagId,
+    precedingTripStart: state.lastTripStart,
+    sincePreviousFill: previous
+      ? {
+          distanceKm: before.odometerKm - previous.odometerKm,
+          durationS: before.engineHours !== null && previous.engineHours !== null ? (before.engineHours - previous.engineHours) * 3600 : null,
+          fuelUsed: Math.max(0, previous.levelAfter - before.fuel),
+        }
+      : null,
+  };
+  state.lastFill = { odometerKm: before.odometerKm, engineHours: before.engineHours, levelAfter: rise.settled };
+  return fill;
+}

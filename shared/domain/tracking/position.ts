@@ -1,0 +1,53 @@
+/**
+ * The normalized position record devices' data arrives in (DESIGN.md section 5): one JSON object,
+ * NDJSON in files. Only imei, gps_datetime, latitude and longitude are required.
+ */
+import * as v from 'valibot';
+
+const nullableNumber = v.optional(v.nullable(v.pipe(v.number(), v.finite())), null);
+const nullableText = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
+
+export const PositionRecord = v.object({
+  imei: v.pipe(v.union([v.string(), v.number()], 'imei is required'), v.transform(String), v.regex(/^\d{6,20}$/, 'imei must be 6 to 20 digits')),
+  gps_datetime: v.pipe(
+    v.string('gps_datetime is required'),
+    v.check((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text)), 'gps_datetime must be ISO 8601 with an offset'),
+    v.transform((text) => new Date(text).toISOString()),
+  ),
+  latitude: v.pipe(v.number('latitude is required'), v.minValue(-90, 'latitude out of range'), v.maxValue(90, 'latitude out of range')),
+  longitude: v.pipe(v.number('longitude is required'), v.minValue(-180, 'longitude out of range'), v.maxValue(180, 'longitude out of range')),
+  speed: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.maxValue(400))), null),
+  heading: nullableNumber,
+  ignition: v.optional(v.nullable(v.boolean()), null),
+  odometer_km: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
+  engine_hours: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
+  fuel_raw: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
+  supp_volt: nullableNumber,
+  int_batt_volt: nullableNumber,
+  int_temp: nullableNumber,
+  ext_temp: nullableNumber,
+  driver_tag_id: nullableText,
+  device_type: nullableText,
+  config: nullableText,
+});
+
+export type Position = v.InferOutput<typeof PositionRecord>;
+
+export type ParsedPosition = { ok: true; position: Position } | { ok: false; reason: string };
+
+/** A record as it arrived (text) → a position, or why it cannot be one. */
+export function parsePosition(text: string): ParsedPosition {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not valid JSON' };
+  }
+  const result = v.safeParse(PositionRecord, value);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const field = issue.path?.map((item) => String(item.key)).join('.') ?? '';
+    return { ok: false, reason: field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message };
+  }
+  return { ok: true, position: result.output };
+}

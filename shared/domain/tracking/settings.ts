@@ -1,0 +1,43 @@
+/**
+ * Trip and fuel-fill detection defaults, as fleet platforms (Traccar, Wialon, Navixy) ship them.
+ * Each is a per-vehicle setting: a vehicle's `detection` overrides any of them.
+ */
+export interface DetectionSettings {
+  /** false for a vehicle without ignition wiring: trips then come from movement alone */
+  useIgnition: boolean;
+  /** a trip shorter than this distance or duration is noise */
+  minTripDistanceKm: number;
+  minTripDurationS: number;
+  /** without ignition: moving once this far from the last stop; stopped when the trailing window stays within it */
+  stopRadiusKm: number;
+  stopDwellS: number;
+  /** a silence longer than this ends a trip at its last position */
+  maxGapS: number;
+  /** a fill is a rise of at least max(fillMinLitres, fillMinPercent of capacity) while slower than fillMaxSpeedKmh */
+  fillMinLitres: number;
+  fillMinPercent: number;
+  fillMaxSpeedKmh: number;
+  /** rises closer together than this are one fill */
+  fillMergeS: number;
+  /** samples in the fuel-level median filter */
+  fuelMedianWindow: number;
+}
+
+export const DEFAULT_DETECTION: DetectionSettings = {
+  useIgnition: true,
+  minTripDistanceKm: 0.2,
+  minTripDurationS: 60,
+  stopRadiusKm: 0.2,
+  stopDwellS: 180,
+  maxGapS: 3600,
+  fillMinLitres: 5,
+  fillMinPercent: 5,
+  fillMaxSpeedKmh: 5,
+  fillMergeS: 600,
+  fuelMedianWindow: 5,
+};
+
+export const detectionSettings = (overrides: Partial<DetectionSettings> | undefined): DetectionSettings => ({
+  ...DEFAULT_DETECTION,
+  ...overrides,
+});

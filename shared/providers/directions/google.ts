@@ -1,0 +1,46 @@
+/**
+ * Google Directions: GET <base>?origin=lat,lng&destination=lat,lng&waypoints=lat,lng|...&key=K.
+ * The answer's routes[0].legs[i].distance.value (m) and .duration.value (s); a `status` other than
+ * `OK` (ZERO_RESULTS, REQUEST_DENIED, ...) is a failure. The URL carries the key, so it never
+ * appears in a message, a log line or the cache key.
+ */
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { LatLng } from '../../domain/geo.ts';
+import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
+
+const NAME = 'google';
+const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/directions/json';
+
+export function googleProvider(): DirectionsProvider {
+  const base = process.env.GOOGLE_DIRECTIONS_URL || DEFAULT_URL;
+  return {
+    name: NAME,
+    endpoint: base,
+    async legs(points: readonly LatLng[]) {
+      const text = points.map(({ lat, lng }) => `${lat},${lng}`);
+      const url = new URL(base);
+      url.searchParams.set('origin', text[0] as string);
+      url.searchParams.set('destination', text[text.length - 1] as string);
+      if (text.length > 2) url.searchParams.set('waypoints', text.slice(1, -1).join('|'));
+      url.searchParams.set('key', await googleApiKey());
+      const answer = await fetchJson(NAME, url);
+      if (answer.status !== 'OK') throw refusal(NAME, 'status', answer.status);
+      const [route] = Array.isArray(answer.routes) ? (answer.routes as Record<string, unknown>[]) : [];
+      return measuredLegs(NAME, route?.legs, points.length - 1, (leg) => [valueOf(leg.distance), valueOf(leg.duration)]);
+    },
+  };
+}
+
+const valueOf = (field: unknown): unknown => (typeof field === 'object' && field !== null ? (field as { value?: unknown }).value : undefined);
+
+/**
+ * The key comes from configuration, never from a request; the one place that knows where it is kept:
+ * in AWS a Secrets Manager secret (named by GOOGLE_DIRECTIONS_API_KEY_SECRET, cached for an hour), locally the env.
+ */
+async function googleApiKey(): Promise<string> {
+  const secretName = process.env.GOOGLE_DIRECTIONS_API_KEY_SECRET;
+  if (secretName) return String(await getSecret(secretName, { maxAge: 3600 }));
+  const key = process.env.GOOGLE_DIRECTIONS_API_KEY;
+  if (!key) throw new Error('DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set');
+  return key;
+}

@@ -1,0 +1,136 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route.ts';
+import { NotFound } from '../errors.ts';
+import { dynamo, tableName } from './client.ts';
+import { nextId } from './counters.ts';
+import { keys } from './keys.ts';
+import { failedConditions, type Item, queryPrefix } from './requests.ts';
+
+const ROUTE_NOT_FOUND = 'route not found or not linked to this api key';
+export const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
+
+/**
+ * The route, and with a vehicle its schedule item, in one transaction that also checks the vehicle
+ * is still linked to the user, so a vehicle unlinked meanwhile is never scheduled.
+ */
+export async function addRoute(userUid: number, details: NewRoute): Promise<Route> {
+  const route: Route = { ...details, routeUid: await nextId('route'), createdAt: new Date().toISOString() };
+  const schedule =
+    route.vehicleUid === null
+      ? []
+      : [
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: keys.vehicleLink(userUid, route.vehicleUid),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.vehicleSchedule(route.vehicleUid, route.routeUid),
+                user_uid: userUid,
+                route_uid: route.routeUid,
+                route_name: route.name,
+                scheduled_at: route.createdAt,
+              },
+            },
+          },
+        ];
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: routeItem(userUid, route), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...schedule,
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.[1]) throw new NotFound(VEHICLE_NOT_FOUND);
+    throw error;
+  }
+  return route;
+}
+
+export async function findRoute(userUid: number, routeUid: number): Promise<Route> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid) }));
+  if (!Item) throw new NotFound(ROUTE_NOT_FOUND);
+  return routeFromItem(Item);
+}
+
+/** The user's routes by route_uid, oldest first: one Query. */
+export async function listRoutes(userUid: number): Promise<Route[]> {
+  const items = await queryPrefix(keys.user(userUid).pk, keys.routesPrefix);
+  return items.map(routeFromItem);
+}
+
+/** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
+export async function deleteRoute(userUid: number, routeUid: number): Promise<void> {
+  const route = await findRoute(userUid, routeUid);
+  const unschedule =
+    route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }];
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
+          ...unschedule,
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.[0]) throw new NotFound(ROUTE_NOT_FOUND);
+    throw error;
+  }
+}
+
+function routeItem(userUid: number, route: Route): Item {
+  return {
+    ...keys.route(userUid, route.routeUid),
+    route_uid: route.routeUid,
+    route_name: route.name,
+    vehicle_uid: route.vehicleUid,
+    directions_source: route.directionsSource,
+    created_at: route.createdAt,
+    stops: route.stops.map((stop) => ({
+      seq: stop.seq,
+      user_location_uid: stop.userLocationUid,
+      description: stop.description,
+      latitude: stop.latitude,
+      longitude: stop.longitude,
+      created: stop.created,
+    })),
+    legs: route.legs.map((leg) => ({ from_seq: leg.fromSeq, to_seq: leg.toSeq, distance_km: leg.distanceKm, duration_s: leg.durationS })),
+  };
+}
+
+function routeFromItem(item: Item): Route {
+  return {
+    routeUid: Number(item.route_uid),
+    name: String(item.route_name),
+    vehicleUid: item.vehicle_uid === null || item.vehicle_uid === undefined ? null : Number(item.vehicle_uid),
+    directionsSource: String(item.directions_source),
+    createdAt: String(item.created_at),
+    stops: (item.stops as Item[]).map(
+      (stop): RouteStop => ({
+        seq: Number(stop.seq),
+        userLocationUid: Number(stop.user_location_uid),
+        description: String(stop.description),
+        latitude: Number(stop.latitude),
+        longitude: Number(stop.longitude),
+        created: stop.created === true,
+      }),
+    ),
+    legs: (item.legs as Item[]).map(
+      (leg): RouteLeg => ({
+        fromSeq: Number(leg.from_seq),
+        toSeq: Number(leg.to_seq),
+        distanceKm: Number(leg.distance_km),
+        durationS: Number(leg.duration_s),
+      }),
+    ),
+  };
+}

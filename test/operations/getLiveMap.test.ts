@@ -1,0 +1,327 @@
+/**
+ * getLiveMap through real HTTP. Provider configuration is read from the environment at call time, so this
+ * file runs its own API emulator in this process, pointed at a fake Google Static Maps on 127.0.0.1.
+ */
+import { PNG } from 'pngjs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
+import { freePort } from '../../local/ports.ts';
+import { MARKER_COLOR } from '../../shared/domain/live-map/schematic.ts';
+import { logger } from '../../shared/logger.ts';
+import { createApi } from '../support/api.ts';
+import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
+import { type FakeStaticMaps, givenPlacedVehicle, startFakeStaticMaps, storedLiveMapKeys } from '../support/live-map-builders.ts';
+import { givenPolygonLocation } from '../support/user-locations-builders.ts';
+
+const DEPOT = { lat: -26.2041, lng: 28.0473 };
+const CLIENT = { lat: -26.1076, lng: 28.0567 };
+const MAP_KEY = 'AIzaSy-test-map-key-0123456789abcdef';
+
+let fake: FakeStaticMaps;
+let emulator: ApiEmulator;
+const api = createApi(() => emulator.url);
+
+beforeAll(async () => {
+  fake = await startFakeStaticMaps();
+  emulator = await startApiEmulator({ port: await freePort() });
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await fake.close();
+});
+
+beforeEach(() => {
+  Object.assign(process.env, { LIVE_MAP_PROVIDER: 'google', GOOGLE_STATIC_MAPS_URL: fake.url });
+  delete process.env.PROVIDER_TIMEOUT_MS;
+  fake.answer = 'png';
+  fake.requests.length = 0;
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const decoded = (body: Buffer) => PNG.sync.read(body);
+
+describe('getLiveMap with Google Static Maps', () => {
+  it('answers the provider\'s PNG for the vehicles at their last positions', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    await givenPlacedVehicle(user, CLIENT);
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 640, height: 480, zoom: 11 });
+    // Assess
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('image/png');
+    expect(res.body).toEqual(fake.served.at(-1));
+    expect(fake.requests).toHaveLength(1);
+    const query = fake.requests[0] as URLSearchParams;
+    expect([...query]).toEqual([
+      ['size', '640x480'],
+      ['zoom', '11'],
+      ['center', '-26.15585,28.052'],
+      ['maptype', 'roadmap'],
+      ['format', 'png'],
+      ['markers', 'color:red|label:A|-26.2041,28.0473'],
+      ['markers', 'color:red|label:B|-26.1076,28.0567'],
+      ['key', MAP_KEY],
+    ]);
+  });
+
+  it('asks for 600×600 at zoom 13 when width, height and zoom are left out', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res.status).toBe(200);
+    expect(fake.requests[0]?.get('size')).toBe('600x600');
+    expect(fake.requests[0]?.get('zoom')).toBe('13');
+    expect(fake.requests[0]?.get('center')).toBe('-26.2041,28.0473');
+  });
+
+  it.each([
+    [{ width: 1, height: 1, zoom: 1 }, '1x1', '1'],
+    [{ width: 640, height: 640, zoom: 20 }, '640x640', '20'],
+  ])('accepts the limits %o', async (size, expectedSize, expectedZoom) => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, ...size });
+    expect(res.status).toBe(200);
+    expect([fake.requests[0]?.get('size'), fake.requests[0]?.get('zoom')]).toEqual([expectedSize, expectedZoom]);
+  });
+
+  it('shows only the filter\'s vehicles and skips vehicles that never reported', async () => {
+    // Prepare
+    const user = await givenUser();
+    const depotTruck = await givenPlacedVehicle(user, DEPOT);
+    await givenPlacedVehicle(user, CLIENT);
+    const silent = await givenVehicle(user);
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, filter: `${depotTruck.imei},${silent.imei}` });
+    // Assess
+    expect(res.status).toBe(200);
+    expect(fake.requests[0]?.getAll('markers')).toEqual(['color:red|label:A|-26.2041,28.0473']);
+  });
+});
+
+describe('getLiveMap caching', () => {
+  it('serves the same request with unchanged positions from S3 without calling the provider again', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const first = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Act
+    const second = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    const otherKey = await api.get('getLiveMap', { api_key: user.key, map_api_key: 'another-map-key' });
+    // Assess
+    expect(fake.requests).toHaveLength(1);
+    expect(second.contentType).toBe('image/png');
+    expect(second.body).toEqual(first.body);
+    expect(otherKey.body).toEqual(first.body);
+  });
+
+  it('calls the provider again once a vehicle has moved', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenPlacedVehicle(user, DEPOT);
+    const before = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    await givenLiveState(vehicle, { latitude: CLIENT.lat, longitude: CLIENT.lng, gpsDatetime: '2026-11-01T07:00:00.000Z' });
+    // Act
+    const after = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]?.getAll('markers')).toEqual(['color:red|label:A|-26.1076,28.0567']);
+    expect(after.body).not.toEqual(before.body);
+  });
+
+  it('calls the provider again for another size or zoom', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, zoom: 12 });
+    await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 300 });
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('never puts the map_api_key into an S3 object key', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const before = await storedLiveMapKeys();
+    // Act
+    await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    const keys = await storedLiveMapKeys();
+    expect(keys.length).toBe(before.length + 1);
+    expect(keys.every((key) => /^livemaps\/[0-9a-f]{64}\.png$/.test(key))).toBe(true);
+    expect(keys.join('\n')).not.toContain(MAP_KEY);
+  });
+});
+
+describe('getLiveMap when the provider fails', () => {
+  it.each([403, 500])('answers 502 naming the provider\'s HTTP %i, and caches nothing', async (status) => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    fake.answer = { status };
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    fake.answer = 'png';
+    const retry = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(res).toBeError(502, `Google Static Maps answered HTTP ${status}`);
+    expect(retry.contentType).toBe('image/png');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('answers 502 when the provider does not answer in time', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    process.env.PROVIDER_TIMEOUT_MS = '200';
+    fake.answer = 'hang';
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res).toBeError(502, 'Google Static Maps did not answer within 0.2 s');
+  });
+
+  it('answers 502 when the provider answers something that is not a PNG', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    fake.answer = 'not-png';
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res).toBeError(502, 'Google Static Maps did not answer with a PNG image');
+  });
+
+  it('keeps the map_api_key out of every log line, even of an internal error', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const logged = (['debug', 'info', 'warn', 'error'] as const).map((level) => vi.spyOn(logger, level));
+    process.env.LIVE_MAP_PROVIDER = 'not-a-provider';
+    // Act
+    const broken = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    process.env.LIVE_MAP_PROVIDER = 'google';
+    fake.answer = { status: 403 };
+    await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(broken).toBeError(500, 'internal error');
+    const calls = logged.flatMap((spy) => spy.mock.calls);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(JSON.stringify(calls)).not.toContain(MAP_KEY);
+  });
+});
+
+describe('getLiveMap with the built-in schematic map', () => {
+  beforeEach(() => {
+    process.env.LIVE_MAP_PROVIDER = 'schematic';
+  });
+
+  it('draws a PNG of the requested size with the marker on the only vehicle, without any network', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 320, height: 200 });
+    // Assess
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('image/png');
+    const png = decoded(res.body);
+    expect([png.width, png.height]).toEqual([320, 200]);
+    const centre = (100 * 320 + 160) * 4;
+    expect([...png.data.subarray(centre, centre + 3)]).toEqual([...MARKER_COLOR]);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('is the provider when LIVE_MAP_PROVIDER is unset', async () => {
+    delete process.env.LIVE_MAP_PROVIDER;
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect([decoded(res.body).width, decoded(res.body).height]).toEqual([600, 600]);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('draws again once the user\'s geofences change', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const before = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    const cached = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    await givenPolygonLocation(user, { color: '#00ff00' });
+    // Act
+    const after = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(cached.body).toEqual(before.body);
+    expect(after.body).not.toEqual(before.body);
+  });
+});
+
+describe('getLiveMap for another user\'s vehicles', () => {
+  it('never shows them', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const stranger = await givenUser();
+    await givenPlacedVehicle(stranger, CLIENT);
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(res.status).toBe(200);
+    expect(fake.requests[0]?.getAll('markers')).toEqual(['color:red|label:A|-26.2041,28.0473']);
+  });
+
+  it('answers 404 for a filter of only their IMEIs', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const stranger = await givenUser();
+    const theirs = await givenPlacedVehicle(stranger, CLIENT);
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, filter: theirs.imei });
+    expect(res).toBeError(404, 'no vehicle with a known position to show');
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+type Refusal = [params: Record<string, string>, message: string];
+
+const refusals: Refusal[] = [
+  [{}, 'map_api_key is required'],
+  [{ map_api_key: '' }, 'map_api_key is required'],
+  [{ map_api_key: '   ' }, 'map_api_key is required'],
+  [{ map_api_key: 'k'.repeat(513) }, 'map_api_key is too long (max 512 chars)'],
+  ...['0', '641', '-1', '12.5', 'abc', '', '1e30', '99999999999999999999', '６００', '600px'].map(
+    (width): Refusal => [{ map_api_key: MAP_KEY, width }, 'width must be an integer from 1 to 640'],
+  ),
+  ...['0', '641', 'abc', '1e3'].map((height): Refusal => [{ map_api_key: MAP_KEY, height }, 'height must be an integer from 1 to 640']),
+  ...['0', '21', '13.5', 'abc', '', '1e30', '99999999999999999999'].map(
+    (zoom): Refusal => [{ map_api_key: MAP_KEY, zoom }, 'zoom must be an integer from 1 to 20'],
+  ),
+  [{ width: '0', zoom: '99' }, 'map_api_key is required'],
+  [{ map_api_key: MAP_KEY, width: '0', height: '0', zoom: '0' }, 'width must be an integer from 1 to 640'],
+  [{ map_api_key: MAP_KEY, height: '0', zoom: '0' }, 'height must be an integer from 1 to 640'],
+];
+
+describe('getLiveMap refuses', () => {
+  it('a user without a vehicle that has a position, with 404', async () => {
+    const user = await givenUser();
+    await givenVehicle(user);
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res).toBeError(404, 'no vehicle with a known position to show');
+  });
+
+  it.each(refusals)('%o with 400 "%s"', async (params, message) => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const res = await api.get('getLiveMap', { api_key: user.key, ...params });
+    expect(res).toBeError(400, message);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a POST, before looking at the key', async () => {
+    const res = await api.request('POST', 'getLiveMap', { map_api_key: MAP_KEY });
+    expect(res).toBeError(405, 'method not allowed, use GET');
+  });
+
+  it('a missing api key, with the envelope', async () => {
+    expect(await api.get('getLiveMap', { map_api_key: MAP_KEY })).toBeError(401, 'api key missing');
+  });
+});

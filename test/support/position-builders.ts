@@ -1,0 +1,56 @@
+/** Position records for pipeline tests: simple straight drives and parked spells with known answers. */
+import type { LatLng } from '../../shared/domain/geo.ts';
+import { distanceKm } from '../../shared/domain/geo.ts';
+import { processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
+
+export type PositionRecordInput = Record<string, unknown> & { imei: string; gps_datetime: string };
+
+export const DEPOT: LatLng = { lat: -26.2041, lng: 28.0473 };
+export const CLIENT: LatLng = { lat: -26.1076, lng: 28.0567 };
+
+const at = (start: string, seconds: number): string => new Date(Date.parse(start) + seconds * 1000).toISOString();
+
+export function aPositionRecord(imei: string, gpsDatetime: string, overrides: Record<string, unknown> = {}): PositionRecordInput {
+  return {
+    imei, gps_datetime: gpsDatetime, latitude: DEPOT.lat, longitude: DEPOT.lng, speed: 0, heading: 0, ignition: false,
+    odometer_km: null, engine_hours: null, fuel_raw: 50, supp_volt: 13.8, int_batt_volt: 4.1, int_temp: 30, ext_temp: null,
+    driver_tag_id: null, device_type: 'FMB920', config: '12', ...overrides,
+  };
+}
+
+/** Parked at a place for `minutes`, one record every `intervalS` seconds. */
+export function parked(imei: string, start: string, minutes: number, place: LatLng, overrides: Record<string, unknown> = {}, intervalS = 60) {
+  return Array.from({ length: Math.floor((minutes * 60) / intervalS) }, (_, i) =>
+    aPositionRecord(imei, at(start, i * intervalS), { latitude: place.lat, longitude: place.lng, ...overrides }),
+  );
+}
+
+/**
+ * Ignition on at `start`, a straight drive from `from` to `to` in `minutes`, ignition off on arrival.
+ * Answers the records and the drive's true distance.
+ */
+export function drive(imei: string, start: string, minutes: number, from: LatLng, to: LatLng, overrides: Record<string, unknown> = {}) {
+  const steps = Math.floor((minutes * 60) / 30);
+  const km = distanceKm(from, to);
+  const speed = km / (minutes / 60);
+  const records = [aPositionRecord(imei, start, { latitude: from.lat, longitude: from.lng, ignition: true, ...overrides })];
+  for (let i = 1; i <= steps; i++) {
+    const f = i / steps;
+    records.push(
+      aPositionRecord(imei, at(start, 30 + i * 30), {
+        latitude: from.lat + (to.lat - from.lat) * f, longitude: from.lng + (to.lng - from.lng) * f,
+        speed: i === steps ? 0 : speed, ignition: true, ...overrides,
+      }),
+    );
+  }
+  records.push(aPositionRecord(imei, at(start, 60 + steps * 30), { latitude: to.lat, longitude: to.lng, ignition: false, ...overrides }));
+  return { records, distanceKm: km, stopTime: at(start, 60 + steps * 30) };
+}
+
+let batchNumber = 0;
+
+/** Runs records through the pipeline as one batch (as a Kinesis event would carry them). */
+export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${++batchNumber}-${Date.now()}`) {
+  const raw: RawRecord[] = records.map((record, i) => ({ id: String(i + 1), data: typeof record === 'string' ? record : JSON.stringify(record) }));
+  return processPositions(raw, { batchName });
+}
