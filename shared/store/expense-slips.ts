@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   builtInTypeName,
   type ExpenseSlip,
@@ -15,7 +14,7 @@ import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryAll, setExpression } from './requests.ts';
+import { batchGet, failedConditions, type Item, itemKey, queryAll, setExpression, transactWrite } from './requests.ts';
 import { findVehicleForUser } from './vehicles.ts';
 
 const SLIP_NOT_FOUND = 'slip not found or not linked to this api key';
@@ -188,27 +187,6 @@ async function withTypeNames(slips: ExpenseSlip[]): Promise<NamedExpenseSlip[]> 
   const items = lookups.size === 0 ? [] : await batchGet([...lookups.values()]);
   const names = new Map(items.map((item) => [itemKey(item), String(item.name)]));
   return slips.map((slip) => ({ ...slip, typeName: builtInTypeName(slip.type) ?? names.get(itemKey(typeKey(slip))) ?? '' }));
-}
-
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
-
-/**
- * In AWS, transactions racing for one item cancel each other with TransactionConflict (DynamoDB Local
- * serializes them instead); a short jittered retry then meets the winner's write as a failed condition.
- */
-async function transactWrite(items: TransactItems, attempts = 4): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (error) {
-      const raced =
-        error instanceof TransactionCanceledException &&
-        (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
-      if (!raced || attempt === attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
-    }
-  }
 }
 
 /** The winner's slip_uid from the claim's condition failure (DynamoDB returns the item as raw attribute values). */

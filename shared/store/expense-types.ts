@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type ExpenseType,
   FIRST_USER_TYPE_OFFSET,
@@ -10,7 +10,7 @@ import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix } from './requests.ts';
+import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
 
 const NOT_FOUND = 'expense type not found or not linked to this api key';
 const DUPLICATE = 'expense type already exists';
@@ -33,20 +33,16 @@ export async function addExpenseType(userUid: number, name: string): Promise<Exp
   if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
   const type = (await nextId('expense-type')) + FIRST_USER_TYPE_OFFSET;
   try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.expenseType(userUid, type), type, name, deleted: false },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          { Put: nameClaim(userUid, type, name) },
-        ],
-      }),
-    );
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.expenseType(userUid, type), type, name, deleted: false },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Put: nameClaim(userUid, type, name) },
+    ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new Conflict(DUPLICATE);
     throw error;
@@ -73,7 +69,7 @@ export async function renameExpenseType(userUid: number, type: number, name: str
     ? []
     : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
   try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: [renameType, ...moveClaim] }));
+    await transactWrite([renameType, ...moveClaim]);
   } catch (error) {
     const failed = failedConditions(error);
     if (failed?.[2]) throw new Conflict(DUPLICATE);
@@ -88,22 +84,18 @@ export async function deleteExpenseType(userUid: number, type: number): Promise<
   if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be deleted');
   const current = await findLiveUserType(userUid, type);
   try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.expenseType(userUid, type),
-              UpdateExpression: 'SET deleted = :true',
-              ConditionExpression: 'attribute_exists(pk) AND deleted = :false',
-              ExpressionAttributeValues: { ':true': true, ':false': false },
-            },
-          },
-          { Delete: releaseClaim(userUid, type, current.name) },
-        ],
-      }),
-    );
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.expenseType(userUid, type),
+          UpdateExpression: 'SET deleted = :true',
+          ConditionExpression: 'attribute_exists(pk) AND deleted = :false',
+          ExpressionAttributeValues: { ':true': true, ':false': false },
+        },
+      },
+      { Delete: releaseClaim(userUid, type, current.name) },
+    ]);
   } catch (error) {
     if (failedConditions(error)?.some(Boolean)) throw new NotFound(NOT_FOUND);
     throw error;

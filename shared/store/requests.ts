@@ -1,6 +1,6 @@
 /** Paging and batching the store's repositories share: lists return everything, never one page. */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type QueryCommandInput, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import type { Key } from './keys.ts';
 
@@ -70,4 +70,25 @@ export function setExpression(fields: Record<string, unknown>) {
     ExpressionAttributeNames: Object.fromEntries(present.map(([name], i) => [`#f${i}`, name])),
     ExpressionAttributeValues: Object.fromEntries(present.map(([, value], i) => [`:v${i}`, value])),
   };
+}
+
+export type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/**
+ * In AWS, transactions racing for one item cancel each other with TransactionConflict (DynamoDB Local
+ * serializes them instead); a short jittered retry then meets the winner's write as a failed condition.
+ */
+export async function transactWrite(items: TransactItems, attempts = 4): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const raced =
+        error instanceof TransactionCanceledException &&
+        (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
+      if (!raced || attempt === attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+    }
+  }
 }

@@ -1,10 +1,10 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix } from './requests.ts';
+import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
 
 const ROUTE_NOT_FOUND = 'route not found or not linked to this api key';
 export const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
@@ -40,14 +40,10 @@ export async function addRoute(userUid: number, details: NewRoute): Promise<Rout
           },
         ];
   try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
+    await transactWrite([
           { Put: { TableName: tableName(), Item: routeItem(userUid, route), ConditionExpression: 'attribute_not_exists(pk)' } },
           ...schedule,
-        ],
-      }),
-    );
+        ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new NotFound(VEHICLE_NOT_FOUND);
     throw error;
@@ -73,14 +69,10 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
   const unschedule =
     route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }];
   try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
+    await transactWrite([
           { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
           ...unschedule,
-        ],
-      }),
-    );
+        ]);
   } catch (error) {
     if (failedConditions(error)?.[0]) throw new NotFound(ROUTE_NOT_FOUND);
     throw error;

@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryPrefix } from './requests.ts';
+import { batchGet, failedConditions, type Item, itemKey, queryPrefix, transactWrite } from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -18,9 +18,7 @@ export interface VehicleLink {
 export async function addVehicle(details: NewVehicle): Promise<Vehicle> {
   const vehicle: Vehicle = { ...details, vehicleUid: await nextId('vehicle') };
   try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
+    await transactWrite([
           { Put: { TableName: tableName(), Item: vehicleItem(vehicle), ConditionExpression: 'attribute_not_exists(pk)' } },
           {
             Put: {
@@ -29,9 +27,7 @@ export async function addVehicle(details: NewVehicle): Promise<Vehicle> {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-        ],
-      }),
-    );
+        ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new Conflict(`imei ${vehicle.imei} is already registered`);
     throw error;
