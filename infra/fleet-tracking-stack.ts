@@ -1,10 +1,13 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
+import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
 
@@ -28,10 +31,24 @@ export class FleetTrackingStack extends Stack {
       })),
     });
 
+    const accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(365) }],
+    });
+    NagSuppressions.addResourceSuppressions(accessLogs, [
+      { id: 'AwsSolutions-S1', reason: 'This is the access-log bucket; logging it to itself would recurse.' },
+    ]);
+
     const bucket = new s3.Bucket(this, 'Bucket', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: s3.BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'bucket/',
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
         // Rendered maps and directions are caches: cheap to make again.
@@ -53,15 +70,22 @@ export class FleetTrackingStack extends Stack {
       // base64 body into binary only when the Accept type is a binary media type: so every type is one.
       // Request bodies then arrive base64-encoded, which the parse middleware decodes.
       binaryMediaTypes: ['*/*'],
+      cloudWatchRole: true,
       deployOptions: {
         stageName: 'v1',
         tracingEnabled: true,
         metricsEnabled: true,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        accessLogDestination: new apigateway.LogGroupLogDestination(
+          new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),
+        ),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
         throttlingRateLimit: 100,
         throttlingBurstLimit: 200,
       },
     });
     envelopeGatewayResponses(api);
+    acknowledgeNagFindings(this);
 
     new OperationFunctions(this, 'Operations', { api, table, bucket });
     new PositionsPipeline(this, 'Pipeline', { table, bucket });

@@ -1,24 +1,31 @@
 /**
- * Demo data for `npm start`: one user (GMT+2), its API key, three vehicles with live records,
- * a few trips on each of the last two days and two expense types, written through the store.
+ * Demo data for `npm start`: one user (GMT+2), its API key, three vehicles, the places they visit as
+ * saved locations (the depot a polygon), two drivers, expense types and slips, and yesterday simulated
+ * and run through the real positions pipeline, so trips, fills and live data are what the code detected.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { distanceKm } from '../shared/domain/geo.ts';
-import type { Trip } from '../shared/domain/trip.ts';
-import type { NewVehicle } from '../shared/store/vehicles.ts';
+import { newLocation } from '../shared/domain/user-location.ts';
 import { hashApiKey } from '../shared/middleware/api-key-auth.ts';
 import { createApiKey, findApiKey } from '../shared/store/api-keys.ts';
-import { nextId } from '../shared/store/counters.ts';
+import { addExpenseSlip, addFillSlip } from '../shared/store/expense-slips.ts';
 import { addExpenseType } from '../shared/store/expense-types.ts';
-import { saveTrip } from '../shared/store/trips.ts';
+import { listFuelFills } from '../shared/store/fuel-fills.ts';
+import { addOperator } from '../shared/store/operators.ts';
+import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
-import { addVehicle, linkVehicle, saveLiveState } from '../shared/store/vehicles.ts';
+import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
+import { ingestRecords } from '../scripts/ingest.ts';
+import { demoFleetDay, interleave, places } from './simulator.ts';
+import { formatDateTime } from '../shared/domain/time.ts';
 
 export interface DemoAccount {
   apiKey: string;
   userUid: number;
   imeis: string[];
+  vehicleUids: number[];
+  /** the simulated day, yyyy-mm-dd */
+  day: string;
 }
 
 const DEMO_OFFSET_MINUTES = 120;
@@ -35,80 +42,79 @@ const demoVehicles: NewVehicle[] = [
     startHours: 1830, startHoursDate: '2026-02-01', licenceExpireDate: '2027-06-30', fuelCapacity: 70, fuelFactor: 1.02,
   },
   {
+    // No ignition wire on this one: its trips come from movement alone.
     imei: '356307042441039', name: 'Bakkie 03', regNum: 'CA 345-678', vehGrp: 'Deliveries', deviceType: 'FMC130', config: '7',
     make: 'Ford', model: 'Ranger 2.0 XLT', modelYear: '2023', vin: 'AFAPXXMJ2PN012345', startOdo: 31877, startOdoDate: '2026-03-10',
-    startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: 80, fuelFactor: 1,
+    startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: 80, fuelFactor: 1, detection: { useIgnition: false },
   },
 ];
 
-/** Depot, customers and a fuel stop around Johannesburg: where the demo trips start and stop. */
-const places = [
-  { name: 'Depot Midrand', lat: -25.9992, lng: 28.1263 },
-  { name: 'Client Sandton', lat: -26.1076, lng: 28.0567 },
-  { name: 'Client Kempton Park', lat: -26.1015, lng: 28.2308 },
-  { name: 'Fuel stop Woodmead', lat: -26.0536, lng: 28.0936 },
+const demoDrivers = [
+  { fullname: 'Thabo Mokoena', id_number: '8001015009087', tag_id: '01A2B3C4', mobile_number: '+27 82 555 0101', employee_number: 'EMP-0042' },
+  { fullname: 'Anele Dlamini', id_number: '9106230234081', tag_id: '01D5E6F7', mobile_number: '+27 83 555 0199', employee_number: 'EMP-0057' },
 ];
 
 /** Seeds once; later starts reuse the account recorded in `stateFile` while its key still exists. */
 export async function seedDemo(stateFile: string): Promise<DemoAccount> {
   if (existsSync(stateFile)) {
     const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as DemoAccount;
-    if (await findApiKey(hashApiKey(saved.apiKey))) return saved;
+    if (saved.day && (await findApiKey(hashApiKey(saved.apiKey)))) return saved;
   }
   const user = await createUser('Demo Fleet', DEMO_OFFSET_MINUTES);
   const apiKey = await createApiKey(user.userUid);
-  for (const [index, details] of demoVehicles.entries()) {
+  const vehicleUids: number[] = [];
+  for (const details of demoVehicles) {
     const vehicle = await addVehicle(details);
     await linkVehicle(user.userUid, vehicle.vehicleUid);
-    await seedHistory(vehicle.vehicleUid, index, details);
+    vehicleUids.push(vehicle.vehicleUid);
   }
-  await addExpenseType(user.userUid, 'Tolls');
-  await addExpenseType(user.userUid, 'Parking');
-  const account = { apiKey, userUid: user.userUid, imeis: demoVehicles.map((vehicle) => vehicle.imei) };
+  await seedPlacesAndPeople(user.userUid);
+  const day = new Date(Date.now() + DEMO_OFFSET_MINUTES * 60_000 - 86_400_000).toISOString().slice(0, 10);
+  const imeis = demoVehicles.map((vehicle) => vehicle.imei);
+  await ingestRecords(interleave(demoFleetDay(day, imeis, 2026)).map((record) => JSON.stringify(record)), `seed-${day}`);
+  await seedSlips(user.userUid, vehicleUids, day);
+  const account: DemoAccount = { apiKey, userUid: user.userUid, imeis, vehicleUids, day };
   mkdirSync(dirname(stateFile), { recursive: true });
   writeFileSync(stateFile, `${JSON.stringify(account, null, 2)}\n`);
   return account;
 }
 
-const HOUR_MS = 3_600_000;
-
-/** Three trips a day on the last two days (user's calendar), then the live record at the last stop. */
-async function seedHistory(vehicleUid: number, index: number, details: NewVehicle): Promise<void> {
-  const userToday = new Date(Date.now() + DEMO_OFFSET_MINUTES * 60_000).toISOString().slice(0, 10);
-  const dayStartUtc = Date.parse(`${userToday}T00:00:00Z`) - DEMO_OFFSET_MINUTES * 60_000;
-  let odometer = details.startOdo ?? 0;
-  let fuel = (details.fuelCapacity ?? 60) * 0.8;
-  let last = places[0]!;
-  let lastTime = dayStartUtc - 2 * 24 * HOUR_MS;
-  for (const daysAgo of [2, 1]) {
-    for (const [leg, startHour] of [7, 11, 15].entries()) {
-      const from = last;
-      const to = places[(leg + index + 1) % places.length]!;
-      const start = dayStartUtc - daysAgo * 24 * HOUR_MS + (startHour + index * 0.25) * HOUR_MS;
-      const legKm = Math.round(distanceKm(from, to) * 1.3 * 100) / 100;
-      const durationS = Math.round((legKm / 42) * 3600);
-      const fuelUsed = legKm * 0.18;
-      const trip: Trip = {
-        tripUid: await nextId('trip'), vehicleUid,
-        startTime: new Date(start).toISOString(), stopTime: new Date(start + durationS * 1000).toISOString(),
-        startOdo: odometer, distanceKm: legKm, durationS, maxSpeed: 70 + leg * 8 + index * 3,
-        fuelStart: fuel, fuelEnd: fuel - fuelUsed,
-        startLat: from.lat, startLng: from.lng, startLocation: from.name,
-        stopLat: to.lat, stopLng: to.lng, stopLocation: to.name,
-        driverName: index === 2 ? null : ['Thabo Mokoena', 'Anele Dlamini'][index]!, driverTagId: index === 2 ? null : ['01A2B3C4', '01D5E6F7'][index]!,
-      };
-      await saveTrip(trip);
-      odometer += legKm;
-      fuel -= fuelUsed;
-      last = to;
-      lastTime = start + durationS * 1000;
-    }
+async function seedPlacesAndPeople(userUid: number): Promise<void> {
+  for (const place of places) {
+    const isDepot = place.name === 'Depot Midrand';
+    const square = [-1, 1].flatMap((dLat) => [-1, 1].map((dLng) => ({ lat: place.lat + dLat * 0.003, lng: place.lng + dLng * dLat * 0.003 })));
+    await addUserLocation(
+      userUid,
+      newLocation({
+        description: place.name, latitude: place.lat, longitude: place.lng, radius: 0.4,
+        ...(isDepot ? { location_type: 'polygon', points: square, color: 'green' } : {}),
+      }),
+    );
   }
-  const reported = new Date(lastTime).toISOString();
-  await saveLiveState(vehicleUid, {
-    lastResponse: reported, gpsDatetime: reported, latitude: last.lat, longitude: last.lng, speed: 0, heading: 90,
-    driverId: index === 2 ? null : ['01A2B3C4', '01D5E6F7'][index]!, suppVolt: 13.7, intBattVolt: 4.1, intTemp: 31, extTemp: null,
-    fuelValue: Math.round(fuel * 10) / 10, deviceType: details.deviceType, config: details.config,
-    odometerKm: Math.round(odometer * 10) / 10, engineHours: details.startHours,
+  for (const driver of demoDrivers) {
+    await addOperator(userUid, {
+      ...driver, default_trip_type: 0, active_flag: 1, home_number: '', current_points: '0', home_address: '', next_of_kin: '',
+      next_of_kin_contact_number: '', email_address: '', driver_licence_expiry_datetime: '2027-05-31',
+      pdp_expiry_datetime: '2026-12-31', dgp_expiry_datetime: '2001-01-01', mc_expiry_datetime: '2001-01-01',
+    });
+  }
+}
+
+/** Expense types, a fuel and a toll slip, and the slip of the truck's first detected fill. */
+async function seedSlips(userUid: number, [truck, van]: number[], day: string): Promise<void> {
+  const tolls = await addExpenseType(userUid, 'Tolls');
+  await addExpenseType(userUid, 'Parking');
+  await addExpenseSlip(userUid, {
+    vehicleUid: van as number, type: 2, amount: '812.40', qty: '38.500', slipNumber: 'ENG-2211', eventDatetime: `${day} 11:55:00`, comment: 'Engen Woodmead',
   });
+  await addExpenseSlip(userUid, {
+    vehicleUid: truck as number, type: tolls.type, amount: '61.00', qty: '0', slipNumber: 'N1-0931', eventDatetime: `${day} 08:10:00`, comment: 'Midrand plaza',
+  });
+  const [fill] = await listFuelFills(truck as number, `${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`);
+  if (fill) {
+    await addFillSlip({
+      eventUid: fill.eventUid, vehicleUid: fill.vehicleUid, qty: fill.fillQty.toFixed(1), amount: (fill.fillQty * 22.85).toFixed(2),
+      slipNumber: 'DEPOT-0001', eventDatetime: formatDateTime(fill.at, DEMO_OFFSET_MINUTES),
+    });
+  }
 }

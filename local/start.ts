@@ -22,13 +22,16 @@ try {
     bucketName: process.env.BUCKET_NAME ?? 'fleet-tracking-local',
   });
   const demo = await seedDemo(join(dataDir, 'demo.json'));
-  const today = new Date().toISOString().slice(0, 10);
-  console.log(`Fleet tracking service running at ${stack.apiUrl}/api/<operation>
+  const base = `${stack.apiUrl}/api`;
+  console.log(`Fleet tracking service running at ${base}/<operation>
   DynamoDB Local ${stack.dynamoEndpoint}   S3 (s3rver) ${stack.s3Endpoint}
-  demo api key: ${demo.apiKey}
+  demo api key: ${demo.apiKey}   (demo day, simulated through the positions pipeline: ${demo.day})
 
-  curl -s '${stack.apiUrl}/api/getVehicles?api_key=${demo.apiKey}'
-  (also: getLiveData, getTrips&start_date=<yyyy-mm-dd>&end_date=${today}, getExpenseTypes)
+  curl -s '${base}/getVehicles?api_key=${demo.apiKey}'
+
+  also: ${base}/getTrips?api_key=${demo.apiKey}&start_date=${demo.day}&end_date=${demo.day}
+        ${base}/getFuelFillReport?api_key=${demo.apiKey}&vehicle_uid=${demo.vehicleUids[0]}&start_date=${demo.day}&end_date=${demo.day}
+        ${base}/getLiveMap?api_key=${demo.apiKey}&map_api_key=local   (a PNG)
 Ctrl-C stops everything.`);
 
   let stopping = false;

@@ -131,3 +131,7 @@ export const dateRangeEntries = {
 
 export const startNotAfterEnd = <Input extends { start_date: string; end_date: string }>() =>
   v.check<Input, string>((input) => input.start_date <= input.end_date, 'start_date may not be after end_date');
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -4,7 +4,7 @@
  * refuse a card from a system we do not control, so it simply stays in the payload only.
  */
 import { BadRequest } from '../errors.ts';
-import { isPlainObject } from '../middleware/parse-request.ts';
+import { isPlainObject } from '../validation.ts';
 import type { ParsedBody } from '../middleware/types.ts';
 import { isCalendarDate } from '../validation.ts';
 import { formatDateTime } from './time.ts';

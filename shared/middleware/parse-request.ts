@@ -1,4 +1,5 @@
 import { BadRequest, PayloadTooLarge } from '../errors.ts';
+import { isPlainObject } from '../validation.ts';
 import { headerValue, type HttpMiddleware, type HttpRequest, type ParsedBody } from './types.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -65,8 +66,4 @@ function bodyParams(body: ParsedBody, jsonBody: 'params' | 'payload'): Record<st
       if (!isPlainObject(body.value)) throw new BadRequest('request body must be a JSON object or a form');
       return body.value;
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { App, Aspects } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { operations } from '../../shared/operations.ts';
@@ -7,11 +8,15 @@ import { operations } from '../../shared/operations.ts';
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
 let template: Template;
+let annotations: Annotations;
 
 beforeAll(() => {
   // Bundling is skipped here (it is exercised by `cdk synth` and `npm run bench`); the wiring is what is checked.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new FleetTrackingStack(app, 'Test'));
+  const stack = new FleetTrackingStack(app, 'Test');
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  template = Template.fromStack(stack);
+  annotations = Annotations.fromStack(stack);
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -189,5 +194,12 @@ describe('provider configuration', () => {
 
   it('serves the map\'s PNG as binary whatever the client accepts', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing that infra/nag-acknowledgements.ts does not argue for', () => {
+    const findings = annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
+    expect(findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split(':')[0]}`)).toEqual([]);
   });
 });

@@ -20,6 +20,8 @@ export interface TrackPoint {
   /** median-filtered litres */
   fuel: number | null;
   driverTagId: string | null;
+  /** not moving: GPS speed below a walking pace, or (without speed) hardly a step from the previous point */
+  standing?: boolean;
 }
 
 interface OpenTrip {
@@ -168,9 +170,9 @@ function advance(state: TrackState, position: Position, profile: VehicleProfile,
   const continuous = last !== null && elapsed <= settings.maxGapS;
   const here = { lat: position.latitude, lng: position.longitude };
 
+  const step = last && continuous ? distanceKm(last, here) : 0;
   if (position.odometer_km !== null) state.odometerKm = position.odometer_km;
   else if (last && continuous) {
-    const step = distanceKm(last, here);
     const moving = position.speed === null ? step >= MIN_STEP_KM : position.speed >= MOVING_KMH || (last.speed ?? 0) >= MOVING_KMH;
     if (moving) state.odometerKm += step;
   }
@@ -191,6 +193,7 @@ function advance(state: TrackState, position: Position, profile: VehicleProfile,
     // Until the window is full a single spike would pass the median as a level.
     fuel: state.fuelSamples.length >= settings.fuelMedianWindow ? median(state.fuelSamples) : null,
     driverTagId: position.driver_tag_id,
+    standing: position.speed === null ? step < MIN_STEP_KM : position.speed < MOVING_KMH,
   };
 }
 
@@ -235,12 +238,13 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
     return;
   }
   state.dwell.push(point);
-  while (state.dwell.length > 1 && seconds((state.dwell[1] as TrackPoint).at, point.at) >= settings.stopDwellS) state.dwell.shift();
+  // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends.
+  const old = (p: TrackPoint) => seconds(p.at, point.at) >= settings.stopDwellS;
+  while (state.dwell.length > 1 && old(state.dwell[1] as TrackPoint) && !state.dwell.every(standing)) state.dwell.shift();
   const anchor = state.dwell[0] as TrackPoint;
-  const settled =
-    seconds(anchor.at, point.at) >= settings.stopDwellS && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
+  const settled = old(anchor) && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
   if (settled) {
-    // The trip ends where the vehicle came to a standstill, not up to 200 m before it where the window began.
+    // The trip ends where the vehicle came to a standstill, not where the window begins (up to 200 m before it).
     let first = state.dwell.length;
     while (first > 0 && standing(state.dwell[first - 1] as TrackPoint)) first--;
     const arrival = state.dwell[first] ?? anchor;
@@ -249,7 +253,7 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
   }
 }
 
-const standing = (point: TrackPoint): boolean => (point.speed ?? 0) < MOVING_KMH;
+const standing = (point: TrackPoint): boolean => point.standing === true;
 
 function openTrip(state: TrackState, start: TrackPoint, current: TrackPoint): void {
   state.trip = { start, maxSpeed: Math.max(start.speed ?? 0, current.speed ?? 0), driverTagId: start.driverTagId ?? current.driverTagId };
@@ -282,9 +286,10 @@ function closeTrip(state: TrackState, end: TrackPoint, settings: DetectionSettin
 }
 
 function trackFuel(state: TrackState, point: TrackPoint, position: Position, profile: VehicleProfile, settings: DetectionSettings, fills: DetectedFill[]): void {
+  const threshold = Math.max(settings.fillMinLitres, ((profile.fuelCapacity ?? 0) * settings.fillMinPercent) / 100);
   const stationary = (point.speed ?? 0) < settings.fillMaxSpeedKmh;
   if (!stationary) {
-    if (state.parked?.rise) fills.push(closeFill(state, state.parked.rise));
+    if (state.parked?.rise) settleFill(state, state.parked.rise, threshold, fills);
     state.parked = null;
     return;
   }
@@ -295,9 +300,9 @@ function trackFuel(state: TrackState, point: TrackPoint, position: Position, pro
     state.parked = standingAt(level);
     return;
   }
-  const threshold = Math.max(settings.fillMinLitres, ((profile.fuelCapacity ?? 0) * settings.fillMinPercent) / 100);
   // Steps smaller than this are the sensor's noise after the median filter.
   const margin = threshold / 4;
+  const raw = position.fuel_raw === null ? level.fuel : position.fuel_raw * profile.fuelFactor;
   const rise = parked.rise;
   if (rise) {
     if (level.fuel >= rise.settled + margin) {
@@ -305,11 +310,13 @@ function trackFuel(state: TrackState, point: TrackPoint, position: Position, pro
       rise.settled = level.fuel;
       rise.settledSamples = 1;
     } else {
+      // Readings average down better than their medians; a spike still counts as the median.
+      const sample = Math.abs(raw - level.fuel) < threshold / 2 ? raw : level.fuel;
       rise.settledSamples += 1;
-      rise.settled += (level.fuel - rise.settled) / rise.settledSamples;
+      rise.settled += (sample - rise.settled) / rise.settledSamples;
     }
     if (seconds(rise.lastRiseAt, level.at) > settings.fillMergeS) {
-      fills.push(closeFill(state, rise));
+      settleFill(state, rise, threshold, fills);
       state.parked = { ...standingAt(level), base: rise.settled, baseSamples: rise.settledSamples };
     }
     return;
@@ -321,9 +328,8 @@ function trackFuel(state: TrackState, point: TrackPoint, position: Position, pro
     parked.baseSamples += 1;
     parked.base += (level.fuel - parked.base) / Math.min(parked.baseSamples, 2 * settings.fuelMedianWindow);
     parked.aboveSince = null;
-    // The filter lags a rise by half its window; the raw sample shows where it began.
-    const raw = position.fuel_raw === null ? level.fuel : position.fuel_raw * profile.fuelFactor;
-    if (raw <= parked.base + margin) parked.before = level;
+    // The filter lags a rise by half its window; the raw sample shows where it began (a spike only keeps the earlier point).
+    if (raw < parked.base + threshold / 2) parked.before = level;
   } else {
     parked.aboveSince ??= level.at;
     // A level that stays up without growing into a fill is the new standing level (a sensor step, not fuel).
@@ -332,6 +338,11 @@ function trackFuel(state: TrackState, point: TrackPoint, position: Position, pro
 }
 
 const standingAt = (level: Level): Parked => ({ base: level.fuel, baseSamples: 1, before: level, aboveSince: null, rise: null });
+
+/** A rise is a fill when the level it settles at is still threshold above where it began (spikes that passed the filter fall back). */
+function settleFill(state: TrackState, rise: NonNullable<Parked['rise']>, threshold: number, fills: DetectedFill[]): void {
+  if (rise.settled - rise.before.fuel >= threshold) fills.push(closeFill(state, rise));
+}
 
 function closeFill(state: TrackState, rise: NonNullable<Parked['rise']>): DetectedFill {
   const { before } = rise;

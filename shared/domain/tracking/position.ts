@@ -3,6 +3,13 @@
  * NDJSON in files. Only imei, gps_datetime, latitude and longitude are required.
  */
 import * as v from 'valibot';
+import { isCalendarDate, isPlainObject } from '../../validation.ts';
+
+/** A real instant: a calendar day, a valid clock time and an explicit offset (2026-02-30 is refused, not rolled over). */
+function isIsoInstant(text: string): boolean {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(text);
+  return match !== null && isCalendarDate(match[1] as string) && Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60;
+}
 
 const nullableNumber = v.optional(v.nullable(v.pipe(v.number(), v.finite())), null);
 const nullableText = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
@@ -11,7 +18,7 @@ export const PositionRecord = v.object({
   imei: v.pipe(v.union([v.string(), v.number()], 'imei is required'), v.transform(String), v.regex(/^\d{6,20}$/, 'imei must be 6 to 20 digits')),
   gps_datetime: v.pipe(
     v.string('gps_datetime is required'),
-    v.check((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text)), 'gps_datetime must be ISO 8601 with an offset'),
+    v.check(isIsoInstant, 'gps_datetime must be ISO 8601 with an offset'),
     v.transform((text) => new Date(text).toISOString()),
   ),
   latitude: v.pipe(v.number('latitude is required'), v.minValue(-90, 'latitude out of range'), v.maxValue(90, 'latitude out of range')),
@@ -19,9 +26,9 @@ export const PositionRecord = v.object({
   speed: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.maxValue(400))), null),
   heading: nullableNumber,
   ignition: v.optional(v.nullable(v.boolean()), null),
-  odometer_km: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
-  engine_hours: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
-  fuel_raw: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0))), null),
+  odometer_km: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
+  engine_hours: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
+  fuel_raw: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
   supp_volt: nullableNumber,
   int_batt_volt: nullableNumber,
   int_temp: nullableNumber,
@@ -43,7 +50,10 @@ export function parsePosition(text: string): ParsedPosition {
   } catch {
     return { ok: false, reason: 'not valid JSON' };
   }
-  const result = v.safeParse(PositionRecord, value);
+  if (!isPlainObject(value)) return { ok: false, reason: 'not a JSON object' };
+  // Every declared field is passed explicitly, so a missing one fails with its own message ("imei is required").
+  const declared = Object.fromEntries(Object.keys(PositionRecord.entries).map((key) => [key, value[key]]));
+  const result = v.safeParse(PositionRecord, declared);
   if (!result.success) {
     const issue = result.issues[0];
     const field = issue.path?.map((item) => String(item.key)).join('.') ?? '';
