@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route.ts';
+import { type NewRoute, type Route, type RouteLeg, type RouteStop, toRouteRecord } from '../domain/route.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
@@ -79,24 +79,9 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
   }
 }
 
+/** Stored as the record addRoute answers, plus the creation time. */
 function routeItem(userUid: number, route: Route): Item {
-  return {
-    ...keys.route(userUid, route.routeUid),
-    route_uid: route.routeUid,
-    route_name: route.name,
-    vehicle_uid: route.vehicleUid,
-    directions_source: route.directionsSource,
-    created_at: route.createdAt,
-    stops: route.stops.map((stop) => ({
-      seq: stop.seq,
-      user_location_uid: stop.userLocationUid,
-      description: stop.description,
-      latitude: stop.latitude,
-      longitude: stop.longitude,
-      created: stop.created,
-    })),
-    legs: route.legs.map((leg) => ({ from_seq: leg.fromSeq, to_seq: leg.toSeq, distance_km: leg.distanceKm, duration_s: leg.durationS })),
-  };
+  return { ...keys.route(userUid, route.routeUid), ...toRouteRecord(route), created_at: route.createdAt };
 }
 
 function routeFromItem(item: Item): Route {
