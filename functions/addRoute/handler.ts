@@ -1,12 +1,14 @@
 import * as v from 'valibot';
-import { planPoints, planStops, routeLegs, routeStops, stopList, toRouteRecord } from '../../shared/domain/route.ts';
+import { planPoints, planStops, routeLegs, RouteRecord, routeStops, stopList, toRouteRecord } from '../../shared/domain/route.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findDirections } from '../../shared/providers/directions/directions.ts';
 import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
-import { addUserLocation, listUserLocations } from '../../shared/store/user-locations.ts';
+import { listUserLocations, numberLocations } from '../../shared/store/user-locations.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 import { optionalInteger, requiredText } from '../../shared/validation.ts';
+
+export const AddRouteOutput = RouteRecord;
 
 /** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
 const optionalVehicleUid = v.pipe(
@@ -22,8 +24,8 @@ export const AddRouteInput = v.object({
 });
 
 /**
- * Reads first (stops, then vehicle, in parameter order), then the directions, and only then
- * writes: a refused request or a provider failure leaves no location or route behind.
+ * Reads first (stops, then vehicle, in parameter order), then the directions, and only then writes the
+ * route with its new locations in one transaction: a refusal or a failure leaves nothing behind.
  */
 export const handler = operation('addRoute', AddRouteInput, async ({ user, input }) => {
   const vehicleUid = input.vehicle_uid ?? null;
@@ -34,13 +36,11 @@ export const handler = operation('addRoute', AddRouteInput, async ({ user, input
   const plan = planStops(input.stops, locations);
   if (vehicleUid !== null && !vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
   const directions = await findDirections(planPoints(plan));
-  const created = await Promise.all(plan.drafts.map((draft) => addUserLocation(user.userUid, draft)));
-  const route = await addRoute(user.userUid, {
-    name: input.route_name,
-    vehicleUid,
-    directionsSource: directions.source,
-    stops: routeStops(plan, created),
-    legs: routeLegs(directions.legs),
-  });
+  const created = await numberLocations(plan.drafts);
+  const route = await addRoute(
+    user.userUid,
+    { name: input.route_name, vehicleUid, directionsSource: directions.source, stops: routeStops(plan, created), legs: routeLegs(directions.legs) },
+    created,
+  );
   return toRouteRecord(route);
-});
+}, { output: AddRouteOutput });

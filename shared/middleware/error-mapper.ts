@@ -31,8 +31,19 @@ const THROTTLING_ERRORS = new Set([
   'SlowDown',
 ]);
 
+/** How DynamoDB says a transaction was cancelled because a table or index was throttled. */
+const THROTTLED_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
+
 /** AWS throttling is the caller's cue to retry, not a fault of ours: 429, not 500. */
 function asThrottled(error: unknown): Throttled | undefined {
-  if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) return new Throttled('request throttled, retry later');
+  if (error instanceof Error && (THROTTLING_ERRORS.has(error.name) || throttledTransaction(error))) {
+    return new Throttled('request throttled, retry later');
+  }
   return undefined;
+}
+
+/** Stores turn failed conditions into 404/409 first; a cancellation that still reaches here naming throttling is throttling. */
+function throttledTransaction(error: Error): boolean {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return error.name === 'TransactionCanceledException' && (reasons ?? []).some((reason) => THROTTLED_CANCELLATIONS.has(reason.Code ?? ''));
 }

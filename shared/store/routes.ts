@@ -1,19 +1,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type NewRoute, type Route, type RouteLeg, type RouteStop, toRouteRecord } from '../domain/route.ts';
+import type { UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
 import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
+import { newLocationPut } from './user-locations.ts';
 
 const ROUTE_NOT_FOUND = 'route not found or not linked to this api key';
 export const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
 
 /**
- * The route, and with a vehicle its schedule item, in one transaction that also checks the vehicle
- * is still linked to the user, so a vehicle unlinked meanwhile is never scheduled.
+ * The route, the locations its raw stops created and, with a vehicle, its schedule item, in one transaction
+ * that also checks the vehicle is still linked to the user: a failure leaves nothing behind.
  */
-export async function addRoute(userUid: number, details: NewRoute): Promise<Route> {
+export async function addRoute(userUid: number, details: NewRoute, newLocations: readonly UserLocation[]): Promise<Route> {
   const route: Route = { ...details, routeUid: await nextId('route'), createdAt: new Date().toISOString() };
   const schedule =
     route.vehicleUid === null
@@ -41,9 +43,10 @@ export async function addRoute(userUid: number, details: NewRoute): Promise<Rout
         ];
   try {
     await transactWrite([
-          { Put: { TableName: tableName(), Item: routeItem(userUid, route), ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...schedule,
-        ]);
+      { Put: { TableName: tableName(), Item: routeItem(userUid, route), ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...schedule,
+      ...newLocations.map((location) => ({ Put: newLocationPut(userUid, location) })),
+    ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new NotFound(VEHICLE_NOT_FOUND);
     throw error;
@@ -70,9 +73,9 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
     route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }];
   try {
     await transactWrite([
-          { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
-          ...unschedule,
-        ]);
+      { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
+      ...unschedule,
+    ]);
   } catch (error) {
     if (failedConditions(error)?.[0]) throw new NotFound(ROUTE_NOT_FOUND);
     throw error;

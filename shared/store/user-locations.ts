@@ -3,7 +3,7 @@ import type { LatLng } from '../domain/geo.ts';
 import { type LocationDetails, pointsText, type UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
-import { nextId } from './counters.ts';
+import { nextIds } from './counters.ts';
 import { keys } from './keys.ts';
 import { type Item, queryPrefix, setExpression } from './requests.ts';
 
@@ -22,15 +22,24 @@ export async function getUserLocation(userUid: number, userLocationUid: number):
 }
 
 export async function addUserLocation(userUid: number, details: LocationDetails): Promise<UserLocation> {
-  const location: UserLocation = { ...details, userLocationUid: await nextId('user-location') };
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.userLocation(userUid, location.userLocationUid), user_location_uid: location.userLocationUid, ...locationAttributes(location) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return location;
+  const [location] = await numberLocations([details]);
+  await dynamo().send(new PutCommand(newLocationPut(userUid, location as UserLocation)));
+  return location as UserLocation;
+}
+
+/** Ids for new locations, in one counter request. */
+export async function numberLocations(drafts: readonly LocationDetails[]): Promise<UserLocation[]> {
+  const ids = await nextIds('user-location', drafts.length);
+  return drafts.map((details, i) => ({ ...details, userLocationUid: ids[i] as number }));
+}
+
+/** The Put of a new location, for a transaction that writes it with something else (addRoute). */
+export function newLocationPut(userUid: number, location: UserLocation) {
+  return {
+    TableName: tableName(),
+    Item: { ...keys.userLocation(userUid, location.userLocationUid), user_location_uid: location.userLocationUid, ...locationAttributes(location) },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
 }
 
 /** Sets only the fields changed, so concurrent edits of different fields both survive. */

@@ -1,0 +1,226 @@
+/**
+ * Every uniqueness rule under parallel requests: exactly one winner, the losers answered with the spec's 409,
+ * and the stored claims agreeing with the records afterwards (read back from the table, not only the answers).
+ *
+ * The plain races are covered beside their operations and not repeated here: 20 adds of one expense name
+ * (test/operations/addExpenseType.test.ts), one tag_id raced by adds, by an edit against an add, by edits of
+ * several operators and by edits of one operator (addOperator.test.ts, editOperator.test.ts), 20 slips for one
+ * fill over HTTP and in the store (addFuelFillSlip.test.ts, test/store/fill-slips.test.ts), parallel deletes
+ * (deleteExpenseType, deleteOperator, deleteExpenseSlip tests). This file adds the renames, swaps and frees.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { sameExpenseName } from '../../shared/domain/expense-type.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { keys, type Key } from '../../shared/store/keys.ts';
+import { batchGet } from '../../shared/store/requests.ts';
+import { addVehicle } from '../../shared/store/vehicles.ts';
+import { api, type ApiResponse } from '../support/api.ts';
+import { aVehicle, anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
+import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
+
+const TYPE_TAKEN = 'expense type already exists';
+const TAG_TAKEN = 'tag_id already exists';
+
+const item = async (key: Key) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+const won = (results: ApiResponse[]) => results.filter((res) => res.status === 200);
+const lost = (results: ApiResponse[]) => results.filter((res) => res.status !== 200);
+
+// ---- expense type names, unique per user among live types -------------------------------------
+
+async function liveTypes(user: TestUser): Promise<{ type: number; name: string }[]> {
+  const res = await api.get('getExpenseTypes', { api_key: user.key });
+  return res.body.expense_types.filter((type: { type: number }) => type.type !== 2);
+}
+
+/** Each name is claimed exactly when a live type has it, and the claim names that type. */
+async function expectNameClaimsMatchTypes(user: TestUser, names: string[]): Promise<void> {
+  const types = await liveTypes(user);
+  for (const name of names) {
+    const claim = await item(keys.expenseTypeName(user.userUid, name));
+    const holder = types.find((type) => sameExpenseName(type.name, name));
+    expect(claim?.type, `the claim of "${name}"`).toBe(holder?.type);
+  }
+  expect(new Set(types.map((type) => type.name.trim().toLowerCase())).size).toBe(types.length);
+}
+
+const rename = (user: TestUser, type: number, expense_name: string) => api.post('editExpenseType', { api_key: user.key, type, expense_name });
+
+describe('expense type names under concurrency', () => {
+  it('gives a name to exactly one of several types renamed to it at once; the others keep their names and claims', async () => {
+    // Prepare
+    const user = await givenUser();
+    const names = Array.from({ length: 6 }, (_, i) => `Type ${i + 1}`);
+    const types = await Promise.all(names.map((name) => givenExpenseType(user, name)));
+    // Act
+    const results = await Promise.all(types.map((type, i) => rename(user, type, i % 2 ? 'Tolls' : ' tolls ')));
+    // Assess
+    expect(won(results)).toHaveLength(1);
+    for (const res of lost(results)) expect(res).toBeError(409, TYPE_TAKEN);
+    const winner = won(results)[0]!.body;
+    const expected = types.map((type, i) => ({ type, name: type === winner.type ? winner.name : names[i] }));
+    expect(await liveTypes(user)).toEqual(expected.sort((x, y) => x.type - y.type));
+    await expectNameClaimsMatchTypes(user, ['Tolls', ...names]);
+  });
+
+  it('gives a name to exactly one of the adds and renames racing for it', async () => {
+    // Prepare
+    const user = await givenUser();
+    const names = Array.from({ length: 5 }, (_, i) => `Type ${i + 1}`);
+    const types = await Promise.all(names.map((name) => givenExpenseType(user, name)));
+    // Act
+    const results = await Promise.all([
+      ...types.map((type) => rename(user, type, 'Parking')),
+      ...Array.from({ length: 10 }, () => api.post('addExpenseType', { api_key: user.key, expense_name: 'PARKING' })),
+    ]);
+    // Assess
+    expect(won(results)).toHaveLength(1);
+    for (const res of lost(results)) expect(res).toBeError(409, TYPE_TAKEN);
+    expect((await liveTypes(user)).filter((type) => sameExpenseName(type.name, 'parking'))).toHaveLength(1);
+    await expectNameClaimsMatchTypes(user, ['Parking', ...names]);
+  });
+
+  it('refuses both of two types swapping names at once, leaving both as they were', async () => {
+    // Prepare
+    const user = await givenUser();
+    const [tolls, parking] = [await givenExpenseType(user, 'Tolls'), await givenExpenseType(user, 'Parking')];
+    // Act
+    const results = await Promise.all([rename(user, tolls, 'Parking'), rename(user, parking, 'Tolls')]);
+    // Assess
+    for (const res of results) expect(res).toBeError(409, TYPE_TAKEN);
+    expect(await liveTypes(user)).toEqual([{ type: tolls, name: 'Tolls' }, { type: parking, name: 'Parking' }]);
+    await expectNameClaimsMatchTypes(user, ['Tolls', 'Parking']);
+  });
+
+  it('never leaves a name claimed by a deleted type when a rename races its delete', async () => {
+    // Prepare
+    const user = await givenUser();
+    const types = await Promise.all(Array.from({ length: 5 }, (_, i) => givenExpenseType(user, `Old ${i}`)));
+    // Act
+    const results = await Promise.all(
+      types.flatMap((type, i) => [rename(user, type, `New ${i}`), api.post('deleteExpenseType', { api_key: user.key, type })]),
+    );
+    // Assess
+    for (const res of lost(results)) expect(res).toBeError(404, 'expense type not found or not linked to this api key');
+    await expectNameClaimsMatchTypes(user, types.flatMap((_, i) => [`Old ${i}`, `New ${i}`]));
+  });
+});
+
+// ---- tag_id, unique across all users ----------------------------------------------------------
+
+interface Holder {
+  user: TestUser;
+  operatorUid: number;
+}
+
+/** The tag's claim names exactly the one operator, among these users', that holds the tag (or none). */
+async function expectTagHeldBy(tag: string, holder: Holder | undefined, users: TestUser[]): Promise<void> {
+  const claim = await item(keys.operatorTag(tag));
+  expect(claim && { user_uid: claim.user_uid, operator_uid: claim.operator_uid }, `the claim of ${tag}`).toEqual(
+    holder && { user_uid: holder.user.userUid, operator_uid: holder.operatorUid },
+  );
+  const lists = await Promise.all(users.map((user) => api.get('getOperators', { api_key: user.key })));
+  const holding = lists.flatMap((res) => res.body.operators).filter((operator: { tag_id: string }) => operator.tag_id === tag);
+  expect(holding.map((operator: { operator_uid: number }) => operator.operator_uid)).toEqual(holder ? [holder.operatorUid] : []);
+}
+
+/** The one add that won a tag (there may be none), checked against the losers' 409. */
+function addWinner(results: ApiResponse[], users: TestUser[]): Holder | undefined {
+  expect(won(results).length).toBeLessThanOrEqual(1);
+  for (const res of lost(results)) expect(res).toBeError(409, TAG_TAKEN);
+  const index = results.findIndex((res) => res.status === 200);
+  return index < 0 ? undefined : { user: users[index]!, operatorUid: results[index]!.body.operator_uid };
+}
+
+describe('tag_id under concurrency', () => {
+  it('refuses both of two operators swapping tags at once, leaving each tag with its holder', async () => {
+    // Prepare
+    const user = await givenUser();
+    const [first, second] = [await givenOperator(user), await givenOperator(user)];
+    // Act
+    const results = await Promise.all([
+      api.post('editOperator', { api_key: user.key, operator_uid: first.operatorUid, tag_id: second.tagId }),
+      api.post('editOperator', { api_key: user.key, operator_uid: second.operatorUid, tag_id: first.tagId }),
+    ]);
+    // Assess
+    for (const res of results) expect(res).toBeError(409, TAG_TAKEN);
+    await expectTagHeldBy(first.tagId, { user, operatorUid: first.operatorUid }, [user]);
+    await expectTagHeldBy(second.tagId, { user, operatorUid: second.operatorUid }, [user]);
+  });
+
+  it.each([
+    ['renamed away', (owner: TestUser, operatorUid: number, newTag: string) => api.post('editOperator', { api_key: owner.key, operator_uid: operatorUid, tag_id: newTag })],
+    ['deleted', (owner: TestUser, operatorUid: number) => api.post('deleteOperator', { api_key: owner.key, operator_uid: operatorUid })],
+  ])('gives a tag freed by an operator %s to at most one of the users racing for it', async (how, free) => {
+    // Prepare
+    const owner = await givenUser();
+    const { operatorUid, tagId } = await givenOperator(owner);
+    const newTag = aTagId();
+    const racers = await Promise.all(Array.from({ length: 10 }, () => givenUser()));
+    // Act
+    const [freed, ...added] = await Promise.all([
+      free(owner, operatorUid, newTag),
+      ...racers.map((racer) => api.post('addOperator', { api_key: racer.key, ...anOperator({ tag_id: tagId }) })),
+    ]);
+    // Assess
+    expect(freed).toBeSuccess();
+    await expectTagHeldBy(tagId, addWinner(added, racers), [owner, ...racers]);
+    await expectTagHeldBy(newTag, how === 'deleted' ? undefined : { user: owner, operatorUid }, [owner]);
+  });
+});
+
+// ---- one slip per fuel fill -------------------------------------------------------------------
+
+const SLIP_EXISTS = /^a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid (\d+)$/;
+
+describe('one slip per fill under concurrency', () => {
+  it('keeps at most one slip on a fill when its slip is deleted while new slips race for it', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const eventUid = await givenFuelFill(vehicle);
+    const first = (await api.post('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '60' })).body.slip_uid;
+    // Act
+    const [deleted, ...added] = await Promise.all([
+      api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: first }),
+      ...Array.from({ length: 10 }, () => api.post('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '55' })),
+    ]);
+    // Assess
+    expect(deleted).toBeSuccess();
+    expect(won(added).length).toBeLessThanOrEqual(1);
+    const winner: number | undefined = won(added)[0]?.body.slip_uid;
+    for (const res of lost(added)) {
+      expect(res.status).toBe(409);
+      expect([first, winner]).toContain(Number(SLIP_EXISTS.exec(res.body.error_msg)?.[1]));
+    }
+    const fill = await item(keys.fuelFill(eventUid));
+    expect(fill?.slip_uid).toBe(winner);
+    expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid: first })).toBeError(404, 'slip not found or not linked to this api key');
+    if (winner !== undefined) expect((await api.get('getExpenseSlip', { api_key: user.key, slip_uid: winner })).body.slip).toMatchObject({ type: 1 });
+  });
+});
+
+// ---- imei, one vehicle per device (admin CLI: the store's addVehicle) ---------------------------
+
+const vehicleCounter = async (): Promise<number> => Number((await item(keys.counter('vehicle')))?.value ?? 0);
+
+describe('vehicle IMEIs under concurrency', () => {
+  it('registers one of 20 vehicles added at once with one IMEI, and stores no vehicle for the others', async () => {
+    // Prepare
+    const imei = anImei();
+    const firstId = (await vehicleCounter()) + 1;
+    // Act
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => addVehicle(aVehicle({ imei, name: `Truck ${i}` }))));
+    // Assess
+    const winners = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    expect(winners).toHaveLength(1);
+    const losers = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+    for (const reason of losers) expect(reason).toMatchObject({ status: 409, message: `imei ${imei} is already registered` });
+    expect((await item(keys.imeiClaim(imei)))?.vehicle_uid).toBe(winners[0]!.vehicleUid);
+    // Ids are taken before the transaction: every vehicle stored since then with this IMEI is the winner.
+    const ids = Array.from({ length: (await vehicleCounter()) - firstId + 1 }, (_, i) => firstId + i);
+    const stored = await batchGet(ids.map((id) => keys.vehicle(id)));
+    expect(stored.filter((vehicle) => vehicle.imei === imei).map((vehicle) => vehicle.vehicle_uid)).toEqual([winners[0]!.vehicleUid]);
+  });
+});
