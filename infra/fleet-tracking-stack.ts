@@ -5,7 +5,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { openApiDocument } from '../shared/openapi.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
+import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
@@ -63,6 +65,7 @@ export class FleetTrackingStack extends Stack {
       ],
     });
 
+    const apiDocument = openApiDocument();
     const api = new apigateway.RestApi(this, 'Api', {
       restApiName: 'fleet-tracking',
       description: 'Fleet tracking REST service: /api/{operation}',
@@ -82,12 +85,14 @@ export class FleetTrackingStack extends Stack {
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
         throttlingRateLimit: 100,
         throttlingBurstLimit: 200,
+        documentationVersion: documentationVersion(apiDocument),
       },
     });
     envelopeGatewayResponses(api);
     acknowledgeNagFindings(this);
 
     new OperationFunctions(this, 'Operations', { api, table, bucket });
+    new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
     new PositionsPipeline(this, 'Pipeline', { table, bucket });
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });

@@ -14,11 +14,12 @@ export interface HttpCall {
 
 /** The API Gateway REST proxy event (payload 1.0) that the deployed `/api/{operation}` resource would send. */
 export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
-  const multiValueQuery: Record<string, string[]> = {};
-  for (const [name, value] of new URLSearchParams(call.query)) (multiValueQuery[name] ??= []).push(value);
+  // A Map, as a parameter may be called `constructor` or `__proto__`.
+  const multiValueQuery = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(call.query)) multiValueQuery.set(name, [...(multiValueQuery.get(name) ?? []), value]);
   const header = (name: string) => Object.entries(call.headers).find(([key]) => key.toLowerCase() === name)?.[1];
   const requestId = randomUUID();
-  const hasQuery = Object.keys(multiValueQuery).length > 0;
+  const hasQuery = multiValueQuery.size > 0;
   return {
     resource: '/api/{operation}',
     path: call.path,
@@ -26,8 +27,8 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
     headers: call.headers,
     multiValueHeaders: Object.fromEntries(Object.entries(call.headers).map(([name, value]) => [name, [value]])),
     // API Gateway keeps the last value of a repeated parameter here.
-    queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multiValueQuery).map(([k, v]) => [k, v.at(-1) ?? ''])) : null,
-    multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
+    queryStringParameters: hasQuery ? Object.fromEntries([...multiValueQuery].map(([k, v]) => [k, v.at(-1) ?? ''])) : null,
+    multiValueQueryStringParameters: hasQuery ? Object.fromEntries(multiValueQuery) : null,
     pathParameters: { operation: call.operation },
     stageVariables: null,
     // The deployed API treats every media type as binary (infra/fleet-tracking-stack.ts), so bodies arrive base64-encoded.

@@ -1,21 +1,24 @@
 /**
- * Measurements, printed as a markdown table and JSON (never asserted in tests).
- *   npm run bench              every benchmark
- *   npm run bench -- ingest    positions/s through processPositions on DynamoDB Local, 100 vehicles × one day at 30 s,
- *                              and DynamoDB write requests per 1,000 positions
+ * Measurements, printed as a markdown table per benchmark and one JSON line (never asserted in tests).
+ *   npm run bench                  every benchmark
+ *   npm run bench -- operations    p50/p99 of every operation over HTTP through the API emulator, next to the floor
+ *                                  (one GetItem on the same DynamoDB Local), and the DynamoDB requests and round trips per call
+ *   npm run bench -- bundles       bundle size and cold module-init time per function, next to an empty handler's
+ *   npm run bench -- ingest        positions/s through processPositions on DynamoDB Local, 100 vehicles × one day at 30 s,
+ *                                  and DynamoDB write requests per 1,000 positions
+ *   --out FILE                     also write the JSON to FILE
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startLocalStack } from '../local/stack.ts';
+import { freePort, type LocalStack, startLocalStack } from '../local/stack.ts';
 import { fleetDay, interleave } from '../local/simulator.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
+import { printTable, type Row } from './bench/report.ts';
 import { ingestRecords } from './ingest.ts';
 
-type Row = Record<string, string | number>;
-
-async function withLocalStack<T>(run: () => Promise<T>): Promise<T> {
+async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
   process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
@@ -28,7 +31,7 @@ async function withLocalStack<T>(run: () => Promise<T>): Promise<T> {
     bucketName: 'fleet-tracking-bench',
   });
   try {
-    return await run();
+    return await run(stack);
   } finally {
     await stack.stop();
     rmSync(s3Dir, { recursive: true, force: true });
@@ -63,19 +66,44 @@ async function benchIngest(vehicles = 100, intervalS = 30): Promise<Row[]> {
   ];
 }
 
-function printTable(title: string, rows: Row[]): void {
-  const columns = Object.keys(rows[0] ?? {});
-  console.log(`\n### ${title}\n`);
-  console.log(`| ${columns.join(' | ')} |`);
-  console.log(`|${columns.map(() => '---').join('|')}|`);
-  for (const row of rows) console.log(`| ${columns.map((column) => row[column]).join(' | ')} |`);
+interface Result {
+  rows: Row[];
+  notes?: readonly string[];
 }
 
-const benchmarks: Record<string, () => Promise<Row[]>> = {
-  ingest: () => benchIngest(),
+interface Benchmark {
+  needsStack: boolean;
+  run: (stack?: LocalStack) => Promise<Result>;
+}
+
+/** Imported when selected: the bundles benchmark loads the CDK, the operations one seeds the demo account. */
+const benchmarks: Record<string, Benchmark> = {
+  operations: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('operations needs the local stack');
+      const { benchOperations, operationsNotes } = await import('./bench/operations.ts');
+      return { rows: await benchOperations(stack.apiUrl), notes: operationsNotes };
+    },
+  },
+  bundles: {
+    needsStack: false,
+    run: async () => {
+      const { benchBundles, bundlesNotes } = await import('./bench/bundles.ts');
+      return { rows: await benchBundles(), notes: bundlesNotes };
+    },
+  },
+  ingest: { needsStack: true, run: async () => ({ rows: await benchIngest() }) },
 };
 
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+const outFile = outAt >= 0 ? args[outAt + 1] : undefined;
+if (outAt >= 0 && !outFile) {
+  console.error('--out needs a file name');
+  process.exit(1);
+}
+const wanted = args.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
 const selected = wanted.length ? wanted : Object.keys(benchmarks);
 const unknown = selected.filter((name) => !benchmarks[name]);
 if (unknown.length) {
@@ -83,10 +111,15 @@ if (unknown.length) {
   process.exit(1);
 }
 const results: Record<string, Row[]> = {};
-await withLocalStack(async () => {
+const runSelected = async (stack?: LocalStack) => {
   for (const name of selected) {
-    results[name] = await (benchmarks[name] as () => Promise<Row[]>)();
-    printTable(name, results[name]);
+    const { rows, notes } = await (benchmarks[name] as Benchmark).run(stack);
+    results[name] = rows;
+    printTable(name, rows, notes);
   }
-});
-console.log(`\n${JSON.stringify(results)}`);
+};
+if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(runSelected);
+else await runSelected();
+const json = JSON.stringify(results);
+console.log(`\n${json}`);
+if (outFile) writeFileSync(outFile, `${json}\n`);

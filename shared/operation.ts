@@ -22,7 +22,26 @@ export interface OperationContext<Input> {
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
 
-export interface OperationOptions extends ParseRequestOptions {}
+/** The fields a success adds to the envelope. */
+export type OutputSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
+/** A success that is not JSON (getLiveMap's PNG). */
+export interface BinaryOutput {
+  readonly mediaType: string;
+}
+
+type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOutput ? BinaryResult : OperationResult;
+
+export interface OperationOptions<O extends OutputSchema | BinaryOutput | undefined = undefined> extends ParseRequestOptions {
+  /** what a success answers: types the handler and makes the OpenAPI document; responses are not validated at run time */
+  output?: O;
+}
+
+/** What an operation declares about its requests and answers, read by the OpenAPI document. */
+export interface OperationContract {
+  readonly input: InputSchema;
+  readonly output: OutputSchema | BinaryOutput | undefined;
+  readonly jsonBody: ParseRequestOptions['jsonBody'];
+}
 
 const keyCacheMs = (): number => Number(process.env.API_KEY_CACHE_SECONDS ?? 60) * 1000;
 
@@ -30,16 +49,17 @@ const keyCacheMs = (): number => Number(process.env.API_KEY_CACHE_SECONDS ?? 60)
  * The one place the middy chain is built. Before: method → parse → api key → validate;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
  */
-export function operation<S extends InputSchema>(
+export function operation<S extends InputSchema, O extends OutputSchema | BinaryOutput | undefined = undefined>(
   name: OperationName,
   inputSchema: S,
-  run: (context: OperationContext<v.InferOutput<S>>) => Promise<OperationResult>,
-  options: OperationOptions = {},
+  run: (context: OperationContext<v.InferOutput<S>>) => Promise<Answer<O>>,
+  options: OperationOptions<O> = {},
 ) {
   const definition = findOperation(name);
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
+  const contract: OperationContract = { input: inputSchema, output: options.output, jsonBody: options.jsonBody };
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(errorMapper())
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
@@ -51,6 +71,7 @@ export function operation<S extends InputSchema>(
       const { operation: prepared } = context as OperationLambdaContext<v.InferOutput<S>>;
       return (await run(prepared)) as unknown as APIGatewayProxyResult;
     });
+  return Object.assign(chain, { contract });
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { dateTime, decimalText, optionalText, positiveDecimal, requiredInteger } from '../../shared/validation.ts';
 
@@ -15,6 +16,8 @@ export const AddExpenseSlipInput = v.object({
   comment: optionalText('comment', 1000),
 });
 
+export const AddExpenseSlipOutput = v.object({ slip_uid: integer });
+
 export const handler = operation('addExpenseSlip', AddExpenseSlipInput, async ({ user, input }) => {
   const slip = await addExpenseSlip(user.userUid, {
     vehicleUid: input.vehicle_uid,
@@ -26,4 +29,4 @@ export const handler = operation('addExpenseSlip', AddExpenseSlipInput, async ({
     comment: input.comment ?? '',
   });
   return { slip_uid: slip.slipUid };
-});
+}, { output: AddExpenseSlipOutput });

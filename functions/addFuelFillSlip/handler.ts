@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { addFillSlip } from '../../shared/store/expense-slips.ts';
 import { findFuelFill } from '../../shared/store/fuel-fills.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
@@ -16,6 +17,8 @@ export const AddFuelFillSlipInput = v.object({
 
 const FILL_NOT_FOUND = 'fuel fill event not found or not linked to this api key';
 
+export const AddFuelFillSlipOutput = v.object({ slip_uid: integer, event_uid: integer });
+
 /** A type-1 slip dated at the fill (in the user's offset); the store keeps it to one slip per fill. */
 export const handler = operation('addFuelFillSlip', AddFuelFillSlipInput, async ({ user, input }) => {
   const fill = await findFuelFill(input.event_uid);
@@ -29,4 +32,4 @@ export const handler = operation('addFuelFillSlip', AddFuelFillSlipInput, async 
     eventDatetime: formatDateTime(fill.at, user.gmtOffsetMinutes),
   });
   return { slip_uid: slip.slipUid, event_uid: fill.eventUid };
-});
+}, { output: AddFuelFillSlipOutput });

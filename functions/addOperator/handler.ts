@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { newOperatorFields, OPERATOR_LIMITS, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { addOperator } from '../../shared/store/operators.ts';
 import { requiredText } from '../../shared/validation.ts';
 
@@ -11,7 +12,9 @@ export const AddOperatorInput = v.object({
   ...operatorDetailEntries,
 });
 
+export const AddOperatorOutput = v.object({ operator_uid: integer });
+
 export const handler = operation('addOperator', AddOperatorInput, async ({ user, input }) => {
   const created = await addOperator(user.userUid, newOperatorFields(input));
   return { operator_uid: created.operator_uid };
-});
+}, { output: AddOperatorOutput });

@@ -8,8 +8,6 @@ import { listUserLocations, numberLocations } from '../../shared/store/user-loca
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 import { optionalInteger, requiredText } from '../../shared/validation.ts';
 
-export const AddRouteOutput = RouteRecord;
-
 /** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
 const optionalVehicleUid = v.pipe(
   v.unknown(),
@@ -22,6 +20,8 @@ export const AddRouteInput = v.object({
   stops: stopList,
   vehicle_uid: optionalVehicleUid,
 });
+
+export const AddRouteOutput = RouteRecord;
 
 /**
  * Reads first (stops, then vehicle, in parameter order), then the directions, and only then writes the

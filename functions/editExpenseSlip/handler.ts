@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { editExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { dateTime, decimalText, optionalInteger, optionalText, positiveDecimal, requiredInteger } from '../../shared/validation.ts';
 
@@ -14,6 +15,8 @@ export const EditExpenseSlipInput = v.object({
   type: optionalInteger('type'),
 });
 
+export const EditExpenseSlipOutput = v.object({ slip_uid: integer });
+
 export const handler = operation('editExpenseSlip', EditExpenseSlipInput, async ({ user, input }) => {
   const changes = {
     amount: input.amount,
@@ -24,4 +27,4 @@ export const handler = operation('editExpenseSlip', EditExpenseSlipInput, async 
   };
   await editExpenseSlip(user.userUid, input.slip_uid, changes, input.type);
   return { slip_uid: input.slip_uid };
-});
+}, { output: EditExpenseSlipOutput });

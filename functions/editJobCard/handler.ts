@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describePayload, PAYLOAD_NOT_JSON, readPayload } from '../../shared/domain/job-card.ts';
+import { describePayload, JobCardReceipt, payloadField, readPayload } from '../../shared/domain/job-card.ts';
 import { operation } from '../../shared/operation.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';
 import { requiredInteger } from '../../shared/validation.ts';
@@ -7,8 +7,10 @@ import { requiredInteger } from '../../shared/validation.ts';
 /** With a raw JSON body, job_card_uid (like api_key) can only come from the query string. */
 export const EditJobCardInput = v.object({
   job_card_uid: requiredInteger('job_card_uid'),
-  payload: v.optional(v.string(PAYLOAD_NOT_JSON)),
+  payload: payloadField,
 });
+
+export const EditJobCardOutput = JobCardReceipt;
 
 export const handler = operation(
   'editJobCard',
@@ -18,5 +20,5 @@ export const handler = operation(
     const card = await editJobCard(user.userUid, input.job_card_uid, content, sourceIp);
     return { job_card_uid: card.jobCardUid, external_reference: card.externalReference };
   },
-  { jsonBody: 'payload' },
+  { jsonBody: 'payload', output: EditJobCardOutput },
 );

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { nonBlankText, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { editOperator } from '../../shared/store/operators.ts';
 import { requiredInteger } from '../../shared/validation.ts';
 
@@ -12,8 +13,10 @@ export const EditOperatorInput = v.object({
   ...operatorDetailEntries,
 });
 
+export const EditOperatorOutput = v.object({ operator_uid: integer });
+
 export const handler = operation('editOperator', EditOperatorInput, async ({ user, input }) => {
   const { operator_uid, ...changes } = input;
   await editOperator(user.userUid, operator_uid, changes);
   return { operator_uid };
-});
+}, { output: EditOperatorOutput });

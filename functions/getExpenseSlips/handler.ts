@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { toSlipRecord } from '../../shared/domain/expense-slip.ts';
+import { SlipRecord, toSlipRecord } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
+import { dateTimeText, integer } from '../../shared/responses.ts';
 import { listExpenseSlips } from '../../shared/store/expense-slips.ts';
 import { dateRangeEntries, requiredInteger, startNotAfterEnd } from '../../shared/validation.ts';
 
@@ -11,6 +12,14 @@ export const GetExpenseSlipsInput = v.pipe(
   }),
   startNotAfterEnd(),
 );
+
+export const GetExpenseSlipsOutput = v.object({
+  vehicle_uid: integer,
+  start_date: dateTimeText,
+  end_date: dateTimeText,
+  cnt: integer,
+  slips: v.array(SlipRecord),
+});
 
 /** event_datetime is the user's local time as entered, so the user's days compare as text, with no offset. */
 export const handler = operation('getExpenseSlips', GetExpenseSlipsInput, async ({ user, input }) => {
@@ -24,4 +33,4 @@ export const handler = operation('getExpenseSlips', GetExpenseSlipsInput, async 
     cnt: slips.length,
     slips: slips.map(toSlipRecord),
   };
-});
+}, { output: GetExpenseSlipsOutput });

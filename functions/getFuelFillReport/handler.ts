@@ -1,8 +1,9 @@
 import * as v from 'valibot';
-import { toFuelFillRecord } from '../../shared/domain/fuel-fill.ts';
+import { FuelFillRecord, toFuelFillRecord } from '../../shared/domain/fuel-fill.ts';
 import { inclusiveDayCount, userDayRange } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
+import { dateText, integer, nullableText } from '../../shared/responses.ts';
 import { findSlips } from '../../shared/store/expense-slips.ts';
 import { listFuelFills } from '../../shared/store/fuel-fills.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
@@ -15,6 +16,18 @@ export const GetFuelFillReportInput = v.pipe(
   startNotAfterEnd(),
   v.check((input) => inclusiveDayCount(input.start_date, input.end_date) <= MAX_RANGE_DAYS, 'date range may not exceed 366 days'),
 );
+
+export const GetFuelFillReportOutput = v.object({
+  vehicle_uid: integer,
+  imei: v.string(),
+  vehicle_name: v.string(),
+  registration_number: nullableText,
+  fuel_factor: v.number(),
+  start_date: dateText,
+  end_date: dateText,
+  cnt: integer,
+  fills: v.array(FuelFillRecord),
+});
 
 /**
  * Read-only: the fills the pipeline already detected. The vehicle check and the fills Query run together,
@@ -36,4 +49,4 @@ export const handler = operation('getFuelFillReport', GetFuelFillReportInput, as
     cnt: fills.length,
     fills: fills.map((fill) => toFuelFillRecord(fill, fill.slipUid === null ? undefined : slips.get(fill.slipUid), user.gmtOffsetMinutes)),
   };
-});
+}, { output: GetFuelFillReportOutput });

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { toJobCardRecord } from '../../shared/domain/job-card.ts';
+import { JobCardRecord, toJobCardRecord } from '../../shared/domain/job-card.ts';
 import { userDayRange } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { listJobCards } from '../../shared/store/job-cards.ts';
 import { isCalendarDate, optionalText } from '../../shared/validation.ts';
 
@@ -26,6 +27,8 @@ export const GetJobCardsInput = v.pipe(
   v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
 );
 
+export const GetJobCardsOutput = v.object({ cnt: integer, job_cards: v.array(JobCardRecord) });
+
 export const handler = operation('getJobCards', GetJobCardsInput, async ({ user, input }) => {
   const offset = user.gmtOffsetMinutes;
   const cards = await listJobCards(user.userUid, {
@@ -34,4 +37,4 @@ export const handler = operation('getJobCards', GetJobCardsInput, async ({ user,
     externalReference: input.external_reference,
   });
   return { cnt: cards.length, job_cards: cards.map((card) => toJobCardRecord(card, offset)) };
-});
+}, { output: GetJobCardsOutput });

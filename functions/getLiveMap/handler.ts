@@ -18,6 +18,8 @@ export const GetLiveMapInput = v.object({
   zoom: integerFrom('zoom', MAP_LIMITS.zoom, MAP_DEFAULTS.zoom),
 });
 
+export const GetLiveMapOutput = { mediaType: 'image/png' } as const;
+
 export const handler = operation('getLiveMap', GetLiveMapInput, async ({ user, input }) => {
   const png = await liveMapPng(user.userUid, {
     imeis: input.filter?.imeis,
@@ -27,4 +29,4 @@ export const handler = operation('getLiveMap', GetLiveMapInput, async ({ user, i
     mapApiKey: input.map_api_key,
   });
   return new BinaryResult('image/png', png);
-});
+}, { output: GetLiveMapOutput });

@@ -1,11 +1,14 @@
 import * as v from 'valibot';
-import { toOperatorRecord } from '../../shared/domain/operator.ts';
+import { OperatorRecord, toOperatorRecord } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
+import { integer } from '../../shared/responses.ts';
 import { listOperators } from '../../shared/store/operators.ts';
 
 export const GetOperatorsInput = v.object({});
 
+export const GetOperatorsOutput = v.object({ cnt: integer, operators: v.array(OperatorRecord) });
+
 export const handler = operation('getOperators', GetOperatorsInput, async ({ user }) => {
   const operators = await listOperators(user.userUid);
   return { cnt: operators.length, operators: operators.map(toOperatorRecord) };
-});
+}, { output: GetOperatorsOutput });

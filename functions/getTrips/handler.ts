@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { userDayRange } from '../../shared/domain/time.ts';
-import { toTripRecord } from '../../shared/domain/trip.ts';
+import { toTripRecord, TripRecord } from '../../shared/domain/trip.ts';
 import { operation } from '../../shared/operation.ts';
+import { dateText, integer } from '../../shared/responses.ts';
 import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';
 import { dateRangeEntries, imeiFilter, startNotAfterEnd } from '../../shared/validation.ts';
@@ -13,6 +14,14 @@ export const GetTripsInput = v.pipe(
   }),
   startNotAfterEnd(),
 );
+
+export const GetTripsOutput = v.object({
+  filter: v.string(),
+  start_date: dateText,
+  end_date: dateText,
+  cnt: integer,
+  vehicles: v.array(v.object({ vehicle_uid: v.string(), imei: v.string(), trip_cnt: integer, trips: v.array(TripRecord) })),
+});
 
 export const handler = operation('getTrips', GetTripsInput, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
@@ -29,4 +38,4 @@ export const handler = operation('getTrips', GetTripsInput, async ({ user, input
     }),
   );
   return { filter: input.filter?.text ?? '', start_date: input.start_date, end_date: input.end_date, cnt: vehicles.length, vehicles };
-});
+}, { output: GetTripsOutput });

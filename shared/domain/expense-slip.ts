@@ -1,4 +1,6 @@
 /** Expense and fuel slips (types 2 and the user's own) and fill slips (type 1, one per fuel fill). */
+import * as v from 'valibot';
+import { dateTimeText, decimalText, integer } from '../responses.ts';
 import { FILL_SLIP_TYPE, FUEL_TYPE } from './expense-type.ts';
 
 export interface ExpenseSlip {
@@ -43,8 +45,20 @@ export function builtInTypeName(type: number): string | undefined {
   return undefined;
 }
 
+export const SlipRecord = v.object({
+  slip_uid: integer,
+  vehicle_uid: integer,
+  type: integer,
+  type_name: v.string(),
+  slip_number: v.string(),
+  slip_qty: decimalText,
+  slip_amount: decimalText,
+  event_datetime: dateTimeText,
+  comment: v.string(),
+});
+
 /** The spec's slip record: ids integers, amounts decimal text. */
-export function toSlipRecord(slip: NamedExpenseSlip) {
+export function toSlipRecord(slip: NamedExpenseSlip): v.InferOutput<typeof SlipRecord> {
   return {
     slip_uid: slip.slipUid,
     vehicle_uid: slip.vehicleUid,

@@ -1,4 +1,6 @@
 /** Detected fuel fills and the spec's fuel fill record (getFuelFillReport). */
+import * as v from 'valibot';
+import { dateText, decimalText, integer, nullableText } from '../responses.ts';
 import type { ExpenseSlip } from './expense-slip.ts';
 import { formatDateTime } from './time.ts';
 
@@ -29,11 +31,40 @@ export interface FuelFill {
 const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
 const maybe = (value: number | null, decimals: number): number | null => (value === null ? null : round(value, decimals));
 
+const nullableNumber = v.nullable(v.number());
+
+export const FuelFillRecord = v.object({
+  event_uid: integer,
+  event_date: dateText,
+  event_time: v.pipe(v.string(), v.regex(/^\d{2}:\d{2}:\d{2}$/)),
+  slip_number: nullableText,
+  slip_uid: v.nullable(integer),
+  slip_qty: v.nullable(decimalText),
+  slip_amount: v.nullable(decimalText),
+  slip_diff: nullableNumber,
+  fill_qty: v.number(),
+  operator_uid: v.nullable(integer),
+  operator_name: nullableText,
+  odo: v.number(),
+  hours: nullableNumber,
+  fuel_level_before: nullableNumber,
+  fuel_level_after: v.number(),
+  latitude: v.number(),
+  longitude: v.number(),
+  location: v.string(),
+  trip_uid: v.nullable(integer),
+  distance: nullableNumber,
+  duration: v.nullable(integer),
+  fuel_used: nullableNumber,
+  consumption_km_per_l: nullableNumber,
+  consumption_l_per_hr: nullableNumber,
+});
+
 /**
  * The spec's record. Measured values are numbers (litres and km to 0.1, consumption to 0.01); slip fields are
  * the slip's decimal text; everything about the slip is null when no slip was captured.
  */
-export function toFuelFillRecord(fill: FuelFill, slip: ExpenseSlip | undefined, offsetMinutes: number) {
+export function toFuelFillRecord(fill: FuelFill, slip: ExpenseSlip | undefined, offsetMinutes: number): v.InferOutput<typeof FuelFillRecord> {
   const local = formatDateTime(fill.at, offsetMinutes);
   const hours = fill.durationS === null ? null : fill.durationS / 3600;
   const computable = (value: number | null): value is number => value !== null && value > 0;

@@ -3,7 +3,9 @@
  * table are extracted for filtering and reporting; a value of the wrong type or size is not a reason to
  * refuse a card from a system we do not control, so it simply stays in the payload only.
  */
+import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
+import { dateTimeText, integer as id, nullableText } from '../responses.ts';
 import { isPlainObject } from '../validation.ts';
 import type { ParsedBody } from '../middleware/types.ts';
 import { isCalendarDate } from '../validation.ts';
@@ -11,6 +13,12 @@ import { formatDateTime } from './time.ts';
 
 export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 export const PAYLOAD_NOT_JSON = 'payload is not valid JSON';
+/** Reading a card back serialises it, and JSON.stringify overflows the stack some thousands of levels down. */
+export const MAX_PAYLOAD_DEPTH = 64;
+export const PAYLOAD_TOO_DEEP = `payload is nested too deeply (max ${MAX_PAYLOAD_DEPTH} levels)`;
+
+/** The `payload` form field of addJobCard and editJobCard; a raw JSON body is the document itself. */
+export const payloadField = v.optional(v.pipe(v.string(PAYLOAD_NOT_JSON), v.description('the job card document as JSON text, when the body is a form')));
 
 /** The document as received (`text`, kept byte for byte) and as parsed. */
 export interface JobCardPayload {
@@ -38,7 +46,8 @@ export interface JobCard {
   payloadText: string;
 }
 
-export type JobCardAction = 'create' | 'edit';
+export const JOB_CARD_ACTIONS = ['create', 'edit'] as const;
+export type JobCardAction = (typeof JOB_CARD_ACTIONS)[number];
 
 export interface JobCardSnapshot {
   historyUid: number;
@@ -77,7 +86,20 @@ export function parsePayload(text: string): JobCardPayload {
 
 function asPayload(text: string, value: unknown): JobCardPayload {
   if (!isPlainObject(value)) throw new BadRequest(PAYLOAD_NOT_JSON);
+  if (deeperThan(value, MAX_PAYLOAD_DEPTH)) throw new BadRequest(PAYLOAD_TOO_DEEP);
   return { text, value };
+}
+
+/** Whether objects and arrays nest more than `levels` deep; without recursion, as the value may be too deep for it. */
+function deeperThan(value: object, levels: number): boolean {
+  const pending: Array<readonly [unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > levels) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 type Extractor = (value: unknown, offsetMinutes: number) => string | number | undefined;
@@ -139,6 +161,12 @@ const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
   ['TripTransactionNo', characters(100)],
 ];
 
+/** The payload as documented: any JSON object; what it holds beyond the recognised keys is the sender's business. */
+export const JobCardDocument = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.description(`A JSON object, stored verbatim. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`),
+);
+
 /** `SiteAddress.PostalCode` → `site_address_postal_code` */
 const attributeName = (path: string): string =>
   path.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toLowerCase();
@@ -182,8 +210,29 @@ export function toUtc(value: string, offsetMinutes: number): string | undefined 
   return /^\d{4}-/.test(utc) ? `${utc.slice(0, 19)}Z` : undefined;
 }
 
+export const JobCardRecord = v.object({
+  job_card_uid: id,
+  created_datetime: dateTimeText,
+  source_ip: v.string(),
+  external_reference: nullableText,
+  payload: JobCardDocument,
+});
+
+/** What addJobCard and editJobCard answer. */
+export const JobCardReceipt = v.object({ job_card_uid: id, external_reference: nullableText });
+
+export const JobCardSnapshotRecord = v.object({
+  history_uid: id,
+  snapshot_datetime: dateTimeText,
+  action: v.picklist(JOB_CARD_ACTIONS),
+  changed_by_user_uid: id,
+  source_ip: v.string(),
+  external_reference: nullableText,
+  payload: JobCardDocument,
+});
+
 /** The spec's job card record, created_datetime in the user's offset. */
-export function toJobCardRecord(card: JobCard, offsetMinutes: number) {
+export function toJobCardRecord(card: JobCard, offsetMinutes: number): v.InferOutput<typeof JobCardRecord> {
   return {
     job_card_uid: card.jobCardUid,
     created_datetime: formatDateTime(card.createdAt, offsetMinutes),
@@ -194,7 +243,7 @@ export function toJobCardRecord(card: JobCard, offsetMinutes: number) {
 }
 
 /** The spec's history snapshot, snapshot_datetime in the user's offset. */
-export function toSnapshotRecord(snapshot: JobCardSnapshot, offsetMinutes: number) {
+export function toSnapshotRecord(snapshot: JobCardSnapshot, offsetMinutes: number): v.InferOutput<typeof JobCardSnapshotRecord> {
   return {
     history_uid: snapshot.historyUid,
     snapshot_datetime: formatDateTime(snapshot.snapshotAt, offsetMinutes),

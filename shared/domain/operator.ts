@@ -4,6 +4,7 @@
  * so one name per field runs from the request to the table and back.
  */
 import * as v from 'valibot';
+import { dateTimeText, flag, integer } from '../responses.ts';
 import { optionalFlag, optionalInteger, optionalText, requiredDate } from '../validation.ts';
 
 /** Text limits the spec leaves open: long enough for real names, addresses and tag formats. */
@@ -108,8 +109,29 @@ export const operatorDetailEntries = {
 
 const expiry = (date: string): string => `${date} 00:00:00`;
 
+export const OperatorRecord = v.object({
+  operator_uid: integer,
+  id_number: v.string(),
+  fullname: v.string(),
+  tag_id: v.string(),
+  default_trip_type: integer,
+  mobile_number: v.string(),
+  home_number: v.string(),
+  driver_licence_expiry_datetime: dateTimeText,
+  pdp_expiry_datetime: dateTimeText,
+  dgp_expiry_datetime: dateTimeText,
+  mc_expiry_datetime: dateTimeText,
+  employee_number: v.string(),
+  current_points: v.string(),
+  home_address: v.string(),
+  next_of_kin: v.string(),
+  next_of_kin_contact_number: v.string(),
+  active_flag: flag,
+  email_address: v.string(),
+});
+
 /** The spec's operator record, in the spec's field order. */
-export function toOperatorRecord(operator: Operator) {
+export function toOperatorRecord(operator: Operator): v.InferOutput<typeof OperatorRecord> {
   return {
     operator_uid: operator.operator_uid,
     id_number: operator.id_number,

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { NotFound } from '../errors.ts';
+import { dateTimeText, integer } from '../responses.ts';
 import { distanceKm, type LatLng } from './geo.ts';
 import { formatDateTime } from './time.ts';
 import { type LocationDetails, newLocation, type UserLocation } from './user-location.ts';
@@ -62,6 +63,10 @@ export interface LegMeasure {
 /** `stops`: a JSON array, or its text in a form field; each item checked in order, the first failure answers. */
 export const stopList = v.pipe(
   v.unknown(),
+  v.description(
+    `the stops in order: a JSON array (or its JSON text) of ${MIN_STOPS} to ${MAX_STOPS} objects, each {"user_location_uid": id} ` +
+      `of a saved location or {"lat": .., "lng": .., "description": optional} of a point (a saved location within ${REUSE_RADIUS_KM * 1000} m is reused)`,
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const stops = readStops(dataset.value);
     if (typeof stops === 'string') {
@@ -212,7 +217,26 @@ function routeTotals(route: NewRoute) {
 }
 
 /** The route as addRoute answers it and getRoute returns it. */
-export function toRouteRecord(route: Route) {
+export const RouteRecord = v.object({
+  route_uid: integer,
+  route_name: v.string(),
+  vehicle_uid: v.nullable(integer),
+  directions_source: v.string(),
+  stops: v.array(
+    v.object({
+      seq: integer,
+      user_location_uid: integer,
+      description: v.string(),
+      latitude: v.number(),
+      longitude: v.number(),
+      created: v.boolean(),
+    }),
+  ),
+  legs: v.array(v.object({ from_seq: integer, to_seq: integer, distance_km: v.number(), duration_s: integer })),
+  totals: v.object({ distance_km: v.number(), duration_s: integer }),
+});
+
+export function toRouteRecord(route: Route): v.InferOutput<typeof RouteRecord> {
   return {
     route_uid: route.routeUid,
     route_name: route.name,
@@ -231,8 +255,18 @@ export function toRouteRecord(route: Route) {
   };
 }
 
+export const RouteSummary = v.object({
+  route_uid: integer,
+  route_name: v.string(),
+  vehicle_uid: v.nullable(integer),
+  stop_cnt: integer,
+  distance_km: v.number(),
+  duration_s: integer,
+  created_datetime: dateTimeText,
+});
+
 /** One line of getRoutes, created_datetime in the user's offset. */
-export function toRouteSummary(route: Route, offsetMinutes: number) {
+export function toRouteSummary(route: Route, offsetMinutes: number): v.InferOutput<typeof RouteSummary> {
   const totals = routeTotals(route);
   return {
     route_uid: route.routeUid,

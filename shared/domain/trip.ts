@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { dateTimeText, nullableText } from '../responses.ts';
 import { formatDateTime } from './time.ts';
 
 /** A detected trip; times are UTC ISO strings, distances km, durations seconds. */
@@ -24,8 +26,29 @@ export interface Trip {
 
 const fuelText = (litres: number | null): string | null => (litres === null ? null : litres.toFixed(1));
 
+/** The spec's trip record: text but for start_odo, a number. */
+export const TripRecord = v.object({
+  trip_uid: v.string(),
+  start_time: dateTimeText,
+  stop_time: dateTimeText,
+  start_odo: v.number(),
+  distance: v.string(),
+  duration: v.string(),
+  max_speed: v.string(),
+  fuel_start: nullableText,
+  fuel_end: nullableText,
+  start_location_lat: v.string(),
+  start_location_lng: v.string(),
+  start_location: v.string(),
+  stop_location_lat: v.string(),
+  stop_location_lng: v.string(),
+  stop_location: v.string(),
+  driver_name: nullableText,
+  driver_tag_id: nullableText,
+});
+
 /** The spec's trip record, times in the user's offset. */
-export function toTripRecord(trip: Trip, offsetMinutes: number) {
+export function toTripRecord(trip: Trip, offsetMinutes: number): v.InferOutput<typeof TripRecord> {
   return {
     trip_uid: String(trip.tripUid),
     start_time: formatDateTime(trip.startTime, offsetMinutes),

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
+import { flag, integer } from '../responses.ts';
 import { optionalFlag, optionalNumber, optionalText } from '../validation.ts';
 import { distanceKm, type LatLng } from './geo.ts';
 
@@ -49,7 +50,7 @@ export const userLocationOptions = {
   radius: v.optional(v.pipe(v.unwrap(optionalNumber('radius', RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE), v.maxValue(MAX_RADIUS_KM, RADIUS_MESSAGE))),
   location_type: v.optional(v.pipe(v.string(LOCATION_TYPE_MESSAGE), v.trim(), v.toLowerCase(), v.picklist(LOCATION_TYPES, LOCATION_TYPE_MESSAGE))),
   // Checked by polygonVertices once the location type is known: a point ignores them.
-  points: v.unknown(),
+  points: v.pipe(v.unknown(), v.description("a polygon's vertices: a JSON array (or its JSON text) of at least 3 {lat,lng} objects; ignored for a point")),
   icon: optionalText('icon', 255),
   speed: v.optional(v.pipe(v.unwrap(optionalNumber('speed', SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE), v.maxValue(MAX_SPEED_LIMIT, SPEED_MESSAGE))),
   no_go: optionalFlag('no_go'),
@@ -147,7 +148,22 @@ function parseJson(text: string): unknown {
 export const pointsText = (points: readonly LatLng[]): string =>
   points.length === 0 ? '' : JSON.stringify(points.map(({ lat, lng }) => ({ lat, lng })));
 
-export function toUserLocationRecord(location: UserLocation) {
+export const UserLocationRecord = v.object({
+  user_location_uid: integer,
+  latitude: v.number(),
+  longitude: v.number(),
+  description: v.string(),
+  icon: v.string(),
+  color: v.string(),
+  radius: v.number(),
+  location_type: v.picklist(LOCATION_TYPES),
+  points: v.string(),
+  speed: v.number(),
+  no_go: flag,
+  only_push: flag,
+});
+
+export function toUserLocationRecord(location: UserLocation): v.InferOutput<typeof UserLocationRecord> {
   return {
     user_location_uid: location.userLocationUid,
     latitude: location.latitude,

@@ -1,4 +1,6 @@
 /** Vehicles, their live state and the spec's vehicle and live records (all values strings or null). */
+import * as v from 'valibot';
+import { dateTimeText, nullableText } from '../responses.ts';
 import type { DetectionSettings } from './tracking/settings.ts';
 
 export interface Vehicle {
@@ -58,7 +60,30 @@ const round = (value: number, decimals: number): number => Number(value.toFixed(
 
 const utcDateTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 
-export function toVehicleRecord({ vehicle, live }: LinkedVehicle) {
+export const VehicleRecord = v.object({
+  vehicle_uid: v.string(),
+  imei: v.string(),
+  device_type: nullableText,
+  config: nullableText,
+  veh_grp: nullableText,
+  name: v.string(),
+  reg_num: nullableText,
+  veh_make: nullableText,
+  veh_model: nullableText,
+  veh_model_year: nullableText,
+  veh_vin: nullableText,
+  start_odo: nullableText,
+  start_odo_date: nullableText,
+  start_hours: nullableText,
+  start_hours_date: nullableText,
+  licence_expire_date: nullableText,
+  fuel_capacity: nullableText,
+  fuel_factor: v.string(),
+  curent_odo: nullableText,
+  current_odo_date: nullableText,
+});
+
+export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<typeof VehicleRecord> {
   // Before the first report the best estimate of the odometer is the last reading entered.
   const currentOdo = live?.odometerKm ?? vehicle.startOdo;
   const currentOdoDate = live?.odometerKm != null ? utcDateTime(live.gpsDatetime) : vehicle.startOdoDate;
@@ -86,7 +111,31 @@ export function toVehicleRecord({ vehicle, live }: LinkedVehicle) {
   };
 }
 
-export function toLiveRecord({ vehicle, live }: LinkedVehicle) {
+/** Before the vehicle's first report, everything the device tells is null. */
+export const LiveRecord = v.object({
+  vehicle_uid: v.string(),
+  imei: v.string(),
+  device_type: nullableText,
+  config: nullableText,
+  veh_grp: nullableText,
+  name: v.string(),
+  reg_num: nullableText,
+  last_response: v.nullable(dateTimeText),
+  gps_datetime: v.nullable(dateTimeText),
+  latitude: nullableText,
+  longitude: nullableText,
+  speed: nullableText,
+  heading: nullableText,
+  driver_id: nullableText,
+  supp_volt: nullableText,
+  int_batt_volt: nullableText,
+  int_temp: nullableText,
+  ext_temp: nullableText,
+  fuel_value: nullableText,
+  fuel_percent: nullableText,
+});
+
+export function toLiveRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<typeof LiveRecord> {
   const fuelPercent =
     live?.fuelValue != null && vehicle.fuelCapacity ? String(round((live.fuelValue / vehicle.fuelCapacity) * 100, 1)) : null;
   return {

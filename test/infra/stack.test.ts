@@ -3,6 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
+import { openApiDocument } from '../../shared/openapi.ts';
 import { operations } from '../../shared/operations.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -201,5 +202,42 @@ describe('cdk-nag AwsSolutions', () => {
   it('finds nothing that infra/nag-acknowledgements.ts does not argue for', () => {
     const findings = annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
     expect(findings.map((finding) => `${finding.id}: ${String(finding.entry.data).split(':')[0]}`)).toEqual([]);
+  });
+});
+
+describe('the API documentation', () => {
+  const documentationParts = () =>
+    Object.values(template.findResources('AWS::ApiGateway::DocumentationPart')).map((part) => ({
+      location: (part as Resource).Properties.Location,
+      properties: JSON.parse((part as Resource).Properties.Properties),
+    }));
+
+  it.each(operations.map((operation) => [operation.name, operation]))('%s has a documentation part on its method, with its summary', (name, operation) => {
+    const parts = documentationParts().filter(({ location }) => location.Type === 'METHOD' && location.Path === `/api/${name}`);
+    expect(parts).toHaveLength(1);
+    expect(parts[0]?.location.Method).toBe('ANY');
+    expect(parts[0]?.properties.summary).toBe(operation.summary);
+    expect(parts[0]?.properties.description).toContain(`${operation.method} /api/${name}`);
+  });
+
+  it('documents the API and the query parameters of the OpenAPI document', () => {
+    const document = openApiDocument();
+    const queryParameters = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.values(item).flatMap((described) => described.parameters.map((parameter) => `${path}?${parameter.name}`)),
+    );
+    const parts = documentationParts();
+    expect(parts.filter(({ location }) => location.Type === 'API')).toHaveLength(1);
+    expect(parts.filter(({ location }) => location.Type === 'QUERY_PARAMETER').map(({ location }) => `${location.Path}?${location.Name}`).sort()).toEqual(
+      queryParameters.sort(),
+    );
+  });
+
+  it('publishes a documentation version, made after the parts, on the stage', () => {
+    const [[versionId, version]] = Object.entries(template.findResources('AWS::ApiGateway::DocumentationVersion')) as [[string, Resource & { DependsOn: string[] }]];
+    expect(version.DependsOn).toHaveLength(Object.keys(template.findResources('AWS::ApiGateway::DocumentationPart')).length);
+    template.hasResource('AWS::ApiGateway::Stage', {
+      Properties: Match.objectLike({ DocumentationVersion: version.Properties.DocumentationVersion }),
+      DependsOn: Match.arrayWith([versionId]),
+    });
   });
 });

@@ -17,6 +17,14 @@ describe('the local API Gateway emulator', () => {
     expect(res.status).toBe(200);
   });
 
+  it('passes query parameters named like Object.prototype members to the handler', async () => {
+    const user = await givenUser();
+    for (const name of ['constructor', '__proto__', 'hasOwnProperty', 'toString']) {
+      const res = await fetch(`${inject('apiUrl')}/api/getExpenseTypes?api_key=${user.key}&${name}=1&${name}=2`);
+      expect(res.status, name).toBe(200);
+    }
+  });
+
   it('turns a body over the service limit into a 413 envelope', async () => {
     const user = await givenUser();
     const res = await api.post('addExpenseType', { api_key: user.key, expense_name: 'x'.repeat(300 * 1024) });

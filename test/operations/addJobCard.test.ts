@@ -8,6 +8,7 @@ import { aJobCardPayload } from '../support/job-card-builders.ts';
 
 const REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 const NOT_JSON = 'payload is not valid JSON';
+const TOO_DEEP = 'payload is nested too deeply (max 64 levels)';
 const json = { 'Content-Type': 'application/json' };
 
 const storedItem = async (userUid: number, jobCardUid: number) =>
@@ -220,6 +221,23 @@ describe('addJobCard extraction', () => {
 });
 
 describe('addJobCard refusals', () => {
+  it('refuses a payload nested deeper than 64 levels, which could not be read back', async () => {
+    // Prepare
+    const user = await givenUser();
+    const nested = (levels: number) => `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    // Act
+    const deepest = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: nested(64) });
+    const tooDeep = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: nested(65) });
+    const farTooDeep = await api.post('addJobCard', { api_key: user.key, payload: nested(20_000) });
+    // Assess
+    expect(deepest).toBeSuccess();
+    expect(tooDeep).toBeError(400, TOO_DEEP);
+    expect(farTooDeep).toBeError(400, TOO_DEEP);
+    const cards = await api.get('getJobCards', { api_key: user.key });
+    expect(cards).toBeSuccess();
+    expect(cards.body.cnt).toBe(1);
+  });
+
   it('refuses a GET with the method message', async () => {
     const user = await givenUser();
     const res = await api.get('addJobCard', { api_key: user.key });

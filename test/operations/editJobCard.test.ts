@@ -112,6 +112,20 @@ describe('editJobCard with a payload form field', () => {
     expect(res).toBeError(400, NOT_JSON);
   });
 
+  it('refuses a payload nested deeper than 64 levels, leaving the card readable as it was', async () => {
+    // Prepare
+    const user = await givenUser();
+    const card = await givenJobCard(user);
+    const payload = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    // Act
+    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload });
+    // Assess
+    expect(res).toBeError(400, 'payload is nested too deeply (max 64 levels)');
+    const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    expect(read).toBeSuccess();
+    expect(read.body.job_card.payload).toEqual(aJobCardPayload());
+  });
+
   it.each(['', 'abc', '1.5', '-', '1e30', '99999999999999999999', '１２'])('refuses job_card_uid %j', async (jobCardUid) => {
     const user = await givenUser();
     const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: jobCardUid, payload: '{}' });

@@ -1,0 +1,340 @@
+/**
+ * The OpenAPI document as the local server serves it (/api/openapi.json): its structure, exactly the
+ * registry's operations, and real answers of every operation (a success and its errors, over HTTP)
+ * validated against the document's schema for their status. The schemas are closed for the check
+ * (no field the document does not list), though the published document leaves them open.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
+import { freePort } from '../../local/ports.ts';
+import type { OpenApiDocument } from '../../shared/openapi.ts';
+import { type Operation, type OperationName, operations } from '../../shared/operations.ts';
+import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
+import { api, type ApiResponse, createApi } from '../support/api.ts';
+import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
+import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
+import { givenPlacedVehicle } from '../support/live-map-builders.ts';
+import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
+import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
+import { DEPOT, givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
+
+type Params = Record<string, string | number | undefined>;
+
+/** One call: parameters (query for GET, form for POST), or a raw JSON body with the rest in the query string. */
+interface Call {
+  params?: Params;
+  json?: unknown;
+  query?: Params;
+}
+
+const DOCUMENT_ID = 'urn:fleet-tracking:openapi';
+const UNKNOWN_ID = 2_000_000_000;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const DAY = { start_date: '2026-11-01', end_date: '2026-11-01' };
+
+let document: OpenApiDocument;
+const ajv = new Ajv2020({ allErrors: true });
+formats.default(ajv);
+
+beforeAll(async () => {
+  const res = await fetch(`${inject('apiUrl')}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  document = (await res.json()) as OpenApiDocument;
+  ajv.addKeyword('components');
+  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: closed(document.components.schemas) } });
+});
+
+/** Every object schema that lists its properties refuses others. */
+function closed(schema: unknown): any {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  return 'properties' in copy && !('additionalProperties' in copy) ? { ...copy, additionalProperties: false } : copy;
+}
+
+const pathOf = (operation: Operation) => `/api/${operation.name}`;
+const operationObject = (operation: Operation) => document.paths[pathOf(operation)]?.[operation.method.toLowerCase()];
+
+function resolve(ref: string): any {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<any>((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+}
+
+/** Fails unless the answer's status is documented for the operation and its body fits that status's schema. */
+function expectDocumented(operation: Operation, res: ApiResponse): void {
+  const listed = operationObject(operation)?.responses[res.status] as { $ref?: string } | undefined;
+  expect(listed, `${operation.name} answered ${res.status}, which the document does not list`).toBeDefined();
+  const response = listed?.$ref ? resolve(listed.$ref) : listed;
+  const [mediaType, { schema }] = Object.entries(response.content as Record<string, { schema: { $ref?: string } }>)[0] ?? ['', { schema: {} }];
+  expect(res.contentType.split(';')[0], `${operation.name} ${res.status}`).toBe(mediaType);
+  if (mediaType !== 'application/json') {
+    expect(res.raw.subarray(0, PNG_SIGNATURE.length)).toEqual(PNG_SIGNATURE);
+    return;
+  }
+  const validate = ajv.getSchema(`${DOCUMENT_ID}${schema?.$ref}`);
+  expect(validate, `${operation.name} ${res.status}: no schema ${schema?.$ref}`).toBeDefined();
+  expect(validate?.(res.body), `${operation.name} ${res.status}: ${ajv.errorsText(validate?.errors)}\n${JSON.stringify(res.body)}`).toBe(true);
+}
+
+function send(operation: Operation, key: string | undefined, { params = {}, json, query = {} }: Call, client = api): Promise<ApiResponse> {
+  if (operation.method === 'GET') return client.get(operation.name, { api_key: key, ...params });
+  if (json === undefined) return client.post(operation.name, { api_key: key, ...params }, { query });
+  return client.post(operation.name, {}, { rawBody: JSON.stringify(json), headers: { 'Content-Type': 'application/json' }, query: { api_key: key, ...query } });
+}
+
+/** The registry's entries as one type (the registry's own type is a union of literals). */
+const registry: readonly Operation[] = operations;
+const named = (operation: Operation) => operation.name as OperationName;
+const byName = (name: OperationName): Operation => registry.find((operation) => operation.name === name) as Operation;
+
+/** For every operation: the data a success needs, made for the user, and the call that succeeds. */
+const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
+  getVehicles: async (user) => {
+    await givenVehicle(user, { regNum: null, startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: null });
+    await givenLiveState(await givenVehicle(user));
+    return {};
+  },
+  getLiveData: async (user) => {
+    await givenVehicle(user);
+    await givenLiveState(await givenVehicle(user));
+    return {};
+  },
+  getLiveMap: async (user) => {
+    await givenPlacedVehicle(user, DEPOT);
+    return { params: { map_api_key: 'test-map-key' } };
+  },
+  getTrips: async (user) => {
+    const vehicle = await givenVehicle(user);
+    await givenTrip(vehicle);
+    await givenTrip(vehicle, { startTime: '2026-11-01T08:00:00.000Z', stopTime: '2026-11-01T08:20:00.000Z', fuelStart: null, fuelEnd: null, driverName: null, driverTagId: null });
+    await givenVehicle(user);
+    return { params: DAY };
+  },
+  getExpenseTypes: async (user) => {
+    await givenExpenseType(user);
+    return {};
+  },
+  addExpenseType: async () => ({ params: { expense_name: 'Tolls' } }),
+  editExpenseType: async (user) => ({ params: { type: await givenExpenseType(user), expense_name: 'Parking' } }),
+  deleteExpenseType: async (user) => ({ params: { type: await givenExpenseType(user) } }),
+  addExpenseSlip: async (user) => ({
+    params: { vehicle_uid: (await givenVehicle(user)).vehicleUid, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00', qty: '42.5' },
+  }),
+  getExpenseSlip: async (user) => ({ params: { slip_uid: (await givenSlip(user, await givenVehicle(user))).slipUid } }),
+  getExpenseSlips: async (user) => {
+    const vehicle = await givenVehicle(user);
+    await givenSlip(user, vehicle);
+    await givenSlip(user, vehicle, { type: await givenExpenseType(user), slipNumber: '', comment: '' });
+    return { params: { vehicle_uid: vehicle.vehicleUid, ...DAY } };
+  },
+  editExpenseSlip: async (user) => ({ params: { slip_uid: (await givenSlip(user, await givenVehicle(user))).slipUid, amount: '99.99' } }),
+  deleteExpenseSlip: async (user) => ({ params: { slip_uid: (await givenSlip(user, await givenVehicle(user))).slipUid } }),
+  getOperators: async (user) => {
+    await givenOperator(user);
+    await givenOperator(user, { active_flag: 0, email_address: undefined });
+    return {};
+  },
+  getOperator: async (user) => ({ params: { operator_uid: (await givenOperator(user)).operatorUid } }),
+  addOperator: async () => ({ params: anOperator() }),
+  editOperator: async (user) => ({ params: { operator_uid: (await givenOperator(user)).operatorUid, active_flag: 0 } }),
+  deleteOperator: async (user) => ({ params: { operator_uid: (await givenOperator(user)).operatorUid } }),
+  getUserLocations: async (user) => {
+    await givenUserLocation(user);
+    await givenPolygonLocation(user, { no_go: 1 });
+    return {};
+  },
+  getUserLocation: async (user) => ({ params: { user_location_uid: (await givenPolygonLocation(user)).userLocationUid } }),
+  addUserLocation: async () => ({ params: { description: 'Depot', latitude: DEPOT.lat, longitude: DEPOT.lng } }),
+  editUserLocation: async (user) => ({ params: { user_location_uid: (await givenUserLocation(user)).userLocationUid, radius: 2.5 } }),
+  deleteUserLocation: async (user) => ({ params: { user_location_uid: (await givenUserLocation(user)).userLocationUid } }),
+  getFuelFillReport: async (user) => {
+    const vehicle = await givenVehicle(user);
+    await givenFillSlip(vehicle);
+    await givenFuelFill(vehicle, {
+      at: '2026-11-01T15:00:00.000Z', operatorUid: 7, operatorName: 'Thabo Mokoena', tripUid: 12, distanceKm: 310.4, durationS: 18_000, fuelUsed: 41.2,
+    });
+    return { params: { vehicle_uid: vehicle.vehicleUid, ...DAY } };
+  },
+  addFuelFillSlip: async (user) => ({ params: { event_uid: await givenFuelFill(await givenVehicle(user)), qty: '60', amount: '1320.00' } }),
+  getJobCards: async (user) => {
+    await givenJobCard(user);
+    await givenJobCard(user, { Instructions: 'no reference' });
+    return {};
+  },
+  getJobCard: async (user) => ({ params: { job_card_uid: (await givenJobCard(user)).jobCardUid } }),
+  addJobCard: async () => ({ json: aJobCardPayload() }),
+  editJobCard: async (user) => ({ json: aJobCardPayload({ ReferenceNumber: 'REF-78' }), query: { job_card_uid: (await givenJobCard(user)).jobCardUid } }),
+  getJobCardHistory: async (user) => ({ params: { job_card_uid: (await givenJobCard(user)).jobCardUid } }),
+  addRoute: async (user) => ({ params: { route_name: 'Morning run', stops: stopsText(rawStops(3)), vehicle_uid: (await givenVehicle(user)).vehicleUid } }),
+  getRoutes: async (user) => {
+    await givenRoute(user);
+    await givenRoute(user, { vehicle_uid: (await givenVehicle(user)).vehicleUid });
+    return {};
+  },
+  getRoute: async (user) => ({ params: { route_uid: (await givenRoute(user)).route_uid } }),
+  deleteRoute: async (user) => ({ params: { route_uid: (await givenRoute(user)).route_uid } }),
+};
+
+/** Errors only some operations can answer, made to happen for a user of their own. */
+const particularErrors: Partial<Record<OperationName, (user: TestUser) => Promise<Call[]>>> = {
+  getLiveMap: async () => [{ params: { map_api_key: 'test-map-key' } }],
+  getJobCards: async () => [{ params: { from_date: 'yesterday' } }],
+  addExpenseType: async (user) => {
+    await givenExpenseType(user, 'Fines');
+    return [{ params: { expense_name: 'fines' } }];
+  },
+  editExpenseType: async (user) => {
+    await givenExpenseType(user, 'Fines');
+    return [{ params: { type: await givenExpenseType(user, 'Tolls'), expense_name: 'Fines' } }];
+  },
+  addOperator: async (user) => [{ params: anOperator({ tag_id: (await givenOperator(user)).tagId }) }],
+  editOperator: async (user) => {
+    const taken = await givenOperator(user);
+    return [{ params: { operator_uid: (await givenOperator(user, { tag_id: aTagId() })).operatorUid, tag_id: taken.tagId } }];
+  },
+  addFuelFillSlip: async (user) => {
+    const eventUid = await givenFuelFill(await givenVehicle(user));
+    await send(byName('addFuelFillSlip'), user.key, { params: { event_uid: eventUid, qty: '60' } });
+    return [{ params: { event_uid: eventUid, qty: '61' } }];
+  },
+};
+
+const isId = (name: string): boolean => name.endsWith('_uid') || name === 'type';
+
+/** The success call with every id of the user's records replaced by one nobody has; none when it names no record. */
+function withUnknownIds({ params = {}, query = {}, json }: Call): Call | undefined {
+  if (![...Object.keys(params), ...Object.keys(query)].some(isId)) return undefined;
+  const unknown = (values: Params) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, isId(name) ? UNKNOWN_ID : value]));
+  return { params: unknown(params), query: unknown(query), json };
+}
+
+/** What every operation answers, whatever it does: a success, and the errors any request can meet. */
+async function realAnswers(operation: Operation): Promise<ApiResponse[]> {
+  const [user, locked, other] = await Promise.all([givenUser(), givenUser(), givenUser()]);
+  const [success, particular] = await Promise.all([successes[named(operation)](user), particularErrors[named(operation)]?.(other) ?? ([] as Call[]), setApiKeyLocked(locked.key, true)]);
+  const unknownIds = withUnknownIds(success);
+  // In order: the success first, as the unknown ids and the locked key must not race the data it needs.
+  const succeeded = await send(operation, user.key, success);
+  return [
+    succeeded,
+    ...(await Promise.all([
+      // 400 for a GET without its parameters (a success for those that need none), and for a POST body that is no object
+      operation.method === 'GET' ? send(operation, user.key, {}) : send(operation, user.key, { json: [1] }),
+      send(operation, undefined, success),
+      send(operation, locked.key, success),
+      ...(unknownIds ? [send(operation, user.key, unknownIds)] : []),
+      api.request(operation.method === 'GET' ? 'POST' : 'GET', operation.name),
+      ...(operation.method === 'POST' ? [send(operation, user.key, { params: { filler: 'x'.repeat(300 * 1024) } })] : []),
+      ...particular.map((call) => send(operation, other.key, call)),
+    ])),
+  ];
+}
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 for the server that serves it, with the API key as header or query parameter', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info).toMatchObject({ title: expect.any(String), version: '1', description: expect.any(String) });
+    expect(document.servers).toEqual([{ url: inject('apiUrl') }]);
+    expect(document.components.securitySchemes).toEqual({
+      apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
+      apiKeyQuery: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' }),
+    });
+    expect(document.security).toEqual([{ apiKeyHeader: [] }, { apiKeyQuery: [] }]);
+  });
+
+  it('lists exactly the registry\'s operations, each at /api/<operation> with its method and summary', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(operations.map(pathOf).sort());
+    for (const operation of operations) {
+      expect(Object.keys(document.paths[pathOf(operation)] ?? {}), operation.name).toEqual([operation.method.toLowerCase()]);
+      expect(operationObject(operation)).toMatchObject({ operationId: operation.name, summary: operation.summary });
+    }
+  });
+
+  it('resolves every $ref it holds', () => {
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) expect(resolve(JSON.parse(`{${ref}}`).$ref), ref).toBeDefined();
+  });
+
+  it('has component schemas that compile as JSON Schema 2020-12', () => {
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`), name).toBeTypeOf('function');
+    }
+  });
+
+  it('documents every parameter with a schema that compiles, and POST bodies as a form and as JSON', () => {
+    for (const operation of operations) {
+      const described = operationObject(operation);
+      for (const parameter of described?.parameters ?? []) {
+        expect(parameter).toMatchObject({ in: 'query', required: expect.any(Boolean) });
+        expect(() => ajv.compile(parameter.schema), `${operation.name} ${parameter.name}`).not.toThrow();
+      }
+      if (operation.method === 'POST') {
+        expect(Object.keys(described?.requestBody?.content ?? {}).sort(), operation.name).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+      } else {
+        expect(described?.requestBody, operation.name).toBeUndefined();
+      }
+    }
+  });
+
+  it('lists the error statuses every operation shares, 413 for bodies and 502 for provider calls', () => {
+    for (const operation of registry) {
+      const statuses = Object.keys(operationObject(operation)?.responses ?? {});
+      expect(statuses, operation.name).toEqual(expect.arrayContaining(['200', '400', '401', '403', '405', '429', '500']));
+      expect(statuses.includes('413'), operation.name).toBe(operation.method === 'POST');
+      expect(statuses.includes('502'), operation.name).toBe(operation.provider !== undefined);
+    }
+  });
+});
+
+describe.each(registry.map((operation) => [operation.name, operation] as const))('%s as the document says', (_name, operation) => {
+  it('answers a real success and its errors with documented statuses and bodies', async () => {
+    // Prepare and act
+    const answers = await realAnswers(operation);
+    // Assess
+    expect(answers[0]?.status, JSON.stringify(answers[0]?.body)).toBe(200);
+    for (const res of answers) expectDocumented(operation, res);
+  });
+});
+
+describe('operations calling a provider, when it fails', () => {
+  let provider: Server;
+  let emulator: ApiEmulator;
+  const configured = ['LIVE_MAP_PROVIDER', 'GOOGLE_STATIC_MAPS_URL', 'DIRECTIONS_PROVIDER', 'OSRM_URL'];
+
+  beforeAll(async () => {
+    provider = createServer((_req, res) => void res.writeHead(503, { 'Content-Type': 'text/plain' }).end('unavailable'));
+    await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    Object.assign(process.env, { LIVE_MAP_PROVIDER: 'google', GOOGLE_STATIC_MAPS_URL: `${url}/staticmap`, DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: url });
+    emulator = await startApiEmulator({ port: await freePort() });
+  });
+
+  afterAll(async () => {
+    for (const name of configured) delete process.env[name];
+    await emulator.close();
+    await new Promise((done) => provider.close(done));
+  });
+
+  it.each(registry.filter((operation) => operation.provider).map((operation) => [operation.name, operation] as const))(
+    '%s answers the documented 502',
+    async (_name, operation) => {
+      // Prepare
+      const user = await givenUser();
+      const call = await successes[named(operation)](user);
+      // Act
+      const res = await send(operation, user.key, call, createApi(() => emulator.url));
+      // Assess
+      expect(res.status).toBe(502);
+      expectDocumented(operation, res);
+    },
+  );
+});
