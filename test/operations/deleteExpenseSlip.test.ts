@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenFillSlip, givenSlip } from '../support/expense-slips-builders.ts';
+import { notIntegers } from '../support/bad-values.ts';
 
 const NOT_FOUND = 'slip not found or not linked to this api key';
 
@@ -48,13 +49,7 @@ describe('deleteExpenseSlip', () => {
   });
 
   describe('errors', () => {
-    it.each([
-      ['missing', undefined],
-      ['text', 'abc'],
-      ['in exponent form', '1e30'],
-      ['huge', '99999999999999999999'],
-      ['a lone minus sign', '-'],
-    ])('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
+    it.each(notIntegers)('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
       const user = await givenUser();
       expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid })).toBeError(400, 'slip_uid is required and must be an integer');
     });

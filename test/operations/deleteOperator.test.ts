@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, givenOperator, operatorRecord } from '../support/operators-builders.ts';
+import { notIntegers } from '../support/bad-values.ts';
 
 const NOT_FOUND = 'operator not found or not linked to this api key';
 
@@ -69,14 +70,7 @@ describe('deleteOperator', () => {
     expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(409, 'tag_id already exists');
   });
 
-  it.each([
-    ['missing', undefined],
-    ['empty', ''],
-    ['text', 'abc'],
-    ['a decimal', '1.5'],
-    ['in exponent form', '1e30'],
-    ['huge', '99999999999999999999'],
-  ])('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
+  it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
     const user = await givenUser();
     expect(await api.post('deleteOperator', { api_key: user.key, operator_uid })).toBeError(400, 'operator_uid is required and must be an integer');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser, type TestUser } from '../support/builders.ts';
+import { notIntegers } from '../support/bad-values.ts';
 
 const givenType = async (user: TestUser, expense_name: string): Promise<number> =>
   (await api.post('addExpenseType', { api_key: user.key, expense_name })).body.type;
@@ -50,13 +51,7 @@ describe('editExpenseType', () => {
     );
   });
 
-  it.each([
-    ['missing', undefined],
-    ['text', 'abc'],
-    ['a decimal', '3.5'],
-    ['huge', '99999999999999999999'],
-    ['in exponent form', '1e3'],
-  ])('says "type is required and must be an integer" when type is %s', async (_case, type) => {
+  it.each(notIntegers)('says "type is required and must be an integer" when type is %s', async (_case, type) => {
     const user = await givenUser();
     expect(await api.post('editExpenseType', { api_key: user.key, type, expense_name: 'X' })).toBeError(
       400,

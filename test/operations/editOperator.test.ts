@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser, type TestUser } from '../support/builders.ts';
 import { anOperator, aTagId, givenOperator, operatorRecord } from '../support/operators-builders.ts';
+import { notIntegers } from '../support/bad-values.ts';
 
 const holdersOf = async (tagId: string, users: TestUser[]) => {
   const lists = await Promise.all(users.map((user) => api.get('getOperators', { api_key: user.key })));
@@ -81,15 +82,7 @@ describe('editOperator', () => {
   });
 
   describe('refusals', () => {
-    it.each([
-      ['missing', undefined],
-      ['empty', ''],
-      ['text', 'abc'],
-      ['a decimal', '1.5'],
-      ['in exponent form', '1e30'],
-      ['huge', '99999999999999999999'],
-      ['unicode digits', '٣'],
-    ])('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
+    it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
       const user = await givenUser();
       expect(await api.post('editOperator', { api_key: user.key, operator_uid, fullname: '' })).toBeError(
         400,

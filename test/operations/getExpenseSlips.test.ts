@@ -3,6 +3,7 @@ import { deleteExpenseType, renameExpenseType } from '../../shared/store/expense
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenSlip } from '../support/expense-slips-builders.ts';
+import { notIntegers } from '../support/bad-values.ts';
 
 const list = (user: TestUser, vehicle_uid: number | string | undefined, start_date?: string, end_date?: string) =>
   api.get('getExpenseSlips', { api_key: user.key, vehicle_uid, start_date, end_date });
@@ -124,12 +125,7 @@ describe('getExpenseSlips', () => {
   });
 
   describe('errors', () => {
-    it.each([
-      ['missing', undefined],
-      ['text', 'abc'],
-      ['in exponent form', '1e30'],
-      ['huge', '99999999999999999999'],
-    ])('says "vehicle_uid is required and must be an integer" when it is %s', async (_case, vehicleUid) => {
+    it.each(notIntegers)('says "vehicle_uid is required and must be an integer" when it is %s', async (_case, vehicleUid) => {
       const user = await givenUser();
       expect(await list(user, vehicleUid, '2026-11-01', '2026-11-01')).toBeError(400, 'vehicle_uid is required and must be an integer');
     });

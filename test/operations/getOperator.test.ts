@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, givenOperator } from '../support/operators-builders.ts';
+import { notIntegers } from '../support/bad-values.ts';
 
 describe('getOperator', () => {
   it('answers the operator record, field by field with the spec\'s types', async () => {
@@ -41,16 +42,7 @@ describe('getOperator', () => {
     expect(await api.get('getOperator', { api_key: user.key, operator_uid: ` ${operatorUid} ` })).toBeSuccess();
   });
 
-  it.each([
-    ['missing', undefined],
-    ['empty', ''],
-    ['text', 'abc'],
-    ['a decimal', '1.5'],
-    ['in exponent form', '1e30'],
-    ['huge', '99999999999999999999'],
-    ['beyond the safe integers', '9999999999999999'],
-    ['unicode', '١٢'],
-  ])('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
+  it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
     const user = await givenUser();
     expect(await api.get('getOperator', { api_key: user.key, operator_uid })).toBeError(400, 'operator_uid is required and must be an integer');
   });
