@@ -19,15 +19,15 @@ export async function addVehicle(details: NewVehicle): Promise<Vehicle> {
   const vehicle: Vehicle = { ...details, vehicleUid: await nextId('vehicle') };
   try {
     await transactWrite([
-          { Put: { TableName: tableName(), Item: vehicleItem(vehicle), ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.imeiClaim(vehicle.imei), vehicle_uid: vehicle.vehicleUid },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ]);
+      { Put: { TableName: tableName(), Item: vehicleItem(vehicle), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.imeiClaim(vehicle.imei), vehicle_uid: vehicle.vehicleUid },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new Conflict(`imei ${vehicle.imei} is already registered`);
     throw error;

@@ -20,7 +20,7 @@ import { type FuzzRequest, fuzzRequests, wellFormedRequests } from './requests.t
 import type { KnownUser } from './values.ts';
 
 const CI_SEED = 20261122;
-const CI_RUNS = 30;
+const CI_RUNS = 40;
 const runs = Number(process.env.FUZZ_RUNS ?? CI_RUNS);
 const seed = Number(process.env.FUZZ_SEED ?? (process.env.FUZZ_RUNS ? Date.now() % 2 ** 31 : CI_SEED));
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

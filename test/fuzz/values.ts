@@ -111,7 +111,12 @@ export function plausible(name: string, own: KnownUser, everyone: readonly Known
   }
   const range = Object.hasOwn(RANGES, name) ? RANGES[name] : undefined;
   if (range) return fc.integer({ min: range[0] - 1, max: range[1] + 1 }).map(String);
-  if (name === 'filter') return fc.subarray(everyone.flatMap((user) => user.imeis), { minLength: 1 }).map((imeis) => imeis.join(','));
+  if (name === 'filter') {
+    const imeis = everyone.flatMap((user) => user.imeis);
+    // A few of the users' IMEIs, or hundreds with repeats, blanks and IMEIs nobody has.
+    const many = fc.array(fc.constantFrom(...imeis, '', ' ', '350000000000000'), { maxLength: 400 });
+    return fc.oneof(fc.subarray(imeis, { minLength: 1 }), many).map((list) => list.join(','));
+  }
   if (name.endsWith('_date') || name.endsWith('_expiry_datetime')) return calendarDay;
   if (name.endsWith('_datetime')) return fc.oneof(calendarDay, dateTime);
   if (name === 'latitude') return degrees(90);
