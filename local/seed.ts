@@ -33,18 +33,18 @@ const DEMO_OFFSET_MINUTES = 120;
 const demoVehicles: NewVehicle[] = [
   {
     imei: '356307042441013', name: 'Truck 01', regNum: 'CA 123-456', vehGrp: 'Long haul', deviceType: 'FMB920', config: '12',
-    make: 'Isuzu', model: 'FTR 850', modelYear: '2021', vin: 'JALFTR34HM7000123', startOdo: 120345, startOdoDate: '2026-01-15',
+    make: 'Isuzu', model: 'FTR 850', modelYear: '2021', vin: 'JALFTR34HM7000123', odometerAtStart: 120345, odometerAtStartDate: '2026-01-15',
     startHours: 4210, startHoursDate: '2026-01-15', licenceExpireDate: '2027-03-31', fuelCapacity: 200, fuelFactor: 1,
   },
   {
     imei: '356307042441021', name: 'Van 02', regNum: 'CA 234-567', vehGrp: 'Deliveries', deviceType: 'FMB920', config: '12',
-    make: 'Toyota', model: 'Quantum 2.8 GL', modelYear: '2022', vin: 'AHTSS22P907001234', startOdo: 64210, startOdoDate: '2026-02-01',
+    make: 'Toyota', model: 'Quantum 2.8 GL', modelYear: '2022', vin: 'AHTSS22P907001234', odometerAtStart: 64210, odometerAtStartDate: '2026-02-01',
     startHours: 1830, startHoursDate: '2026-02-01', licenceExpireDate: '2027-06-30', fuelCapacity: 70, fuelFactor: 1.02,
   },
   {
     // No ignition wire on this one: its trips come from movement alone.
     imei: '356307042441039', name: 'Bakkie 03', regNum: 'CA 345-678', vehGrp: 'Deliveries', deviceType: 'FMC130', config: '7',
-    make: 'Ford', model: 'Ranger 2.0 XLT', modelYear: '2023', vin: 'AFAPXXMJ2PN012345', startOdo: 31877, startOdoDate: '2026-03-10',
+    make: 'Ford', model: 'Ranger 2.0 XLT', modelYear: '2023', vin: 'AFAPXXMJ2PN012345', odometerAtStart: 31877, odometerAtStartDate: '2026-03-10',
     startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: 80, fuelFactor: 1, detection: { useIgnition: false },
   },
 ];

@@ -44,7 +44,7 @@ async function benchIngest(vehicles = 100, intervalS = 30): Promise<Row[]> {
   for (const day of days) {
     const vehicle = await addVehicle({
       imei: day.vehicle.imei, name: `Bench ${day.vehicle.imei.slice(-3)}`, regNum: null, vehGrp: null, deviceType: day.vehicle.deviceType,
-      config: day.vehicle.config, make: null, model: null, modelYear: null, vin: null, startOdo: day.vehicle.odometerKm, startOdoDate: '2026-11-01',
+      config: day.vehicle.config, make: null, model: null, modelYear: null, vin: null, odometerAtStart: day.vehicle.odometerKm, odometerAtStartDate: '2026-11-01',
       startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: day.vehicle.fuelCapacity, fuelFactor: day.vehicle.fuelFactor,
     });
     await linkVehicle(user.userUid, vehicle.vehicleUid);

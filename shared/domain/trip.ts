@@ -8,7 +8,7 @@ export interface Trip {
   vehicleUid: number;
   startTime: string;
   stopTime: string;
-  startOdo: number;
+  odometerAtStart: number;
   distanceKm: number;
   durationS: number;
   maxSpeed: number;
@@ -53,7 +53,7 @@ export function toTripRecord(trip: Trip, offsetMinutes: number): v.InferOutput<t
     trip_uid: String(trip.tripUid),
     start_time: formatDateTime(trip.startTime, offsetMinutes),
     stop_time: formatDateTime(trip.stopTime, offsetMinutes),
-    start_odo: Number(trip.startOdo.toFixed(1)),
+    start_odo: Number(trip.odometerAtStart.toFixed(1)),
     distance: trip.distanceKm.toFixed(2),
     duration: String(Math.round(trip.durationS)),
     max_speed: String(Math.round(trip.maxSpeed)),

@@ -15,8 +15,8 @@ export interface Vehicle {
   model: string | null;
   modelYear: string | null;
   vin: string | null;
-  startOdo: number | null;
-  startOdoDate: string | null;
+  odometerAtStart: number | null;
+  odometerAtStartDate: string | null;
   startHours: number | null;
   startHoursDate: string | null;
   licenceExpireDate: string | null;
@@ -85,8 +85,8 @@ export const VehicleRecord = v.object({
 
 export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<typeof VehicleRecord> {
   // Before the first report the best estimate of the odometer is the last reading entered.
-  const currentOdo = live?.odometerKm ?? vehicle.startOdo;
-  const currentOdoDate = live?.odometerKm != null ? utcDateTime(live.gpsDatetime) : vehicle.startOdoDate;
+  const odometerNow = live?.odometerKm ?? vehicle.odometerAtStart;
+  const odometerNowDate = live?.odometerKm != null ? utcDateTime(live.gpsDatetime) : vehicle.odometerAtStartDate;
   return {
     vehicle_uid: String(vehicle.vehicleUid),
     imei: vehicle.imei,
@@ -99,15 +99,15 @@ export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput
     veh_model: vehicle.model,
     veh_model_year: vehicle.modelYear,
     veh_vin: vehicle.vin,
-    start_odo: text(vehicle.startOdo),
-    start_odo_date: vehicle.startOdoDate,
+    start_odo: text(vehicle.odometerAtStart),
+    start_odo_date: vehicle.odometerAtStartDate,
     start_hours: text(vehicle.startHours),
     start_hours_date: vehicle.startHoursDate,
     licence_expire_date: vehicle.licenceExpireDate,
     fuel_capacity: text(vehicle.fuelCapacity),
     fuel_factor: String(vehicle.fuelFactor),
-    curent_odo: currentOdo === null ? null : String(round(currentOdo, 1)),
-    current_odo_date: currentOdoDate,
+    curent_odo: odometerNow === null ? null : String(round(odometerNow, 1)),
+    current_odo_date: odometerNowDate,
   };
 }
 

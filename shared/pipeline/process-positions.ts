@@ -106,7 +106,7 @@ const ndjson = (lines: string[]): string => `${lines.join('\n')}\n`;
 
 function profileOf(vehicle: Vehicle): VehicleProfile {
   return {
-    startOdoKm: vehicle.startOdo ?? 0,
+    odometerAtStartKm: vehicle.odometerAtStart ?? 0,
     startHours: vehicle.startHours,
     fuelCapacity: vehicle.fuelCapacity,
     fuelFactor: vehicle.fuelFactor,
@@ -186,7 +186,7 @@ async function namedTrip(vehicle: Vehicle, trip: DetectedTrip, tripUid: number, 
     vehicleUid: vehicle.vehicleUid,
     startTime: trip.startTime,
     stopTime: trip.stopTime,
-    startOdo: trip.startOdo,
+    odometerAtStart: trip.odometerAtStart,
     distanceKm: trip.distanceKm,
     durationS: trip.durationS,
     maxSpeed: trip.maxSpeed,

@@ -37,7 +37,7 @@ function parsed(record: object): Position {
 }
 
 const profileOf = (vehicle: SimVehicle): VehicleProfile => ({
-  startOdoKm: vehicle.odometerKm,
+  odometerAtStartKm: vehicle.odometerKm,
   startHours: null,
   fuelCapacity: vehicle.fuelCapacity,
   fuelFactor: vehicle.fuelFactor,
@@ -130,8 +130,8 @@ describe('the device odometer', () => {
       const odometerAt = (at: string) => day.records.find((record) => new Date(record.gps_datetime).toISOString() === at)?.odometer_km;
       day.truth.trips.forEach((truth, index) => {
         const trip = found.trips[index] as DetectedTrip;
-        expect(trip.startOdo).toBe(odometerAt(trip.startTime));
-        expect(trip.distanceKm).toBeCloseTo((odometerAt(trip.stopTime) as number) - trip.startOdo, 9);
+        expect(trip.odometerAtStart).toBe(odometerAt(trip.startTime));
+        expect(trip.distanceKm).toBeCloseTo((odometerAt(trip.stopTime) as number) - trip.odometerAtStart, 9);
         expect(relativeError(trip.distanceKm, truth.distanceKm)).toBeLessThanOrEqual(DISTANCE_TOLERANCE);
       });
     }
@@ -148,7 +148,7 @@ describe('the device odometer', () => {
     const { trips } = detectBatches([handmade(positions)], plainProfile);
     // Assess
     expect(trips).toHaveLength(1);
-    expect(trips[0]?.startOdo).toBe(1000);
+    expect(trips[0]?.odometerAtStart).toBe(1000);
     expect(trips[0]?.distanceKm).toBe(7);
   });
 });
@@ -299,7 +299,7 @@ interface Sample {
   fuel_raw?: number;
 }
 
-const plainProfile: VehicleProfile = { startOdoKm: 0, startHours: null, fuelCapacity: 60, fuelFactor: 1 };
+const plainProfile: VehicleProfile = { odometerAtStartKm: 0, startHours: null, fuelCapacity: 60, fuelFactor: 1 };
 const T0 = Date.parse('2026-11-01T06:00:00Z');
 const KM_PER_DEGREE = 111.195;
 const iso = (t: number): string => new Date(T0 + t * 1000).toISOString();

@@ -20,7 +20,7 @@ describe('getFuelFillReport', () => {
   it('reports a fill the pipeline detected, with every field of the fill record', async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: 120 });
-    const vehicle = await givenVehicle(user, { fuelCapacity: 120, fuelFactor: 1, startOdo: 2000, name: 'Truck 9', regNum: 'GP 9' });
+    const vehicle = await givenVehicle(user, { fuelCapacity: 120, fuelFactor: 1, odometerAtStart: 2000, name: 'Truck 9', regNum: 'GP 9' });
     await givenUserLocation(user, { description: 'Depot', radius: 0.3 });
     await ingest([...drive(vehicle.imei, '2026-11-05T06:00:00.000Z', 20, CLIENT, DEPOT, { fuel_raw: 40 }).records, ...aFillAtTheDepot(vehicle.imei, '2026-11-05')]);
     // Act

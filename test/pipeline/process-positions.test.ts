@@ -15,7 +15,7 @@ describe('processPositions', () => {
   it('turns an ignition cycle into a trip with named places, the driver, odometer and fuel', async () => {
     // Prepare
     const user = await givenUser();
-    const vehicle = await givenVehicle(user, { startOdo: 5000, fuelFactor: 1 });
+    const vehicle = await givenVehicle(user, { odometerAtStart: 5000, fuelFactor: 1 });
     await givenPolygonLocation(user, { description: 'Depot yard' });
     await givenUserLocation(user, { description: 'Client Sandton', latitude: CLIENT.lat, longitude: CLIENT.lng, radius: 0.5 });
     const tag = String(anOperator().tag_id);
@@ -37,7 +37,7 @@ describe('processPositions', () => {
   it('keeps the live record, curent_odo and fuel of the newest position', async () => {
     // Prepare
     const user = await givenUser();
-    const vehicle = await givenVehicle(user, { startOdo: 100, fuelFactor: 2, fuelCapacity: 200 });
+    const vehicle = await givenVehicle(user, { odometerAtStart: 100, fuelFactor: 2, fuelCapacity: 200 });
     const trip = drive(vehicle.imei, `${DAY}T08:00:00.000Z`, 10, DEPOT, CLIENT, { fuel_raw: 40 });
     // Act
     await ingest(trip.records);

@@ -24,7 +24,7 @@ export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser
 export function aVehicle(overrides: Partial<NewVehicle> = {}): NewVehicle {
   return {
     imei: anImei(), name: 'Truck 7', regNum: 'GP 77-77', vehGrp: 'North', deviceType: 'FMB920', config: '12',
-    make: 'Isuzu', model: 'NPR 400', modelYear: '2020', vin: 'JALNPR1234567890A', startOdo: 1000, startOdoDate: '2026-01-01',
+    make: 'Isuzu', model: 'NPR 400', modelYear: '2020', vin: 'JALNPR1234567890A', odometerAtStart: 1000, odometerAtStartDate: '2026-01-01',
     startHours: 50, startHoursDate: '2026-01-01', licenceExpireDate: '2027-01-31', fuelCapacity: 120, fuelFactor: 1,
     ...overrides,
   };
@@ -54,7 +54,7 @@ export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {})
   const trip: Trip = {
     tripUid: await nextId('trip'), vehicleUid: vehicle.vehicleUid,
     startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:30:00.000Z',
-    startOdo: 1000, distanceKm: 21.5, durationS: 1800, maxSpeed: 88, fuelStart: 60, fuelEnd: 56.5,
+    odometerAtStart: 1000, distanceKm: 21.5, durationS: 1800, maxSpeed: 88, fuelStart: 60, fuelEnd: 56.5,
     startLat: -26.2041, startLng: 28.0473, startLocation: 'Depot', stopLat: -26.1076, stopLng: 28.0567, stopLocation: 'Client',
     driverName: 'Thabo Mokoena', driverTagId: '01A2B3C4', ...overrides,
   };

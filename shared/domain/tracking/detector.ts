@@ -64,7 +64,7 @@ export interface TrackState {
 export interface DetectedTrip {
   startTime: string;
   stopTime: string;
-  startOdo: number;
+  odometerAtStart: number;
   distanceKm: number;
   durationS: number;
   maxSpeed: number;
@@ -93,7 +93,7 @@ export interface DetectedFill {
 }
 
 export interface VehicleProfile {
-  startOdoKm: number;
+  odometerAtStartKm: number;
   startHours: number | null;
   fuelCapacity: number | null;
   fuelFactor: number;
@@ -118,7 +118,7 @@ const MIN_STEP_KM = 0.05;
 export function initialTrackState(profile: VehicleProfile): TrackState {
   return {
     last: null,
-    odometerKm: profile.startOdoKm,
+    odometerKm: profile.odometerAtStartKm,
     engineHours: profile.startHours,
     fuelSamples: [],
     ignitionOnAt: null,
@@ -271,7 +271,7 @@ function closeTrip(state: TrackState, end: TrackPoint, settings: DetectionSettin
   trips.push({
     startTime: trip.start.at,
     stopTime: end.at,
-    startOdo: trip.start.odometerKm,
+    odometerAtStart: trip.start.odometerKm,
     distanceKm: distance,
     durationS: duration,
     maxSpeed: trip.maxSpeed,
