@@ -22,7 +22,6 @@ export const keys = {
   user: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'PROFILE' }),
 
   vehicle: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'VEHICLE' }),
-  vehicleLive: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'LIVE' }),
   imeiClaim: (imei: string): Key => ({ pk: `IMEI#${imei}`, sk: 'IMEI' }),
   vehicleLink: (userUid: number, vehicleUid: number): Key => ({ pk: `USER#${userUid}`, sk: `VEHICLE#${pad(vehicleUid)}` }),
   /** gsi1 of a link: the users of a vehicle, whose locations name its trips and fills */
@@ -93,7 +92,10 @@ export const keys = {
   vehicleSchedule: (vehicleUid: number, routeUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `SCHEDULE#${pad(routeUid)}` }),
   vehicleSchedulePrefix: 'SCHEDULE#',
   // positions pipeline
-  /** what the detector carries from one batch to the next, with a version for optimistic concurrency */
+  /**
+   * what the detector carries from one batch to the next, with a version for optimistic concurrency,
+   * and the live record: one item, so a batch writes one item per vehicle plus what it found
+   */
   trackState: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'TRACK' }),
   /** a detected fuel fill, found by its event_uid; its slip_uid (one slip per fill) lives on it */
   fuelFill: (eventUid: number): Key => ({ pk: `FUELFILL#${eventUid}`, sk: 'FUELFILL' }),

@@ -13,12 +13,14 @@ import { keys } from './keys.ts';
 import { batchGet, type Item, itemKey, queryAll } from './requests.ts';
 import { liveItem, vehicleFromItem } from './vehicles.ts';
 
-/** The track item: the detector's state plus what naming needs across batches. */
+/** The track item: the detector's state plus what naming needs across batches (and the live record). */
 export interface StoredTrack {
-  state: TrackState;
+  /** absent while only a live record was set outside the pipeline */
+  state: TrackState | undefined;
   /** the trip_uid of the trip that started at state.lastTripStart */
   lastTripUid: number | null;
-  version: number;
+  /** null before the pipeline's first commit */
+  version: number | null;
 }
 
 export interface TrackedVehicle {
@@ -57,8 +59,8 @@ export interface TrackCommit {
   vehicleUid: number;
   /** the version read; the write fails if another invocation moved the track on meanwhile */
   expectedVersion: number | null;
-  track: Omit<StoredTrack, 'version'>;
-  live: LiveState | null;
+  track: { state: TrackState; lastTripUid: number | null };
+  live: LiveState;
   trips: Trip[];
   fills: FuelFill[];
 }
@@ -77,12 +79,11 @@ export async function commitTrack(commit: TrackCommit): Promise<number> {
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.trackState(commit.vehicleUid), ...commit.track, version },
-        ConditionExpression: commit.expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :expected',
+        Item: { ...keys.trackState(commit.vehicleUid), ...commit.track, live: liveItem(commit.live), version },
+        ConditionExpression: commit.expectedVersion === null ? 'attribute_not_exists(version)' : 'version = :expected',
         ...(commit.expectedVersion === null ? {} : { ExpressionAttributeValues: { ':expected': commit.expectedVersion } }),
       },
     },
-    ...(commit.live ? [{ Put: { TableName: tableName(), Item: { ...keys.vehicleLive(commit.vehicleUid), ...liveItem(commit.live) } } }] : []),
     ...commit.trips.map((trip) => ({ Put: { TableName: tableName(), Item: { ...keys.trip(trip.vehicleUid, trip.startTime), ...trip } } })),
     ...commit.fills.map((fill) => ({ Put: { TableName: tableName(), Item: fuelFillItem(fill) } })),
   ];
@@ -93,8 +94,8 @@ export async function commitTrack(commit: TrackCommit): Promise<number> {
 
 function trackFromItem(item: Item): StoredTrack {
   return {
-    state: item.state as TrackState,
+    state: item.state as TrackState | undefined,
     lastTripUid: item.lastTripUid === null || item.lastTripUid === undefined ? null : Number(item.lastTripUid),
-    version: Number(item.version),
+    version: item.version === undefined ? null : Number(item.version),
   };
 }

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
@@ -71,28 +71,32 @@ export async function listVehicleLinks(userUid: number, imeis?: readonly string[
   return links.filter((link) => wanted.has(link.imei));
 }
 
-/** The user's vehicles with their live state: one Query for the links, one BatchGetItem for the rest. */
+/**
+ * The user's vehicles with their live state: one Query for the links, one BatchGetItem for the vehicles
+ * and their track items, which carry the live record (the pipeline writes both in one Put).
+ */
 export async function listLinkedVehicles(userUid: number, imeis?: readonly string[]): Promise<LinkedVehicle[]> {
   const links = await listVehicleLinks(userUid, imeis);
-  const items = await batchGet(links.flatMap((link) => [keys.vehicle(link.vehicleUid), keys.vehicleLive(link.vehicleUid)]));
+  const items = await batchGet(links.flatMap((link) => [keys.vehicle(link.vehicleUid), keys.trackState(link.vehicleUid)]));
   const byKey = new Map(items.map((item) => [itemKey(item), item]));
   return links.flatMap((link) => {
     const vehicle = byKey.get(itemKey(keys.vehicle(link.vehicleUid)));
     if (!vehicle) return [];
-    const live = byKey.get(itemKey(keys.vehicleLive(link.vehicleUid)));
+    const live = byKey.get(itemKey(keys.trackState(link.vehicleUid)))?.live as Item | undefined;
     return [{ vehicle: vehicleFromItem(vehicle), live: live ? liveFromItem(live) : undefined }];
   });
 }
 
-/** Replaces the live record unless a newer position is already stored: late, older points never win. */
+/** Sets the live record outside the pipeline (tests, imports) unless a newer position is already stored. */
 export async function saveLiveState(vehicleUid: number, live: LiveState): Promise<boolean> {
   try {
     await dynamo().send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: tableName(),
-        Item: { ...keys.vehicleLive(vehicleUid), ...liveItem(live) },
-        ConditionExpression: 'attribute_not_exists(pk) OR gps_datetime <= :gps',
-        ExpressionAttributeValues: { ':gps': live.gpsDatetime },
+        Key: keys.trackState(vehicleUid),
+        UpdateExpression: 'SET live = :live',
+        ConditionExpression: 'attribute_not_exists(live) OR live.gps_datetime <= :gps',
+        ExpressionAttributeValues: { ':live': liveItem(live), ':gps': live.gpsDatetime },
       }),
     );
     return true;
