@@ -1,27 +1,15 @@
 import * as v from 'valibot';
 import { dateTimeText, nullableText } from '../responses.ts';
 import { formatDateTime } from './time.ts';
+import type { DetectedTrip } from './tracking/detector.ts';
 
-/** A detected trip; times are UTC ISO strings, distances km, durations seconds. */
-export interface Trip {
+/** A detected trip as stored and reported: named places and driver; times UTC ISO, distances km, durations s. */
+export interface Trip extends DetectedTrip {
   tripUid: number;
   vehicleUid: number;
-  startTime: string;
-  stopTime: string;
-  odometerAtStart: number;
-  distanceKm: number;
-  durationS: number;
-  maxSpeed: number;
-  fuelStart: number | null;
-  fuelEnd: number | null;
-  startLat: number;
-  startLng: number;
   startLocation: string;
-  stopLat: number;
-  stopLng: number;
   stopLocation: string;
   driverName: string | null;
-  driverTagId: string | null;
 }
 
 const fuelText = (litres: number | null): string | null => (litres === null ? null : litres.toFixed(1));

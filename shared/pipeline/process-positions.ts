@@ -181,26 +181,7 @@ async function namedTrip(vehicle: Vehicle, trip: DetectedTrip, tripUid: number, 
     namer.placeName(vehicle.vehicleUid, { lat: trip.stopLat, lng: trip.stopLng }),
     namer.driver(trip.driverTagId),
   ]);
-  return {
-    tripUid,
-    vehicleUid: vehicle.vehicleUid,
-    startTime: trip.startTime,
-    stopTime: trip.stopTime,
-    odometerAtStart: trip.odometerAtStart,
-    distanceKm: trip.distanceKm,
-    durationS: trip.durationS,
-    maxSpeed: trip.maxSpeed,
-    fuelStart: trip.fuelStart,
-    fuelEnd: trip.fuelEnd,
-    startLat: trip.startLat,
-    startLng: trip.startLng,
-    startLocation,
-    stopLat: trip.stopLat,
-    stopLng: trip.stopLng,
-    stopLocation,
-    driverName: driver?.fullname ?? null,
-    driverTagId: trip.driverTagId,
-  };
+  return { ...trip, tripUid, vehicleUid: vehicle.vehicleUid, startLocation, stopLocation, driverName: driver?.fullname ?? null };
 }
 
 async function namedFill(vehicle: Vehicle, fill: DetectedFill, eventUid: number, tripUidByStart: Map<string, number>, namer: PlaceNamer): Promise<FuelFill> {
@@ -208,24 +189,18 @@ async function namedFill(vehicle: Vehicle, fill: DetectedFill, eventUid: number,
     namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }),
     namer.driver(fill.driverTagId),
   ]);
+  const { driverTagId: _tag, precedingTripStart, sincePreviousFill, ...measured } = fill;
   return {
+    ...measured,
     eventUid,
     vehicleUid: vehicle.vehicleUid,
-    at: fill.at,
-    latitude: fill.latitude,
-    longitude: fill.longitude,
     location,
-    levelBefore: fill.levelBefore,
-    levelAfter: fill.levelAfter,
-    fillQty: fill.fillQty,
-    odometerKm: fill.odometerKm,
-    engineHours: fill.engineHours,
     operatorUid: driver?.operator_uid ?? null,
     operatorName: driver?.fullname ?? null,
-    tripUid: fill.precedingTripStart ? (tripUidByStart.get(fill.precedingTripStart) ?? null) : null,
-    distanceKm: fill.sincePreviousFill?.distanceKm ?? null,
-    durationS: fill.sincePreviousFill?.durationS ?? null,
-    fuelUsed: fill.sincePreviousFill?.fuelUsed ?? null,
+    tripUid: precedingTripStart ? (tripUidByStart.get(precedingTripStart) ?? null) : null,
+    distanceKm: sincePreviousFill?.distanceKm ?? null,
+    durationS: sincePreviousFill?.durationS ?? null,
+    fuelUsed: sincePreviousFill?.fuelUsed ?? null,
     slipUid: null,
   };
 }
