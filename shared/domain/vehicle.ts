@@ -60,7 +60,8 @@ const round = (value: number, decimals: number): number => Number(value.toFixed(
 
 const utcDateTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 
-export const VehicleRecord = v.object({
+/** The fields the live record shares with the vehicle record ("as in the vehicle record", says the spec). */
+const vehicleIdentity = {
   vehicle_uid: v.string(),
   imei: v.string(),
   device_type: nullableText,
@@ -68,6 +69,10 @@ export const VehicleRecord = v.object({
   veh_grp: nullableText,
   name: v.string(),
   reg_num: nullableText,
+};
+
+export const VehicleRecord = v.object({
+  ...vehicleIdentity,
   veh_make: nullableText,
   veh_model: nullableText,
   veh_model_year: nullableText,
@@ -113,13 +118,7 @@ export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput
 
 /** Before the vehicle's first report, everything the device tells is null. */
 export const LiveRecord = v.object({
-  vehicle_uid: v.string(),
-  imei: v.string(),
-  device_type: nullableText,
-  config: nullableText,
-  veh_grp: nullableText,
-  name: v.string(),
-  reg_num: nullableText,
+  ...vehicleIdentity,
   last_response: v.nullable(dateTimeText),
   gps_datetime: v.nullable(dateTimeText),
   latitude: nullableText,
