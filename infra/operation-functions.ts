@@ -9,6 +9,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { env } from '../shared/config.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
 import { configureProvider } from './providers.ts';
 
@@ -41,6 +42,18 @@ export const functionDefaults = {
   },
 } satisfies Partial<NodejsFunctionProps>;
 
+/** Every function's environment, built once: the settings' names come from shared/config.ts. */
+export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket): Record<string, string> {
+  return {
+    [env.tableName]: table.tableName,
+    [env.bucketName]: bucket.bucketName,
+    POWERTOOLS_SERVICE_NAME: 'fleet-tracking',
+    POWERTOOLS_METRICS_NAMESPACE: 'FleetTracking',
+    POWERTOOLS_LOG_LEVEL: 'INFO',
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+}
+
 /** One function and one `/api/<name>` route (ANY method, so the function can answer a wrong one) per registry entry. */
 export class OperationFunctions extends Construct {
   readonly functions = new Map<string, NodejsFunction>();
@@ -62,13 +75,7 @@ export class OperationFunctions extends Construct {
       entry: join(repositoryRoot, handlerPath(operation.name)),
       description: `${operation.method} /api/${operation.name}: ${operation.summary}`,
       logGroup,
-      environment: {
-        TABLE_NAME: table.tableName,
-        BUCKET_NAME: bucket.bucketName,
-        POWERTOOLS_SERVICE_NAME: 'fleet-tracking',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
-      },
+      environment: functionEnvironment(table, bucket),
     });
     if (operation.access === 'read') table.grantReadData(fn);
     else table.grantReadWriteData(fn);

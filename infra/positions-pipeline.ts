@@ -10,7 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../shared/operations.ts';
-import { functionDefaults, repositoryRoot } from './operation-functions.ts';
+import { functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 
 export interface PositionsPipelineProps {
   table: dynamodb.ITableV2;
@@ -46,14 +46,7 @@ export class PositionsPipeline extends Construct {
       memorySize: 1024,
       timeout: Duration.minutes(2),
       logGroup: new logs.LogGroup(this, `${consumer.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
-      environment: {
-        TABLE_NAME: table.tableName,
-        BUCKET_NAME: bucket.bucketName,
-        POWERTOOLS_SERVICE_NAME: 'fleet-tracking',
-        POWERTOOLS_METRICS_NAMESPACE: 'FleetTracking',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
-      },
+      environment: functionEnvironment(table, bucket),
     });
     this.processor.addEventSource(
       new KinesisEventSource(this.stream, {

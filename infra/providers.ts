@@ -1,6 +1,7 @@
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { env } from '../shared/config.ts';
 import type { Operation } from '../shared/operations.ts';
 
 /**
@@ -16,21 +17,21 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
   const setIfGiven = (variable: string, value: string | undefined) => value && fn.addEnvironment(variable, value);
 
   if (operation.provider === 'live-map') {
-    fn.addEnvironment('LIVE_MAP_PROVIDER', context('liveMapProvider') ?? 'google');
-    setIfGiven('GOOGLE_STATIC_MAPS_URL', context('googleStaticMapsUrl'));
+    fn.addEnvironment(env.liveMapProvider, context('liveMapProvider') ?? 'google');
+    setIfGiven(env.googleStaticMapsUrl, context('googleStaticMapsUrl'));
   }
   if (operation.provider === 'directions') {
     const provider = context('directionsProvider') ?? 'osrm';
-    fn.addEnvironment('DIRECTIONS_PROVIDER', provider);
-    setIfGiven('OSRM_URL', context('osrmUrl'));
-    setIfGiven('GOOGLE_DIRECTIONS_URL', context('googleDirectionsUrl'));
+    fn.addEnvironment(env.directionsProvider, provider);
+    setIfGiven(env.osrmUrl, context('osrmUrl'));
+    setIfGiven(env.googleDirectionsUrl, context('googleDirectionsUrl'));
     const secretName = context('googleDirectionsSecretName');
     if (provider === 'google' && !secretName) {
       throw new Error('directionsProvider google needs the context value googleDirectionsSecretName (a Secrets Manager secret)');
     }
     if (secretName) {
       const secret = secretsmanager.Secret.fromSecretNameV2(scope, 'GoogleDirectionsKey', secretName);
-      fn.addEnvironment('GOOGLE_DIRECTIONS_API_KEY_SECRET', secretName);
+      fn.addEnvironment(env.googleDirectionsApiKeySecret, secretName);
       secret.grantRead(fn);
     }
   }

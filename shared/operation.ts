@@ -11,6 +11,7 @@ import type { ParsedBody, RequestState } from './middleware/types.ts';
 import { type InputSchema, validateInput } from './middleware/validate-input.ts';
 import { findOperation, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
+import { config } from './config.ts';
 
 export interface OperationContext<Input> {
   user: AuthenticatedUser;
@@ -43,8 +44,6 @@ export interface OperationContract {
   readonly jsonBody: ParseRequestOptions['jsonBody'];
 }
 
-const keyCacheMs = (): number => Number(process.env.API_KEY_CACHE_SECONDS ?? 60) * 1000;
-
 /**
  * The one place the middy chain is built. Before: method → parse → api key → validate;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
@@ -64,7 +63,7 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
     .use(parseRequest(options))
-    .use(apiKeyAuth({ findApiKey, cacheTtlMs: keyCacheMs() }))
+    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
     .use(validateInput(inputSchema))
     .before(handOverToHandler)
     .handler(async (_event, context) => {

@@ -3,6 +3,7 @@ import type { LatLng } from '../domain/geo.ts';
 import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { ProviderFailed } from '../errors.ts';
 import { providerRequest, providerTimeoutMs } from './provider-request.ts';
+import { config } from '../config.ts';
 
 export const GOOGLE_STATIC_MAPS = 'Google Static Maps';
 const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/staticmap';
@@ -29,7 +30,7 @@ export function googleStaticMapUrl(base: string, map: LiveMap, mapApiKey: string
 }
 
 export async function fetchGoogleStaticMap(map: LiveMap, mapApiKey: string, timeoutMs = providerTimeoutMs()): Promise<Uint8Array> {
-  const base = process.env.GOOGLE_STATIC_MAPS_URL || DEFAULT_URL;
+  const base = config.googleStaticMapsUrl() ?? DEFAULT_URL;
   const response = await providerRequest(GOOGLE_STATIC_MAPS, googleStaticMapUrl(base, map, mapApiKey), timeoutMs);
   let bytes: Uint8Array;
   try {

@@ -8,13 +8,14 @@ import { findCachedMap, saveCachedMap } from '../store/live-maps.ts';
 import { listUserLocations } from '../store/user-locations.ts';
 import { listLinkedVehicles } from '../store/vehicles.ts';
 import { fetchGoogleStaticMap } from './google-static-maps.ts';
+import { config } from '../config.ts';
 
 export const LIVE_MAP_PROVIDERS = ['google', 'schematic'] as const;
 export type LiveMapProvider = (typeof LIVE_MAP_PROVIDERS)[number];
 
 /** LIVE_MAP_PROVIDER, `schematic` when unset so local runs and tests need no network. */
 export function liveMapProvider(): LiveMapProvider {
-  const configured = process.env.LIVE_MAP_PROVIDER?.trim() || 'schematic';
+  const configured = config.liveMapProvider();
   const provider = LIVE_MAP_PROVIDERS.find((name) => name === configured);
   if (!provider) throw new Error(`LIVE_MAP_PROVIDER must be one of ${LIVE_MAP_PROVIDERS.join(', ')}`);
   return provider;

@@ -1,9 +1,7 @@
 import { ProviderFailed } from '../errors.ts';
+import { config } from '../config.ts';
 
-const DEFAULT_TIMEOUT_MS = 8_000;
-
-/** PROVIDER_TIMEOUT_MS (read at call time), else 8 s: inside the functions' 10 s timeout. */
-export const providerTimeoutMs = (): number => Number(process.env.PROVIDER_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
+export const providerTimeoutMs = (): number => config.providerTimeoutMs();
 
 /**
  * Calls a third-party provider. Its failures become a 502 envelope naming the provider and its status;

@@ -1,21 +1,22 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config.ts';
 
 let client: S3Client | undefined;
 
 /** Created on first use; S3_ENDPOINT points it at s3rver (path-style, as s3rver needs). */
 export function s3(): S3Client {
   if (!client) {
-    const endpoint = process.env.S3_ENDPOINT;
+    const endpoint = config.s3Endpoint();
     client = new S3Client(
       endpoint
-        ? { endpoint, forcePathStyle: true, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+        ? { endpoint, forcePathStyle: true, region: config.region('us-east-1'), credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
         : {},
     );
   }
   return client;
 }
 
-export const bucketName = (): string => process.env.BUCKET_NAME ?? 'fleet-tracking-local';
+export const bucketName = config.bucketName;
 
 export async function putObject(key: string, body: Uint8Array | string, contentType: string): Promise<void> {
   await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: body, ContentType: contentType }));

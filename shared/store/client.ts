@@ -1,15 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
 /** Created on first use, never at module init; DYNAMODB_ENDPOINT points it at DynamoDB Local. */
 export function dynamo(): DynamoDBDocumentClient {
   if (!documentClient) {
-    const endpoint = process.env.DYNAMODB_ENDPOINT;
+    const endpoint = config.dynamodbEndpoint();
     const client = new DynamoDBClient(
       endpoint
-        ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        ? { endpoint, region: config.region('local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {},
     );
     documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -17,4 +18,4 @@ export function dynamo(): DynamoDBDocumentClient {
   return documentClient;
 }
 
-export const tableName = (): string => process.env.TABLE_NAME ?? 'fleet-tracking';
+export const tableName = config.tableName;

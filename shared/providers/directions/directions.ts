@@ -11,6 +11,7 @@ import { estimateProvider } from './estimate.ts';
 import { googleProvider } from './google.ts';
 import { osrmProvider } from './osrm.ts';
 import type { DirectionsProvider } from './provider.ts';
+import { config } from '../../config.ts';
 
 export interface Directions {
   source: string;
@@ -24,7 +25,7 @@ const providers = new Map<string, () => DirectionsProvider>([
 ]);
 
 function directionsProvider(): DirectionsProvider {
-  const name = (process.env.DIRECTIONS_PROVIDER ?? '').trim().toLowerCase() || 'estimate';
+  const name = config.directionsProvider();
   const provider = providers.get(name);
   if (!provider) throw new Error(`DIRECTIONS_PROVIDER must be one of ${[...providers.keys()].join(', ')}, not ${name}`);
   return provider();

@@ -4,11 +4,10 @@
  */
 import { distanceKm, type LatLng } from '../../domain/geo.ts';
 import type { DirectionsProvider } from './provider.ts';
-
-const DEFAULT_SPEED_KMH = 50;
+import { config } from '../../config.ts';
 
 export function estimateProvider(): DirectionsProvider {
-  const speedKmh = Number(process.env.ESTIMATE_SPEED_KMH || DEFAULT_SPEED_KMH);
+  const speedKmh = config.estimateSpeedKmh();
   if (!Number.isFinite(speedKmh) || speedKmh <= 0) throw new Error('ESTIMATE_SPEED_KMH must be a positive number of km/h');
   return {
     name: 'estimate',

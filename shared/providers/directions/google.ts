@@ -7,12 +7,13 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { LatLng } from '../../domain/geo.ts';
 import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
+import { config } from '../../config.ts';
 
 const NAME = 'google';
 const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/directions/json';
 
 export function googleProvider(): DirectionsProvider {
-  const base = process.env.GOOGLE_DIRECTIONS_URL || DEFAULT_URL;
+  const base = config.googleDirectionsUrl() ?? DEFAULT_URL;
   return {
     name: NAME,
     endpoint: base,
@@ -38,9 +39,9 @@ const valueOf = (field: unknown): unknown => (typeof field === 'object' && field
  * in AWS a Secrets Manager secret (named by GOOGLE_DIRECTIONS_API_KEY_SECRET, cached for an hour), locally the env.
  */
 async function googleApiKey(): Promise<string> {
-  const secretName = process.env.GOOGLE_DIRECTIONS_API_KEY_SECRET;
+  const secretName = config.googleDirectionsApiKeySecret();
   if (secretName) return String(await getSecret(secretName, { maxAge: 3600 }));
-  const key = process.env.GOOGLE_DIRECTIONS_API_KEY;
+  const key = config.googleDirectionsApiKey();
   if (!key) throw new Error('DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set');
   return key;
 }

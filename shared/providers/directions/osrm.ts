@@ -5,12 +5,13 @@
  */
 import type { LatLng } from '../../domain/geo.ts';
 import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
+import { config } from '../../config.ts';
 
 const NAME = 'osrm';
 const DEFAULT_URL = 'https://router.project-osrm.org';
 
 export function osrmProvider(): DirectionsProvider {
-  const base = (process.env.OSRM_URL || DEFAULT_URL).replace(/\/+$/, '');
+  const base = (config.osrmUrl() ?? DEFAULT_URL).replace(/\/+$/, '');
   return {
     name: NAME,
     endpoint: base,

@@ -1,0 +1,58 @@
+/**
+ * Every setting the functions read, in one typed place. Each is read when asked for, not at module
+ * init, so a test or script may set the environment after importing. infra/ sets the same variable
+ * names (`env`), so the stack and the code cannot drift apart.
+ */
+export const env = {
+  tableName: 'TABLE_NAME',
+  bucketName: 'BUCKET_NAME',
+  region: 'AWS_REGION',
+  dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  s3Endpoint: 'S3_ENDPOINT',
+  apiKeyCacheSeconds: 'API_KEY_CACHE_SECONDS',
+  providerTimeoutMs: 'PROVIDER_TIMEOUT_MS',
+  liveMapProvider: 'LIVE_MAP_PROVIDER',
+  googleStaticMapsUrl: 'GOOGLE_STATIC_MAPS_URL',
+  directionsProvider: 'DIRECTIONS_PROVIDER',
+  osrmUrl: 'OSRM_URL',
+  googleDirectionsUrl: 'GOOGLE_DIRECTIONS_URL',
+  googleDirectionsApiKey: 'GOOGLE_DIRECTIONS_API_KEY',
+  googleDirectionsApiKeySecret: 'GOOGLE_DIRECTIONS_API_KEY_SECRET',
+  estimateSpeedKmh: 'ESTIMATE_SPEED_KMH',
+} as const;
+
+type Setting = keyof typeof env;
+
+/** The variable's value, trimmed; undefined when unset or blank. */
+const text = (setting: Setting): string | undefined => process.env[env[setting]]?.trim() || undefined;
+
+/** A positive number, else the default (a typo in a number must not become NaN or 0 at run time). */
+const positiveNumber = (setting: Setting, fallback: number): number => {
+  const value = Number(text(setting));
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+export const config = {
+  tableName: (): string => text('tableName') ?? 'fleet-tracking',
+  bucketName: (): string => text('bucketName') ?? 'fleet-tracking-local',
+  /** set only locally: DynamoDB Local and s3rver */
+  dynamodbEndpoint: (): string | undefined => text('dynamodbEndpoint'),
+  s3Endpoint: (): string | undefined => text('s3Endpoint'),
+  region: (fallback: string): string => text('region') ?? fallback,
+  /** how long a found key may be cached; 0 turns the cache off (the tests lock keys) */
+  apiKeyCacheMs: (): number => {
+    const seconds = Number(text('apiKeyCacheSeconds') ?? 60);
+    return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
+  },
+  /** inside the functions' 10 s timeout */
+  providerTimeoutMs: (): number => positiveNumber('providerTimeoutMs', 8_000),
+  liveMapProvider: (): string => text('liveMapProvider') ?? 'schematic',
+  googleStaticMapsUrl: (): string | undefined => text('googleStaticMapsUrl'),
+  directionsProvider: (): string => text('directionsProvider')?.toLowerCase() ?? 'estimate',
+  osrmUrl: (): string | undefined => text('osrmUrl'),
+  googleDirectionsUrl: (): string | undefined => text('googleDirectionsUrl'),
+  googleDirectionsApiKey: (): string | undefined => text('googleDirectionsApiKey'),
+  googleDirectionsApiKeySecret: (): string | undefined => text('googleDirectionsApiKeySecret'),
+  /** checked by the estimate provider, which names the variable when it is not a positive number */
+  estimateSpeedKmh: (): number => Number(text('estimateSpeedKmh') ?? 50),
+};
