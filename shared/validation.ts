@@ -26,7 +26,9 @@ export const isCalendarDate = (text: string): boolean => {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 };
 
@@ -69,20 +71,40 @@ export const optionalInteger = (name: string, message = `${name} must be an inte
 export const optionalFlag = (name: string) =>
   v.optional(v.pipe(scalar(`${name} must be 0 or 1`), v.picklist(['0', '1'], `${name} must be 0 or 1`), v.transform(Number)));
 
-/** Optional finite number (radius, speed). */
-export const optionalNumber = (name: string, message = `${name} must be numeric`) =>
-  v.optional(v.pipe(scalar(message), v.regex(/^-?\d+(\.\d+)?$/, message), v.transform(Number), v.finite(message)));
+/** Decimal text as form clients write it: no exponent, no leading `+`. */
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
-/** A coordinate: `${name} is required and must be numeric`, then `${name} out of range`. */
-export const coordinate = (name: 'latitude' | 'longitude', range = name === 'latitude' ? 90 : 180) =>
+/** Places kept of a coordinate: 7 decimals is about 1 cm. */
+export const COORDINATE_DECIMALS = 7;
+
+/**
+ * Rounds to a number of decimal places. Every numeric input goes through it before it is stored:
+ * DynamoDB refuses magnitudes below 1e-130 and more than 38 significant digits, so a value that
+ * validation accepts must never carry them (1e-200 becomes 0; -0 becomes 0).
+ */
+export const roundTo = (value: number, decimals: number): number => Number(value.toFixed(decimals)) + 0;
+
+/**
+ * A JSON number or decimal text, finite and at most `max` in magnitude, rounded to `decimals` places
+ * (what is stored and answered). Every issue answers `message`, which names the parameter.
+ */
+export const decimalNumber = (message: string, decimals: number, max: number, rangeMessage = message) =>
   v.pipe(
-    scalar(`${name} is required and must be numeric`),
-    v.regex(/^-?\d+(\.\d+)?$/, `${name} is required and must be numeric`),
-    v.transform(Number),
-    v.finite(`${name} is required and must be numeric`),
-    v.minValue(-range, `${name} out of range`),
-    v.maxValue(range, `${name} out of range`),
+    v.union([v.number(), v.string()], message),
+    v.transform((value) => (typeof value === 'number' ? value : DECIMAL_TEXT.test(value.trim()) ? Number(value) : Number.NaN)),
+    v.finite(message),
+    v.transform((value) => roundTo(value, decimals)),
+    v.minValue(-max, rangeMessage),
+    v.maxValue(max, rangeMessage),
   );
+
+/** Optional number (absent: undefined), rounded as decimalNumber does (radius, speed). */
+export const optionalNumber = (name: string, decimals: number, max: number, message = `${name} must be numeric`) =>
+  v.optional(decimalNumber(message, decimals, max));
+
+/** A coordinate: `${name} is required and must be numeric`, then `${name} out of range`; kept to 7 decimals. */
+export const coordinate = (name: 'latitude' | 'longitude', range = name === 'latitude' ? 90 : 180) =>
+  decimalNumber(`${name} is required and must be numeric`, COORDINATE_DECIMALS, range, `${name} out of range`);
 
 const MAX_WHOLE_DIGITS = 12;
 

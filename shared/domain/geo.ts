@@ -3,7 +3,7 @@ export interface LatLng {
   lng: number;
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
+export const EARTH_RADIUS_KM = 6371.0088;
 const RAD = Math.PI / 180;
 
 /** Great-circle (haversine) distance in km. */

@@ -6,9 +6,10 @@
 import * as v from 'valibot';
 import { NotFound } from '../errors.ts';
 import { dateTimeText, integer } from '../responses.ts';
+import { COORDINATE_DECIMALS, roundTo } from '../validation.ts';
 import { distanceKm, type LatLng } from './geo.ts';
 import { formatDateTime } from './time.ts';
-import { type LocationDetails, newLocation, type UserLocation } from './user-location.ts';
+import { type LocationDetails, mostSpecificLocationAt, newLocation, type UserLocation } from './user-location.ts';
 
 export const MIN_STOPS = 2;
 /** Google Directions takes at most 25 waypoints between origin and destination; 25 stops stay inside every provider's limit */
@@ -106,7 +107,7 @@ function readStop(item: unknown, name: string): StopRequest | string {
       ? { userLocationUid }
       : `${name} user_location_uid must be an integer`;
   }
-  const point = { lat: numberOf(lat, DECIMAL), lng: numberOf(lng, DECIMAL) };
+  const point = { lat: coordinateOf(lat), lng: coordinateOf(lng) };
   if (point.lat === undefined || point.lng === undefined) return `${name} lat/lng must be numeric`;
   if (Math.abs(point.lat) > 90 || Math.abs(point.lng) > 180) return `${name} lat/lng out of range`;
   if (description === undefined || description === null) return { lat: point.lat, lng: point.lng };
@@ -121,6 +122,12 @@ function numberOf(value: unknown, pattern: RegExp): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string' || !pattern.test(value.trim())) return undefined;
   return Number(value);
+}
+
+/** A stop's coordinate as stored: kept to 7 decimals, so no value DynamoDB cannot hold reaches it. */
+function coordinateOf(value: unknown): number | undefined {
+  const number = numberOf(value, DECIMAL);
+  return number === undefined ? undefined : roundTo(number, COORDINATE_DECIMALS);
 }
 
 function parseJson(text: string): unknown {
@@ -140,7 +147,7 @@ export interface StopPlan {
 }
 
 /**
- * Resolves the requested stops against the user's locations. A point reuses the nearest location
+ * Resolves the requested stops against the user's locations. A point reuses a location
  * within 50 m (its reference point, for a polygon), including one drafted for an earlier stop of
  * the same route, so a round trip does not save its depot twice.
  */
@@ -153,9 +160,9 @@ export function planStops(requests: readonly StopRequest[], saved: readonly User
       return { saved: location };
     }
     const point = { lat: request.lat, lng: request.lng };
-    const nearSaved = nearest(saved, point);
+    const nearSaved = locationToReuse(saved, point);
     if (nearSaved) return { saved: nearSaved };
-    const nearDraft = nearest(drafts, point);
+    const nearDraft = locationToReuse(drafts, point);
     if (nearDraft) return { draft: drafts.indexOf(nearDraft) };
     const description = request.description ?? `Route stop ${request.lat},${request.lng}`;
     return { draft: drafts.push(newLocation({ description, latitude: request.lat, longitude: request.lng })) - 1 };
@@ -163,14 +170,17 @@ export function planStops(requests: readonly StopRequest[], saved: readonly User
   return { stops, drafts };
 }
 
-/** The closest location within the reuse radius; the first one wins a tie. */
-function nearest<L extends Pick<LocationDetails, 'latitude' | 'longitude'>>(locations: readonly L[], point: LatLng): L | undefined {
-  let best: { location: L; km: number } | undefined;
-  for (const location of locations) {
-    const km = distanceKm({ lat: location.latitude, lng: location.longitude }, point);
-    if (km <= REUSE_RADIUS_KM && (!best || km < best.km)) best = { location, km };
-  }
-  return best?.location;
+/**
+ * The location to reuse among those whose centre is within the reuse radius: the most specific one
+ * that contains the point (as trips and fills are named), else the closest; the first one wins a tie.
+ */
+function locationToReuse<L extends LocationDetails>(locations: readonly L[], point: LatLng): L | undefined {
+  const inReach = locations
+    .map((location) => ({ location, km: distanceKm({ lat: location.latitude, lng: location.longitude }, point) }))
+    .filter(({ km }) => km <= REUSE_RADIUS_KM);
+  const containing = mostSpecificLocationAt(inReach.map(({ location }) => location), point);
+  if (containing) return containing;
+  return inReach.reduce<{ location: L; km: number } | undefined>((best, next) => (!best || next.km < best.km ? next : best), undefined)?.location;
 }
 
 /** Where each planned stop is, in order: what the directions are asked for. */

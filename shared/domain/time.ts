@@ -10,11 +10,21 @@ export function formatDateTime(instant: string | Date, offsetMinutes = 0): strin
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** The UTC instants that bound the user's calendar days start_date..end_date (inclusive). */
+/**
+ * Stored instants are 4-digit-year ISO text (keys compare as text), so a bound beyond them is clamped
+ * to them: `9999-12-31` west of GMT or `0000-01-01` east of it still means "no end" / "no start",
+ * instead of a '+010000-…' or '-000001-…' key that sorts on the wrong side of every record.
+ */
+const FIRST_INSTANT_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+const storedInstant = (ms: number): string => new Date(Math.min(Math.max(ms, FIRST_INSTANT_MS), LAST_INSTANT_MS)).toISOString();
+
+/** The UTC instants that bound the user's calendar days start_date..end_date (inclusive), for any yyyy-mm-dd and offset. */
 export function userDayRange(startDate: string, endDate: string, offsetMinutes: number): { from: string; to: string } {
   const startMs = Date.parse(`${startDate}T00:00:00.000Z`) - offsetMinutes * MINUTE_MS;
   const endMs = Date.parse(`${endDate}T23:59:59.999Z`) - offsetMinutes * MINUTE_MS;
-  return { from: new Date(startMs).toISOString(), to: new Date(endMs).toISOString() };
+  return { from: storedInstant(startMs), to: storedInstant(endMs) };
 }
 
 /** Whole days from one yyyy-mm-dd to another, counting both ends. */

@@ -5,8 +5,8 @@
 import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
 import { flag, integer } from '../responses.ts';
-import { optionalFlag, optionalNumber, optionalText } from '../validation.ts';
-import { distanceKm, type LatLng } from './geo.ts';
+import { COORDINATE_DECIMALS, optionalFlag, optionalNumber, optionalText, roundTo } from '../validation.ts';
+import { distanceKm, EARTH_RADIUS_KM, type LatLng } from './geo.ts';
 
 export const LOCATION_TYPES = ['point', 'polygon'] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
@@ -36,6 +36,9 @@ const DEFAULT_COLOR = 'blue';
 /** anything wider than half the Earth's circumference covers everything; a bigger number is a unit mistake */
 const MAX_RADIUS_KM = 20_000;
 const MAX_SPEED_LIMIT = 1_000;
+/** what is kept of a radius (1 mm, so a radius that rounds to 0 is refused) and of a speed limit */
+const RADIUS_DECIMALS = 6;
+const SPEED_DECIMALS = 2;
 /** keeps an item far below DynamoDB's 400 KB and a containment test cheap for every position */
 const MAX_POLYGON_VERTICES = 1_000;
 
@@ -47,12 +50,12 @@ export const POINTS_REQUIRED = 'points must be a JSON array of at least 3 {lat,l
 /** The optional parameters addUserLocation and editUserLocation share, in the spec's order. */
 export const userLocationOptions = {
   color: optionalText('color', 50),
-  radius: v.optional(v.pipe(v.unwrap(optionalNumber('radius', RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE), v.maxValue(MAX_RADIUS_KM, RADIUS_MESSAGE))),
+  radius: v.optional(v.pipe(v.unwrap(optionalNumber('radius', RADIUS_DECIMALS, MAX_RADIUS_KM, RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE))),
   location_type: v.optional(v.pipe(v.string(LOCATION_TYPE_MESSAGE), v.trim(), v.toLowerCase(), v.picklist(LOCATION_TYPES, LOCATION_TYPE_MESSAGE))),
   // Checked by polygonVertices once the location type is known: a point ignores them.
   points: v.pipe(v.unknown(), v.description("a polygon's vertices: a JSON array (or its JSON text) of at least 3 {lat,lng} objects; ignored for a point")),
   icon: optionalText('icon', 255),
-  speed: v.optional(v.pipe(v.unwrap(optionalNumber('speed', SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE), v.maxValue(MAX_SPEED_LIMIT, SPEED_MESSAGE))),
+  speed: v.optional(v.pipe(v.unwrap(optionalNumber('speed', SPEED_DECIMALS, MAX_SPEED_LIMIT, SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE))),
   no_go: optionalFlag('no_go'),
   only_push: optionalFlag('only_push'),
 };
@@ -131,8 +134,9 @@ export function polygonVertices(points: unknown): LatLng[] {
     if (typeof lat !== 'number' || typeof lng !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lng)) {
       throw new BadRequest(`points vertex ${index + 1} must be an object with numeric lat and lng`);
     }
-    if (Math.abs(lat) > 90 || Math.abs(lng) > 180) throw new BadRequest(`points vertex ${index + 1} is out of range`);
-    return { lat, lng };
+    const stored = { lat: roundTo(lat, COORDINATE_DECIMALS), lng: roundTo(lng, COORDINATE_DECIMALS) };
+    if (Math.abs(stored.lat) > 90 || Math.abs(stored.lng) > 180) throw new BadRequest(`points vertex ${index + 1} is out of range`);
+    return stored;
   });
 }
 
@@ -188,9 +192,35 @@ export function locationContains(location: Zone, position: LatLng): boolean {
   return distanceKm({ lat: location.latitude, lng: location.longitude }, position) <= location.radiusKm;
 }
 
-/** The first location (in the order given) that contains the position. */
-export function findLocationAt<L extends Zone>(locations: readonly L[], position: LatLng): L | undefined {
-  return locations.find((location) => locationContains(location, position));
+/**
+ * The most specific location that contains the position: the smallest zone (a point's circle or a
+ * polygon's area), then the nearest centre (a polygon's latitude/longitude), then the order given.
+ * A depot inside a wide region is named by the depot, whichever was saved first.
+ */
+export function mostSpecificLocationAt<L extends Zone>(locations: readonly L[], position: LatLng): L | undefined {
+  let best: { location: L; areaKm2: number; centreKm: number } | undefined;
+  for (const location of locations) {
+    if (!locationContains(location, position)) continue;
+    const candidate = { location, areaKm2: zoneAreaKm2(location), centreKm: distanceKm({ lat: location.latitude, lng: location.longitude }, position) };
+    if (!best || candidate.areaKm2 < best.areaKm2 || (candidate.areaKm2 === best.areaKm2 && candidate.centreKm < best.centreKm)) best = candidate;
+  }
+  return best?.location;
+}
+
+/** A point's disc, or a polygon's area on a local equirectangular projection (exact enough to rank zones of one user). */
+export function zoneAreaKm2(location: Zone): number {
+  if (location.locationType === 'point') return Math.PI * location.radiusKm ** 2;
+  const vertices = location.points;
+  const kmPerDegree = (Math.PI / 180) * EARTH_RADIUS_KM;
+  const meanLat = vertices.reduce((sum, vertex) => sum + vertex.lat, 0) / vertices.length;
+  const lngScale = Math.cos((meanLat * Math.PI) / 180);
+  let twiceArea = 0;
+  for (let i = 0, j = vertices.length - 1; i < vertices.length; j = i++) {
+    const a = vertices[j] as LatLng;
+    const b = vertices[i] as LatLng;
+    twiceArea += a.lng * lngScale * b.lat - b.lng * lngScale * a.lat;
+  }
+  return (Math.abs(twiceArea) / 2) * kmPerDegree ** 2;
 }
 
 /**

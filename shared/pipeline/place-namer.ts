@@ -1,36 +1,51 @@
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
-import { findLocationAt, type UserLocation } from '../domain/user-location.ts';
+import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/tracks.ts';
 import { listUserLocations } from '../store/user-locations.ts';
 
 /**
- * Names places and drivers for one batch, reading each vehicle's users' locations and each tag's
- * operator once: a place is the first containing location of the vehicle's users, else its coordinates.
+ * Names places and drivers for one batch, reading each vehicle's users, their locations and each
+ * tag's holder once: a place is the most specific location of the vehicle's users that contains it,
+ * else its coordinates; a driver is the tag's holder only when it is an operator of those users.
  */
 export class PlaceNamer {
+  private readonly users = new Map<number, Promise<number[]>>();
   private readonly locations = new Map<number, Promise<UserLocation[]>>();
-  private readonly drivers = new Map<string, Promise<Operator | undefined>>();
+  private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
   async placeName(vehicleUid: number, point: LatLng): Promise<string> {
     let locations = this.locations.get(vehicleUid);
     if (!locations) {
-      locations = listVehicleUsers(vehicleUid).then(async (users) => (await Promise.all(users.map(listUserLocations))).flat());
+      locations = this.vehicleUsers(vehicleUid).then(async (users) => (await Promise.all(users.map(listUserLocations))).flat());
       this.locations.set(vehicleUid, locations);
     }
-    return findLocationAt(await locations, point)?.description ?? coordinatesText(point);
+    return mostSpecificLocationAt(await locations, point)?.description ?? coordinatesText(point);
   }
 
-  /** The operator holding the tag now, i.e. at the time the batch is processed. */
-  driver(tagId: string | null): Promise<Operator | undefined> {
-    if (!tagId) return Promise.resolve(undefined);
-    let driver = this.drivers.get(tagId);
-    if (!driver) {
-      driver = findOperatorByTag(tagId);
-      this.drivers.set(tagId, driver);
+  /**
+   * The operator holding the tag now (when the batch is processed), if it belongs to one of the
+   * vehicle's users: tag_id is unique across tenants, but another tenant's operator is never named.
+   */
+  async driver(vehicleUid: number, tagId: string | null): Promise<Operator | undefined> {
+    if (!tagId) return undefined;
+    let holder = this.tagHolders.get(tagId);
+    if (!holder) {
+      holder = findOperatorByTag(tagId);
+      this.tagHolders.set(tagId, holder);
     }
-    return driver;
+    const [operator, users] = await Promise.all([holder, this.vehicleUsers(vehicleUid)]);
+    return operator && users.includes(operator.user_uid) ? operator : undefined;
+  }
+
+  private vehicleUsers(vehicleUid: number): Promise<number[]> {
+    let users = this.users.get(vehicleUid);
+    if (!users) {
+      users = listVehicleUsers(vehicleUid);
+      this.users.set(vehicleUid, users);
+    }
+    return users;
   }
 }
 

@@ -179,7 +179,7 @@ async function namedTrip(vehicle: Vehicle, trip: DetectedTrip, tripUid: number, 
   const [startLocation, stopLocation, driver] = await Promise.all([
     namer.placeName(vehicle.vehicleUid, { lat: trip.startLat, lng: trip.startLng }),
     namer.placeName(vehicle.vehicleUid, { lat: trip.stopLat, lng: trip.stopLng }),
-    namer.driver(trip.driverTagId),
+    namer.driver(vehicle.vehicleUid, trip.driverTagId),
   ]);
   return { ...trip, tripUid, vehicleUid: vehicle.vehicleUid, startLocation, stopLocation, driverName: driver?.fullname ?? null };
 }
@@ -187,7 +187,7 @@ async function namedTrip(vehicle: Vehicle, trip: DetectedTrip, tripUid: number, 
 async function namedFill(vehicle: Vehicle, fill: DetectedFill, eventUid: number, tripUidByStart: Map<string, number>, namer: PlaceNamer): Promise<FuelFill> {
   const [location, driver] = await Promise.all([
     namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }),
-    namer.driver(fill.driverTagId),
+    namer.driver(vehicle.vehicleUid, fill.driverTagId),
   ]);
   const { driverTagId: _tag, precedingTripStart, sincePreviousFill, ...measured } = fill;
   return {

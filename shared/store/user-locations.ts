@@ -9,7 +9,7 @@ import { type Item, queryPrefix, setExpression } from './requests.ts';
 
 const NOT_FOUND = 'location not found or not linked to this api key';
 
-/** The user's locations by user_location_uid: the order findLocationAt tries them in. */
+/** The user's locations by user_location_uid. */
 export async function listUserLocations(userUid: number): Promise<UserLocation[]> {
   const items = await queryPrefix(keys.user(userUid).pk, keys.userLocationsPrefix);
   return items.map(locationFromItem);

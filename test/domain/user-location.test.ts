@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  findLocationAt,
   type LocationDetails,
   locationChanges,
   locationContains,
+  mostSpecificLocationAt,
   newLocation,
   polygonVertices,
   POINTS_REQUIRED,
   pointsText,
+  zoneAreaKm2,
 } from '../../shared/domain/user-location.ts';
 import { BadRequest } from '../../shared/errors.ts';
 
@@ -76,18 +77,49 @@ describe('locationContains for a polygon', () => {
   });
 });
 
-describe('findLocationAt', () => {
-  it('answers the first location, in the order given, that contains the position', () => {
+describe('mostSpecificLocationAt', () => {
+  it('answers the smallest containing zone, whichever was saved first', () => {
     const far = point({ description: 'Far', latitude: 10, longitude: 10 });
     const yard = { ...polygon(), description: 'Yard' };
     const wide = point({ description: 'Wide', latitude: 0.5, longitude: 0.5, radiusKm: 500 });
-    expect(findLocationAt([far, yard, wide], { lat: 0.5, lng: 0.5 })?.description).toBe('Yard');
-    expect(findLocationAt([far, wide, yard], { lat: 0.5, lng: 0.5 })?.description).toBe('Wide');
+    expect(mostSpecificLocationAt([far, yard, wide], { lat: 0.5, lng: 0.5 })?.description).toBe('Yard');
+    expect(mostSpecificLocationAt([far, wide, yard], { lat: 0.5, lng: 0.5 })?.description).toBe('Yard');
+  });
+
+  it('compares a point\'s disc with a polygon\'s area', () => {
+    // the L-shaped yard is 3 square degrees, about 37,000 km² at the equator: a 100 km disc (31,400 km²) is smaller
+    const yard = { ...polygon(), description: 'Yard' };
+    const disc = point({ description: 'Disc', latitude: 0.5, longitude: 0.5, radiusKm: 100 });
+    const bigger = point({ description: 'Bigger', latitude: 0.5, longitude: 0.5, radiusKm: 110 });
+    expect(mostSpecificLocationAt([yard, disc], { lat: 0.5, lng: 0.5 })?.description).toBe('Disc');
+    expect(mostSpecificLocationAt([bigger, yard], { lat: 0.5, lng: 0.5 })?.description).toBe('Yard');
+  });
+
+  it('gives a tie in size to the nearest centre, then to the order given', () => {
+    const west = point({ description: 'West', latitude: depot.lat, longitude: depot.lng - 0.002 });
+    const east = point({ description: 'East', latitude: depot.lat, longitude: depot.lng + 0.001 });
+    const twin = point({ description: 'Twin', latitude: depot.lat, longitude: depot.lng + 0.001 });
+    expect(mostSpecificLocationAt([west, east, twin], depot)?.description).toBe('East');
+    expect(mostSpecificLocationAt([twin, east, west], depot)?.description).toBe('Twin');
   });
 
   it('answers undefined when no location contains the position', () => {
-    expect(findLocationAt([point()], { lat: 0, lng: 0 })).toBeUndefined();
-    expect(findLocationAt([], depot)).toBeUndefined();
+    expect(mostSpecificLocationAt([point()], { lat: 0, lng: 0 })).toBeUndefined();
+    expect(mostSpecificLocationAt([], depot)).toBeUndefined();
+  });
+});
+
+describe('zoneAreaKm2', () => {
+  it('measures a disc and a polygon in km²', () => {
+    expect(zoneAreaKm2(point({ radiusKm: 2 }))).toBeCloseTo(Math.PI * 4, 6);
+    const square = polygon([
+      { lat: 0, lng: 0 },
+      { lat: 0, lng: 1 },
+      { lat: 1, lng: 1 },
+      { lat: 1, lng: 0 },
+    ]);
+    expect(zoneAreaKm2(square)).toBeGreaterThan(12_300);
+    expect(zoneAreaKm2(square)).toBeLessThan(12_400);
   });
 });
 
