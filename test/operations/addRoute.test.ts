@@ -277,6 +277,33 @@ describe('addRoute with the built-in estimate (the default)', () => {
     expect(res.body.stops[0]).toMatchObject({ user_location_uid: nearest.userLocationUid, description: '10 m', created: false });
   });
 
+  it('reuses the most specific of the saved locations within 50 m that contain the stop', async () => {
+    // Prepare: a wide region centred on the stop, saved first, and a small bay 40 m away that contains it too
+    const user = await givenUser();
+    const start = somewhere();
+    const bayCentre = northOf(start, 40);
+    await givenUserLocation(user, { description: 'Region', latitude: start.lat, longitude: start.lng, radius: 10 });
+    const bay = await givenUserLocation(user, { description: 'Bay', latitude: bayCentre.lat, longitude: bayCentre.lng, radius: 0.1 });
+    // Act
+    const res = await addRoute(user, { stops: stopsText([start, northOf(start, 2000)]) });
+    // Assess
+    expect(res.body.stops[0]).toMatchObject({ user_location_uid: bay.userLocationUid, description: 'Bay', created: false });
+  });
+
+  it('keeps stop coordinates to 7 decimals: a value DynamoDB cannot store never reaches it', async () => {
+    // Prepare
+    const user = await givenUser();
+    const stops = [{ lat: 1e-200, lng: '28.123456789012345678901234567890123456789' }, { lat: -1e-131, lng: 28.5 }];
+    // Act
+    const body = JSON.stringify({ api_key: user.key, route_name: 'Tiny', stops });
+    const res = await api.post('addRoute', {}, { rawBody: body, headers: { 'Content-Type': 'application/json' } });
+    // Assess
+    expect(res).toBeSuccess();
+    expect(res.body.stops.map(({ latitude, longitude }: { latitude: number; longitude: number }) => [latitude, longitude])).toEqual([[0, 28.1234568], [0, 28.5]]);
+    const saved = (await api.get('getUserLocations', { api_key: user.key })).body.locations as { latitude: number; longitude: number }[];
+    expect(saved.map((location) => [location.latitude, location.longitude])).toEqual([[0, 28.1234568], [0, 28.5]]);
+  });
+
   it('saves a place visited twice once, as a round trip back to the depot', async () => {
     // Prepare
     const user = await givenUser();
