@@ -178,7 +178,7 @@ describe('addUserLocation refusals', () => {
     // Prepare
     const user = await givenUser();
     const cases: [Record<string, unknown>, string][] = [
-      [{ ...depot, latitude: 1e30 }, 'latitude is required and must be numeric'],
+      [{ ...depot, latitude: 1e30 }, 'latitude out of range'],
       [{ ...depot, latitude: null }, 'latitude is required and must be numeric'],
       [{ ...depot, longitude: [1] }, 'longitude is required and must be numeric'],
       [{ ...depot, description: { text: 'x' } }, 'description is required'],
