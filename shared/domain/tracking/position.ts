@@ -3,7 +3,7 @@
  * NDJSON in files. Only imei, gps_datetime, latitude and longitude are required.
  */
 import * as v from 'valibot';
-import { isCalendarDate, isPlainObject } from '../../validation.ts';
+import { COORDINATE_DECIMALS, isCalendarDate, isPlainObject, roundTo } from '../../validation.ts';
 
 /** A real instant: a calendar day, a valid clock time and an explicit offset (2026-02-30 is refused, not rolled over). */
 function isIsoInstant(text: string): boolean {
@@ -11,7 +11,20 @@ function isIsoInstant(text: string): boolean {
   return match !== null && isCalendarDate(match[1] as string) && Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60;
 }
 
-const nullableNumber = v.optional(v.nullable(v.pipe(v.number(), v.finite())), null);
+/**
+ * Device readings are kept to 6 decimals (coordinates to 7) and refused beyond 1e12, so no record
+ * carries a number DynamoDB cannot store (below 1e-130, above 1e126) into the vehicle's commit,
+ * which would fail the whole batch again on every retry.
+ */
+const MAX_READING = 1e12;
+const READING_DECIMALS = 6;
+const reading = v.pipe(
+  v.number(),
+  v.finite(),
+  v.transform((value: number) => roundTo(value, READING_DECIMALS)),
+  v.check((value) => Math.abs(value) <= MAX_READING, 'out of range'),
+);
+const nullableNumber = v.optional(v.nullable(reading), null);
 const nullableText = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
 
 export const PositionRecord = v.object({
@@ -21,14 +34,14 @@ export const PositionRecord = v.object({
     v.check(isIsoInstant, 'gps_datetime must be ISO 8601 with an offset'),
     v.transform((text) => new Date(text).toISOString()),
   ),
-  latitude: v.pipe(v.number('latitude is required'), v.minValue(-90, 'latitude out of range'), v.maxValue(90, 'latitude out of range')),
-  longitude: v.pipe(v.number('longitude is required'), v.minValue(-180, 'longitude out of range'), v.maxValue(180, 'longitude out of range')),
-  speed: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.maxValue(400))), null),
+  latitude: v.pipe(v.number('latitude is required'), v.transform((value) => roundTo(value, COORDINATE_DECIMALS)), v.minValue(-90, 'latitude out of range'), v.maxValue(90, 'latitude out of range')),
+  longitude: v.pipe(v.number('longitude is required'), v.transform((value) => roundTo(value, COORDINATE_DECIMALS)), v.minValue(-180, 'longitude out of range'), v.maxValue(180, 'longitude out of range')),
+  speed: v.optional(v.nullable(v.pipe(reading, v.minValue(0), v.maxValue(400))), null),
   heading: nullableNumber,
   ignition: v.optional(v.nullable(v.boolean()), null),
-  odometer_km: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
-  engine_hours: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
-  fuel_raw: v.optional(v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))), null),
+  odometer_km: v.optional(v.nullable(v.pipe(reading, v.minValue(0))), null),
+  engine_hours: v.optional(v.nullable(v.pipe(reading, v.minValue(0))), null),
+  fuel_raw: v.optional(v.nullable(v.pipe(reading, v.minValue(0))), null),
   supp_volt: nullableNumber,
   int_batt_volt: nullableNumber,
   int_temp: nullableNumber,
