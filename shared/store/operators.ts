@@ -24,7 +24,7 @@ export async function findOperator(userUid: number, operatorUid: number): Promis
   return item ? operatorFromItem(item) : undefined;
 }
 
-/** The operator holding a tag, whoever owns it: the positions pipeline names drivers on trips by it. */
+/** The operator holding a tag, whoever owns it (tag_id is unique across users); the pipeline names a driver by it only within the vehicle's users. */
 export async function findOperatorByTag(tagId: string): Promise<Operator | undefined> {
   const claim = await getItem(keys.operatorTag(tagId.trim()));
   return claim ? findOperator(Number(claim.user_uid), Number(claim.operator_uid)) : undefined;
