@@ -34,14 +34,14 @@ const positiveNumber = (setting: Setting, fallback: number): number => {
 
 /**
  * Fixed limits the stack and the code share. Every AWS call must fail well inside the function's timeout,
- * so a hung DynamoDB or S3 answers 503 instead of a Lambda timeout: two attempts of at most 1.5 s of
- * silence each (plus a short back-off) stay near 3 s of the 10 s.
+ * so a hung DynamoDB or S3 answers 503 instead of a Lambda timeout: two attempts of at most 1.5 s
+ * each (plus a short back-off) stay near 3 s of the 10 s.
  */
 export const limits = {
   /** every API operation's Lambda timeout; infra sets it and the local emulator enforces it */
   functionTimeoutSeconds: 10,
   awsConnectionTimeoutMs: 1_000,
-  /** the longest a socket may stay silent during one attempt */
+  /** the longest one attempt may wait for its answer */
   awsRequestTimeoutMs: 1_500,
   awsMaxAttempts: 2,
 } as const;
@@ -49,7 +49,8 @@ export const limits = {
 /** The client settings every AWS SDK client of the functions is built with. */
 export const awsClientTimeouts = () => ({
   maxAttempts: limits.awsMaxAttempts,
-  requestHandler: { connectionTimeout: limits.awsConnectionTimeoutMs, requestTimeout: limits.awsRequestTimeoutMs },
+  // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes, and keeps waiting.
+  requestHandler: { connectionTimeout: limits.awsConnectionTimeoutMs, requestTimeout: limits.awsRequestTimeoutMs, throwOnRequestTimeout: true },
 });
 
 export const config = {

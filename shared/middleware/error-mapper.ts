@@ -61,12 +61,16 @@ const TIMEOUT_ERRORS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeou
 /** Node's codes for a dependency that cannot be reached or dropped the connection. */
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** A DynamoDB, S3 or Secrets Manager that is down or hung is a passing outage, not a fault of ours: 503, not 500. */
+/**
+ * A DynamoDB, S3 or Secrets Manager that is down or hung is a passing outage, not a fault of ours: 503, not 500.
+ * Wrappers (Powertools' GetParameterError) keep the SDK's error as their cause.
+ */
 function asUnavailable(error: unknown): ServiceUnavailable | undefined {
-  if (!(error instanceof Error) || error instanceof ApiError) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (TIMEOUT_ERRORS.has(error.name) || (typeof code === 'string' && CONNECTION_ERRORS.has(code))) {
-    return new ServiceUnavailable('service unavailable, retry later');
+  for (let cause = error, depth = 0; cause instanceof Error && !(cause instanceof ApiError) && depth < 5; cause = cause.cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (TIMEOUT_ERRORS.has(cause.name) || (typeof code === 'string' && CONNECTION_ERRORS.has(code))) {
+      return new ServiceUnavailable('service unavailable, retry later');
+    }
   }
   return undefined;
 }
