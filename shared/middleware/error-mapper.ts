@@ -55,7 +55,10 @@ function throttledTransaction(error: Error): boolean {
   return error.name === 'TransactionCanceledException' && (reasons ?? []).some((reason) => THROTTLED_CANCELLATIONS.has(reason.Code ?? ''));
 }
 
-/** How the SDK's HTTP handler says a dependency did not answer in time (connection or socket silence). */
+/**
+ * How a dependency that did not answer in time shows: the SDK's HTTP handler (connection or request timeout),
+ * AWS itself, and middy's own TimeoutError just before the function's deadline (the handler was still waiting on something).
+ */
 const TIMEOUT_ERRORS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ServiceUnavailable']);
 
 /** Node's codes for a dependency that cannot be reached or dropped the connection. */
