@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { hashApiKey } from '../../shared/middleware/api-key-auth.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { api } from '../support/api.ts';
 import { anImei } from '../support/builders.ts';
 
@@ -49,6 +53,23 @@ describe('the admin CLI', () => {
     const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', anImei(), '--name', 'Shared');
     const link = await admin('vehicle', 'link', '--user', String(partner.json.user_uid), '--vehicle', String(vehicle.json.vehicle_uid));
     expect(link.json).toEqual({ user_uid: partner.json.user_uid, vehicle_uid: vehicle.json.vehicle_uid, imei: vehicle.json.imei });
+  });
+
+  it('locks a key that starts with a dash, as `--key -abc`', async () => {
+    // Prepare: keys made today never start with '-', but keys made before may
+    const user = await admin('user', 'create', '--name', 'Dash');
+    const dashedKey = `-${'d'.repeat(20)}${user.json.user_uid}`;
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.apiKey(hashApiKey(dashedKey)), user_uid: user.json.user_uid, gmt_offset_minutes: 0, locked: false },
+      }),
+    );
+    // Act
+    const locked = await admin('key', 'lock', '--key', dashedKey);
+    // Assess
+    expect(locked).toEqual({ code: 0, json: { locked: true } });
+    expect(await api.get('getVehicles', { api_key: dashedKey })).toBeError(403, 'api key locked');
   });
 
   it.each([
