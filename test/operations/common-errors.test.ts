@@ -102,6 +102,10 @@ describe.each(operations.filter((operation) => operation.method === 'POST').map(
       expect(await broken({}, '[1, 2]')).toBeError(401, 'api key missing');
     });
 
+    it('answers a body over 256 KB with 413 before the key: the size is a transport limit', async () => {
+      expect(await broken({}, `{"x":"${'x'.repeat(300 * 1024)}"}`)).toBeError(413, 'request body too large (max 256 KB)');
+    });
+
     it('answers 400 with a valid key', async () => {
       const user = await givenUser();
       expect((await broken({ api_key: user.key }, '{"expense_name": ')).status).toBe(400);
