@@ -4,8 +4,9 @@ import { envelopeResponse } from './envelope.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 /**
- * The one place errors become responses: a typed ApiError keeps its status and message;
- * anything else is a 500 `internal error`, logged with the request id (never the event, so never the key).
+ * The one place errors become responses: a typed ApiError keeps its status and message; AWS throttling
+ * is a 429, a dependency that is down or silent a 503; anything else is a 500 `internal error`, logged
+ * with the request id (never the event, so never the key).
  */
 export const errorMapper = (): HttpMiddleware => {
   const errorMapperOnError = (request: HttpRequest): void => {
