@@ -9,7 +9,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { env } from '../shared/config.ts';
+import { env, limits } from '../shared/config.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
 import { configureProvider } from './providers.ts';
 
@@ -26,7 +26,7 @@ export const functionDefaults = {
   runtime: lambda.Runtime.NODEJS_24_X,
   architecture: lambda.Architecture.ARM_64,
   memorySize: 512,
-  timeout: Duration.seconds(10),
+  timeout: Duration.seconds(limits.functionTimeoutSeconds),
   tracing: lambda.Tracing.ACTIVE,
   handler: 'handler',
   bundling: {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { limits } from '../shared/config.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { findOperation, handlerPath } from '../shared/operations.ts';
@@ -10,6 +12,11 @@ type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<
 
 /** API Gateway's own payload limit; the handlers enforce the service's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Past this much, an oversized body is no longer drained: the connection is cut after the 413. */
+const MAX_DRAINED_BYTES = 4 * GATEWAY_MAX_BODY_BYTES;
+
+/** What API Gateway answers for a Lambda that timed out or crashed (502), in the envelope its DEFAULT_5XX response gives. */
+const FUNCTION_FAILED = envelopeResponse(502, {}, 'internal error');
 
 /** The OpenAPI document, made at request time from the registry and the handlers' schemas. */
 const OPENAPI_PATH = '/api/openapi.json';
@@ -23,7 +30,18 @@ export interface ApiEmulator {
  * A node:http stand-in for API Gateway: `/api/{operation}` becomes a REST proxy event for the
  * registry's handler, and the handler's result becomes the HTTP response, as in AWS.
  */
-export async function startApiEmulator({ port, host = '127.0.0.1' }: { port: number; host?: string }): Promise<ApiEmulator> {
+export interface ApiEmulatorOptions {
+  port: number;
+  host?: string;
+  /** Lambda's timeout, enforced as Lambda does; the stack's value unless a test needs a shorter one */
+  functionTimeoutMs?: number;
+}
+
+export async function startApiEmulator({
+  port,
+  host = '127.0.0.1',
+  functionTimeoutMs = limits.functionTimeoutSeconds * 1000,
+}: ApiEmulatorOptions): Promise<ApiEmulator> {
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const loadHandler = (name: string): Promise<LambdaHandler> => {
     let loaded = handlers.get(name);
@@ -34,12 +52,29 @@ export async function startApiEmulator({ port, host = '127.0.0.1' }: { port: num
     return loaded;
   };
 
+  const runHandler = async (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const handler = await loadHandler(name);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<APIGatewayProxyResult>((resolve) => {
+      timer = setTimeout(() => {
+        console.error(`api emulator: ${name} timed out after ${functionTimeoutMs / 1000} seconds`);
+        resolve(FUNCTION_FAILED);
+      }, functionTimeoutMs);
+    });
+    try {
+      return await Promise.race([handler(event, lambdaContext(name, randomUUID(), functionTimeoutMs)), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const server = createServer((req, res) => {
-    serve(req, res, loadHandler).catch((error: unknown) => {
+    serve(req, res, runHandler).catch((error: unknown) => {
       console.error('api emulator: handler failed outside its middleware', error);
-      send(res, envelopeResponse(502, {}, 'internal error'));
+      send(res, FUNCTION_FAILED);
     });
   });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
     url: `http://${host}:${port}`,
@@ -51,7 +86,9 @@ export async function startApiEmulator({ port, host = '127.0.0.1' }: { port: num
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, loadHandler: (name: string) => Promise<LambdaHandler>) {
+type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+
+async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (url.pathname === OPENAPI_PATH && req.method === 'GET') return send(res, openApiResponse(`http://${req.headers.host ?? 'localhost'}`));
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
@@ -69,8 +106,25 @@ async function serve(req: IncomingMessage, res: ServerResponse, loadHandler: (na
     body,
     sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
   });
-  const handler = await loadHandler(operation.name);
-  send(res, await handler(event, lambdaContext(operation.name, randomUUID())));
+  send(res, await runHandler(operation.name, event));
+}
+
+/**
+ * Requests Node cannot parse never reach a handler: a header block over Node's maxHeaderSize gets a 431,
+ * anything else malformed a 400, both in the envelope, and the connection is closed (its state is unknown).
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'request headers too large']
+      : [400, 'Bad Request', 'bad request'];
+  const body = Buffer.from(envelopeResponse(status, {}, message).body, 'utf8');
+  const head = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
 }
 
 function openApiResponse(serverUrl: string): APIGatewayProxyResult {
@@ -84,19 +138,25 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
+/**
+ * The body, or undefined when it is over API Gateway's limit. An oversized body is still read to its end
+ * (up to a cap) and dropped: closing a socket with unread data resets it, and the client would lose the 413.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > GATEWAY_MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
+    if (size > MAX_DRAINED_BYTES) return undefined;
+    if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > GATEWAY_MAX_BODY_BYTES ? undefined : Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-  res.writeHead(result.statusCode, { ...result.headers, 'Content-Length': body.length } as Record<string, string | number>);
+  // After a 413 the client's framing is not to be trusted (a body may still be on its way): the next request gets a new connection.
+  const closing = result.statusCode === 413 ? { Connection: 'close' } : {};
+  res.writeHead(result.statusCode, { ...result.headers, ...closing, 'Content-Length': body.length } as Record<string, string | number>);
   res.end(body);
 }

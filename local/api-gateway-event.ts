@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { limits } from '../shared/config.ts';
 
 export interface HttpCall {
   method: string;
@@ -68,7 +69,7 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
 }
 
 /** A Lambda context good enough for middy and Powertools. */
-export function lambdaContext(functionName: string, requestId: string, timeoutMs = 29_000): Context {
+export function lambdaContext(functionName: string, requestId: string, timeoutMs = limits.functionTimeoutSeconds * 1000): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,

@@ -128,9 +128,30 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
   },
 };
 
+/**
+ * `--key -abc` and `--gmt-offset -120`: parseArgs calls a value that starts with '-' ambiguous, so a
+ * string option's next word that is not itself one of our options is joined to it as `--key=-abc`.
+ */
+function withDashedValues(argv: string[]): string[] {
+  const isOption = (word: string): boolean => word.startsWith('--') && (word.slice(2).split('=')[0] ?? '') in options;
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    const option = options[arg.slice(2) as keyof typeof options];
+    if (arg.startsWith('--') && option?.type === 'string' && next?.startsWith('-') && !isOption(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 export async function runAdmin(argv: string[]): Promise<{ output: Record<string, unknown>; exitCode: number }> {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: withDashedValues(argv), options, allowPositionals: true, strict: true });
     const command = commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
     if (!command) throw new UsageError(`unknown command; one of: ${Object.keys(commands).join(', ')}`);
     if (values.table) useAwsTable(values.table);

@@ -32,6 +32,27 @@ const positiveNumber = (setting: Setting, fallback: number): number => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
+/**
+ * Fixed limits the stack and the code share. Every AWS call must fail well inside the function's timeout,
+ * so a hung DynamoDB or S3 answers 503 instead of a Lambda timeout: two attempts of at most 1.5 s
+ * each (plus a short back-off) stay near 3 s of the 10 s.
+ */
+export const limits = {
+  /** every API operation's Lambda timeout; infra sets it and the local emulator enforces it */
+  functionTimeoutSeconds: 10,
+  awsConnectionTimeoutMs: 1_000,
+  /** the longest one attempt may wait for its answer */
+  awsRequestTimeoutMs: 1_500,
+  awsMaxAttempts: 2,
+} as const;
+
+/** The client settings every AWS SDK client of the functions is built with. */
+export const awsClientTimeouts = () => ({
+  maxAttempts: limits.awsMaxAttempts,
+  // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes, and keeps waiting.
+  requestHandler: { connectionTimeout: limits.awsConnectionTimeoutMs, requestTimeout: limits.awsRequestTimeoutMs, throwOnRequestTimeout: true },
+});
+
 export const config = {
   tableName: (): string => text('tableName') ?? 'fleet-tracking',
   bucketName: (): string => text('bucketName') ?? 'fleet-tracking-local',

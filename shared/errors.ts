@@ -65,3 +65,9 @@ export class ProviderFailed extends ApiError {
     super(502, message);
   }
 }
+
+export class ServiceUnavailable extends ApiError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}

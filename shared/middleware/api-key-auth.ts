@@ -17,7 +17,7 @@ export const MAX_KEY_CACHE_MS = 60_000;
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
 /**
- * Finds the key in the X-Api-Key header (which wins), the query string or the body, and puts its
+ * Finds the key in the X-Api-Key header (which wins), the body or the query string, and puts its
  * user in request.internal.user. Keys are looked up by SHA-256 hash only; the key itself is never logged.
  */
 export const apiKeyAuth = ({ findApiKey, cacheTtlMs = MAX_KEY_CACHE_MS, now = Date.now }: ApiKeyAuthOptions): HttpMiddleware => {
@@ -45,9 +45,11 @@ export const apiKeyAuth = ({ findApiKey, cacheTtlMs = MAX_KEY_CACHE_MS, now = Da
   return { name: 'apiKeyAuth', before: apiKeyAuthBefore };
 };
 
+/** The first non-blank key of header, body and query, in that order: a blank key in one place never hides a key in another. */
 function presentedKey(request: HttpRequest): string | undefined {
-  const fromHeader = headerValue(request.event, 'x-api-key')?.trim();
-  if (fromHeader) return fromHeader;
-  const fromParams = request.internal.params?.api_key;
-  return typeof fromParams === 'string' && fromParams.trim() !== '' ? fromParams.trim() : undefined;
+  const sources = [headerValue(request.event, 'x-api-key'), request.internal.bodyParams?.api_key, request.internal.queryParams?.api_key];
+  for (const source of sources) {
+    if (typeof source === 'string' && source.trim() !== '') return source.trim();
+  }
+  return undefined;
 }

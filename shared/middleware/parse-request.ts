@@ -13,7 +13,9 @@ export interface ParseRequestOptions {
 }
 
 /**
- * Reads query string and body into request.internal.params.
+ * Reads query string and body into request.internal.params. A body too large is refused at once (it is a
+ * transport limit, as API Gateway's own 413 is); a body that is not valid parameters is refused only after
+ * the api key check (validateInput throws it), so the order of checks stays method, key, parameters.
  * Clients are told to send Content-Type: application/json on every request, so a body labelled
  * JSON that is really `key=value&...` is read as a form.
  */
@@ -25,8 +27,13 @@ export const parseRequest = ({ jsonBody = 'params' }: ParseRequestOptions = {}):
       throw new PayloadTooLarge(`request body too large (max ${MAX_BODY_BYTES / 1024} KB)`);
     }
     const body = classifyBody(text, headerValue(event, 'content-type') ?? '');
+    const query = queryParams(event.queryStringParameters);
+    const fromBody = readBodyParams(body, jsonBody);
     request.internal.body = body;
-    request.internal.params = { ...queryParams(event.queryStringParameters), ...bodyParams(body, jsonBody) };
+    request.internal.queryParams = query;
+    request.internal.bodyParams = fromBody.params;
+    request.internal.bodyError = fromBody.error;
+    request.internal.params = { ...query, ...fromBody.params };
   };
   return { name: 'parseRequest', before: parseRequestBefore };
 };
@@ -50,6 +57,16 @@ function classifyBody(text: string, contentType: string): ParsedBody {
 
 function queryParams(query: Record<string, string | undefined> | null): Record<string, unknown> {
   return Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== undefined));
+}
+
+/** The body's parameters, or the error it deserves: that error waits until the api key has been checked. */
+function readBodyParams(body: ParsedBody, jsonBody: 'params' | 'payload'): { params: Record<string, unknown>; error?: BadRequest } {
+  try {
+    return { params: bodyParams(body, jsonBody) };
+  } catch (error) {
+    if (error instanceof BadRequest) return { params: {}, error };
+    throw error;
+  }
 }
 
 function bodyParams(body: ParsedBody, jsonBody: 'params' | 'payload'): Record<string, unknown> {

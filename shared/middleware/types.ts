@@ -13,6 +13,11 @@ export type ParsedBody =
 export interface RequestState extends Record<string, unknown> {
   /** query string merged with form or JSON-object body fields; body wins */
   params?: Record<string, unknown>;
+  /** each source on its own, for the api key (which skips blank values source by source) */
+  queryParams?: Record<string, unknown>;
+  bodyParams?: Record<string, unknown>;
+  /** a body that cannot be read as parameters; thrown after the api key check, so a keyless request still answers 401 */
+  bodyError?: Error;
   body?: ParsedBody;
   user?: AuthenticatedUser;
   input?: unknown;

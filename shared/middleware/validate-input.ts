@@ -18,6 +18,7 @@ const parameterNames = (schema: InputSchema): string[] =>
  */
 export const validateInput = (schema: InputSchema): HttpMiddleware => {
   const validateInputBefore = (request: HttpRequest): void => {
+    if (request.internal.bodyError) throw request.internal.bodyError;
     request.internal.input = parseInput(schema, request.internal.params ?? {});
   };
   return { name: 'validateInput', before: validateInputBefore };

@@ -16,11 +16,22 @@ export async function findApiKey(keyHash: string): Promise<ApiKeyRecord | undefi
   };
 }
 
+/**
+ * 256 random bits in base64url, never starting with '-' or '_': a key that starts with '-' reads as an
+ * option to CLIs (`--key -abc`) and shells. Redrawing keeps every key equally likely among the rest.
+ */
+export function newApiKey(random: (size: number) => Buffer = randomBytes): string {
+  for (;;) {
+    const apiKey = random(32).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(apiKey)) return apiKey;
+  }
+}
+
 /** A new random key for a user; only its SHA-256 hash is stored, so the key is shown once. */
 export async function createApiKey(userUid: number): Promise<string> {
   const user = await findUser(userUid);
   if (!user) throw new Error(`user ${userUid} not found`);
-  const apiKey = randomBytes(32).toString('base64url');
+  const apiKey = newApiKey();
   await dynamo().send(
     new PutCommand({
       TableName: tableName(),

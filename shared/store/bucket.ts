@@ -1,5 +1,5 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { config } from '../config.ts';
+import { awsClientTimeouts, config } from '../config.ts';
 
 let client: S3Client | undefined;
 
@@ -7,11 +7,12 @@ let client: S3Client | undefined;
 export function s3(): S3Client {
   if (!client) {
     const endpoint = config.s3Endpoint();
-    client = new S3Client(
-      endpoint
+    client = new S3Client({
+      ...awsClientTimeouts(),
+      ...(endpoint
         ? { endpoint, forcePathStyle: true, region: config.region('us-east-1'), credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
-        : {},
-    );
+        : {}),
+    });
   }
   return client;
 }

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
+import { awsClientTimeouts, config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -8,11 +8,10 @@ let documentClient: DynamoDBDocumentClient | undefined;
 export function dynamo(): DynamoDBDocumentClient {
   if (!documentClient) {
     const endpoint = config.dynamodbEndpoint();
-    const client = new DynamoDBClient(
-      endpoint
-        ? { endpoint, region: config.region('local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {},
-    );
+    const client = new DynamoDBClient({
+      ...awsClientTimeouts(),
+      ...(endpoint ? { endpoint, region: config.region('local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    });
     documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   }
   return documentClient;

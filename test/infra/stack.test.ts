@@ -3,6 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
+import { limits } from '../../shared/config.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
 import { operations } from '../../shared/operations.ts';
 
@@ -141,6 +142,14 @@ describe('the API', () => {
       expect(body).toEqual({ version: '1', result: 'error', error_msg: expect.any(String) });
     }
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+  });
+
+  it('lets a timed-out or failed Lambda keep API Gateway\'s 502, as the local emulator answers it', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'DEFAULT_5XX', StatusCode: Match.absent() });
+  });
+
+  it('gives every operation the function timeout the local emulator enforces', () => {
+    for (const { name } of operations) expect(functionOf(name)[1].Properties.Timeout, name).toBe(limits.functionTimeoutSeconds);
   });
 
   it('publishes the API URL, the table and the bucket', () => {

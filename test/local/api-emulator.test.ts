@@ -1,7 +1,47 @@
-import { inject } from 'vitest';
-import { describe, expect, it } from 'vitest';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
+import { type SilentServer, startIsolatedEmulator, startSilentServer } from '../support/isolated-emulator.ts';
+import { givenPlacedVehicle } from '../support/live-map-builders.ts';
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  /** the local port of the connection that carried it */
+  localPort: number;
+}
+
+/** One request over the given agent (keep-alive, so a connection is reused when the server allows it). */
+function send(agent: Agent, path: string, { method = 'GET', body }: { method?: string; body?: Buffer } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${inject('apiUrl')}${path}`, { agent, method, headers: body ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': body.length } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), localPort: res.socket?.localPort ?? 0 }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Writes raw bytes on a fresh connection and reads until the server closes it. */
+function rawExchange(bytes: string): Promise<string> {
+  const { port, hostname } = new URL(inject('apiUrl'));
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}
+
+const envelope = (message: string) => ({ version: '1', result: 'error', error_msg: message });
 
 describe('the local API Gateway emulator', () => {
   it('answers an unknown operation or path with a 404 envelope', async () => {
@@ -35,5 +75,98 @@ describe('the local API Gateway emulator', () => {
     const user = await givenUser();
     const res = await fetch(`${inject('apiUrl')}/api/getExpenseTypes/?api_key=${user.key}`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the emulator\'s connections', () => {
+  it('closes the connection after a body over the service limit, and the next request works on a new one', async () => {
+    // Prepare
+    const user = await givenUser();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const oversized = Buffer.from(`api_key=${user.key}&expense_name=${'x'.repeat(300 * 1024)}`);
+    // Act
+    const refused = await send(agent, '/api/addExpenseType', { method: 'POST', body: oversized });
+    const next = await send(agent, `/api/getExpenseTypes?api_key=${user.key}`);
+    // Assess
+    expect(refused).toMatchObject({ status: 413, body: envelope('request body too large (max 256 KB)') });
+    expect(refused.headers.connection).toBe('close');
+    expect(next.status).toBe(200);
+    agent.destroy();
+  });
+
+  it('answers a body over API Gateway\'s 10 MB with 413 after reading it, closing the connection, and the next request works', async () => {
+    const user = await givenUser();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const refused = await send(agent, '/api/addExpenseType', { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') });
+    const next = await send(agent, `/api/getExpenseTypes?api_key=${user.key}`);
+    expect(refused).toMatchObject({ status: 413, body: envelope('request body too large') });
+    expect(refused.headers.connection).toBe('close');
+    expect(next.status).toBe(200);
+    agent.destroy();
+  });
+
+  it('keeps a healthy connection open between requests', async () => {
+    const user = await givenUser();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const first = await send(agent, `/api/getExpenseTypes?api_key=${user.key}`);
+    const second = await send(agent, `/api/getExpenseTypes?api_key=${user.key}`);
+    expect(first.headers.connection).not.toBe('close');
+    expect(second.localPort).toBe(first.localPort);
+    agent.destroy();
+  });
+
+  it('answers a header block over Node\'s limit with a 431 envelope and closes the connection', async () => {
+    // Act
+    const answer = await rawExchange(`GET /api/getExpenseTypes HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'p'.repeat(64 * 1024)}\r\n\r\n`);
+    const next = await api.get('getExpenseTypes');
+    // Assess
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toMatch(/\r\nConnection: close/i);
+    expect(head).toMatch(/\r\nContent-Type: application\/json/i);
+    expect(JSON.parse(body as string)).toEqual(envelope('request headers too large'));
+    expect(next).toBeError(401, 'api key missing');
+  });
+
+  it('answers a request Node cannot parse with a 400 envelope', async () => {
+    const answer = await rawExchange('NOT A REQUEST\r\n\r\n');
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body as string)).toEqual(envelope('bad request'));
+  });
+});
+
+describe('the emulator\'s function timeout', () => {
+  let silent: SilentServer;
+  beforeAll(async () => {
+    silent = await startSilentServer();
+  });
+  afterAll(() => silent.close());
+
+  it('gives a handler the configured timeout as its deadline: one still waiting then answers 503, and the emulator serves the next request', async () => {
+    // Prepare: a map provider that never answers, and a timeout shorter than the provider's
+    const user = await givenUser();
+    await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
+    const emulator = await startIsolatedEmulator({
+      EMULATOR_FUNCTION_TIMEOUT_MS: '1500',
+      LIVE_MAP_PROVIDER: 'google',
+      GOOGLE_STATIC_MAPS_URL: silent.endpoint,
+      PROVIDER_TIMEOUT_MS: '20000',
+    });
+    try {
+      // Act
+      const started = performance.now();
+      const res = await emulator.api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' });
+      const ms = performance.now() - started;
+      const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
+      // Assess
+      // middy ends the handler just before the deadline Lambda would enforce; the error mapper answers
+      expect(res).toBeError(503, 'service unavailable, retry later');
+      expect(ms).toBeGreaterThanOrEqual(1_400);
+      expect(ms).toBeLessThan(5_000);
+      expect(next).toBeSuccess();
+    } finally {
+      await emulator.stop();
+    }
   });
 });

@@ -53,6 +53,31 @@ describe('apiKeyAuth', () => {
     await expect(authenticated()(json, aContext())).resolves.toMatchObject({ userUid: 42 });
   });
 
+  it.each([
+    ['a blank header and a query key', anEvent({ query: `api_key=${KEY}`, headers: { 'x-api-key': ' ' } })],
+    ['an empty form body key and a query key', anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'api_key=' })],
+    ['a blank JSON body key and a query key', anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'Content-Type': 'application/json' }, body: '{"api_key":"  "}' })],
+    ['a blank query key and a body key', anEvent({ method: 'POST', query: 'api_key=', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `api_key=${KEY}` })],
+    ['a blank header, a blank body key and a query key', anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'x-api-key': '', 'Content-Type': 'application/json' }, body: '{"api_key":""}' })],
+  ])('never lets a blank key hide a given one: %s', async (_case, event) => {
+    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
+    await expect(authenticated()(event, aContext())).resolves.toMatchObject({ userUid: 42 });
+  });
+
+  it('prefers the body over the query string when both carry a key', async () => {
+    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
+    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey('wrong')) }).resolves({});
+    const event = (body: string, query: string) =>
+      anEvent({ method: 'POST', query: `api_key=${query}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `api_key=${body}` });
+    await expect(authenticated()(event(KEY, 'wrong'), aContext())).resolves.toMatchObject({ userUid: 42 });
+    await expect(authenticated()(event('wrong', KEY), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
+  });
+
+  it('says "api key missing" for a keyless request whose body is broken JSON, before the body error', async () => {
+    const event = anEvent({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"api_key": ' });
+    await expect(authenticated()(event, aContext())).rejects.toEqual(new Unauthorized('api key missing'));
+  });
+
   it('says "api key missing" when no key is given, or only blanks', async () => {
     await expect(authenticated()(anEvent(), aContext())).rejects.toEqual(new Unauthorized('api key missing'));
     await expect(authenticated()(anEvent({ query: 'api_key=%20%20' }), aContext())).rejects.toEqual(new Unauthorized('api key missing'));

@@ -62,6 +62,18 @@ describe('the error mapper in the chain', () => {
     expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'request throttled, retry later' });
   });
 
+  it.each([
+    ['an SDK request timeout', Object.assign(new Error('a request has exceeded the configured requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' })],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })],
+    ['a wrapper whose cause timed out', new Error('GetParameterError', { cause: Object.assign(new Error('timed out'), { name: 'TimeoutError' }) })],
+  ])('answers %s with 503 "service unavailable, retry later", not 500', async (_case, failure) => {
+    dynamo.on(GetCommand).rejects(failure);
+    const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
+    expect(result.statusCode).toBe(503);
+    expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'service unavailable, retry later' });
+    expect(logged.join('')).not.toContain(KEY);
+  });
+
   it('keeps a typed error\'s status and message', async () => {
     const result = await handler(anEvent({ method: 'DELETE' }), aContext());
     expect(result.statusCode).toBe(405);

@@ -1,8 +1,10 @@
 import middy from '@middy/core';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BadRequest, PayloadTooLarge } from '../../shared/errors.ts';
 import { MAX_BODY_BYTES, parseRequest, type ParseRequestOptions } from '../../shared/middleware/parse-request.ts';
 import type { RequestState } from '../../shared/middleware/types.ts';
+import { validateInput } from '../../shared/middleware/validate-input.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 /** Runs the parser alone and returns what it left in request.internal. */
@@ -47,11 +49,24 @@ describe('parseRequest', () => {
     expect((await parsed(event)).params).toEqual({ expense_name: 'Büro' });
   });
 
-  it('refuses malformed JSON and JSON that is not an object', async () => {
-    await expect(parsed(post('{"a":', 'application/json'))).rejects.toEqual(new BadRequest('request body is not valid JSON'));
-    await expect(parsed(post('[1,2]', 'application/json'))).rejects.toEqual(
-      new BadRequest('request body must be a JSON object or a form'),
-    );
+  it('keeps the refusal of malformed JSON and of JSON that is not an object for after the key check, with the query string read', async () => {
+    const malformed = await parsed(post('{"a":', 'application/json', 'api_key=k'));
+    const array = await parsed(post('[1,2]', 'application/json'));
+    expect(malformed).toMatchObject({ params: { api_key: 'k' }, bodyParams: {}, bodyError: new BadRequest('request body is not valid JSON') });
+    expect(array.bodyError).toEqual(new BadRequest('request body must be a JSON object or a form'));
+  });
+
+  it('refuses a malformed body in validateInput, after the key', async () => {
+    const chain = middy()
+      .use(parseRequest())
+      .use(validateInput(v.object({})))
+      .handler(async () => 'ran');
+    await expect(chain(post('{"a":', 'application/json'), aContext())).rejects.toEqual(new BadRequest('request body is not valid JSON'));
+  });
+
+  it('keeps the query string and the body apart for the key lookup', async () => {
+    const state = await parsed(post('api_key=&expense_name=T', 'application/x-www-form-urlencoded', 'api_key=k'));
+    expect(state).toMatchObject({ queryParams: { api_key: 'k' }, bodyParams: { api_key: '', expense_name: 'T' } });
   });
 
   it('leaves a JSON body to the handler when the body is a payload', async () => {

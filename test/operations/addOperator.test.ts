@@ -89,7 +89,8 @@ describe('addOperator', () => {
     it('accepts a JSON body with numbers, and the key in the query string', async () => {
       // Prepare
       const user = await givenUser();
-      const tag = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+      // a tag of digits only, unlike aTagId's; no other test makes one
+      const tag = Date.now() * 1000 + (process.pid % 1000);
       // Act
       const res = await api.post(
         'addOperator',

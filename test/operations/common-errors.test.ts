@@ -47,3 +47,68 @@ describe('an unknown operation', () => {
     expect(await api.get('getEverything', { api_key: 'x' })).toBeError(404, 'unknown operation');
   });
 });
+
+describe('api key sources', () => {
+  let typesAdded = 0;
+  /** addExpenseType with the key spread over header, body and query string as given. */
+  async function addTypeWith({ header, body, query, json = false }: { header?: string; body?: string; query?: string; json?: boolean }) {
+    const name = `Tolls ${++typesAdded}`;
+    const bodyParams = { expense_name: name, ...(body === undefined ? {} : { api_key: body }) };
+    return api.post('addExpenseType', bodyParams, {
+      json,
+      headers: header === undefined ? {} : { 'X-Api-Key': header },
+      query: query === undefined ? {} : { api_key: query },
+    });
+  }
+
+  it.each([
+    ['a blank header', { header: '  ' }],
+    ['an empty form body key', { body: '' }],
+    ['a blank JSON body key', { body: ' ', json: true }],
+    ['a blank header and a blank body key', { header: '', body: ' ' }],
+  ])('finds the query string key behind %s', async (_case, blanks) => {
+    const user = await givenUser();
+    expect(await addTypeWith({ ...blanks, query: user.key })).toBeSuccess();
+  });
+
+  it.each([
+    ['a form', false],
+    ['a JSON', true],
+  ])('finds %s body key behind a blank query string key and a blank header', async (_case, json) => {
+    const user = await givenUser();
+    expect(await addTypeWith({ header: ' ', body: user.key, query: '', json })).toBeSuccess();
+  });
+
+  it('says "api key missing" when header, body and query string are all blank', async () => {
+    expect(await addTypeWith({ header: ' ', body: '', query: '  ' })).toBeError(401, 'api key missing');
+  });
+
+  it('prefers the header, then the body, then the query string among keys that are given', async () => {
+    const user = await givenUser();
+    expect(await addTypeWith({ header: user.key, body: 'wrong', query: 'wrong' })).toBeSuccess();
+    expect(await addTypeWith({ body: user.key, query: 'wrong' })).toBeSuccess();
+    expect(await addTypeWith({ body: 'wrong', query: user.key, json: true })).toBeError(401, 'unknown api key');
+  });
+});
+
+describe.each(operations.filter((operation) => operation.method === 'POST').map((operation) => [operation.name] as const))(
+  '%s with a body that is not JSON parameters',
+  (name) => {
+    const broken = (query: Record<string, string>, body: string) =>
+      api.post(name, {}, { query, rawBody: body, headers: { 'Content-Type': 'application/json' } });
+
+    it('checks the key first: 401 "api key missing" without one', async () => {
+      expect(await broken({}, '{"api_key": ')).toBeError(401, 'api key missing');
+      expect(await broken({}, '[1, 2]')).toBeError(401, 'api key missing');
+    });
+
+    it('answers a body over 256 KB with 413 before the key: the size is a transport limit', async () => {
+      expect(await broken({}, `{"x":"${'x'.repeat(300 * 1024)}"}`)).toBeError(413, 'request body too large (max 256 KB)');
+    });
+
+    it('answers 400 with a valid key', async () => {
+      const user = await givenUser();
+      expect((await broken({ api_key: user.key }, '{"expense_name": ')).status).toBe(400);
+    });
+  },
+);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { s3, bucketName } from '../../shared/store/bucket.ts';
@@ -75,8 +76,8 @@ describe('processPositions', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const unknownImei = anImei();
-    const batchName = `poison-${Date.now()}`;
+    const unknownImei = await anImei();
+    const batchName = `poison-${randomUUID()}`;
     const good = parked(vehicle.imei, `${DAY}T13:00:00.000Z`, 3, DEPOT);
     // Act
     const outcome = await ingest(

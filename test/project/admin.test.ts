@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { hashApiKey } from '../../shared/middleware/api-key-auth.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { api } from '../support/api.ts';
 import { anImei } from '../support/builders.ts';
 
@@ -22,7 +26,7 @@ describe('the admin CLI', () => {
     // Act
     const user = await admin('user', 'create', '--name', 'Acme Logistics', '--gmt-offset', '120');
     const key = await admin('key', 'create', '--user', String(user.json.user_uid));
-    const imei = anImei();
+    const imei = await anImei();
     const vehicle = await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'Truck 1', '--reg-num', 'GP 1', '--fuel-capacity', '200', '--fuel-factor', '1.1');
     const served = await api.get('getVehicles', { api_key: key.json.api_key });
     // Assess
@@ -46,9 +50,26 @@ describe('the admin CLI', () => {
   it('links an existing vehicle to a second user', async () => {
     const owner = await admin('user', 'create', '--name', 'Owner');
     const partner = await admin('user', 'create', '--name', 'Partner');
-    const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', anImei(), '--name', 'Shared');
+    const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', (await anImei()), '--name', 'Shared');
     const link = await admin('vehicle', 'link', '--user', String(partner.json.user_uid), '--vehicle', String(vehicle.json.vehicle_uid));
     expect(link.json).toEqual({ user_uid: partner.json.user_uid, vehicle_uid: vehicle.json.vehicle_uid, imei: vehicle.json.imei });
+  });
+
+  it('locks a key that starts with a dash, as `--key -abc`', async () => {
+    // Prepare: keys made today never start with '-', but keys made before may
+    const user = await admin('user', 'create', '--name', 'Dash');
+    const dashedKey = `-${'d'.repeat(20)}${user.json.user_uid}`;
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.apiKey(hashApiKey(dashedKey)), user_uid: user.json.user_uid, gmt_offset_minutes: 0, locked: false },
+      }),
+    );
+    // Act
+    const locked = await admin('key', 'lock', '--key', dashedKey);
+    // Assess
+    expect(locked).toEqual({ code: 0, json: { locked: true } });
+    expect(await api.get('getVehicles', { api_key: dashedKey })).toBeError(403, 'api key locked');
   });
 
   it.each([
@@ -65,7 +86,7 @@ describe('the admin CLI', () => {
 
   it('refuses an IMEI that is already registered', async () => {
     const user = await admin('user', 'create', '--name', 'Dup');
-    const imei = anImei();
+    const imei = await anImei();
     await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'A');
     const again = await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'B');
     expect(again).toEqual({ code: 1, json: { error: `imei ${imei} is already registered` } });

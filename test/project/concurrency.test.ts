@@ -208,7 +208,7 @@ const vehicleCounter = async (): Promise<number> => Number((await item(keys.coun
 describe('vehicle IMEIs under concurrency', () => {
   it('registers one of 20 vehicles added at once with one IMEI, and stores no vehicle for the others', async () => {
     // Prepare
-    const imei = anImei();
+    const imei = await anImei();
     const firstId = (await vehicleCounter()) + 1;
     // Act
     const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => addVehicle(aVehicle({ imei, name: `Truck ${i}` }))));

@@ -296,6 +296,8 @@ describe('addRoute with raw stops when the route cannot be written', () => {
 
 // ---- S3 down ----------------------------------------------------------------------------------
 
+/** S3's own 503: a passing outage, answered as one. */
+const UNAVAILABLE = 'service unavailable, retry later';
 const s3Down = () => new S3ServiceException({ name: 'ServiceUnavailable', message: 'Service is unable to handle request.', $fault: 'server', $metadata: {} });
 
 /** A fake OSRM on 127.0.0.1: every leg 1 km and 60 s, every request counted. */
@@ -340,7 +342,7 @@ describe('S3 down', () => {
   it.each([
     ['every S3 request failing', [GetObjectCommand, PutObjectCommand]],
     ['only storing the map failing', [PutObjectCommand]],
-  ])('getLiveMap answers the 500 envelope to %s', async (_case, failing) => {
+  ])('getLiveMap answers the 503 envelope to %s', async (_case, failing) => {
     // Prepare
     Object.assign(process.env, { LIVE_MAP_PROVIDER: 'google', GOOGLE_STATIC_MAPS_URL: staticMaps.url });
     const user = await givenUser();
@@ -349,7 +351,7 @@ describe('S3 down', () => {
     // Act
     const result = await invoke('getLiveMap', user, { map_api_key: 'map-key' });
     // Assess
-    expectEnvelope(result, 500, INTERNAL);
+    expectEnvelope(result, 503, UNAVAILABLE);
   });
 
   it('getLiveMap answers 429 when S3 asks it to slow down', async () => {
@@ -362,7 +364,7 @@ describe('S3 down', () => {
   it.each([
     ['every S3 request failing', [GetObjectCommand, PutObjectCommand], 0],
     ['only caching the directions failing', [PutObjectCommand], 1],
-  ])('addRoute with OSRM answers the 500 envelope to %s, saving no location and no route', async (_case, failing, osrmCalls) => {
+  ])('addRoute with OSRM answers the 503 envelope to %s, saving no location and no route', async (_case, failing, osrmCalls) => {
     // Prepare
     Object.assign(process.env, { DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: osrm.url });
     const user = await givenUser();
@@ -372,7 +374,7 @@ describe('S3 down', () => {
     // Act
     const result = await invoke('addRoute', user, { route_name: 'Morning run', stops: stopsText(rawStops(3)) });
     // Assess
-    expectEnvelope(result, 500, INTERNAL);
+    expectEnvelope(result, 503, UNAVAILABLE);
     expect(osrm.requests - before).toBe(osrmCalls);
     expect(writesSent()).toEqual([]);
     expect((await read(user, 'getUserLocations')).cnt).toBe(0);

@@ -14,7 +14,14 @@ export interface TestUser {
   gmtOffsetMinutes: number;
 }
 
-export const anImei = (): string => `35${String(randomInt(0, 1e9)).padStart(9, '0')}${String(randomInt(0, 1e4)).padStart(4, '0')}`;
+/**
+ * An IMEI no other test of the run holds: numbered by a counter in the run's one DynamoDB Local, shared by
+ * every worker, so no two can meet (random digits could, once in a while).
+ */
+export const anImei = async (): Promise<string> => `359${String(await nextId('test-imei')).padStart(12, '0')}`;
+
+/** For vehicles that are never stored (pure domain tests); givenVehicle gives each stored one a fresh IMEI. */
+const UNSTORED_IMEI = '359999999999999';
 
 export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser> {
   const user = await createUser(`Test user ${randomInt(1e6)}`, gmtOffsetMinutes);
@@ -23,7 +30,7 @@ export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser
 
 export function aVehicle(overrides: Partial<NewVehicle> = {}): NewVehicle {
   return {
-    imei: anImei(), name: 'Truck 7', regNum: 'GP 77-77', vehGrp: 'North', deviceType: 'FMB920', config: '12',
+    imei: UNSTORED_IMEI, name: 'Truck 7', regNum: 'GP 77-77', vehGrp: 'North', deviceType: 'FMB920', config: '12',
     make: 'Isuzu', model: 'NPR 400', modelYear: '2020', vin: 'JALNPR1234567890A', odometerAtStart: 1000, odometerAtStartDate: '2026-01-01',
     startHours: 50, startHoursDate: '2026-01-01', licenceExpireDate: '2027-01-31', fuelCapacity: 120, fuelFactor: 1,
     ...overrides,
@@ -31,7 +38,7 @@ export function aVehicle(overrides: Partial<NewVehicle> = {}): NewVehicle {
 }
 
 export async function givenVehicle(user: TestUser, overrides: Partial<NewVehicle> = {}): Promise<Vehicle> {
-  const vehicle = await addVehicle(aVehicle(overrides));
+  const vehicle = await addVehicle(aVehicle({ imei: await anImei(), ...overrides }));
   await linkVehicle(user.userUid, vehicle.vehicleUid);
   return vehicle;
 }

@@ -6,7 +6,8 @@ import type { TestUser } from './builders.ts';
 
 type Params = Record<string, string | number | undefined>;
 
-export const aTagId = (): string => `01${randomUUID().replaceAll('-', '').slice(0, 14).toUpperCase()}`;
+/** Unique by its 56 random bits; always holds letters (`T`, `G`), so its lower case is always another tag. */
+export const aTagId = (): string => `TG${randomUUID().replaceAll('-', '').slice(0, 14).toUpperCase()}`;
 
 /** Every parameter of addOperator, filled in. */
 export function anOperator(overrides: Params = {}): Params {

@@ -1,4 +1,5 @@
 /** Position records for pipeline tests: simple straight drives and parked spells with known answers. */
+import { randomUUID } from 'node:crypto';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { distanceKm } from '../../shared/domain/geo.ts';
 import { processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
@@ -47,10 +48,8 @@ export function drive(imei: string, start: string, minutes: number, from: LatLng
   return { records, distanceKm: km, stopTime: at(start, 60 + steps * 30) };
 }
 
-let batchNumber = 0;
-
-/** Runs records through the pipeline as one batch (as a Kinesis event would carry them). */
-export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${++batchNumber}-${Date.now()}`) {
+/** Runs records through the pipeline as one batch (as a Kinesis event would carry them); the name (its archive's) is unique in the run. */
+export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${randomUUID()}`) {
   const raw: RawRecord[] = records.map((record, i) => ({ id: String(i + 1), data: typeof record === 'string' ? record : JSON.stringify(record) }));
   return processPositions(raw, { batchName });
 }
