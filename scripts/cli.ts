@@ -46,7 +46,7 @@ export function parseOptions(argv: readonly string[], options: OptionTypes): Par
     }
     const [name = '', inline] = arg.replace(/^--?/, '').split(/=(.*)/s);
     const type = options[name];
-    if (!arg.startsWith('--') || !type) throw new UsageError(`unknown option ${arg.split('=')[0]}; see --help`);
+    if (!arg.startsWith('--') || !type) throw new UsageError(`${arg.split('=')[0]} is not an option; see --help`);
     if (type === 'boolean') {
       if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
       parsed.values[name] = true;
