@@ -24,6 +24,7 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
   vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
   ingest --file positions.ndjson                        normalized position records, one JSON object a line
 
+  --get FIELD     print only this field of the answer (e.g. ACME=$(npm run -s admin -- user create --name Acme --get user_uid))
   --table NAME    work on a deployed table (AWS credentials) instead of the local stack
   Names and texts: not blank, at most 255 characters.
 `;
@@ -49,6 +50,7 @@ const options = {
   group: 'string',
   'no-ignition': 'boolean',
   file: 'string',
+  get: 'string',
 } as const;
 
 type Flags = ParsedArgs['values'];
@@ -197,7 +199,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       const command = findCommand(positionals);
       if (typeof values.table === 'string') useAwsTable(values.table);
       else await useLocalStack();
-      process.stdout.write(`${JSON.stringify(await command(values))}\n`);
+      const field = values.get;
+      if (field !== undefined && typeof field !== 'string') throw new UsageError('--get needs a field name');
+      const answer = await command(values);
+      if (field !== undefined && !(field in answer)) throw new UsageError(`--get ${field}: the answer has ${Object.keys(answer).join(', ')}`);
+      process.stdout.write(`${field === undefined ? JSON.stringify(answer) : String(answer[field])}\n`);
     },
   });
 }

@@ -4,6 +4,7 @@
  * The placeholder key YOUR_API_KEY is replaced by $API_KEY or, failing that, the local demo key.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext } from '../local/api-gateway-event.ts';
@@ -46,8 +47,9 @@ Operations: ${[...operations.map((op) => op.name), ...streamConsumers.map((consu
       const [name, eventFile, extra] = positionals;
       if (!name || !eventFile || extra !== undefined) throw new UsageError('expected <operation> <event.json>; see --help');
       if (!findOperation(name) && !streamConsumers.some((consumer) => consumer.name === name)) throw new UsageError(`unknown operation ${name}; see --help`);
-      const path = userPath(eventFile);
-      if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+      // From the user's folder, else the project's samples (events/…), which work from any folder.
+      const path = [userPath(eventFile), resolve(import.meta.dirname, '..', eventFile)].find((candidate) => existsSync(candidate));
+      if (!path) throw new UsageError(`no such file: ${userPath(eventFile)}`);
       let event: APIGatewayProxyEvent;
       try {
         event = JSON.parse(readFileSync(path, 'utf8')) as APIGatewayProxyEvent;

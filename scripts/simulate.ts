@@ -27,7 +27,8 @@ npm run simulate -- [--date yyyy-mm-dd] [--out file.ndjson] [--seed N]
     const seed = values.seed === undefined ? Date.parse(date) / 86_400_000 : Number(values.seed);
     if (!Number.isSafeInteger(seed)) throw new UsageError('--seed must be an integer');
     const demoFile = `${localDataDir()}/demo.json`;
-    const imeis = existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { imeis: string[] }).imeis : DEMO_IMEIS;
+    const saved = existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { imeis?: string[] }).imeis : undefined;
+    const imeis = saved?.length ? saved : DEMO_IMEIS;
     const lines = interleave(demoFleetDay(date, imeis, seed)).map((record) => JSON.stringify(record));
     if (typeof values.out === 'string') {
       const file = userPath(values.out);
