@@ -7,7 +7,7 @@ import { givenUser } from '../support/builders.ts';
 const run = promisify(execFile);
 
 /** Every script a user runs through npm: `npm run <name>` runs `node scripts/<name>.ts`. */
-const scripts = ['admin', 'simulate', 'invoke', 'ingest', 'make-event', 'make-kinesis-event', 'docs', 'openapi', 'bench'];
+const scripts = ['admin', 'simulate', 'invoke', 'ingest', 'make-event', 'make-kinesis-event', 'docs', 'openapi', 'bench', 'check-java'];
 
 /** A script run as npm runs it (no shell, this Node), its exit code and output. */
 async function script(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
