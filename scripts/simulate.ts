@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isCalendarDate } from '../shared/validation.ts';
-import { demoFleetDay, interleave } from '../local/simulator.ts';
+import { demoFleetDay, interleave, recordsUntil } from '../local/simulator.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
 import { ingestRecords } from './ingest.ts';
 import { localDataDir } from './local-defaults.ts';
@@ -29,7 +29,7 @@ npm run simulate -- [--date yyyy-mm-dd] [--out file.ndjson] [--seed N]
     const demoFile = `${localDataDir()}/demo.json`;
     const saved = existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as { imeis?: string[] }).imeis : undefined;
     const imeis = saved?.length ? saved : DEMO_IMEIS;
-    const lines = interleave(demoFleetDay(date, imeis, seed)).map((record) => JSON.stringify(record));
+    const lines = recordsUntil(interleave(demoFleetDay(date, imeis, seed)), Date.now()).map((record) => JSON.stringify(record));
     if (typeof values.out === 'string') {
       const file = userPath(values.out);
       writeFileSync(file, `${lines.join('\n')}\n`);
