@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { withOperationsTable } from '../../scripts/docs.ts';
-import { givenUser } from '../support/builders.ts';
+import { anImei, givenUser } from '../support/builders.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -60,7 +60,8 @@ describe('every documented command', () => {
       const workDir = mkdtempSync(join(tmpdir(), 'fleet-docs-'));
       workDirs.push(workDir);
       mkdirSync(join(workDir, '.local'));
-      writeFileSync(join(workDir, '.local', 'demo.json'), JSON.stringify({ apiKey: user.key }));
+      // IMEIs of its own, so the documented `npm run simulate` never feeds another test's vehicles
+      writeFileSync(join(workDir, '.local', 'demo.json'), JSON.stringify({ apiKey: user.key, imeis: [anImei(), anImei(), anImei()] }));
       const script = [
         'set -euo pipefail',
         // the project's npm scripts, run from the user's folder (npm runs them at the package root)
