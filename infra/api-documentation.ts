@@ -47,7 +47,7 @@ export class ApiDocumentation extends Construct {
       ];
       // Parts document existing entities: create them once the method is there (the method's resource alone:
       // its Lambda permissions name the stage, which waits for the documentation).
-      for (const operationPart of operationParts) operationPart.addDependency(method.node.defaultChild as CfnResource);
+      for (const operationPart of operationParts) operationPart.addResourceDependency(method.node.defaultChild as CfnResource);
       parts.push(...operationParts);
     }
 

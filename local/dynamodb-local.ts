@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { assertPortFree, waitForPort } from './ports.ts';
 
 export interface DynamoDbLocal {
@@ -18,16 +19,39 @@ function emulatorDirectory(): string {
   return join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
 }
 
+export const isJavaMissing = (): boolean => Boolean(spawnSync('java', ['-version']).error);
+
+/** Where a DynamoDB Local started with this dbPath records its process id, to recognise it when it outlives us. */
+const pidFile = (dbPath: string): string => join(dbPath, 'dynamodb-local.pid');
+
+/** The process id of this project's DynamoDB Local for dbPath that is still running (a leftover), if any. */
+export function leftoverDynamoDbLocal(dbPath: string): number | undefined {
+  const file = pidFile(dbPath);
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8'));
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  // On Linux, make sure the id was not reused by another program.
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (existsSync(cmdline) && !readFileSync(cmdline, 'utf8').includes('DynamoDBLocal.jar')) return undefined;
+  return pid;
+}
+
 /**
  * Starts AWS's DynamoDB Local: in memory for tests, or on disk (dbPath) so `npm start` keeps its data.
  * -sharedDb: one database whatever credentials and region a client uses (the admin CLI, the server, tests).
  */
 export async function startDynamoDbLocal({ port, dbPath }: { port: number; dbPath?: string }): Promise<DynamoDbLocal> {
-  if (spawnSync('java', ['-version']).error) throw new Error(JAVA_MISSING);
+  if (isJavaMissing()) throw new Error(JAVA_MISSING);
   await assertPortFree(port, 'DynamoDB Local');
   const emulator = emulatorDirectory();
-  const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
+  const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
   if (dbPath) mkdirSync(dbPath, { recursive: true });
+  // It writes dynamodb-local-metadata.json (a telemetry id) into its working folder: keep that out of the project.
+  const workDir = dbPath ? resolve(dbPath) : mkdtempSync(join(tmpdir(), 'fleet-dynamodb-'));
   const java: ChildProcess = spawn(
     'java',
     [
@@ -40,8 +64,9 @@ export async function startDynamoDbLocal({ port, dbPath }: { port: number; dbPat
       '-disableTelemetry',
       ...storage,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], cwd: workDir },
   );
+  if (dbPath && java.pid) writeFileSync(pidFile(dbPath), String(java.pid));
   // Its stderr is chatty; keep the tail to explain a failed start (e.g. the port is taken).
   let stderrTail = '';
   java.stderr?.on('data', (chunk: Buffer) => {
@@ -50,10 +75,12 @@ export async function startDynamoDbLocal({ port, dbPath }: { port: number; dbPat
   const killJava = () => java.kill('SIGTERM');
   process.once('exit', killJava);
   let exited = false;
-  const exit = new Promise<void>((resolve) =>
+  const exit = new Promise<void>((done) =>
     java.once('exit', () => {
       exited = true;
-      resolve();
+      if (dbPath) rmSync(pidFile(dbPath), { force: true });
+      else rmSync(workDir, { recursive: true, force: true });
+      done();
     }),
   );
   try {

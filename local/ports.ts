@@ -35,11 +35,16 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-/** Fails when something already listens on the port (which waitForPort alone would mistake for success). */
-export function assertPortFree(port: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** Whether this process could listen on the port now. */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => reject(new Error(`${what} cannot start: port ${port} is already in use`)));
-    server.listen(port, '0.0.0.0', () => server.close(() => resolve()));
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
+}
+
+/** Fails when something already listens on the port (which waitForPort alone would mistake for success). */
+export async function assertPortFree(port: number, what: string): Promise<void> {
+  if (!(await isPortFree(port))) throw new Error(`${what} cannot start: port ${port} is already in use`);
 }

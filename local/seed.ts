@@ -1,7 +1,8 @@
 /**
  * Demo data for `npm start`: one user (GMT+2), its API key, three vehicles, the places they visit as
  * saved locations (the depot a polygon), two drivers, expense types and slips, and yesterday simulated
- * and run through the real positions pipeline, so trips, fills and live data are what the code detected.
+ * (up to now, never later) and run through the real positions pipeline, so trips, fills and live data are
+ * what the code detected. Each vehicle parks overnight at its own base, so the live map shows all three.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -16,7 +17,7 @@ import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
 import { ingestRecords } from '../scripts/ingest.ts';
-import { demoFleetDay, interleave, places } from './simulator.ts';
+import { demoFleetDay, interleave, places, recordsUntil } from './simulator.ts';
 import { formatDateTime } from '../shared/domain/time.ts';
 
 export interface DemoAccount {
@@ -71,7 +72,7 @@ export async function seedDemo(stateFile: string): Promise<DemoAccount> {
   await seedPlacesAndPeople(user.userUid);
   const day = new Date(Date.now() + DEMO_OFFSET_MINUTES * 60_000 - 86_400_000).toISOString().slice(0, 10);
   const imeis = demoVehicles.map((vehicle) => vehicle.imei);
-  await ingestRecords(interleave(demoFleetDay(day, imeis, 2026)).map((record) => JSON.stringify(record)), `seed-${day}`);
+  await ingestRecords(recordsUntil(interleave(demoFleetDay(day, imeis, 2026)), Date.now()).map((record) => JSON.stringify(record)), `seed-${day}`);
   await seedSlips(user.userUid, vehicleUids, day);
   const account: DemoAccount = { apiKey, userUid: user.userUid, imeis, vehicleUids, day };
   mkdirSync(dirname(stateFile), { recursive: true });
@@ -82,7 +83,9 @@ export async function seedDemo(stateFile: string): Promise<DemoAccount> {
 async function seedPlacesAndPeople(userUid: number): Promise<void> {
   for (const place of places) {
     const isDepot = place.name === 'Depot Midrand';
-    const square = [-1, 1].flatMap((dLat) => [-1, 1].map((dLng) => ({ lat: place.lat + dLat * 0.003, lng: place.lng + dLng * dLat * 0.003 })));
+    // rounded to the 4 decimals of the place itself: no float noise like -25.996200000000002 in the answers
+    const corner = (value: number, offset: number) => Number((value + offset).toFixed(4));
+    const square = [-1, 1].flatMap((dLat) => [-1, 1].map((dLng) => ({ lat: corner(place.lat, dLat * 0.003), lng: corner(place.lng, dLng * dLat * 0.003) })));
     await addUserLocation(
       userUid,
       newLocation({
@@ -105,7 +108,7 @@ async function seedSlips(userUid: number, [truck, van]: number[], day: string): 
   const tolls = await addExpenseType(userUid, 'Tolls');
   await addExpenseType(userUid, 'Parking');
   await addExpenseSlip(userUid, {
-    vehicleUid: van as number, type: 2, amount: '812.40', qty: '38.500', slipNumber: 'ENG-2211', eventDatetime: `${day} 11:55:00`, comment: 'Engen Woodmead',
+    vehicleUid: van as number, type: 2, amount: '812.40', qty: '38.500', slipNumber: 'DEPOT-0002', eventDatetime: `${day} 10:55:00`, comment: 'Depot pump',
   });
   await addExpenseSlip(userUid, {
     vehicleUid: truck as number, type: tolls.type, amount: '61.00', qty: '0', slipNumber: 'N1-0931', eventDatetime: `${day} 08:10:00`, comment: 'Midrand plaza',

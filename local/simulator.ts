@@ -194,11 +194,11 @@ const demoVehicles: Omit<SimVehicle, 'imei'>[] = [
     idleLitresPerHour: 2.5, ignitionWired: true, reportsOdometer: true, driverTagId: '01A2B3C4', deviceType: 'FMB920', config: '12',
   },
   {
-    home: 'Depot Midrand', fuelCapacity: 70, fuelFactor: 1.02, fuelLitres: 38, odometerKm: 64_210, litresPer100Km: 11,
+    home: 'Client Kempton Park', fuelCapacity: 70, fuelFactor: 1.02, fuelLitres: 38, odometerKm: 64_210, litresPer100Km: 11,
     idleLitresPerHour: 0.9, ignitionWired: true, reportsOdometer: false, driverTagId: '01D5E6F7', deviceType: 'FMB920', config: '12',
   },
   {
-    home: 'Depot Midrand', fuelCapacity: 80, fuelFactor: 1, fuelLitres: 30, odometerKm: 31_877, litresPer100Km: 9.5,
+    home: 'Client Sandton', fuelCapacity: 80, fuelFactor: 1, fuelLitres: 30, odometerKm: 31_877, litresPer100Km: 9.5,
     idleLitresPerHour: 0.8, ignitionWired: false, reportsOdometer: false, driverTagId: null, deviceType: 'FMC130', config: '7',
   },
 ];
@@ -219,32 +219,60 @@ const demoPlans: PlanEvent[][] = [
   [
     { kind: 'drive', at: '05:15', to: 'Client Sandton' },
     { kind: 'silence', at: '06:00', minutes: 75 },
-    { kind: 'drive', at: '07:30', to: 'Client Kempton Park' },
-    { kind: 'drive', at: '09:00', to: 'Depot Midrand' },
-    { kind: 'fill', at: '09:50', litres: 40 },
-    { kind: 'drive', at: '10:30', to: 'Client Sandton' },
-    { kind: 'drive', at: '12:00', to: 'Depot Midrand' },
+    { kind: 'drive', at: '07:30', to: 'Depot Midrand' },
+    { kind: 'fill', at: '08:50', litres: 40 },
+    { kind: 'drive', at: '09:30', to: 'Client Sandton' },
+    { kind: 'drive', at: '11:00', to: 'Client Kempton Park' },
   ],
   [
     { kind: 'drive', at: '05:30', to: 'Client Kempton Park' },
     { kind: 'drive', at: '07:00', to: 'Fuel stop Woodmead' },
     { kind: 'fill', at: '07:45', litres: 45 },
     // leaves a few minutes after the pump stops, as drivers do at a fuel stop
-    { kind: 'drive', at: '07:52', to: 'Client Sandton' },
+    { kind: 'drive', at: '07:52', to: 'Depot Midrand' },
     { kind: 'idle', at: '09:00', minutes: 10 },
-    { kind: 'drive', at: '10:00', to: 'Depot Midrand' },
+    { kind: 'drive', at: '10:00', to: 'Client Sandton' },
   ],
 ];
 
 /**
- * The three demo vehicles of `npm start` (imeis in the seed's order): a truck whose device reads the
- * odometer, filling at the depot and at the fuel stop; a van whose device goes silent for 75 minutes;
- * a bakkie without ignition wiring that fills and leaves soon after.
+ * The three demo vehicles of `npm start` (imeis in the seed's order), each parked overnight at its own
+ * base so the live map shows all three: a truck at the depot whose device reads the odometer, filling at
+ * the depot and at the fuel stop; a van stationed at the Kempton Park client whose device goes silent for
+ * 75 minutes; a bakkie at the Sandton client without ignition wiring that fills and leaves soon after.
  */
 export function demoFleetDay(date: string, imeis: readonly string[], seed: number): SimulatedDay[] {
-  return demoVehicles.slice(0, imeis.length).map((details, index) =>
-    simulateDay({ vehicle: { ...details, imei: imeis[index] as string }, date, plan: demoPlans[index] as PlanEvent[], seed: seed * 31 + index }),
-  );
+  return demoVehicles.slice(0, imeis.length).map((details, index) => {
+    const odometerKm = round(details.odometerKm + demoDayKm(index) * daysBetween(DEMO_ODOMETER_DATE, date), 3);
+    const vehicle = { ...details, imei: imeis[index] as string, odometerKm };
+    return simulateDay({ vehicle, date, plan: demoPlans[index] as PlanEvent[], seed: seed * 31 + index });
+  });
+}
+
+/** The demo vehicles' odometers read their `odometerKm` at the start of this day. */
+const DEMO_ODOMETER_DATE = '2026-01-15';
+
+const daysBetween = (from: string, to: string): number => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+
+/**
+ * A demo vehicle drives the same roads every day, so its day's distance does not depend on the seed: each day's
+ * odometer starts where the day before ended, whichever days are simulated.
+ */
+const demoDayKms = new Map<number, number>();
+function demoDayKm(index: number): number {
+  let km = demoDayKms.get(index);
+  if (km === undefined) {
+    const details = demoVehicles[index] as Omit<SimVehicle, 'imei'>;
+    const day = simulateDay({ vehicle: { ...details, imei: '0' }, date: DEMO_ODOMETER_DATE, plan: demoPlans[index] as PlanEvent[], seed: 1 });
+    km = day.end.odometerKm - details.odometerKm;
+    demoDayKms.set(index, km);
+  }
+  return km;
+}
+
+/** The records up to `nowMs`: a simulated day never reports positions from the future. */
+export function recordsUntil(records: readonly SimulatedRecord[], nowMs: number): SimulatedRecord[] {
+  return records.filter((record) => Date.parse(record.gps_datetime) <= nowMs);
 }
 
 /**

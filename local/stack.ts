@@ -42,8 +42,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     S3_ENDPOINT: s3.endpoint,
   });
-  await ensureTable(dynamo.endpoint, options.tableName);
-  const api = await startApiEmulator({ port: options.apiPort });
+  const api = await ensureTable(dynamo.endpoint, options.tableName)
+    .then(() => startApiEmulator({ port: options.apiPort }))
+    .catch(async (error) => {
+      await Promise.allSettled([s3.stop(), dynamo.stop()]);
+      throw error;
+    });
   return {
     apiUrl: api.url,
     dynamoEndpoint: dynamo.endpoint,

@@ -2,49 +2,105 @@
  * `npm start`: the whole service on this machine, on its embedded defaults.
  * Data lives in .local/ and survives restarts; Ctrl-C stops DynamoDB Local, s3rver and the API.
  */
-import { join } from 'node:path';
-import { JAVA_MISSING } from './dynamodb-local.ts';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { localDataDir } from '../scripts/local-defaults.ts';
+import { isJavaMissing, JAVA_MISSING, leftoverDynamoDbLocal } from './dynamodb-local.ts';
+import { isPortFree } from './ports.ts';
 import { seedDemo } from './seed.ts';
-import { startLocalStack } from './stack.ts';
+import { type LocalStack, startLocalStack } from './stack.ts';
 
-const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
+const dataDir = localDataDir();
+const fromUser = relative(process.env.INIT_CWD ?? process.cwd(), dataDir);
+const shownDataDir = fromUser === '' ? '.' : fromUser.startsWith('..') ? dataDir : fromUser;
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
+const ports = {
+  api: { port: Number(process.env.PORT ?? 3000), what: 'the API', variable: 'PORT' },
+  s3: { port: Number(process.env.S3_PORT ?? 4569), what: 'S3 (s3rver)', variable: 'S3_PORT' },
+  dynamo: { port: Number(process.env.DYNAMODB_PORT ?? 8000), what: 'DynamoDB Local', variable: 'DYNAMODB_PORT' },
+};
+
+/** One line per port something else holds; this project's own leftover DynamoDB Local is named with how to stop it. */
+async function takenPorts(): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [name, { port, what, variable }] of Object.entries(ports)) {
+    if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+      lines.push(`${variable}=${process.env[variable]} is not a port number`);
+      continue;
+    }
+    if (await isPortFree(port)) continue;
+    const leftover = name === 'dynamo' ? leftoverDynamoDbLocal(join(dataDir, 'dynamodb')) : undefined;
+    lines.push(
+      leftover
+        ? `port ${port} (${what}) is held by this project's own DynamoDB Local (pid ${leftover}), from an npm start that is still running or did not stop cleanly: stop that npm start, or \`kill ${leftover}\``
+        : `port ${port} (${what}) is already in use: stop what holds it (another npm start?) or choose another port, e.g. ${variable}=${port + 1} npm start`,
+    );
+  }
+  return lines;
+}
+
+function printReady(stack: LocalStack, demo: { apiKey: string; day: string; vehicleUids: number[] }): void {
+  const base = `${stack.apiUrl}/api`;
+  const key = demo.apiKey;
+  console.log(`Fleet tracking service running at ${base}/<operation>   (data in ${shownDataDir})
+  DynamoDB Local ${stack.dynamoEndpoint}   S3 (s3rver) ${stack.s3Endpoint}
+  demo api key: ${key}   (demo day, simulated through the positions pipeline: ${demo.day})
+
+  curl -s '${base}/getVehicles?api_key=${key}'
+  curl -s '${base}/getLiveData?api_key=${key}'
+  curl -s '${base}/getTrips?api_key=${key}&start_date=${demo.day}&end_date=${demo.day}'
+  curl -s '${base}/getFuelFillReport?api_key=${key}&vehicle_uid=${demo.vehicleUids[0]}&start_date=${demo.day}&end_date=${demo.day}'
+  curl -s '${base}/getLiveMap?api_key=${key}&map_api_key=local' -o map.png
+
+Ctrl-C stops everything.`);
+}
+
+/** Stops the stack once, saying what stopped. */
+function stopper(stack: LocalStack): (reason?: string) => Promise<never> {
+  let stopping = false;
+  return async (reason) => {
+    if (!stopping) {
+      stopping = true;
+      if (reason) console.error(reason);
+      await stack.stop();
+      console.log(`\nstopped: the API (port ${ports.api.port}), S3 (port ${ports.s3.port}) and DynamoDB Local (port ${ports.dynamo.port})${existsSync(dataDir) ? `; data kept in ${shownDataDir}` : ''}`);
+    }
+    process.exit(reason ? 1 : 0);
+  };
+}
+
+if (isJavaMissing()) {
+  console.error(JAVA_MISSING);
+  process.exit(1);
+}
+const taken = await takenPorts();
+if (taken.length > 0) {
+  console.error(`npm start cannot start:\n${taken.map((line) => `  ${line}`).join('\n')}`);
+  process.exit(1);
+}
+let stack: LocalStack | undefined;
 try {
-  const stack = await startLocalStack({
-    apiPort: Number(process.env.PORT ?? 3000),
-    dynamoPort: Number(process.env.DYNAMODB_PORT ?? 8000),
-    s3Port: Number(process.env.S3_PORT ?? 4569),
+  stack = await startLocalStack({
+    apiPort: ports.api.port,
+    dynamoPort: ports.dynamo.port,
+    s3Port: ports.s3.port,
     dataDir,
     s3Dir: join(dataDir, 's3'),
     tableName: process.env.TABLE_NAME ?? 'fleet-tracking',
     bucketName: process.env.BUCKET_NAME ?? 'fleet-tracking-local',
   });
-  const demo = await seedDemo(join(dataDir, 'demo.json'));
-  const base = `${stack.apiUrl}/api`;
-  console.log(`Fleet tracking service running at ${base}/<operation>
-  DynamoDB Local ${stack.dynamoEndpoint}   S3 (s3rver) ${stack.s3Endpoint}
-  demo api key: ${demo.apiKey}   (demo day, simulated through the positions pipeline: ${demo.day})
-
-  curl -s '${base}/getVehicles?api_key=${demo.apiKey}'
-
-  also: ${base}/getTrips?api_key=${demo.apiKey}&start_date=${demo.day}&end_date=${demo.day}
-        ${base}/getFuelFillReport?api_key=${demo.apiKey}&vehicle_uid=${demo.vehicleUids[0]}&start_date=${demo.day}&end_date=${demo.day}
-        ${base}/getLiveMap?api_key=${demo.apiKey}&map_api_key=local   (a PNG)
-Ctrl-C stops everything.`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await stack.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stop = stopper(stack);
+  printReady(stack, await seedDemo(join(dataDir, 'demo.json')));
+  process.on('SIGINT', () => stop());
+  process.on('SIGTERM', () => stop());
+  // DynamoDB Local and s3rver keep files open in the data folder: deleting it under them loses data silently.
+  setInterval(() => {
+    if (!existsSync(dataDir)) void stop(`${shownDataDir} was deleted while npm start was running: stopping. To start afresh, stop npm start first (Ctrl-C), then delete ${shownDataDir}.`);
+  }, 1000).unref();
 } catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(message === JAVA_MISSING ? message : `npm start failed: ${message}`);
+  console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  await stack?.stop();
   process.exit(1);
 }

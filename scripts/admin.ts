@@ -1,79 +1,138 @@
 /**
  * Admin CLI: users, API keys and vehicles. Local (`npm start`'s DynamoDB Local) by default;
- * `--table NAME` works on a deployed table with the usual AWS credentials. Each command prints one JSON object.
- *
- *   npm run admin -- user create --name "Acme Logistics" [--gmt-offset 120]
- *   npm run admin -- key create --user 1
- *   npm run admin -- key lock --key K      |  key unlock --key K
- *   npm run admin -- vehicle add --user 1 --imei 356307042441013 --name "Truck 1" [--reg-num R] [--fuel-capacity L] [--fuel-factor F]
- *        [--make M] [--model M] [--model-year Y] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd] [--device-type T] [--group G]
- *   npm run admin -- vehicle link --user 1 --vehicle 7
- *   npm run admin -- ingest --file positions.ndjson     (normalized position records, one JSON object a line)
+ * `--table NAME` works on a deployed table with the usual AWS credentials. Each command prints one JSON
+ * object; a refusal prints one JSON line `{"error":"..."}` on stderr and exits 1.
  */
-import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { isCalendarDate } from '../shared/validation.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
-import { ingestFile } from './ingest.ts';
-import { useAwsTable, useLocalStackDefaults } from './local-defaults.ts';
+import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
+import { ingestFileOption } from './ingest.ts';
+import { useAwsTable } from './local-defaults.ts';
+
+export const adminUsage = `
+npm run admin -- <command> [options]      one JSON object out; errors as one JSON line on stderr, exit 1
+
+  user create --name NAME [--gmt-offset MINUTES]        GMT offset -720..840 (default 0)
+  key create --user USER_UID
+  key lock --key KEY      |  key unlock --key KEY
+  vehicle add --user USER_UID --imei IMEI --name NAME [--reg-num R] [--fuel-capacity L] [--fuel-factor F]
+      [--make M] [--model M] [--model-year YYYY] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd]
+      [--device-type T] [--group G] [--no-ignition]       IMEI: 15 digits; --no-ignition: trips from movement
+  vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
+  ingest --file positions.ndjson                        normalized position records, one JSON object a line
+
+  --get FIELD     print only this field of the answer (e.g. ACME=$(npm run -s admin -- user create --name Acme --get user_uid))
+  --table NAME    work on a deployed table (AWS credentials) instead of the local stack
+  Names and texts: not blank, at most 255 characters.
+`;
 
 const options = {
-  table: { type: 'string' },
-  name: { type: 'string' },
-  'gmt-offset': { type: 'string' },
-  user: { type: 'string' },
-  key: { type: 'string' },
-  imei: { type: 'string' },
-  vehicle: { type: 'string' },
-  'reg-num': { type: 'string' },
-  'fuel-capacity': { type: 'string' },
-  'fuel-factor': { type: 'string' },
-  make: { type: 'string' },
-  model: { type: 'string' },
-  'model-year': { type: 'string' },
-  vin: { type: 'string' },
-  'start-odo': { type: 'string' },
-  'start-odo-date': { type: 'string' },
-  'device-type': { type: 'string' },
-  group: { type: 'string' },
-  'no-ignition': { type: 'boolean' },
-  file: { type: 'string' },
+  table: 'string',
+  name: 'string',
+  'gmt-offset': 'string',
+  user: 'string',
+  key: 'string',
+  imei: 'string',
+  vehicle: 'string',
+  'reg-num': 'string',
+  'fuel-capacity': 'string',
+  'fuel-factor': 'string',
+  make: 'string',
+  model: 'string',
+  'model-year': 'string',
+  vin: 'string',
+  'start-odo': 'string',
+  'start-odo-date': 'string',
+  'device-type': 'string',
+  group: 'string',
+  'no-ignition': 'boolean',
+  file: 'string',
+  get: 'string',
 } as const;
 
-type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+type Flags = ParsedArgs['values'];
 
-class UsageError extends Error {}
+const MAX_TEXT = 255;
+/** The GMT offsets in use on Earth: UTC-12:00 to UTC+14:00. */
+const GMT_OFFSET_RANGE = [-720, 840] as const;
 
-const required = (flags: Flags, name: keyof Flags): string => {
-  const value = flags[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+/** A required name: trimmed, not blank, bounded. */
+const name = (flags: Flags, option: string): string => {
+  const value = requiredOption(flags, option);
+  if (value.length > MAX_TEXT) throw new UsageError(`--${option} must be at most ${MAX_TEXT} characters`);
+  return value;
+};
+
+/** An optional text: absent or blank is null; otherwise bounded. */
+const optionalText = (flags: Flags, option: string): string | null => {
+  const value = flags[option];
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  if (value.trim().length > MAX_TEXT) throw new UsageError(`--${option} must be at most ${MAX_TEXT} characters`);
   return value.trim();
 };
 
-const integer = (text: string, name: string): number => {
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`--${name} must be an integer`);
+const integer = (text: string, option: string): number => {
+  if (!/^[+-]?\d{1,15}$/.test(text.trim())) throw new UsageError(`--${option} must be an integer`);
   return Number(text);
 };
 
-const optionalNumber = (flags: Flags, name: keyof Flags): number | null => {
-  const value = flags[name];
-  if (value === undefined) return null;
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw new UsageError(`--${name} must be a number`);
-  return number;
+/** A record id: a positive integer. */
+const uid = (flags: Flags, option: string): number => {
+  const value = integer(requiredOption(flags, option), option);
+  if (value < 1) throw new UsageError(`--${option} must be a positive integer`);
+  return value;
+};
+
+const gmtOffset = (flags: Flags): number => {
+  const text = flags['gmt-offset'];
+  const value = typeof text === 'string' ? integer(text, 'gmt-offset') : 0;
+  const [min, max] = GMT_OFFSET_RANGE;
+  if (value < min || value > max) throw new UsageError(`--gmt-offset must be minutes from ${min} to ${max}`);
+  return value;
+};
+
+/** An optional number that must be positive (capacity, factor) or at least zero (an odometer). */
+const optionalNumber = (flags: Flags, option: string, { allowZero = false } = {}): number | null => {
+  const text = flags[option];
+  if (text === undefined) return null;
+  const value = typeof text === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(value) || value > 1e9 || (allowZero ? value < 0 : value <= 0)) {
+    throw new UsageError(`--${option} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  }
+  return value;
+};
+
+const imei = (flags: Flags): string => {
+  const value = requiredOption(flags, 'imei');
+  if (!/^\d{15}$/.test(value)) throw new UsageError('--imei must be 15 digits');
+  return value;
+};
+
+const optionalDate = (flags: Flags, option: string): string | null => {
+  const value = optionalText(flags, option);
+  if (value !== null && !isCalendarDate(value)) throw new UsageError(`--${option} must be a date yyyy-mm-dd`);
+  return value;
+};
+
+const modelYear = (flags: Flags): string | null => {
+  const value = optionalText(flags, 'model-year');
+  if (value !== null && !/^(19|20)\d{2}$/.test(value)) throw new UsageError('--model-year must be a year yyyy');
+  return value;
 };
 
 async function existingUser(flags: Flags): Promise<number> {
-  const userUid = integer(required(flags, 'user'), 'user');
+  const userUid = uid(flags, 'user');
   if (!(await findUser(userUid))) throw new UsageError(`user ${userUid} not found`);
   return userUid;
 }
 
 const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>>> = {
   async 'user create'(flags) {
-    const user = await createUser(required(flags, 'name'), integer(flags['gmt-offset'] ?? '0', 'gmt-offset'));
+    const [userName, offset] = [name(flags, 'name'), gmtOffset(flags)];
+    const user = await createUser(userName, offset);
     return { user_uid: user.userUid, name: user.name };
   },
   async 'key create'(flags) {
@@ -81,90 +140,70 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     return { api_key: await createApiKey(userUid), user_uid: userUid };
   },
   async 'key lock'(flags) {
-    if (!(await setApiKeyLocked(required(flags, 'key'), true))) throw new UsageError('unknown api key');
+    if (!(await setApiKeyLocked(requiredOption(flags, 'key'), true))) throw new UsageError('unknown api key');
     return { locked: true };
   },
   async 'key unlock'(flags) {
-    if (!(await setApiKeyLocked(required(flags, 'key'), false))) throw new UsageError('unknown api key');
+    if (!(await setApiKeyLocked(requiredOption(flags, 'key'), false))) throw new UsageError('unknown api key');
     return { locked: false };
   },
   async 'vehicle add'(flags) {
-    const userUid = await existingUser(flags);
-    const imei = required(flags, 'imei');
-    if (!/^\d{10,20}$/.test(imei)) throw new UsageError('--imei must be 10 to 20 digits');
-    const vehicle = await addVehicle({
-      imei,
-      name: required(flags, 'name'),
-      regNum: flags['reg-num'] ?? null,
-      vehGrp: flags.group ?? null,
-      deviceType: flags['device-type'] ?? null,
+    uid(flags, 'user');
+    const details = {
+      imei: imei(flags),
+      name: name(flags, 'name'),
+      regNum: optionalText(flags, 'reg-num'),
+      vehGrp: optionalText(flags, 'group'),
+      deviceType: optionalText(flags, 'device-type'),
       config: null,
-      make: flags.make ?? null,
-      model: flags.model ?? null,
-      modelYear: flags['model-year'] ?? null,
-      vin: flags.vin ?? null,
-      odometerAtStart: optionalNumber(flags, 'start-odo'),
-      odometerAtStartDate: flags['start-odo-date'] ?? null,
+      make: optionalText(flags, 'make'),
+      model: optionalText(flags, 'model'),
+      modelYear: modelYear(flags),
+      vin: optionalText(flags, 'vin'),
+      odometerAtStart: optionalNumber(flags, 'start-odo', { allowZero: true }),
+      odometerAtStartDate: optionalDate(flags, 'start-odo-date'),
       startHours: null,
       startHoursDate: null,
       licenceExpireDate: null,
       fuelCapacity: optionalNumber(flags, 'fuel-capacity'),
       fuelFactor: optionalNumber(flags, 'fuel-factor') ?? 1,
       ...(flags['no-ignition'] ? { detection: { useIgnition: false } } : {}),
-    });
+    };
+    const userUid = await existingUser(flags);
+    const vehicle = await addVehicle(details);
     await linkVehicle(userUid, vehicle.vehicleUid);
     return { vehicle_uid: vehicle.vehicleUid, imei: vehicle.imei };
   },
-  async ingest(flags) {
-    const file = required(flags, 'file');
-    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-    const outcome = await ingestFile(file);
-    return { records: outcome.records, vehicles: outcome.vehicles, trips: outcome.trips, fills: outcome.fills, rejected: outcome.rejected };
-  },
   async 'vehicle link'(flags) {
+    const vehicleUid = uid(flags, 'vehicle');
     const userUid = await existingUser(flags);
-    const link = await linkVehicle(userUid, integer(required(flags, 'vehicle'), 'vehicle'));
+    const link = await linkVehicle(userUid, vehicleUid);
     return { user_uid: userUid, vehicle_uid: link.vehicleUid, imei: link.imei };
   },
+  ingest: (flags) => ingestFileOption(flags) as Promise<Record<string, unknown>>,
 };
 
-/**
- * `--key -abc` and `--gmt-offset -120`: parseArgs calls a value that starts with '-' ambiguous, so a
- * string option's next word that is not itself one of our options is joined to it as `--key=-abc`.
- */
-function withDashedValues(argv: string[]): string[] {
-  const isOption = (word: string): boolean => word.startsWith('--') && (word.slice(2).split('=')[0] ?? '') in options;
-  const joined: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const next = argv[i + 1];
-    const option = options[arg.slice(2) as keyof typeof options];
-    if (arg.startsWith('--') && option?.type === 'string' && next?.startsWith('-') && !isOption(next)) {
-      joined.push(`${arg}=${next}`);
-      i++;
-    } else {
-      joined.push(arg);
-    }
-  }
-  return joined;
-}
-
-export async function runAdmin(argv: string[]): Promise<{ output: Record<string, unknown>; exitCode: number }> {
-  try {
-    const { values, positionals } = parseArgs({ args: withDashedValues(argv), options, allowPositionals: true, strict: true });
-    const command = commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
-    if (!command) throw new UsageError(`unknown command; one of: ${Object.keys(commands).join(', ')}`);
-    if (values.table) useAwsTable(values.table);
-    else useLocalStackDefaults();
-    return { output: await command(values), exitCode: 0 };
-  } catch (error) {
-    const known = error instanceof UsageError || (error instanceof Error && 'status' in error) || (error instanceof TypeError && 'code' in error);
-    return { output: { error: known ? (error as Error).message : `failed: ${(error as Error).message}` }, exitCode: 1 };
-  }
+/** The command named by the first one or two words. */
+function findCommand(positionals: string[]): (flags: Flags) => Promise<Record<string, unknown>> {
+  if (positionals.length === 0) throw new UsageError('no command given; see --help');
+  const command = commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(positionals.join(' '))}; one of: ${Object.keys(commands).join(', ')} (see --help)`);
+  return command;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { output, exitCode } = await runAdmin(process.argv.slice(2));
-  (exitCode === 0 ? process.stdout : process.stderr).write(`${JSON.stringify(output)}\n`);
-  process.exit(exitCode);
+  await runScript({
+    usage: adminUsage,
+    options,
+    async run({ values, positionals }) {
+      const command = findCommand(positionals);
+      if (typeof values.table === 'string') useAwsTable(values.table);
+      else await useLocalStack();
+      const field = values.get;
+      if (field !== undefined && typeof field !== 'string') throw new UsageError('--get needs a field name');
+      const answer = await command(values);
+      if (field !== undefined && !(field in answer)) throw new UsageError(`--get ${field}: the answer has ${Object.keys(answer).join(', ')}`);
+      process.stdout.write(`${field === undefined ? JSON.stringify(answer) : String(answer[field])}\n`);
+    },
+  });
 }

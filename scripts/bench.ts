@@ -16,6 +16,7 @@ import { fleetDay, interleave } from '../local/simulator.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
 import { printTable, type Row } from './bench/report.ts';
+import { runScript, UsageError, userPath } from './cli.ts';
 import { ingestRecords } from './ingest.ts';
 
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
@@ -96,30 +97,30 @@ const benchmarks: Record<string, Benchmark> = {
   ingest: { needsStack: true, run: async () => ({ rows: await benchIngest() }) },
 };
 
-const args = process.argv.slice(2);
-const outAt = args.indexOf('--out');
-const outFile = outAt >= 0 ? args[outAt + 1] : undefined;
-if (outAt >= 0 && !outFile) {
-  console.error('--out needs a file name');
-  process.exit(1);
-}
-const wanted = args.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
-const selected = wanted.length ? wanted : Object.keys(benchmarks);
-const unknown = selected.filter((name) => !benchmarks[name]);
-if (unknown.length) {
-  console.error(`unknown benchmark ${unknown.join(', ')}; one of: ${Object.keys(benchmarks).join(', ')}`);
-  process.exit(1);
-}
-const results: Record<string, Row[]> = {};
-const runSelected = async (stack?: LocalStack) => {
-  for (const name of selected) {
-    const { rows, notes } = await (benchmarks[name] as Benchmark).run(stack);
-    results[name] = rows;
-    printTable(name, rows, notes);
-  }
-};
-if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(runSelected);
-else await runSelected();
-const json = JSON.stringify(results);
-console.log(`\n${json}`);
-if (outFile) writeFileSync(outFile, `${json}\n`);
+await runScript({
+  usage: `
+npm run bench -- [${Object.keys(benchmarks).join('] [')}] [--out FILE]
+
+Runs the named benchmarks (all when none is named) on a fresh local stack of its own (free ports, in memory),
+prints a markdown table each and one JSON line; --out also writes the JSON to FILE (relative to the folder
+you run npm in). Measurements only: nothing is asserted.`,
+  options: { out: 'string' },
+  async run({ values, positionals }) {
+    const selected = positionals.length ? positionals : Object.keys(benchmarks);
+    const unknown = selected.filter((name) => !benchmarks[name]);
+    if (unknown.length) throw new UsageError(`unknown benchmark ${unknown.join(', ')}; one of: ${Object.keys(benchmarks).join(', ')}`);
+    const results: Record<string, Row[]> = {};
+    const runSelected = async (stack?: LocalStack) => {
+      for (const name of selected) {
+        const { rows, notes } = await (benchmarks[name] as Benchmark).run(stack);
+        results[name] = rows;
+        printTable(name, rows, notes);
+      }
+    };
+    if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(runSelected);
+    else await runSelected();
+    const json = JSON.stringify(results);
+    console.log(`\n${json}`);
+    if (typeof values.out === 'string') writeFileSync(userPath(values.out), `${json}\n`);
+  },
+});

@@ -1,9 +1,10 @@
 /**
- * Writes events/processPositions.json: a real Kinesis event (base64 data, sequence numbers, shard ids)
- * carrying normalized position records from an NDJSON file or a short built-in drive of the first demo truck.
- *   node scripts/make-kinesis-event.ts [positions.ndjson]
+ * Writes a real Kinesis event (base64 data, sequence numbers, shard ids) for processPositions, carrying
+ * normalized position records from an NDJSON file or a short built-in drive of the first demo truck
+ * (`npm run make-kinesis-event -- --help`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { runScript, UsageError, userPath, writtenNote } from './cli.ts';
 
 const SHARD = 'shardId-000000000000';
 const ARN = 'arn:aws:kinesis:eu-west-1:123456789012:stream/fleet-positions';
@@ -20,14 +21,18 @@ function sampleLines(): string[] {
   );
 }
 
-const file = process.argv[2];
-const lines = file ? readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '') : sampleLines();
-const records = lines.map((line, i) => {
+function kinesisRecord(line: string, i: number) {
   const sequenceNumber = `4962953728746531234567890123456789012345678901234567${String(i).padStart(4, '0')}`;
+  let partitionKey = 'unknown';
+  try {
+    partitionKey = String((JSON.parse(line) as { imei?: unknown }).imei ?? 'unknown');
+  } catch {
+    // A malformed line still goes in: processPositions rejects it to the dead-letter prefix.
+  }
   return {
     kinesis: {
       kinesisSchemaVersion: '1.0',
-      partitionKey: String((JSON.parse(line) as { imei?: unknown }).imei ?? 'unknown'),
+      partitionKey,
       sequenceNumber,
       data: Buffer.from(line).toString('base64'),
       approximateArrivalTimestamp: 1_763_618_400 + i,
@@ -40,6 +45,22 @@ const records = lines.map((line, i) => {
     awsRegion: 'eu-west-1',
     eventSourceARN: ARN,
   };
+}
+
+await runScript({
+  usage: `
+npm run make-kinesis-event -- [positions.ndjson] [--out file.json]
+
+Without --out it REPLACES events/processPositions.json, the sample kept in git (git checkout events/ undoes it).
+Paths are relative to the folder you run npm in. Run it with: npm run invoke -- processPositions <file.json>`,
+  options: { out: 'string' },
+  async run({ values, positionals }) {
+    const [input, extra] = positionals;
+    if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}; see --help`);
+    if (input && !existsSync(userPath(input))) throw new UsageError(`no such file: ${userPath(input)}`);
+    const lines = input ? readFileSync(userPath(input), 'utf8').split('\n').filter((line) => line.trim() !== '') : sampleLines();
+    const file = typeof values.out === 'string' ? userPath(values.out) : 'events/processPositions.json';
+    writeFileSync(file, `${JSON.stringify({ Records: lines.map(kinesisRecord) }, null, 2)}\n`);
+    console.log(`${writtenNote(file, values.out === undefined)}: ${lines.length} records`);
+  },
 });
-writeFileSync('events/processPositions.json', `${JSON.stringify({ Records: records }, null, 2)}\n`);
-console.log(`events/processPositions.json: ${records.length} records`);

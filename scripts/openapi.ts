@@ -6,9 +6,23 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openApiDocument } from '../shared/openapi.ts';
+import { runScript, UsageError, userPath, writtenNote } from './cli.ts';
 
-const [file = 'docs/openapi.json', serverUrl] = process.argv.slice(2);
-const document = openApiDocument({ serverUrl });
-mkdirSync(dirname(file), { recursive: true });
-writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
-console.log(`${file}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} operations, server ${document.servers[0]?.url}`);
+await runScript({
+  usage: `
+npm run openapi -- [file] [server url]
+
+Writes the OpenAPI document (default docs/openapi.json, not kept in git; a relative file is written in the
+folder you run npm in) for the server url (default http://127.0.0.1:3000).`,
+  options: {},
+  async run({ positionals }) {
+    const [file, serverUrl, extra] = positionals;
+    if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}; see --help`);
+    if (serverUrl !== undefined && !URL.canParse(serverUrl)) throw new UsageError(`not a URL: ${serverUrl}`);
+    const path = file === undefined ? 'docs/openapi.json' : userPath(file);
+    const document = openApiDocument({ serverUrl });
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(document, null, 2)}\n`);
+    console.log(`${writtenNote(path, false)}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} operations, server ${document.servers[0]?.url}`);
+  },
+});

@@ -28,9 +28,14 @@ export async function findExpenseType(userUid: number, type: number): Promise<Ex
   return Item ? expenseTypeFromItem(Item) : undefined;
 }
 
-/** The type and its name claim are written in one transaction, so one name wins under concurrency. */
+/**
+ * The type and its name claim are written in one transaction, so one name wins under concurrency. A name
+ * already claimed is refused before a type id is drawn, so a plain duplicate does not use one up.
+ */
 export async function addExpenseType(userUid: number, name: string): Promise<ExpenseType> {
   if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
+  const { Item: claimed } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseTypeName(userUid, name) }));
+  if (claimed) throw new Conflict(DUPLICATE);
   const type = (await nextId('expense-type')) + FIRST_USER_TYPE_OFFSET;
   try {
     await transactWrite([

@@ -22,7 +22,8 @@ const CONSUMPTION_TOLERANCE = 0.05;
 const DATE = '2026-11-01';
 const IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
 const SEEDS = [1, 2, 3, 4, 5, 6];
-const [truck, van, bakkie] = demoFleetDay(DATE, IMEIS, 1).map((day) => day.vehicle) as [SimVehicle, SimVehicle, SimVehicle];
+// The demo vehicles, all starting from the depot: the plans below begin there.
+const [truck, van, bakkie] = demoFleetDay(DATE, IMEIS, 1).map((day) => ({ ...day.vehicle, home: 'Depot Midrand' })) as [SimVehicle, SimVehicle, SimVehicle];
 
 interface Outcome {
   trips: DetectedTrip[];

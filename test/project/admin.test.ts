@@ -74,14 +74,58 @@ describe('the admin CLI', () => {
 
   it.each([
     [['user', 'create'], '--name is required'],
+    [['user', 'create', '--name', '   '], '--name is required'],
+    [['user', 'create', '--name', 'x'.repeat(256)], '--name must be at most 255 characters'],
+    [['user', 'create', '--name', 'A', '--gmt-offset', '841'], '--gmt-offset must be minutes from -720 to 840'],
+    [['user', 'create', '--name', 'A', '--gmt-offset', '-721'], '--gmt-offset must be minutes from -720 to 840'],
+    [['user', 'create', '--name', 'A', '--gmt-offset', '1.5'], '--gmt-offset must be an integer'],
+    [['user', 'create', '--name', 'A', '--gmt-offset', '99999999999999999999'], '--gmt-offset must be an integer'],
+    [['key', 'create', '--user', '0'], '--user must be a positive integer'],
+    [['key', 'create', '--user', '-3'], '--user must be a positive integer'],
+    [['vehicle', 'add', '--user', '1', '--imei', '35630704244101', '--name', 'T'], '--imei must be 15 digits'],
+    [['vehicle', 'add', '--user', '1', '--imei', '35630704244101X', '--name', 'T'], '--imei must be 15 digits'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', ' '], '--name is required'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--fuel-capacity', '-5'], '--fuel-capacity must be a positive number'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--fuel-factor', '0'], '--fuel-factor must be a positive number'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--start-odo', '1e400'], '--start-odo must be a non-negative number'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--start-odo-date', '2026-02-30'], '--start-odo-date must be a date yyyy-mm-dd'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--model-year', '21'], '--model-year must be a year yyyy'],
+    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--reg-num', 'R'.repeat(256)], '--reg-num must be at most 255 characters'],
+    [['vehicle', 'link', '--user', '1', '--vehicle', '0'], '--vehicle must be a positive integer'],
+    [['user', 'create', '--name', 'A', '--colour', 'red'], '--colour is not an option; see --help'],
+    [['user', 'create', '--name'], '--name needs a value'],
     [['key', 'create', '--user', '99999999'], 'user 99999999 not found'],
     [['key', 'lock', '--key', 'nope'], 'unknown api key'],
     [['vehicle', 'add', '--user', 'x'], '--user must be an integer'],
     [['vehicle', 'link', '--user', '99999999', '--vehicle', '1'], 'user 99999999 not found'],
     [['frobnicate'], expect.stringContaining('unknown command')],
+    [[], 'no command given; see --help'],
   ])('exits 1 with one JSON error line for %j', async (args, error) => {
     const result = await admin(...(args as string[]));
     expect(result).toEqual({ code: 1, json: { error } });
+  });
+
+  it('takes an option value that starts with a dash (API keys are base64url)', async () => {
+    // Act
+    const result = await admin('key', 'lock', '--key', '-abc');
+    // Assess
+    expect(result).toEqual({ code: 1, json: { error: 'unknown api key' } });
+  });
+
+  it('stores the GMT offsets at both ends of the range', async () => {
+    // Act
+    const west = await admin('user', 'create', '--name', 'Baker Island', '--gmt-offset', '-720');
+    const east = await admin('user', 'create', '--name', 'Kiritimati', '--gmt-offset', '+840');
+    // Assess
+    expect([west.code, east.code]).toEqual([0, 0]);
+  });
+
+  it('answers --help with the commands', async () => {
+    // Act
+    const { stdout } = await run(process.execPath, ['scripts/admin.ts', '--help'], { env: process.env });
+    // Assess
+    expect(stdout).toContain('npm run admin -- <command>');
+    expect(stdout).toContain('vehicle add --user USER_UID --imei IMEI');
   });
 
   it('refuses an IMEI that is already registered', async () => {

@@ -6,12 +6,15 @@ import { handlerPath, operations, streamConsumers } from '../../shared/operation
 import { givenUser } from '../support/builders.ts';
 import { withApiKey } from '../../scripts/invoke.ts';
 
+/** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */
+const handlerUrl = (name: string): string => new URL(`../../${handlerPath(name)}`, import.meta.url).href;
+
 describe.each(operations.map((operation) => [operation.name, operation] as const))('events/%s.json', (name, operation) => {
   it('is a REST proxy event for its operation that its handler answers in the envelope', async () => {
     // Prepare
     const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
     const user = await givenUser();
-    const { handler } = (await import(`../../${handlerPath(name)}`)) as {
+    const { handler } = (await import(handlerUrl(name))) as {
       handler: (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
     };
     // Act
@@ -27,7 +30,7 @@ describe('events/processPositions.json', () => {
   it('is a Kinesis event of position records that the pipeline handler processes without failures', async () => {
     // Prepare
     const event = JSON.parse(readFileSync('events/processPositions.json', 'utf8'));
-    const { handler } = await import(`../../${handlerPath(streamConsumers[0].name)}`);
+    const { handler } = await import(handlerUrl(streamConsumers[0].name));
     // Act
     const result = await handler(event);
     // Assess

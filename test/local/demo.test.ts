@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { distanceKm } from '../../shared/domain/geo.ts';
+import { seedDemo } from '../../local/seed.ts';
+import { demoFleetDay, interleave, recordsUntil } from '../../local/simulator.ts';
+import { api } from '../support/api.ts';
+
+const IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
+
+describe('the demo simulation', () => {
+  it('carries every vehicle\'s odometer on from one day to the next', () => {
+    // Act
+    const days = ['2026-11-19', '2026-11-20', '2026-11-21'].map((date, i) => demoFleetDay(date, IMEIS, 7 + i));
+    // Assess
+    for (const [index] of IMEIS.entries()) {
+      for (const [d, day] of days.slice(1).entries()) {
+        expect(day[index]?.vehicle.odometerKm).toBeCloseTo(days[d]?.[index]?.end.odometerKm as number, 2);
+      }
+    }
+  });
+
+  it('parks each vehicle overnight where its next day starts, at three different places', () => {
+    // Act
+    const day = demoFleetDay('2026-11-20', IMEIS, 1);
+    // Assess
+    expect(day.map((vehicle) => vehicle.end.place)).toEqual(day.map((vehicle) => vehicle.vehicle.home));
+    expect(new Set(day.map((vehicle) => vehicle.end.place)).size).toBe(3);
+  });
+
+  it('reports nothing later than now', () => {
+    // Prepare
+    const now = Date.parse('2026-11-20T09:30:00Z');
+    // Act
+    const records = recordsUntil(interleave(demoFleetDay('2026-11-20', IMEIS, 1)), now);
+    // Assess
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((record) => Date.parse(record.gps_datetime) <= now)).toBe(true);
+  });
+});
+
+describe('the npm start demo account', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-demo-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has vehicles spread over the region, polygons without float noise and nothing in the future', async () => {
+    // Act
+    const demo = await seedDemo(join(dir, 'demo.json'));
+    const live = await api.get('getLiveData', { api_key: demo.apiKey });
+    const locations = await api.get('getUserLocations', { api_key: demo.apiKey });
+    // Assess
+    const positions = live.body.vehicles as { latitude: string; longitude: string; gps_datetime: string }[];
+    expect(positions.map((vehicle) => vehicle.latitude !== null)).toEqual([true, true, true]);
+    for (const [i, a] of positions.entries()) {
+      expect(Date.parse(`${a.gps_datetime}Z`)).toBeLessThanOrEqual(Date.now());
+      for (const b of positions.slice(i + 1)) {
+        expect(distanceKm({ lat: Number(a.latitude), lng: Number(a.longitude) }, { lat: Number(b.latitude), lng: Number(b.longitude) })).toBeGreaterThan(1);
+      }
+    }
+    const polygon = (locations.body.locations as { location_type: string; points: unknown }[]).find((location) => location.location_type === 'polygon');
+    const points = typeof polygon?.points === 'string' ? JSON.parse(polygon.points) : polygon?.points;
+    for (const point of points as { lat: number; lng: number }[]) {
+      expect(String(point.lat)).toMatch(/^-?\d+\.\d{1,7}$/);
+      expect(String(point.lng)).toMatch(/^-?\d+\.\d{1,7}$/);
+    }
+  });
+});
