@@ -1,3 +1,6 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
@@ -8,10 +11,12 @@ import { errorMapper } from './middleware/error-mapper.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest, type ParseRequestOptions } from './middleware/parse-request.ts';
 import type { ParsedBody, RequestState } from './middleware/types.ts';
+import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { type InputSchema, validateInput } from './middleware/validate-input.ts';
 import { findOperation, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
 import { config } from './config.ts';
+import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
   user: AuthenticatedUser;
@@ -45,7 +50,8 @@ export interface OperationContract {
 }
 
 /**
- * The one place the middy chain is built. Before: method → parse → api key → validate;
+ * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
+ * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key → validate;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
  */
 export function operation<S extends InputSchema, O extends OutputSchema | BinaryOutput | undefined = undefined>(
@@ -59,6 +65,11 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
   const contract: OperationContract = { input: inputSchema, output: options.output, jsonBody: options.jsonBody };
 
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    // The response may hold a tenant's data: traces keep timings and annotations only.
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(requestTelemetry(name))
     .use(errorMapper())
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
@@ -78,6 +89,7 @@ type OperationLambdaContext<Input> = Context & { operation: OperationContext<Inp
 
 function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
   const { internal, event } = request;
+  identifyUser((internal.user as AuthenticatedUser).userUid);
   (request.context as OperationLambdaContext<unknown>).operation = {
     user: internal.user as AuthenticatedUser,
     input: internal.input,

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { tracer } from '../telemetry.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -13,7 +14,7 @@ export function dynamo(): DynamoDBDocumentClient {
         ? { endpoint, region: config.region('local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {},
     );
-    documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    documentClient = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(client), { marshallOptions: { removeUndefinedValues: true } });
   }
   return documentClient;
 }
