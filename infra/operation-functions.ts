@@ -68,6 +68,13 @@ export class OperationFunctions extends Construct {
     }
   }
 
+  /** The function of a registry entry (every entry has one). */
+  function(name: string): NodejsFunction {
+    const fn = this.functions.get(name);
+    if (!fn) throw new Error(`no function for operation ${name}`);
+    return fn;
+  }
+
   private operationFunction(operation: Operation, table: dynamodb.ITableV2, bucket: s3.IBucket): NodejsFunction {
     const logGroup = new logs.LogGroup(this, `${operation.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
     const fn = new NodejsFunction(this, operation.name, {
