@@ -11,9 +11,10 @@ import { errorMapper } from './middleware/error-mapper.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest, type ParseRequestOptions } from './middleware/parse-request.ts';
 import type { ParsedBody, RequestState } from './middleware/types.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { type InputSchema, validateInput } from './middleware/validate-input.ts';
-import { findOperation, type OperationName } from './operations.ts';
+import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
 import { config } from './config.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
@@ -75,21 +76,24 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
     .use(methodGuard(definition.method))
     .use(parseRequest(options))
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
-    .use(validateInput(inputSchema))
+    .use(validateInput(inputSchema));
+  if (isCreate(name)) chain.use(idempotency(name, options));
+  chain
     .before(handOverToHandler)
     .handler(async (_event, context) => {
-      const { operation: prepared } = context as OperationLambdaContext<v.InferOutput<S>>;
-      return (await run(prepared)) as unknown as APIGatewayProxyResult;
+      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<S>>;
+      return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
     });
   return Object.assign(chain, { contract });
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
-type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input> };
+type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input>; replay?: Record<string, unknown> };
 
 function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
   const { internal, event } = request;
   identifyUser((internal.user as AuthenticatedUser).userUid);
+  (request.context as OperationLambdaContext<unknown>).replay = internal.replay;
   (request.context as OperationLambdaContext<unknown>).operation = {
     user: internal.user as AuthenticatedUser,
     input: internal.input,
