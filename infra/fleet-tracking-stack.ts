@@ -85,8 +85,10 @@ export class FleetTrackingStack extends Stack {
           new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),
         ),
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
-        throttlingRateLimit: 100,
-        throttlingBurstLimit: 200,
+        // The whole API's ceiling, which protects the account's Lambda concurrency; tenants are kept from starving each
+        // other by the per-api-key limit in the chain (docs/operations.md, "Scaling").
+        throttlingRateLimit: 500,
+        throttlingBurstLimit: 1000,
         documentationVersion: documentationVersion(apiDocument),
       },
     });

@@ -2,14 +2,13 @@
  * `npm start`: the whole service on this machine, on its embedded defaults.
  * Data lives in .local/ and survives restarts; Ctrl-C stops DynamoDB Local, s3rver and the API.
  */
+import './quiet-powertools.ts';
 import { join } from 'node:path';
 import { JAVA_MISSING } from './dynamodb-local.ts';
 import { seedDemo } from './seed.ts';
 import { startLocalStack } from './stack.ts';
 
 const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
-process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 try {
   const stack = await startLocalStack({

@@ -10,12 +10,14 @@ import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts'
 import { errorMapper } from './middleware/error-mapper.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest, type ParseRequestOptions } from './middleware/parse-request.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
 import type { ParsedBody, RequestState } from './middleware/types.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { type InputSchema, validateInput } from './middleware/validate-input.ts';
 import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
+import { countRequest } from './store/rate-limits.ts';
 import { config } from './config.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
@@ -52,7 +54,8 @@ export interface OperationContract {
 
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
- * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key → validate;
+ * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
+ * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key on creates;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
  */
 export function operation<S extends InputSchema, O extends OutputSchema | BinaryOutput | undefined = undefined>(
@@ -65,6 +68,7 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
   const contract: OperationContract = { input: inputSchema, output: options.output, jsonBody: options.jsonBody };
 
+  const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
@@ -75,7 +79,9 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
     .use(parseRequest(options))
+    .use(perKeyLimit.count)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
+    .use(perKeyLimit.enforce)
     .use(validateInput(inputSchema));
   if (isCreate(name)) chain.use(idempotency(name, options));
   chain

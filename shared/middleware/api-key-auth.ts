@@ -45,7 +45,8 @@ export const apiKeyAuth = ({ findApiKey, cacheTtlMs = MAX_KEY_CACHE_MS, now = Da
   return { name: 'apiKeyAuth', before: apiKeyAuthBefore };
 };
 
-function presentedKey(request: HttpRequest): string | undefined {
+/** The key as presented (header, then query or body parameter), trimmed. */
+export function presentedKey(request: HttpRequest): string | undefined {
   const fromHeader = headerValue(request.event, 'x-api-key')?.trim();
   if (fromHeader) return fromHeader;
   const fromParams = request.internal.params?.api_key;

@@ -200,6 +200,40 @@ describe('provider configuration', () => {
   });
 });
 
+describe('scaling', () => {
+  it.each(operations.map((operation) => [operation.name]))('%s limits each api key to 25 requests a second by default', (name) => {
+    expect(functionOf(name)[1].Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_REQUESTS: '25', RATE_LIMIT_WINDOW_SECONDS: '1' });
+  });
+
+  it('takes the per-key limit from the rateLimitPerSecond context value', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], rateLimitPerSecond: 60 } });
+    const limited = Template.fromStack(new FleetTrackingStack(app, 'Limited'));
+    const variables = Object.values(limited.findResources('AWS::Lambda::Function'))
+      .filter((fn) => String((fn as Resource).Properties.Description ?? '').includes('/api/'))
+      .map((fn) => (fn as Resource).Properties.Environment.Variables.RATE_LIMIT_REQUESTS);
+    expect(new Set(variables)).toEqual(new Set(['60']));
+  });
+
+  it('keeps a stage-wide ceiling above the per-key limit', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 })]),
+    });
+  });
+
+  it('caps processPositions\' concurrency so a replayed backlog cannot take the table, with the measured stream settings', () => {
+    const [logicalId, processor] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+      String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
+    ) as [string, Resource];
+    expect(processor.Properties.ReservedConcurrentExecutions).toBe(8);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId },
+      BatchSize: 1000,
+      MaximumBatchingWindowInSeconds: 10,
+      ParallelizationFactor: 1,
+    });
+  });
+});
+
 describe('alarms', () => {
   const alarms = () => Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
   /** every metric name an alarm watches, directly or inside its metric math */
