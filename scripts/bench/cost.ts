@@ -91,12 +91,10 @@ async function measured<T>(run: () => Promise<T>): Promise<{ usage: Usage; ms: n
   return { usage, ms: performance.now() - started, result };
 }
 
-/** Records per invocation at this fleet size: the stream's shards and batchers split a window's positions. */
-function recordsPerInvocation(vehicles: number): number {
-  const perSecond = vehicles / REPORT_INTERVAL_S;
-  const batchers = pipelineSettings.initialShards * pipelineSettings.parallelizationFactor;
-  return Math.min(pipelineSettings.batchSize, Math.max(1, (perSecond * pipelineSettings.batchingWindowS) / batchers));
-}
+/** Vehicles whose positions one invocation holds: the stream's shards and batchers split the fleet by IMEI. */
+const vehiclesPerBatcher = (vehicles: number) => vehicles / (pipelineSettings.initialShards * pipelineSettings.parallelizationFactor);
+/** Positions of one vehicle in one invocation: what a window gathers (writes follow vehicle-batches, not positions). */
+const positionsPerVehicleBatch = () => Math.max(1, Math.round(pipelineSettings.batchingWindowS / REPORT_INTERVAL_S));
 
 function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEvent {
   return {
@@ -129,19 +127,21 @@ interface PipelineMeasure {
 }
 
 /** One simulated day of MEASURED_VEHICLES vehicles through processPositions in batches of `batch` records. */
-async function measurePipeline(batch: number, date: string): Promise<PipelineMeasure> {
+async function measurePipeline(batch: number, date: string, seed: number): Promise<PipelineMeasure> {
   const { handler } = await import('../../functions/processPositions/handler.ts');
-  const days = fleetDay(MEASURED_VEHICLES, date, REPORT_INTERVAL_S, 7);
+  // The simulator numbers its devices from one base: each run shifts them, so runs in one stack never claim the same IMEI.
+  const imeiOf = (imei: string) => String(BigInt(imei) + BigInt(seed) * 1000n);
+  const days = fleetDay(MEASURED_VEHICLES, date, REPORT_INTERVAL_S, seed);
   const user = await createUser(`Cost fleet ${date}`, 0);
   for (const day of days) {
     const vehicle = await addVehicle({
-      imei: day.vehicle.imei, name: `Cost ${day.vehicle.imei.slice(-3)}`, regNum: null, vehGrp: null, deviceType: day.vehicle.deviceType,
+      imei: imeiOf(day.vehicle.imei), name: `Cost ${day.vehicle.imei.slice(-3)}`, regNum: null, vehGrp: null, deviceType: day.vehicle.deviceType,
       config: day.vehicle.config, make: null, model: null, modelYear: null, vin: null, odometerAtStart: day.vehicle.odometerKm, odometerAtStartDate: date,
       startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: day.vehicle.fuelCapacity, fuelFactor: day.vehicle.fuelFactor,
     });
     await linkVehicle(user.userUid, vehicle.vehicleUid);
   }
-  const lines = interleave(days).map((record) => JSON.stringify(record));
+  const lines = interleave(days).map((record) => JSON.stringify({ ...record, imei: imeiOf(record.imei) }));
   const sizeBefore = await tableBytes();
   const total: PipelineMeasure = { positions: lines.length, bytes: 0, invocations: 0, ms: [], usage: { readUnits: 0, writeUnits: 0, s3Puts: 0, s3PutBytes: 0 }, tableBytes: 0 };
   for (let start = 0; start < lines.length; start += batch) {
@@ -199,7 +199,7 @@ const money = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.toF
 export const costNotes = [
   `prices: ${prices.region}, on-demand list prices as of ${prices.asOf} (scripts/bench/prices.ts); no free tier`,
   `one vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days, in a fleet of ${FLEET_VEHICLES} that shares the stream's hourly price and the pipeline's batches`,
-  `pipeline: ${MEASURED_VEHICLES} simulated vehicle-days through functions/processPositions on DynamoDB Local, in batches of the size the stream hands over at this fleet size (${pipelineSettings.initialShards} shards, factor ${pipelineSettings.parallelizationFactor}, ${pipelineSettings.batchingWindowS} s window)`,
+  `pipeline: ${MEASURED_VEHICLES} simulated vehicle-days through functions/processPositions on DynamoDB Local, each batch holding as many positions per vehicle as the ${pipelineSettings.batchingWindowS} s window gathers (${pipelineSettings.initialShards} shards, factor ${pipelineSettings.parallelizationFactor}); invocation time scaled to the ${vehiclesPerBatcher(FLEET_VEHICLES)} vehicles a real batch holds`,
   `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY).map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`).join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
   'durations are measured locally against DynamoDB Local; in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
 ];
@@ -208,15 +208,17 @@ export async function benchCost(apiUrl: string): Promise<Row[]> {
   process.env.API_KEY_CACHE_SECONDS = '0';
   process.env.RATE_LIMIT_REQUESTS = '1000000';
   meterClients();
-  const batch = Math.round(recordsPerInvocation(FLEET_VEHICLES));
-  const pipeline = await measurePipeline(batch, '2026-11-03');
+  // The measured vehicles in batches with as many positions of each as the window gathers.
+  const batch = MEASURED_VEHICLES * positionsPerVehicleBatch();
+  const pipeline = await measurePipeline(batch, '2026-11-03', 7);
   const api = await measureApi(apiUrl);
 
   // Per vehicle and month
   const positions = SECONDS_PER_MONTH / REPORT_INTERVAL_S;
   const scale = positions / (pipeline.positions / MEASURED_VEHICLES) / MEASURED_VEHICLES;
   const pipelineInvocations = (pipelineSettings.initialShards * pipelineSettings.parallelizationFactor * SECONDS_PER_MONTH) / pipelineSettings.batchingWindowS / FLEET_VEHICLES;
-  const meanInvocationMs = pipeline.ms.reduce((sum, ms) => sum + ms, 0) / pipeline.ms.length;
+  // A real batch holds vehiclesPerBatcher vehicles, not MEASURED_VEHICLES: scaled linearly, an upper bound.
+  const meanInvocationMs = (pipeline.ms.reduce((sum, ms) => sum + ms, 0) / pipeline.ms.length) * Math.max(1, vehiclesPerBatcher(FLEET_VEHICLES) / MEASURED_VEHICLES);
   const apiCalls = api.reduce((sum, entry) => sum + entry.perDay * DAYS_PER_MONTH, 0);
   const apiUnits = (key: keyof Usage) => api.reduce((sum, entry) => sum + entry.usage[key] * entry.perDay * DAYS_PER_MONTH, 0);
   const storedGb = (pipeline.tableBytes * scale) / GB;
@@ -255,7 +257,11 @@ export async function benchCost(apiUrl: string): Promise<Row[]> {
     { item: 'API Gateway', 'per vehicle-month': money(costs.apiGateway), measured: `${round(apiCalls, 0)} REST requests` },
     { item: 'total', 'per vehicle-month': money(total), measured: `${positions} positions, ${round(apiCalls, 0)} API calls` },
     { item: 'Amazon Location trackers (comparison)', 'per vehicle-month': money(location), measured: `${positions} position updates at $${prices.amazonLocation.perThousandPositionUpdates}/1,000` },
-    { item: 'pipeline: records per invocation', 'per vehicle-month': batch, measured: `${pipeline.invocations} invocations measured, WRU per position ${round(pipeline.usage.writeUnits / pipeline.positions, 2)}` },
+    {
+      item: 'pipeline: records per invocation',
+      'per vehicle-month': round(vehiclesPerBatcher(FLEET_VEHICLES) * positionsPerVehicleBatch(), 0),
+      measured: `${pipeline.invocations} invocations of ${batch} records measured; WRU per position ${round(pipeline.usage.writeUnits / pipeline.positions, 2)}`,
+    },
   ];
 }
 
@@ -269,7 +275,7 @@ export async function benchPipelineSizing(): Promise<Row[]> {
   meterClients();
   const rows: Row[] = [];
   for (const [i, batch] of [8, 50, 200, 1000].entries()) {
-    const measure = await measurePipeline(batch, `2026-11-${String(10 + i).padStart(2, '0')}`);
+    const measure = await measurePipeline(batch, `2026-11-${String(10 + i).padStart(2, '0')}`, 11 + i);
     const totalMs = measure.ms.reduce((sum, ms) => sum + ms, 0);
     rows.push({
       'records per batch': batch,

@@ -228,7 +228,7 @@ describe('scaling', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId },
       BatchSize: 1000,
-      MaximumBatchingWindowInSeconds: 10,
+      MaximumBatchingWindowInSeconds: 30,
       ParallelizationFactor: 1,
     });
   });
