@@ -14,6 +14,8 @@ export const requestTelemetry = (operation: string): HttpMiddleware => {
     startedAt.set(request, performance.now());
     logger.appendKeys({ operation });
     tracer.putAnnotation('operation', operation);
+    // A Lambda container serves one request at a time; the local emulator shares the instance between concurrent ones.
+    metrics.clearDimensions();
     metrics.addDimension('operation', operation);
   };
 
