@@ -18,10 +18,9 @@ async function processPositionsBatch(event: KinesisStreamEvent): Promise<Kinesis
   const first = event.Records[0]?.kinesis.sequenceNumber ?? 'empty';
   const last = event.Records.at(-1)?.kinesis.sequenceNumber ?? 'empty';
   const shard = event.Records[0]?.eventID.split(':')[0] ?? 'shard';
-  const batchName = `${shard}-${first}-${last}`;
-  logger.appendKeys({ operation: 'processPositions', batch: batchName });
+  logger.appendKeys({ operation: 'processPositions' });
   tracer.putAnnotation('operation', 'processPositions');
-  const outcome = await processPositions(records, { batchName });
+  const outcome = await processPositions(records, { batchName: `${shard}-${first}-${last}` });
 
   metrics.addMetric(metricNames.positionsReceived, MetricUnit.Count, outcome.records);
   metrics.addMetric(metricNames.positionsRejected, MetricUnit.Count, outcome.rejected.length);

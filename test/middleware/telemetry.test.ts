@@ -13,6 +13,8 @@ const { startApiEmulator } = await import('../../local/api-emulator.ts');
 const { freePort } = await import('../../local/stack.ts');
 const { createApi } = await import('../support/api.ts');
 const { givenUser } = await import('../support/builders.ts');
+const { handler: processPositions } = await import('../../functions/processPositions/handler.ts');
+const { lambdaContext } = await import('../../local/api-gateway-event.ts');
 
 let emulator: Awaited<ReturnType<typeof startApiEmulator>>;
 const api = createApi(() => emulator.url);
@@ -22,17 +24,18 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-/** Every JSON line the call writes to stdout. */
+/** Every JSON line the call writes to stdout or stderr (Powertools writes warnings and errors there). */
 async function stdoutOf(act: () => Promise<unknown>): Promise<Record<string, any>[]> {
   const lines: string[] = [];
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+  const capture = (chunk: string | Uint8Array) => {
     lines.push(...String(chunk).split('\n').filter(Boolean));
     return true;
-  });
+  };
+  const writes = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
   try {
     await act();
   } finally {
-    write.mockRestore();
+    for (const write of writes) write.mockRestore();
   }
   return lines.flatMap((line) => {
     try {
@@ -82,5 +85,32 @@ describe('telemetry of an API call', () => {
       cold_start: expect.any(Boolean),
     });
     expect(JSON.stringify(lines)).not.toContain(user.key);
+  });
+});
+
+describe('telemetry of a positions batch', () => {
+  it('publishes the batch\'s counts in one metric blob and logs rejections with the Lambda context', async () => {
+    // Prepare
+    const event = {
+      Records: ['not json', '{"imei":"000000000000000"}'].map((data, i) => ({
+        eventID: `shardId-000000000000:telemetry-${i}`,
+        kinesis: { sequenceNumber: `telemetry-${Date.now()}-${i}`, data: Buffer.from(data).toString('base64') },
+      })),
+    } as unknown as Parameters<typeof processPositions>[0];
+    // Act
+    const lines = await stdoutOf(() => processPositions(event, lambdaContext('processPositions', 'telemetry-batch')));
+    // Assess
+    expect(metricBlobs(lines).find((line) => line.PositionsReceived !== undefined)).toMatchObject({
+      service: 'fleet-tracking',
+      PositionsReceived: 2,
+      PositionsRejected: 2,
+      PositionsFailed: 0,
+    });
+    expect(lines.find((line) => line.message === 'positions rejected')).toMatchObject({
+      level: 'WARN',
+      operation: 'processPositions',
+      function_request_id: 'telemetry-batch',
+      cold_start: expect.any(Boolean),
+    });
   });
 });
