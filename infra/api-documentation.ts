@@ -39,7 +39,7 @@ export class ApiDocumentation extends Construct {
       const operationParts = [
         part(`${operation.name}Method`, { type: 'METHOD', ...at }, { summary: described.summary, description }),
         ...described.parameters.map((parameter) =>
-          part(`${operation.name}${parameter.name}`, { type: 'QUERY_PARAMETER', ...at, name: parameter.name }, {
+          part(`${operation.name}${parameter.name}`, { type: parameter.in === 'header' ? 'REQUEST_HEADER' : 'QUERY_PARAMETER', ...at, name: parameter.name }, {
             description: parameter.description,
             required: parameter.required,
           }),

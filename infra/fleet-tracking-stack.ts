@@ -6,10 +6,12 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { openApiDocument } from '../shared/openapi.ts';
+import { operations } from '../shared/operations.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
+import { Monitoring } from './monitoring.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
 
@@ -83,17 +85,25 @@ export class FleetTrackingStack extends Stack {
           new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),
         ),
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
-        throttlingRateLimit: 100,
-        throttlingBurstLimit: 200,
+        // The whole API's ceiling, which protects the account's Lambda concurrency; tenants are kept from starving each
+        // other by the per-api-key limit in the chain (docs/operations.md, "Scaling").
+        throttlingRateLimit: 500,
+        throttlingBurstLimit: 1000,
         documentationVersion: documentationVersion(apiDocument),
       },
     });
     envelopeGatewayResponses(api);
     acknowledgeNagFindings(this);
 
-    new OperationFunctions(this, 'Operations', { api, table, bucket });
+    const operationFunctions = new OperationFunctions(this, 'Operations', { api, table, bucket });
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
-    new PositionsPipeline(this, 'Pipeline', { table, bucket });
+    const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });
+    new Monitoring(this, 'Monitoring', {
+      api,
+      operationFunctions: operations.map((operation) => ({ operation, fn: operationFunctions.function(operation.name) })),
+      pipeline,
+      table,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });
     new CfnOutput(this, 'TableName', { value: table.tableName });

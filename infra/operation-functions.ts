@@ -54,18 +54,33 @@ export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket
   };
 }
 
+/** CDK context: requests per second one api key may make (`-c rateLimitPerSecond=50`); every function counts against it. */
+export const RATE_LIMIT_CONTEXT = 'rateLimitPerSecond';
+const DEFAULT_RATE_LIMIT_PER_SECOND = 25;
+
 /** One function and one `/api/<name>` route (ANY method, so the function can answer a wrong one) per registry entry. */
 export class OperationFunctions extends Construct {
   readonly functions = new Map<string, NodejsFunction>();
 
+  private readonly rateLimitPerSecond: number;
+
   constructor(scope: Construct, id: string, { api, table, bucket }: OperationFunctionsProps) {
     super(scope, id);
+    this.rateLimitPerSecond = Number(this.node.tryGetContext(RATE_LIMIT_CONTEXT) ?? DEFAULT_RATE_LIMIT_PER_SECOND);
+    if (!Number.isInteger(this.rateLimitPerSecond) || this.rateLimitPerSecond < 1) throw new Error(`${RATE_LIMIT_CONTEXT} must be a whole number of requests per second`);
     const apiResource = api.root.addResource('api');
     for (const operation of operations) {
       const fn = this.operationFunction(operation, table, bucket);
       apiResource.addResource(operation.name).addMethod('ANY', new LambdaIntegration(fn));
       this.functions.set(operation.name, fn);
     }
+  }
+
+  /** The function of a registry entry (every entry has one). */
+  function(name: string): NodejsFunction {
+    const fn = this.functions.get(name);
+    if (!fn) throw new Error(`no function for operation ${name}`);
+    return fn;
   }
 
   private operationFunction(operation: Operation, table: dynamodb.ITableV2, bucket: s3.IBucket): NodejsFunction {
@@ -75,7 +90,11 @@ export class OperationFunctions extends Construct {
       entry: join(repositoryRoot, handlerPath(operation.name)),
       description: `${operation.method} /api/${operation.name}: ${operation.summary}`,
       logGroup,
-      environment: functionEnvironment(table, bucket),
+      environment: {
+        ...functionEnvironment(table, bucket),
+        [env.rateLimitRequests]: String(this.rateLimitPerSecond),
+        [env.rateLimitWindowSeconds]: '1',
+      },
     });
     if (operation.access === 'read') table.grantReadData(fn);
     else table.grantReadWriteData(fn);

@@ -12,6 +12,25 @@ import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../shared/operations.ts';
 import { functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 
+/**
+ * How the stream feeds processPositions, chosen from `npm run bench -- pipeline` (docs/cost.md, "Pipeline sizing"):
+ * one batcher handles 1,900-6,200 positions/s at full batches, above a shard's 1,000 records/s, so parallelisation
+ * stays at 1 (a second batcher per shard would only double a quiet fleet's invocations). Writes follow vehicle-batches,
+ * not positions (5.9 write units per position with one position per vehicle and batch, 1.0 with six), so the window
+ * is the devices' 30 s report interval: a third of a 10 s window's invocations and archive PUTs for the same writes,
+ * and live data at most one report interval behind.
+ */
+export const pipelineSettings = {
+  memoryMb: 1024,
+  batchSize: 1000,
+  batchingWindowS: 30,
+  parallelizationFactor: 1,
+  /** a runaway (a week's backlog replayed at once) must not take the table's whole write capacity */
+  reservedConcurrency: 8,
+  /** Kinesis on-demand streams start with 4 shards (4 MB/s, 4,000 records/s of writes) */
+  initialShards: 4,
+} as const;
+
 export interface PositionsPipelineProps {
   table: dynamodb.ITableV2;
   bucket: s3.IBucket;
@@ -43,7 +62,8 @@ export class PositionsPipeline extends Construct {
       ...functionDefaults,
       entry: join(repositoryRoot, handlerPath(consumer.name)),
       description: `stream ${consumer.name}: ${consumer.summary}`,
-      memorySize: 1024,
+      memorySize: pipelineSettings.memoryMb,
+      reservedConcurrentExecutions: pipelineSettings.reservedConcurrency,
       timeout: Duration.minutes(2),
       logGroup: new logs.LogGroup(this, `${consumer.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
       environment: functionEnvironment(table, bucket),
@@ -52,8 +72,9 @@ export class PositionsPipeline extends Construct {
       new KinesisEventSource(this.stream, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         // Fewer, larger batches: DynamoDB writes scale with vehicles per batch, not with positions.
-        batchSize: 1000,
-        maxBatchingWindow: Duration.seconds(10),
+        batchSize: pipelineSettings.batchSize,
+        maxBatchingWindow: Duration.seconds(pipelineSettings.batchingWindowS),
+        parallelizationFactor: pipelineSettings.parallelizationFactor,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         retryAttempts: 5,

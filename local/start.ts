@@ -2,6 +2,7 @@
  * `npm start`: the whole service on this machine, on its embedded defaults.
  * Data lives in .local/ and survives restarts; Ctrl-C stops DynamoDB Local, s3rver and the API.
  */
+import './quiet-powertools.ts';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { localDataDir } from '../scripts/local-defaults.ts';
@@ -13,8 +14,6 @@ import { type LocalStack, startLocalStack } from './stack.ts';
 const dataDir = localDataDir();
 const fromUser = relative(process.env.INIT_CWD ?? process.cwd(), dataDir);
 const shownDataDir = fromUser === '' ? '.' : fromUser.startsWith('..') ? dataDir : fromUser;
-process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const ports = {
   api: { port: Number(process.env.PORT ?? 3000), what: 'the API', variable: 'PORT' },

@@ -6,8 +6,12 @@
  *   npm run bench -- bundles       bundle size and cold module-init time per function, next to an empty handler's
  *   npm run bench -- ingest        positions/s through processPositions on DynamoDB Local, 100 vehicles × one day at 30 s,
  *                                  and DynamoDB write requests per 1,000 positions
+ *   npm run bench -- cost          the monthly cost of one vehicle (30 s reports, a realistic API mix) from capacity units
+ *                                  measured on DynamoDB Local, measured durations and the prices in scripts/bench/prices.ts
+ *   npm run bench -- pipeline      processPositions at batch sizes 8 to 1,000: ms per batch and positions/s per batcher
  *   --out FILE                     also write the JSON to FILE
  */
+import '../local/quiet-powertools.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +24,8 @@ import { runScript, UsageError, userPath } from './cli.ts';
 import { ingestRecords } from './ingest.ts';
 
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
-  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
+  process.env.RATE_LIMIT_REQUESTS ??= '0';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const stack = await startLocalStack({
     apiPort: await freePort(),
@@ -95,6 +99,21 @@ const benchmarks: Record<string, Benchmark> = {
     },
   },
   ingest: { needsStack: true, run: async () => ({ rows: await benchIngest() }) },
+  cost: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('cost needs the local stack');
+      const { benchCost, costNotes } = await import('./bench/cost.ts');
+      return { rows: await benchCost(stack.apiUrl), notes: costNotes };
+    },
+  },
+  pipeline: {
+    needsStack: true,
+    run: async () => {
+      const { benchPipelineSizing, pipelineSizingNotes } = await import('./bench/cost.ts');
+      return { rows: await benchPipelineSizing(), notes: pipelineSizingNotes };
+    },
+  },
 };
 
 await runScript({

@@ -19,6 +19,8 @@ export const env = {
   googleDirectionsApiKey: 'GOOGLE_DIRECTIONS_API_KEY',
   googleDirectionsApiKeySecret: 'GOOGLE_DIRECTIONS_API_KEY_SECRET',
   estimateSpeedKmh: 'ESTIMATE_SPEED_KMH',
+  rateLimitRequests: 'RATE_LIMIT_REQUESTS',
+  rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
 } as const;
 
 type Setting = keyof typeof env;
@@ -74,6 +76,12 @@ export const config = {
   googleDirectionsUrl: (): string | undefined => text('googleDirectionsUrl'),
   googleDirectionsApiKey: (): string | undefined => text('googleDirectionsApiKey'),
   googleDirectionsApiKeySecret: (): string | undefined => text('googleDirectionsApiKeySecret'),
+  /** requests one api key may make per window; 0 turns the limit off (the shared test stack) */
+  rateLimitRequests: (): number => {
+    const requests = Number(text('rateLimitRequests') ?? 25);
+    return Number.isInteger(requests) && requests >= 0 ? requests : 25;
+  },
+  rateLimitWindowSeconds: (): number => positiveNumber('rateLimitWindowSeconds', 1),
   /** checked by the estimate provider, which names the variable when it is not a positive number */
   estimateSpeedKmh: (): number => Number(text('estimateSpeedKmh') ?? 50),
 };

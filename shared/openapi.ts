@@ -21,13 +21,13 @@ import { API_VERSION } from './middleware/envelope.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 import type { InputSchema } from './middleware/validate-input.ts';
 import type { OperationContract } from './operation.ts';
-import { handlerPath, type Operation, type OperationName, operations } from './operations.ts';
+import { handlerPath, isCreate, type Operation, type OperationName, operations } from './operations.ts';
 import { ErrorEnvelope, SuccessEnvelope } from './responses.ts';
 import { isCalendarDate } from './validation.ts';
 
 export interface ParameterObject {
   name: string;
-  in: 'query';
+  in: 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;
@@ -187,6 +187,18 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
   };
 }
 
+// ---- Idempotency-Key (issue 15): every create takes it; see docs/idempotency.md ----
+const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Optional, 1 to 255 printable ASCII characters, scoped to the API key\'s user. The same key with the same request within 24 h ' +
+    'answers the first answer again and creates nothing; with a different request it answers 409 `Idempotency-Key already used ' +
+    'with a different request`; while the first request still runs, 409 `a request with this Idempotency-Key is still in progress`.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 function operationObject(operation: Operation, contract: OperationContract): OperationObject {
   const entries = parameterEntries(contract.input);
   const takesDocument = contract.jsonBody === 'payload';
@@ -197,7 +209,10 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
     operationId: operation.name,
     summary: operation.summary,
     description: operationDescription(operation, contract.input),
-    parameters: queryEntries.map(([name, schema]) => ({ name, in: 'query', required: isRequired(schema), ...parameterSchema(schema) })),
+    parameters: [
+      ...queryEntries.map(([name, schema]) => ({ name, in: 'query' as const, required: isRequired(schema), ...parameterSchema(schema) })),
+      ...(isCreate(operation.name) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ],
     ...(operation.method === 'POST' && {
       requestBody: {
         description: takesDocument

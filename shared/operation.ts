@@ -1,3 +1,6 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
@@ -7,11 +10,16 @@ import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts'
 import { errorMapper } from './middleware/error-mapper.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest, type ParseRequestOptions } from './middleware/parse-request.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
 import type { ParsedBody, RequestState } from './middleware/types.ts';
+import { idempotency } from './middleware/idempotency.ts';
+import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { type InputSchema, validateInput } from './middleware/validate-input.ts';
-import { findOperation, type OperationName } from './operations.ts';
+import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
+import { countRequest } from './store/rate-limits.ts';
 import { config } from './config.ts';
+import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
   user: AuthenticatedUser;
@@ -45,7 +53,9 @@ export interface OperationContract {
 }
 
 /**
- * The one place the middy chain is built. Before: method → parse → api key → validate;
+ * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
+ * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
+ * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key on creates;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
  */
 export function operation<S extends InputSchema, O extends OutputSchema | BinaryOutput | undefined = undefined>(
@@ -58,26 +68,38 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
   const contract: OperationContract = { input: inputSchema, output: options.output, jsonBody: options.jsonBody };
 
+  const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    // The response may hold a tenant's data: traces keep timings and annotations only.
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(requestTelemetry(name))
     .use(errorMapper())
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
     .use(parseRequest(options))
+    .use(perKeyLimit.count)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
-    .use(validateInput(inputSchema))
+    .use(perKeyLimit.enforce)
+    .use(validateInput(inputSchema));
+  if (isCreate(name)) chain.use(idempotency(name, options));
+  chain
     .before(handOverToHandler)
     .handler(async (_event, context) => {
-      const { operation: prepared } = context as OperationLambdaContext<v.InferOutput<S>>;
-      return (await run(prepared)) as unknown as APIGatewayProxyResult;
+      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<S>>;
+      return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
     });
   return Object.assign(chain, { contract });
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
-type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input> };
+type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input>; replay?: Record<string, unknown> };
 
 function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
   const { internal, event } = request;
+  identifyUser((internal.user as AuthenticatedUser).userUid);
+  (request.context as OperationLambdaContext<unknown>).replay = internal.replay;
   (request.context as OperationLambdaContext<unknown>).operation = {
     user: internal.user as AuthenticatedUser,
     input: internal.input,

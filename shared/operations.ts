@@ -81,3 +81,6 @@ export interface StreamConsumer {
 export const streamConsumers = [
   { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
 ] as const satisfies readonly StreamConsumer[];
+
+/** Creates (add*) honour an Idempotency-Key header: a retry after a timeout must not create a second record. */
+export const isCreate = (name: string): boolean => name.startsWith('add');

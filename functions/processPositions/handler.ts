@@ -1,14 +1,16 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
-
-const metrics = new Metrics({ namespace: 'FleetTracking', serviceName: 'fleet-tracking' });
+import { logger, metricNames, metrics, MetricUnit, tracer } from '../../shared/telemetry.ts';
 
 /**
  * Kinesis → the positions pipeline. Bad records never block the batch (they go to the dead-letter prefix);
  * a vehicle whose writes failed reports its records as failures, so Lambda retries from there (bisecting as needed).
  */
-export async function handler(event: KinesisStreamEvent): Promise<KinesisStreamBatchResponse> {
+async function processPositionsBatch(event: KinesisStreamEvent): Promise<KinesisStreamBatchResponse> {
   const records = event.Records.map((record) => ({
     id: record.kinesis.sequenceNumber,
     data: Buffer.from(record.kinesis.data, 'base64').toString('utf8'),
@@ -16,14 +18,22 @@ export async function handler(event: KinesisStreamEvent): Promise<KinesisStreamB
   const first = event.Records[0]?.kinesis.sequenceNumber ?? 'empty';
   const last = event.Records.at(-1)?.kinesis.sequenceNumber ?? 'empty';
   const shard = event.Records[0]?.eventID.split(':')[0] ?? 'shard';
+  logger.appendKeys({ operation: 'processPositions' });
+  tracer.putAnnotation('operation', 'processPositions');
   const outcome = await processPositions(records, { batchName: `${shard}-${first}-${last}` });
 
-  metrics.addMetric('positionsReceived', MetricUnit.Count, outcome.records);
-  metrics.addMetric('positionsRejected', MetricUnit.Count, outcome.rejected.length);
-  metrics.addMetric('tripsDetected', MetricUnit.Count, outcome.trips);
-  metrics.addMetric('fuelFillsDetected', MetricUnit.Count, outcome.fills);
-  metrics.addMetric('positionsFailed', MetricUnit.Count, outcome.failedIds.length);
-  metrics.publishStoredMetrics();
+  metrics.addMetric(metricNames.positionsReceived, MetricUnit.Count, outcome.records);
+  metrics.addMetric(metricNames.positionsRejected, MetricUnit.Count, outcome.rejected.length);
+  metrics.addMetric(metricNames.tripsDetected, MetricUnit.Count, outcome.trips);
+  metrics.addMetric(metricNames.fuelFillsDetected, MetricUnit.Count, outcome.fills);
+  metrics.addMetric(metricNames.positionsFailed, MetricUnit.Count, outcome.failedIds.length);
 
   return { batchItemFailures: outcome.failedIds.map((itemIdentifier) => ({ itemIdentifier })) };
 }
+
+/** The same Powertools wiring as the API chain: Lambda context on every log line, the X-Ray segment, one metrics flush. */
+export const handler = middy<KinesisStreamEvent, KinesisStreamBatchResponse>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(captureLambdaHandler(tracer, { captureResponse: false }))
+  .use(logMetrics(metrics, { captureColdStartMetric: true }))
+  .handler(processPositionsBatch);

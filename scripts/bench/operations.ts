@@ -63,7 +63,7 @@ function traceClients(): void {
 const search = (params: Params = {}): string => new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
 
 /** One call as an integrator makes it (key in X-Api-Key); anything but a success stops the benchmark. */
-async function callOperation(apiUrl: string, name: OperationName, user: TestUser, { params, query, json }: BenchRequest) {
+export async function callOperation(apiUrl: string, name: OperationName, user: TestUser, { params, query, json }: BenchRequest) {
   const method = findOperation(name)?.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Api-Key': user.key };
   const url = `${apiUrl}/api/${name}?${search(method === 'GET' ? params : query)}`;

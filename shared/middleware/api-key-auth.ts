@@ -46,7 +46,7 @@ export const apiKeyAuth = ({ findApiKey, cacheTtlMs = MAX_KEY_CACHE_MS, now = Da
 };
 
 /** The first non-blank key of header, body and query, in that order: a blank key in one place never hides a key in another. */
-function presentedKey(request: HttpRequest): string | undefined {
+export function presentedKey(request: HttpRequest): string | undefined {
   const sources = [headerValue(request.event, 'x-api-key'), request.internal.bodyParams?.api_key, request.internal.queryParams?.api_key];
   for (const source of sources) {
     if (typeof source === 'string' && source.trim() !== '') return source.trim();

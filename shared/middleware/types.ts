@@ -21,6 +21,8 @@ export interface RequestState extends Record<string, unknown> {
   body?: ParsedBody;
   user?: AuthenticatedUser;
   input?: unknown;
+  /** a create's first answer, when this request repeats its Idempotency-Key and body */
+  replay?: Record<string, unknown>;
 }
 
 export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;

@@ -1,5 +1,6 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { awsClientTimeouts, config } from '../config.ts';
+import { tracer } from '../telemetry.ts';
 
 let client: S3Client | undefined;
 
@@ -13,6 +14,7 @@ export function s3(): S3Client {
         ? { endpoint, forcePathStyle: true, region: config.region('us-east-1'), credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
         : {}),
     });
+    tracer.captureAWSv3Client(client);
   }
   return client;
 }

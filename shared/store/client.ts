@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClientTimeouts, config } from '../config.ts';
+import { tracer } from '../telemetry.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -12,7 +13,7 @@ export function dynamo(): DynamoDBDocumentClient {
       ...awsClientTimeouts(),
       ...(endpoint ? { endpoint, region: config.region('local'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     });
-    documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    documentClient = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(client), { marshallOptions: { removeUndefinedValues: true } });
   }
   return documentClient;
 }

@@ -9,12 +9,14 @@ import { operations } from '../../shared/operations.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
+const ALARM_EMAIL = 'oncall@example.com';
+
 let template: Template;
 let annotations: Annotations;
 
 beforeAll(() => {
   // Bundling is skipped here (it is exercised by `cdk synth` and `npm run bench`); the wiring is what is checked.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: ALARM_EMAIL } });
   const stack = new FleetTrackingStack(app, 'Test');
   Aspects.of(app).add(new AwsSolutionsChecks());
   template = Template.fromStack(stack);
@@ -207,6 +209,110 @@ describe('provider configuration', () => {
   });
 });
 
+describe('scaling', () => {
+  it.each(operations.map((operation) => [operation.name]))('%s limits each api key to 25 requests a second by default', (name) => {
+    expect(functionOf(name)[1].Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_REQUESTS: '25', RATE_LIMIT_WINDOW_SECONDS: '1' });
+  });
+
+  it('takes the per-key limit from the rateLimitPerSecond context value', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], rateLimitPerSecond: 60 } });
+    const limited = Template.fromStack(new FleetTrackingStack(app, 'Limited'));
+    const variables = Object.values(limited.findResources('AWS::Lambda::Function'))
+      .filter((fn) => String((fn as Resource).Properties.Description ?? '').includes('/api/'))
+      .map((fn) => (fn as Resource).Properties.Environment.Variables.RATE_LIMIT_REQUESTS);
+    expect(new Set(variables)).toEqual(new Set(['60']));
+  });
+
+  it('keeps a stage-wide ceiling above the per-key limit', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 })]),
+    });
+  });
+
+  it('caps processPositions\' concurrency so a replayed backlog cannot take the table, with the measured stream settings', () => {
+    const [logicalId, processor] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+      String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
+    ) as [string, Resource];
+    expect(processor.Properties.ReservedConcurrentExecutions).toBe(8);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId },
+      BatchSize: 1000,
+      MaximumBatchingWindowInSeconds: 30,
+      ParallelizationFactor: 1,
+    });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () => Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+  /** every metric name an alarm watches, directly or inside its metric math */
+  const watched = (alarm: Resource): string[] =>
+    [alarm.Properties.MetricName, ...(alarm.Properties.Metrics ?? []).map((m: any) => m.MetricStat?.Metric?.MetricName)].filter(Boolean);
+  const alarmsWatching = (metricName: string) => alarms().filter((alarm) => watched(alarm).includes(metricName));
+  const topicId = () => Object.keys(template.findResources('AWS::SNS::Topic'))[0] as string;
+
+  it('all go to one SNS topic, whose subscriber is the alarmEmail context value', () => {
+    expect(Object.keys(template.findResources('AWS::SNS::Topic'))).toHaveLength(1);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: ALARM_EMAIL, TopicArn: { Ref: topicId() } });
+    for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
+  });
+
+  it('each give a one-line reason', () => {
+    for (const alarm of alarms()) expect(alarm.Properties.AlarmDescription).toMatch(/^[^\n]{20,}$/);
+  });
+
+  it.each([
+    ['the API 5xx rate', '5XXError'],
+    ['processPositions iterator age', 'IteratorAge'],
+    ['positions rejected', 'PositionsRejected'],
+    ['positions too late', 'PositionsTooLate'],
+    ['positions failed', 'PositionsFailed'],
+    ['the failed-batches queue not empty', 'ApproximateNumberOfMessagesVisible'],
+    ['DynamoDB throttled requests', 'ThrottledRequests'],
+    ['DynamoDB system errors', 'SystemErrors'],
+  ])('watch %s (%s)', (_subject, metricName) => {
+    expect(alarmsWatching(metricName)).toHaveLength(1);
+  });
+
+  it.each([['Errors'], ['Throttles']])('watch Lambda %s of every function, by function group', (metricName) => {
+    const functionsWatched = alarmsWatching(metricName)
+      .flatMap((alarm) => alarm.Properties.Metrics.map((m: any) => m.MetricStat?.Metric?.Dimensions?.[0]?.Value?.Ref))
+      .filter(Boolean)
+      .sort();
+    const everyFunction = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention')).sort();
+    expect(functionsWatched).toEqual(everyFunction);
+    expect(alarmsWatching(metricName).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('watch the custom metrics under the names the handlers publish', () => {
+    const customAlarms = alarms().flatMap((alarm) => alarm.Properties.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric?.Namespace === 'FleetTracking');
+    expect(customAlarms.length).toBeGreaterThan(0);
+    for (const metric of customAlarms) expect(metric.MetricStat.Metric.Dimensions).toEqual([{ Name: 'service', Value: 'fleet-tracking' }]);
+  });
+});
+
+describe('the dashboard', () => {
+  const body = (): string => {
+    const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    return JSON.stringify(dashboard?.Properties.DashboardBody);
+  };
+
+  it.each([
+    ['traffic', 'Traffic'],
+    ['latency p50 per operation', 'Latency p50 per operation'],
+    ['latency p99 per operation', 'Latency p99 per operation'],
+    ['errors', 'Errors: API 4xx/5xx'],
+    ['pipeline lag', 'Pipeline lag'],
+    ['DynamoDB capacity', 'DynamoDB capacity'],
+  ])('shows %s', (_subject, title) => {
+    expect(body()).toContain(title);
+  });
+
+  it.each(operations.map((operation) => [operation.name]))('graphs the latency of %s', (name) => {
+    expect(body()).toContain(`\\"operation\\",\\"${name}\\"`);
+  });
+});
+
 describe('cdk-nag AwsSolutions', () => {
   it('finds nothing that infra/nag-acknowledgements.ts does not argue for', () => {
     const findings = annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
@@ -229,15 +335,16 @@ describe('the API documentation', () => {
     expect(parts[0]?.properties.description).toContain(`${operation.method} /api/${name}`);
   });
 
-  it('documents the API and the query parameters of the OpenAPI document', () => {
+  it.each([['query', 'QUERY_PARAMETER'], ['header', 'REQUEST_HEADER']])('documents the API and the %s parameters of the OpenAPI document', (place, type) => {
     const document = openApiDocument();
-    const queryParameters = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.values(item).flatMap((described) => described.parameters.map((parameter) => `${path}?${parameter.name}`)),
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.values(item).flatMap((described) => described.parameters.filter((parameter) => parameter.in === place).map((parameter) => `${path}?${parameter.name}`)),
     );
     const parts = documentationParts();
     expect(parts.filter(({ location }) => location.Type === 'API')).toHaveLength(1);
-    expect(parts.filter(({ location }) => location.Type === 'QUERY_PARAMETER').map(({ location }) => `${location.Path}?${location.Name}`).sort()).toEqual(
-      queryParameters.sort(),
+    expect(documented.length).toBeGreaterThan(0);
+    expect(parts.filter(({ location }) => location.Type === type).map(({ location }) => `${location.Path}?${location.Name}`).sort()).toEqual(
+      documented.sort(),
     );
   });
 

@@ -5,6 +5,7 @@ import type { KinesisStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/processPositions/handler.ts';
+import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { aPositionRecord } from '../support/position-builders.ts';
 
@@ -72,7 +73,7 @@ describe('the processPositions handler', () => {
       aPositionRecord(FAILING.imei, '2026-11-01T06:00:30Z'),
     ]);
     // Act
-    const result = await handler(event);
+    const result = await handler(event, lambdaContext('processPositions', 'faults'));
     // Assess
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'seq-0' }, { itemIdentifier: 'seq-2' }] });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
@@ -80,7 +81,7 @@ describe('the processPositions handler', () => {
 
   it('fails the whole batch when the archive cannot be written, so Lambda retries it', async () => {
     s3.on(PutObjectCommand).rejects(new Error('S3 unavailable'));
-    await expect(handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]))).rejects.toThrow('S3 unavailable');
+    await expect(handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]), lambdaContext('processPositions', 'faults'))).rejects.toThrow('S3 unavailable');
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });

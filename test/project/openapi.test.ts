@@ -274,7 +274,7 @@ describe('the OpenAPI document', () => {
     for (const operation of operations) {
       const described = operationObject(operation);
       for (const parameter of described?.parameters ?? []) {
-        expect(parameter).toMatchObject({ in: 'query', required: expect.any(Boolean) });
+        expect(parameter).toMatchObject({ in: parameter.name === 'Idempotency-Key' ? 'header' : 'query', required: expect.any(Boolean) });
         expect(() => ajv.compile(parameter.schema), `${operation.name} ${parameter.name}`).not.toThrow();
       }
       if (operation.method === 'POST') {
@@ -282,6 +282,14 @@ describe('the OpenAPI document', () => {
       } else {
         expect(described?.requestBody, operation.name).toBeUndefined();
       }
+    }
+  });
+
+  it('documents the optional Idempotency-Key header on every create, and only there', () => {
+    for (const operation of operations) {
+      const header = operationObject(operation)?.parameters.find((parameter) => parameter.name === 'Idempotency-Key');
+      if (operation.name.startsWith('add')) expect(header, operation.name).toMatchObject({ in: 'header', required: false });
+      else expect(header, operation.name).toBeUndefined();
     }
   });
 

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startLocalStack } from '../../local/stack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,8 +20,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
+  // Tests send hundreds of requests a second with one key; the per-key limit has its own test (rate-limit.test.ts).
+  process.env.RATE_LIMIT_REQUESTS = '0';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
+  const { freePort, startLocalStack } = await import('../../local/stack.ts');
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));
   const tableName = 'fleet-tracking-test';
   const bucketName = 'fleet-tracking-test';

@@ -4,10 +4,10 @@
  * `OK` (ZERO_RESULTS, REQUEST_DENIED, ...) is a failure. The URL carries the key, so it never
  * appears in a message, a log line or the cache key.
  */
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { LatLng } from '../../domain/geo.ts';
 import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
-import { awsClientTimeouts, config } from '../../config.ts';
+import { config } from '../../config.ts';
+import { secretsProvider } from '../../telemetry.ts';
 
 const NAME = 'google';
 const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/directions/json';
@@ -40,16 +40,8 @@ const valueOf = (field: unknown): unknown => (typeof field === 'object' && field
  */
 async function googleApiKey(): Promise<string> {
   const secretName = config.googleDirectionsApiKeySecret();
-  if (secretName) return String(await secrets().get(secretName, { maxAge: 3600 }));
+  if (secretName) return String(await secretsProvider().get(secretName, { maxAge: 3600 }));
   const key = config.googleDirectionsApiKey();
   if (!key) throw new Error('DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set');
   return key;
-}
-
-let secretsProvider: SecretsProvider | undefined;
-
-/** Made on first use, with the same timeouts as every AWS client, so a hung Secrets Manager fails fast. */
-function secrets(): SecretsProvider {
-  secretsProvider ??= new SecretsProvider({ clientConfig: awsClientTimeouts() });
-  return secretsProvider;
 }

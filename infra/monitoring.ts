@@ -1,0 +1,220 @@
+import { Annotations, Duration } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { metricNames, metricsNamespace } from '../shared/metric-names.ts';
+import type { Operation } from '../shared/operations.ts';
+import type { PositionsPipeline } from './positions-pipeline.ts';
+
+/** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
+export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
+
+/** CloudWatch lets one alarm's metric math use at most 10 metrics, so a function group is alarmed in slices of 10. */
+const METRICS_PER_ALARM = 10;
+
+/** The DynamoDB operations the service calls; each is a dimension of the table's SystemErrors and throttling metrics. */
+const TABLE_OPERATIONS = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+  dynamodb.Operation.BATCH_WRITE_ITEM,
+];
+
+export interface MonitoringProps {
+  api: apigateway.RestApi;
+  /** every API operation's function, by registry entry */
+  operationFunctions: readonly { operation: Operation; fn: lambda.IFunction }[];
+  pipeline: PositionsPipeline;
+  table: dynamodb.TableV2;
+}
+
+/** Custom metrics as the handlers publish them (Powertools always adds the `service` dimension). */
+const serviceMetric = (metricName: string, dimensions: Record<string, string> = {}, statistic = 'Sum') =>
+  new cloudwatch.Metric({ namespace: metricsNamespace, metricName, dimensionsMap: { service: 'fleet-tracking', ...dimensions }, statistic, period: Duration.minutes(5) });
+
+/**
+ * Alarms on one SNS topic (each with a one-line reason: the runbook in docs/operations.md says what to do)
+ * and one dashboard: traffic, latency per operation, errors, pipeline lag, DynamoDB capacity.
+ */
+export class Monitoring extends Construct {
+  readonly topic: sns.Topic;
+  readonly dashboard: cloudwatch.Dashboard;
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string, { api, operationFunctions, pipeline, table }: MonitoringProps) {
+    super(scope, id);
+    this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
+    this.action = new SnsAction(this.topic);
+    const email = this.node.tryGetContext(ALARM_EMAIL_CONTEXT) as string | undefined;
+    if (email) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
+    else Annotations.of(this).addWarningV2('fleet:no-alarm-email', `no alarm subscriber: deploy with -c ${ALARM_EMAIL_CONTEXT}=you@example.com`);
+
+    // API
+    const apiRequests = api.metricCount({ period: Duration.minutes(5), statistic: 'Sum' });
+    const api5xx = api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' });
+    this.alarm('Api5xxRate', 'More than 1 % of API requests answered 5xx over 10 minutes: integrators are getting `internal error`.', {
+      metric: new cloudwatch.MathExpression({
+        expression: 'IF(requests >= 20, 100 * errors / requests, 0)',
+        usingMetrics: { requests: apiRequests, errors: api5xx },
+        label: 'API 5xx (% of requests)',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 2,
+    });
+
+    // Lambda, per function group
+    const groups: [string, lambda.IFunction[]][] = [
+      ['read', operationFunctions.filter(({ operation }) => operation.access === 'read').map(({ fn }) => fn)],
+      ['write', operationFunctions.filter(({ operation }) => operation.access === 'write').map(({ fn }) => fn)],
+      ['pipeline', [pipeline.processor]],
+    ];
+    for (const [group, functions] of groups) {
+      slices(functions, METRICS_PER_ALARM).forEach((slice, index, all) => {
+        const name = all.length > 1 ? `${group}${index + 1}` : group;
+        this.alarm(`LambdaErrors-${name}`, `A ${group} function crashed or timed out (Lambda Errors ≥ 1 in 5 minutes): requests got 502/500 or batches are retried.`, {
+          metric: sumOf(slice.map((fn) => fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })), `${name} errors`),
+          threshold: 1,
+        });
+        this.alarm(`LambdaThrottles-${name}`, `A ${group} function was throttled (Lambda Throttles ≥ 1 in 5 minutes): concurrency is exhausted, callers got 429/502.`, {
+          metric: sumOf(slice.map((fn) => fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })), `${name} throttles`),
+          threshold: 1,
+        });
+      });
+    }
+
+    // Positions pipeline
+    const iteratorAge = pipeline.processor.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' });
+    this.alarm('PipelineIteratorAge', 'processPositions is more than 5 minutes behind the stream for 5 minutes: live data is stale.', {
+      metric: iteratorAge,
+      threshold: 5 * 60 * 1000,
+      evaluationPeriods: 5,
+    });
+    const received = serviceMetric(metricNames.positionsReceived);
+    const ratioOf = (metricName: string, label: string) =>
+      new cloudwatch.MathExpression({
+        expression: 'IF(received >= 100, 100 * part / received, 0)',
+        usingMetrics: { received, part: serviceMetric(metricName) },
+        label,
+        period: Duration.minutes(5),
+      });
+    this.alarm('PositionsRejected', 'More than 5 % of positions were rejected (malformed or unknown IMEI) for 15 minutes: a device or integration is misconfigured.', {
+      metric: ratioOf(metricNames.positionsRejected, 'rejected (% of received)'),
+      threshold: 5,
+      evaluationPeriods: 3,
+    });
+    this.alarm('PositionsTooLate', 'More than 5 % of positions arrived too late to be applied for 15 minutes: devices are buffering or the stream is backed up.', {
+      metric: ratioOf(metricNames.positionsTooLate, 'too late (% of received)'),
+      threshold: 5,
+      evaluationPeriods: 3,
+    });
+    this.alarm('PositionsFailed', 'Positions failed to be written in three 5-minute periods in a row: retries are not clearing, batches may reach the failed-batches queue.', {
+      metric: serviceMetric(metricNames.positionsFailed),
+      threshold: 1,
+      evaluationPeriods: 3,
+    });
+    this.alarm('FailedBatchesQueue', 'The failed-batches queue holds a batch: positions were dropped after every retry and must be reprocessed.', {
+      metric: pipeline.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+    });
+
+    // DynamoDB
+    this.alarm('TableThrottled', 'DynamoDB throttled requests in 5 minutes: callers got 429 `request throttled` or batches were retried.', {
+      metric: table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
+      threshold: 1,
+    });
+    this.alarm('TableSystemErrors', 'DynamoDB answered with internal errors (HTTP 500) in 5 minutes: an AWS-side fault, check the AWS Health Dashboard.', {
+      metric: table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
+      threshold: 1,
+    });
+
+    this.dashboard = this.makeDashboard(api, operationFunctions.map(({ operation }) => operation.name), groups, iteratorAge, table);
+  }
+
+  private alarm(id: string, reason: string, props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number }): cloudwatch.Alarm {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      alarmDescription: reason,
+      metric: props.metric,
+      threshold: props.threshold,
+      evaluationPeriods: props.evaluationPeriods ?? 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
+    return alarm;
+  }
+
+  private makeDashboard(
+    api: apigateway.RestApi,
+    operationNames: readonly string[],
+    groups: [string, lambda.IFunction[]][],
+    iteratorAge: cloudwatch.IMetric,
+    table: dynamodb.TableV2,
+  ): cloudwatch.Dashboard {
+    const latency = (statistic: string) =>
+      operationNames.map((operation) => serviceMetric(metricNames.latency, { operation }, statistic).with({ label: operation }));
+    const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
+    return new cloudwatch.Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.hours(6),
+      widgets: [
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Traffic: API requests and positions received',
+            left: [api.metricCount(fiveMinutes)],
+            right: [serviceMetric(metricNames.positionsReceived)],
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Errors: API 4xx/5xx and Lambda errors per group',
+            left: [api.metricClientError(fiveMinutes), api.metricServerError(fiveMinutes)],
+            right: groups.map(([group, functions]) => sumOf(functions.map((fn) => fn.metricErrors(fiveMinutes)), `${group} Lambda errors`, false)),
+            width: 12,
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({ title: 'Latency p50 per operation (ms)', left: latency('p50'), width: 12, legendPosition: cloudwatch.LegendPosition.RIGHT }),
+          new cloudwatch.GraphWidget({ title: 'Latency p99 per operation (ms)', left: latency('p99'), width: 12, legendPosition: cloudwatch.LegendPosition.RIGHT }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Pipeline lag: iterator age (ms) and positions rejected, too late, failed',
+            left: [iteratorAge],
+            right: [metricNames.positionsRejected, metricNames.positionsTooLate, metricNames.positionsFailed].map((name) => serviceMetric(name)),
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'DynamoDB capacity consumed and throttled requests',
+            left: [table.metricConsumedReadCapacityUnits(fiveMinutes), table.metricConsumedWriteCapacityUnits(fiveMinutes)],
+            right: [table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, ...fiveMinutes })],
+            width: 12,
+          }),
+        ],
+      ],
+    });
+  }
+}
+
+function slices<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
+/** The sum of up to 10 metrics as one alarmable expression (graphs take more). */
+function sumOf(metrics: readonly cloudwatch.IMetric[], label: string, forAlarm = true): cloudwatch.IMetric {
+  if (forAlarm && metrics.length > METRICS_PER_ALARM) throw new Error(`an alarm may use at most ${METRICS_PER_ALARM} metrics`);
+  // Ids are unique per graph, and several sums share the errors graph.
+  const idPrefix = label.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const usingMetrics = Object.fromEntries(metrics.map((metric, index) => [`${idPrefix}${index}`, metric]));
+  return new cloudwatch.MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label, period: Duration.minutes(5) });
+}

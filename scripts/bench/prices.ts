@@ -1,0 +1,47 @@
+/**
+ * Public on-demand list prices used by `npm run bench -- cost`, in US$, for one region, in one place.
+ * Region: us-east-1 (N. Virginia). Taken from the AWS pricing pages as published in November 2026 (DynamoDB's
+ * on-demand prices after the November 2024 reduction). No free tier, no savings plans, no tax. Check them against
+ * https://aws.amazon.com/pricing/ before quoting a figure; change them here and the breakdown follows.
+ */
+export const prices = {
+  region: 'us-east-1',
+  asOf: '2026-11',
+  dynamodb: {
+    /** on-demand, per million write request units (1 KB each; a transactional write costs 2) */
+    perMillionWriteRequestUnits: 0.625,
+    /** on-demand, per million read request units (4 KB strongly consistent; eventually consistent costs half) */
+    perMillionReadRequestUnits: 0.125,
+    /** Standard table class */
+    perGbMonthStorage: 0.25,
+    /** continuous backups (point-in-time recovery), per GB-month of table size */
+    perGbMonthPitr: 0.2,
+  },
+  lambda: {
+    /** Arm (Graviton2), first 7.5 billion GB-seconds a month */
+    perGbSecondArm: 0.0000133334,
+    perMillionRequests: 0.2,
+  },
+  kinesis: {
+    /** on-demand mode: per stream-hour, billed whatever the traffic */
+    perStreamHour: 0.04,
+    /** on-demand data ingested, each record rounded up to 1 KB */
+    perGbIngested: 0.08,
+    /** on-demand data retrieved (one consumer: processPositions) */
+    perGbRetrieved: 0.04,
+    /** retention beyond 24 h (the stream keeps 7 days), per GB-month */
+    perGbMonthExtendedRetention: 0.1,
+  },
+  s3: {
+    perGbMonthStandard: 0.023,
+    perThousandPuts: 0.005,
+  },
+  apiGateway: {
+    /** REST API, first 333 million requests a month */
+    perMillionRestRequests: 3.5,
+  },
+  /** Amazon Location Service trackers, for comparison: position updates written to a tracker */
+  amazonLocation: {
+    perThousandPositionUpdates: 0.05,
+  },
+} as const;

@@ -1,0 +1,18 @@
+/** The namespace of every custom metric (EMF through Powertools Metrics). */
+export const metricsNamespace = 'FleetTracking';
+
+/**
+ * Every metric the service emits, named once: the handlers publish them and infra/ alarms and graphs them,
+ * so a renamed metric cannot leave an alarm watching nothing.
+ */
+export const metricNames = {
+  requests: 'Requests',
+  errors: 'Errors',
+  latency: 'Latency',
+  positionsReceived: 'PositionsReceived',
+  positionsRejected: 'PositionsRejected',
+  positionsTooLate: 'PositionsTooLate',
+  positionsFailed: 'PositionsFailed',
+  tripsDetected: 'TripsDetected',
+  fuelFillsDetected: 'FuelFillsDetected',
+} as const;

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { BadRequest, Conflict } from '../errors.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  type IdempotencyScope,
+  releaseIdempotencyKey,
+} from '../store/idempotency.ts';
+import type { ParseRequestOptions } from './parse-request.ts';
+import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
+
+/** The same key within 24 h answers the first answer again (integrators retry after timeouts). */
+export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
+/** Longer than a function's 10 s timeout: a claim older than this belongs to a function that died. */
+export const IDEMPOTENCY_LOCK_S = 15;
+/** Printable ASCII, as an HTTP header carries it; long enough for a UUID or a client's own request id. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+interface IdempotencyState {
+  scope: IdempotencyScope;
+  fingerprint: string;
+}
+
+/**
+ * Honours an optional Idempotency-Key header on a create: the first request claims the key (a conditional write,
+ * so of concurrent requests exactly one runs); a retry with the same request gets the first answer in
+ * request.internal.replay and creates nothing; the same key with another request is a conflict.
+ * Runs after validation, so a request refused for its input never holds a key.
+ */
+export const idempotency = (operation: string, { jsonBody = 'params' }: ParseRequestOptions = {}): HttpMiddleware => {
+  const idempotencyBefore = async (request: HttpRequest): Promise<void> => {
+    const idempotencyKey = headerValue(request.event, IDEMPOTENCY_HEADER);
+    if (idempotencyKey === undefined) return;
+    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new BadRequest('invalid Idempotency-Key: 1 to 255 printable ASCII characters');
+    const scope = { userUid: (request.internal.user as { userUid: number }).userUid, operation, idempotencyKey };
+    const fingerprint = fingerprintOf(request, jsonBody === 'payload');
+    const claim = await claimIdempotencyKey(scope, fingerprint, IDEMPOTENCY_RETENTION_S, IDEMPOTENCY_LOCK_S);
+    if (claim.claimed) {
+      request.internal.idempotency = { scope, fingerprint } satisfies IdempotencyState;
+      return;
+    }
+    if (claim.existing.fingerprint !== fingerprint) throw new Conflict('Idempotency-Key already used with a different request');
+    if (claim.existing.status === 'in-progress') throw new Conflict('a request with this Idempotency-Key is still in progress');
+    request.internal.replay = claim.existing.answer;
+  };
+
+  const idempotencyAfter = async (request: HttpRequest): Promise<void> => {
+    const state = request.internal.idempotency as IdempotencyState | undefined;
+    if (state) await completeIdempotencyKey(state.scope, request.response as unknown as Record<string, unknown>);
+  };
+
+  const idempotencyOnError = async (request: HttpRequest): Promise<void> => {
+    const state = request.internal.idempotency as IdempotencyState | undefined;
+    if (state) await releaseIdempotencyKey(state.scope, state.fingerprint);
+  };
+  return { name: 'idempotency', before: idempotencyBefore, after: idempotencyAfter, onError: idempotencyOnError };
+};
+
+/** What makes two requests the same: the validated input and, for document bodies, the exact payload. */
+function fingerprintOf(request: HttpRequest, bodyIsPayload: boolean): string {
+  const body = request.internal.body;
+  const payload = bodyIsPayload && body && body.kind !== 'none' ? body.text : '';
+  return createHash('sha256').update(stableJson(request.internal.input)).update('\n').update(payload).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, field]) => field !== undefined).sort(([a], [b]) => a.localeCompare(b));
+    return `{${entries.map(([name, field]) => `${JSON.stringify(name)}:${stableJson(field)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

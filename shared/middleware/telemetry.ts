@@ -1,0 +1,48 @@
+import { ApiError } from '../errors.ts';
+import { logger, metricNames, metrics, MetricUnit, tracer } from '../telemetry.ts';
+import type { HttpMiddleware, HttpRequest } from './types.ts';
+
+/**
+ * Names the request in logs, traces and metrics, and counts it. Sits outside the error mapper, so it sees
+ * the final status. Dimensions stay within CloudWatch's limits: `operation` (one per registry entry) on every
+ * metric, and `errorClass` (a handful of typed-error names) only on the error count.
+ */
+export const requestTelemetry = (operation: string): HttpMiddleware => {
+  const startedAt = new WeakMap<HttpRequest, number>();
+
+  const requestTelemetryBefore = (request: HttpRequest): void => {
+    startedAt.set(request, performance.now());
+    logger.appendKeys({ operation });
+    tracer.putAnnotation('operation', operation);
+    // A Lambda container serves one request at a time; the local emulator shares the instance between concurrent ones.
+    metrics.clearDimensions();
+    metrics.addDimension('operation', operation);
+  };
+
+  const requestTelemetryAfter = (request: HttpRequest): void => {
+    metrics.addMetric(metricNames.requests, MetricUnit.Count, 1);
+    const latencyMs = performance.now() - (startedAt.get(request) ?? performance.now());
+    metrics.addMetric(metricNames.latency, MetricUnit.Milliseconds, latencyMs);
+    const status = request.response?.statusCode ?? 500;
+    logger.info('request answered', { status, latency_ms: Math.round(latencyMs) });
+    if (status >= 400) {
+      const errors = metrics.singleMetric();
+      errors.addDimensions({ operation, errorClass: errorClass(request.error, status) });
+      errors.addMetric(metricNames.errors, MetricUnit.Count, 1);
+    }
+  };
+  return { name: 'requestTelemetry', before: requestTelemetryBefore, after: requestTelemetryAfter, onError: requestTelemetryAfter };
+};
+
+/** Logs and traces carry the key's user from the moment it is known; the key itself never. */
+export function identifyUser(userUid: number): void {
+  logger.appendKeys({ user_uid: userUid });
+  tracer.putAnnotation('user_uid', userUid);
+}
+
+/** The typed error's class name (Unauthorized, NotFound, Throttled…), else the status class. */
+function errorClass(error: unknown, status: number): string {
+  if (error instanceof ApiError) return error.name;
+  if (status === 429) return 'Throttled';
+  return status >= 500 ? 'InternalError' : 'ClientError';
+}

@@ -1,0 +1,84 @@
+/**
+ * Idempotency records: one per user, Idempotency-Key and operation, claimed with a conditional write before the
+ * operation runs and completed with its answer after. DynamoDB's TTL removes them after the retention window.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { tableDefinition } from './table-definition.ts';
+
+export interface IdempotencyScope {
+  userUid: number;
+  operation: string;
+  idempotencyKey: string;
+}
+
+export type IdempotencyRecord =
+  | { status: 'in-progress'; fingerprint: string; lockedUntil: number }
+  | { status: 'completed'; fingerprint: string; answer: Record<string, unknown> };
+
+export type Claim = { claimed: true } | { claimed: false; existing: IdempotencyRecord };
+
+const TTL = tableDefinition.ttlAttribute;
+
+/**
+ * Claims the key for this request: succeeds when there is no live record, or when an earlier claim's lock ran out
+ * without an answer (its function crashed). Otherwise returns the record that holds the key.
+ */
+export async function claimIdempotencyKey(scope: IdempotencyScope, fingerprint: string, retentionS: number, lockS: number): Promise<Claim> {
+  const nowS = Math.floor(Date.now() / 1000);
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keyOf(scope), status: 'in-progress', fingerprint, locked_until: nowS + lockS, [TTL]: nowS + retentionS },
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inProgress AND locked_until < :now AND fingerprint = :fingerprint)',
+        ExpressionAttributeNames: { '#ttl': TTL, '#status': 'status' },
+        ExpressionAttributeValues: { ':now': nowS, ':inProgress': 'in-progress', ':fingerprint': fingerprint },
+      }),
+    );
+    return { claimed: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+  }
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keyOf(scope), ConsistentRead: true }));
+  if (!Item) return claimIdempotencyKey(scope, fingerprint, retentionS, lockS);
+  return {
+    claimed: false,
+    existing:
+      Item.status === 'completed'
+        ? { status: 'completed', fingerprint: Item.fingerprint, answer: JSON.parse(Item.answer) }
+        : { status: 'in-progress', fingerprint: Item.fingerprint, lockedUntil: Item.locked_until },
+  };
+}
+
+/** Keeps the first answer for the retention window (counted from the claim). */
+export async function completeIdempotencyKey(scope: IdempotencyScope, answer: Record<string, unknown>): Promise<void> {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keyOf(scope),
+      UpdateExpression: 'SET #status = :completed, answer = :answer REMOVE locked_until',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':completed': 'completed', ':answer': JSON.stringify(answer) },
+    }),
+  );
+}
+
+/** A request that failed created nothing, so its key is released for the client's retry. */
+export async function releaseIdempotencyKey(scope: IdempotencyScope, fingerprint: string): Promise<void> {
+  await dynamo().send(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: keyOf(scope),
+      ConditionExpression: '#status = :inProgress AND fingerprint = :fingerprint',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':inProgress': 'in-progress', ':fingerprint': fingerprint },
+    }),
+  ).catch((error: Error) => {
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  });
+}
+
+const keyOf = ({ userUid, operation, idempotencyKey }: IdempotencyScope) => keys.idempotencyRecord(userUid, operation, idempotencyKey);

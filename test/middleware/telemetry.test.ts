@@ -1,0 +1,116 @@
+/**
+ * Powertools in the chain, seen from outside: a real call through an API emulator started in this worker, with
+ * logs and metrics switched on here (the run's shared stack silences them), reading what lands on stdout.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(() => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+});
+
+const { startApiEmulator } = await import('../../local/api-emulator.ts');
+const { freePort } = await import('../../local/stack.ts');
+const { createApi } = await import('../support/api.ts');
+const { givenUser } = await import('../support/builders.ts');
+const { handler: processPositions } = await import('../../functions/processPositions/handler.ts');
+const { lambdaContext } = await import('../../local/api-gateway-event.ts');
+
+let emulator: Awaited<ReturnType<typeof startApiEmulator>>;
+const api = createApi(() => emulator.url);
+
+beforeAll(async () => {
+  emulator = await startApiEmulator({ port: await freePort() });
+});
+afterAll(() => emulator.close());
+
+/** Every JSON line the call writes to stdout or stderr (Powertools writes warnings and errors there). */
+async function stdoutOf(act: () => Promise<unknown>): Promise<Record<string, any>[]> {
+  const lines: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    return true;
+  };
+  const writes = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  try {
+    await act();
+  } finally {
+    for (const write of writes) write.mockRestore();
+  }
+  return lines.flatMap((line) => {
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const metricBlobs = (lines: Record<string, any>[]) => lines.filter((line) => line._aws?.CloudWatchMetrics);
+
+describe('telemetry of an API call', () => {
+  it('writes one metric blob with the request count and latency under the operation dimension', async () => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const lines = await stdoutOf(() => api.get('getVehicles', { api_key: user.key }));
+    // Assess
+    const blob = metricBlobs(lines).find((line) => line.Requests !== undefined);
+    expect(blob).toMatchObject({ operation: 'getVehicles', service: 'fleet-tracking', Requests: 1, Latency: expect.any(Number) });
+    expect(blob?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'FleetTracking', Dimensions: [['service', 'operation']] });
+  });
+
+  it('counts an error under its class', async () => {
+    // Act
+    const lines = await stdoutOf(() => api.get('getVehicles', { api_key: 'no-such-key' }));
+    // Assess
+    const blob = metricBlobs(lines).find((line) => line.Errors !== undefined);
+    expect(blob).toMatchObject({ operation: 'getVehicles', errorClass: 'Unauthorized', Errors: 1 });
+  });
+
+  it('logs the answered request with the request id, operation, cold start and user, never the key', async () => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const lines = await stdoutOf(() => api.get('getVehicles', {}, { headers: { 'X-Api-Key': user.key } }));
+    // Assess
+    const logLine = lines.find((line) => line.message === 'request answered');
+    expect(logLine).toMatchObject({
+      level: 'INFO',
+      service: 'fleet-tracking',
+      operation: 'getVehicles',
+      user_uid: user.userUid,
+      status: 200,
+      function_request_id: expect.any(String),
+      cold_start: expect.any(Boolean),
+    });
+    expect(JSON.stringify(lines)).not.toContain(user.key);
+  });
+});
+
+describe('telemetry of a positions batch', () => {
+  it('publishes the batch\'s counts in one metric blob and logs rejections with the Lambda context', async () => {
+    // Prepare
+    const event = {
+      Records: ['not json', '{"imei":"000000000000000"}'].map((data, i) => ({
+        eventID: `shardId-000000000000:telemetry-${i}`,
+        kinesis: { sequenceNumber: `telemetry-${Date.now()}-${i}`, data: Buffer.from(data).toString('base64') },
+      })),
+    } as unknown as Parameters<typeof processPositions>[0];
+    // Act
+    const lines = await stdoutOf(() => processPositions(event, lambdaContext('processPositions', 'telemetry-batch')));
+    // Assess
+    expect(metricBlobs(lines).find((line) => line.PositionsReceived !== undefined)).toMatchObject({
+      service: 'fleet-tracking',
+      PositionsReceived: 2,
+      PositionsRejected: 2,
+      PositionsFailed: 0,
+    });
+    expect(lines.find((line) => line.message === 'positions rejected')).toMatchObject({
+      level: 'WARN',
+      operation: 'processPositions',
+      function_request_id: 'telemetry-batch',
+      cold_start: expect.any(Boolean),
+    });
+  });
+});
