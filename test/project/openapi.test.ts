@@ -11,7 +11,7 @@ import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
-import type { OpenApiDocument } from '../../shared/openapi.ts';
+import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { type Operation, type OperationName, operations } from '../../shared/operations.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { api, type ApiResponse, createApi } from '../support/api.ts';
@@ -47,6 +47,8 @@ beforeAll(async () => {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   document = (await res.json()) as OpenApiDocument;
   ajv.addKeyword('components');
+  // OpenAPI's schema dialect: an example beside the JSON Schema keywords.
+  ajv.addKeyword('example');
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: closed(document.components.schemas) } });
 });
 
@@ -283,6 +285,46 @@ describe('the OpenAPI document', () => {
         expect(described?.requestBody, operation.name).toBeUndefined();
       }
     }
+  });
+
+  it('tags every operation with its area, one tag per area in the registry\'s order', () => {
+    expect(document.tags.map(({ name }) => name)).toEqual([...new Set(registry.map((operation) => operation.area))]);
+    for (const operation of registry) expect(operationObject(operation)?.tags, operation.name).toEqual([operation.area]);
+  });
+
+  it('gives every operation a description, a request example and a JSON success example', () => {
+    for (const operation of registry) {
+      const described = operationObject(operation) as OperationObject;
+      expect(described.description.length, operation.name).toBeGreaterThan(`${operation.method} /api/${operation.name}. Changes data.`.length + 40);
+      const success = described.responses[200] as { content: Record<string, { example?: unknown }> };
+      const [[mediaType, content]] = Object.entries(success.content) as [[string, { example?: unknown }]];
+      if (mediaType === 'application/json') expect(content.example, `${operation.name}: no success example`).toMatchObject({ result: 'success' });
+      else expect(mediaType, operation.name).toBe('image/png');
+      const request = operation.method === 'GET' ? described.parameters.map((parameter) => parameter.example) : [described.requestBody?.content['application/json']?.example];
+      const declared = operation.method === 'GET' ? described.parameters.length : 1;
+      expect(request.filter((example) => example !== undefined), `${operation.name}: no request example`).toHaveLength(declared);
+    }
+  });
+
+  it('describes every parameter in words of its own, not with its error messages', () => {
+    for (const operation of registry) {
+      const described = operationObject(operation) as OperationObject;
+      const body = described.requestBody && resolve((described.requestBody.content['application/x-www-form-urlencoded']?.schema as { $ref: string }).$ref);
+      const parameters = [...described.parameters, ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ({ name, ...(schema as object) }))] as { name: string; description?: string }[];
+      for (const { name, description } of parameters) {
+        expect(description, `${operation.name} ${name}`).toMatch(/\w{3,}/);
+        expect(description, `${operation.name} ${name}`).not.toMatch(/is required|must be|is too long|is invalid/);
+      }
+    }
+  });
+
+  it('keeps the API key out of request bodies and describes where else it may come, header first', () => {
+    for (const operation of registry.filter(({ method }) => method === 'POST')) {
+      const { requestBody } = operationObject(operation) as OperationObject;
+      const form = resolve((requestBody?.content['application/x-www-form-urlencoded']?.schema as { $ref: string }).$ref);
+      expect(Object.keys(form.properties), operation.name).not.toContain('api_key');
+    }
+    expect((document.components.securitySchemes.apiKeyHeader as { description: string }).description).toMatch(/X-Api-Key header, in the body .* or in the api_key query parameter, looked for in that order/);
   });
 
   it('lists the error statuses every operation shares, 413 for bodies and 502 for provider calls', () => {
