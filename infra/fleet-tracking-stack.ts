@@ -7,6 +7,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { openApiDocument } from '../shared/openapi.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
+import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
@@ -93,9 +94,11 @@ export class FleetTrackingStack extends Stack {
 
     new OperationFunctions(this, 'Operations', { api, table, bucket });
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
+    new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     new PositionsPipeline(this, 'Pipeline', { table, bucket });
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });
+    new CfnOutput(this, 'ApiDocsUrl', { value: `${api.url}api/docs`, description: 'The interactive API reference' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
   }

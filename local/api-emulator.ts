@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
@@ -11,8 +14,8 @@ type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<
 /** API Gateway's own payload limit; the handlers enforce the service's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** The OpenAPI document, made at request time from the registry and the handlers' schemas. */
-const OPENAPI_PATH = '/api/openapi.json';
+const swaggerUiDist = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
+const readAsset = (name: DocsAsset): Buffer => readFileSync(new URL(name, `file://${swaggerUiDist}`));
 
 export interface ApiEmulator {
   url: string;
@@ -53,7 +56,9 @@ export async function startApiEmulator({ port, host = '127.0.0.1' }: { port: num
 
 async function serve(req: IncomingMessage, res: ServerResponse, loadHandler: (name: string) => Promise<LambdaHandler>) {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname === OPENAPI_PATH && req.method === 'GET') return send(res, openApiResponse(`http://${req.headers.host ?? 'localhost'}`));
+  // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
+  const docs = docsResponse({ method: req.method ?? 'GET', path: url.pathname, headers: flattenHeaders(req) }, { readAsset, document: openApiDocument });
+  if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
   const operation = findOperation(name);
   if (!operation) return send(res, envelopeResponse(404, {}, 'unknown operation'));
@@ -71,11 +76,6 @@ async function serve(req: IncomingMessage, res: ServerResponse, loadHandler: (na
   });
   const handler = await loadHandler(operation.name);
   send(res, await handler(event, lambdaContext(operation.name, randomUUID())));
-}
-
-function openApiResponse(serverUrl: string): APIGatewayProxyResult {
-  const document = openApiDocument({ serverUrl });
-  return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(document, null, 2) };
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
