@@ -12,10 +12,10 @@ import { SlipRecord } from './domain/expense-slip.ts';
 import { FuelFillRecord } from './domain/fuel-fill.ts';
 import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './domain/job-card.ts';
 import { NO_POSITION } from './domain/live-map/live-map.ts';
-import { OperatorRecord } from './domain/operator.ts';
-import { MAX_STOPS, MIN_STOPS, RouteRecord, RouteSummary, stopList } from './domain/route.ts';
+import { EXPIRY_FIELDS, OperatorRecord } from './domain/operator.ts';
+import { MAX_STOPS, MIN_STOPS, RouteRecord, RouteSummary } from './domain/route.ts';
 import { TripRecord } from './domain/trip.ts';
-import { UserLocationRecord, userLocationOptions } from './domain/user-location.ts';
+import { UserLocationRecord } from './domain/user-location.ts';
 import { LiveRecord, VehicleRecord } from './domain/vehicle.ts';
 import { API_VERSION } from './middleware/envelope.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
@@ -25,7 +25,6 @@ import { type OperationExamples, operationExamples } from './openapi-examples.ts
 import { parameterDescriptions } from './openapi-parameters.ts';
 import { type Area, handlerPath, type Operation, type OperationName, operations } from './operations.ts';
 import { ErrorEnvelope, SuccessEnvelope } from './responses.ts';
-import { isCalendarDate, isDateTime } from './validation.ts';
 
 export interface ParameterObject {
   name: string;
@@ -163,11 +162,21 @@ const POINTS_SCHEMA: JsonSchema = {
   ],
 };
 
-/** Inputs whose rules live in code rather than in valibot actions: their schema is written here, next to what the code checks. */
-const WRITTEN_SCHEMAS = new Map<unknown, JsonSchema>([
-  [stopList, STOPS_SCHEMA],
-  [userLocationOptions.points, POINTS_SCHEMA],
-]);
+/** A day, or the same day at midnight as the operator record reads it back. */
+const EXPIRY_SCHEMA: JsonSchema = {
+  anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} 00:00:00$' }],
+};
+
+/**
+ * Parameters whose rules live in code rather than in valibot actions: their schema is written here, next to
+ * what the code checks. Keyed by name, as the handlers' schemas may be other module instances than this
+ * module's imports (vitest loads them apart from the handlers' native require).
+ */
+const WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
+  stops: STOPS_SCHEMA,
+  points: POINTS_SCHEMA,
+  ...Object.fromEntries(EXPIRY_FIELDS.map((name) => [name, EXPIRY_SCHEMA])),
+};
 
 /**
  * errorMode 'ignore': transforms and custom checks have no JSON Schema of their own; the checks the
@@ -178,25 +187,38 @@ const conversion: ConversionConfig = {
   target: 'draft-2020-12',
   errorMode: 'ignore',
   overrideRef: ({ referenceId }) => componentRef(referenceId).$ref,
-  overrideSchema: ({ valibotSchema }) => WRITTEN_SCHEMAS.get(valibotSchema) ?? (isTextOrNumber(valibotSchema) ? { type: 'string' } : undefined),
+  overrideSchema: ({ valibotSchema }) => (isTextOrNumber(valibotSchema) ? { type: 'string' } : undefined),
   overrideAction: ({ valibotAction, jsonSchema }) => {
     // The pattern checked the text before it became a number (and bounded it to a safe integer); the type says it now.
     const { pattern: _text, minimum: _safeMinimum, maximum: _safeMaximum, ...numeric } = jsonSchema;
     if (valibotAction.type === 'safe_integer') return { ...numeric, type: 'integer' };
     if (valibotAction.type === 'finite') return { ...numeric, type: 'number' };
     if (valibotAction.type !== 'check' || !('requirement' in valibotAction)) return undefined;
-    const requirement = valibotAction.requirement as (input: unknown) => boolean;
-    if (requirement === isCalendarDate) return { ...jsonSchema, format: 'date', pattern: DATE_TEXT };
-    if (requirement === isDateTime) return { ...jsonSchema, pattern: DATE_TIME_TEXT };
-    if (isDateOrBlank(requirement)) return { anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { const: '' }] };
+    const takes = checkedTexts(valibotAction.requirement as (input: string) => boolean);
+    if (takes === 'day') return { ...jsonSchema, format: 'date', pattern: DATE_TEXT };
+    if (takes === 'day or datetime') return { ...jsonSchema, pattern: DATE_TIME_TEXT };
+    if (takes === 'day or nothing') return { anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { const: '' }] };
     return undefined;
   },
 };
 
-/** A check that takes a real calendar day or nothing (getJobCards' bounds). */
-function isDateOrBlank(requirement: (input: unknown) => boolean): boolean {
-  const answers = (inputs: string[]) => inputs.map((input) => { try { return requirement(input); } catch { return undefined; } });
-  return answers(['', '2026-02-28', '2026-02-29', 'x']).join() === 'true,true,false,false';
+/**
+ * What a check on text takes, told by asking it (its function may be another module instance's, so it is
+ * recognised by what it does): a real calendar day, a day or a datetime, a day or nothing, or something else.
+ */
+function checkedTexts(requirement: (input: string) => boolean): 'day' | 'day or datetime' | 'day or nothing' | undefined {
+  const PROBES = ['2026-02-28', '2026-02-29', '2026-02-28 23:59:59', '2026-02-28 24:00:00', '', 'x'];
+  const answers = PROBES.map((probe) => {
+    try {
+      return requirement(probe) === true;
+    } catch {
+      return false;
+    }
+  }).join();
+  if (answers === 'true,false,false,false,false,false') return 'day';
+  if (answers === 'true,false,true,false,false,false') return 'day or datetime';
+  if (answers === 'true,false,false,false,true,false') return 'day or nothing';
+  return undefined;
 }
 
 function isTextOrNumber(schema: v.GenericSchema): boolean {
@@ -314,7 +336,7 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
       required: isRequired(schema) && !takesDocument,
       description: parameterDescription(operation, name),
       // Also in the schema: tools that build requests from schemas (Postman's import) take it from there.
-      schema: withExample(inputSchema(schema), queryExamples?.[name]),
+      schema: withExample(inputSchema(name, schema), queryExamples?.[name]),
       ...(queryExamples?.[name] !== undefined && { example: queryExamples[name] }),
     })),
     ...(operation.method === 'POST' && {
@@ -376,7 +398,9 @@ export const parameterDescription = (operation: Operation, name: string): string
  * either, decimals with their limits, text with its length. The limits come from the schema's own checks,
  * which state them in their messages.
  */
-export function inputSchema(schema: v.GenericSchema): JsonSchema {
+export function inputSchema(name: string, schema: v.GenericSchema): JsonSchema {
+  const written = WRITTEN_SCHEMAS[name];
+  if (written) return written;
   const { $schema: _dialect, description: _stated, ...converted } = toJsonSchema(schema, conversion);
   const messages = messagesOf(schema);
   const limit = (pattern: RegExp): number | undefined => {
@@ -429,7 +453,7 @@ function bodySchema(operation: Operation, contract: OperationContract): JsonSche
   // Valid as a form and as JSON: the form's text (and a document's JSON text in payload).
   const example = contract.jsonBody === 'payload' ? { ...query, ...(request && { payload: JSON.stringify(request) }) } : formExample(request ?? {});
   const properties = Object.fromEntries(
-    entries.map(([name, schema]) => [name, withExample({ ...inputSchema(schema), description: parameterDescription(operation, name) }, example[name])]),
+    entries.map(([name, schema]) => [name, withExample({ ...inputSchema(name, schema), description: parameterDescription(operation, name) }, example[name])]),
   );
   // A form carries the job card document in payload, so the form needs it (job_card_uid may be in the query string).
   const required = contract.jsonBody === 'payload' ? ['payload'] : entries.filter(([, schema]) => isRequired(schema)).map(([name]) => name);

@@ -253,7 +253,7 @@ describe('the API reference', () => {
 
   it.each([['openapi.json'], ['docs'], ['{asset}']])('routes GET %s to the docs function, outside the registry', (pathPart) => {
     const [logicalId] = docsFunction();
-    const [[resourceId]] = Object.entries(template.findResources('AWS::ApiGateway::Resource', { Properties: { PathPart: pathPart } }));
+    const [[resourceId]] = Object.entries(template.findResources('AWS::ApiGateway::Resource', { Properties: { PathPart: pathPart } })) as [[string, unknown]];
     template.hasResourceProperties('AWS::ApiGateway::Method', {
       HttpMethod: 'GET',
       ResourceId: { Ref: resourceId },

@@ -337,6 +337,101 @@ describe('the OpenAPI document', () => {
   });
 });
 
+/** The document's own schemas, open as published (a record sent back carries fields an edit ignores). */
+const published = new Ajv2020({ allErrors: true, strict: false });
+formats.default(published);
+const isValidInput = (component: string, value: unknown): boolean => {
+  const validate = published.getSchema(`${DOCUMENT_ID}-published#/components/schemas/${component}`);
+  if (!validate) throw new Error(`no schema ${component}`);
+  return validate(value) as boolean;
+};
+
+describe('inputs typed as the service reads them', () => {
+  beforeAll(() => {
+    published.addSchema({ $id: `${DOCUMENT_ID}-published`, components: { schemas: document.components.schemas } });
+  });
+
+  it('takes 0/1 flags as integers or text, and nothing else', () => {
+    for (const no_go of [0, 1, '0', '1']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(true);
+    for (const no_go of [2, 'yes', true, '01']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(false);
+  });
+
+  it('takes numbers as a JSON number or decimal text, within their limits', () => {
+    for (const radius of [2.5, '2.5', 20_000]) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(true);
+    for (const radius of [0, -1, '1e3', 20_001]) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(false);
+    for (const latitude of [-26.2, '-26.2']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude }), String(latitude)).toBe(true);
+    expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude: 91 })).toBe(false);
+  });
+
+  it('states decimals with their places and digits, dates and datetimes with their patterns', () => {
+    const slip = { vehicle_uid: 1, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00' };
+    for (const change of [{ amount: 850.4 }, { amount: '0850.40' }, { qty: '42.125' }, { qty: 0 }, { event_datetime: '2026-11-01' }, { vehicle_uid: '1' }]) {
+      expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(true);
+    }
+    for (const change of [{ amount: '850.401' }, { amount: '0' }, { amount: 0 }, { amount: '1234567890123' }, { qty: '1.1234' }, { event_datetime: '2026-11-01T07:30:00' }, { vehicle_uid: 'one' }]) {
+      expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(false);
+    }
+    const description = (name: string) => (operationObject(byName('getTrips'))?.parameters.find((parameter) => parameter.name === name)?.schema ?? {}) as object;
+    expect(description('start_date')).toMatchObject({ type: 'string', format: 'date', pattern: expect.any(String) });
+  });
+
+  it('types stops and points as arrays of their objects, or the JSON text of one', () => {
+    const route = { route_name: 'Morning run', stops: [{ user_location_uid: 1 }, { lat: -26.1, lng: '28.05', description: 'Client' }] };
+    expect(isValidInput('AddRouteInput', route)).toBe(true);
+    expect(isValidInput('AddRouteInput', { ...route, stops: JSON.stringify(route.stops) })).toBe(true);
+    expect(isValidInput('AddRouteInput', { ...route, stops: [{ user_location_uid: 1 }] })).toBe(false);
+    expect(isValidInput('AddRouteInput', { ...route, stops: [{ user_location_uid: 1 }, { lat: 95, lng: 28 }] })).toBe(false);
+    const square = [{ lat: -26, lng: 28 }, { lat: -26, lng: 28.01 }, { lat: -25.99, lng: 28.01 }];
+    expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, location_type: 'polygon', points: square })).toBe(true);
+    expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, location_type: 'polygon', points: square.slice(0, 2) })).toBe(false);
+  });
+
+  it('requires payload in the form of addJobCard, and job_card_uid of editJobCard in the query string or the form', () => {
+    expect(isValidInput('AddJobCardInput', {})).toBe(false);
+    expect(isValidInput('AddJobCardInput', { payload: '{"ReferenceNumber":"REF-1"}' })).toBe(true);
+    expect(operationObject(byName('editJobCard'))?.parameters).toEqual([expect.objectContaining({ name: 'job_card_uid', required: false })]);
+    expect(isValidInput('EditJobCardInput', { payload: '{}', job_card_uid: '7' })).toBe(true);
+  });
+
+  it('says editExpenseSlip takes only the slip\'s own type', () => {
+    const properties = (resolve('#/components/schemas/EditExpenseSlipInput') as { properties: Record<string, { description: string }> }).properties;
+    expect(properties.type?.description).toMatch(/slip's own type.*any other type is refused/);
+  });
+});
+
+describe('a record read back and sent to its edit operation', () => {
+  it.each([
+    ['an operator', 'editOperator', async (user: TestUser) => {
+      const { operatorUid } = await givenOperator(user);
+      return (await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).body.operator as Record<string, unknown>;
+    }],
+    ['a polygon location', 'editUserLocation', async (user: TestUser) => {
+      const { userLocationUid } = await givenPolygonLocation(user, { no_go: 1 });
+      return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<string, unknown>;
+    }],
+    ['a point location', 'editUserLocation', async (user: TestUser) => {
+      const { userLocationUid } = await givenUserLocation(user);
+      return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<string, unknown>;
+    }],
+    ['a slip', 'editExpenseSlip', async (user: TestUser) => {
+      const { slipUid } = await givenSlip(user, await givenVehicle(user));
+      return (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip as Record<string, unknown>;
+    }],
+  ] as const)('is valid by the document and accepted by the service: %s', async (_record, edit, readBack) => {
+    // Prepare
+    const user = await givenUser();
+    const record = await readBack(user);
+    // Act
+    const res = await api.post(edit, {}, { rawBody: JSON.stringify(record), headers: { 'Content-Type': 'application/json', 'X-Api-Key': user.key } });
+    // Assess
+    expect(isValidInput(`${pascal(edit)}Input`, record)).toBe(true);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+});
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const DEPOT_INPUT = { description: 'Depot', latitude: -26.2, longitude: 28.05 };
+
 describe.each(registry.map((operation) => [operation.name, operation] as const))('%s as the document says', (_name, operation) => {
   it('answers a real success and its errors with documented statuses and bodies', async () => {
     // Prepare and act
