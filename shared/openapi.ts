@@ -1,8 +1,10 @@
 /**
  * The service's OpenAPI 3.1 document, made from the registry and each handler's contract (its valibot
- * input and output schemas, see operation(...)): there is no hand-kept copy. The local server serves it
- * at /api/openapi.json, `npm run openapi` writes it and the CDK stack turns it into API Gateway
- * documentation parts.
+ * input and output schemas, see operation(...)): there is no hand-kept copy of a schema. Descriptions and
+ * examples are in openapi-examples.ts and openapi-parameters.ts. The local server serves it at
+ * /api/openapi.json with a reference page at /api/docs (shared/api-docs.ts), `npm run openapi` writes it,
+ * `npm run postman` turns it into a Postman collection, and the CDK stack serves it too and turns it into
+ * API Gateway documentation parts.
  */
 import { createRequire } from 'node:module';
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
@@ -295,8 +297,9 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
       title: 'Fleet Tracking API',
       version: API_VERSION,
       description: API_DESCRIPTION,
-      license: { name: 'UNLICENSED', url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license' },
-      contact: { name: 'Fleet tracking service team', url: 'https://github.com/fleet-tracking/fleet-tracking-service' },
+      // The package is private: no public licence, and no address beyond the team (the README's owners).
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Fleet tracking service team' },
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],

@@ -252,6 +252,13 @@ describe('the OpenAPI document', () => {
     expect(document.security).toEqual([{ apiKeyHeader: [] }, { apiKeyQuery: [] }]);
   });
 
+  it('names its licence and contact, and types the map as binary PNG', () => {
+    expect(document.info.license).toMatchObject({ name: expect.any(String), identifier: expect.any(String) });
+    expect(document.info.contact).toMatchObject({ name: expect.any(String) });
+    const map = operationObject(byName('getLiveMap'))?.responses[200] as { content: Record<string, { schema: object }> };
+    expect(map.content['image/png']?.schema).toMatchObject({ type: 'string', format: 'binary' });
+  });
+
   it('lists exactly the registry\'s operations, each at /api/<operation> with its method and summary', () => {
     expect(Object.keys(document.paths).sort()).toEqual(operations.map(pathOf).sort());
     for (const operation of operations) {
