@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { openApiDocument } from '../shared/openapi.ts';
 import { operations } from '../shared/operations.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
+import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
@@ -97,6 +98,7 @@ export class FleetTrackingStack extends Stack {
 
     const operationFunctions = new OperationFunctions(this, 'Operations', { api, table, bucket });
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
+    new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });
     new Monitoring(this, 'Monitoring', {
       api,
@@ -106,6 +108,7 @@ export class FleetTrackingStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });
+    new CfnOutput(this, 'ApiDocsUrl', { value: `${api.url}api/docs`, description: 'The interactive API reference' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
   }

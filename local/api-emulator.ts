@@ -4,6 +4,9 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { limits } from '../shared/config.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
@@ -18,8 +21,8 @@ const MAX_DRAINED_BYTES = 4 * GATEWAY_MAX_BODY_BYTES;
 /** What API Gateway answers for a Lambda that timed out or crashed (502), in the envelope its DEFAULT_5XX response gives. */
 const FUNCTION_FAILED = envelopeResponse(502, {}, 'internal error');
 
-/** The OpenAPI document, made at request time from the registry and the handlers' schemas. */
-const OPENAPI_PATH = '/api/openapi.json';
+const swaggerUiDist = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
+const readAsset = (name: DocsAsset): Buffer => readFileSync(new URL(name, `file://${swaggerUiDist}`));
 
 export interface ApiEmulator {
   url: string;
@@ -90,7 +93,9 @@ type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGate
 
 async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname === OPENAPI_PATH && req.method === 'GET') return send(res, openApiResponse(`http://${req.headers.host ?? 'localhost'}`));
+  // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
+  const docs = docsResponse({ method: req.method ?? 'GET', path: url.pathname, headers: flattenHeaders(req) }, { readAsset, document: openApiDocument });
+  if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
   const operation = findOperation(name);
   if (!operation) return send(res, envelopeResponse(404, {}, 'unknown operation'));
@@ -125,11 +130,6 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   const body = Buffer.from(envelopeResponse(status, {}, message).body, 'utf8');
   const head = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
-}
-
-function openApiResponse(serverUrl: string): APIGatewayProxyResult {
-  const document = openApiDocument({ serverUrl });
-  return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(document, null, 2) };
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {

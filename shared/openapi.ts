@@ -1,8 +1,10 @@
 /**
  * The service's OpenAPI 3.1 document, made from the registry and each handler's contract (its valibot
- * input and output schemas, see operation(...)): there is no hand-kept copy. The local server serves it
- * at /api/openapi.json, `npm run openapi` writes it and the CDK stack turns it into API Gateway
- * documentation parts.
+ * input and output schemas, see operation(...)): there is no hand-kept copy of a schema. Descriptions and
+ * examples are in openapi-examples.ts and openapi-parameters.ts. The local server serves it at
+ * /api/openapi.json with a reference page at /api/docs (shared/api-docs.ts), `npm run openapi` writes it,
+ * `npm run postman` turns it into a Postman collection, and the CDK stack serves it too and turns it into
+ * API Gateway documentation parts.
  */
 import { createRequire } from 'node:module';
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
@@ -10,10 +12,10 @@ import * as v from 'valibot';
 import { ExpenseTypeRecord } from './domain/expense-type.ts';
 import { SlipRecord } from './domain/expense-slip.ts';
 import { FuelFillRecord } from './domain/fuel-fill.ts';
-import { JobCardDocument, JobCardReceipt, JobCardRecord, JobCardSnapshotRecord } from './domain/job-card.ts';
+import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './domain/job-card.ts';
 import { NO_POSITION } from './domain/live-map/live-map.ts';
-import { OperatorRecord } from './domain/operator.ts';
-import { RouteRecord, RouteSummary } from './domain/route.ts';
+import { EXPIRY_FIELDS, OperatorRecord } from './domain/operator.ts';
+import { MAX_STOPS, MIN_STOPS, RouteRecord, RouteSummary } from './domain/route.ts';
 import { TripRecord } from './domain/trip.ts';
 import { UserLocationRecord } from './domain/user-location.ts';
 import { LiveRecord, VehicleRecord } from './domain/vehicle.ts';
@@ -21,32 +23,41 @@ import { API_VERSION } from './middleware/envelope.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 import type { InputSchema } from './middleware/validate-input.ts';
 import type { OperationContract } from './operation.ts';
-import { handlerPath, isCreate, type Operation, type OperationName, operations } from './operations.ts';
+import { type OperationExamples, operationExamples } from './openapi-examples.ts';
+import { parameterDescriptions } from './openapi-parameters.ts';
+import { type Area, handlerPath, isCreate, type Operation, type OperationName, operations } from './operations.ts';
 import { ErrorEnvelope, SuccessEnvelope } from './responses.ts';
-import { isCalendarDate } from './validation.ts';
 
 export interface ParameterObject {
   name: string;
   in: 'query' | 'header';
   required: boolean;
-  description?: string;
+  description: string;
   schema: JsonSchema;
+  example?: unknown;
+}
+
+interface MediaTypeObject {
+  schema: JsonSchema;
+  example?: unknown;
 }
 
 export interface OperationObject {
   operationId: string;
+  tags: string[];
   summary: string;
   description: string;
   parameters: ParameterObject[];
-  requestBody?: { description: string; required: boolean; content: Record<string, { schema: JsonSchema }> };
+  requestBody?: { description: string; required: boolean; content: Record<string, MediaTypeObject> };
   responses: Record<string, unknown>;
 }
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier?: string; url?: string }; contact: Record<string, string> };
   servers: { url: string; description?: string }[];
   security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
   components: { schemas: Record<string, JsonSchema>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
@@ -63,7 +74,6 @@ const SHARED_RECORDS = {
   FuelFillRecord,
   JobCardDocument,
   JobCardRecord,
-  JobCardReceipt,
   JobCardSnapshotRecord,
   RouteRecord,
   RouteSummary,
@@ -105,10 +115,75 @@ const namesARecord = (parameter: string): boolean => parameter.endsWith('_uid') 
 const componentRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const pascalCase = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
+/** Text the service reads as a number: what forms send, and what JSON clients may send instead of a number. */
+const INTEGER_TEXT = '^-?\\d{1,16}$';
+const DECIMAL_TEXT = '^-?\\d+(\\.\\d+)?$';
+const DATE_TEXT = '^\\d{4}-\\d{2}-\\d{2}$';
+const DATE_TIME_TEXT = '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$';
+
+const coordinateSchema = (range: number): JsonSchema => ({
+  anyOf: [{ type: 'number', minimum: -range, maximum: range }, { type: 'string', pattern: DECIMAL_TEXT }],
+});
+
+const integerOrText: JsonSchema = { anyOf: [{ type: 'integer' }, { type: 'string', pattern: INTEGER_TEXT }] };
+
+/** JSON text of an array, as a form sends it (and as a location record reads its points back). */
+const jsonText = (of: string): JsonSchema => ({ type: 'string', contentMediaType: 'application/json', description: `${of} as JSON text` });
+
+const STOPS_SCHEMA: JsonSchema = {
+  anyOf: [
+    {
+      type: 'array',
+      minItems: MIN_STOPS,
+      maxItems: MAX_STOPS,
+      items: {
+        anyOf: [
+          { type: 'object', title: 'Saved location', properties: { user_location_uid: integerOrText }, required: ['user_location_uid'] },
+          {
+            type: 'object',
+            title: 'Point',
+            properties: { lat: coordinateSchema(90), lng: coordinateSchema(180), description: { type: ['string', 'null'], maxLength: 255 } },
+            required: ['lat', 'lng'],
+          },
+        ],
+      },
+    },
+    jsonText('the same array'),
+  ],
+};
+
+const POINTS_SCHEMA: JsonSchema = {
+  anyOf: [
+    {
+      type: 'array',
+      minItems: 3,
+      maxItems: 1000,
+      items: { type: 'object', properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } }, required: ['lat', 'lng'] },
+    },
+    jsonText('the same array'),
+  ],
+};
+
+/** A day, or the same day at midnight as the operator record reads it back. */
+const EXPIRY_SCHEMA: JsonSchema = {
+  anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} 00:00:00$' }],
+};
+
 /**
- * errorMode 'ignore': transforms and custom checks have no JSON Schema; their messages become the
- * parameters' descriptions instead. Text parameters are a union of string and number (JSON numbers
- * are read as their text) and are documented as the text they are.
+ * Parameters whose rules live in code rather than in valibot actions: their schema is written here, next to
+ * what the code checks. Keyed by name, as the handlers' schemas may be other module instances than this
+ * module's imports (vitest loads them apart from the handlers' native require).
+ */
+const WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
+  stops: STOPS_SCHEMA,
+  points: POINTS_SCHEMA,
+  ...Object.fromEntries(EXPIRY_FIELDS.map((name) => [name, EXPIRY_SCHEMA])),
+};
+
+/**
+ * errorMode 'ignore': transforms and custom checks have no JSON Schema of their own; the checks the
+ * document must still state (dates, datetimes) are recognised by their requirement. Text parameters are a
+ * union of string and number (JSON numbers are read as their text) and are documented as the text they are.
  */
 const conversion: ConversionConfig = {
   target: 'draft-2020-12',
@@ -120,12 +195,33 @@ const conversion: ConversionConfig = {
     const { pattern: _text, minimum: _safeMinimum, maximum: _safeMaximum, ...numeric } = jsonSchema;
     if (valibotAction.type === 'safe_integer') return { ...numeric, type: 'integer' };
     if (valibotAction.type === 'finite') return { ...numeric, type: 'number' };
-    if (valibotAction.type === 'check' && 'requirement' in valibotAction && valibotAction.requirement === isCalendarDate) {
-      return { ...jsonSchema, format: 'date' };
-    }
+    if (valibotAction.type !== 'check' || !('requirement' in valibotAction)) return undefined;
+    const takes = checkedTexts(valibotAction.requirement as (input: string) => boolean);
+    if (takes === 'day') return { ...jsonSchema, format: 'date', pattern: DATE_TEXT };
+    if (takes === 'day or datetime') return { ...jsonSchema, pattern: DATE_TIME_TEXT };
+    if (takes === 'day or nothing') return { anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { const: '' }] };
     return undefined;
   },
 };
+
+/**
+ * What a check on text takes, told by asking it (its function may be another module instance's, so it is
+ * recognised by what it does): a real calendar day, a day or a datetime, a day or nothing, or something else.
+ */
+function checkedTexts(requirement: (input: string) => boolean): 'day' | 'day or datetime' | 'day or nothing' | undefined {
+  const PROBES = ['2026-02-28', '2026-02-29', '2026-02-28 23:59:59', '2026-02-28 24:00:00', '', 'x'];
+  const answers = PROBES.map((probe) => {
+    try {
+      return requirement(probe) === true;
+    } catch {
+      return false;
+    }
+  }).join();
+  if (answers === 'true,false,false,false,false,false') return 'day';
+  if (answers === 'true,false,true,false,false,false') return 'day or datetime';
+  if (answers === 'true,false,false,false,true,false') return 'day or nothing';
+  return undefined;
+}
 
 function isTextOrNumber(schema: v.GenericSchema): boolean {
   return schema.type === 'union' && (schema as v.UnionSchema<v.GenericSchema[], undefined>).options.every((option) => ['string', 'number'].includes(option.type));
@@ -144,13 +240,34 @@ function contractOf(operation: Operation): OperationContract {
   return contract;
 }
 
+export const API_KEY_DESCRIPTION = [
+  'The API key may come in the X-Api-Key header, in the body of a POST (a form field or a JSON property named api_key)',
+  'or in the api_key query parameter, looked for in that order; the first one that is not empty is used, so an empty',
+  'value never hides a key sent another way. Tools should use the header.',
+].join(' ');
+
 const API_DESCRIPTION = [
   'Every operation lives at /api/<operation>. Read operations are GET with query parameters; the others are POST',
   'with a form (application/x-www-form-urlencoded) or a JSON object body. Every answer is the envelope',
   '{"version":"1","result":"success"|"error","error_msg":""} plus the fields of the operation; an error carries only',
-  'the envelope, with the HTTP status of its class. The API key goes in the X-Api-Key header or the api_key parameter.',
+  'the envelope, with the HTTP status of its class.',
+  API_KEY_DESCRIPTION,
   'As forms send everything as text, numeric parameters also take numeric text, and text parameters a JSON number.',
+  'The examples are those of the demo `npm start` seeds into an empty .local/: run in order, each succeeds.',
 ].join(' ');
+
+/** One tag per area of the registry, in the registry's order, with the page of docs/ that tells more. */
+const AREA_DESCRIPTIONS: Record<Area, string> = {
+  vehicles: 'Vehicles linked to the key, their live data, trips and live map (docs/vehicles.md, docs/live-map.md).',
+  'expense types': 'Fuel and the user\'s own expense types (docs/expense-types.md).',
+  slips: 'Expense and fuel slips on vehicles (docs/expense-slips.md).',
+  operators: 'Operators (drivers) and their identification tags (docs/operators.md).',
+  locations: 'Saved points and polygons (geofences) that name places (docs/user-locations.md).',
+  fuel: 'Detected fuel fills and their slips (docs/fuel-fills.md).',
+  'job cards': 'Job card documents from external systems, with their history (docs/job-cards.md).',
+  routes: 'Routes through ordered stops with driving distance and time (docs/routes.md).',
+  positions: 'Positions the tracking devices reported (docs/positions-pipeline.md).',
+};
 
 export interface OpenApiOptions {
   /** where the API is reached, e.g. the local server's origin */
@@ -158,7 +275,7 @@ export interface OpenApiOptions {
 }
 
 export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApiOptions = {}): OpenApiDocument {
-  const described = operations.map((operation) => ({ operation, contract: contractOf(operation) }));
+  const described = operations.map((operation) => ({ operation: operation as Operation, contract: contractOf(operation) }));
   const named: Record<string, v.GenericSchema> = { ...SHARED_RECORDS };
   for (const { operation, contract } of described) {
     if (contract.output && 'entries' in contract.output) {
@@ -166,22 +283,34 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
     }
   }
   const requestSchemas = Object.fromEntries(
-    described.filter(({ operation }) => operation.method === 'POST').map(({ operation, contract }) => [`${pascalCase(operation.name)}Input`, bodySchema(contract.input)]),
+    described.filter(({ operation }) => operation.method === 'POST').map(({ operation, contract }) => [`${pascalCase(operation.name)}Input`, bodySchema(operation, contract)]),
   );
+  const areas = [...new Set(described.map(({ operation }) => operation.area))];
+  const paths = Object.fromEntries(
+    described.map(({ operation, contract }) => [`/api/${operation.name}`, { [operation.method.toLowerCase()]: operationObject(operation, contract) }]),
+  );
+  // Only the shared error responses some operation refers to (a 409 always has its operation's own message).
+  const referenced = Object.values(ERROR_RESPONSES).filter(({ name }) => JSON.stringify(paths).includes(`"#/components/responses/${name}"`));
   return {
     openapi: '3.1.0',
-    info: { title: 'Fleet Tracking API', version: API_VERSION, description: API_DESCRIPTION },
+    info: {
+      title: 'Fleet Tracking API',
+      version: API_VERSION,
+      description: API_DESCRIPTION,
+      // The package is private: no public licence, and no address beyond the team (the README's owners).
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Fleet tracking service team' },
+    },
     servers: [{ url: serverUrl }],
     security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
-    paths: Object.fromEntries(
-      described.map(({ operation, contract }) => [`/api/${operation.name}`, { [operation.method.toLowerCase()]: operationObject(operation, contract) }]),
-    ),
+    tags: areas.map((area) => ({ name: area, description: AREA_DESCRIPTIONS[area] })),
+    paths,
     components: {
       schemas: { ...(toJsonSchemaDefs(named, conversion) as Record<string, JsonSchema>), ...requestSchemas },
-      responses: Object.fromEntries(Object.values(ERROR_RESPONSES).map(({ name, description, example }) => [name, errorResponse(description, example)])),
+      responses: Object.fromEntries(referenced.map(({ name, description, example }) => [name, errorResponse(description, example)])),
       securitySchemes: {
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Wins over api_key when both are sent.' },
-        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'POST operations also take api_key in a form or JSON body.' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: API_KEY_DESCRIPTION },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: API_KEY_DESCRIPTION },
       },
     },
   };
@@ -199,30 +328,48 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
+/** The operation's examples; an operation without them is documented without, and the OpenAPI test fails. */
+const examplesOf = (operation: Operation): Partial<OperationExamples> => operationExamples[operation.name as OperationName] ?? {};
+
 function operationObject(operation: Operation, contract: OperationContract): OperationObject {
   const entries = parameterEntries(contract.input);
   const takesDocument = contract.jsonBody === 'payload';
+  const examples = examplesOf(operation);
   // A document body leaves only the query string for the other parameters (job_card_uid of editJobCard).
   const queryEntries = operation.method === 'GET' ? entries : takesDocument ? entries.filter(([name]) => name !== 'payload') : [];
+  const queryExamples = operation.method === 'GET' ? examples.request : examples.query;
   const inputName = `${pascalCase(operation.name)}Input`;
   return {
     operationId: operation.name,
+    tags: [operation.area],
     summary: operation.summary,
     description: operationDescription(operation, contract.input),
     parameters: [
-      ...queryEntries.map(([name, schema]) => ({ name, in: 'query' as const, required: isRequired(schema), ...parameterSchema(schema) })),
+      ...queryEntries.map(([name, schema]) => ({
+        name,
+        in: 'query' as const,
+        // With a form, editJobCard's job_card_uid may be a form field instead.
+        required: isRequired(schema) && !takesDocument,
+        description: parameterDescription(operation, name),
+        // Also in the schema: tools that build requests from schemas (Postman's import) take it from there.
+        schema: withExample(inputSchema(name, schema), queryExamples?.[name]),
+        ...(queryExamples?.[name] !== undefined && { example: queryExamples[name] }),
+      })),
       ...(isCreate(operation.name) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ],
     ...(operation.method === 'POST' && {
       requestBody: {
         description: takesDocument
           ? 'The job card document as a raw JSON object, or a form whose payload field holds it as JSON text.'
-          : `A form or a JSON object of the parameters: ${entries.map(([name, schema]) => (isRequired(schema) ? `${name} (required)` : name)).join(', ')}.`,
+          : `A form or a JSON object of the parameters: ${entries.map(([name, schema]) => (isRequired(schema) ? `${name} (required)` : name)).join(', ')}. ${API_KEY_IN_BODY}`,
         required: true,
         content: {
           // Only job cards take a document as their body.
-          'application/json': { schema: componentRef(takesDocument ? 'JobCardDocument' : inputName) },
-          'application/x-www-form-urlencoded': { schema: componentRef(inputName) },
+          'application/json': { schema: componentRef(takesDocument ? 'JobCardDocument' : inputName), ...(examples.request && { example: examples.request }) },
+          'application/x-www-form-urlencoded': {
+            schema: componentRef(inputName),
+            ...(examples.request && { example: takesDocument ? { payload: JSON.stringify(examples.request) } : formExample(examples.request) }),
+          },
         },
       },
     }),
@@ -233,10 +380,23 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
   };
 }
 
+const API_KEY_IN_BODY = 'The body may also carry the API key as api_key (see the security schemes); tools should send the X-Api-Key header instead.';
+
+const withExample = (schema: JsonSchema, example: unknown): JsonSchema => (example === undefined ? schema : ({ ...schema, example } as JsonSchema));
+
+/** A form sends every value as text; arrays (stops, points) as their JSON text. */
+function formExample(request: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(request).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]));
+}
+
 function operationDescription(operation: Operation, input: InputSchema): string {
   const crossChecks = 'pipe' in input ? input.pipe.slice(1).flatMap(messagesOf) : [];
   const access = operation.access === 'read' ? 'Reads only.' : 'Changes data.';
-  return [`${operation.method} /api/${operation.name}. ${access}`, ...(crossChecks.length ? [`Also refused: ${crossChecks.join('; ')}.`] : [])].join(' ');
+  return [
+    ...(examplesOf(operation).description ? [examplesOf(operation).description] : []),
+    `${operation.method} /api/${operation.name}. ${access}`,
+    ...(crossChecks.length ? [`Also refused: ${crossChecks.join('; ')}.`] : []),
+  ].join(' ');
 }
 
 type Entry = [string, v.GenericSchema];
@@ -248,11 +408,45 @@ function parameterEntries(input: InputSchema): Entry[] {
 /** Required when an absent value is refused (the chain passes every declared key, absent ones as undefined). */
 const isRequired = (schema: v.GenericSchema): boolean => !v.safeParse(schema, undefined).success;
 
-/** The parameter's JSON Schema, described by its valibot messages: the rules in the words the service answers with. */
-function parameterSchema(schema: v.GenericSchema): { description?: string; schema: JsonSchema } {
-  const { $schema: _dialect, description: stated, ...converted } = toJsonSchema(schema, conversion);
-  const description = [...(stated ? [stated] : []), ...new Set(messagesOf(schema))].join('; ');
-  return { ...(description && { description }), schema: converted };
+export const parameterDescription = (operation: Operation, name: string): string =>
+  parameterDescriptions[`${operation.name}.${name}`] ?? parameterDescriptions[name] ?? '';
+
+/**
+ * A parameter's JSON Schema as the service reads it: numbers as a JSON number or its text, 0/1 flags as
+ * either, decimals with their limits, text with its length. The limits come from the schema's own checks,
+ * which state them in their messages.
+ */
+export function inputSchema(name: string, schema: v.GenericSchema): JsonSchema {
+  const written = WRITTEN_SCHEMAS[name];
+  if (written) return written;
+  const { $schema: _dialect, description: _stated, ...converted } = toJsonSchema(schema, conversion);
+  const messages = messagesOf(schema);
+  const limit = (pattern: RegExp): number | undefined => {
+    const found = messages.map((message) => pattern.exec(message)?.[1]).find(Boolean);
+    return found === undefined ? undefined : Number(found);
+  };
+  const maxLength = limit(/too long \(max (\d+) chars\)/);
+  if (converted.type === 'integer' || converted.type === 'number') {
+    const { type, minimum, maximum, exclusiveMinimum, default: fallback, ...rest } = converted;
+    const bounds = { ...(minimum !== undefined && { minimum }), ...(maximum !== undefined && { maximum }), ...(exclusiveMinimum !== undefined && { exclusiveMinimum }) };
+    return { ...rest, anyOf: [{ type, ...bounds }, { type: 'string', pattern: type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT }], ...(fallback !== undefined && { default: fallback }) };
+  }
+  if (Array.isArray(converted.enum) && converted.enum.join() === '0,1') return { enum: [0, 1, '0', '1'] };
+  const decimals = limit(/may have at most (\d+) decimals/);
+  if (decimals !== undefined) {
+    const whole = limit(/at most (\d+) digits before the decimal point/) ?? 12;
+    const positive = messages.some((message) => message.includes('greater than 0'));
+    const { pattern: _loose, type: _text, default: fallback, ...rest } = converted;
+    return {
+      ...rest,
+      anyOf: [
+        { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), maximum: 10 ** whole - 10 ** -decimals },
+        { type: 'string', pattern: `^${positive ? '(?=.*[1-9])' : ''}0*\\d{1,${whole}}(\\.\\d{1,${decimals}})?$` },
+      ],
+      ...(fallback !== undefined && { default: fallback }),
+    };
+  }
+  return { ...converted, ...(maxLength !== undefined && converted.type === 'string' && { maxLength }) };
 }
 
 /** The string messages of a schema, its pipe, what it wraps and its options, in order. */
@@ -267,27 +461,37 @@ function messagesOf(node: unknown): string[] {
   ];
 }
 
-/** A POST body: the parameters, plus api_key for clients that send the key in the body. */
-function bodySchema(input: InputSchema): JsonSchema {
-  const entries = parameterEntries(input);
+/**
+ * A POST body: the parameters. The API key is no property of it (tools would fill it in and send it
+ * beside the header); the security schemes and the body's description say it may come here too.
+ */
+function bodySchema(operation: Operation, contract: OperationContract): JsonSchema {
+  const entries = parameterEntries(contract.input);
+  const { request, query } = examplesOf(operation);
+  // Valid as a form and as JSON: the form's text (and a document's JSON text in payload).
+  const example = contract.jsonBody === 'payload' ? { ...query, ...(request && { payload: JSON.stringify(request) }) } : formExample(request ?? {});
   const properties = Object.fromEntries(
-    entries.map(([name, schema]) => {
-      const { description, schema: converted } = parameterSchema(schema);
-      return [name, { ...converted, ...(description && { description }) }];
-    }),
+    entries.map(([name, schema]) => [name, withExample({ ...inputSchema(name, schema), description: parameterDescription(operation, name) }, example[name])]),
   );
-  return {
-    type: 'object',
-    properties: { ...properties, api_key: { type: 'string', description: 'the API key, when it is not in the X-Api-Key header or the query string' } },
-    required: entries.filter(([, schema]) => isRequired(schema)).map(([name]) => name),
-  };
+  // A form carries the job card document in payload, so the form needs it (job_card_uid may be in the query string).
+  const required = contract.jsonBody === 'payload' ? ['payload'] : entries.filter(([, schema]) => isRequired(schema)).map(([name]) => name);
+  return { type: 'object', properties, required };
 }
 
 function successResponse(operation: Operation, { output }: OperationContract) {
   if (output && 'mediaType' in output) {
-    return { description: operation.summary, content: { [output.mediaType]: { schema: { type: 'string', contentMediaType: output.mediaType } } } };
+    return { description: operation.summary, content: { [output.mediaType]: { schema: { type: 'string', format: 'binary', contentMediaType: output.mediaType } } } };
   }
-  return { description: operation.summary, content: { 'application/json': { schema: componentRef(`${pascalCase(operation.name)}Response`) } } };
+  const example = examplesOf(operation).response;
+  return {
+    description: operation.summary,
+    content: {
+      'application/json': {
+        schema: componentRef(`${pascalCase(operation.name)}Response`),
+        ...(example && { example: { version: API_VERSION, result: 'success', error_msg: '', ...example } }),
+      },
+    },
+  };
 }
 
 function errorStatuses(operation: Operation, entries: Entry[]): ErrorStatus[] {

@@ -80,6 +80,15 @@ export const nonBlankText = (name: 'fullname' | 'id_number' | 'tag_id') =>
 
 const EXPIRY_FORMAT = 'expiry dates must be yyyy-mm-dd';
 
+/** An expiry day; the record reads it back as `yyyy-mm-dd 00:00:00`, so a record sent back to editOperator is taken too. */
+const expiryDate = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' ? value.trim().replace(/ 00:00:00$/, '') : value)),
+    requiredDate(EXPIRY_FORMAT),
+  ),
+);
+
 /**
  * The optional parameters addOperator and editOperator share, in the spec's order. Absent stays
  * undefined: addOperator then applies the defaults, editOperator keeps the stored value.
@@ -101,10 +110,10 @@ export const operatorDetailEntries = {
     text('email_address'),
     v.check((address) => !address || EMAIL_ADDRESS.test(address), 'email_address is not a valid email address'),
   ),
-  driver_licence_expiry_datetime: v.optional(requiredDate(EXPIRY_FORMAT)),
-  pdp_expiry_datetime: v.optional(requiredDate(EXPIRY_FORMAT)),
-  dgp_expiry_datetime: v.optional(requiredDate(EXPIRY_FORMAT)),
-  mc_expiry_datetime: v.optional(requiredDate(EXPIRY_FORMAT)),
+  driver_licence_expiry_datetime: expiryDate,
+  pdp_expiry_datetime: expiryDate,
+  dgp_expiry_datetime: expiryDate,
+  mc_expiry_datetime: expiryDate,
 };
 
 const expiry = (date: string): string => `${date} 00:00:00`;

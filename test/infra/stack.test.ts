@@ -68,7 +68,7 @@ describe('the operation functions', () => {
 
   it('gives exactly one function per registry entry', () => {
     const described = Object.values(template.findResources('AWS::Lambda::Function')).filter((fn) =>
-      String((fn as Resource).Properties.Description ?? '').includes('/api/'),
+      /^(GET|POST) \/api\/\w+: /.test(String((fn as Resource).Properties.Description ?? '')),
     );
     expect(described).toHaveLength(operations.length);
   });
@@ -355,5 +355,32 @@ describe('the API documentation', () => {
       Properties: Match.objectLike({ DocumentationVersion: version.Properties.DocumentationVersion }),
       DependsOn: Match.arrayWith([versionId]),
     });
+  });
+});
+
+describe('the API reference', () => {
+  const docsFunction = (): [string, Resource] => {
+    const found = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+      String((fn as Resource).Properties.Description ?? '').includes('/api/docs'),
+    );
+    if (!found) throw new Error('no docs function');
+    return found as [string, Resource];
+  };
+
+  it.each([['openapi.json'], ['docs'], ['{asset}']])('routes GET %s to the docs function, outside the registry', (pathPart) => {
+    const [logicalId] = docsFunction();
+    const [[resourceId]] = Object.entries(template.findResources('AWS::ApiGateway::Resource', { Properties: { PathPart: pathPart } })) as [[string, unknown]];
+    template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'GET',
+      ResourceId: { Ref: resourceId },
+      Integration: Match.objectLike({ Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]) }) }),
+    });
+    expect(operations.map((operation) => operation.name)).not.toContain(pathPart);
+  });
+
+  it('has no access to the table or the bucket', () => {
+    const [logicalId, fn] = docsFunction();
+    expect(actionsGrantedTo(logicalId).filter((action) => /^(dynamodb|s3):/.test(action))).toEqual([]);
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
   });
 });

@@ -117,7 +117,7 @@ describe('editOperator', () => {
       async (name) => {
         const user = await givenUser();
         const { operatorUid } = await givenOperator(user);
-        for (const value of ['2026-02-30', '2026-1-1', '2026-01-01 00:00:00', '']) {
+        for (const value of ['2026-02-30', '2026-1-1', '2026-01-01 10:00:00', '2026-02-30 00:00:00', '']) {
           expect(await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: value })).toBeError(
             400,
             'expiry dates must be yyyy-mm-dd',
@@ -125,6 +125,18 @@ describe('editOperator', () => {
         }
       },
     );
+
+    it('takes an expiry as the record reads it back (yyyy-mm-dd 00:00:00), so a record can be sent back whole', async () => {
+      // Prepare
+      const user = await givenUser();
+      const { operatorUid } = await givenOperator(user);
+      // Act
+      const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, pdp_expiry_datetime: '2027-08-31 00:00:00' });
+      // Assess
+      expect(res.status).toBe(200);
+      const read = await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid });
+      expect(read.body.operator).toMatchObject({ pdp_expiry_datetime: '2027-08-31 00:00:00' });
+    });
 
     it('refuses a bad email address, flag, trip type and over-long text', async () => {
       const user = await givenUser();

@@ -11,7 +11,7 @@ import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
-import type { OpenApiDocument } from '../../shared/openapi.ts';
+import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { type Operation, type OperationName, operations } from '../../shared/operations.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { api, type ApiResponse, createApi } from '../support/api.ts';
@@ -47,6 +47,8 @@ beforeAll(async () => {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   document = (await res.json()) as OpenApiDocument;
   ajv.addKeyword('components');
+  // OpenAPI's schema dialect: an example beside the JSON Schema keywords.
+  ajv.addKeyword('example');
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: closed(document.components.schemas) } });
 });
 
@@ -250,6 +252,13 @@ describe('the OpenAPI document', () => {
     expect(document.security).toEqual([{ apiKeyHeader: [] }, { apiKeyQuery: [] }]);
   });
 
+  it('names its licence and contact, and types the map as binary PNG', () => {
+    expect(document.info.license).toMatchObject({ name: expect.any(String), identifier: expect.any(String) });
+    expect(document.info.contact).toMatchObject({ name: expect.any(String) });
+    const map = operationObject(byName('getLiveMap'))?.responses[200] as { content: Record<string, { schema: object }> };
+    expect(map.content['image/png']?.schema).toMatchObject({ type: 'string', format: 'binary' });
+  });
+
   it('lists exactly the registry\'s operations, each at /api/<operation> with its method and summary', () => {
     expect(Object.keys(document.paths).sort()).toEqual(operations.map(pathOf).sort());
     for (const operation of operations) {
@@ -293,6 +302,46 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('tags every operation with its area, one tag per area in the registry\'s order', () => {
+    expect(document.tags.map(({ name }) => name)).toEqual([...new Set(registry.map((operation) => operation.area))]);
+    for (const operation of registry) expect(operationObject(operation)?.tags, operation.name).toEqual([operation.area]);
+  });
+
+  it('gives every operation a description, a request example and a JSON success example', () => {
+    for (const operation of registry) {
+      const described = operationObject(operation) as OperationObject;
+      expect(described.description.length, operation.name).toBeGreaterThan(`${operation.method} /api/${operation.name}. Changes data.`.length + 40);
+      const success = described.responses[200] as { content: Record<string, { example?: unknown }> };
+      const [[mediaType, content]] = Object.entries(success.content) as [[string, { example?: unknown }]];
+      if (mediaType === 'application/json') expect(content.example, `${operation.name}: no success example`).toMatchObject({ result: 'success' });
+      else expect(mediaType, operation.name).toBe('image/png');
+      const request = operation.method === 'GET' ? described.parameters.map((parameter) => parameter.example) : [described.requestBody?.content['application/json']?.example];
+      const declared = operation.method === 'GET' ? described.parameters.length : 1;
+      expect(request.filter((example) => example !== undefined), `${operation.name}: no request example`).toHaveLength(declared);
+    }
+  });
+
+  it('describes every parameter in words of its own, not with its error messages', () => {
+    for (const operation of registry) {
+      const described = operationObject(operation) as OperationObject;
+      const body = described.requestBody && resolve((described.requestBody.content['application/x-www-form-urlencoded']?.schema as { $ref: string }).$ref);
+      const parameters = [...described.parameters, ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ({ name, ...(schema as object) }))] as { name: string; description?: string }[];
+      for (const { name, description } of parameters) {
+        expect(description, `${operation.name} ${name}`).toMatch(/\w{3,}/);
+        expect(description, `${operation.name} ${name}`).not.toMatch(/is required|must be|is too long|is invalid/);
+      }
+    }
+  });
+
+  it('keeps the API key out of request bodies and describes where else it may come, header first', () => {
+    for (const operation of registry.filter(({ method }) => method === 'POST')) {
+      const { requestBody } = operationObject(operation) as OperationObject;
+      const form = resolve((requestBody?.content['application/x-www-form-urlencoded']?.schema as { $ref: string }).$ref);
+      expect(Object.keys(form.properties), operation.name).not.toContain('api_key');
+    }
+    expect((document.components.securitySchemes.apiKeyHeader as { description: string }).description).toMatch(/X-Api-Key header, in the body .* or in the api_key query parameter, looked for in that order/);
+  });
+
   it('lists the error statuses every operation shares, 413 for bodies and 502 for provider calls', () => {
     for (const operation of registry) {
       const statuses = Object.keys(operationObject(operation)?.responses ?? {});
@@ -302,6 +351,101 @@ describe('the OpenAPI document', () => {
     }
   });
 });
+
+/** The document's own schemas, open as published (a record sent back carries fields an edit ignores). */
+const published = new Ajv2020({ allErrors: true, strict: false });
+formats.default(published);
+const isValidInput = (component: string, value: unknown): boolean => {
+  const validate = published.getSchema(`${DOCUMENT_ID}-published#/components/schemas/${component}`);
+  if (!validate) throw new Error(`no schema ${component}`);
+  return validate(value) as boolean;
+};
+
+describe('inputs typed as the service reads them', () => {
+  beforeAll(() => {
+    published.addSchema({ $id: `${DOCUMENT_ID}-published`, components: { schemas: document.components.schemas } });
+  });
+
+  it('takes 0/1 flags as integers or text, and nothing else', () => {
+    for (const no_go of [0, 1, '0', '1']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(true);
+    for (const no_go of [2, 'yes', true, '01']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(false);
+  });
+
+  it('takes numbers as a JSON number or decimal text, within their limits', () => {
+    for (const radius of [2.5, '2.5', 20_000]) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(true);
+    for (const radius of [0, -1, '1e3', 20_001]) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(false);
+    for (const latitude of [-26.2, '-26.2']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude }), String(latitude)).toBe(true);
+    expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude: 91 })).toBe(false);
+  });
+
+  it('states decimals with their places and digits, dates and datetimes with their patterns', () => {
+    const slip = { vehicle_uid: 1, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00' };
+    for (const change of [{ amount: 850.4 }, { amount: '0850.40' }, { qty: '42.125' }, { qty: 0 }, { event_datetime: '2026-11-01' }, { vehicle_uid: '1' }]) {
+      expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(true);
+    }
+    for (const change of [{ amount: '850.401' }, { amount: '0' }, { amount: 0 }, { amount: '1234567890123' }, { qty: '1.1234' }, { event_datetime: '2026-11-01T07:30:00' }, { vehicle_uid: 'one' }]) {
+      expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(false);
+    }
+    const description = (name: string) => (operationObject(byName('getTrips'))?.parameters.find((parameter) => parameter.name === name)?.schema ?? {}) as object;
+    expect(description('start_date')).toMatchObject({ type: 'string', format: 'date', pattern: expect.any(String) });
+  });
+
+  it('types stops and points as arrays of their objects, or the JSON text of one', () => {
+    const route = { route_name: 'Morning run', stops: [{ user_location_uid: 1 }, { lat: -26.1, lng: '28.05', description: 'Client' }] };
+    expect(isValidInput('AddRouteInput', route)).toBe(true);
+    expect(isValidInput('AddRouteInput', { ...route, stops: JSON.stringify(route.stops) })).toBe(true);
+    expect(isValidInput('AddRouteInput', { ...route, stops: [{ user_location_uid: 1 }] })).toBe(false);
+    expect(isValidInput('AddRouteInput', { ...route, stops: [{ user_location_uid: 1 }, { lat: 95, lng: 28 }] })).toBe(false);
+    const square = [{ lat: -26, lng: 28 }, { lat: -26, lng: 28.01 }, { lat: -25.99, lng: 28.01 }];
+    expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, location_type: 'polygon', points: square })).toBe(true);
+    expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, location_type: 'polygon', points: square.slice(0, 2) })).toBe(false);
+  });
+
+  it('requires payload in the form of addJobCard, and job_card_uid of editJobCard in the query string or the form', () => {
+    expect(isValidInput('AddJobCardInput', {})).toBe(false);
+    expect(isValidInput('AddJobCardInput', { payload: '{"ReferenceNumber":"REF-1"}' })).toBe(true);
+    expect(operationObject(byName('editJobCard'))?.parameters).toEqual([expect.objectContaining({ name: 'job_card_uid', required: false })]);
+    expect(isValidInput('EditJobCardInput', { payload: '{}', job_card_uid: '7' })).toBe(true);
+  });
+
+  it('says editExpenseSlip takes only the slip\'s own type', () => {
+    const properties = (resolve('#/components/schemas/EditExpenseSlipInput') as { properties: Record<string, { description: string }> }).properties;
+    expect(properties.type?.description).toMatch(/slip's own type.*any other type is refused/);
+  });
+});
+
+describe('a record read back and sent to its edit operation', () => {
+  it.each([
+    ['an operator', 'editOperator', async (user: TestUser) => {
+      const { operatorUid } = await givenOperator(user);
+      return (await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).body.operator as Record<string, unknown>;
+    }],
+    ['a polygon location', 'editUserLocation', async (user: TestUser) => {
+      const { userLocationUid } = await givenPolygonLocation(user, { no_go: 1 });
+      return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<string, unknown>;
+    }],
+    ['a point location', 'editUserLocation', async (user: TestUser) => {
+      const { userLocationUid } = await givenUserLocation(user);
+      return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<string, unknown>;
+    }],
+    ['a slip', 'editExpenseSlip', async (user: TestUser) => {
+      const { slipUid } = await givenSlip(user, await givenVehicle(user));
+      return (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip as Record<string, unknown>;
+    }],
+  ] as const)('is valid by the document and accepted by the service: %s', async (_record, edit, readBack) => {
+    // Prepare
+    const user = await givenUser();
+    const record = await readBack(user);
+    // Act
+    const res = await api.post(edit, {}, { rawBody: JSON.stringify(record), headers: { 'Content-Type': 'application/json', 'X-Api-Key': user.key } });
+    // Assess
+    expect(isValidInput(`${pascal(edit)}Input`, record)).toBe(true);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+});
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const DEPOT_INPUT = { description: 'Depot', latitude: -26.2, longitude: 28.05 };
 
 describe.each(registry.map((operation) => [operation.name, operation] as const))('%s as the document says', (_name, operation) => {
   it('answers a real success and its errors with documented statuses and bodies', async () => {
