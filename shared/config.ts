@@ -19,6 +19,8 @@ export const env = {
   googleDirectionsApiKey: 'GOOGLE_DIRECTIONS_API_KEY',
   googleDirectionsApiKeySecret: 'GOOGLE_DIRECTIONS_API_KEY_SECRET',
   estimateSpeedKmh: 'ESTIMATE_SPEED_KMH',
+  lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
+  positionRetentionDays: 'POSITION_RETENTION_DAYS',
 } as const;
 
 type Setting = keyof typeof env;
@@ -55,4 +57,8 @@ export const config = {
   googleDirectionsApiKeySecret: (): string | undefined => text('googleDirectionsApiKeySecret'),
   /** checked by the estimate provider, which names the variable when it is not a positive number */
   estimateSpeedKmh: (): number => Number(text('estimateSpeedKmh') ?? 50),
+  /** how far behind a vehicle's newest point a position may arrive and still be detected (Kinesis keeps records 7 days) */
+  lateWindowMs: (): number => positiveNumber('lateWindowDays', 7) * 86_400_000,
+  /** how long position history and detection checkpoints are kept (DynamoDB TTL) */
+  positionRetentionDays: (): number => positiveNumber('positionRetentionDays', 400),
 };

@@ -20,6 +20,8 @@ export async function handler(event: KinesisStreamEvent): Promise<KinesisStreamB
 
   metrics.addMetric('positionsReceived', MetricUnit.Count, outcome.records);
   metrics.addMetric('positionsRejected', MetricUnit.Count, outcome.rejected.length);
+  metrics.addMetric('positionsTooLate', MetricUnit.Count, outcome.tooLate);
+  metrics.addMetric('fuelFillsKeptForSlip', MetricUnit.Count, outcome.fillsKeptForSlip);
   metrics.addMetric('tripsDetected', MetricUnit.Count, outcome.trips);
   metrics.addMetric('fuelFillsDetected', MetricUnit.Count, outcome.fills);
   metrics.addMetric('positionsFailed', MetricUnit.Count, outcome.failedIds.length);
