@@ -1,11 +1,10 @@
 /** Faults DynamoDB Local cannot produce on demand, injected with aws-sdk-client-mock. */
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KinesisStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/processPositions/handler.ts';
-import { keys } from '../../shared/store/keys.ts';
 import { aPositionRecord } from '../support/position-builders.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -48,9 +47,9 @@ beforeEach(() => {
   });
   dynamo.on(UpdateCommand).resolves({ Attributes: { value: 1 } });
   dynamo.on(QueryCommand).resolves({ Items: [] });
-  dynamo.on(TransactWriteCommand).callsFake(({ TransactItems }) => {
-    const track = keys.trackState(FAILING.vehicleUid);
-    if (TransactItems.some((item: { Put?: { Item: { pk: string; sk: string } } }) => item.Put?.Item.pk === track.pk && item.Put.Item.sk === track.sk)) {
+  // the failing vehicle's position history cannot be written
+  dynamo.on(PutCommand).callsFake(({ Item }) => {
+    if (String(Item.pk).startsWith(`VEHICLE#${FAILING.vehicleUid}#`)) {
       throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
     }
     return {};
@@ -75,12 +74,14 @@ describe('the processPositions handler', () => {
     const result = await handler(event);
     // Assess
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'seq-0' }, { itemIdentifier: 'seq-2' }] });
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    const written = dynamo.commandCalls(PutCommand).map((call) => String(call.args[0].input.Item?.pk));
+    expect(written).toContain(`VEHICLE#${HEALTHY.vehicleUid}#POSITIONS`);
   });
 
   it('fails the whole batch when the archive cannot be written, so Lambda retries it', async () => {
     s3.on(PutObjectCommand).rejects(new Error('S3 unavailable'));
     await expect(handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]))).rejects.toThrow('S3 unavailable');
+    expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });
