@@ -24,6 +24,7 @@ export const operations = [
   { name: 'getLiveData', method: 'GET', access: 'read', summary: 'Last known position and telemetry per vehicle' },
   { name: 'getLiveMap', method: 'GET', access: 'read', bucket: 'read-write', provider: 'live-map', summary: 'A PNG map of the vehicles at their last positions' },
   { name: 'getTrips', method: 'GET', access: 'read', summary: 'Trips per vehicle between two dates' },
+  { name: 'getPositions', method: 'GET', access: 'read', summary: 'A vehicle\'s stored positions between two times, oldest first (trip playback)' },
   // expense types
   { name: 'getExpenseTypes', method: 'GET', access: 'read', summary: 'Fuel (type 2) and the user\'s own expense types' },
   { name: 'addExpenseType', method: 'POST', access: 'write', summary: 'Create an expense type' },

@@ -54,8 +54,8 @@ export async function findCheckpoint(vehicleUid: number, hour: string): Promise<
 }
 
 /**
- * A vehicle's stored points from `from` up to `to` (UTC instants), oldest first, duplicates included
- * (history.byTime removes them). One strongly consistent Query: the pipeline reads what it just wrote.
+ * A vehicle's stored points from `from` up to `to` (UTC instants), duplicates included (history.byTime orders
+ * them and removes them). One strongly consistent Query: the pipeline reads what it just wrote.
  */
 export async function readPositions(vehicleUid: number, imei: string, from: string, to = '9999'): Promise<Position[]> {
   const range = keys.positionChunkRange(vehicleUid, from, to);
@@ -67,4 +67,21 @@ export async function readPositions(vehicleUid: number, imei: string, from: stri
   return items
     .flatMap((item) => decodeChunk(imei, String(item.hour), String(item.points)))
     .filter((position) => position.gps_datetime >= from && position.gps_datetime <= to);
+}
+
+/**
+ * getPositions: the points between two UTC instants (at most a week), one Query per UTC day, all in parallel,
+ * so a week of 30 s reporting is one round trip (a day of chunks stays within one 1 MB page). The points carry
+ * no imei: the caller reads them before it knows the vehicle is the user's.
+ */
+export async function listPositions(vehicleUid: number, from: string, to: string): Promise<Position[]> {
+  const days: Array<[string, string]> = [];
+  for (let start = from; start <= to; ) {
+    const nextDay = new Date(Date.parse(`${start.slice(0, 10)}T00:00:00.000Z`) + 86_400_000).toISOString();
+    const end = nextDay > to ? to : new Date(Date.parse(nextDay) - 1).toISOString();
+    days.push([start, end]);
+    start = nextDay;
+  }
+  const found = await Promise.all(days.map(([start, end]) => readPositions(vehicleUid, '', start, end)));
+  return found.flat();
 }
