@@ -9,6 +9,7 @@
  *        [--make M] [--model M] [--model-year Y] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd] [--device-type T] [--group G]
  *   npm run admin -- vehicle link --user 1 --vehicle 7
  *   npm run admin -- ingest --file positions.ndjson     (normalized position records, one JSON object a line)
+ *   npm run admin -- reprocess --vehicle 7 --from 2026-11-01   (re-detect trips and fills from that UTC day on; docs/positions-pipeline.md)
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
+import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
+import { isCalendarDate } from '../shared/validation.ts';
 import { ingestFile } from './ingest.ts';
 import { useAwsTable, useLocalStackDefaults } from './local-defaults.ts';
 
@@ -40,6 +43,7 @@ const options = {
   group: { type: 'string' },
   'no-ignition': { type: 'boolean' },
   file: { type: 'string' },
+  from: { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
@@ -121,12 +125,24 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     const outcome = await ingestFile(file);
     return { records: outcome.records, vehicles: outcome.vehicles, trips: outcome.trips, fills: outcome.fills, rejected: outcome.rejected };
   },
+  reprocess: reprocessCommand,
   async 'vehicle link'(flags) {
     const userUid = await existingUser(flags);
     const link = await linkVehicle(userUid, integer(required(flags, 'vehicle'), 'vehicle'));
     return { user_uid: userUid, vehicle_uid: link.vehicleUid, imei: link.imei };
   },
 };
+
+/** Re-detection over stored history; identities are kept, so it may be run again at any time. */
+async function reprocessCommand(flags: Flags): Promise<Record<string, unknown>> {
+  const vehicleUid = integer(required(flags, 'vehicle'), 'vehicle');
+  const from = required(flags, 'from');
+  if (!isCalendarDate(from)) throw new UsageError('--from must be a date (yyyy-mm-dd)');
+  const outcome = await reprocessVehicle(vehicleUid, `${from}T00:00:00.000Z`);
+  if (!outcome) throw new UsageError(`vehicle ${vehicleUid} not found`);
+  const { writeRequests: _writes, keptForSlip, ...changes } = outcome;
+  return { vehicle_uid: vehicleUid, from, new_trips: changes.trips, new_fills: changes.fills, changed: changes.changed, removed: changes.removed, fills_kept_for_slip: keptForSlip };
+}
 
 export async function runAdmin(argv: string[]): Promise<{ output: Record<string, unknown>; exitCode: number }> {
   try {
