@@ -7,6 +7,9 @@ import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
+import { demoFleetDay, interleave } from '../../local/simulator.ts';
+import { ingestRecords } from '../../scripts/ingest.ts';
+import { anImei } from '../support/builders.ts';
 
 const DAY = '2026-11-05';
 const range = (user: TestUser) => ({ api_key: user.key, start_date: DAY, end_date: DAY });
@@ -95,6 +98,24 @@ describe('late positions', () => {
     const key = (listed.Contents ?? []).map((object) => object.Key as string).find((name) => name.includes(batchName));
     const lines = (await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }))).Body?.transformToString())?.trim().split('\n');
     expect(lines?.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ reason: 'too late', data: expect.stringContaining('2026-10-29T12:01:00') })]);
+  });
+});
+
+describe('an earlier day simulated after a later one (npm run simulate -- --date)', () => {
+  it("produces that day's trips and fills", async () => {
+    // Prepare: the seed's day, then the day before it, as `npm run simulate` feeds them
+    const user = await givenUser();
+    const imeis = [anImei(), anImei(), anImei()];
+    const [later, earlier] = ['2026-11-09', '2026-11-08'].map((date) => demoFleetDay(date, imeis, 7));
+    const vehicles = await Promise.all((later ?? []).map(({ vehicle }) => givenVehicle(user, { imei: vehicle.imei, fuelCapacity: vehicle.fuelCapacity, ...(vehicle.ignitionWired ? {} : { detection: { useIgnition: false } }) })));
+    await ingestRecords(interleave(later ?? []).map((record) => JSON.stringify(record)), `later-${user.userUid}`);
+    // Act
+    const totals = await ingestRecords(interleave(earlier ?? []).map((record) => JSON.stringify(record)), `earlier-${user.userUid}`);
+    // Assess
+    const truth = earlier ?? [];
+    expect(totals).toMatchObject({ rejected: 0, trips: truth.reduce((sum, day) => sum + day.truth.trips.length, 0), fills: truth.reduce((sum, day) => sum + day.truth.fills.length, 0) });
+    const trips = (await api.get('getTrips', { api_key: user.key, start_date: '2026-11-08', end_date: '2026-11-08' })).body.vehicles;
+    vehicles.forEach((vehicle, v) => expect(trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trip_cnt).toBe(truth[v]?.truth.trips.length));
   });
 });
 
