@@ -25,11 +25,26 @@ export interface PositionChunk {
   count: number;
 }
 
-/** One chunk per hour the points fall in; the points of one vehicle, in any order. */
+/** Keeps a chunk far below DynamoDB's 400 KB item limit (a 1,000-record batch of one vehicle encodes to about 60 KB). */
+const MAX_CHUNK_CHARS = 256_000;
+
+/** One chunk per hour the points fall in (more if an hour's points outgrow MAX_CHUNK_CHARS); the points of one vehicle, in any order. */
 export function chunksOf(positions: readonly Position[]): PositionChunk[] {
-  const byHour = new Map<string, Position[]>();
-  for (const position of byTime(positions)) byHour.set(hourOf(position.gps_datetime), [...(byHour.get(hourOf(position.gps_datetime)) ?? []), position]);
-  return [...byHour].map(([hour, points]) => {
+  const groups: Array<[string, Position[]]> = [];
+  let size = 0;
+  for (const position of byTime(positions)) {
+    const hour = hourOf(position.gps_datetime);
+    const bytes = JSON.stringify(position).length;
+    const last = groups.at(-1);
+    if (last && last[0] === hour && size + bytes <= MAX_CHUNK_CHARS) {
+      last[1].push(position);
+      size += bytes;
+    } else {
+      groups.push([hour, [position]]);
+      size = bytes;
+    }
+  }
+  return groups.map(([hour, points]) => {
     const start = Date.parse(hourStart(hour));
     const rows = points.map((point) => {
       const row: unknown[] = [Date.parse(point.gps_datetime) - start, ...FIELDS.map((field) => point[field])];
