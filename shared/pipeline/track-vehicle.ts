@@ -5,7 +5,7 @@
  * In-order data re-runs at most the current hour; a replayed batch finds no new point and writes nothing.
  */
 import { detect, initialTrackState, type DetectedFill, type DetectedTrip, type TrackState, type VehicleProfile } from '../domain/tracking/detector.ts';
-import { byTime, chunksOf, hourOf } from '../domain/tracking/history.ts';
+import { byTime, chunksOf, encodePoints, hourOf } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
@@ -15,7 +15,7 @@ import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
 import { type Checkpoint, checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
-import { commitDetection, type DetectionCommit, saveLive, type TrackedVehicle } from '../store/tracks.ts';
+import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveItem } from '../store/vehicles.ts';
 import type { PlaceNamer } from './place-namer.ts';
@@ -41,7 +41,13 @@ export interface TrackOptions {
 
 const END = '9999';
 
-export async function trackVehicle({ vehicle, live }: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
+/**
+ * The most of the tail's encoding kept on the track item: with the live record (about 400 bytes) it stays
+ * within 1 KB, so a batch's write costs one WCU; about 6 to 10 points at 30 s reporting.
+ */
+const MAX_TAIL_CHARS = 560;
+
+export async function trackVehicle({ vehicle, live, tail, storedTail }: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
   const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0 };
   const arrived = byTime(incoming);
   const earliest = options.reprocessFrom ?? arrived[0]?.gps_datetime;
@@ -58,11 +64,12 @@ export async function trackVehicle({ vehicle, live }: TrackedVehicle, incoming: 
     listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
     listFuelFills(vehicle.vehicleUid, span.fills, END),
   ]);
-  const storedAt = new Set(stored.map((position) => position.gps_datetime));
+  const history = [...stored, ...tail.filter((position) => position.gps_datetime >= from)];
+  const storedAt = new Set([...history, ...tail].map((position) => position.gps_datetime));
   const fresh = arrived.filter((position) => !storedAt.has(position.gps_datetime));
   if (fresh.length === 0 && options.reprocessFrom === undefined) return outcome;
 
-  const points = byTime([...stored, ...fresh]);
+  const points = byTime([...history, ...fresh]);
   const run = detectByHour(start, points, profile, settings);
   const rewriteFrom = hourOf(options.reprocessFrom ?? (fresh[0] as Position).gps_datetime);
   const checkpoints = run.checkpoints.filter(({ hour }) => hour !== checkpoint?.hour && hour >= rewriteFrom);
@@ -75,14 +82,25 @@ export async function trackVehicle({ vehicle, live }: TrackedVehicle, incoming: 
   const newest = points.at(-1) as Position;
   const liveNow = liveStateOf(newest, run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= newest.gps_datetime) && !sameLive(live, liveNow);
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, live: liveChanged ? liveNow : undefined, ...trips, ...fills };
+  // The new points join the tail on the track item; a tail that outgrows it moves into chunks first.
+  const newTail = byTime([...tail, ...fresh]);
+  const tailHour = newTail[0] ? hourOf(newTail[0].gps_datetime) : undefined;
+  const tailPoints = tailHour ? encodePoints(tailHour, newTail) : '';
+  const flush = tailPoints.length > MAX_TAIL_CHARS;
+  const keptTail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
+  const tailChanged = fresh.length > 0 && (keptTail !== null || storedTail !== undefined);
+  const track: TrackUpdate | undefined = liveChanged || tailChanged ? { live: liveChanged ? liveNow : undefined, tail: keptTail, previousTail: storedTail } : undefined;
+  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills };
 
-  // Checkpoints first and the new points last: a batch that fails half-way finds its points still new when retried.
-  outcome.writeRequests += await putAll(checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)));
+  // Checkpoints and chunks first, then the track item (the new points, the live record), with the trips and fills
+  // when they changed: a batch that fails half-way finds its points still new when retried.
+  outcome.writeRequests += await putAll([
+    ...checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
+    ...(flush ? chunksOf(newTail).map((chunk) => chunkItem(vehicle.vehicleUid, chunk)) : []),
+  ]);
   const found = trips.newTrips.length + trips.changedTrips.length + trips.removedTrips.length + fills.newFills.length + fills.changedFills.length + fills.removedFills.length;
   if (found > 0) outcome.writeRequests += await commitDetection(commit);
-  else if (commit.live) outcome.writeRequests += await saveLive(vehicle.vehicleUid, commit.live);
-  outcome.writeRequests += await putAll(chunksOf(fresh).map((chunk) => chunkItem(vehicle.vehicleUid, chunk)));
+  else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
   outcome.trips = trips.newTrips.length;
   outcome.fills = fills.newFills.length;

@@ -2,7 +2,7 @@
  * Position history and detection checkpoints (docs/positions-pipeline.md, "Position history"): chunks of one
  * vehicle's points per batch and hour, and the detector's state at the start of each hour with data.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { decodeChunk, hourStart, type PositionChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
@@ -70,8 +70,8 @@ export async function readPositions(vehicleUid: number, imei: string, from: stri
 }
 
 /**
- * getPositions: the points between two UTC instants (at most a week), one Query per UTC day, all in parallel,
- * so a week of 30 s reporting is one round trip (a day of chunks stays within one 1 MB page). The points carry
+ * getPositions: the points between two UTC instants (at most a week), one Query per UTC day and the track item's
+ * tail, all in parallel, so a week of 30 s reporting is one round trip (a day of chunks stays within one 1 MB page). The points carry
  * no imei: the caller reads them before it knows the vehicle is the user's.
  */
 export async function listPositions(vehicleUid: number, from: string, to: string): Promise<Position[]> {
@@ -82,6 +82,12 @@ export async function listPositions(vehicleUid: number, from: string, to: string
     days.push([start, end]);
     start = nextDay;
   }
-  const found = await Promise.all(days.map(([start, end]) => readPositions(vehicleUid, '', start, end)));
-  return found.flat();
+  const [tail, ...found] = await Promise.all([findTail(vehicleUid), ...days.map(([start, end]) => readPositions(vehicleUid, '', start, end))]);
+  return [...found.flat(), ...(tail ?? []).filter((position) => position.gps_datetime >= from && position.gps_datetime <= to)];
+}
+
+/** The newest points, still on the track item (not yet in a chunk). */
+async function findTail(vehicleUid: number): Promise<Position[]> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.trackState(vehicleUid), ProjectionExpression: 'tail, tail_hour' }));
+  return Item?.tail === undefined ? [] : decodeChunk('', String(Item.tail_hour), String(Item.tail));
 }

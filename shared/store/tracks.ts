@@ -5,18 +5,30 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FuelFill } from '../domain/fuel-fill.ts';
+import { decodeChunk } from '../domain/tracking/history.ts';
+import type { Position } from '../domain/tracking/position.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
 import { fuelFillItem } from './fuel-fills.ts';
 import { keys } from './keys.ts';
-import { batchGet, itemKey, queryAll, type TransactItems, transactWrite } from './requests.ts';
+import { batchGet, type Item, itemKey, queryAll, type TransactItems, transactWrite } from './requests.ts';
 import { liveFromItem, liveItem, vehicleFromItem } from './vehicles.ts';
 
 export interface TrackedVehicle {
   vehicle: Vehicle;
   /** the live record: the newest point processed so far */
   live: LiveState | undefined;
+  /** the newest history not yet moved into a chunk (docs/positions-pipeline.md, "Position history") */
+  tail: Position[];
+  /** the tail as stored, to condition its next write on */
+  storedTail: StoredTail | undefined;
+}
+
+/** Points kept on the track item: `hour` is the hour their time offsets count from. */
+export interface StoredTail {
+  hour: string;
+  points: string;
 }
 
 /** Vehicles of the given IMEIs with their live records: two BatchGetItem round trips for any number of IMEIs. */
@@ -29,11 +41,21 @@ export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map
   for (const uid of vehicleUids) {
     const vehicleItem = byKey.get(itemKey(keys.vehicle(uid)));
     if (!vehicleItem) continue;
-    const live = byKey.get(itemKey(keys.trackState(uid)))?.live as Record<string, unknown> | undefined;
     const vehicle = vehicleFromItem(vehicleItem);
-    found.set(vehicle.imei, { vehicle, live: live ? liveFromItem(live) : undefined });
+    found.set(vehicle.imei, trackedFromItem(vehicle, byKey.get(itemKey(keys.trackState(uid)))));
   }
   return found;
+}
+
+export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): TrackedVehicle {
+  const live = item?.live as Item | undefined;
+  const storedTail = item?.tail === undefined ? undefined : { hour: String(item.tail_hour), points: String(item.tail) };
+  return {
+    vehicle,
+    live: live ? liveFromItem(live) : undefined,
+    tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
+    storedTail,
+  };
 }
 
 /** The users a vehicle is linked to, in user order. */
@@ -49,8 +71,8 @@ export async function listVehicleUsers(vehicleUid: number): Promise<number[]> {
 /** What a detection changes: trips and fills are replaced as read, so each write is conditioned on what was read. */
 export interface DetectionCommit {
   vehicleUid: number;
-  /** set when the live record changes with it */
-  live: LiveState | undefined;
+  /** the track item's new live record and tail, when either changes */
+  track: TrackUpdate | undefined;
   newTrips: Trip[];
   /** a stored trip re-detected with other figures or start: its old start is deleted when the start moved */
   changedTrips: Array<{ trip: Trip; previousStart: string }>;
@@ -104,30 +126,49 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
       },
     })),
     ...commit.newFills.map((fill) => ({ Put: { TableName: table, Item: fuelFillItem(fill), ConditionExpression: 'attribute_not_exists(pk)' } })),
-    ...(commit.live ? [liveUpdate(commit.vehicleUid, commit.live)] : []),
+    ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
   for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));
   return items.length;
 }
 
-/** The live record moves only forward in GPS time; at the same time it may change (a re-detected odometer). */
-export const liveUpdate = (vehicleUid: number, live: LiveState) => ({
-  Update: {
-    TableName: tableName(),
-    Key: keys.trackState(vehicleUid),
-    UpdateExpression: 'SET live = :live',
-    ConditionExpression: 'attribute_not_exists(live) OR live.gps_datetime <= :gps',
-    ExpressionAttributeValues: { ':live': liveItem(live), ':gps': live.gpsDatetime },
-  },
-});
+export interface TrackUpdate {
+  /** set when the live record changes */
+  live: LiveState | undefined;
+  /** the new tail; null moves it out (into chunks written before) */
+  tail: StoredTail | null;
+  /** the tail read: the write fails if another invocation changed it meanwhile */
+  previousTail: StoredTail | undefined;
+}
 
-/** The live record alone (a batch that found nothing): one plain conditional update, half a transaction's cost. */
-export async function saveLive(vehicleUid: number, live: LiveState): Promise<number> {
-  try {
-    await dynamo().send(new UpdateCommand(liveUpdate(vehicleUid, live).Update));
-  } catch (error) {
-    // a newer point came in meanwhile (another invocation, or a live record set outside the pipeline)
-    if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
-  }
+/**
+ * The track item's write: the live record moves only forward in GPS time (at the same time it may change: a
+ * re-detected odometer); the tail is replaced only if it is still the one read.
+ */
+export function trackUpdate(vehicleUid: number, { live, tail, previousTail }: TrackUpdate) {
+  const sets = [...(live ? ['live = :live'] : []), ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : [])];
+  const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${tail === null && previousTail ? ' REMOVE tail, tail_hour' : ''}`.trim();
+  const conditions = [
+    ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
+    previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',
+  ];
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.trackState(vehicleUid),
+      UpdateExpression: update,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: {
+        ...(live ? { ':live': liveItem(live), ':gps': live.gpsDatetime } : {}),
+        ...(tail ? { ':tail': tail.points, ':tailHour': tail.hour } : {}),
+        ...(previousTail ? { ':previousTail': previousTail.points } : {}),
+      },
+    },
+  };
+}
+
+/** The track item alone (a batch that found nothing): one plain conditional update, half a transaction's cost. */
+export async function saveTrack(vehicleUid: number, update: TrackUpdate): Promise<number> {
+  await dynamo().send(new UpdateCommand(trackUpdate(vehicleUid, update).Update));
   return 1;
 }

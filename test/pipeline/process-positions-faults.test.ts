@@ -45,15 +45,15 @@ beforeEach(() => {
     });
     return { Responses: { [table]: items } };
   });
-  dynamo.on(UpdateCommand).resolves({ Attributes: { value: 1 } });
-  dynamo.on(QueryCommand).resolves({ Items: [] });
-  // the failing vehicle's position history cannot be written
-  dynamo.on(PutCommand).callsFake(({ Item }) => {
-    if (String(Item.pk).startsWith(`VEHICLE#${FAILING.vehicleUid}#`)) {
+  // the failing vehicle's track item (its new points and live record) cannot be written
+  dynamo.on(UpdateCommand).callsFake(({ Key }) => {
+    if (Key.pk === `VEHICLE#${FAILING.vehicleUid}` && Key.sk === 'TRACK') {
       throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
     }
-    return {};
+    return { Attributes: { value: 1 } };
   });
+  dynamo.on(QueryCommand).resolves({ Items: [] });
+  dynamo.on(PutCommand).resolves({});
   s3.on(PutObjectCommand).resolves({});
 });
 
@@ -74,14 +74,15 @@ describe('the processPositions handler', () => {
     const result = await handler(event);
     // Assess
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'seq-0' }, { itemIdentifier: 'seq-2' }] });
-    const written = dynamo.commandCalls(PutCommand).map((call) => String(call.args[0].input.Item?.pk));
-    expect(written).toContain(`VEHICLE#${HEALTHY.vehicleUid}#POSITIONS`);
+    const tracksWritten = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key).filter((key) => key?.sk === 'TRACK');
+    expect(tracksWritten).toEqual(expect.arrayContaining([{ pk: `VEHICLE#${HEALTHY.vehicleUid}`, sk: 'TRACK' }, { pk: `VEHICLE#${FAILING.vehicleUid}`, sk: 'TRACK' }]));
   });
 
   it('fails the whole batch when the archive cannot be written, so Lambda retries it', async () => {
     s3.on(PutObjectCommand).rejects(new Error('S3 unavailable'));
     await expect(handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]))).rejects.toThrow('S3 unavailable');
     expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
+    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });

@@ -45,13 +45,7 @@ export function chunksOf(positions: readonly Position[]): PositionChunk[] {
     }
   }
   return groups.map(([hour, points]) => {
-    const start = Date.parse(hourStart(hour));
-    const rows = points.map((point) => {
-      const row: unknown[] = [Date.parse(point.gps_datetime) - start, ...FIELDS.map((field) => point[field])];
-      while (row.at(-1) === null) row.pop();
-      return row;
-    });
-    const encoded = JSON.stringify(rows);
+    const encoded = encodePoints(hour, points);
     return {
       hour,
       firstAt: (points[0] as Position).gps_datetime,
@@ -61,6 +55,18 @@ export function chunksOf(positions: readonly Position[]): PositionChunk[] {
       count: points.length,
     };
   });
+}
+
+/** Points, oldest first, as milliseconds since the start of `hour` and their fields (later hours simply count on). */
+export function encodePoints(hour: string, points: readonly Position[]): string {
+  const start = Date.parse(hourStart(hour));
+  return JSON.stringify(
+    points.map((point) => {
+      const row: unknown[] = [Date.parse(point.gps_datetime) - start, ...FIELDS.map((field) => point[field])];
+      while (row.at(-1) === null) row.pop();
+      return row;
+    }),
+  );
 }
 
 /** The points of a stored chunk, for the vehicle of the given IMEI. */
