@@ -59,7 +59,9 @@ function measureCapacity(): void {
       if (WRITES.has(command)) {
         usage.writeUnits += units;
         usage.writeRequests += command === 'TransactWriteItemsCommand' ? (input.TransactItems as unknown[]).length : 1;
-        const item = input.Item ? unmarshall(input.Item as Record<string, AttributeValue>) : undefined;
+        const raw = input.Item as Record<string, unknown> | undefined;
+        // marshalled or not, depending on where the document client's marshalling sits in the stack
+        const item = raw && typeof raw.pk === 'object' ? unmarshall(raw as Record<string, AttributeValue>) : raw;
         if (command === 'PutItemCommand' && String(item?.pk).endsWith('#POSITIONS')) usage.historyBytes += itemBytes(item);
       } else usage.readUnits += units;
       return result;
