@@ -57,7 +57,7 @@ export async function trackVehicle({ vehicle, live, tail, storedTail }: TrackedV
 
   const checkpoint = await findCheckpoint(vehicle.vehicleUid, hourOf(earliest));
   const start = checkpoint?.state ?? initialTrackState(profile);
-  const from = checkpoint ? `${checkpoint.hour}` : '0000';
+  const from = checkpoint?.hour ?? '0000';
   const span = replacedSpan(start, from);
   const [stored, storedTrips, storedFills] = await Promise.all([
     readPositions(vehicle.vehicleUid, vehicle.imei, from),
