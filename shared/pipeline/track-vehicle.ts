@@ -47,7 +47,7 @@ const END = '9999';
  */
 const MAX_TAIL_CHARS = 560;
 
-export async function trackVehicle({ vehicle, live, tail, storedTail }: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
+export async function trackVehicle({ vehicle, live, tail, storedTail, legacyState }: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
   const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0 };
   const arrived = byTime(incoming);
   const earliest = options.reprocessFrom ?? arrived[0]?.gps_datetime;
@@ -56,7 +56,7 @@ export async function trackVehicle({ vehicle, live, tail, storedTail }: TrackedV
   const settings = detectionSettings(vehicle.detection);
 
   const checkpoint = await findCheckpoint(vehicle.vehicleUid, hourOf(earliest));
-  const start = checkpoint?.state ?? initialTrackState(profile);
+  const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
   const from = checkpoint?.hour ?? '0000';
   const span = replacedSpan(start, from);
   const [stored, storedTrips, storedFills] = await Promise.all([

@@ -7,6 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { decodeChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
+import type { TrackState } from '../domain/tracking/detector.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
@@ -23,6 +24,8 @@ export interface TrackedVehicle {
   tail: Position[];
   /** the tail as stored, to condition its next write on */
   storedTail: StoredTail | undefined;
+  /** the detector's state as the pipeline stored it before position history existed: where such a vehicle goes on from */
+  legacyState: TrackState | undefined;
 }
 
 /** Points kept on the track item: `hour` is the hour their time offsets count from. */
@@ -55,6 +58,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
     live: live ? liveFromItem(live) : undefined,
     tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
     storedTail,
+    legacyState: item?.state as TrackState | undefined,
   };
 }
 

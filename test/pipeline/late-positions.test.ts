@@ -7,6 +7,10 @@ import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { initialTrackState } from '../../shared/domain/tracking/detector.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { demoFleetDay, interleave } from '../../local/simulator.ts';
 import { ingestRecords } from '../../scripts/ingest.ts';
 import { anImei } from '../support/builders.ts';
@@ -156,5 +160,19 @@ describe('fills re-detected', () => {
     expect(outcome).toMatchObject({ removed: 1, fillsKeptForSlip: 1, failedIds: [] });
     expect(await fillsOf(user, without)).toEqual([]);
     expect(await fillsOf(user, withSlip)).toEqual([expect.objectContaining({ event_uid: detected.event_uid, slip_number: 'F-10' })]);
+  });
+});
+
+describe('a vehicle tracked before position history existed', () => {
+  it('goes on from the detector state stored on its track item', async () => {
+    // Prepare: the former pipeline left the GPS odometer at 5,432.1 km
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user, { odometerAtStart: 1000 });
+    const legacy = { ...initialTrackState({ odometerAtStartKm: 5432.1, startHours: null, fuelCapacity: null, fuelFactor: 1 }) };
+    await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...keys.trackState(vehicle.vehicleUid), state: legacy, version: 3 } }));
+    // Act
+    await ingest(drive(vehicle.imei, `${DAY}T06:00:00.000Z`, 20, DEPOT, CLIENT).records);
+    // Assess
+    expect((await tripsOf(user))[0].start_odo).toBe(5432.1);
   });
 });
