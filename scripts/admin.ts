@@ -8,6 +8,7 @@ import { isCalendarDate } from '../shared/validation.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
+import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
 import { ingestFileOption } from './ingest.ts';
 import { useAwsTable } from './local-defaults.ts';
@@ -23,6 +24,7 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
       [--device-type T] [--group G] [--no-ignition]       IMEI: 15 digits; --no-ignition: trips from movement
   vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
   ingest --file positions.ndjson                        normalized position records, one JSON object a line
+  reprocess --vehicle VEHICLE_UID --from yyyy-mm-dd     re-detect trips and fills from that UTC day on (docs/positions-pipeline.md)
 
   --get FIELD     print only this field of the answer (e.g. ACME=$(npm run -s admin -- user create --name Acme --get user_uid))
   --table NAME    work on a deployed table (AWS credentials) instead of the local stack
@@ -51,6 +53,7 @@ const options = {
   'no-ignition': 'boolean',
   file: 'string',
   get: 'string',
+  from: 'string',
 } as const;
 
 type Flags = ParsedArgs['values'];
@@ -174,6 +177,7 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     await linkVehicle(userUid, vehicle.vehicleUid);
     return { vehicle_uid: vehicle.vehicleUid, imei: vehicle.imei };
   },
+  reprocess: reprocessCommand,
   async 'vehicle link'(flags) {
     const vehicleUid = uid(flags, 'vehicle');
     const userUid = await existingUser(flags);
@@ -189,6 +193,17 @@ function findCommand(positionals: string[]): (flags: Flags) => Promise<Record<st
   const command = commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(positionals.join(' '))}; one of: ${Object.keys(commands).join(', ')} (see --help)`);
   return command;
+}
+
+/** Re-detection over stored history; identities are kept, so it may be run again at any time. */
+async function reprocessCommand(flags: Flags): Promise<Record<string, unknown>> {
+  const vehicleUid = uid(flags, 'vehicle');
+  const from = requiredOption(flags, 'from');
+  if (!isCalendarDate(from)) throw new UsageError('--from must be a date (yyyy-mm-dd)');
+  const outcome = await reprocessVehicle(vehicleUid, `${from}T00:00:00.000Z`);
+  if (!outcome) throw new UsageError(`vehicle ${vehicleUid} not found`);
+  const { writeRequests: _writes, keptForSlip, ...changes } = outcome;
+  return { vehicle_uid: vehicleUid, from, new_trips: changes.trips, new_fills: changes.fills, changed: changes.changed, removed: changes.removed, fills_kept_for_slip: keptForSlip };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

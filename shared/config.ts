@@ -21,6 +21,8 @@ export const env = {
   estimateSpeedKmh: 'ESTIMATE_SPEED_KMH',
   rateLimitRequests: 'RATE_LIMIT_REQUESTS',
   rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
+  lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
+  positionRetentionDays: 'POSITION_RETENTION_DAYS',
 } as const;
 
 type Setting = keyof typeof env;
@@ -84,4 +86,8 @@ export const config = {
   rateLimitWindowSeconds: (): number => positiveNumber('rateLimitWindowSeconds', 1),
   /** checked by the estimate provider, which names the variable when it is not a positive number */
   estimateSpeedKmh: (): number => Number(text('estimateSpeedKmh') ?? 50),
+  /** how far behind a vehicle's newest point a position may arrive and still be detected (Kinesis keeps records 7 days) */
+  lateWindowMs: (): number => positiveNumber('lateWindowDays', 7) * 86_400_000,
+  /** how long position history and detection checkpoints are kept (DynamoDB TTL) */
+  positionRetentionDays: (): number => positiveNumber('positionRetentionDays', 400),
 };

@@ -15,4 +15,5 @@ export const metricNames = {
   positionsFailed: 'PositionsFailed',
   tripsDetected: 'TripsDetected',
   fuelFillsDetected: 'FuelFillsDetected',
+  fuelFillsKeptForSlip: 'FuelFillsKeptForSlip',
 } as const;

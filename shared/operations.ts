@@ -27,6 +27,7 @@ export const operations = [
   { name: 'getLiveData', method: 'GET', access: 'read', area: 'vehicles', summary: 'Last known position and telemetry per vehicle' },
   { name: 'getLiveMap', method: 'GET', access: 'read', area: 'vehicles', bucket: 'read-write', provider: 'live-map', summary: 'A PNG map of the vehicles at their last positions' },
   { name: 'getTrips', method: 'GET', access: 'read', area: 'vehicles', summary: 'Trips per vehicle between two dates' },
+  { name: 'getPositions', method: 'GET', access: 'read', area: 'positions', summary: 'A vehicle\'s stored positions between two times, oldest first (trip playback)' },
   // expense types
   { name: 'getExpenseTypes', method: 'GET', access: 'read', area: 'expense types', summary: 'Fuel (type 2) and the user\'s own expense types' },
   { name: 'addExpenseType', method: 'POST', access: 'write', area: 'expense types', summary: 'Create an expense type' },

@@ -24,6 +24,8 @@ async function processPositionsBatch(event: KinesisStreamEvent): Promise<Kinesis
 
   metrics.addMetric(metricNames.positionsReceived, MetricUnit.Count, outcome.records);
   metrics.addMetric(metricNames.positionsRejected, MetricUnit.Count, outcome.rejected.length);
+  metrics.addMetric(metricNames.positionsTooLate, MetricUnit.Count, outcome.tooLate);
+  metrics.addMetric(metricNames.fuelFillsKeptForSlip, MetricUnit.Count, outcome.fillsKeptForSlip);
   metrics.addMetric(metricNames.tripsDetected, MetricUnit.Count, outcome.trips);
   metrics.addMetric(metricNames.fuelFillsDetected, MetricUnit.Count, outcome.fills);
   metrics.addMetric(metricNames.positionsFailed, MetricUnit.Count, outcome.failedIds.length);

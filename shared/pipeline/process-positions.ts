@@ -1,19 +1,15 @@
 /**
- * The positions pipeline (DESIGN.md section 5): a batch of raw records → per vehicle, in GPS order,
- * the live record, odometer and engine hours, trips and fuel fills. The same code serves the Kinesis
- * Lambda, `npm run admin -- ingest` and the local seed.
+ * The positions pipeline (DESIGN.md section 5, docs/positions-pipeline.md): a batch of raw records → per vehicle,
+ * whatever order the points arrive in, the position history, the live record, odometer and engine hours, trips
+ * and fuel fills. The same code serves the Kinesis Lambda, `npm run admin -- ingest` and the local seed.
  */
-import { detect, initialTrackState, type DetectedFill, type DetectedTrip, type VehicleProfile } from '../domain/tracking/detector.ts';
 import { parsePosition, type Position } from '../domain/tracking/position.ts';
-import { detectionSettings } from '../domain/tracking/settings.ts';
-import type { FuelFill } from '../domain/fuel-fill.ts';
-import type { Trip } from '../domain/trip.ts';
-import type { LiveState, Vehicle } from '../domain/vehicle.ts';
+import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { putObject } from '../store/bucket.ts';
-import { nextIds } from '../store/counters.ts';
-import { commitTrack, findTrackedVehicles, MAX_TRANSACTION_ITEMS, type TrackedVehicle } from '../store/tracks.ts';
+import { findTrackedVehicles, type TrackedVehicle } from '../store/tracks.ts';
 import { PlaceNamer } from './place-namer.ts';
+import { trackVehicle } from './track-vehicle.ts';
 
 /** One record as it arrived: its id (a Kinesis sequence number, a file line) and its JSON text. */
 export interface RawRecord {
@@ -29,6 +25,13 @@ export interface BatchOutcome {
   imeis: string[];
   trips: number;
   fills: number;
+  /** stored trips and fills re-detected with other figures, or removed, because late points changed them */
+  changed: number;
+  removed: number;
+  /** fills re-detection no longer finds, kept because a slip is linked to them (logged) */
+  fillsKeptForSlip: number;
+  /** positions older than the lateness window behind their vehicle's newest point (in the dead-letter prefix) */
+  tooLate: number;
   /** records of vehicles whose processing failed: to be retried (Kinesis partial batch failure) */
   failedIds: string[];
   /** DynamoDB items written (each a write request) */
@@ -41,9 +44,6 @@ export interface BatchOptions {
   receivedAt?: Date;
 }
 
-/** Positions per detection step: keeps one vehicle's commit within one DynamoDB transaction. */
-const POSITIONS_PER_COMMIT = 150;
-
 export async function processPositions(records: readonly RawRecord[], { batchName, receivedAt = new Date() }: BatchOptions): Promise<BatchOutcome> {
   const rejected: BatchOutcome['rejected'] = [];
   const byImei = new Map<string, Array<{ id: string; position: Position }>>();
@@ -54,10 +54,18 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
   }
 
   const tracked = await findTrackedVehicles([...byImei.keys()]);
+  let tooLate = 0;
   for (const [imei, entries] of byImei) {
-    if (tracked.has(imei)) continue;
-    for (const entry of entries) rejected.push({ id: entry.id, reason: `unknown imei ${imei}` });
-    byImei.delete(imei);
+    const vehicle = tracked.get(imei);
+    const lateness = vehicle ? tooLateFilter(vehicle, entries.map((entry) => entry.position)) : undefined;
+    const kept = entries.filter((entry) => {
+      const reason = lateness === undefined ? `unknown imei ${imei}` : lateness(entry.position) ? 'too late' : undefined;
+      if (reason) rejected.push({ id: entry.id, reason });
+      if (reason === 'too late') tooLate++;
+      return reason === undefined;
+    });
+    if (kept.length > 0) byImei.set(imei, kept);
+    else byImei.delete(imei);
   }
 
   await archive(records, rejected, batchName, receivedAt);
@@ -69,6 +77,10 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
     imeis: [...byImei.keys()],
     trips: 0,
     fills: 0,
+    changed: 0,
+    removed: 0,
+    fillsKeptForSlip: 0,
+    tooLate,
     failedIds: [],
     writeRequests: 0,
   };
@@ -76,18 +88,31 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
   await Promise.all(
     [...byImei].map(async ([imei, entries]) => {
       try {
-        const written = await processVehicle(tracked.get(imei) as TrackedVehicle, entries.map((entry) => entry.position), receivedAt, namer);
-        outcome.trips += written.trips;
-        outcome.fills += written.fills;
-        outcome.writeRequests += written.writeRequests;
+        const found = await trackVehicle(tracked.get(imei) as TrackedVehicle, entries.map((entry) => entry.position), { receivedAt, namer });
+        outcome.trips += found.trips;
+        outcome.fills += found.fills;
+        outcome.changed += found.changed;
+        outcome.removed += found.removed;
+        outcome.fillsKeptForSlip += found.keptForSlip;
+        outcome.writeRequests += found.writeRequests;
       } catch (error) {
         logger.error('vehicle batch failed; its records will be retried', { imei, error: error as Error });
         outcome.failedIds.push(...entries.map((entry) => entry.id));
       }
     }),
   );
-  if (rejected.length > 0) logger.warn('positions rejected', { batchName, rejected: rejected.length, firstReason: rejected[0]?.reason });
+  if (rejected.length > 0) logger.warn('positions rejected', { batchName, rejected: rejected.length, tooLate, firstReason: rejected[0]?.reason });
   return outcome;
+}
+
+/**
+ * A point is too late when it is older than the lateness window behind its vehicle's newest point (stored or in
+ * this batch): the window bounds how much history a re-detection walks through.
+ */
+function tooLateFilter({ live }: TrackedVehicle, positions: readonly Position[]): (position: Position) => boolean {
+  const newest = [live?.gpsDatetime, ...positions.map((position) => position.gps_datetime)].filter((at) => at !== undefined).sort().at(-1) as string;
+  const oldestAccepted = Date.parse(newest) - config.lateWindowMs();
+  return (position) => Date.parse(position.gps_datetime) < oldestAccepted;
 }
 
 /** The raw batch goes to the archive; rejected records to the dead-letter prefix with their reasons. */
@@ -103,104 +128,3 @@ async function archive(records: readonly RawRecord[], rejected: BatchOutcome['re
 }
 
 const ndjson = (lines: string[]): string => `${lines.join('\n')}\n`;
-
-function profileOf(vehicle: Vehicle): VehicleProfile {
-  return {
-    odometerAtStartKm: vehicle.odometerAtStart ?? 0,
-    startHours: vehicle.startHours,
-    fuelCapacity: vehicle.fuelCapacity,
-    fuelFactor: vehicle.fuelFactor,
-  };
-}
-
-async function processVehicle({ vehicle, track }: TrackedVehicle, positions: Position[], receivedAt: Date, namer: PlaceNamer) {
-  const profile = profileOf(vehicle);
-  const settings = detectionSettings(vehicle.detection);
-  let state = track?.state ?? initialTrackState(profile);
-  let lastTripUid = track?.lastTripUid ?? null;
-  let version = track?.version ?? null;
-  const written = { trips: 0, fills: 0, writeRequests: 0 };
-  const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
-
-  for (let i = 0; i < ordered.length; i += POSITIONS_PER_COMMIT) {
-    const detection = detect(state, ordered.slice(i, i + POSITIONS_PER_COMMIT), profile, settings);
-    if (!detection.latest) continue;
-    const [tripUids, fillUids] = await Promise.all([
-      nextIds('trip', detection.trips.length),
-      nextIds('fuel-fill', detection.fills.length),
-    ]);
-    const trips = await Promise.all(detection.trips.map((trip, n) => namedTrip(vehicle, trip, tripUids[n] as number, namer)));
-    const tripUidByStart = new Map(trips.map((trip) => [trip.startTime, trip.tripUid]));
-    if (state.lastTripStart && lastTripUid !== null) tripUidByStart.set(state.lastTripStart, lastTripUid);
-    const fills = await Promise.all(
-      detection.fills.map((fill, n) => namedFill(vehicle, fill, fillUids[n] as number, tripUidByStart, namer)),
-    );
-    lastTripUid = detection.state.lastTripStart ? (tripUidByStart.get(detection.state.lastTripStart) ?? lastTripUid) : lastTripUid;
-    if (trips.length + fills.length + 2 > MAX_TRANSACTION_ITEMS) throw new Error('too many trips and fills for one commit');
-    written.writeRequests += await commitTrack({
-      vehicleUid: vehicle.vehicleUid,
-      expectedVersion: version,
-      track: { state: detection.state, lastTripUid },
-      live: liveStateOf(detection.latest, detection.state.odometerKm, detection.state.engineHours, vehicle, receivedAt),
-      trips,
-      fills,
-    });
-    written.writeRequests += (trips.length > 0 ? 1 : 0) + (fills.length > 0 ? 1 : 0);
-    written.trips += trips.length;
-    written.fills += fills.length;
-    version = (version ?? 0) + 1;
-    state = detection.state;
-  }
-  return written;
-}
-
-function liveStateOf(position: Position, odometerKm: number, engineHours: number | null, vehicle: Vehicle, receivedAt: Date): LiveState {
-  return {
-    lastResponse: receivedAt.toISOString(),
-    gpsDatetime: position.gps_datetime,
-    latitude: position.latitude,
-    longitude: position.longitude,
-    speed: position.speed,
-    heading: position.heading,
-    driverId: position.driver_tag_id,
-    suppVolt: position.supp_volt,
-    intBattVolt: position.int_batt_volt,
-    intTemp: position.int_temp,
-    extTemp: position.ext_temp,
-    fuelValue: position.fuel_raw === null ? null : position.fuel_raw * vehicle.fuelFactor,
-    deviceType: position.device_type,
-    config: position.config,
-    odometerKm,
-    engineHours,
-  };
-}
-
-async function namedTrip(vehicle: Vehicle, trip: DetectedTrip, tripUid: number, namer: PlaceNamer): Promise<Trip> {
-  const [startLocation, stopLocation, driver] = await Promise.all([
-    namer.placeName(vehicle.vehicleUid, { lat: trip.startLat, lng: trip.startLng }),
-    namer.placeName(vehicle.vehicleUid, { lat: trip.stopLat, lng: trip.stopLng }),
-    namer.driver(vehicle.vehicleUid, trip.driverTagId),
-  ]);
-  return { ...trip, tripUid, vehicleUid: vehicle.vehicleUid, startLocation, stopLocation, driverName: driver?.fullname ?? null };
-}
-
-async function namedFill(vehicle: Vehicle, fill: DetectedFill, eventUid: number, tripUidByStart: Map<string, number>, namer: PlaceNamer): Promise<FuelFill> {
-  const [location, driver] = await Promise.all([
-    namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }),
-    namer.driver(vehicle.vehicleUid, fill.driverTagId),
-  ]);
-  const { driverTagId: _tag, precedingTripStart, sincePreviousFill, ...measured } = fill;
-  return {
-    ...measured,
-    eventUid,
-    vehicleUid: vehicle.vehicleUid,
-    location,
-    operatorUid: driver?.operator_uid ?? null,
-    operatorName: driver?.fullname ?? null,
-    tripUid: precedingTripStart ? (tripUidByStart.get(precedingTripStart) ?? null) : null,
-    distanceKm: sincePreviousFill?.distanceKm ?? null,
-    durationS: sincePreviousFill?.durationS ?? null,
-    fuelUsed: sincePreviousFill?.fuelUsed ?? null,
-    slipUid: null,
-  };
-}

@@ -104,6 +104,20 @@ export const keys = {
    * and the live record: one item, so a batch writes one item per vehicle plus what it found
    */
   trackState: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'TRACK' }),
+  /**
+   * position history: one chunk per vehicle, batch and hour (a batch's points of one hour, compactly encoded),
+   * sorted by its first point; the content hash makes a replayed batch overwrite its own chunk
+   */
+  positionChunk: (vehicleUid: number, firstAt: string, contentHash: string): Key => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, sk: `${firstAt}#${contentHash}` }),
+  /** a chunk holds one hour's points, so chunks that may hold points from `from` on start at from's hour */
+  positionChunkRange: (vehicleUid: number, from: string, to: string) => ({
+    pk: `VEHICLE#${vehicleUid}#POSITIONS`,
+    skFrom: `${from.slice(0, 13)}`,
+    skTo: `${to}~`,
+  }),
+  /** the detector's state before the first point of an hour: where re-detection starts */
+  checkpoint: (vehicleUid: number, hour: string): Key => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, sk: hour }),
+  checkpointsOf: (vehicleUid: number): string => `VEHICLE#${vehicleUid}#CHECKPOINTS`,
   /** a detected fuel fill, found by its event_uid; its slip_uid (one slip per fill) lives on it */
   fuelFill: (eventUid: number): Key => ({ pk: `FUELFILL#${eventUid}`, sk: 'FUELFILL' }),
   /** gsi1 of a fill: a vehicle's fills by UTC time, so a report's date range is one Query */

@@ -1,34 +1,40 @@
 /**
- * What the positions pipeline reads and writes per vehicle: the vehicle by IMEI, its track state,
- * its users (whose locations name places), and one transaction per vehicle and batch for everything found.
+ * What the positions pipeline reads and writes per vehicle: the vehicle by IMEI with its live record,
+ * its users (whose locations name places), and one transaction per vehicle for the trips and fills a
+ * (re-)detection replaces.
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FuelFill } from '../domain/fuel-fill.ts';
+import { decodeChunk } from '../domain/tracking/history.ts';
+import type { Position } from '../domain/tracking/position.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
 import { fuelFillItem } from './fuel-fills.ts';
 import { keys } from './keys.ts';
-import { batchGet, type Item, itemKey, queryAll } from './requests.ts';
-import { liveItem, vehicleFromItem } from './vehicles.ts';
-
-/** The track item: the detector's state plus what naming needs across batches (and the live record). */
-export interface StoredTrack {
-  /** absent while only a live record was set outside the pipeline */
-  state: TrackState | undefined;
-  /** the trip_uid of the trip that started at state.lastTripStart */
-  lastTripUid: number | null;
-  /** null before the pipeline's first commit */
-  version: number | null;
-}
+import { batchGet, type Item, itemKey, queryAll, type TransactItems, transactWrite } from './requests.ts';
+import { liveFromItem, liveItem, vehicleFromItem } from './vehicles.ts';
 
 export interface TrackedVehicle {
   vehicle: Vehicle;
-  track: StoredTrack | undefined;
+  /** the live record: the newest point processed so far */
+  live: LiveState | undefined;
+  /** the newest history not yet moved into a chunk (docs/positions-pipeline.md, "Position history") */
+  tail: Position[];
+  /** the tail as stored, to condition its next write on */
+  storedTail: StoredTail | undefined;
+  /** the detector's state as the pipeline stored it before position history existed: where such a vehicle goes on from */
+  legacyState: TrackState | undefined;
 }
 
-/** Vehicles of the given IMEIs with their track states: two BatchGetItem round trips for any number of IMEIs. */
+/** Points kept on the track item: `hour` is the hour their time offsets count from. */
+export interface StoredTail {
+  hour: string;
+  points: string;
+}
+
+/** Vehicles of the given IMEIs with their live records: two BatchGetItem round trips for any number of IMEIs. */
 export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map<string, TrackedVehicle>> {
   const claims = await batchGet(imeis.map((imei) => keys.imeiClaim(imei)));
   const vehicleUids = claims.map((claim) => Number(claim.vehicle_uid));
@@ -38,11 +44,22 @@ export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map
   for (const uid of vehicleUids) {
     const vehicleItem = byKey.get(itemKey(keys.vehicle(uid)));
     if (!vehicleItem) continue;
-    const trackItem = byKey.get(itemKey(keys.trackState(uid)));
     const vehicle = vehicleFromItem(vehicleItem);
-    found.set(vehicle.imei, { vehicle, track: trackItem ? trackFromItem(trackItem) : undefined });
+    found.set(vehicle.imei, trackedFromItem(vehicle, byKey.get(itemKey(keys.trackState(uid)))));
   }
   return found;
+}
+
+export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): TrackedVehicle {
+  const live = item?.live as Item | undefined;
+  const storedTail = item?.tail === undefined ? undefined : { hour: String(item.tail_hour), points: String(item.tail) };
+  return {
+    vehicle,
+    live: live ? liveFromItem(live) : undefined,
+    tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
+    storedTail,
+    legacyState: item?.state as TrackState | undefined,
+  };
 }
 
 /** The users a vehicle is linked to, in user order. */
@@ -55,47 +72,107 @@ export async function listVehicleUsers(vehicleUid: number): Promise<number[]> {
   return items.map((item) => Number(item.user_uid));
 }
 
-export interface TrackCommit {
+/** What a detection changes: trips and fills are replaced as read, so each write is conditioned on what was read. */
+export interface DetectionCommit {
   vehicleUid: number;
-  /** the version read; the write fails if another invocation moved the track on meanwhile */
-  expectedVersion: number | null;
-  track: { state: TrackState; lastTripUid: number | null };
-  live: LiveState;
-  trips: Trip[];
-  fills: FuelFill[];
+  /** the track item's new live record and tail, when either changes */
+  track: TrackUpdate | undefined;
+  newTrips: Trip[];
+  /** a stored trip re-detected with other figures or start: its old start is deleted when the start moved */
+  changedTrips: Array<{ trip: Trip; previousStart: string }>;
+  removedTrips: Array<{ startTime: string; tripUid: number }>;
+  newFills: FuelFill[];
+  /** fills re-detected with other figures; the slip_uid read is kept and must still be the stored one */
+  changedFills: FuelFill[];
+  removedFills: number[];
 }
 
-/** The most a transaction holds; the processor keeps each commit below it. */
+/** The most a transaction holds. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
 /**
- * Writes a batch's findings for one vehicle atomically, conditioned on the track version read:
- * a replayed batch either finds nothing new or repeats a transaction that never committed.
- * Answers the number of items written (DynamoDB write requests).
+ * Writes a detection's changes for one vehicle in one transaction (several, in order, only when a re-detection
+ * over days changes more than 100 items). A concurrent change of the same items cancels it (the batch is retried).
+ * Answers the number of write requests.
  */
-export async function commitTrack(commit: TrackCommit): Promise<number> {
-  const version = (commit.expectedVersion ?? 0) + 1;
-  const items = [
-    {
+export async function commitDetection(commit: DetectionCommit): Promise<number> {
+  const table = tableName();
+  const tripKey = (trip: Trip) => keys.trip(trip.vehicleUid, trip.startTime);
+  const items: TransactItems = [
+    ...commit.removedTrips.map(({ startTime, tripUid }) => ({
+      Delete: { TableName: table, Key: keys.trip(commit.vehicleUid, startTime), ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': tripUid } },
+    })),
+    ...commit.changedTrips
+      .filter(({ trip, previousStart }) => trip.startTime !== previousStart)
+      .map(({ trip, previousStart }) => ({
+        Delete: { TableName: table, Key: keys.trip(commit.vehicleUid, previousStart), ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': trip.tripUid } },
+      })),
+    ...commit.changedTrips.map(({ trip, previousStart }) => ({
       Put: {
-        TableName: tableName(),
-        Item: { ...keys.trackState(commit.vehicleUid), ...commit.track, live: liveItem(commit.live), version },
-        ConditionExpression: commit.expectedVersion === null ? 'attribute_not_exists(version)' : 'version = :expected',
-        ...(commit.expectedVersion === null ? {} : { ExpressionAttributeValues: { ':expected': commit.expectedVersion } }),
+        TableName: table,
+        Item: { ...tripKey(trip), ...trip },
+        ...(trip.startTime === previousStart
+          ? { ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': trip.tripUid } }
+          : { ConditionExpression: 'attribute_not_exists(pk)' }),
       },
-    },
-    ...commit.trips.map((trip) => ({ Put: { TableName: tableName(), Item: { ...keys.trip(trip.vehicleUid, trip.startTime), ...trip } } })),
-    ...commit.fills.map((fill) => ({ Put: { TableName: tableName(), Item: fuelFillItem(fill) } })),
+    })),
+    ...commit.newTrips.map((trip) => ({ Put: { TableName: table, Item: { ...tripKey(trip), ...trip }, ConditionExpression: 'attribute_not_exists(pk)' } })),
+    ...commit.removedFills.map((eventUid) => ({
+      Delete: { TableName: table, Key: keys.fuelFill(eventUid), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slip_uid)' },
+    })),
+    ...commit.changedFills.map((fill) => ({
+      Put: {
+        TableName: table,
+        Item: fuelFillItem(fill),
+        // addFuelFillSlip may have linked a slip since the fill was read: the transaction then fails and is retried
+        ConditionExpression: fill.slipUid === null ? 'attribute_exists(pk) AND attribute_not_exists(slip_uid)' : 'slip_uid = :slip',
+        ...(fill.slipUid === null ? {} : { ExpressionAttributeValues: { ':slip': fill.slipUid } }),
+      },
+    })),
+    ...commit.newFills.map((fill) => ({ Put: { TableName: table, Item: fuelFillItem(fill), ConditionExpression: 'attribute_not_exists(pk)' } })),
+    ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
-  if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`a track commit of ${items.length} items exceeds one transaction`);
-  await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+  for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));
   return items.length;
 }
 
-function trackFromItem(item: Item): StoredTrack {
+export interface TrackUpdate {
+  /** set when the live record changes */
+  live: LiveState | undefined;
+  /** the new tail; null moves it out (into chunks written before) */
+  tail: StoredTail | null;
+  /** the tail read: the write fails if another invocation changed it meanwhile */
+  previousTail: StoredTail | undefined;
+}
+
+/**
+ * The track item's write: the live record moves only forward in GPS time (at the same time it may change: a
+ * re-detected odometer); the tail is replaced only if it is still the one read.
+ */
+export function trackUpdate(vehicleUid: number, { live, tail, previousTail }: TrackUpdate) {
+  const sets = [...(live ? ['live = :live'] : []), ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : [])];
+  const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${tail === null && previousTail ? ' REMOVE tail, tail_hour' : ''}`.trim();
+  const conditions = [
+    ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
+    previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',
+  ];
   return {
-    state: item.state as TrackState | undefined,
-    lastTripUid: item.lastTripUid === null || item.lastTripUid === undefined ? null : Number(item.lastTripUid),
-    version: item.version === undefined ? null : Number(item.version),
+    Update: {
+      TableName: tableName(),
+      Key: keys.trackState(vehicleUid),
+      UpdateExpression: update,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: {
+        ...(live ? { ':live': liveItem(live), ':gps': live.gpsDatetime } : {}),
+        ...(tail ? { ':tail': tail.points, ':tailHour': tail.hour } : {}),
+        ...(previousTail ? { ':previousTail': previousTail.points } : {}),
+      },
+    },
   };
+}
+
+/** The track item alone (a batch that found nothing): one plain conditional update, half a transaction's cost. */
+export async function saveTrack(vehicleUid: number, update: TrackUpdate): Promise<number> {
+  await dynamo().send(new UpdateCommand(trackUpdate(vehicleUid, update).Update));
+  return 1;
 }

@@ -179,7 +179,7 @@ export function liveItem(live: LiveState): Item {
   };
 }
 
-function liveFromItem(item: Item): LiveState {
+export function liveFromItem(item: Item): LiveState {
   return {
     lastResponse: String(item.last_response),
     gpsDatetime: String(item.gps_datetime),

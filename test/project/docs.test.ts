@@ -61,7 +61,7 @@ describe('every documented command', () => {
       workDirs.push(workDir);
       mkdirSync(join(workDir, '.local'));
       // IMEIs of its own, so the documented `npm run simulate` never feeds another test's vehicles
-      writeFileSync(join(workDir, '.local', 'demo.json'), JSON.stringify({ apiKey: user.key, imeis: [anImei(), anImei(), anImei()] }));
+      writeFileSync(join(workDir, '.local', 'demo.json'), JSON.stringify({ apiKey: user.key, imeis: await Promise.all([anImei(), anImei(), anImei()]) }));
       const script = [
         'set -euo pipefail',
         // the project's npm scripts, run from the user's folder (npm runs them at the package root)

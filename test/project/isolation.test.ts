@@ -14,6 +14,7 @@ import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } fro
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { aTagId, givenOperator } from '../support/operators-builders.ts';
+import { DEPOT, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, northOf, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
 
@@ -63,6 +64,7 @@ async function read(user: TestUser, operation: string, params: Params = {}): Pro
 }
 
 const NOVEMBER = { start_date: '2026-11-01', end_date: '2026-11-30' };
+const PLAYBACK = { start_datetime: '2026-11-02 00:00:00', end_datetime: '2026-11-02 23:59:59' };
 
 /** A vehicle that has reported, with a trip, as most of A's records hang off one. */
 async function aReportingVehicle(user: TestUser): Promise<Vehicle> {
@@ -133,6 +135,15 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
   getVehicles: fixture({ given: twoVehicles, readA: (a) => read(a, 'getVehicles'), cases: imeiFilterCases('vehicles') }),
   getLiveData: fixture({ given: twoVehicles, readA: (a) => read(a, 'getLiveData'), cases: imeiFilterCases('vehicles') }),
   getTrips: fixture({ given: twoVehicles, readA: (a) => read(a, 'getTrips', NOVEMBER), cases: imeiFilterCases('vehicles', NOVEMBER) }),
+  getPositions: fixture({
+    given: async (a) => {
+      const vehicle = await givenVehicle(a);
+      await ingest(parked(vehicle.imei, '2026-11-02T06:00:00.000Z', 3, DEPOT));
+      return vehicle;
+    },
+    readA: (a, vehicle) => read(a, 'getPositions', { vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }),
+    cases: [{ foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }), answer: notFound('vehicle') }],
+  }),
   getLiveMap: fixture({
     given: twoVehicles,
     readA: (a) => read(a, 'getLiveData'),

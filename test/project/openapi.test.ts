@@ -20,6 +20,7 @@ import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../su
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { givenPlacedVehicle } from '../support/live-map-builders.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
+import { aPositionRecord, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
 import { DEPOT, givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
 
@@ -119,6 +120,14 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
     await givenTrip(vehicle, { startTime: '2026-11-01T08:00:00.000Z', stopTime: '2026-11-01T08:20:00.000Z', fuelStart: null, fuelEnd: null, driverName: null, driverTagId: null });
     await givenVehicle(user);
     return { params: DAY };
+  },
+  getPositions: async (user) => {
+    const vehicle = await givenVehicle(user);
+    await ingest([
+      ...parked(vehicle.imei, '2026-11-01T06:00:00.000Z', 3, DEPOT),
+      aPositionRecord(vehicle.imei, '2026-11-01T06:05:00.000Z', { speed: null, heading: null, ignition: null, fuel_raw: null, supp_volt: null, int_batt_volt: null, int_temp: null }),
+    ]);
+    return { params: { vehicle_uid: vehicle.vehicleUid, start_datetime: '2026-11-01 00:00:00', end_datetime: '2026-11-01 23:59:59', limit: 3 } };
   },
   getExpenseTypes: async (user) => {
     await givenExpenseType(user);

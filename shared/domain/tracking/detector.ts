@@ -1,8 +1,8 @@
 /**
  * Turns one vehicle's positions, in GPS order, into its odometer, engine hours, trips and fuel fills.
  * A pure state machine: the state after a batch is the input of the next one, so a day fed in one piece
- * or in many batches gives the same answers, and points not newer than the last one are ignored
- * (replays and late, out-of-order points change nothing).
+ * or in many batches gives the same answers. Points not newer than the last one are ignored here; the
+ * pipeline (shared/pipeline/track-vehicle.ts) handles late points by re-running from an earlier checkpoint.
  */
 import { distanceKm } from '../geo.ts';
 import type { Position } from './position.ts';

@@ -1,0 +1,170 @@
+/**
+ * The ingest benchmark (npm run bench -- ingest): a simulated fleet through processPositions on DynamoDB Local
+ * in two batch shapes, each in order and with 10 % of the positions 1 to 6 hours late. Every DynamoDB request
+ * asks for ReturnConsumedCapacity, so the write capacity units per position are DynamoDB's own count.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { fleetDay, interleave, type SimulatedRecord } from '../../local/simulator.ts';
+import { processPositions } from '../../shared/pipeline/process-positions.ts';
+import { dynamo } from '../../shared/store/client.ts';
+import { createUser } from '../../shared/store/users.ts';
+import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
+import type { Row } from './report.ts';
+
+const VEHICLES = 10;
+/** 03:00 to 09:00 UTC of fleetDay: each vehicle's fill and its first drives */
+const FROM_HOUR = 3;
+const HOURS = 6;
+const REPORTING_S = 30;
+const LATE_SHARE = 0.1;
+
+const shapes = [
+  /** the stack's batching window with 30 s reporting: about one position per vehicle per batch */
+  { shape: 'production (≈1 position per vehicle per batch)', windowS: REPORTING_S },
+  { shape: '10 positions per vehicle per batch', windowS: 10 * REPORTING_S },
+];
+
+/** the low-level commands the document client sends (its middleware sees them marshalled) */
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+interface Usage {
+  writeRequests: number;
+  writeUnits: number;
+  readUnits: number;
+  historyBytes: number;
+}
+
+const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
+
+/** DynamoDB's item size: attribute names plus values (strings by UTF-8 length, numbers about 8 bytes, maps and lists nested). */
+function itemBytes(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number') return 8;
+  if (typeof value === 'boolean' || value === null || value === undefined) return 1;
+  if (Array.isArray(value)) return 3 + value.reduce((sum: number, item) => sum + 1 + itemBytes(item), 0);
+  return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, item]) => sum + Buffer.byteLength(name) + 1 + itemBytes(item), 0);
+}
+
+/** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes. */
+function measureCapacity(): void {
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const units = [consumed ?? []].flat().reduce((sum: number, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+      const command = String(context.commandName);
+      if (WRITES.has(command)) {
+        usage.writeUnits += units;
+        usage.writeRequests += command === 'TransactWriteItemsCommand' ? (input.TransactItems as unknown[]).length : 1;
+        const raw = input.Item as Record<string, unknown> | undefined;
+        // marshalled or not, depending on where the document client's marshalling sits in the stack
+        const item = raw && typeof raw.pk === 'object' ? unmarshall(raw as Record<string, AttributeValue>) : raw;
+        if (command === 'PutItemCommand' && String(item?.pk).endsWith('#POSITIONS')) usage.historyBytes += itemBytes(item);
+      } else usage.readUnits += units;
+      return result;
+    },
+    { step: 'initialize', name: 'benchConsumedCapacity' },
+  );
+}
+
+/** A seeded generator (mulberry32), so every run delays the same positions. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Batches by arrival: every record that arrives within one window is one batch; late records arrive 1 to 6 h after their time. */
+function batchesOf(records: readonly SimulatedRecord[], windowS: number, lateShare: number): SimulatedRecord[][] {
+  const random = seeded(20261123);
+  const arriving = records.map((record) => {
+    const delayS = random() < lateShare ? 3600 + random() * 5 * 3600 : 0;
+    return { record, arrivesAt: Date.parse(record.gps_datetime) / 1000 + delayS };
+  });
+  const byWindow = new Map<number, SimulatedRecord[]>();
+  for (const { record, arrivesAt } of arriving.sort((a, b) => a.arrivesAt - b.arrivesAt)) {
+    const window = Math.floor(arrivesAt / windowS);
+    byWindow.set(window, [...(byWindow.get(window) ?? []), record]);
+  }
+  return [...byWindow.values()];
+}
+
+const hh = (hour: number): string => String(hour).padStart(2, '0');
+
+async function run(runNumber: number, windowS: number, lateShare: number) {
+  const date = `2026-10-${String(runNumber).padStart(2, '0')}`;
+  // each run its own fleet (IMEIs) and day: the runs do not see each other's data
+  const imeiOf = (imei: string) => imei.replace(/^35630704/, `3563${String(runNumber).padStart(4, '0')}`);
+  const days = fleetDay(VEHICLES, date, REPORTING_S).map((day) => ({
+    ...day,
+    vehicle: { ...day.vehicle, imei: imeiOf(day.vehicle.imei) },
+    records: day.records.filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < `${date}T${hh(FROM_HOUR + HOURS)}`).map((record) => ({ ...record, imei: imeiOf(record.imei) })),
+  }));
+  const user = await createUser(`Bench fleet ${date}`, 0);
+  for (const { vehicle: simulated } of days) {
+    const vehicle = await addVehicle({
+      imei: simulated.imei, name: `Bench ${simulated.imei.slice(-3)}`, regNum: null, vehGrp: null, deviceType: simulated.deviceType,
+      config: simulated.config, make: null, model: null, modelYear: null, vin: null, odometerAtStart: simulated.odometerKm, odometerAtStartDate: date,
+      startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: simulated.fuelCapacity, fuelFactor: simulated.fuelFactor,
+      ...(simulated.ignitionWired ? {} : { detection: { useIgnition: false } }),
+    });
+    await linkVehicle(user.userUid, vehicle.vehicleUid);
+  }
+  const batches = batchesOf(interleave(days), windowS, lateShare);
+  Object.assign(usage, { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 });
+  const started = performance.now();
+  let positions = 0;
+  let trips = 0;
+  let fills = 0;
+  for (const [n, batch] of batches.entries()) {
+    const outcome = await processPositions(batch.map((record, i) => ({ id: String(i), data: JSON.stringify(record) })), { batchName: `bench-${date}-${n}` });
+    if (outcome.failedIds.length + outcome.rejected.length > 0) throw new Error(`bench batch ${n}: ${outcome.failedIds.length} failed, ${outcome.rejected.length} rejected`);
+    positions += outcome.accepted;
+    trips += outcome.trips;
+    fills += outcome.fills;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const inWindow = (at: string) => at >= `${date}T${hh(FROM_HOUR)}` && at < `${date}T${hh(FROM_HOUR + HOURS)}`;
+  const truth = days.reduce(
+    (sum, day) => ({ trips: sum.trips + day.truth.trips.filter((trip) => inWindow(trip.stop)).length, fills: sum.fills + day.truth.fills.filter((fill) => inWindow(fill.at)).length }),
+    { trips: 0, fills: 0 },
+  );
+  console.error(`ingest run ${runNumber}: ${positions} positions in ${batches.length} batches, ${seconds.toFixed(0)} s`);
+  return {
+    positions,
+    batches: batches.length,
+    'positions/s': Math.round(positions / seconds),
+    'write requests per position': (usage.writeRequests / positions).toFixed(3),
+    'WCU per position': (usage.writeUnits / positions).toFixed(3),
+    'RCU per position': (usage.readUnits / positions).toFixed(3),
+    'history bytes per position': (usage.historyBytes / positions).toFixed(1),
+    'trips (truth)': `${trips} (${truth.trips})`,
+    'fills (truth)': `${fills} (${truth.fills})`,
+  };
+}
+
+export async function benchIngest(): Promise<Row[]> {
+  measureCapacity();
+  const rows: Row[] = [];
+  let runNumber = 1;
+  for (const { shape, windowS } of shapes) {
+    for (const [arrival, lateShare] of [['in order', 0], ['10 % 1-6 h late', LATE_SHARE]] as const) {
+      rows.push({ shape, arrival, ...(await run(runNumber++, windowS, lateShare)) });
+    }
+  }
+  return rows;
+}
+
+export const ingestNotes = [
+  `${VEHICLES} vehicles × ${HOURS} hours (${hh(FROM_HOUR)}:00-${hh(FROM_HOUR + HOURS)}:00) at ${REPORTING_S} s reporting (fleetDay), batches by arrival window; late positions chosen with a fixed seed`,
+  'WCU and RCU are DynamoDB Local\'s ConsumedCapacity for every request (transactions count twice); write requests count items',
+  'history bytes: the chunk items written (keys, attribute names, encoded points, TTL) per position; the newest points wait on the track item (≤ 1 KB with the live record) until they fill a chunk',
+];

@@ -1,0 +1,89 @@
+/**
+ * Position history in a compact form: an hour's points as one JSON array of arrays, each point's time as
+ * milliseconds into the hour and its fields in a fixed order with trailing nulls left out (about 60 bytes a point
+ * against about 400 as a DynamoDB map).
+ */
+import { createHash } from 'node:crypto';
+import type { Position } from './position.ts';
+
+const FIELDS = [
+  'latitude', 'longitude', 'speed', 'heading', 'ignition', 'odometer_km', 'engine_hours', 'fuel_raw',
+  'supp_volt', 'int_batt_volt', 'int_temp', 'ext_temp', 'driver_tag_id', 'device_type', 'config',
+] as const satisfies ReadonlyArray<keyof Position>;
+
+/** `yyyy-mm-ddThh`: the hour a point belongs to, the unit of chunks and checkpoints. */
+export const hourOf = (at: string): string => at.slice(0, 13);
+export const hourStart = (hour: string): string => `${hour}:00:00.000Z`;
+
+export interface PositionChunk {
+  hour: string;
+  firstAt: string;
+  lastAt: string;
+  /** names the chunk by its content: the same points give the same chunk */
+  contentHash: string;
+  encoded: string;
+  count: number;
+}
+
+/** Keeps a chunk far below DynamoDB's 400 KB item limit (a 1,000-record batch of one vehicle encodes to about 60 KB). */
+const MAX_CHUNK_CHARS = 256_000;
+
+/** One chunk per hour the points fall in (more if an hour's points outgrow MAX_CHUNK_CHARS); the points of one vehicle, in any order. */
+export function chunksOf(positions: readonly Position[]): PositionChunk[] {
+  const groups: Array<[string, Position[]]> = [];
+  let size = 0;
+  for (const position of byTime(positions)) {
+    const hour = hourOf(position.gps_datetime);
+    const bytes = JSON.stringify(position).length;
+    const last = groups.at(-1);
+    if (last && last[0] === hour && size + bytes <= MAX_CHUNK_CHARS) {
+      last[1].push(position);
+      size += bytes;
+    } else {
+      groups.push([hour, [position]]);
+      size = bytes;
+    }
+  }
+  return groups.map(([hour, points]) => {
+    const encoded = encodePoints(hour, points);
+    return {
+      hour,
+      firstAt: (points[0] as Position).gps_datetime,
+      lastAt: (points.at(-1) as Position).gps_datetime,
+      contentHash: createHash('sha256').update(encoded).digest('base64url').slice(0, 12),
+      encoded,
+      count: points.length,
+    };
+  });
+}
+
+/** Points, oldest first, as milliseconds since the start of `hour` and their fields (later hours simply count on). */
+export function encodePoints(hour: string, points: readonly Position[]): string {
+  const start = Date.parse(hourStart(hour));
+  return JSON.stringify(
+    points.map((point) => {
+      const row: unknown[] = [Date.parse(point.gps_datetime) - start, ...FIELDS.map((field) => point[field])];
+      while (row.at(-1) === null) row.pop();
+      return row;
+    }),
+  );
+}
+
+/** The points of a stored chunk, for the vehicle of the given IMEI. */
+export function decodeChunk(imei: string, hour: string, encoded: string): Position[] {
+  const start = Date.parse(hourStart(hour));
+  return (JSON.parse(encoded) as unknown[][]).map(([offset, ...values]) => {
+    const position: Record<string, unknown> = { imei, gps_datetime: new Date(start + Number(offset)).toISOString() };
+    FIELDS.forEach((field, n) => {
+      position[field] = values[n] ?? null;
+    });
+    return position as unknown as Position;
+  });
+}
+
+/** Oldest first, one point per instant: a point delivered twice (replays, bisected batches) counts once, the first stored wins. */
+export function byTime(positions: readonly Position[]): Position[] {
+  const seen = new Set<string>();
+  const sorted = [...positions].sort((a, b) => (a.gps_datetime < b.gps_datetime ? -1 : a.gps_datetime > b.gps_datetime ? 1 : 0));
+  return sorted.filter((position) => !seen.has(position.gps_datetime) && seen.add(position.gps_datetime));
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { byTime, chunksOf, decodeChunk } from '../../shared/domain/tracking/history.ts';
+import { parsePosition, type Position } from '../../shared/domain/tracking/position.ts';
+import { aPositionRecord } from '../support/position-builders.ts';
+
+const IMEI = '356307042441013';
+
+function position(at: string, overrides: Record<string, unknown> = {}): Position {
+  const parsed = parsePosition(JSON.stringify(aPositionRecord(IMEI, at, overrides)));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.position;
+}
+
+describe('position history chunks', () => {
+  it('give back every field of every point, one chunk per hour, oldest first', () => {
+    // Prepare
+    const points = [
+      position('2026-11-01T07:00:05.250Z', { speed: null, ignition: true, odometer_km: 12.5, engine_hours: 3.25, driver_tag_id: 'TAG 1', ext_temp: -4 }),
+      position('2026-11-01T06:59:59.000Z', { ignition: null, fuel_raw: null, device_type: null, config: null }),
+      position('2026-11-01T06:10:00.000Z'),
+    ];
+    // Act
+    const chunks = chunksOf(points);
+    // Assess
+    expect(chunks.map(({ hour, firstAt, lastAt, count }) => ({ hour, firstAt, lastAt, count }))).toEqual([
+      { hour: '2026-11-01T06', firstAt: '2026-11-01T06:10:00.000Z', lastAt: '2026-11-01T06:59:59.000Z', count: 2 },
+      { hour: '2026-11-01T07', firstAt: '2026-11-01T07:00:05.250Z', lastAt: '2026-11-01T07:00:05.250Z', count: 1 },
+    ]);
+    expect(chunks.flatMap((chunk) => decodeChunk(IMEI, chunk.hour, chunk.encoded))).toEqual(byTime(points));
+  });
+
+  it('name the same points the same way, whatever order they came in', () => {
+    const points = [position('2026-11-01T06:00:00.000Z'), position('2026-11-01T06:00:30.000Z')];
+    expect(chunksOf([...points].reverse())).toEqual(chunksOf(points));
+    expect(chunksOf([points[0] as Position])[0]?.contentHash).not.toBe(chunksOf(points)[0]?.contentHash);
+  });
+
+  it('split an hour whose points would outgrow a DynamoDB item', () => {
+    const long = 'x'.repeat(5_000);
+    const points = Array.from({ length: 120 }, (_, n) => position(new Date(Date.parse('2026-11-01T06:00:00.000Z') + n * 30_000).toISOString(), { config: long }));
+    const chunks = chunksOf(points);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Math.max(...chunks.map((chunk) => chunk.encoded.length))).toBeLessThan(300_000);
+    expect(chunks.flatMap((chunk) => decodeChunk(IMEI, chunk.hour, chunk.encoded))).toEqual(points);
+  });
+
+  it('keep one point per instant, the first delivered', () => {
+    const first = position('2026-11-01T06:00:00.000Z', { speed: 10 });
+    expect(byTime([first, position('2026-11-01T06:00:00.000Z', { speed: 20 })])).toEqual([first]);
+  });
+});
