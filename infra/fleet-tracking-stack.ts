@@ -98,11 +98,12 @@ export class FleetTrackingStack extends Stack {
 
     const operationFunctions = new OperationFunctions(this, 'Operations', { api, table, bucket });
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
-    new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
+    const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });
     new Monitoring(this, 'Monitoring', {
       api,
       operationFunctions: operations.map((operation) => ({ operation, fn: operationFunctions.function(operation.name) })),
+      docsFunction: docs.function,
       pipeline,
       table,
     });

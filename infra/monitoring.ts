@@ -33,6 +33,8 @@ export interface MonitoringProps {
   api: apigateway.RestApi;
   /** every API operation's function, by registry entry */
   operationFunctions: readonly { operation: Operation; fn: lambda.IFunction }[];
+  /** the function serving /api/docs and /api/openapi.json (read-only, outside the registry) */
+  docsFunction: lambda.IFunction;
   pipeline: PositionsPipeline;
   table: dynamodb.TableV2;
 }
@@ -50,7 +52,7 @@ export class Monitoring extends Construct {
   readonly dashboard: cloudwatch.Dashboard;
   private readonly action: SnsAction;
 
-  constructor(scope: Construct, id: string, { api, operationFunctions, pipeline, table }: MonitoringProps) {
+  constructor(scope: Construct, id: string, { api, operationFunctions, docsFunction, pipeline, table }: MonitoringProps) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
     this.action = new SnsAction(this.topic);
@@ -74,7 +76,7 @@ export class Monitoring extends Construct {
 
     // Lambda, per function group
     const groups: [string, lambda.IFunction[]][] = [
-      ['read', operationFunctions.filter(({ operation }) => operation.access === 'read').map(({ fn }) => fn)],
+      ['read', [...operationFunctions.filter(({ operation }) => operation.access === 'read').map(({ fn }) => fn), docsFunction]],
       ['write', operationFunctions.filter(({ operation }) => operation.access === 'write').map(({ fn }) => fn)],
       ['pipeline', [pipeline.processor]],
     ];
