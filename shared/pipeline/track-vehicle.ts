@@ -70,6 +70,8 @@ export async function trackVehicle({ vehicle, live, tail, storedTail, legacyStat
   if (fresh.length === 0 && options.reprocessFrom === undefined) return outcome;
 
   const points = byTime([...history, ...fresh]);
+  // reprocessing a vehicle that never reported: nothing to detect
+  if (points.length === 0) return outcome;
   const run = detectByHour(start, points, profile, settings);
   const rewriteFrom = hourOf(options.reprocessFrom ?? (fresh[0] as Position).gps_datetime);
   const checkpoints = run.checkpoints.filter(({ hour }) => hour !== checkpoint?.hour && hour >= rewriteFrom);

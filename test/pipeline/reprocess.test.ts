@@ -24,6 +24,15 @@ async function reprocess(...args: string[]): Promise<{ json: Record<string, unkn
 const DAY = '2026-11-06';
 
 describe('admin reprocess', () => {
+  it('answers that nothing changed for a vehicle that never reported', async () => {
+    // Prepare
+    const vehicle = await givenVehicle(await givenUser());
+    // Act
+    const result = await reprocess('--vehicle', String(vehicle.vehicleUid), '--from', DAY);
+    // Assess
+    expect(result).toEqual({ code: 0, json: { vehicle_uid: vehicle.vehicleUid, from: DAY, new_trips: 0, new_fills: 0, changed: 0, removed: 0, fills_kept_for_slip: 0 } });
+  });
+
   it("applies a changed fuel_factor to the stored history's fills and trips, keeping their identities", async () => {
     // Prepare: a fill from 20 to 50 raw units, then a drive
     const user = await givenUser();
