@@ -428,7 +428,9 @@ export function inputSchema(name: string, schema: v.GenericSchema): JsonSchema {
   const maxLength = limit(/too long \(max (\d+) chars\)/);
   if (converted.type === 'integer' || converted.type === 'number') {
     const { type, minimum, maximum, exclusiveMinimum, default: fallback, ...rest } = converted;
-    const bounds = { ...(minimum !== undefined && { minimum }), ...(maximum !== undefined && { maximum }), ...(exclusiveMinimum !== undefined && { exclusiveMinimum }) };
+    // A number with both (radius: greater than 0 and within the storable range) keeps the tighter lower bound only.
+    const exclusive = exclusiveMinimum !== undefined && (minimum === undefined || Number(exclusiveMinimum) >= Number(minimum));
+    const bounds = { ...(minimum !== undefined && !exclusive && { minimum }), ...(maximum !== undefined && { maximum }), ...(exclusive && { exclusiveMinimum }) };
     return { ...rest, anyOf: [{ type, ...bounds }, { type: 'string', pattern: type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT }], ...(fallback !== undefined && { default: fallback }) };
   }
   if (Array.isArray(converted.enum) && converted.enum.join() === '0,1') return { enum: [0, 1, '0', '1'] };
