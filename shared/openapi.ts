@@ -88,9 +88,10 @@ const ERROR_RESPONSES = {
   405: { name: 'MethodNotAllowed', description: 'The resource answers every method, a wrong one with this.', example: 'method not allowed, use POST' },
   409: { name: 'Conflict', description: 'A uniqueness rule, or a concurrent change to the same record (try again).', example: 'tag_id already exists' },
   413: { name: 'PayloadTooLarge', description: 'The body is over the limit.', example: `request body too large (max ${MAX_BODY_BYTES / 1024} KB)` },
-  429: { name: 'Throttled', description: 'Throttled by AWS; retry after a pause.', example: 'request throttled, retry later' },
+  429: { name: 'Throttled', description: 'Over the per-api-key rate limit, or throttled by AWS; retry after a pause.', example: 'too many requests for this api key, retry later' },
   500: { name: 'InternalError', description: 'Anything unexpected; details only in the service log, with the request id.', example: 'internal error' },
   502: { name: 'ProviderFailed', description: 'The third-party map or directions provider failed or did not answer in time.', example: 'directions provider osrm could not be reached' },
+  503: { name: 'ServiceUnavailable', description: 'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; nothing was half-written, retry later.', example: 'service unavailable, retry later' },
 } as const;
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
@@ -509,6 +510,7 @@ function errorStatuses(operation: Operation, entries: Entry[]): ErrorStatus[] {
     429,
     500,
     ...(operation.provider ? [502 as const] : []),
+    503,
   ];
 }
 

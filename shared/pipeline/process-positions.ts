@@ -1,5 +1,5 @@
 /**
- * The positions pipeline (DESIGN.md section 5, docs/positions-pipeline.md): a batch of raw records → per vehicle,
+ * The positions pipeline (docs/positions-pipeline.md): a batch of raw records → per vehicle,
  * whatever order the points arrive in, the position history, the live record, odometer and engine hours, trips
  * and fuel fills. The same code serves the Kinesis Lambda, `npm run admin -- ingest` and the local seed.
  */

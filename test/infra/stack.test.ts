@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -382,5 +383,18 @@ describe('the API reference', () => {
     const [logicalId, fn] = docsFunction();
     expect(actionsGrantedTo(logicalId).filter((action) => /^(dynamodb|s3):/.test(action))).toEqual([]);
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+  });
+});
+
+describe('the stack outputs', () => {
+  it('are the ones the README lists', () => {
+    // Prepare
+    const readme = readFileSync('README.md', 'utf8');
+    const listed = /Outputs: ((?:`\w+`,?\s*)+)\./.exec(readme)?.[1] ?? '';
+    // Act
+    // CDK's RestApi adds the stage URL as ApiEndpoint<hash> by itself; the README names it apart
+    const outputs = Object.keys(template.findOutputs('*')).filter((id) => !id.startsWith('ApiEndpoint'));
+    // Assess
+    expect([...listed.matchAll(/`(\w+)`/g)].map((match) => match[1]).sort()).toEqual(outputs.sort());
   });
 });

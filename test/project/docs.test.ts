@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { withOperationsTable } from '../../scripts/docs.ts';
@@ -37,6 +37,28 @@ describe('README.md', () => {
     expect(readme).toContain('npm install');
     expect(readme).toContain('npm start');
     expect(readme).toContain('npm test');
+  });
+});
+
+describe('the documents\' references', () => {
+  it.each(documents)('in %s link only to files that are in the repository', (document) => {
+    // Prepare
+    const text = readFileSync(join(root, document), 'utf8');
+    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1] as string).filter((target) => !/^[a-z]+:/.test(target));
+    // Act
+    const missing = targets.filter((target) => !existsSync(resolve(root, dirname(document), target)));
+    // Assess
+    expect(missing).toEqual([]);
+  });
+
+  it.each(documents)('in %s name only test files and source files that exist', (document) => {
+    // Prepare
+    const text = readFileSync(join(root, document), 'utf8');
+    const paths = [...text.matchAll(/`((?:test|shared|infra|local|scripts|functions)\/[\w./-]+\.ts)`/g)].map((match) => match[1] as string);
+    // Act
+    const missing = paths.filter((path) => !existsSync(join(root, path)));
+    // Assess
+    expect(missing).toEqual([]);
   });
 });
 

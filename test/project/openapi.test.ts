@@ -351,10 +351,10 @@ describe('the OpenAPI document', () => {
     expect((document.components.securitySchemes.apiKeyHeader as { description: string }).description).toMatch(/X-Api-Key header, in the body .* or in the api_key query parameter, looked for in that order/);
   });
 
-  it('lists the error statuses every operation shares, 413 for bodies and 502 for provider calls', () => {
+  it('lists the error statuses every operation shares (503 included), 413 for bodies and 502 for provider calls', () => {
     for (const operation of registry) {
       const statuses = Object.keys(operationObject(operation)?.responses ?? {});
-      expect(statuses, operation.name).toEqual(expect.arrayContaining(['200', '400', '401', '403', '405', '429', '500']));
+      expect(statuses, operation.name).toEqual(expect.arrayContaining(['200', '400', '401', '403', '405', '429', '500', '503']));
       expect(statuses.includes('413'), operation.name).toBe(operation.method === 'POST');
       expect(statuses.includes('502'), operation.name).toBe(operation.provider !== undefined);
     }

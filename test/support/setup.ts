@@ -19,7 +19,8 @@ interface EnvelopeMatchers<R> {
 }
 
 declare module 'vitest' {
-  interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> extends EnvelopeMatchers<R> {}
+  // biome-ignore lint/suspicious/noExplicitAny: must match vitest's own declaration
+  interface Assertion<T = any> extends EnvelopeMatchers<void | Promise<void>> {}
 }
 
 expect.extend({

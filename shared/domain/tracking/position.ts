@@ -1,5 +1,5 @@
 /**
- * The normalized position record devices' data arrives in (DESIGN.md section 5): one JSON object,
+ * The normalized position record devices' data arrives in (docs/positions-pipeline.md): one JSON object,
  * NDJSON in files. Only imei, gps_datetime, latitude and longitude are required.
  */
 import * as v from 'valibot';
