@@ -34,9 +34,9 @@ describe('the offline gazetteer', () => {
   it('lists the most populous towns in a box, largest first', () => {
     const towns = largestTownsWithin({ south: -26.5, west: 27.5, north: -25.5, east: 28.5 }, 3);
 
-    expect(towns).toHaveLength(3);
-    expect(towns[0].name).toBe('Johannesburg');
-    expect(towns[0].population).toBeGreaterThanOrEqual(towns[1].population);
-    expect(towns[1].population).toBeGreaterThanOrEqual(towns[2].population);
+    const populations = towns.map((town) => town.population);
+    expect(towns.map((town) => town.name)[0]).toBe('Johannesburg');
+    expect(populations).toHaveLength(3);
+    expect(populations).toEqual([...populations].sort((a, b) => b - a));
   });
 });
