@@ -113,5 +113,5 @@ function compassDirection(from: LatLng, to: LatLng): string {
   const y = Math.sin((to.lng - from.lng) * rad) * Math.cos(to.lat * rad);
   const x = Math.cos(from.lat * rad) * Math.sin(to.lat * rad) - Math.sin(from.lat * rad) * Math.cos(to.lat * rad) * Math.cos((to.lng - from.lng) * rad);
   const bearing = (Math.atan2(y, x) / rad + 360) % 360;
-  return DIRECTIONS[Math.round(bearing / 45) % 8];
+  return DIRECTIONS[Math.round(bearing / 45) % 8] ?? 'N';
 }
