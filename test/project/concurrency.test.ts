@@ -18,6 +18,7 @@ import { addVehicle } from '../../shared/store/vehicles.ts';
 import { api, type ApiResponse } from '../support/api.ts';
 import { aVehicle, anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
+import { givenJobCard } from '../support/job-card-builders.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
 
 const TYPE_TAKEN = 'expense type already exists';
@@ -269,6 +270,39 @@ describe('edits of one existing record racing each other', () => {
       const winners = results.flatMap((res, i) => (res.status === 200 ? [record.expected(round, i)] : []));
       expect(winners.length, `round ${round}`).toBeGreaterThan(0);
       expect(winners).toContainEqual(await record.read());
+    }
+  }, 60_000);
+});
+
+// ---- job card history, in commit order -----------------------------------------------------------
+
+describe('job card history under parallel edits', () => {
+  it('numbers the snapshots of every committed edit in history order, one each, over many rounds', async () => {
+    // Prepare
+    const user = await givenUser();
+    const card = await givenJobCard(user, { Edit: 'created' });
+    const committed: string[] = ['created'];
+    for (let round = 1; round <= EDIT_ROUNDS; round++) {
+      // Act
+      const edits = Array.from({ length: PARALLEL_EDITS }, (_, i) => `${round}-${i}`);
+      const results = await Promise.all(
+        edits.map((edit) => api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: { 'Content-Type': 'application/json' }, rawBody: JSON.stringify({ Edit: edit }) })),
+      );
+      // Assess
+      for (const res of lost(results)) expect(res, `round ${round}`).toBeError(409, BUSY('job card'));
+      committed.push(...edits.filter((_, i) => results[i]!.status === 200));
+      const [history, current] = await Promise.all([
+        api.get('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid }),
+        api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid }),
+      ]);
+      const snapshots: Array<{ history_uid: number; action: string; payload: { Edit: string } }> = history.body.history;
+      expect(snapshots.map((snapshot) => snapshot.payload.Edit).sort()).toEqual([...committed].sort());
+      const uids = snapshots.map((snapshot) => snapshot.history_uid);
+      expect(uids, `round ${round}: history_uid follows the history`).toEqual([...uids].sort((a, b) => a - b));
+      expect(new Set(uids).size).toBe(uids.length);
+      expect(snapshots.map((snapshot) => snapshot.action)).toEqual(['create', ...committed.slice(1).map(() => 'edit')]);
+      // The last snapshot is the edit that committed last: the card holds its payload.
+      expect(current.body.job_card.payload).toEqual(snapshots.at(-1)!.payload);
     }
   }, 60_000);
 });
