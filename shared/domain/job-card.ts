@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
 import { dateTimeText, integer as id, nullableText } from '../responses.ts';
 import { isPlainObject } from '../validation.ts';
+import { verbatimJsonObject } from '../middleware/envelope.ts';
 import type { ParsedBody } from '../middleware/types.ts';
 import { isCalendarDate } from '../validation.ts';
 import { formatDateTime } from './time.ts';
@@ -238,7 +239,7 @@ export function toJobCardRecord(card: JobCard, offsetMinutes: number): v.InferOu
     created_datetime: formatDateTime(card.createdAt, offsetMinutes),
     source_ip: card.sourceIp,
     external_reference: card.externalReference,
-    payload: JSON.parse(card.payloadText) as Record<string, unknown>,
+    payload: verbatimJsonObject(card.payloadText),
   };
 }
 
@@ -251,6 +252,6 @@ export function toSnapshotRecord(snapshot: JobCardSnapshot, offsetMinutes: numbe
     changed_by_user_uid: snapshot.changedByUserUid,
     source_ip: snapshot.sourceIp,
     external_reference: snapshot.externalReference,
-    payload: JSON.parse(snapshot.payloadText) as Record<string, unknown>,
+    payload: verbatimJsonObject(snapshot.payloadText),
   };
 }
