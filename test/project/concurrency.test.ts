@@ -182,7 +182,6 @@ interface EditedRecord {
   expected: (round: number, i: number) => unknown;
 }
 
-const EDIT_ROUNDS = 10;
 const PARALLEL_EDITS = 10;
 
 const editedRecords: Array<[string, (user: TestUser) => Promise<EditedRecord>]> = [
@@ -262,7 +261,7 @@ describe('edits of one existing record racing each other', () => {
     // Prepare
     const user = await givenUser();
     const record = await given(user);
-    for (let round = 1; round <= EDIT_ROUNDS; round++) {
+    for (let round = 1; round <= ROUNDS; round++) {
       // Act
       const results = await Promise.all(Array.from({ length: PARALLEL_EDITS }, (_, i) => record.edit(round, i)));
       // Assess
@@ -282,7 +281,7 @@ describe('job card history under parallel edits', () => {
     const user = await givenUser();
     const card = await givenJobCard(user, { Edit: 'created' });
     const committed: string[] = ['created'];
-    for (let round = 1; round <= EDIT_ROUNDS; round++) {
+    for (let round = 1; round <= ROUNDS; round++) {
       // Act
       const edits = Array.from({ length: PARALLEL_EDITS }, (_, i) => `${round}-${i}`);
       const results = await Promise.all(
