@@ -69,16 +69,7 @@ export async function renameExpenseType(userUid: number, type: number, name: str
     read: () => findLiveUserType(userUid, type),
     write: async (current) => {
       if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
-      const renameType = {
-        Update: {
-          TableName: tableName(),
-          Key: keys.expenseType(userUid, type),
-          UpdateExpression: 'SET #name = :name',
-          ConditionExpression: 'deleted = :false AND #name = :seen',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':name': name, ':false': false, ':seen': current.name },
-        },
-      };
+      const renameType = { Update: updateAsRead(userUid, current, 'SET #name = :name', { ':name': name }) };
       const moveClaim = sameExpenseName(current.name, name)
         ? []
         : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
@@ -104,16 +95,7 @@ export async function deleteExpenseType(userUid: number, type: number): Promise<
     read: () => findLiveUserType(userUid, type),
     write: (current) =>
       transactWrite([
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.expenseType(userUid, type),
-            UpdateExpression: 'SET deleted = :true',
-            ConditionExpression: 'deleted = :false AND #name = :seen',
-            ExpressionAttributeNames: { '#name': 'name' },
-            ExpressionAttributeValues: { ':true': true, ':false': false, ':seen': current.name },
-          },
-        },
+        { Update: updateAsRead(userUid, current, 'SET deleted = :true', { ':true': true }) },
         { Delete: releaseClaim(userUid, type, current.name) },
       ]),
     busyMessage: BUSY,
@@ -126,6 +108,18 @@ async function findLiveUserType(userUid: number, type: number): Promise<ExpenseT
   const found = Item ? expenseTypeFromItem(Item) : undefined;
   if (!found || found.deleted) throw new NotFound(NOT_FOUND);
   return found;
+}
+
+/** An update of the type, conditioned on it being live with the name read (the expression names the name `#name`). */
+function updateAsRead(userUid: number, current: ExpenseType, UpdateExpression: string, values: Record<string, unknown>) {
+  return {
+    TableName: tableName(),
+    Key: keys.expenseType(userUid, current.type),
+    UpdateExpression,
+    ConditionExpression: 'deleted = :false AND #name = :seen',
+    ExpressionAttributeNames: { '#name': 'name' },
+    ExpressionAttributeValues: { ...values, ':false': false, ':seen': current.name },
+  };
 }
 
 function nameClaim(userUid: number, type: number, name: string) {
