@@ -60,13 +60,14 @@ export function verbatimJsonObject(text: string): Record<string, unknown> {
  */
 export function toResponseJson(value: unknown): string {
   const fragments: string[] = [];
-  const marker = `verbatim-json-${randomUUID()}-`;
+  let marker: string | undefined;
   const text = JSON.stringify(value, (_key, field: unknown) => {
     if (!(field instanceof VerbatimJson)) return field;
+    marker ??= `verbatim-json-${randomUUID()}-`;
     fragments.push(field.text);
     return `${marker}${fragments.length - 1}`;
   });
-  if (fragments.length === 0) return text;
+  if (marker === undefined) return text;
   return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_quoted, index: string) => fragments[Number(index)] as string);
 }
 
