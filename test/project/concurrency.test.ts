@@ -369,6 +369,35 @@ describe('tag_id under concurrency', () => {
   });
 });
 
+describe('tag claims over many rounds of racing tag moves and deletes', () => {
+  it('leaves each tag claimed exactly by the live operator holding it, and answers an edit 404 only once its operator is deleted', async () => {
+    // Prepare
+    const [owner, racer] = await Promise.all([givenUser(), givenUser()]);
+    // Half the rounds of the others: every round moves one tag eight ways, so its transactions retry the most.
+    for (let round = 1; round <= ROUNDS / 2; round++) {
+      const { operatorUid, tagId } = await givenOperator(owner);
+      const newTags = Array.from({ length: 8 }, () => aTagId());
+      // Act: tag moves racing the operator's delete and another user's add of the tag it started with
+      const results = await Promise.all([
+        ...newTags.map((tag_id) => api.post('editOperator', { api_key: owner.key, operator_uid: operatorUid, tag_id })),
+        api.post('deleteOperator', { api_key: owner.key, operator_uid: operatorUid }),
+        api.post('addOperator', { api_key: racer.key, ...anOperator({ tag_id: tagId }) }),
+      ]);
+      // Assess
+      const [deleted, added] = results.slice(8) as [ApiResponse, ApiResponse];
+      for (const res of lost(results.slice(0, 8))) {
+        expect(['operator not found or not linked to this api key', BUSY('operator')], `round ${round}`).toContain(res.body.error_msg);
+      }
+      expect(deleted, `round ${round}`).toBeSuccess();
+      if (added.status !== 200) expect(added).toBeError(409, TAG_TAKEN);
+      const claims = await batchGet([tagId, ...newTags].map((tag) => keys.operatorTag(tag)));
+      const holder = added.status === 200 ? [[keys.operatorTag(tagId).pk, racer.userUid, added.body.operator_uid]] : [];
+      expect(claims.map((claim) => [claim.pk, claim.user_uid, claim.operator_uid]), `round ${round}`).toEqual(holder);
+      expect(await item(keys.operator(owner.userUid, operatorUid))).toBeUndefined();
+    }
+  }, 60_000);
+});
+
 // ---- one slip per fuel fill -------------------------------------------------------------------
 
 const SLIP_EXISTS = /^a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid (\d+)$/;
