@@ -6,7 +6,9 @@
  * (test/operations/addExpenseType.test.ts), one tag_id raced by adds, by an edit against an add, by edits of
  * several operators and by edits of one operator (addOperator.test.ts, editOperator.test.ts), 20 slips for one
  * fill over HTTP and in the store (addFuelFillSlip.test.ts, test/store/fill-slips.test.ts), parallel deletes
- * (deleteExpenseType, deleteOperator, deleteExpenseSlip tests). This file adds the renames, swaps and frees.
+ * (deleteExpenseType, deleteOperator, deleteExpenseSlip tests). This file adds the renames, swaps and frees, and
+ * many rounds of parallel edits and deletes of one record: never a 404 while the record lives, claims that follow
+ * the live names and tags (read from the table after every round), and a job card history in commit order.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
