@@ -1,0 +1,31 @@
+/**
+ * How a place is named wherever the service names one (trips' start and stop, fuel fills, addRoute's new stops):
+ * the most specific saved zone that contains it (the caller checks its zones first), else the reverse-geocoding
+ * provider's address, else the offline gazetteer's "3.2 km NE of Midrand, ZA", else its coordinates.
+ */
+import type { LatLng } from '../domain/geo.ts';
+import { logger } from '../logger.ts';
+import type { Geocoder } from '../providers/geocoding/geocoder.ts';
+import { describeNearTown, nearestTown } from './gazetteer.ts';
+
+/** The name of a place outside every saved zone. */
+export async function nameOutsideZones(point: LatLng, geocoder: Geocoder): Promise<string> {
+  return (await geocoder.address(point)) ?? nearTownName(point) ?? coordinatesText(point);
+}
+
+let gazetteerFailed = false;
+
+/** The gazetteer's name, or undefined far from every town (or, logged once per container, when its data cannot load). */
+function nearTownName(point: LatLng): string | undefined {
+  if (gazetteerFailed) return undefined;
+  try {
+    const near = nearestTown(point);
+    return near && describeNearTown(near);
+  } catch (error) {
+    gazetteerFailed = true;
+    logger.error('the offline gazetteer could not load; places outside zones and without an address are named by coordinates', { error: error as Error });
+    return undefined;
+  }
+}
+
+export const coordinatesText = ({ lat, lng }: LatLng): string => `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
