@@ -3,8 +3,6 @@
  * API emulator in this process and sets DIRECTIONS_PROVIDER and friends here. OSRM and Google are
  * faked by node:http servers on 127.0.0.1 answering in their real wire formats.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
@@ -12,6 +10,7 @@ import { freePort } from '../../local/ports.ts';
 import { distanceKm, type LatLng } from '../../shared/domain/geo.ts';
 import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { createApi } from '../support/api.ts';
+import { type Answer, type FakeProvider, startFakeProvider } from '../support/fake-provider.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { northOf, rawStops, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
@@ -42,36 +41,6 @@ afterAll(async () => {
 });
 
 // ---- fake providers -------------------------------------------------------------------------
-
-type Answer = { status?: number; body: unknown } | { status?: number; text: string } | 'hang';
-
-interface FakeProvider {
-  url: string;
-  requests: URL[];
-  answer: (url: URL) => Answer;
-  close(): Promise<void>;
-}
-
-async function startFakeProvider(answer: (url: URL) => Answer): Promise<FakeProvider> {
-  const requests: URL[] = [];
-  const fake = { requests, answer } as FakeProvider;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push(url);
-    const reply = fake.answer(url);
-    if (reply === 'hang') return;
-    res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json; charset=UTF-8' });
-    res.end('text' in reply ? reply.text : JSON.stringify(reply.body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return fake;
-}
 
 /** OSRM's `route` answer: leg i is 1500.4·(i+1) m and 120.4·(i+1) s. */
 function osrmRoute(url: URL): Answer {
