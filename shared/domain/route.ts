@@ -8,6 +8,7 @@ import { NotFound } from '../errors.ts';
 import { dateTimeText, integer } from '../responses.ts';
 import { COORDINATE_DECIMALS, roundTo } from '../validation.ts';
 import { distanceKm, type LatLng } from './geo.ts';
+import { PLACE_NAMING } from './place.ts';
 import { formatDateTime } from './time.ts';
 import { type LocationDetails, mostSpecificLocationAt, newLocation, type UserLocation } from './user-location.ts';
 
@@ -254,7 +255,10 @@ export const RouteRecord = v.object({
     v.object({
       seq: integer,
       user_location_uid: integer,
-      description: v.string(),
+      description: v.pipe(
+        v.string(),
+        v.description(`the stop's location's description; a new stop sent without one is named as trips' places are: ${PLACE_NAMING}`),
+      ),
       latitude: v.number(),
       longitude: v.number(),
       created: v.boolean(),
