@@ -1,7 +1,7 @@
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
 import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
-import { nameOutsideZones } from '../places/place-name.ts';
+import { nameOutsideZones, prepareGazetteer } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/tracks.ts';
@@ -15,6 +15,11 @@ import { listUserLocations } from '../store/user-locations.ts';
  */
 export class PlaceNamer {
   private readonly geocoder = new Geocoder();
+
+  /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
+  constructor() {
+    prepareGazetteer();
+  }
   private readonly users = new Map<number, Promise<number[]>>();
   private readonly locations = new Map<number, Promise<UserLocation[]>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();

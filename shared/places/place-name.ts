@@ -6,7 +6,8 @@
 import type { LatLng } from '../domain/geo.ts';
 import { logger } from '../logger.ts';
 import type { Geocoder } from '../providers/geocoding/geocoder.ts';
-import { describeNearTown, nearestTown } from './gazetteer.ts';
+import { config } from '../config.ts';
+import { describeNearTown, loadTowns, nearestTown } from './gazetteer.ts';
 
 /** The name of a place outside every saved zone. */
 export async function nameOutsideZones(point: LatLng, geocoder: Geocoder): Promise<string> {
@@ -15,6 +16,25 @@ export async function nameOutsideZones(point: LatLng, geocoder: Geocoder): Promi
 
 let gazetteerFailed = false;
 
+/**
+ * With no provider the gazetteer names every place outside the zones, so it is loaded before a batch's requests
+ * start: its synchronous decode (about 250 ms, more on a busy machine) would otherwise stall responses already
+ * on their way, and DynamoDB calls would time out. With a provider it loads on the first fallback instead.
+ */
+export function prepareGazetteer(): void {
+  if (config.geocodingProvider() !== 'gazetteer' || gazetteerFailed) return;
+  try {
+    loadTowns();
+  } catch (error) {
+    gazetteerUnavailable(error);
+  }
+}
+
+function gazetteerUnavailable(error: unknown): void {
+  gazetteerFailed = true;
+  logger.error('the offline gazetteer could not load; places outside zones and without an address are named by coordinates', { error: error as Error });
+}
+
 /** The gazetteer's name, or undefined far from every town (or, logged once per container, when its data cannot load). */
 function nearTownName(point: LatLng): string | undefined {
   if (gazetteerFailed) return undefined;
@@ -22,8 +42,7 @@ function nearTownName(point: LatLng): string | undefined {
     const near = nearestTown(point);
     return near && describeNearTown(near);
   } catch (error) {
-    gazetteerFailed = true;
-    logger.error('the offline gazetteer could not load; places outside zones and without an address are named by coordinates', { error: error as Error });
+    gazetteerUnavailable(error);
     return undefined;
   }
 }

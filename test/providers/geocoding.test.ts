@@ -12,7 +12,7 @@ import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
 import { drive, ingest, parked } from '../support/position-builders.ts';
-import { northOf, somewhere } from '../support/routes-builders.ts';
+import { somewhere } from '../support/routes-builders.ts';
 
 const DAY = '2026-11-05';
 const GOOGLE_KEY = 'AIzaGeocodingTestKey-0123';
@@ -161,11 +161,12 @@ describe('Amazon Location Service Places', () => {
   it('answers a place it has named before from the cache, without asking again, and asks once about a new one', async () => {
     // Prepare: the depot is geocoded with the first trip
     const { user, vehicle } = await givenTracked();
-    const [depot, client, other] = [somewhere(), somewhere(), somewhere()];
-    await ingest(aTrip(vehicle.imei, 6, depot, client));
+    const [yard, client, other] = [cell(somewhere()), somewhere(), somewhere()];
+    const [gate, bay] = [{ lat: yard.lat + 0.00002, lng: yard.lng + 0.00001 }, { lat: yard.lat - 0.00003, lng: yard.lng - 0.00004 }];
+    await ingest(aTrip(vehicle.imei, 6, gate, client));
     const before = amazon.received.length;
-    // Act: back to the depot a metre away (same cell), then on to a new place
-    await ingest([...aTrip(vehicle.imei, 8, client, northOf(depot, 1)), ...aTrip(vehicle.imei, 10, northOf(depot, 1), other)]);
+    // Act: back to the depot a few metres away (same 4-decimal cell), then on to a new place
+    await ingest([...aTrip(vehicle.imei, 8, client, bay), ...aTrip(vehicle.imei, 10, bay, other)]);
     // Assess
     expect(amazon.received.slice(before).map((request) => request.body)).toEqual([{ QueryPosition: [cell(other).lng, cell(other).lat], MaxResults: 1, IntendedUse: 'Storage' }]);
     const places = await tripPlaces(user);
