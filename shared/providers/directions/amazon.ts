@@ -5,7 +5,7 @@
  * one leg per pair of stops; a ferry or walking stretch splits a stop-to-stop leg into several, which are summed up
  * to the leg that arrives at a waypoint. The geometry is not asked for: a route stores only its legs' measures.
  */
-import { CalculateRoutesCommand, type CalculateRoutesResponse, GeoRoutesClient, type RouteLeg } from '@aws-sdk/client-geo-routes';
+import type { CalculateRoutesResponse, GeoRoutesClient, RouteLeg } from '@aws-sdk/client-geo-routes';
 import { config } from '../../config.ts';
 import type { LatLng } from '../../domain/geo.ts';
 import { tracer } from '../../telemetry.ts';
@@ -16,9 +16,11 @@ import { type DirectionsProvider, measuredLegs, unexpectedAnswer } from './provi
 const NAME = 'amazon';
 let client: GeoRoutesClient | undefined;
 
-function routesClient(): GeoRoutesClient {
+/** Loaded on first use, so other providers' functions never pay for the SDK module at cold start. */
+async function routesClient(): Promise<GeoRoutesClient> {
+  const { GeoRoutesClient: Client } = await import('@aws-sdk/client-geo-routes');
   // one attempt within PROVIDER_TIMEOUT_MS (the abort signal), as every directions provider gets
-  client ??= tracer.captureAWSv3Client(new GeoRoutesClient({ maxAttempts: 1, ...amazonLocationClientSettings(config.amazonRoutesEndpoint()) }));
+  client ??= tracer.captureAWSv3Client(new Client({ maxAttempts: 1, ...amazonLocationClientSettings(config.amazonRoutesEndpoint()) }));
   return client;
 }
 
@@ -30,6 +32,7 @@ export function amazonRoutesProvider(): DirectionsProvider {
     endpoint: config.amazonRoutesEndpoint() ?? 'amazon-location-routes',
     async legs(points: readonly LatLng[]) {
       const timeoutMs = providerTimeoutMs();
+      const { CalculateRoutesCommand } = await import('@aws-sdk/client-geo-routes');
       const command = new CalculateRoutesCommand({
         Origin: position(points[0] as LatLng),
         Destination: position(points[points.length - 1] as LatLng),
@@ -37,7 +40,7 @@ export function amazonRoutesProvider(): DirectionsProvider {
         TravelMode: 'Car',
         LegAdditionalFeatures: ['Summary'],
       });
-      const answer = await routesClient()
+      const answer = await (await routesClient())
         .send(command, { abortSignal: AbortSignal.timeout(timeoutMs) })
         .catch((error: unknown) => {
           throw amazonLocationFailure(`directions provider ${NAME}`, error, timeoutMs);
