@@ -4,10 +4,11 @@
  * each provider is faked on 127.0.0.1 in its real wire format (Amazon Location through the SDK, signed with
  * fake credentials). Every test drives between random spots, so the shared cache of one never answers another.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { describeNearTown, nearestTown } from '../../shared/places/gazetteer.ts';
 import { NOMINATIM_USER_AGENT } from '../../shared/providers/geocoding/nominatim.ts';
+import { logger, metricNames, metrics } from '../../shared/telemetry.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
@@ -207,6 +208,28 @@ describe('Amazon Location Service Places', () => {
     const before = amazon.received.length;
     await ingest(aTrip(vehicle.imei, 9, to, from));
     expect(amazon.received.length - before).toBe(2);
+  });
+
+  it('counts every failure in the GeocodingFailures metric and logs only the first of a batch', async () => {
+    // Prepare
+    const { vehicle } = await givenTracked();
+    amazon.answer = () => ({ status: 500, body: { message: 'internal' }, headers: { 'x-amzn-errortype': 'InternalServerException' } });
+    const counted = vi.spyOn(metrics, 'addMetric');
+    const warned = vi.spyOn(logger, 'warn');
+    try {
+      // Act
+      await ingest(aTrip(vehicle.imei, 6, somewhere(), somewhere()));
+      // Assess
+      expect(counted.mock.calls.filter(([name]) => name === metricNames.geocodingFailures)).toEqual([
+        [metricNames.geocodingFailures, 'Count', 1],
+        [metricNames.geocodingFailures, 'Count', 1],
+      ]);
+      const logged = warned.mock.calls.filter(([message]) => String(message).startsWith('reverse geocoding failed'));
+      expect(logged).toEqual([[expect.any(String), { provider: 'amazon', reason: 'geocoding provider amazon answered HTTP 500 (InternalServerException)' }]]);
+    } finally {
+      counted.mockRestore();
+      warned.mockRestore();
+    }
   });
 
   it('makes at most GEOCODING_BATCH_CALLS calls in a batch; the other new places get the gazetteer name', async () => {

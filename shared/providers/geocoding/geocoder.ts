@@ -34,8 +34,8 @@ function geocodingProvider(): GeocodingProvider | undefined {
 
 export class Geocoder {
   /** provider calls made or under way; with no provider, none is ever made */
-  calls = 0;
-  failures = 0;
+  private calls = 0;
+  private failures = 0;
   private readonly provider: GeocodingProvider | undefined;
   private readonly byCell = new Map<string, Promise<string | undefined>>();
   private deadline: number | undefined;
