@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { nameDrafts, planPoints, planStops, routeLegs, RouteRecord, routeStops, stopList, toRouteRecord, unnamedPoints } from '../../shared/domain/route.ts';
-import { mostSpecificLocationAt, type UserLocation } from '../../shared/domain/user-location.ts';
+import type { UserLocation } from '../../shared/domain/user-location.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
-import { nameOutsideZones } from '../../shared/places/place-name.ts';
+import { namePlace } from '../../shared/places/place-name.ts';
 import { findDirections } from '../../shared/providers/directions/directions.ts';
 import { Geocoder } from '../../shared/providers/geocoding/geocoder.ts';
 import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
@@ -33,7 +33,7 @@ export const AddRouteOutput = RouteRecord;
  */
 function placeNames(points: readonly LatLng[], locations: readonly UserLocation[]): Promise<string[]> {
   const geocoder = new Geocoder();
-  return Promise.all(points.map(async (point) => mostSpecificLocationAt(locations, point)?.description ?? nameOutsideZones(point, geocoder)));
+  return Promise.all(points.map((point) => namePlace(point, locations, geocoder)));
 }
 
 /**

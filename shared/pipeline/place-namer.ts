@@ -1,7 +1,7 @@
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
-import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
-import { nameOutsideZones, prepareGazetteer } from '../places/place-name.ts';
+import type { UserLocation } from '../domain/user-location.ts';
+import { namePlace, prepareGazetteer } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/tracks.ts';
@@ -15,14 +15,14 @@ import { listUserLocations } from '../store/user-locations.ts';
  */
 export class PlaceNamer {
   private readonly geocoder = new Geocoder();
+  private readonly users = new Map<number, Promise<number[]>>();
+  private readonly locations = new Map<number, Promise<UserLocation[]>>();
+  private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
   /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
   constructor() {
     prepareGazetteer();
   }
-  private readonly users = new Map<number, Promise<number[]>>();
-  private readonly locations = new Map<number, Promise<UserLocation[]>>();
-  private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
   async placeName(vehicleUid: number, point: LatLng): Promise<string> {
     let locations = this.locations.get(vehicleUid);
@@ -30,7 +30,7 @@ export class PlaceNamer {
       locations = this.vehicleUsers(vehicleUid).then(async (users) => (await Promise.all(users.map(listUserLocations))).flat());
       this.locations.set(vehicleUid, locations);
     }
-    return mostSpecificLocationAt(await locations, point)?.description ?? nameOutsideZones(point, this.geocoder);
+    return namePlace(point, await locations, this.geocoder);
   }
 
   /**

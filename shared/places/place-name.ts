@@ -1,17 +1,18 @@
 /**
  * How a place is named wherever the service names one (trips' start and stop, fuel fills, addRoute's new stops):
- * the most specific saved zone that contains it (the caller checks its zones first), else the reverse-geocoding
+ * the most specific saved zone that contains it, else the reverse-geocoding
  * provider's address, else the offline gazetteer's "3.2 km NE of Midrand, ZA", else its coordinates.
  */
 import type { LatLng } from '../domain/geo.ts';
+import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
 import { logger } from '../logger.ts';
 import type { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { config } from '../config.ts';
 import { describeNearTown, loadTowns, nearestTown } from './gazetteer.ts';
 
-/** The name of a place outside every saved zone. */
-export async function nameOutsideZones(point: LatLng, geocoder: Geocoder): Promise<string> {
-  return (await geocoder.address(point)) ?? nearTownName(point) ?? coordinatesText(point);
+/** The place's name, given the saved zones that may contain it (a vehicle's users', or the caller's). */
+export async function namePlace(point: LatLng, zones: readonly UserLocation[], geocoder: Geocoder): Promise<string> {
+  return mostSpecificLocationAt(zones, point)?.description ?? (await geocoder.address(point)) ?? nearTownName(point) ?? coordinatesText(point);
 }
 
 let gazetteerFailed = false;
