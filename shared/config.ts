@@ -71,7 +71,7 @@ export const config = {
   },
   /** inside the functions' 10 s timeout */
   providerTimeoutMs: (): number => positiveNumber('providerTimeoutMs', 8_000),
-  liveMapProvider: (): string => text('liveMapProvider') ?? 'schematic',
+  liveMapProvider: (): string => text('liveMapProvider') ?? 'offline',
   googleStaticMapsUrl: (): string | undefined => text('googleStaticMapsUrl'),
   directionsProvider: (): string => text('directionsProvider')?.toLowerCase() ?? 'estimate',
   osrmUrl: (): string | undefined => text('osrmUrl'),

@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
-import { MARKER_COLOR } from '../../shared/domain/live-map/schematic.ts';
+import { MARKER } from '../../shared/domain/live-map/svg-map.ts';
 import { logger } from '../../shared/logger.ts';
 import { createApi } from '../support/api.ts';
 import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
@@ -211,9 +211,9 @@ describe('getLiveMap when the provider fails', () => {
   });
 });
 
-describe('getLiveMap with the built-in schematic map', () => {
+describe('getLiveMap with the built-in offline map', () => {
   beforeEach(() => {
-    process.env.LIVE_MAP_PROVIDER = 'schematic';
+    process.env.LIVE_MAP_PROVIDER = 'offline';
   });
 
   it('draws a PNG of the requested size with the marker on the only vehicle, without any network', async () => {
@@ -228,7 +228,7 @@ describe('getLiveMap with the built-in schematic map', () => {
     const png = decoded(res.body);
     expect([png.width, png.height]).toEqual([320, 200]);
     const centre = (100 * 320 + 160) * 4;
-    expect([...png.data.subarray(centre, centre + 3)]).toEqual([...MARKER_COLOR]);
+    expect(Buffer.from(png.data.subarray(centre, centre + 3)).toString('hex')).toBe(MARKER.slice(1));
     expect(fake.requests).toHaveLength(0);
   });
 
