@@ -32,9 +32,13 @@ export interface Town {
   at: Pixel;
 }
 
+export type ImageFormat = 'png' | 'jpeg';
+
 export type Basemap =
   | { kind: 'drawn'; land: string; borders: string; towns: Town[]; attribution: string }
-  | { kind: 'tiles'; tiles: { at: Pixel; size: number; png: Uint8Array }[]; attribution: string };
+  | { kind: 'tiles'; tiles: { at: Pixel; size: number; image: Uint8Array; format: ImageFormat }[]; attribution: string }
+  /** a provider's finished picture, vehicles already on it: centred, with only the legend added */
+  | { kind: 'picture'; image: Uint8Array; format: ImageFormat; width: number; height: number; attribution: string };
 
 const escapeXml = (text: string): string =>
   text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
@@ -78,17 +82,16 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
   const groups = groupMarkers(viewport, map.vehicles);
   const visible = groups.filter((group) => isInside(frame, group.at));
   const outside = groups.filter((group) => !isInside(frame, group.at)).reduce((sum, group) => sum + group.vehicles.length, 0);
+  const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${map.width}" height="${map.height}" viewBox="0 0 ${map.width} ${map.height}" font-family="${FONT_FAMILY}">`;
 
-  const legendLines = [
-    `${map.vehicles.length} ${map.vehicles.length === 1 ? 'vehicle' : 'vehicles'}`,
-    `newest GPS ${gpsTimeText(map.vehicles.map((vehicle) => vehicle.gpsDatetime).sort().at(-1) ?? '')}`,
-    ...(outside > 0 ? [`${outside} outside the frame`] : []),
-  ];
-  const legendBox: Box = {
-    left: 6, top: 6,
-    right: 6 + 12 + Math.max(...legendLines.map((line) => textWidth(line, LEGEND_SIZE))),
-    bottom: 6 + 8 + legendLines.length * (LEGEND_SIZE + 4),
-  };
+  if (basemap.kind === 'picture') {
+    // The provider framed and drew the vehicles itself, so only what needs no pixel position is added.
+    const legend = legendOf(map, 0);
+    const image = `<image x="${(map.width - basemap.width) / 2}" y="${(map.height - basemap.height) / 2}" width="${basemap.width}" height="${basemap.height}" href="data:image/${basemap.format};base64,${Buffer.from(basemap.image).toString('base64')}"/>`;
+    return { svg: [open, image, legendSvg(legend.box, legend.lines), '</svg>'].join('\n'), groups, outside: 0 };
+  }
+
+  const { lines: legendLines, box: legendBox } = legendOf(map, outside);
   const bar = scaleBar(viewport, Math.min(120, map.width / 3));
   const scaleBox: Box = { left: 6, top: map.height - 30, right: 14 + Math.max(bar.length, textWidth(bar.text, 11)), bottom: map.height - 4 };
   const attributionWidth = textWidth(basemap.attribution, 9);
@@ -127,7 +130,7 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
   const shownTowns = basemap.kind === 'drawn' ? shown.flatMap((label) => basemap.towns[label.index] ?? []) : [];
 
   const svg = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${map.width}" height="${map.height}" viewBox="0 0 ${map.width} ${map.height}" font-family="${FONT_FAMILY}">`,
+    open,
     basemapSvg(map, basemap),
     ...map.geofences.map((zone) => zoneSvg(viewport, zone)),
     ...shownTowns.map(({ at }) => `<circle cx="${round(at.x)}" cy="${round(at.y)}" r="2.5" fill="${TOWN_INK}" stroke="#fff" stroke-width="1"/>`),
@@ -143,12 +146,27 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
   return { svg, groups, outside };
 }
 
-function basemapSvg(map: LiveMap, basemap: Basemap): string {
+/** The vehicle count, the newest GPS time and, when some are, how many vehicles are outside the frame. */
+function legendOf(map: LiveMap, outside: number): { lines: string[]; box: Box } {
+  const lines = [
+    `${map.vehicles.length} ${map.vehicles.length === 1 ? 'vehicle' : 'vehicles'}`,
+    `newest GPS ${gpsTimeText(map.vehicles.map((vehicle) => vehicle.gpsDatetime).sort().at(-1) ?? '')}`,
+    ...(outside > 0 ? [`${outside} outside the frame`] : []),
+  ];
+  const box: Box = {
+    left: 6, top: 6,
+    right: 6 + 12 + Math.max(...lines.map((line) => textWidth(line, LEGEND_SIZE))),
+    bottom: 6 + 8 + lines.length * (LEGEND_SIZE + 4),
+  };
+  return { lines, box };
+}
+
+function basemapSvg(map: LiveMap, basemap: Exclude<Basemap, { kind: 'picture' }>): string {
   if (basemap.kind === 'tiles') {
     return [
       `<rect width="${map.width}" height="${map.height}" fill="${LAND}"/>`,
-      ...basemap.tiles.map(({ at, size, png }) =>
-        `<image x="${round(at.x)}" y="${round(at.y)}" width="${size}" height="${size}" href="data:image/png;base64,${Buffer.from(png).toString('base64')}"/>`),
+      ...basemap.tiles.map(({ at, size, image, format }) =>
+        `<image x="${round(at.x)}" y="${round(at.y)}" width="${size}" height="${size}" href="data:image/${format};base64,${Buffer.from(image).toString('base64')}"/>`),
     ].join('\n');
   }
   return [
