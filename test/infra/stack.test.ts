@@ -182,8 +182,8 @@ describe('the positions pipeline', () => {
 });
 
 describe('provider configuration', () => {
-  it('tells getLiveMap to use Google Static Maps and addRoute to use OSRM by default', () => {
-    expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'google' });
+  it('tells getLiveMap to use Amazon Location static maps and addRoute to use OSRM by default', () => {
+    expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'amazon-location' });
     expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({ DIRECTIONS_PROVIDER: 'osrm' });
   });
 
@@ -198,6 +198,49 @@ describe('provider configuration', () => {
     withGoogle.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]) },
     });
+  });
+
+  it('lets getLiveMap, and no other function, call GetStaticMap, on the Maps provider resource only', () => {
+    const [logicalId] = functionOf('getLiveMap');
+    expect(actionsGrantedTo(logicalId)).toContain('geo-maps:GetStaticMap');
+    const grants = Object.values(template.findResources('AWS::IAM::Policy'))
+      .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement)
+      .filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => action.startsWith('geo')));
+    expect(grants).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'geo-maps:GetStaticMap',
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':geo-maps:', { Ref: 'AWS::Region' }, '::provider/default']] },
+      },
+    ]);
+  });
+
+  it('gives getLiveMap a tile server\'s URL template and its key\'s secret, with read access, and no Amazon Location grant', () => {
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}',
+        mapTilesKeySecretName: 'fleet/map-tiles', mapTilesAttribution: '© OpenStreetMap contributors',
+      },
+    });
+    const withTiles = Template.fromStack(new FleetTrackingStack(app, 'Tiles'));
+    withTiles.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          LIVE_MAP_PROVIDER: 'tiles', MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}', MAP_TILES_KEY_SECRET: 'fleet/map-tiles',
+          MAP_TILES_ATTRIBUTION: '© OpenStreetMap contributors',
+        }),
+      },
+    });
+    const actions = Object.values(withTiles.findResources('AWS::IAM::Policy'))
+      .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement)
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    expect(actions).toContain('secretsmanager:GetSecretValue');
+    expect(actions).not.toContain('geo-maps:GetStaticMap');
+  });
+
+  it('refuses the tiles provider without a URL template', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/tile.png' } });
+    expect(() => new FleetTrackingStack(app, 'NoTemplate')).toThrow(/mapTilesUrl/);
   });
 
   it('refuses Google directions without a secret', () => {
