@@ -9,6 +9,7 @@ import type { Position } from '../domain/tracking/position.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { tableDefinition } from './table-definition.ts';
 import { type Item, queryAll } from './requests.ts';
 
 export interface Checkpoint {
@@ -24,13 +25,13 @@ export const chunkItem = (vehicleUid: number, chunk: PositionChunk): Item => ({
   ...keys.positionChunk(vehicleUid, chunk.firstAt, chunk.contentHash),
   hour: chunk.hour,
   points: chunk.encoded,
-  ttl: expiresAfter(chunk.lastAt),
+  [tableDefinition.ttlAttribute]: expiresAfter(chunk.lastAt),
 });
 
 export const checkpointItem = (vehicleUid: number, checkpoint: Checkpoint): Item => ({
   ...keys.checkpoint(vehicleUid, checkpoint.hour),
   state: checkpoint.state,
-  ttl: expiresAfter(hourStart(checkpoint.hour)),
+  [tableDefinition.ttlAttribute]: expiresAfter(hourStart(checkpoint.hour)),
 });
 
 /**
