@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { distanceKm } from '../../shared/domain/geo.ts';
 import { seedDemo } from '../../local/seed.ts';
 import { demoFleetDay, interleave, recordsUntil } from '../../local/simulator.ts';
-import { api } from '../support/api.ts';
+import { ensureTable } from '../../local/table.ts';
+import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 
 const IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
 
@@ -42,13 +43,25 @@ describe('the demo simulation', () => {
 
 describe('the npm start demo account', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-demo-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A table of its own, as npm start has: the demo's tag_ids and IMEIs are global, and the run's shared table
+  // holds every other test's records.
+  const demoTable = 'fleet-tracking-demo-test';
+  let emulator: IsolatedEmulator;
+  beforeAll(async () => {
+    await ensureTable(inject('dynamoEndpoint'), demoTable);
+    process.env.TABLE_NAME = demoTable;
+    emulator = await startIsolatedEmulator({ TABLE_NAME: demoTable });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('has vehicles spread over the region, polygons without float noise and nothing in the future', async () => {
     // Act
     const demo = await seedDemo(join(dir, 'demo.json'));
-    const live = await api.get('getLiveData', { api_key: demo.apiKey });
-    const locations = await api.get('getUserLocations', { api_key: demo.apiKey });
+    const live = await emulator.api.get('getLiveData', { api_key: demo.apiKey });
+    const locations = await emulator.api.get('getUserLocations', { api_key: demo.apiKey });
     // Assess
     const positions = live.body.vehicles as { latitude: string; longitude: string; gps_datetime: string }[];
     expect(positions.map((vehicle) => vehicle.latitude !== null)).toEqual([true, true, true]);

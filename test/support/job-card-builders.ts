@@ -33,7 +33,13 @@ export function givenJobCard(user: TestUser, payload = aJobCardPayload(), { crea
   return addJobCard(user.userUid, content, sourceIp, createdAt);
 }
 
-/** `count` cards one minute apart from `firstCreatedAt`, written in parallel batches; returned oldest first. */
+/**
+ * `count` cards one minute apart from `firstCreatedAt`, written in parallel batches; returned oldest first.
+ * Batches of 25: the store's SDK client keeps production's 1 s connection timeout, which a hundred parallel
+ * connections to a DynamoDB Local shared by a full test run can miss.
+ */
+const PARALLEL_WRITES = 25;
+
 export async function givenJobCards(
   user: TestUser,
   count: number,
@@ -41,8 +47,8 @@ export async function givenJobCards(
 ): Promise<JobCard[]> {
   const start = Date.parse(firstCreatedAt);
   const cards: JobCard[] = [];
-  for (let offset = 0; offset < count; offset += 100) {
-    const batch = Array.from({ length: Math.min(100, count - offset) }, (_, i) => offset + i);
+  for (let offset = 0; offset < count; offset += PARALLEL_WRITES) {
+    const batch = Array.from({ length: Math.min(PARALLEL_WRITES, count - offset) }, (_, i) => offset + i);
     cards.push(
       ...(await Promise.all(
         batch.map((n) => givenJobCard(user, payload, { createdAt: new Date(start + n * 60_000).toISOString() })),
