@@ -75,7 +75,7 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
-    .use(errorMapper())
+    .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
     .use(parseRequest(options))
