@@ -6,8 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isCalendarDate } from '../shared/validation.ts';
 import { demoFleetDay, interleave, recordsUntil } from '../local/simulator.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
-import { ingestRecords } from './ingest.ts';
-import { localDataDir } from './local-defaults.ts';
+import { ingestRecords } from '../shared/pipeline/ingest.ts';
+import { localDataDir } from '../local/data-dir.ts';
 
 const DEMO_IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
 

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
 import { dateTimeText, integer as id, nullableText } from '../responses.ts';
 import { isPlainObject } from '../validation.ts';
-import type { ParsedBody } from '../middleware/types.ts';
+import type { ParsedBody } from '../contracts/request-body.ts';
 import { isCalendarDate } from '../validation.ts';
 import { formatDateTime } from './time.ts';
 

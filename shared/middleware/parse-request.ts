@@ -1,6 +1,7 @@
 import { BadRequest, PayloadTooLarge } from '../errors.ts';
 import { isPlainObject } from '../validation.ts';
-import { headerValue, type HttpMiddleware, type HttpRequest, type ParsedBody } from './types.ts';
+import type { ParsedBody } from '../contracts/request-body.ts';
+import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
