@@ -19,14 +19,13 @@ import { MAX_STOPS, MIN_STOPS, RouteRecord, RouteSummary } from './domain/route.
 import { TripRecord } from './domain/trip.ts';
 import { UserLocationRecord } from './domain/user-location.ts';
 import { LiveRecord, VehicleRecord } from './domain/vehicle.ts';
-import { API_VERSION } from './middleware/envelope.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 import type { InputSchema } from './middleware/validate-input.ts';
 import type { OperationContract } from './operation.ts';
 import { type OperationExamples, operationExamples } from './openapi-examples.ts';
 import { parameterDescriptions } from './openapi-parameters.ts';
 import { type Area, handlerPath, isCreate, type Operation, type OperationName, operations } from './operations.ts';
-import { ErrorEnvelope, SuccessEnvelope } from './responses.ts';
+import { API_VERSION, ErrorEnvelope, SuccessEnvelope } from './contracts/envelope.ts';
 
 export interface ParameterObject {
   name: string;

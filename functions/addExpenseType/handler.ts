@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
 import { operation } from '../../shared/operation.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';
-import { expenseName } from '../../shared/validation.ts';
+import { expenseName } from '../../shared/contracts/primitives.ts';
 
 export const AddExpenseTypeInput = v.object({ expense_name: expenseName });
 

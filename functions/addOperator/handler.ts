@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { newOperatorFields, OPERATOR_LIMITS, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import { addOperator } from '../../shared/store/operators.ts';
-import { requiredText } from '../../shared/validation.ts';
 
 export const AddOperatorInput = v.object({
   fullname: requiredText('fullname', OPERATOR_LIMITS.fullname),
@@ -12,7 +11,7 @@ export const AddOperatorInput = v.object({
   ...operatorDetailEntries,
 });
 
-export const AddOperatorOutput = v.object({ operator_uid: integer });
+export const AddOperatorOutput = v.object({ operator_uid: integerField });
 
 export const handler = operation('addOperator', AddOperatorInput, async ({ user, input }) => {
   const created = await addOperator(user.userUid, newOperatorFields(input));

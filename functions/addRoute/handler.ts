@@ -6,7 +6,7 @@ import { findDirections } from '../../shared/providers/directions/directions.ts'
 import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
 import { listUserLocations, numberLocations } from '../../shared/store/user-locations.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { optionalInteger, requiredText } from '../../shared/validation.ts';
+import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
 
 /** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
 const optionalVehicleUid = v.pipe(

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { newLocation, userLocationOptions } from '../../shared/domain/user-location.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { coordinate, integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import { addUserLocation } from '../../shared/store/user-locations.ts';
-import { coordinate, requiredText } from '../../shared/validation.ts';
 
 export const AddUserLocationInput = v.object({
   description: requiredText('description', 255),
@@ -12,7 +11,7 @@ export const AddUserLocationInput = v.object({
   ...userLocationOptions,
 });
 
-export const AddUserLocationOutput = v.object({ user_location_uid: integer });
+export const AddUserLocationOutput = v.object({ user_location_uid: integerField });
 
 export const handler = operation('addUserLocation', AddUserLocationInput, async ({ user, input }) => {
   const created = await addUserLocation(user.userUid, newLocation(input));

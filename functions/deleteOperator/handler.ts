@@ -1,12 +1,11 @@
 import * as v from 'valibot';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { deleteOperator } from '../../shared/store/operators.ts';
-import { requiredInteger } from '../../shared/validation.ts';
 
 export const DeleteOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
 
-export const DeleteOperatorOutput = v.object({ operator_uid: integer });
+export const DeleteOperatorOutput = v.object({ operator_uid: integerField });
 
 export const handler = operation('deleteOperator', DeleteOperatorInput, async ({ user, input }) => {
   await deleteOperator(user.userUid, input.operator_uid);

@@ -1,12 +1,11 @@
 import * as v from 'valibot';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { deleteRoute } from '../../shared/store/routes.ts';
-import { requiredInteger } from '../../shared/validation.ts';
 
 export const DeleteRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
 
-export const DeleteRouteOutput = v.object({ route_uid: integer });
+export const DeleteRouteOutput = v.object({ route_uid: integerField });
 
 export const handler = operation('deleteRoute', DeleteRouteInput, async ({ user, input }) => {
   await deleteRoute(user.userUid, input.route_uid);

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
 import { operation } from '../../shared/operation.ts';
 import { renameExpenseType } from '../../shared/store/expense-types.ts';
-import { expenseName, requiredInteger } from '../../shared/validation.ts';
+import { expenseName, requiredInteger } from '../../shared/contracts/primitives.ts';
 
 export const EditExpenseTypeInput = v.object({ type: requiredInteger('type'), expense_name: expenseName });
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describePayload, JobCardReceipt, payloadField, readPayload } from '../../shared/domain/job-card.ts';
 import { operation } from '../../shared/operation.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 /** With a raw JSON body, job_card_uid (like api_key) can only come from the query string. */
 export const EditJobCardInput = v.object({

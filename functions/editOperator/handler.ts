@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { nonBlankText, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { editOperator } from '../../shared/store/operators.ts';
-import { requiredInteger } from '../../shared/validation.ts';
 
 export const EditOperatorInput = v.object({
   operator_uid: requiredInteger('operator_uid'),
@@ -13,7 +12,7 @@ export const EditOperatorInput = v.object({
   ...operatorDetailEntries,
 });
 
-export const EditOperatorOutput = v.object({ operator_uid: integer });
+export const EditOperatorOutput = v.object({ operator_uid: integerField });
 
 export const handler = operation('editOperator', EditOperatorInput, async ({ user, input }) => {
   const { operator_uid, ...changes } = input;

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { locationChanges, userLocationOptions } from '../../shared/domain/user-location.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { coordinate, integerField, optionalText, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { getUserLocation, updateUserLocation } from '../../shared/store/user-locations.ts';
-import { coordinate, optionalText, requiredInteger } from '../../shared/validation.ts';
 
 export const EditUserLocationInput = v.object({
   user_location_uid: requiredInteger('user_location_uid'),
@@ -13,7 +12,7 @@ export const EditUserLocationInput = v.object({
   ...userLocationOptions,
 });
 
-export const EditUserLocationOutput = v.object({ user_location_uid: integer });
+export const EditUserLocationOutput = v.object({ user_location_uid: integerField });
 
 export const handler = operation('editUserLocation', EditUserLocationInput, async ({ user, input }) => {
   const current = await getUserLocation(user.userUid, input.user_location_uid);

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { SlipRecord, toSlipRecord } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
 import { findSlipForUser } from '../../shared/store/expense-slips.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 export const GetExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_uid') });
 

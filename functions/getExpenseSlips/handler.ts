@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { SlipRecord, toSlipRecord } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateTimeText, integer } from '../../shared/responses.ts';
+import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { listExpenseSlips } from '../../shared/store/expense-slips.ts';
-import { dateRangeEntries, requiredInteger, startNotAfterEnd } from '../../shared/validation.ts';
 
 export const GetExpenseSlipsInput = v.pipe(
   v.object({
@@ -14,10 +13,10 @@ export const GetExpenseSlipsInput = v.pipe(
 );
 
 export const GetExpenseSlipsOutput = v.object({
-  vehicle_uid: integer,
-  start_date: dateTimeText,
-  end_date: dateTimeText,
-  cnt: integer,
+  vehicle_uid: integerField,
+  start_date: dateTimeField,
+  end_date: dateTimeField,
+  cnt: integerField,
   slips: v.array(SlipRecord),
 });
 

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 import { listExpenseTypes } from '../../shared/store/expense-types.ts';
 
 export const GetExpenseTypesInput = v.object({});
 
-export const GetExpenseTypesOutput = v.object({ cnt: integer, expense_types: v.array(ExpenseTypeRecord) });
+export const GetExpenseTypesOutput = v.object({ cnt: integerField, expense_types: v.array(ExpenseTypeRecord) });
 
 export const handler = operation('getExpenseTypes', GetExpenseTypesInput, async ({ user }) => {
   const types = await listExpenseTypes(user.userUid);

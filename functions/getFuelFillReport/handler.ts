@@ -3,11 +3,10 @@ import { FuelFillRecord, toFuelFillRecord } from '../../shared/domain/fuel-fill.
 import { inclusiveDayCount, userDayRange } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateText, integer, nullableText } from '../../shared/responses.ts';
+import { dateField, dateRangeEntries, integerField, nullableTextField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { findSlips } from '../../shared/store/expense-slips.ts';
 import { listFuelFills } from '../../shared/store/fuel-fills.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { dateRangeEntries, requiredInteger, startNotAfterEnd } from '../../shared/validation.ts';
 
 const MAX_RANGE_DAYS = 366;
 
@@ -18,14 +17,14 @@ export const GetFuelFillReportInput = v.pipe(
 );
 
 export const GetFuelFillReportOutput = v.object({
-  vehicle_uid: integer,
+  vehicle_uid: integerField,
   imei: v.string(),
   vehicle_name: v.string(),
-  registration_number: nullableText,
+  registration_number: nullableTextField,
   fuel_factor: v.number(),
-  start_date: dateText,
-  end_date: dateText,
-  cnt: integer,
+  start_date: dateField,
+  end_date: dateField,
+  cnt: integerField,
   fills: v.array(FuelFillRecord),
 });
 

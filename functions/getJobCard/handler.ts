@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { JobCardRecord, toJobCardRecord } from '../../shared/domain/job-card.ts';
 import { operation } from '../../shared/operation.ts';
 import { findJobCard } from '../../shared/store/job-cards.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 export const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
 

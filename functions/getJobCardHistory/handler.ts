@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { JobCardSnapshotRecord, toSnapshotRecord } from '../../shared/domain/job-card.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { listJobCardHistory } from '../../shared/store/job-cards.ts';
-import { requiredInteger } from '../../shared/validation.ts';
 
 export const GetJobCardHistoryInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
 
-export const GetJobCardHistoryOutput = v.object({ job_card_uid: integer, cnt: integer, history: v.array(JobCardSnapshotRecord) });
+export const GetJobCardHistoryOutput = v.object({ job_card_uid: integerField, cnt: integerField, history: v.array(JobCardSnapshotRecord) });
 
 export const handler = operation('getJobCardHistory', GetJobCardHistoryInput, async ({ user, input }) => {
   const history = await listJobCardHistory(user.userUid, input.job_card_uid);

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { JobCardRecord, toJobCardRecord } from '../../shared/domain/job-card.ts';
-import { userDayRange } from '../../shared/domain/time.ts';
+import { isCalendarDate, userDayRange } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
 import { listJobCards } from '../../shared/store/job-cards.ts';
-import { isCalendarDate, optionalText } from '../../shared/validation.ts';
 
 const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 
@@ -27,7 +26,7 @@ export const GetJobCardsInput = v.pipe(
   v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
 );
 
-export const GetJobCardsOutput = v.object({ cnt: integer, job_cards: v.array(JobCardRecord) });
+export const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord) });
 
 export const handler = operation('getJobCards', GetJobCardsInput, async ({ user, input }) => {
   const offset = user.gmtOffsetMinutes;

@@ -3,7 +3,7 @@ import { OperatorRecord, toOperatorRecord } from '../../shared/domain/operator.t
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findOperator } from '../../shared/store/operators.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 export const GetOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
 

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { OperatorRecord, toOperatorRecord } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 import { listOperators } from '../../shared/store/operators.ts';
 
 export const GetOperatorsInput = v.object({});
 
-export const GetOperatorsOutput = v.object({ cnt: integer, operators: v.array(OperatorRecord) });
+export const GetOperatorsOutput = v.object({ cnt: integerField, operators: v.array(OperatorRecord) });
 
 export const handler = operation('getOperators', GetOperatorsInput, async ({ user }) => {
   const operators = await listOperators(user.userUid);

@@ -4,10 +4,9 @@ import type { Position } from '../../shared/domain/tracking/position.ts';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateTimeText, integer, nullableText } from '../../shared/responses.ts';
+import { dateTimeField, dateTimeParameter, integerField, nullableTextField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { dateTime, requiredInteger } from '../../shared/validation.ts';
 
 const MAX_RANGE_MS = 7 * 86_400_000;
 const MAX_LIMIT = 10_000;
@@ -19,8 +18,8 @@ const instantOf = (text: string, offsetMinutes: number): number => Date.parse(`$
 export const GetPositionsInput = v.pipe(
   v.object({
     vehicle_uid: requiredInteger('vehicle_uid'),
-    start_datetime: dateTime('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    end_datetime: dateTime('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
+    start_datetime: dateTimeParameter('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
+    end_datetime: dateTimeParameter('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
     limit: v.optional(v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)), MAX_LIMIT),
   }),
   v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),
@@ -30,7 +29,7 @@ export const GetPositionsInput = v.pipe(
 const nullableNumber = v.nullable(v.number());
 
 export const PositionRecordOutput = v.object({
-  gps_datetime: dateTimeText,
+  gps_datetime: dateTimeField,
   latitude: v.number(),
   longitude: v.number(),
   speed: nullableNumber,
@@ -38,7 +37,7 @@ export const PositionRecordOutput = v.object({
   ignition: v.nullable(v.picklist([0, 1])),
   fuel_value: nullableNumber,
   odometer: nullableNumber,
-  driver_id: nullableText,
+  driver_id: nullableTextField,
   supp_volt: nullableNumber,
   int_batt_volt: nullableNumber,
   int_temp: nullableNumber,
@@ -46,14 +45,14 @@ export const PositionRecordOutput = v.object({
 });
 
 export const GetPositionsOutput = v.object({
-  vehicle_uid: integer,
+  vehicle_uid: integerField,
   imei: v.string(),
-  start_datetime: dateTimeText,
-  end_datetime: dateTimeText,
-  cnt: integer,
+  start_datetime: dateTimeField,
+  end_datetime: dateTimeField,
+  cnt: integerField,
   positions: v.array(PositionRecordOutput),
   /** present when more positions exist than were returned: the next call's start_datetime */
-  next_start_datetime: v.optional(dateTimeText),
+  next_start_datetime: v.optional(dateTimeField),
 });
 
 const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput<typeof PositionRecordOutput> => ({

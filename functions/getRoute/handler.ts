@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { RouteRecord, toRouteRecord } from '../../shared/domain/route.ts';
 import { operation } from '../../shared/operation.ts';
 import { findRoute } from '../../shared/store/routes.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 export const GetRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
 

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { RouteSummary, toRouteSummary } from '../../shared/domain/route.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 import { listRoutes } from '../../shared/store/routes.ts';
 
 export const GetRoutesInput = v.object({});
 
-export const GetRoutesOutput = v.object({ cnt: integer, routes: v.array(RouteSummary) });
+export const GetRoutesOutput = v.object({ cnt: integerField, routes: v.array(RouteSummary) });
 
 export const handler = operation('getRoutes', GetRoutesInput, async ({ user }) => {
   const routes = await listRoutes(user.userUid);

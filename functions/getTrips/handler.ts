@@ -2,10 +2,9 @@ import * as v from 'valibot';
 import { userDayRange } from '../../shared/domain/time.ts';
 import { toTripRecord, TripRecord } from '../../shared/domain/trip.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateText, integer } from '../../shared/responses.ts';
+import { dateField, dateRangeEntries, imeiFilter, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';
-import { dateRangeEntries, imeiFilter, startNotAfterEnd } from '../../shared/validation.ts';
 
 export const GetTripsInput = v.pipe(
   v.object({
@@ -17,10 +16,10 @@ export const GetTripsInput = v.pipe(
 
 export const GetTripsOutput = v.object({
   filter: v.string(),
-  start_date: dateText,
-  end_date: dateText,
-  cnt: integer,
-  vehicles: v.array(v.object({ vehicle_uid: v.string(), imei: v.string(), trip_cnt: integer, trips: v.array(TripRecord) })),
+  start_date: dateField,
+  end_date: dateField,
+  cnt: integerField,
+  vehicles: v.array(v.object({ vehicle_uid: v.string(), imei: v.string(), trip_cnt: integerField, trips: v.array(TripRecord) })),
 });
 
 export const handler = operation('getTrips', GetTripsInput, async ({ user, input }) => {

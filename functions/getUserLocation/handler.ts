@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { toUserLocationRecord, UserLocationRecord } from '../../shared/domain/user-location.ts';
 import { operation } from '../../shared/operation.ts';
 import { getUserLocation } from '../../shared/store/user-locations.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 export const GetUserLocationInput = v.object({ user_location_uid: requiredInteger('user_location_uid') });
 

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { toUserLocationRecord, UserLocationRecord } from '../../shared/domain/user-location.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 import { listUserLocations } from '../../shared/store/user-locations.ts';
 
 export const GetUserLocationsInput = v.object({});
 
-export const GetUserLocationsOutput = v.object({ cnt: integer, locations: v.array(UserLocationRecord) });
+export const GetUserLocationsOutput = v.object({ cnt: integerField, locations: v.array(UserLocationRecord) });
 
 export const handler = operation('getUserLocations', GetUserLocationsInput, async ({ user }) => {
   const locations = await listUserLocations(user.userUid);

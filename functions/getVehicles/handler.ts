@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { toVehicleRecord, VehicleRecord } from '../../shared/domain/vehicle.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
+import { imeiFilter, integerField } from '../../shared/contracts/primitives.ts';
 import { listLinkedVehicles } from '../../shared/store/vehicles.ts';
-import { imeiFilter } from '../../shared/validation.ts';
 
 export const GetVehiclesInput = v.object({ filter: imeiFilter });
 
-export const GetVehiclesOutput = v.object({ filter: v.string(), cnt: integer, vehicles: v.array(VehicleRecord) });
+export const GetVehiclesOutput = v.object({ filter: v.string(), cnt: integerField, vehicles: v.array(VehicleRecord) });
 
 export const handler = operation('getVehicles', GetVehiclesInput, async ({ user, input }) => {
   const vehicles = await listLinkedVehicles(user.userUid, input.filter?.imeis);

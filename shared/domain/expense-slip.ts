@@ -1,6 +1,6 @@
 /** Expense and fuel slips (types 2 and the user's own) and fill slips (type 1, one per fuel fill). */
 import * as v from 'valibot';
-import { dateTimeText, decimalText, integer } from '../responses.ts';
+import { dateTimeField, decimalTextField, integerField } from '../contracts/primitives.ts';
 import { FILL_SLIP_TYPE, FUEL_TYPE } from './expense-type.ts';
 
 export interface ExpenseSlip {
@@ -46,14 +46,14 @@ export function builtInTypeName(type: number): string | undefined {
 }
 
 export const SlipRecord = v.object({
-  slip_uid: integer,
-  vehicle_uid: integer,
-  type: integer,
+  slip_uid: integerField,
+  vehicle_uid: integerField,
+  type: integerField,
   type_name: v.string(),
   slip_number: v.string(),
-  slip_qty: decimalText,
-  slip_amount: decimalText,
-  event_datetime: dateTimeText,
+  slip_qty: decimalTextField,
+  slip_amount: decimalTextField,
+  event_datetime: dateTimeField,
   comment: v.string(),
 });
 

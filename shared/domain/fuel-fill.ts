@@ -1,6 +1,6 @@
 /** Detected fuel fills and the spec's fuel fill record (getFuelFillReport). */
 import * as v from 'valibot';
-import { dateText, decimalText, integer, nullableText } from '../responses.ts';
+import { dateField, decimalTextField, integerField, nullableTextField } from '../contracts/primitives.ts';
 import type { ExpenseSlip } from './expense-slip.ts';
 import { formatDateTime } from './time.ts';
 
@@ -34,17 +34,17 @@ const maybe = (value: number | null, decimals: number): number | null => (value 
 const nullableNumber = v.nullable(v.number());
 
 export const FuelFillRecord = v.object({
-  event_uid: integer,
-  event_date: dateText,
+  event_uid: integerField,
+  event_date: dateField,
   event_time: v.pipe(v.string(), v.regex(/^\d{2}:\d{2}:\d{2}$/)),
-  slip_number: nullableText,
-  slip_uid: v.nullable(integer),
-  slip_qty: v.nullable(decimalText),
-  slip_amount: v.nullable(decimalText),
+  slip_number: nullableTextField,
+  slip_uid: v.nullable(integerField),
+  slip_qty: v.nullable(decimalTextField),
+  slip_amount: v.nullable(decimalTextField),
   slip_diff: nullableNumber,
   fill_qty: v.number(),
-  operator_uid: v.nullable(integer),
-  operator_name: nullableText,
+  operator_uid: v.nullable(integerField),
+  operator_name: nullableTextField,
   odo: v.number(),
   hours: nullableNumber,
   fuel_level_before: nullableNumber,
@@ -52,9 +52,9 @@ export const FuelFillRecord = v.object({
   latitude: v.number(),
   longitude: v.number(),
   location: v.string(),
-  trip_uid: v.nullable(integer),
+  trip_uid: v.nullable(integerField),
   distance: nullableNumber,
-  duration: v.nullable(integer),
+  duration: v.nullable(integerField),
   fuel_used: nullableNumber,
   consumption_km_per_l: nullableNumber,
   consumption_l_per_hr: nullableNumber,

@@ -5,11 +5,10 @@
  */
 import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
-import { dateTimeText, integer as id, nullableText } from '../responses.ts';
-import { isPlainObject } from '../validation.ts';
+import { dateTimeField, integerField as id, nullableTextField } from '../contracts/primitives.ts';
+import { isPlainObject } from './json.ts';
+import { formatDateTime, isCalendarDate } from './time.ts';
 import type { ParsedBody } from '../contracts/request-body.ts';
-import { isCalendarDate } from '../validation.ts';
-import { formatDateTime } from './time.ts';
 
 export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 export const PAYLOAD_NOT_JSON = 'payload is not valid JSON';
@@ -212,22 +211,22 @@ export function toUtc(value: string, offsetMinutes: number): string | undefined 
 
 export const JobCardRecord = v.object({
   job_card_uid: id,
-  created_datetime: dateTimeText,
+  created_datetime: dateTimeField,
   source_ip: v.string(),
-  external_reference: nullableText,
+  external_reference: nullableTextField,
   payload: JobCardDocument,
 });
 
 /** What addJobCard and editJobCard answer. */
-export const JobCardReceipt = v.object({ job_card_uid: id, external_reference: nullableText });
+export const JobCardReceipt = v.object({ job_card_uid: id, external_reference: nullableTextField });
 
 export const JobCardSnapshotRecord = v.object({
   history_uid: id,
-  snapshot_datetime: dateTimeText,
+  snapshot_datetime: dateTimeField,
   action: v.picklist(JOB_CARD_ACTIONS),
   changed_by_user_uid: id,
   source_ip: v.string(),
-  external_reference: nullableText,
+  external_reference: nullableTextField,
   payload: JobCardDocument,
 });
 

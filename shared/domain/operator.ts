@@ -4,8 +4,7 @@
  * so one name per field runs from the request to the table and back.
  */
 import * as v from 'valibot';
-import { dateTimeText, flag, integer } from '../responses.ts';
-import { optionalFlag, optionalInteger, optionalText, requiredDate } from '../validation.ts';
+import { dateTimeField, flagField, integerField, optionalFlag, optionalInteger, optionalText, requiredDate } from '../contracts/primitives.ts';
 
 /** Text limits the spec leaves open: long enough for real names, addresses and tag formats. */
 export const OPERATOR_LIMITS = {
@@ -119,23 +118,23 @@ export const operatorDetailEntries = {
 const expiry = (date: string): string => `${date} 00:00:00`;
 
 export const OperatorRecord = v.object({
-  operator_uid: integer,
+  operator_uid: integerField,
   id_number: v.string(),
   fullname: v.string(),
   tag_id: v.string(),
-  default_trip_type: integer,
+  default_trip_type: integerField,
   mobile_number: v.string(),
   home_number: v.string(),
-  driver_licence_expiry_datetime: dateTimeText,
-  pdp_expiry_datetime: dateTimeText,
-  dgp_expiry_datetime: dateTimeText,
-  mc_expiry_datetime: dateTimeText,
+  driver_licence_expiry_datetime: dateTimeField,
+  pdp_expiry_datetime: dateTimeField,
+  dgp_expiry_datetime: dateTimeField,
+  mc_expiry_datetime: dateTimeField,
   employee_number: v.string(),
   current_points: v.string(),
   home_address: v.string(),
   next_of_kin: v.string(),
   next_of_kin_contact_number: v.string(),
-  active_flag: flag,
+  active_flag: flagField,
   email_address: v.string(),
 });
 

@@ -5,9 +5,9 @@
  */
 import * as v from 'valibot';
 import { NotFound } from '../errors.ts';
-import { dateTimeText, integer } from '../responses.ts';
-import { COORDINATE_DECIMALS, roundTo } from '../validation.ts';
-import { distanceKm, type LatLng } from './geo.ts';
+import { dateTimeField, integerField } from '../contracts/primitives.ts';
+import { COORDINATE_DECIMALS, distanceKm, type LatLng, roundTo } from './geo.ts';
+import { parseJson } from './json.ts';
 import { formatDateTime } from './time.ts';
 import { type LocationDetails, mostSpecificLocationAt, newLocation, type UserLocation } from './user-location.ts';
 
@@ -130,14 +130,6 @@ function coordinateOf(value: unknown): number | undefined {
   return number === undefined ? undefined : roundTo(number, COORDINATE_DECIMALS);
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Each stop resolved to a saved location, or to one of the drafts this call will save. */
 export type PlannedStop = { saved: UserLocation } | { draft: number };
 
@@ -228,22 +220,22 @@ function routeTotals(route: NewRoute) {
 
 /** The route as addRoute answers it and getRoute returns it. */
 export const RouteRecord = v.object({
-  route_uid: integer,
+  route_uid: integerField,
   route_name: v.string(),
-  vehicle_uid: v.nullable(integer),
+  vehicle_uid: v.nullable(integerField),
   directions_source: v.string(),
   stops: v.array(
     v.object({
-      seq: integer,
-      user_location_uid: integer,
+      seq: integerField,
+      user_location_uid: integerField,
       description: v.string(),
       latitude: v.number(),
       longitude: v.number(),
       created: v.boolean(),
     }),
   ),
-  legs: v.array(v.object({ from_seq: integer, to_seq: integer, distance_km: v.number(), duration_s: integer })),
-  totals: v.object({ distance_km: v.number(), duration_s: integer }),
+  legs: v.array(v.object({ from_seq: integerField, to_seq: integerField, distance_km: v.number(), duration_s: integerField })),
+  totals: v.object({ distance_km: v.number(), duration_s: integerField }),
 });
 
 export function toRouteRecord(route: Route): v.InferOutput<typeof RouteRecord> {
@@ -266,13 +258,13 @@ export function toRouteRecord(route: Route): v.InferOutput<typeof RouteRecord> {
 }
 
 export const RouteSummary = v.object({
-  route_uid: integer,
+  route_uid: integerField,
   route_name: v.string(),
-  vehicle_uid: v.nullable(integer),
-  stop_cnt: integer,
+  vehicle_uid: v.nullable(integerField),
+  stop_cnt: integerField,
   distance_km: v.number(),
-  duration_s: integer,
-  created_datetime: dateTimeText,
+  duration_s: integerField,
+  created_datetime: dateTimeField,
 });
 
 /** One line of getRoutes, created_datetime in the user's offset. */

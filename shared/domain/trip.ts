@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { dateTimeText, nullableText } from '../responses.ts';
+import { dateTimeField, nullableTextField } from '../contracts/primitives.ts';
 import { formatDateTime } from './time.ts';
 import type { DetectedTrip } from './tracking/detector.ts';
 
@@ -17,22 +17,22 @@ const fuelText = (litres: number | null): string | null => (litres === null ? nu
 /** The spec's trip record: text but for start_odo, a number. */
 export const TripRecord = v.object({
   trip_uid: v.string(),
-  start_time: dateTimeText,
-  stop_time: dateTimeText,
+  start_time: dateTimeField,
+  stop_time: dateTimeField,
   start_odo: v.number(),
   distance: v.string(),
   duration: v.string(),
   max_speed: v.string(),
-  fuel_start: nullableText,
-  fuel_end: nullableText,
+  fuel_start: nullableTextField,
+  fuel_end: nullableTextField,
   start_location_lat: v.string(),
   start_location_lng: v.string(),
   start_location: v.string(),
   stop_location_lat: v.string(),
   stop_location_lng: v.string(),
   stop_location: v.string(),
-  driver_name: nullableText,
-  driver_tag_id: nullableText,
+  driver_name: nullableTextField,
+  driver_tag_id: nullableTextField,
 });
 
 /** The spec's trip record, times in the user's offset. */

@@ -4,9 +4,9 @@
  */
 import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
-import { flag, integer } from '../responses.ts';
-import { COORDINATE_DECIMALS, optionalFlag, optionalNumber, optionalText, roundTo } from '../validation.ts';
-import { distanceKm, EARTH_RADIUS_KM, type LatLng } from './geo.ts';
+import { flagField, integerField, optionalFlag, optionalNumber, optionalText } from '../contracts/primitives.ts';
+import { COORDINATE_DECIMALS, distanceKm, EARTH_RADIUS_KM, type LatLng, roundTo } from './geo.ts';
+import { parseJson } from './json.ts';
 
 export const LOCATION_TYPES = ['point', 'polygon'] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
@@ -140,20 +140,12 @@ export function polygonVertices(points: unknown): LatLng[] {
   });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The stored and returned form of the vertices: normalized JSON text, '' for a point. */
 export const pointsText = (points: readonly LatLng[]): string =>
   points.length === 0 ? '' : JSON.stringify(points.map(({ lat, lng }) => ({ lat, lng })));
 
 export const UserLocationRecord = v.object({
-  user_location_uid: integer,
+  user_location_uid: integerField,
   latitude: v.number(),
   longitude: v.number(),
   description: v.string(),
@@ -163,8 +155,8 @@ export const UserLocationRecord = v.object({
   location_type: v.picklist(LOCATION_TYPES),
   points: v.string(),
   speed: v.number(),
-  no_go: flag,
-  only_push: flag,
+  no_go: flagField,
+  only_push: flagField,
 });
 
 export function toUserLocationRecord(location: UserLocation): v.InferOutput<typeof UserLocationRecord> {

@@ -1,6 +1,6 @@
 /** Vehicles, their live state and the spec's vehicle and live records (all values strings or null). */
 import * as v from 'valibot';
-import { dateTimeText, nullableText } from '../responses.ts';
+import { dateTimeField, nullableTextField } from '../contracts/primitives.ts';
 import type { DetectionSettings } from './tracking/settings.ts';
 
 export interface Vehicle {
@@ -64,28 +64,28 @@ const utcDateTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 const vehicleIdentity = {
   vehicle_uid: v.string(),
   imei: v.string(),
-  device_type: nullableText,
-  config: nullableText,
-  veh_grp: nullableText,
+  device_type: nullableTextField,
+  config: nullableTextField,
+  veh_grp: nullableTextField,
   name: v.string(),
-  reg_num: nullableText,
+  reg_num: nullableTextField,
 };
 
 export const VehicleRecord = v.object({
   ...vehicleIdentity,
-  veh_make: nullableText,
-  veh_model: nullableText,
-  veh_model_year: nullableText,
-  veh_vin: nullableText,
-  start_odo: nullableText,
-  start_odo_date: nullableText,
-  start_hours: nullableText,
-  start_hours_date: nullableText,
-  licence_expire_date: nullableText,
-  fuel_capacity: nullableText,
+  veh_make: nullableTextField,
+  veh_model: nullableTextField,
+  veh_model_year: nullableTextField,
+  veh_vin: nullableTextField,
+  start_odo: nullableTextField,
+  start_odo_date: nullableTextField,
+  start_hours: nullableTextField,
+  start_hours_date: nullableTextField,
+  licence_expire_date: nullableTextField,
+  fuel_capacity: nullableTextField,
   fuel_factor: v.string(),
-  curent_odo: nullableText,
-  current_odo_date: nullableText,
+  curent_odo: nullableTextField,
+  current_odo_date: nullableTextField,
 });
 
 export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<typeof VehicleRecord> {
@@ -119,19 +119,19 @@ export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput
 /** Before the vehicle's first report, everything the device tells is null. */
 export const LiveRecord = v.object({
   ...vehicleIdentity,
-  last_response: v.nullable(dateTimeText),
-  gps_datetime: v.nullable(dateTimeText),
-  latitude: nullableText,
-  longitude: nullableText,
-  speed: nullableText,
-  heading: nullableText,
-  driver_id: nullableText,
-  supp_volt: nullableText,
-  int_batt_volt: nullableText,
-  int_temp: nullableText,
-  ext_temp: nullableText,
-  fuel_value: nullableText,
-  fuel_percent: nullableText,
+  last_response: v.nullable(dateTimeField),
+  gps_datetime: v.nullable(dateTimeField),
+  latitude: nullableTextField,
+  longitude: nullableTextField,
+  speed: nullableTextField,
+  heading: nullableTextField,
+  driver_id: nullableTextField,
+  supp_volt: nullableTextField,
+  int_batt_volt: nullableTextField,
+  int_temp: nullableTextField,
+  ext_temp: nullableTextField,
+  fuel_value: nullableTextField,
+  fuel_percent: nullableTextField,
 });
 
 export function toLiveRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<typeof LiveRecord> {

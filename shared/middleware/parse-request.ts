@@ -1,5 +1,5 @@
 import { BadRequest, PayloadTooLarge } from '../errors.ts';
-import { isPlainObject } from '../validation.ts';
+import { isPlainObject } from '../domain/json.ts';
 import type { ParsedBody } from '../contracts/request-body.ts';
 import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
 

@@ -3,7 +3,9 @@
  * NDJSON in files. Only imei, gps_datetime, latitude and longitude are required.
  */
 import * as v from 'valibot';
-import { COORDINATE_DECIMALS, isCalendarDate, isPlainObject, roundTo } from '../../validation.ts';
+import { COORDINATE_DECIMALS, roundTo } from '../geo.ts';
+import { isPlainObject } from '../json.ts';
+import { isCalendarDate } from '../time.ts';
 
 /** A real instant: a calendar day, a valid clock time and an explicit offset (2026-02-30 is refused, not rolled over). */
 function isIsoInstant(text: string): boolean {
