@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
+import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
 import { operation } from '../../shared/operation.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';
-import { expenseName } from '../../shared/contracts/primitives.ts';
+import { expenseName } from '../../shared/contracts/expense-types.ts';
 
 export const AddExpenseTypeInput = v.object({ expense_name: expenseName });
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { newOperatorFields, OPERATOR_LIMITS, operatorDetailEntries } from '../../shared/domain/operator.ts';
+import { newOperatorFields, OPERATOR_LIMITS } from '../../shared/domain/operator.ts';
+import { operatorDetailEntries } from '../../shared/contracts/operators.ts';
 import { operation } from '../../shared/operation.ts';
 import { integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import { addOperator } from '../../shared/store/operators.ts';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { newLocation, userLocationOptions } from '../../shared/domain/user-location.ts';
+import { newLocation } from '../../shared/domain/user-location.ts';
+import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
 import { operation } from '../../shared/operation.ts';
 import { coordinate, integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import { addUserLocation } from '../../shared/store/user-locations.ts';

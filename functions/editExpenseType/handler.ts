@@ -1,8 +1,9 @@
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
+import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
 import { operation } from '../../shared/operation.ts';
 import { renameExpenseType } from '../../shared/store/expense-types.ts';
-import { expenseName, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { expenseName } from '../../shared/contracts/expense-types.ts';
 
 export const EditExpenseTypeInput = v.object({ type: requiredInteger('type'), expense_name: expenseName });
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { nonBlankText, operatorDetailEntries } from '../../shared/domain/operator.ts';
+import { nonBlankText, operatorDetailEntries } from '../../shared/contracts/operators.ts';
 import { operation } from '../../shared/operation.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { editOperator } from '../../shared/store/operators.ts';

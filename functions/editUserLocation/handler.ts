@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { locationChanges, userLocationOptions } from '../../shared/domain/user-location.ts';
+import { locationChanges } from '../../shared/domain/user-location.ts';
+import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
 import { operation } from '../../shared/operation.ts';
 import { coordinate, integerField, optionalText, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { getUserLocation, updateUserLocation } from '../../shared/store/user-locations.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { SlipRecord, toSlipRecord } from '../../shared/domain/expense-slip.ts';
+import { SlipRecord, toSlipRecord } from '../../shared/contracts/expense-slips.ts';
 import { operation } from '../../shared/operation.ts';
 import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { listExpenseSlips } from '../../shared/store/expense-slips.ts';

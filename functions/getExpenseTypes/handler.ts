@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
+import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
 import { operation } from '../../shared/operation.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 import { listExpenseTypes } from '../../shared/store/expense-types.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { FuelFillRecord, toFuelFillRecord } from '../../shared/domain/fuel-fill.ts';
+import { FuelFillRecord, toFuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
 import { inclusiveDayCount, userDayRange } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { LiveRecord, toLiveRecord } from '../../shared/domain/vehicle.ts';
+import { LiveRecord, toLiveRecord } from '../../shared/contracts/vehicles.ts';
 import { operation } from '../../shared/operation.ts';
-import { imeiFilter, integerField } from '../../shared/contracts/primitives.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 import { listLinkedVehicles } from '../../shared/store/vehicles.ts';
 
 export const GetLiveDataInput = v.object({ filter: imeiFilter });

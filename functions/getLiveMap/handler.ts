@@ -3,7 +3,8 @@ import { MAP_DEFAULTS, MAP_LIMITS } from '../../shared/domain/live-map/live-map.
 import { BinaryResult } from '../../shared/middleware/envelope.ts';
 import { operation } from '../../shared/operation.ts';
 import { liveMapPng } from '../../shared/providers/live-map.ts';
-import { imeiFilter, optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
+import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
+import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 
 const integerFrom = (name: string, { min, max }: { min: number; max: number }, fallback: number) => {
   const message = `${name} must be an integer from ${min} to ${max}`;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { OperatorRecord, toOperatorRecord } from '../../shared/domain/operator.ts';
+import { OperatorRecord, toOperatorRecord } from '../../shared/contracts/operators.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findOperator } from '../../shared/store/operators.ts';

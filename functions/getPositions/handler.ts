@@ -4,7 +4,7 @@ import type { Position } from '../../shared/domain/tracking/position.ts';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateTimeField, dateTimeParameter, integerField, nullableTextField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { dateTimeField, dateTimeParameter, integerField, nullableNumberField, nullableTextField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 
@@ -26,22 +26,20 @@ export const GetPositionsInput = v.pipe(
   v.check((input) => instantOf(input.end_datetime, 0) - instantOf(input.start_datetime, 0) <= MAX_RANGE_MS, 'datetime range may not exceed 7 days'),
 );
 
-const nullableNumber = v.nullable(v.number());
-
 export const PositionRecordOutput = v.object({
   gps_datetime: dateTimeField,
   latitude: v.number(),
   longitude: v.number(),
-  speed: nullableNumber,
-  heading: nullableNumber,
+  speed: nullableNumberField,
+  heading: nullableNumberField,
   ignition: v.nullable(v.picklist([0, 1])),
-  fuel_value: nullableNumber,
-  odometer: nullableNumber,
+  fuel_value: nullableNumberField,
+  odometer: nullableNumberField,
   driver_id: nullableTextField,
-  supp_volt: nullableNumber,
-  int_batt_volt: nullableNumber,
-  int_temp: nullableNumber,
-  ext_temp: nullableNumber,
+  supp_volt: nullableNumberField,
+  int_batt_volt: nullableNumberField,
+  int_temp: nullableNumberField,
+  ext_temp: nullableNumberField,
 });
 
 export const GetPositionsOutput = v.object({

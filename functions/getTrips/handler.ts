@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { userDayRange } from '../../shared/domain/time.ts';
-import { toTripRecord, TripRecord } from '../../shared/domain/trip.ts';
+import { toTripRecord, TripRecord } from '../../shared/contracts/trips.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateField, dateRangeEntries, imeiFilter, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import { dateField, dateRangeEntries, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { toUserLocationRecord, UserLocationRecord } from '../../shared/domain/user-location.ts';
+import { toUserLocationRecord, UserLocationRecord } from '../../shared/contracts/user-locations.ts';
 import { operation } from '../../shared/operation.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 import { listUserLocations } from '../../shared/store/user-locations.ts';

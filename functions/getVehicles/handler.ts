@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { toVehicleRecord, VehicleRecord } from '../../shared/domain/vehicle.ts';
+import { toVehicleRecord, VehicleRecord } from '../../shared/contracts/vehicles.ts';
 import { operation } from '../../shared/operation.ts';
-import { imeiFilter, integerField } from '../../shared/contracts/primitives.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 import { listLinkedVehicles } from '../../shared/store/vehicles.ts';
 
 export const GetVehiclesInput = v.object({ filter: imeiFilter });

@@ -11,7 +11,8 @@ import { isCalendarDate } from '../domain/time.ts';
 
 // ---- parameters
 
-const scalar = (message: string) =>
+/** Text or a JSON number, as trimmed text: what every parameter is read as first. */
+export const scalar = (message: string) =>
   v.pipe(v.union([v.string(), v.number()], message), v.transform((value) => String(value).trim()));
 
 const characterCount = (text: string): number => [...text].length;
@@ -30,25 +31,6 @@ export const requiredText = (name: string, max: number) =>
 
 /** A real calendar day written yyyy-mm-dd. */
 export const requiredDate = (message: string) => v.pipe(scalar(message), v.check(isCalendarDate, message));
-
-/** The `filter` of IMEIs: comma-delimited, blanks ignored; absent means every vehicle of the key. */
-export const imeiFilter = v.optional(
-  v.pipe(
-    scalar('filter must be a comma-delimited list of IMEI numbers'),
-    v.transform((text) => ({
-      text,
-      imeis: text
-        .split(',')
-        .map((imei) => imei.trim())
-        .filter((imei) => imei !== ''),
-    })),
-  ),
-);
-
-export type ImeiFilter = v.InferOutput<typeof imeiFilter>;
-
-/** An expense type's name (addExpenseType, editExpenseType). */
-export const expenseName = requiredText('expense_name', 255);
 
 /** Optional free text: absent stays undefined (edits keep the stored value); present is trimmed and bounded. */
 export const optionalText = (name: string, max: number) =>
@@ -146,6 +128,8 @@ export const startNotAfterEnd = <Input extends { start_date: string; end_date: s
 export const integerField = v.pipe(v.number(), v.integer());
 
 export const nullableTextField = v.nullable(v.string());
+
+export const nullableNumberField = v.nullable(v.number());
 
 /** 1 or 0 (active_flag, no_go, only_push). */
 export const flagField = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1));
