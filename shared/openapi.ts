@@ -16,7 +16,8 @@ import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './domain/
 import { NO_POSITION } from './domain/live-map/live-map.ts';
 import { EXPIRY_FIELDS } from './domain/operator.ts';
 import { OperatorRecord } from './contracts/operators.ts';
-import { MAX_STOPS, MIN_STOPS, RouteRecord, RouteSummary } from './domain/route.ts';
+import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
+import { RouteRecord, RouteSummary } from './contracts/routes.ts';
 import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { planPoints, planStops, routeLegs, RouteRecord, routeStops, stopList, toRouteRecord } from '../../shared/domain/route.ts';
+import { planPoints, planStops, routeLegs, routeStops } from '../../shared/domain/route/rules.ts';
+import { RouteRecord, stopList, toRouteRecord } from '../../shared/contracts/routes.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findDirections } from '../../shared/providers/directions/directions.ts';

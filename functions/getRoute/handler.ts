@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RouteRecord, toRouteRecord } from '../../shared/domain/route.ts';
+import { RouteRecord, toRouteRecord } from '../../shared/contracts/routes.ts';
 import { operation } from '../../shared/operation.ts';
 import { findRoute } from '../../shared/store/routes.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RouteSummary, toRouteSummary } from '../../shared/domain/route.ts';
+import { RouteSummary, toRouteSummary } from '../../shared/contracts/routes.ts';
 import { operation } from '../../shared/operation.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 import { listRoutes } from '../../shared/store/routes.ts';
