@@ -1,34 +1,18 @@
-import * as v from 'valibot';
 import { planPoints, planStops, routeLegs, routeStops } from '../../shared/domain/route/rules.ts';
-import { RouteRecord, stopList, toRouteRecord } from '../../shared/contracts/routes.ts';
+import { toRouteRecord } from '../../shared/contracts/routes.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findDirections } from '../../shared/providers/directions/directions.ts';
 import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
 import { listUserLocations, numberLocations } from '../../shared/store/user-locations.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
-
-/** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
-const optionalVehicleUid = v.pipe(
-  v.unknown(),
-  v.transform((value) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value)),
-  optionalInteger('vehicle_uid'),
-);
-
-export const AddRouteInput = v.object({
-  route_name: requiredText('route_name', 255),
-  stops: stopList,
-  vehicle_uid: optionalVehicleUid,
-});
-
-export const AddRouteOutput = RouteRecord;
+import { contract } from './contract.ts';
 
 /**
  * Reads first (stops, then vehicle, in parameter order), then the directions, and only then writes the
  * route with its new locations in one transaction: a refusal or a failure leaves nothing behind.
  */
-export const handler = operation('addRoute', AddRouteInput, async ({ user, input }) => {
+export const handler = operation('addRoute', contract, async ({ user, input }) => {
   const vehicleUid = input.vehicle_uid ?? null;
   const [locations, vehicle] = await Promise.all([
     listUserLocations(user.userUid),
@@ -44,4 +28,4 @@ export const handler = operation('addRoute', AddRouteInput, async ({ user, input
     created,
   );
   return toRouteRecord(route);
-}, { output: AddRouteOutput });
+});
