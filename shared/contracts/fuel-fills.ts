@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { dateField, decimalTextField, integerField, nullableNumberField, nullableTextField } from './primitives.ts';
 import type { ExpenseSlip } from '../domain/expense-slip.ts';
+import { placeName } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 
@@ -26,7 +27,7 @@ export const FuelFillRecord = v.object({
   fuel_level_after: v.number(),
   latitude: v.number(),
   longitude: v.number(),
-  location: v.string(),
+  location: placeName('where the fill happened'),
   trip_uid: v.nullable(integerField),
   distance: nullableNumberField,
   duration: v.nullable(integerField),

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { dateTimeField, integerField } from './primitives.ts';
 import { readStops } from '../domain/route/parse.ts';
 import { MAX_STOPS, MIN_STOPS, REUSE_RADIUS_KM, type Route, routeTotals } from '../domain/route/rules.ts';
+import { PLACE_NAMING } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
 
 /** `stops`: a JSON array, or its text in a form field; each item checked in order, the first failure answers. */
@@ -32,7 +33,10 @@ export const RouteRecord = v.object({
     v.object({
       seq: integerField,
       user_location_uid: integerField,
-      description: v.string(),
+      description: v.pipe(
+        v.string(),
+        v.description(`the stop's location's description; a new stop sent without one is named as trips' places are: ${PLACE_NAMING}`),
+      ),
       latitude: v.number(),
       longitude: v.number(),
       created: v.boolean(),

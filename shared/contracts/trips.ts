@@ -1,6 +1,7 @@
 /** The spec's trip record (getTrips). */
 import * as v from 'valibot';
 import { dateTimeField, nullableTextField } from './primitives.ts';
+import { placeName } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
 import type { Trip } from '../domain/trip.ts';
 
@@ -19,10 +20,10 @@ export const TripRecord = v.object({
   fuel_end: nullableTextField,
   start_location_lat: v.string(),
   start_location_lng: v.string(),
-  start_location: v.string(),
+  start_location: placeName('where the trip started'),
   stop_location_lat: v.string(),
   stop_location_lng: v.string(),
-  stop_location: v.string(),
+  stop_location: placeName('where the trip stopped'),
   driver_name: nullableTextField,
   driver_tag_id: nullableTextField,
 });

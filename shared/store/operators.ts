@@ -1,17 +1,14 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Operator, type OperatorChanges, type OperatorFields, OPERATOR_TEXT_FIELDS } from '../domain/operator.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys, type Key } from './keys.ts';
-import { type Item, queryPrefix, setExpression } from './requests.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { failedConditions, type Item, queryPrefix, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
 const NOT_FOUND = 'operator not found or not linked to this api key';
 const TAG_TAKEN = 'tag_id already exists';
-const MAX_ROUNDS = 8;
+const BUSY = 'operator is being changed by another request, try again';
 
 /** The user's operators by operator_uid. */
 export async function listOperators(userUid: number): Promise<Operator[]> {
@@ -40,80 +37,72 @@ export async function addOperator(userUid: number, fields: OperatorFields): Prom
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
-  await untilWritten(() => write([putOperator, { Put: claimTag(operator, operator.tag_id) }], 1));
+  try {
+    await transactWrite([putOperator, { Put: claimTag(operator, operator.tag_id) }]);
+  } catch (error) {
+    if (failedConditions(error)?.[1]) throw new Conflict(TAG_TAKEN);
+    throw error;
+  }
   return operator;
 }
 
-/** Omitted fields keep their value; a new tag_id moves the claim in the same transaction as the update. */
+/**
+ * Omitted fields keep their value; a new tag_id moves the claim in the same transaction as the update. The
+ * update is conditioned on the tag read, so a concurrent tag change is read again rather than undone.
+ */
 export async function editOperator(userUid: number, operatorUid: number, changes: OperatorChanges): Promise<void> {
-  await untilWritten(async () => {
-    const current = await readOperator(userUid, operatorUid);
-    const set = setExpression(changes);
-    if (!set) return true;
-    const update = {
-      Update: {
-        TableName: tableName(),
-        Key: keys.operator(userUid, operatorUid),
-        ...set,
-        ConditionExpression: 'tag_id = :currentTag',
-        ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tag_id },
-      },
-    };
-    const newTag = changes.tag_id;
-    if (newTag === undefined || newTag === current.tag_id) return write([update]);
-    return write([update, { Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }], 2);
+  const set = setExpression(changes);
+  await writeWithOptimisticRetry({
+    read: () => readOperator(userUid, operatorUid),
+    write: async (current) => {
+      if (!set) return;
+      const update = {
+        Update: {
+          TableName: tableName(),
+          Key: keys.operator(userUid, operatorUid),
+          ...set,
+          ConditionExpression: 'tag_id = :currentTag',
+          ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tag_id },
+        },
+      };
+      const newTag = changes.tag_id;
+      const moveClaim = newTag === undefined || newTag === current.tag_id ? [] : [{ Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }];
+      await transactWrite([update, ...moveClaim]);
+    },
+    // Only the new tag's claim failing, with the operator as read, is another operator holding the tag.
+    refuse: (error) => {
+      const failed = failedConditions(error);
+      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(TAG_TAKEN) : undefined;
+    },
+    busyMessage: BUSY,
   });
 }
 
 /** Hard delete: the operator and its claim go together, so the tag_id is free at once. */
 export async function deleteOperator(userUid: number, operatorUid: number): Promise<void> {
-  await untilWritten(async () => {
-    const current = await readOperator(userUid, operatorUid);
-    const deleteItself = {
-      Delete: {
-        TableName: tableName(),
-        Key: keys.operator(userUid, operatorUid),
-        ConditionExpression: 'tag_id = :currentTag',
-        ExpressionAttributeValues: { ':currentTag': current.tag_id },
-      },
-    };
-    return write([deleteItself, { Delete: releaseTag(current) }]);
+  await writeWithOptimisticRetry({
+    read: () => readOperator(userUid, operatorUid),
+    write: (current) =>
+      transactWrite([
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.operator(userUid, operatorUid),
+            ConditionExpression: 'tag_id = :currentTag',
+            ExpressionAttributeValues: { ':currentTag': current.tag_id },
+          },
+        },
+        { Delete: releaseTag(current) },
+      ]),
+    busyMessage: BUSY,
   });
 }
 
+/** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
 async function readOperator(userUid: number, operatorUid: number): Promise<Operator> {
-  const operator = await findOperator(userUid, operatorUid);
-  if (!operator) throw new NotFound(NOT_FOUND);
-  return operator;
-}
-
-/**
- * Runs an attempt until it writes. An attempt answers false when its read went stale (another
- * request changed or deleted the operator in between) or DynamoDB cancelled it for racing another
- * transaction on the same item; it is then read and tried again.
- */
-async function untilWritten(attempt: () => Promise<boolean>): Promise<void> {
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
-    if (await attempt()) return;
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * round));
-  }
-  throw new Conflict('operator is being changed by another request, try again');
-}
-
-/** True when written; a failed claim Put (at claimIndex) is a taken tag; other failures ask for a retry. */
-async function write(items: TransactItem[], claimIndex?: number): Promise<boolean> {
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-    const stale = codes.some((code, index) => code === 'ConditionalCheckFailed' && index !== claimIndex);
-    if (stale) return false;
-    if (claimIndex !== undefined && codes[claimIndex] === 'ConditionalCheckFailed') throw new Conflict(TAG_TAKEN);
-    if (codes.includes('TransactionConflict')) return false;
-    throw error;
-  }
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.operator(userUid, operatorUid), ConsistentRead: true }));
+  if (!Item) throw new NotFound(NOT_FOUND);
+  return operatorFromItem(Item);
 }
 
 function claimTag(operator: Operator, tagId: string) {

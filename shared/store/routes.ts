@@ -6,7 +6,7 @@ import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
+import { failedConditions, type Item, queryPrefix, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 import { newLocationPut } from './user-locations.ts';
 
 const ROUTE_NOT_FOUND = 'route not found or not linked to this api key';
@@ -69,18 +69,15 @@ export async function listRoutes(userUid: number): Promise<Route[]> {
 
 /** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
 export async function deleteRoute(userUid: number, routeUid: number): Promise<void> {
-  const route = await findRoute(userUid, routeUid);
-  const unschedule =
-    route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }];
-  try {
-    await transactWrite([
-      { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
-      ...unschedule,
-    ]);
-  } catch (error) {
-    if (failedConditions(error)?.[0]) throw new NotFound(ROUTE_NOT_FOUND);
-    throw error;
-  }
+  await writeWithOptimisticRetry({
+    read: () => findRoute(userUid, routeUid),
+    write: (route) =>
+      transactWrite([
+        { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
+        ...(route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }]),
+      ]),
+    busyMessage: 'route is being changed by another request, try again',
+  });
 }
 
 /** Stored as the record addRoute answers, plus the creation time. */

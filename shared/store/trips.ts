@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Trip } from '../domain/trip.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { type Item, queryAll } from './requests.ts';
+import { isConditionFailed, type Item, queryAll } from './requests.ts';
 
 /** Stores a trip once: a trip with the same vehicle and start is already there when a batch is replayed. */
 export async function saveTrip(trip: Trip): Promise<boolean> {
@@ -16,7 +16,7 @@ export async function saveTrip(trip: Trip): Promise<boolean> {
     );
     return true;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailed(error)) return false;
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryPrefix, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, isConditionFailed, type Item, itemKey, queryPrefix, transactWrite } from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -101,7 +101,7 @@ export async function saveLiveState(vehicleUid: number, live: LiveState): Promis
     );
     return true;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailed(error)) return false;
     throw error;
   }
 }
