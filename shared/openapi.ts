@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { ExpenseTypeRecord } from './contracts/expense-types.ts';
 import { SlipRecord } from './contracts/expense-slips.ts';
 import { FuelFillRecord } from './contracts/fuel-fills.ts';
-import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './domain/job-card.ts';
+import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './contracts/job-cards.ts';
 import { NO_POSITION } from './domain/live-map/live-map.ts';
 import { EXPIRY_FIELDS } from './domain/operator.ts';
 import { OperatorRecord } from './contracts/operators.ts';

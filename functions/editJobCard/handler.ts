@@ -1,4 +1,5 @@
-import { describePayload, readPayload } from '../../shared/domain/job-card.ts';
+import { describePayload } from '../../shared/domain/job-card/rules.ts';
+import { readPayload } from '../../shared/contracts/job-cards.ts';
 import { operation } from '../../shared/operation.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';
 import { contract } from './contract.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { JobCardRecord } from '../../shared/domain/job-card.ts';
+import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
 

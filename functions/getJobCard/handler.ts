@@ -1,4 +1,4 @@
-import { toJobCardRecord } from '../../shared/domain/job-card.ts';
+import { toJobCardRecord } from '../../shared/contracts/job-cards.ts';
 import { operation } from '../../shared/operation.ts';
 import { findJobCard } from '../../shared/store/job-cards.ts';
 import { contract } from './contract.ts';

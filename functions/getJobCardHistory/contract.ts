@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { JobCardSnapshotRecord } from '../../shared/domain/job-card.ts';
+import { JobCardSnapshotRecord } from '../../shared/contracts/job-cards.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
 

@@ -1,4 +1,4 @@
-import { toSnapshotRecord } from '../../shared/domain/job-card.ts';
+import { toSnapshotRecord } from '../../shared/contracts/job-cards.ts';
 import { operation } from '../../shared/operation.ts';
 import { listJobCardHistory } from '../../shared/store/job-cards.ts';
 import { contract } from './contract.ts';

@@ -1,4 +1,4 @@
-import { toJobCardRecord } from '../../shared/domain/job-card.ts';
+import { toJobCardRecord } from '../../shared/contracts/job-cards.ts';
 import { userDayRange } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
 import { listJobCards } from '../../shared/store/job-cards.ts';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type NewRoute, type Route, type RouteLeg, type RouteStop } from '../domain/route/rules.ts';
+import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route/rules.ts';
 import { toRouteRecord } from '../contracts/routes.ts';
 import type { UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
