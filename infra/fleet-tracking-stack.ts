@@ -71,7 +71,7 @@ export class FleetTrackingStack extends Stack {
     const apiDocument = openApiDocument();
     const api = new apigateway.RestApi(this, 'Api', {
       restApiName: 'fleet-tracking',
-      description: 'Fleet tracking REST service: /api/{operation}',
+      description: 'Fleet tracking REST service: one /api/<operation> resource per operation',
       // Integrators send Accept: application/json even when asking for the map's PNG, and API Gateway turns a
       // base64 body into binary only when the Accept type is a binary media type: so every type is one.
       // Request bodies then arrive base64-encoded, which the parse middleware decodes.

@@ -30,7 +30,7 @@ export interface ApiEmulator {
 }
 
 /**
- * A node:http stand-in for API Gateway: `/api/{operation}` becomes a REST proxy event for the
+ * A node:http stand-in for API Gateway: `/api/<name>` becomes the REST proxy event of that operation's resource for the
  * registry's handler, and the handler's result becomes the HTTP response, as in AWS.
  */
 export interface ApiEmulatorOptions {

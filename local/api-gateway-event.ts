@@ -5,6 +5,7 @@ import { limits } from '../shared/config.ts';
 export interface HttpCall {
   method: string;
   path: string;
+  /** the registry name: the deployed API has one fixed `/api/<name>` resource per operation */
   operation: string;
   /** the raw query string, without '?' */
   query: string;
@@ -13,7 +14,10 @@ export interface HttpCall {
   sourceIp: string;
 }
 
-/** The API Gateway REST proxy event (payload 1.0) that the deployed `/api/{operation}` resource would send. */
+/**
+ * The API Gateway REST proxy event (payload 1.0) that the deployed API sends: every operation has its own
+ * fixed `/api/<name>` resource (infra/operation-functions.ts), so there are no path parameters.
+ */
 export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
   // A Map, as a parameter may be called `constructor` or `__proto__`.
   const multiValueQuery = new Map<string, string[]>();
@@ -22,7 +26,7 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
   const requestId = randomUUID();
   const hasQuery = multiValueQuery.size > 0;
   return {
-    resource: '/api/{operation}',
+    resource: `/api/${call.operation}`,
     path: call.path,
     httpMethod: call.method,
     headers: call.headers,
@@ -30,7 +34,7 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
     // API Gateway keeps the last value of a repeated parameter here.
     queryStringParameters: hasQuery ? Object.fromEntries([...multiValueQuery].map(([k, v]) => [k, v.at(-1) ?? ''])) : null,
     multiValueQueryStringParameters: hasQuery ? Object.fromEntries(multiValueQuery) : null,
-    pathParameters: { operation: call.operation },
+    pathParameters: null,
     stageVariables: null,
     // The deployed API treats every media type as binary (infra/fleet-tracking-stack.ts), so bodies arrive base64-encoded.
     body: call.body.length === 0 ? null : call.body.toString('base64'),
@@ -46,7 +50,7 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
       requestId,
       requestTimeEpoch: Date.now(),
       resourceId: 'local',
-      resourcePath: '/api/{operation}',
+      resourcePath: `/api/${call.operation}`,
       identity: {
         accessKey: null,
         accountId: null,

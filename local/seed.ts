@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { newLocation } from '../shared/domain/user-location.ts';
-import { hashApiKey } from '../shared/middleware/api-key-auth.ts';
+import { hashApiKey } from '../shared/domain/api-key.ts';
 import { createApiKey, findApiKey } from '../shared/store/api-keys.ts';
 import { addExpenseSlip, addFillSlip } from '../shared/store/expense-slips.ts';
 import { addExpenseType } from '../shared/store/expense-types.ts';
@@ -16,7 +16,7 @@ import { addOperator } from '../shared/store/operators.ts';
 import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
-import { ingestRecords } from '../scripts/ingest.ts';
+import { ingestRecords } from '../shared/pipeline/ingest.ts';
 import { demoFleetDay, interleave, places, recordsUntil } from './simulator.ts';
 import { formatDateTime } from '../shared/domain/time.ts';
 

@@ -5,7 +5,7 @@
 import './quiet-powertools.ts';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { localDataDir } from '../scripts/local-defaults.ts';
+import { localDataDir } from './data-dir.ts';
 import { isJavaMissing, JAVA_MISSING, leftoverDynamoDbLocal } from './dynamodb-local.ts';
 import { isPortFree } from './ports.ts';
 import { seedDemo } from './seed.ts';

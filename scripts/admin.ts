@@ -4,7 +4,7 @@
  * object; a refusal prints one JSON line `{"error":"..."}` on stderr and exits 1.
  */
 import { pathToFileURL } from 'node:url';
-import { isCalendarDate } from '../shared/validation.ts';
+import { isCalendarDate } from '../shared/domain/time.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext } from '../local/api-gateway-event.ts';
 import { findOperation, handlerPath, operations, streamConsumers } from '../shared/operations.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
-import { localDataDir } from './local-defaults.ts';
+import { localDataDir } from '../local/data-dir.ts';
 
 const PLACEHOLDER = 'YOUR_API_KEY';
 

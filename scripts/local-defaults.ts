@@ -2,15 +2,6 @@
  * Scripts talk to the `npm start` stack unless told otherwise: these are its embedded defaults.
  * `--table NAME` (admin CLI) switches to AWS with the usual credential chain.
  */
-import { isAbsolute, resolve } from 'node:path';
-
-/** Where `npm start` keeps its data and the demo key: LOCAL_DATA_DIR (relative to the folder npm ran in) or .local. */
-export function localDataDir(): string {
-  const dir = process.env.LOCAL_DATA_DIR?.trim();
-  if (!dir) return resolve(import.meta.dirname, '..', '.local');
-  return isAbsolute(dir) ? dir : resolve(process.env.INIT_CWD ?? process.cwd(), dir);
-}
-
 export function useLocalStackDefaults(): void {
   process.env.TABLE_NAME ??= 'fleet-tracking';
   process.env.BUCKET_NAME ??= 'fleet-tracking-local';

@@ -1,32 +1,32 @@
 /**
- * The service's OpenAPI 3.1 document, made from the registry and each handler's contract (its valibot
- * input and output schemas, see operation(...)): there is no hand-kept copy of a schema. Descriptions and
+ * The service's OpenAPI 3.1 document, made from the registry and each operation's contract (its valibot
+ * input and output schemas in functions/<name>/contract.ts): there is no hand-kept copy of a schema. Descriptions and
  * examples are in openapi-examples.ts and openapi-parameters.ts. The local server serves it at
  * /api/openapi.json with a reference page at /api/docs (shared/api-docs.ts), `npm run openapi` writes it,
  * `npm run postman` turns it into a Postman collection, and the CDK stack serves it too and turns it into
  * API Gateway documentation parts.
  */
-import { createRequire } from 'node:module';
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from './domain/expense-type.ts';
-import { SlipRecord } from './domain/expense-slip.ts';
-import { FuelFillRecord } from './domain/fuel-fill.ts';
-import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './domain/job-card.ts';
+import { ExpenseTypeRecord } from './contracts/expense-types.ts';
+import { SlipRecord } from './contracts/expense-slips.ts';
+import { FuelFillRecord } from './contracts/fuel-fills.ts';
+import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './contracts/job-cards.ts';
 import { NO_POSITION } from './domain/live-map/live-map.ts';
-import { EXPIRY_FIELDS, OperatorRecord } from './domain/operator.ts';
-import { MAX_STOPS, MIN_STOPS, RouteRecord, RouteSummary } from './domain/route.ts';
-import { TripRecord } from './domain/trip.ts';
-import { UserLocationRecord } from './domain/user-location.ts';
-import { LiveRecord, VehicleRecord } from './domain/vehicle.ts';
-import { API_VERSION } from './middleware/envelope.ts';
+import { EXPIRY_FIELDS } from './domain/operator.ts';
+import { OperatorRecord } from './contracts/operators.ts';
+import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
+import { RouteRecord, RouteSummary } from './contracts/routes.ts';
+import { TripRecord } from './contracts/trips.ts';
+import { UserLocationRecord } from './contracts/user-locations.ts';
+import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
-import type { InputSchema } from './middleware/validate-input.ts';
-import type { OperationContract } from './operation.ts';
+import type { InputSchema, OperationContract } from './contracts/operation.ts';
+import { operationContracts } from './contracts/operations.ts';
 import { type OperationExamples, operationExamples } from './openapi-examples.ts';
 import { parameterDescriptions } from './openapi-parameters.ts';
-import { type Area, handlerPath, isCreate, type Operation, type OperationName, operations } from './operations.ts';
-import { ErrorEnvelope, SuccessEnvelope } from './responses.ts';
+import { type Area, isCreate, type Operation, type OperationName, operations } from './operations.ts';
+import { API_VERSION, ErrorEnvelope, SuccessEnvelope } from './contracts/envelope.ts';
 
 export interface ParameterObject {
   name: string;
@@ -177,8 +177,7 @@ const EXPIRY_SCHEMA: JsonSchema = {
 
 /**
  * Parameters whose rules live in code rather than in valibot actions: their schema is written here, next to
- * what the code checks. Keyed by name, as the handlers' schemas may be other module instances than this
- * module's imports (vitest loads them apart from the handlers' native require).
+ * what the code checks. Keyed by name: a parameter of that name means the same wherever it appears.
  */
 const WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
   stops: STOPS_SCHEMA,
@@ -211,8 +210,8 @@ const conversion: ConversionConfig = {
 };
 
 /**
- * What a check on text takes, told by asking it (its function may be another module instance's, so it is
- * recognised by what it does): a real calendar day, a day or a datetime, a day or nothing, or something else.
+ * What a check on text takes, told by asking it (operations wrap the same rule in functions of their own, so it
+ * is recognised by what it does): a real calendar day, a day or a datetime, a day or nothing, or something else.
  */
 function checkedTexts(requirement: (input: string) => boolean): 'day' | 'day or datetime' | 'day or nothing' | undefined {
   const PROBES = ['2026-02-28', '2026-02-29', '2026-02-28 23:59:59', '2026-02-28 24:00:00', '', 'x'];
@@ -233,18 +232,8 @@ function isTextOrNumber(schema: v.GenericSchema): boolean {
   return schema.type === 'union' && (schema as v.UnionSchema<v.GenericSchema[], undefined>).options.every((option) => ['string', 'number'].includes(option.type));
 }
 
-const requireModule = createRequire(import.meta.url);
-
-/**
- * The handler modules declare the contracts; require() loads them synchronously (Node's require of ES
- * modules) so CDK constructs, which cannot await, build from the same document.
- */
-function contractOf(operation: Operation): OperationContract {
-  const module = requireModule(`../${handlerPath(operation.name)}`) as { handler?: { contract?: OperationContract } };
-  const contract = module.handler?.contract;
-  if (!contract?.output) throw new Error(`${handlerPath(operation.name)}: operation(...) declares no output`);
-  return contract;
-}
+/** Imported statically (shared/contracts/operations.ts), so CDK constructs, which cannot await, build from the same document. */
+const contractOf = (operation: Operation): OperationContract => operationContracts[operation.name as OperationName];
 
 export const API_KEY_DESCRIPTION = [
   'The API key may come in the X-Api-Key header, in the body of a POST (a form field or a JSON property named api_key)',
@@ -284,7 +273,7 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
   const described = operations.map((operation) => ({ operation: operation as Operation, contract: contractOf(operation) }));
   const named: Record<string, v.GenericSchema> = { ...SHARED_RECORDS };
   for (const { operation, contract } of described) {
-    if (contract.output && 'entries' in contract.output) {
+    if ('entries' in contract.output) {
       named[`${pascalCase(operation.name)}Response`] = v.object({ ...SuccessEnvelope.entries, ...contract.output.entries });
     }
   }
@@ -487,7 +476,7 @@ function bodySchema(operation: Operation, contract: OperationContract): JsonSche
 }
 
 function successResponse(operation: Operation, { output }: OperationContract) {
-  if (output && 'mediaType' in output) {
+  if ('mediaType' in output) {
     return { description: operation.summary, content: { [output.mediaType]: { schema: { type: 'string', format: 'binary', contentMediaType: output.mediaType } } } };
   }
   const example = examplesOf(operation).response;

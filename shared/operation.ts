@@ -4,17 +4,19 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
+import type { BinaryOutput, OperationContract, OutputSchema } from './contracts/operation.ts';
+import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
 import { methodGuard } from './middleware/method-guard.ts';
-import { parseRequest, type ParseRequestOptions } from './middleware/parse-request.ts';
+import { parseRequest } from './middleware/parse-request.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import type { ParsedBody, RequestState } from './middleware/types.ts';
+import type { RequestState } from './middleware/types.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
-import { type InputSchema, validateInput } from './middleware/validate-input.ts';
+import { validateInput } from './middleware/validate-input.ts';
 import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
 import { countRequest } from './store/rate-limits.ts';
@@ -31,26 +33,7 @@ export interface OperationContext<Input> {
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
 
-/** The fields a success adds to the envelope. */
-export type OutputSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
-/** A success that is not JSON (getLiveMap's PNG). */
-export interface BinaryOutput {
-  readonly mediaType: string;
-}
-
 type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOutput ? BinaryResult : OperationResult;
-
-export interface OperationOptions<O extends OutputSchema | BinaryOutput | undefined = undefined> extends ParseRequestOptions {
-  /** what a success answers: types the handler and makes the OpenAPI document; responses are not validated at run time */
-  output?: O;
-}
-
-/** What an operation declares about its requests and answers, read by the OpenAPI document. */
-export interface OperationContract {
-  readonly input: InputSchema;
-  readonly output: OutputSchema | BinaryOutput | undefined;
-  readonly jsonBody: ParseRequestOptions['jsonBody'];
-}
 
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
@@ -58,15 +41,13 @@ export interface OperationContract {
  * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key on creates;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
  */
-export function operation<S extends InputSchema, O extends OutputSchema | BinaryOutput | undefined = undefined>(
+export function operation<C extends OperationContract>(
   name: OperationName,
-  inputSchema: S,
-  run: (context: OperationContext<v.InferOutput<S>>) => Promise<Answer<O>>,
-  options: OperationOptions<O> = {},
+  contract: C,
+  run: (context: OperationContext<v.InferOutput<C['input']>>) => Promise<Answer<C['output']>>,
 ) {
   const definition = findOperation(name);
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
-  const contract: OperationContract = { input: inputSchema, output: options.output, jsonBody: options.jsonBody };
 
   const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
@@ -75,22 +56,22 @@ export function operation<S extends InputSchema, O extends OutputSchema | Binary
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
-    .use(errorMapper())
+    .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
-    .use(parseRequest(options))
+    .use(parseRequest(contract))
     .use(perKeyLimit.count)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
     .use(perKeyLimit.enforce)
-    .use(validateInput(inputSchema));
-  if (isCreate(name)) chain.use(idempotency(name, options));
+    .use(validateInput(contract.input));
+  if (isCreate(name)) chain.use(idempotency(name, contract));
   chain
     .before(handOverToHandler)
     .handler(async (_event, context) => {
-      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<S>>;
+      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
       return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
     });
-  return Object.assign(chain, { contract });
+  return chain;
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */

@@ -1,24 +1,8 @@
-import * as v from 'valibot';
-import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
-import { dateTime, decimalText, optionalText, positiveDecimal, requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-/** Shapes in spec order; whether the vehicle is linked and the type is the user's is the store's lookup, after these. */
-export const AddExpenseSlipInput = v.object({
-  vehicle_uid: requiredInteger('vehicle_uid'),
-  type: requiredInteger('type', SLIP_TYPE_INVALID),
-  amount: positiveDecimal('amount', 2, 'amount is required and must be greater than 0'),
-  event_datetime: dateTime('event_datetime is required (yyyy-mm-dd hh:mm:ss or yyyy-mm-dd)'),
-  qty: v.optional(decimalText('qty', 3, 'qty must be a number of 0 or more'), '0'),
-  slip_number: optionalText('slip_number', 100),
-  comment: optionalText('comment', 1000),
-});
-
-export const AddExpenseSlipOutput = v.object({ slip_uid: integer });
-
-export const handler = operation('addExpenseSlip', AddExpenseSlipInput, async ({ user, input }) => {
+export const handler = operation('addExpenseSlip', contract, async ({ user, input }) => {
   const slip = await addExpenseSlip(user.userUid, {
     vehicleUid: input.vehicle_uid,
     type: input.type,
@@ -29,4 +13,4 @@ export const handler = operation('addExpenseSlip', AddExpenseSlipInput, async ({
     comment: input.comment ?? '',
   });
   return { slip_uid: slip.slipUid };
-}, { output: AddExpenseSlipOutput });
+});

@@ -1,26 +1,15 @@
-import * as v from 'valibot';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { addFillSlip } from '../../shared/store/expense-slips.ts';
 import { findFuelFill } from '../../shared/store/fuel-fills.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { decimalText, optionalText, positiveDecimal, requiredInteger } from '../../shared/validation.ts';
-
-export const AddFuelFillSlipInput = v.object({
-  event_uid: requiredInteger('event_uid'),
-  qty: positiveDecimal('qty', 3, 'qty is required and must be greater than 0'),
-  amount: v.optional(decimalText('amount', 2, 'amount must be a number of 0 or more'), '0'),
-  slip_number: optionalText('slip_number', 100),
-});
+import { contract } from './contract.ts';
 
 const FILL_NOT_FOUND = 'fuel fill event not found or not linked to this api key';
 
-export const AddFuelFillSlipOutput = v.object({ slip_uid: integer, event_uid: integer });
-
 /** A type-1 slip dated at the fill (in the user's offset); the store keeps it to one slip per fill. */
-export const handler = operation('addFuelFillSlip', AddFuelFillSlipInput, async ({ user, input }) => {
+export const handler = operation('addFuelFillSlip', contract, async ({ user, input }) => {
   const fill = await findFuelFill(input.event_uid);
   if (!fill || !(await findVehicleForUser(user.userUid, fill.vehicleUid))) throw new NotFound(FILL_NOT_FOUND);
   const slip = await addFillSlip({
@@ -32,4 +21,4 @@ export const handler = operation('addFuelFillSlip', AddFuelFillSlipInput, async 
     eventDatetime: formatDateTime(fill.at, user.gmtOffsetMinutes),
   });
   return { slip_uid: slip.slipUid, event_uid: fill.eventUid };
-}, { output: AddFuelFillSlipOutput });
+});

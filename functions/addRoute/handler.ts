@@ -1,7 +1,7 @@
-import * as v from 'valibot';
 import type { LatLng } from '../../shared/domain/geo.ts';
-import { nameDrafts, planPoints, planStops, routeLegs, RouteRecord, routeStops, stopList, toRouteRecord, unnamedPoints } from '../../shared/domain/route.ts';
+import { nameDrafts, planPoints, planStops, routeLegs, routeStops, unnamedPoints } from '../../shared/domain/route/rules.ts';
 import type { UserLocation } from '../../shared/domain/user-location.ts';
+import { toRouteRecord } from '../../shared/contracts/routes.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { namePlace } from '../../shared/places/place-name.ts';
@@ -10,22 +10,7 @@ import { Geocoder } from '../../shared/providers/geocoding/geocoder.ts';
 import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
 import { listUserLocations, numberLocations } from '../../shared/store/user-locations.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { optionalInteger, requiredText } from '../../shared/validation.ts';
-
-/** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
-const optionalVehicleUid = v.pipe(
-  v.unknown(),
-  v.transform((value) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value)),
-  optionalInteger('vehicle_uid'),
-);
-
-export const AddRouteInput = v.object({
-  route_name: requiredText('route_name', 255),
-  stops: stopList,
-  vehicle_uid: optionalVehicleUid,
-});
-
-export const AddRouteOutput = RouteRecord;
+import { contract } from './contract.ts';
 
 /**
  * A new stop without a description is named as trips' places are: the most specific of the user's zones that
@@ -40,7 +25,7 @@ function placeNames(points: readonly LatLng[], locations: readonly UserLocation[
  * Reads first (stops, then vehicle, in parameter order), then the directions and the new stops' names (together),
  * and only then writes the route with its new locations in one transaction: a refusal or a failure leaves nothing behind.
  */
-export const handler = operation('addRoute', AddRouteInput, async ({ user, input }) => {
+export const handler = operation('addRoute', contract, async ({ user, input }) => {
   const vehicleUid = input.vehicle_uid ?? null;
   const [locations, vehicle] = await Promise.all([
     listUserLocations(user.userUid),
@@ -57,4 +42,4 @@ export const handler = operation('addRoute', AddRouteInput, async ({ user, input
     created,
   );
   return toRouteRecord(route);
-}, { output: AddRouteOutput });
+});

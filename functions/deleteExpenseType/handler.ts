@@ -1,14 +1,8 @@
-import * as v from 'valibot';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { deleteExpenseType } from '../../shared/store/expense-types.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const DeleteExpenseTypeInput = v.object({ type: requiredInteger('type') });
-
-export const DeleteExpenseTypeOutput = v.object({ type: integer });
-
-export const handler = operation('deleteExpenseType', DeleteExpenseTypeInput, async ({ user, input }) => {
+export const handler = operation('deleteExpenseType', contract, async ({ user, input }) => {
   await deleteExpenseType(user.userUid, input.type);
   return { type: input.type };
-}, { output: DeleteExpenseTypeOutput });
+});

@@ -1,14 +1,8 @@
-import * as v from 'valibot';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { deleteOperator } from '../../shared/store/operators.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const DeleteOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
-
-export const DeleteOperatorOutput = v.object({ operator_uid: integer });
-
-export const handler = operation('deleteOperator', DeleteOperatorInput, async ({ user, input }) => {
+export const handler = operation('deleteOperator', contract, async ({ user, input }) => {
   await deleteOperator(user.userUid, input.operator_uid);
   return { operator_uid: input.operator_uid };
-}, { output: DeleteOperatorOutput });
+});

@@ -1,23 +1,8 @@
-import * as v from 'valibot';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { editExpenseSlip } from '../../shared/store/expense-slips.ts';
-import { dateTime, decimalText, optionalInteger, optionalText, positiveDecimal, requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const EditExpenseSlipInput = v.object({
-  slip_uid: requiredInteger('slip_uid'),
-  amount: v.optional(positiveDecimal('amount', 2, 'amount must be greater than 0')),
-  qty: v.optional(decimalText('qty', 3, 'qty must be a number of 0 or more')),
-  slip_number: optionalText('slip_number', 100),
-  event_datetime: v.optional(dateTime('event_datetime must be yyyy-mm-dd hh:mm:ss or yyyy-mm-dd')),
-  comment: optionalText('comment', 1000),
-  /** the spec fixes a slip's type; a client echoing the slip's own type back is not refused */
-  type: optionalInteger('type'),
-});
-
-export const EditExpenseSlipOutput = v.object({ slip_uid: integer });
-
-export const handler = operation('editExpenseSlip', EditExpenseSlipInput, async ({ user, input }) => {
+export const handler = operation('editExpenseSlip', contract, async ({ user, input }) => {
   const changes = {
     amount: input.amount,
     qty: input.qty,
@@ -27,4 +12,4 @@ export const handler = operation('editExpenseSlip', EditExpenseSlipInput, async 
   };
   await editExpenseSlip(user.userUid, input.slip_uid, changes, input.type);
   return { slip_uid: input.slip_uid };
-}, { output: EditExpenseSlipOutput });
+});

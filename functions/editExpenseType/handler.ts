@@ -1,14 +1,8 @@
-import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
 import { operation } from '../../shared/operation.ts';
 import { renameExpenseType } from '../../shared/store/expense-types.ts';
-import { expenseName, requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const EditExpenseTypeInput = v.object({ type: requiredInteger('type'), expense_name: expenseName });
-
-export const EditExpenseTypeOutput = ExpenseTypeRecord;
-
-export const handler = operation('editExpenseType', EditExpenseTypeInput, async ({ user, input }) => {
+export const handler = operation('editExpenseType', contract, async ({ user, input }) => {
   const renamed = await renameExpenseType(user.userUid, input.type, input.expense_name);
   return { type: renamed.type, name: renamed.name };
-}, { output: EditExpenseTypeOutput });
+});

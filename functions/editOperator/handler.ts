@@ -1,22 +1,9 @@
-import * as v from 'valibot';
-import { nonBlankText, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { editOperator } from '../../shared/store/operators.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const EditOperatorInput = v.object({
-  operator_uid: requiredInteger('operator_uid'),
-  fullname: nonBlankText('fullname'),
-  id_number: nonBlankText('id_number'),
-  tag_id: nonBlankText('tag_id'),
-  ...operatorDetailEntries,
-});
-
-export const EditOperatorOutput = v.object({ operator_uid: integer });
-
-export const handler = operation('editOperator', EditOperatorInput, async ({ user, input }) => {
+export const handler = operation('editOperator', contract, async ({ user, input }) => {
   const { operator_uid, ...changes } = input;
   await editOperator(user.userUid, operator_uid, changes);
   return { operator_uid };
-}, { output: EditOperatorOutput });
+});

@@ -1,28 +1,10 @@
-import * as v from 'valibot';
-import { SlipRecord, toSlipRecord } from '../../shared/domain/expense-slip.ts';
+import { toSlipRecord } from '../../shared/contracts/expense-slips.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateTimeText, integer } from '../../shared/responses.ts';
 import { listExpenseSlips } from '../../shared/store/expense-slips.ts';
-import { dateRangeEntries, requiredInteger, startNotAfterEnd } from '../../shared/validation.ts';
-
-export const GetExpenseSlipsInput = v.pipe(
-  v.object({
-    vehicle_uid: requiredInteger('vehicle_uid'),
-    ...dateRangeEntries,
-  }),
-  startNotAfterEnd(),
-);
-
-export const GetExpenseSlipsOutput = v.object({
-  vehicle_uid: integer,
-  start_date: dateTimeText,
-  end_date: dateTimeText,
-  cnt: integer,
-  slips: v.array(SlipRecord),
-});
+import { contract } from './contract.ts';
 
 /** event_datetime is the user's local time as entered, so the user's days compare as text, with no offset. */
-export const handler = operation('getExpenseSlips', GetExpenseSlipsInput, async ({ user, input }) => {
+export const handler = operation('getExpenseSlips', contract, async ({ user, input }) => {
   const startDate = `${input.start_date} 00:00:00`;
   const endDate = `${input.end_date} 23:59:59`;
   const slips = await listExpenseSlips(user.userUid, input.vehicle_uid, startDate, endDate);
@@ -33,4 +15,4 @@ export const handler = operation('getExpenseSlips', GetExpenseSlipsInput, async 
     cnt: slips.length,
     slips: slips.map(toSlipRecord),
   };
-}, { output: GetExpenseSlipsOutput });
+});

@@ -1,14 +1,8 @@
-import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/domain/expense-type.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { listExpenseTypes } from '../../shared/store/expense-types.ts';
+import { contract } from './contract.ts';
 
-export const GetExpenseTypesInput = v.object({});
-
-export const GetExpenseTypesOutput = v.object({ cnt: integer, expense_types: v.array(ExpenseTypeRecord) });
-
-export const handler = operation('getExpenseTypes', GetExpenseTypesInput, async ({ user }) => {
+export const handler = operation('getExpenseTypes', contract, async ({ user }) => {
   const types = await listExpenseTypes(user.userUid);
   return { cnt: types.length, expense_types: types.map(({ type, name }) => ({ type, name })) };
-}, { output: GetExpenseTypesOutput });
+});

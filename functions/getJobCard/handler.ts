@@ -1,14 +1,9 @@
-import * as v from 'valibot';
-import { JobCardRecord, toJobCardRecord } from '../../shared/domain/job-card.ts';
+import { toJobCardRecord } from '../../shared/contracts/job-cards.ts';
 import { operation } from '../../shared/operation.ts';
 import { findJobCard } from '../../shared/store/job-cards.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
-
-export const GetJobCardOutput = v.object({ job_card: JobCardRecord });
-
-export const handler = operation('getJobCard', GetJobCardInput, async ({ user, input }) => {
+export const handler = operation('getJobCard', contract, async ({ user, input }) => {
   const card = await findJobCard(user.userUid, input.job_card_uid);
   return { job_card: toJobCardRecord(card, user.gmtOffsetMinutes) };
-}, { output: GetJobCardOutput });
+});

@@ -1,35 +1,10 @@
-import * as v from 'valibot';
-import { JobCardRecord, toJobCardRecord } from '../../shared/domain/job-card.ts';
+import { toJobCardRecord } from '../../shared/contracts/job-cards.ts';
 import { userDayRange } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { listJobCards } from '../../shared/store/job-cards.ts';
-import { isCalendarDate, optionalText } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
-
-/** A bound is optional; an empty value is no bound, as clients often send every parameter. */
-const optionalDay = v.optional(
-  v.pipe(
-    v.string(DATE_FORMAT),
-    v.trim(),
-    v.check((text) => text === '' || isCalendarDate(text), DATE_FORMAT),
-    v.transform((text) => text || undefined),
-  ),
-);
-
-export const GetJobCardsInput = v.pipe(
-  v.object({
-    from_date: optionalDay,
-    to_date: optionalDay,
-    external_reference: v.pipe(optionalText('external_reference', 100), v.transform((text) => text || undefined)),
-  }),
-  v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
-);
-
-export const GetJobCardsOutput = v.object({ cnt: integer, job_cards: v.array(JobCardRecord) });
-
-export const handler = operation('getJobCards', GetJobCardsInput, async ({ user, input }) => {
+export const handler = operation('getJobCards', contract, async ({ user, input }) => {
   const offset = user.gmtOffsetMinutes;
   const cards = await listJobCards(user.userUid, {
     from: input.from_date && userDayRange(input.from_date, input.from_date, offset).from,
@@ -37,4 +12,4 @@ export const handler = operation('getJobCards', GetJobCardsInput, async ({ user,
     externalReference: input.external_reference,
   });
   return { cnt: cards.length, job_cards: cards.map((card) => toJobCardRecord(card, offset)) };
-}, { output: GetJobCardsOutput });
+});

@@ -1,26 +1,9 @@
-import * as v from 'valibot';
-import { MAP_DEFAULTS, MAP_LIMITS } from '../../shared/domain/live-map/live-map.ts';
 import { BinaryResult } from '../../shared/middleware/envelope.ts';
 import { operation } from '../../shared/operation.ts';
 import { liveMapPng } from '../../shared/providers/live-map.ts';
-import { imeiFilter, optionalInteger, requiredText } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-const integerFrom = (name: string, { min, max }: { min: number; max: number }, fallback: number) => {
-  const message = `${name} must be an integer from ${min} to ${max}`;
-  return v.optional(v.pipe(v.unwrap(optionalInteger(name, message)), v.minValue(min, message), v.maxValue(max, message)), fallback);
-};
-
-export const GetLiveMapInput = v.object({
-  map_api_key: requiredText('map_api_key', 512),
-  filter: imeiFilter,
-  width: integerFrom('width', MAP_LIMITS.size, MAP_DEFAULTS.width),
-  height: integerFrom('height', MAP_LIMITS.size, MAP_DEFAULTS.height),
-  zoom: integerFrom('zoom', MAP_LIMITS.zoom, MAP_DEFAULTS.zoom),
-});
-
-export const GetLiveMapOutput = { mediaType: 'image/png' } as const;
-
-export const handler = operation('getLiveMap', GetLiveMapInput, async ({ user, input }) => {
+export const handler = operation('getLiveMap', contract, async ({ user, input }) => {
   const png = await liveMapPng(user.userUid, {
     imeis: input.filter?.imeis,
     width: input.width,
@@ -29,4 +12,4 @@ export const handler = operation('getLiveMap', GetLiveMapInput, async ({ user, i
     mapApiKey: input.map_api_key,
   });
   return new BinaryResult('image/png', png);
-}, { output: GetLiveMapOutput });
+});

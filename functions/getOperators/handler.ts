@@ -1,14 +1,9 @@
-import * as v from 'valibot';
-import { OperatorRecord, toOperatorRecord } from '../../shared/domain/operator.ts';
+import { toOperatorRecord } from '../../shared/contracts/operators.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { listOperators } from '../../shared/store/operators.ts';
+import { contract } from './contract.ts';
 
-export const GetOperatorsInput = v.object({});
-
-export const GetOperatorsOutput = v.object({ cnt: integer, operators: v.array(OperatorRecord) });
-
-export const handler = operation('getOperators', GetOperatorsInput, async ({ user }) => {
+export const handler = operation('getOperators', contract, async ({ user }) => {
   const operators = await listOperators(user.userUid);
   return { cnt: operators.length, operators: operators.map(toOperatorRecord) };
-}, { output: GetOperatorsOutput });
+});

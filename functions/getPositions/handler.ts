@@ -4,57 +4,9 @@ import type { Position } from '../../shared/domain/tracking/position.ts';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateTimeText, integer, nullableText } from '../../shared/responses.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
-import { dateTime, requiredInteger } from '../../shared/validation.ts';
-
-const MAX_RANGE_MS = 7 * 86_400_000;
-const MAX_LIMIT = 10_000;
-const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_LIMIT}`;
-
-/** A 'yyyy-mm-dd hh:mm:ss' in the user's offset → the UTC instant (ms). */
-const instantOf = (text: string, offsetMinutes: number): number => Date.parse(`${text.replace(' ', 'T')}Z`) - offsetMinutes * 60_000;
-
-export const GetPositionsInput = v.pipe(
-  v.object({
-    vehicle_uid: requiredInteger('vehicle_uid'),
-    start_datetime: dateTime('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    end_datetime: dateTime('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    limit: v.optional(v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)), MAX_LIMIT),
-  }),
-  v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),
-  v.check((input) => instantOf(input.end_datetime, 0) - instantOf(input.start_datetime, 0) <= MAX_RANGE_MS, 'datetime range may not exceed 7 days'),
-);
-
-const nullableNumber = v.nullable(v.number());
-
-export const PositionRecordOutput = v.object({
-  gps_datetime: dateTimeText,
-  latitude: v.number(),
-  longitude: v.number(),
-  speed: nullableNumber,
-  heading: nullableNumber,
-  ignition: v.nullable(v.picklist([0, 1])),
-  fuel_value: nullableNumber,
-  odometer: nullableNumber,
-  driver_id: nullableText,
-  supp_volt: nullableNumber,
-  int_batt_volt: nullableNumber,
-  int_temp: nullableNumber,
-  ext_temp: nullableNumber,
-});
-
-export const GetPositionsOutput = v.object({
-  vehicle_uid: integer,
-  imei: v.string(),
-  start_datetime: dateTimeText,
-  end_datetime: dateTimeText,
-  cnt: integer,
-  positions: v.array(PositionRecordOutput),
-  /** present when more positions exist than were returned: the next call's start_datetime */
-  next_start_datetime: v.optional(dateTimeText),
-});
+import { contract, instantOf, PositionRecordOutput } from './contract.ts';
 
 const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput<typeof PositionRecordOutput> => ({
   gps_datetime: formatDateTime(position.gps_datetime),
@@ -76,7 +28,7 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
  * Read-only trip playback. The vehicle check (link and vehicle in one BatchGetItem) and the history Queries
  * (one per day, in parallel) run together: one round trip after the key lookup.
  */
-export const handler = operation('getPositions', GetPositionsInput, async ({ user, input }) => {
+export const handler = operation('getPositions', contract, async ({ user, input }) => {
   const from = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
   const [vehicle, stored] = await Promise.all([findVehicleForUser(user.userUid, input.vehicle_uid), listPositions(input.vehicle_uid, from, to)]);
@@ -93,4 +45,4 @@ export const handler = operation('getPositions', GetPositionsInput, async ({ use
     positions: returned.map((position) => toPositionRecord(position, vehicle.fuelFactor)),
     ...(next ? { next_start_datetime: formatDateTime(next.gps_datetime, user.gmtOffsetMinutes) } : {}),
   };
-}, { output: GetPositionsOutput });
+});

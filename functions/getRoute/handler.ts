@@ -1,14 +1,9 @@
-import * as v from 'valibot';
-import { RouteRecord, toRouteRecord } from '../../shared/domain/route.ts';
+import { toRouteRecord } from '../../shared/contracts/routes.ts';
 import { operation } from '../../shared/operation.ts';
 import { findRoute } from '../../shared/store/routes.ts';
-import { requiredInteger } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const GetRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
-
-export const GetRouteOutput = v.object({ route: RouteRecord });
-
-export const handler = operation('getRoute', GetRouteInput, async ({ user, input }) => {
+export const handler = operation('getRoute', contract, async ({ user, input }) => {
   const route = await findRoute(user.userUid, input.route_uid);
   return { route: toRouteRecord(route) };
-}, { output: GetRouteOutput });
+});

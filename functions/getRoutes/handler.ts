@@ -1,14 +1,9 @@
-import * as v from 'valibot';
-import { RouteSummary, toRouteSummary } from '../../shared/domain/route.ts';
+import { toRouteSummary } from '../../shared/contracts/routes.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { listRoutes } from '../../shared/store/routes.ts';
+import { contract } from './contract.ts';
 
-export const GetRoutesInput = v.object({});
-
-export const GetRoutesOutput = v.object({ cnt: integer, routes: v.array(RouteSummary) });
-
-export const handler = operation('getRoutes', GetRoutesInput, async ({ user }) => {
+export const handler = operation('getRoutes', contract, async ({ user }) => {
   const routes = await listRoutes(user.userUid);
   return { cnt: routes.length, routes: routes.map((route) => toRouteSummary(route, user.gmtOffsetMinutes)) };
-}, { output: GetRoutesOutput });
+});

@@ -1,29 +1,11 @@
-import * as v from 'valibot';
 import { userDayRange } from '../../shared/domain/time.ts';
-import { toTripRecord, TripRecord } from '../../shared/domain/trip.ts';
+import { toTripRecord } from '../../shared/contracts/trips.ts';
 import { operation } from '../../shared/operation.ts';
-import { dateText, integer } from '../../shared/responses.ts';
 import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';
-import { dateRangeEntries, imeiFilter, startNotAfterEnd } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const GetTripsInput = v.pipe(
-  v.object({
-    filter: imeiFilter,
-    ...dateRangeEntries,
-  }),
-  startNotAfterEnd(),
-);
-
-export const GetTripsOutput = v.object({
-  filter: v.string(),
-  start_date: dateText,
-  end_date: dateText,
-  cnt: integer,
-  vehicles: v.array(v.object({ vehicle_uid: v.string(), imei: v.string(), trip_cnt: integer, trips: v.array(TripRecord) })),
-});
-
-export const handler = operation('getTrips', GetTripsInput, async ({ user, input }) => {
+export const handler = operation('getTrips', contract, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
   const links = await listVehicleLinks(user.userUid, input.filter?.imeis);
   const vehicles = await Promise.all(
@@ -38,4 +20,4 @@ export const handler = operation('getTrips', GetTripsInput, async ({ user, input
     }),
   );
   return { filter: input.filter?.text ?? '', start_date: input.start_date, end_date: input.end_date, cnt: vehicles.length, vehicles };
-}, { output: GetTripsOutput });
+});

@@ -1,14 +1,9 @@
-import * as v from 'valibot';
-import { toUserLocationRecord, UserLocationRecord } from '../../shared/domain/user-location.ts';
+import { toUserLocationRecord } from '../../shared/contracts/user-locations.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { listUserLocations } from '../../shared/store/user-locations.ts';
+import { contract } from './contract.ts';
 
-export const GetUserLocationsInput = v.object({});
-
-export const GetUserLocationsOutput = v.object({ cnt: integer, locations: v.array(UserLocationRecord) });
-
-export const handler = operation('getUserLocations', GetUserLocationsInput, async ({ user }) => {
+export const handler = operation('getUserLocations', contract, async ({ user }) => {
   const locations = await listUserLocations(user.userUid);
   return { cnt: locations.length, locations: locations.map(toUserLocationRecord) };
-}, { output: GetUserLocationsOutput });
+});

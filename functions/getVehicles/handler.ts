@@ -1,15 +1,9 @@
-import * as v from 'valibot';
-import { toVehicleRecord, VehicleRecord } from '../../shared/domain/vehicle.ts';
+import { toVehicleRecord } from '../../shared/contracts/vehicles.ts';
 import { operation } from '../../shared/operation.ts';
-import { integer } from '../../shared/responses.ts';
 import { listLinkedVehicles } from '../../shared/store/vehicles.ts';
-import { imeiFilter } from '../../shared/validation.ts';
+import { contract } from './contract.ts';
 
-export const GetVehiclesInput = v.object({ filter: imeiFilter });
-
-export const GetVehiclesOutput = v.object({ filter: v.string(), cnt: integer, vehicles: v.array(VehicleRecord) });
-
-export const handler = operation('getVehicles', GetVehiclesInput, async ({ user, input }) => {
+export const handler = operation('getVehicles', contract, async ({ user, input }) => {
   const vehicles = await listLinkedVehicles(user.userUid, input.filter?.imeis);
   return { filter: input.filter?.text ?? '', cnt: vehicles.length, vehicles: vehicles.map(toVehicleRecord) };
-}, { output: GetVehiclesOutput });
+});

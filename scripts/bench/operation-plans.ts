@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describePayload, parsePayload } from '../../shared/domain/job-card.ts';
+import { describePayload } from '../../shared/domain/job-card/rules.ts';
+import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';

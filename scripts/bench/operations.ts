@@ -4,7 +4,7 @@
  * the same moment. A middleware on the shared clients counts what each call asks of DynamoDB (and S3).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../shared/middleware/api-key-auth.ts';
+import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { findOperation, type OperationName, operations } from '../../shared/operations.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';

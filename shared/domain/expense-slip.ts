@@ -1,6 +1,4 @@
 /** Expense and fuel slips (types 2 and the user's own) and fill slips (type 1, one per fuel fill). */
-import * as v from 'valibot';
-import { dateTimeText, decimalText, integer } from '../responses.ts';
 import { FILL_SLIP_TYPE, FUEL_TYPE } from './expense-type.ts';
 
 export interface ExpenseSlip {
@@ -43,31 +41,4 @@ export function builtInTypeName(type: number): string | undefined {
   if (type === FUEL_TYPE.type) return FUEL_TYPE.name;
   if (type === FILL_SLIP_TYPE) return FILL_SLIP_NAME;
   return undefined;
-}
-
-export const SlipRecord = v.object({
-  slip_uid: integer,
-  vehicle_uid: integer,
-  type: integer,
-  type_name: v.string(),
-  slip_number: v.string(),
-  slip_qty: decimalText,
-  slip_amount: decimalText,
-  event_datetime: dateTimeText,
-  comment: v.string(),
-});
-
-/** The spec's slip record: ids integers, amounts decimal text. */
-export function toSlipRecord(slip: NamedExpenseSlip): v.InferOutput<typeof SlipRecord> {
-  return {
-    slip_uid: slip.slipUid,
-    vehicle_uid: slip.vehicleUid,
-    type: slip.type,
-    type_name: slip.typeName,
-    slip_number: slip.slipNumber,
-    slip_qty: slip.qty,
-    slip_amount: slip.amount,
-    event_datetime: slip.eventDatetime,
-    comment: slip.comment,
-  };
 }

@@ -1,6 +1,4 @@
 /** Expense types: Fuel (2) is built in for every user; users add, rename and soft-delete their own. */
-import * as v from 'valibot';
-import { integer } from '../responses.ts';
 
 export interface ExpenseType {
   type: number;
@@ -8,9 +6,6 @@ export interface ExpenseType {
   /** soft-deleted: hidden from lists and new slips, still named on old slips */
   deleted: boolean;
 }
-
-/** The spec's expense type record (getExpenseTypes; addExpenseType and editExpenseType answer one). */
-export const ExpenseTypeRecord = v.object({ type: integer, name: v.string() });
 
 export const FUEL_TYPE: ExpenseType = { type: 2, name: 'Fuel', deleted: false };
 /** Fill slips (addFuelFillSlip) carry type 1; it is not a type users can pick. */

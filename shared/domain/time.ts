@@ -31,3 +31,14 @@ export function userDayRange(startDate: string, endDate: string, offsetMinutes: 
 export function inclusiveDayCount(startDate: string, endDate: string): number {
   return (Date.parse(endDate) - Date.parse(startDate)) / (24 * 60 * MINUTE_MS) + 1;
 }
+
+/** A real calendar day written yyyy-mm-dd. */
+export const isCalendarDate = (text: string): boolean => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+};

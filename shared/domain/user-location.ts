@@ -2,11 +2,9 @@
  * User locations: saved points (a centre and a radius in km) and polygons (geofences), with the
  * geometry the positions pipeline, the live map and routes use to name where a vehicle is.
  */
-import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
-import { flag, integer } from '../responses.ts';
-import { COORDINATE_DECIMALS, optionalFlag, optionalNumber, optionalText, roundTo } from '../validation.ts';
-import { distanceKm, EARTH_RADIUS_KM, type LatLng } from './geo.ts';
+import { COORDINATE_DECIMALS, distanceKm, EARTH_RADIUS_KM, type LatLng, roundTo } from './geo.ts';
+import { parseJson } from './json.ts';
 
 export const LOCATION_TYPES = ['point', 'polygon'] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
@@ -34,31 +32,15 @@ export interface UserLocation extends LocationDetails {
 
 const DEFAULT_COLOR = 'blue';
 /** anything wider than half the Earth's circumference covers everything; a bigger number is a unit mistake */
-const MAX_RADIUS_KM = 20_000;
-const MAX_SPEED_LIMIT = 1_000;
+export const MAX_RADIUS_KM = 20_000;
+export const MAX_SPEED_LIMIT = 1_000;
 /** what is kept of a radius (1 mm, so a radius that rounds to 0 is refused) and of a speed limit */
-const RADIUS_DECIMALS = 6;
-const SPEED_DECIMALS = 2;
+export const RADIUS_DECIMALS = 6;
+export const SPEED_DECIMALS = 2;
 /** keeps an item far below DynamoDB's 400 KB and a containment test cheap for every position */
 const MAX_POLYGON_VERTICES = 1_000;
 
-const RADIUS_MESSAGE = `radius must be a number greater than 0 and at most ${MAX_RADIUS_KM} (km)`;
-const SPEED_MESSAGE = `speed must be a number from 0 to ${MAX_SPEED_LIMIT} (km/h)`;
-const LOCATION_TYPE_MESSAGE = "location_type must be 'point' or 'polygon'";
 export const POINTS_REQUIRED = 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon';
-
-/** The optional parameters addUserLocation and editUserLocation share, in the spec's order. */
-export const userLocationOptions = {
-  color: optionalText('color', 50),
-  radius: v.optional(v.pipe(v.unwrap(optionalNumber('radius', RADIUS_DECIMALS, MAX_RADIUS_KM, RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE))),
-  location_type: v.optional(v.pipe(v.string(LOCATION_TYPE_MESSAGE), v.trim(), v.toLowerCase(), v.picklist(LOCATION_TYPES, LOCATION_TYPE_MESSAGE))),
-  // Checked by polygonVertices once the location type is known: a point ignores them.
-  points: v.pipe(v.unknown(), v.description("a polygon's vertices: a JSON array (or its JSON text) of at least 3 {lat,lng} objects; ignored for a point")),
-  icon: optionalText('icon', 255),
-  speed: v.optional(v.pipe(v.unwrap(optionalNumber('speed', SPEED_DECIMALS, MAX_SPEED_LIMIT, SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE))),
-  no_go: optionalFlag('no_go'),
-  only_push: optionalFlag('only_push'),
-};
 
 /** Validated parameters of addUserLocation / editUserLocation; absent ones are undefined. */
 export interface LocationParams {
@@ -140,49 +122,9 @@ export function polygonVertices(points: unknown): LatLng[] {
   });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The stored and returned form of the vertices: normalized JSON text, '' for a point. */
 export const pointsText = (points: readonly LatLng[]): string =>
   points.length === 0 ? '' : JSON.stringify(points.map(({ lat, lng }) => ({ lat, lng })));
-
-export const UserLocationRecord = v.object({
-  user_location_uid: integer,
-  latitude: v.number(),
-  longitude: v.number(),
-  description: v.string(),
-  icon: v.string(),
-  color: v.string(),
-  radius: v.number(),
-  location_type: v.picklist(LOCATION_TYPES),
-  points: v.string(),
-  speed: v.number(),
-  no_go: flag,
-  only_push: flag,
-});
-
-export function toUserLocationRecord(location: UserLocation): v.InferOutput<typeof UserLocationRecord> {
-  return {
-    user_location_uid: location.userLocationUid,
-    latitude: location.latitude,
-    longitude: location.longitude,
-    description: location.description,
-    icon: location.icon,
-    color: location.color,
-    radius: location.radiusKm,
-    location_type: location.locationType,
-    points: pointsText(location.points),
-    speed: location.speedLimit,
-    no_go: location.noGo ? 1 : 0,
-    only_push: location.onlyPush ? 1 : 0,
-  };
-}
 
 type Zone = Pick<LocationDetails, 'latitude' | 'longitude' | 'radiusKm' | 'locationType' | 'points'>;
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Forbidden, Unauthorized } from '../errors.ts';
+import { hashApiKey } from '../domain/api-key.ts';
 import type { ApiKeyRecord } from '../domain/user.ts';
 import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
 
@@ -13,8 +13,6 @@ export interface ApiKeyAuthOptions {
 }
 
 export const MAX_KEY_CACHE_MS = 60_000;
-
-export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
 /**
  * Finds the key in the X-Api-Key header (which wins), the body or the query string, and puts its

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { API_VERSION } from '../contracts/envelope.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
-
-export const API_VERSION = '1';
 
 /** A successful result that is not JSON (getLiveMap's PNG). */
 export class BinaryResult {

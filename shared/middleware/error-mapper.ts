@@ -6,9 +6,9 @@ import type { HttpMiddleware, HttpRequest } from './types.ts';
 /**
  * The one place errors become responses: a typed ApiError keeps its status and message; AWS throttling
  * is a 429, a dependency that is down or silent a 503; anything else is a 500 `internal error`, logged
- * with the request id (never the event, so never the key).
+ * with the request id and the operation the chain was built for (never the event, so never the key).
  */
-export const errorMapper = (): HttpMiddleware => {
+export const errorMapper = ({ operation }: { operation: string }): HttpMiddleware => {
   const errorMapperOnError = (request: HttpRequest): void => {
     const unavailable = asUnavailable(request.error);
     // The caller is told to retry; operations still need to see which dependency stopped answering.
@@ -20,7 +20,7 @@ export const errorMapper = (): HttpMiddleware => {
     }
     logger.error('internal error', {
       requestId: requestIdOf(request),
-      operation: request.event?.pathParameters?.operation,
+      operation,
       error: errorFields(error),
     });
     request.response = envelopeResponse(500, {}, 'internal error');

@@ -1,15 +1,13 @@
 import { BadRequest, PayloadTooLarge } from '../errors.ts';
-import { isPlainObject } from '../validation.ts';
-import { headerValue, type HttpMiddleware, type HttpRequest, type ParsedBody } from './types.ts';
+import { isPlainObject } from '../domain/json.ts';
+import type { JsonBody } from '../contracts/operation.ts';
+import type { ParsedBody } from '../contracts/request-body.ts';
+import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export interface ParseRequestOptions {
-  /**
-   * 'params': a JSON body is an object of parameters (most operations).
-   * 'payload': the body is a document the handler reads itself (job cards), so bad JSON is its call.
-   */
-  jsonBody?: 'params' | 'payload';
+  jsonBody?: JsonBody | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Throttled } from '../errors.ts';
-import { hashApiKey, presentedKey } from './api-key-auth.ts';
+import { hashApiKey } from '../domain/api-key.ts';
+import { presentedKey } from './api-key-auth.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 export interface RateLimitOptions {

@@ -1,13 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ParsedBody } from '../contracts/request-body.ts';
 import type { AuthenticatedUser } from '../domain/user.ts';
-
-/** The request body as the parser found it. */
-export type ParsedBody =
-  | { kind: 'none' }
-  | { kind: 'form'; text: string }
-  | { kind: 'json'; text: string; value: unknown }
-  | { kind: 'invalid-json'; text: string };
 
 /** Per-request state the middlewares hand to each other (middy's request.internal). */
 export interface RequestState extends Record<string, unknown> {

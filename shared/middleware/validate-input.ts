@@ -1,12 +1,7 @@
 import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
+import type { InputSchema } from '../contracts/operation.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
-
-type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
-/** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */
-export type InputSchema =
-  | ParameterObject
-  | v.SchemaWithPipe<readonly [ParameterObject, ...v.PipeItem<any, any, v.BaseIssue<unknown>>[]]>;
 
 const parameterNames = (schema: InputSchema): string[] =>
   Object.keys('pipe' in schema ? schema.pipe[0].entries : schema.entries);

@@ -5,7 +5,7 @@ import type {
   JobCardAction,
   JobCardContent,
   JobCardSnapshot,
-} from '../domain/job-card.ts';
+} from '../domain/job-card/rules.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';

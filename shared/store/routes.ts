@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type NewRoute, type Route, type RouteLeg, type RouteStop, toRouteRecord } from '../domain/route.ts';
+import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route/rules.ts';
+import { toRouteRecord } from '../contracts/routes.ts';
 import type { UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describePayload, parsePayload, readPayload, toUtc } from '../../shared/domain/job-card.ts';
+import { describePayload, toUtc } from '../../shared/domain/job-card/rules.ts';
+import { readPayload } from '../../shared/contracts/job-cards.ts';
+import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 
 const fieldsOf = (payload: Record<string, unknown>) => describePayload(parsePayload(JSON.stringify(payload)), 0).fields;
 

@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/getExpenseTypes/handler.ts';
 import { logger } from '../../shared/logger.ts';
-import { hashApiKey } from '../../shared/middleware/api-key-auth.ts';
+import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { aContext, anEvent } from '../support/events.ts';
 

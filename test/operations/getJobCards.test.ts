@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { describePayload, parsePayload } from '../../shared/domain/job-card.ts';
+import { describePayload } from '../../shared/domain/job-card/rules.ts';
+import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import { addJobCard } from '../../shared/store/job-cards.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 

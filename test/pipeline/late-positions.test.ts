@@ -14,7 +14,7 @@ import { initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { demoFleetDay, interleave } from '../../local/simulator.ts';
-import { ingestRecords } from '../../scripts/ingest.ts';
+import { ingestRecords } from '../../shared/pipeline/ingest.ts';
 import { anImei } from '../support/builders.ts';
 
 const DAY = '2026-11-05';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../shared/middleware/api-key-auth.ts';
+import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { api } from '../support/api.ts';

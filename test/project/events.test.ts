@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { givenUser } from '../support/builders.ts';
@@ -9,8 +12,41 @@ import { withApiKey } from '../../scripts/invoke.ts';
 /** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */
 const handlerUrl = (name: string): string => new URL(`../../${handlerPath(name)}`, import.meta.url).href;
 
+type Resource = { Properties: { ParentId?: unknown; PathPart?: string; ResourceId?: unknown; HttpMethod?: string } };
+
+/** The paths of the API Gateway resources the stack gives a method, built from each resource's chain of parents. */
+function declaredResourcePaths(template: Template): Set<string> {
+  const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, Resource>;
+  const pathOf = (id: string): string => {
+    const { ParentId, PathPart } = resources[id]?.Properties ?? {};
+    const parent = (ParentId as { Ref?: string } | undefined)?.Ref;
+    return `${parent ? pathOf(parent) : ''}/${PathPart}`;
+  };
+  const methods = Object.values(template.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
+  return new Set(methods.map(({ Properties }) => (Properties.ResourceId as { Ref?: string }).Ref).filter((id) => id !== undefined).map(pathOf));
+}
+
+let declaredPaths: Set<string>;
+
+beforeAll(() => {
+  // Bundling is skipped: only the routes the stack declares are read.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  declaredPaths = declaredResourcePaths(Template.fromStack(new FleetTrackingStack(app, 'Events')));
+});
+
 describe.each(operations.map((operation) => [operation.name, operation] as const))('events/%s.json', (name, operation) => {
-  it('is a REST proxy event for its operation that its handler answers in the envelope', async () => {
+  it('is the REST proxy event of the fixed resource the stack declares for it, without path parameters', () => {
+    // Prepare
+    const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
+    // Act
+    const resource = `/api/${name}`;
+    // Assess
+    expect(declaredPaths).toContain(resource);
+    expect(event).toMatchObject({ resource, path: resource, httpMethod: operation.method, pathParameters: null });
+    expect(event.requestContext).toMatchObject({ resourcePath: resource, httpMethod: operation.method });
+  });
+
+  it('is answered by its handler in the envelope', async () => {
     // Prepare
     const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
     const user = await givenUser();
@@ -20,7 +56,6 @@ describe.each(operations.map((operation) => [operation.name, operation] as const
     // Act
     const result = await handler(withApiKey(event, user.key), lambdaContext(name, 'event-check'));
     // Assess
-    expect(event).toMatchObject({ resource: '/api/{operation}', path: `/api/${name}`, httpMethod: operation.method, pathParameters: { operation: name } });
     expect(result.statusCode).toBeLessThan(500);
     expect(JSON.parse(result.body)).toMatchObject({ version: '1', result: expect.stringMatching(/^(success|error)$/) });
   });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 
@@ -9,6 +9,14 @@ describe('the operation registry', () => {
   it('has a handler module for every entry and a functions/ folder for nothing else', () => {
     for (const name of names) expect(existsSync(handlerPath(name)), handlerPath(name)).toBe(true);
     expect(readdirSync('functions').sort()).toEqual([...names].sort());
+  });
+
+  it('keeps each operation\'s contract in a module of schemas only, which its handler and the OpenAPI document import', () => {
+    for (const { name } of operations) {
+      const imports = [...readFileSync(`functions/${name}/contract.ts`, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+      // No store, middleware or provider: importing a contract reads no configuration and makes no client.
+      for (const module of imports) expect(module, `functions/${name}/contract.ts`).toMatch(/^(valibot|\.\.\/\.\.\/shared\/(contracts|domain)\/.*)$/);
+    }
   });
 
   it('has a sample event for every entry and for nothing else', () => {

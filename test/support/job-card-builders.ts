@@ -1,5 +1,6 @@
 /** Job cards made through the store, as addJobCard makes them, with a chosen creation time. */
-import { describePayload, type JobCard, parsePayload } from '../../shared/domain/job-card.ts';
+import { describePayload, type JobCard } from '../../shared/domain/job-card/rules.ts';
+import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import { addJobCard } from '../../shared/store/job-cards.ts';
 import type { TestUser } from './builders.ts';
 

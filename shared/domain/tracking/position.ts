@@ -3,7 +3,9 @@
  * NDJSON in files. Only imei, gps_datetime, latitude and longitude are required.
  */
 import * as v from 'valibot';
-import { COORDINATE_DECIMALS, isCalendarDate, isPlainObject, roundTo } from '../../validation.ts';
+import { COORDINATE_DECIMALS, roundTo } from '../geo.ts';
+import { isPlainObject } from '../json.ts';
+import { isCalendarDate } from '../time.ts';
 
 /** A real instant: a calendar day, a valid clock time and an explicit offset (2026-02-30 is refused, not rolled over). */
 function isIsoInstant(text: string): boolean {
@@ -24,8 +26,9 @@ const reading = v.pipe(
   v.transform((value: number) => roundTo(value, READING_DECIMALS)),
   v.check((value) => Math.abs(value) <= MAX_READING, 'out of range'),
 );
-const nullableNumber = v.optional(v.nullable(reading), null);
-const nullableText = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
+/** A reading a device may not send: absent and null are both null. */
+const optionalReading = v.optional(v.nullable(reading), null);
+const optionalTextReading = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
 
 export const PositionRecord = v.object({
   imei: v.pipe(v.union([v.string(), v.number()], 'imei is required'), v.transform(String), v.regex(/^\d{6,20}$/, 'imei must be 6 to 20 digits')),
@@ -37,18 +40,18 @@ export const PositionRecord = v.object({
   latitude: v.pipe(v.number('latitude is required'), v.transform((value) => roundTo(value, COORDINATE_DECIMALS)), v.minValue(-90, 'latitude out of range'), v.maxValue(90, 'latitude out of range')),
   longitude: v.pipe(v.number('longitude is required'), v.transform((value) => roundTo(value, COORDINATE_DECIMALS)), v.minValue(-180, 'longitude out of range'), v.maxValue(180, 'longitude out of range')),
   speed: v.optional(v.nullable(v.pipe(reading, v.minValue(0), v.maxValue(400))), null),
-  heading: nullableNumber,
+  heading: optionalReading,
   ignition: v.optional(v.nullable(v.boolean()), null),
   odometer_km: v.optional(v.nullable(v.pipe(reading, v.minValue(0))), null),
   engine_hours: v.optional(v.nullable(v.pipe(reading, v.minValue(0))), null),
   fuel_raw: v.optional(v.nullable(v.pipe(reading, v.minValue(0))), null),
-  supp_volt: nullableNumber,
-  int_batt_volt: nullableNumber,
-  int_temp: nullableNumber,
-  ext_temp: nullableNumber,
-  driver_tag_id: nullableText,
-  device_type: nullableText,
-  config: nullableText,
+  supp_volt: optionalReading,
+  int_batt_volt: optionalReading,
+  int_temp: optionalReading,
+  ext_temp: optionalReading,
+  driver_tag_id: optionalTextReading,
+  device_type: optionalTextReading,
+  config: optionalTextReading,
 });
 
 export type Position = v.InferOutput<typeof PositionRecord>;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { LatLng } from '../../domain/geo.ts';
-import type { LegMeasure } from '../../domain/route.ts';
+import type { LegMeasure } from '../../domain/route/rules.ts';
 import { getObject, putObject } from '../../store/bucket.ts';
 import { amazonRoutesProvider } from './amazon.ts';
 import { estimateProvider } from './estimate.ts';

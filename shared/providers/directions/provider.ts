@@ -3,7 +3,7 @@
  * speaks its provider's wire format and reads its configuration from the environment at call time.
  */
 import type { LatLng } from '../../domain/geo.ts';
-import type { LegMeasure } from '../../domain/route.ts';
+import type { LegMeasure } from '../../domain/route/rules.ts';
 import { ProviderFailed } from '../../errors.ts';
 import { providerJson, unexpectedAnswer as unexpected } from '../provider-request.ts';
 

@@ -3,29 +3,9 @@
  * table are extracted for filtering and reporting; a value of the wrong type or size is not a reason to
  * refuse a card from a system we do not control, so it simply stays in the payload only.
  */
-import * as v from 'valibot';
-import { BadRequest } from '../errors.ts';
-import { dateTimeText, integer as id, nullableText } from '../responses.ts';
-import { isPlainObject } from '../validation.ts';
-import { verbatimJsonObject } from '../middleware/envelope.ts';
-import type { ParsedBody } from '../middleware/types.ts';
-import { isCalendarDate } from '../validation.ts';
-import { formatDateTime } from './time.ts';
-
-export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload form field)';
-export const PAYLOAD_NOT_JSON = 'payload is not valid JSON';
-/** Deeper documents come only from abuse, and many clients' recursive JSON readers overflow their stack on them when reading a card back. */
-export const MAX_PAYLOAD_DEPTH = 64;
-export const PAYLOAD_TOO_DEEP = `payload is nested too deeply (max ${MAX_PAYLOAD_DEPTH} levels)`;
-
-/** The `payload` form field of addJobCard and editJobCard; a raw JSON body is the document itself. */
-export const payloadField = v.optional(v.pipe(v.string(PAYLOAD_NOT_JSON), v.description('the job card document as JSON text, when the body is a form')));
-
-/** The document as received (`text`, kept byte for byte) and as parsed. */
-export interface JobCardPayload {
-  text: string;
-  value: Record<string, unknown>;
-}
+import { isPlainObject } from '../json.ts';
+import { isCalendarDate } from '../time.ts';
+import type { JobCardPayload } from './parse.ts';
 
 /** Extracted values by attribute name (company_id, site_address_line1, due_date, ...). */
 export type ExtractedFields = Record<string, string | number>;
@@ -61,48 +41,6 @@ export interface JobCardSnapshot {
   payloadText: string;
 }
 
-/**
- * The payload of addJobCard / editJobCard: a raw JSON body wins; otherwise the `payload` parameter.
- * A form-read body that is no name=value list was meant as the document itself: a JSON object sent
- * with curl -d's default form label is taken, and `null`, `42` or `hello` answer as invalid JSON
- * rather than as a missing payload.
- */
-export function readPayload(body: ParsedBody, field: string | undefined): JobCardPayload {
-  if (body.kind === 'json') return asPayload(body.text, body.value);
-  if (body.kind === 'invalid-json') throw new BadRequest(PAYLOAD_NOT_JSON);
-  if (field !== undefined && field.trim() !== '') return parsePayload(field);
-  if (body.kind === 'form' && (/^\s*\{/.test(body.text) || !body.text.includes('='))) return parsePayload(body.text);
-  throw new BadRequest(PAYLOAD_REQUIRED);
-}
-
-export function parsePayload(text: string): JobCardPayload {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new BadRequest(PAYLOAD_NOT_JSON);
-  }
-  return asPayload(text, value);
-}
-
-function asPayload(text: string, value: unknown): JobCardPayload {
-  if (!isPlainObject(value)) throw new BadRequest(PAYLOAD_NOT_JSON);
-  if (deeperThan(value, MAX_PAYLOAD_DEPTH)) throw new BadRequest(PAYLOAD_TOO_DEEP);
-  return { text, value };
-}
-
-/** Whether objects and arrays nest more than `levels` deep; without recursion, as the value may be too deep for it. */
-function deeperThan(value: object, levels: number): boolean {
-  const pending: Array<readonly [unknown, number]> = [[value, 1]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [node, depth] = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > levels) return true;
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
-
 type Extractor = (value: unknown, offsetMinutes: number) => string | number | undefined;
 
 const characters = (max: number): Extractor => (value) =>
@@ -127,7 +65,7 @@ const coordinate = (range: number): Extractor => (value) =>
 const dueDate: Extractor = (value, offsetMinutes) => (typeof value === 'string' ? toUtc(value, offsetMinutes) : undefined);
 
 /** The spec's table of recognised keys; nested keys are dotted paths. */
-const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
+export const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
   ['CompanyId', characters(50)],
   ['Consignor', characters(200)],
   ['Consignee', characters(200)],
@@ -161,12 +99,6 @@ const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
   ['LoadAssignmentTransactionNo', characters(100)],
   ['TripTransactionNo', characters(100)],
 ];
-
-/** The payload as documented: any JSON object; what it holds beyond the recognised keys is the sender's business. */
-export const JobCardDocument = v.pipe(
-  v.record(v.string(), v.unknown()),
-  v.description(`A JSON object, stored and returned verbatim: number spelling (12345678901234567890, 1.50), key order and escapes come back exactly as sent. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`),
-);
 
 /** `SiteAddress.PostalCode` → `site_address_postal_code` */
 const attributeName = (path: string): string =>
@@ -209,49 +141,4 @@ export function toUtc(value: string, offsetMinutes: number): string | undefined 
   const ms = Date.parse(`${date}T${hours}:${minutes}:${seconds}Z`) - zoneOffset * MINUTE_MS;
   const utc = new Date(ms).toISOString();
   return /^\d{4}-/.test(utc) ? `${utc.slice(0, 19)}Z` : undefined;
-}
-
-export const JobCardRecord = v.object({
-  job_card_uid: id,
-  created_datetime: dateTimeText,
-  source_ip: v.string(),
-  external_reference: nullableText,
-  payload: JobCardDocument,
-});
-
-/** What addJobCard and editJobCard answer. */
-export const JobCardReceipt = v.object({ job_card_uid: id, external_reference: nullableText });
-
-export const JobCardSnapshotRecord = v.object({
-  history_uid: id,
-  snapshot_datetime: dateTimeText,
-  action: v.picklist(JOB_CARD_ACTIONS),
-  changed_by_user_uid: id,
-  source_ip: v.string(),
-  external_reference: nullableText,
-  payload: JobCardDocument,
-});
-
-/** The spec's job card record, created_datetime in the user's offset. */
-export function toJobCardRecord(card: JobCard, offsetMinutes: number): v.InferOutput<typeof JobCardRecord> {
-  return {
-    job_card_uid: card.jobCardUid,
-    created_datetime: formatDateTime(card.createdAt, offsetMinutes),
-    source_ip: card.sourceIp,
-    external_reference: card.externalReference,
-    payload: verbatimJsonObject(card.payloadText),
-  };
-}
-
-/** The spec's history snapshot, snapshot_datetime in the user's offset. */
-export function toSnapshotRecord(snapshot: JobCardSnapshot, offsetMinutes: number): v.InferOutput<typeof JobCardSnapshotRecord> {
-  return {
-    history_uid: snapshot.historyUid,
-    snapshot_datetime: formatDateTime(snapshot.snapshotAt, offsetMinutes),
-    action: snapshot.action,
-    changed_by_user_uid: snapshot.changedByUserUid,
-    source_ip: snapshot.sourceIp,
-    external_reference: snapshot.externalReference,
-    payload: verbatimJsonObject(snapshot.payloadText),
-  };
 }

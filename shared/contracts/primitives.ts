@@ -1,11 +1,18 @@
 /**
- * Shared valibot primitives for request parameters (ids, names, dates, filters).
- * Query and form values arrive as text and JSON bodies may carry numbers, so each primitive
- * accepts both and yields one type. Every primitive carries the spec's message for its parameter.
+ * The building blocks of the wire contract, in two kinds with names apart:
+ * - parameters: valibot checks of what requests carry. Query and form values arrive as text and JSON bodies may
+ *   carry numbers, so each accepts both and yields one type; each carries the spec's message for its parameter.
+ * - fields (`...Field`): the types of what answers carry. They type the handlers (a contract's `output`) and make the
+ *   OpenAPI document; answers are not validated at run time.
  */
 import * as v from 'valibot';
+import { COORDINATE_DECIMALS, roundTo } from '../domain/geo.ts';
+import { isCalendarDate } from '../domain/time.ts';
 
-const scalar = (message: string) =>
+// ---- parameters
+
+/** Text or a JSON number, as trimmed text: what every parameter is read as first. */
+export const scalar = (message: string) =>
   v.pipe(v.union([v.string(), v.number()], message), v.transform((value) => String(value).trim()));
 
 const characterCount = (text: string): number => [...text].length;
@@ -22,37 +29,8 @@ export const requiredText = (name: string, max: number) =>
     v.check((text) => characterCount(text) <= max, `${name} is too long (max ${max} chars)`),
   );
 
-export const isCalendarDate = (text: string): boolean => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-};
-
 /** A real calendar day written yyyy-mm-dd. */
 export const requiredDate = (message: string) => v.pipe(scalar(message), v.check(isCalendarDate, message));
-
-/** The `filter` of IMEIs: comma-delimited, blanks ignored; absent means every vehicle of the key. */
-export const imeiFilter = v.optional(
-  v.pipe(
-    scalar('filter must be a comma-delimited list of IMEI numbers'),
-    v.transform((text) => ({
-      text,
-      imeis: text
-        .split(',')
-        .map((imei) => imei.trim())
-        .filter((imei) => imei !== ''),
-    })),
-  ),
-);
-
-export type ImeiFilter = v.InferOutput<typeof imeiFilter>;
-
-/** An expense type's name (addExpenseType, editExpenseType). */
-export const expenseName = requiredText('expense_name', 255);
 
 /** Optional free text: absent stays undefined (edits keep the stored value); present is trimmed and bounded. */
 export const optionalText = (name: string, max: number) =>
@@ -73,16 +51,6 @@ export const optionalFlag = (name: string) =>
 
 /** Decimal text as form clients write it: no exponent, no leading `+`. */
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
-
-/** Places kept of a coordinate: 7 decimals is about 1 cm. */
-export const COORDINATE_DECIMALS = 7;
-
-/**
- * Rounds to a number of decimal places. Every numeric input goes through it before it is stored:
- * DynamoDB refuses magnitudes below 1e-130 and more than 38 significant digits, so a value that
- * validation accepts must never carry them (1e-200 becomes 0; -0 becomes 0).
- */
-export const roundTo = (value: number, decimals: number): number => Number(value.toFixed(decimals)) + 0;
 
 /**
  * A JSON number or decimal text, finite and at most `max` in magnitude, rounded to `decimals` places
@@ -113,7 +81,7 @@ const MAX_WHOLE_DIGITS = 12;
  * `12.30` stays `12.30`; redundant leading zeros go (`007.50` is `7.50`). At most `decimals` places
  * and 12 whole digits, so every stored value still converts to a number exactly enough to compute with.
  */
-export const decimalText = (name: string, decimals: number, message: string) =>
+export const decimalTextParameter = (name: string, decimals: number, message: string) =>
   v.pipe(
     scalar(message),
     v.regex(/^\d+(\.\d+)?$/, message),
@@ -125,9 +93,9 @@ export const decimalText = (name: string, decimals: number, message: string) =>
     ),
   );
 
-/** A decimal text greater than 0 (see decimalText). */
+/** A decimal text greater than 0 (see decimalTextParameter). */
 export const positiveDecimal = (name: string, decimals: number, message: string) =>
-  v.pipe(decimalText(name, decimals, message), v.check((text) => /[1-9]/.test(text), message));
+  v.pipe(decimalTextParameter(name, decimals, message), v.check((text) => /[1-9]/.test(text), message));
 
 /** A datetime 'yyyy-mm-dd hh:mm:ss' or a date 'yyyy-mm-dd' (midnight), kept as entered. */
 export const isDateTime = (text: string): boolean => {
@@ -138,7 +106,7 @@ export const isDateTime = (text: string): boolean => {
 };
 
 /** A datetime 'yyyy-mm-dd hh:mm:ss' or a bare date; a bare date means its midnight, so the output is always 'yyyy-mm-dd hh:mm:ss'. */
-export const dateTime = (message: string) =>
+export const dateTimeParameter = (message: string) =>
   v.pipe(
     scalar(message),
     v.check(isDateTime, message),
@@ -154,6 +122,23 @@ export const dateRangeEntries = {
 export const startNotAfterEnd = <Input extends { start_date: string; end_date: string }>() =>
   v.check<Input, string>((input) => input.start_date <= input.end_date, 'start_date may not be after end_date');
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// ---- fields
+
+/** Ids, counts and whole seconds. */
+export const integerField = v.pipe(v.number(), v.integer());
+
+export const nullableTextField = v.nullable(v.string());
+
+export const nullableNumberField = v.nullable(v.number());
+
+/** 1 or 0 (active_flag, no_go, only_push). */
+export const flagField = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1));
+
+/** 'yyyy-mm-dd hh:mm:ss' */
+export const dateTimeField = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/));
+
+/** 'yyyy-mm-dd' */
+export const dateField = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/));
+
+/** Money and quantities as decimal text, never floats ('850.40'). */
+export const decimalTextField = v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/));

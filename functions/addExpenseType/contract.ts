@@ -1,0 +1,10 @@
+import * as v from 'valibot';
+import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
+import { expenseName } from '../../shared/contracts/expense-types.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const AddExpenseTypeInput = v.object({ expense_name: expenseName });
+
+const AddExpenseTypeOutput = ExpenseTypeRecord;
+
+export const contract = { input: AddExpenseTypeInput, output: AddExpenseTypeOutput } satisfies OperationContract;

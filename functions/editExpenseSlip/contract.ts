@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import { dateTimeParameter, decimalTextParameter, integerField, optionalInteger, optionalText, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const EditExpenseSlipInput = v.object({
+  slip_uid: requiredInteger('slip_uid'),
+  amount: v.optional(positiveDecimal('amount', 2, 'amount must be greater than 0')),
+  qty: v.optional(decimalTextParameter('qty', 3, 'qty must be a number of 0 or more')),
+  slip_number: optionalText('slip_number', 100),
+  event_datetime: v.optional(dateTimeParameter('event_datetime must be yyyy-mm-dd hh:mm:ss or yyyy-mm-dd')),
+  comment: optionalText('comment', 1000),
+  /** the spec fixes a slip's type; a client echoing the slip's own type back is not refused */
+  type: optionalInteger('type'),
+});
+
+const EditExpenseSlipOutput = v.object({ slip_uid: integerField });
+
+export const contract = { input: EditExpenseSlipInput, output: EditExpenseSlipOutput } satisfies OperationContract;

@@ -1,0 +1,10 @@
+import * as v from 'valibot';
+import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const GetExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_uid') });
+
+const GetExpenseSlipOutput = v.object({ slip: SlipRecord });
+
+export const contract = { input: GetExpenseSlipInput, output: GetExpenseSlipOutput } satisfies OperationContract;

@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
+import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const GetExpenseSlipsInput = v.pipe(
+  v.object({
+    vehicle_uid: requiredInteger('vehicle_uid'),
+    ...dateRangeEntries,
+  }),
+  startNotAfterEnd(),
+);
+
+const GetExpenseSlipsOutput = v.object({
+  vehicle_uid: integerField,
+  start_date: dateTimeField,
+  end_date: dateTimeField,
+  cnt: integerField,
+  slips: v.array(SlipRecord),
+});
+
+export const contract = { input: GetExpenseSlipsInput, output: GetExpenseSlipsOutput } satisfies OperationContract;

@@ -1,0 +1,10 @@
+import * as v from 'valibot';
+import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
+
+const GetJobCardOutput = v.object({ job_card: JobCardRecord });
+
+export const contract = { input: GetJobCardInput, output: GetJobCardOutput } satisfies OperationContract;

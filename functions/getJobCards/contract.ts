@@ -1,0 +1,30 @@
+import * as v from 'valibot';
+import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
+import { isCalendarDate } from '../../shared/domain/time.ts';
+import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
+
+/** A bound is optional; an empty value is no bound, as clients often send every parameter. */
+const optionalDay = v.optional(
+  v.pipe(
+    v.string(DATE_FORMAT),
+    v.trim(),
+    v.check((text) => text === '' || isCalendarDate(text), DATE_FORMAT),
+    v.transform((text) => text || undefined),
+  ),
+);
+
+const GetJobCardsInput = v.pipe(
+  v.object({
+    from_date: optionalDay,
+    to_date: optionalDay,
+    external_reference: v.pipe(optionalText('external_reference', 100), v.transform((text) => text || undefined)),
+  }),
+  v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
+);
+
+const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord) });
+
+export const contract = { input: GetJobCardsInput, output: GetJobCardsOutput } satisfies OperationContract;

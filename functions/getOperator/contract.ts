@@ -1,0 +1,10 @@
+import * as v from 'valibot';
+import { OperatorRecord } from '../../shared/contracts/operators.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
+
+const GetOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
+
+const GetOperatorOutput = v.object({ operator: OperatorRecord });
+
+export const contract = { input: GetOperatorInput, output: GetOperatorOutput } satisfies OperationContract;

@@ -1,0 +1,97 @@
+/** Operators on the wire: the parameters addOperator and editOperator share, and the spec's operator record. */
+import * as v from 'valibot';
+import { dateTimeField, flagField, integerField, optionalFlag, optionalInteger, optionalText, requiredDate } from './primitives.ts';
+import { OPERATOR_LIMITS, type Operator } from '../domain/operator.ts';
+
+const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const text = (name: keyof typeof OPERATOR_LIMITS) => optionalText(name, OPERATOR_LIMITS[name]);
+
+/** Edits may leave fullname, id_number and tag_id out, never blank them. */
+export const nonBlankText = (name: 'fullname' | 'id_number' | 'tag_id') =>
+  v.pipe(text(name), v.check((value) => value !== '', `${name} may not be blank`));
+
+const EXPIRY_FORMAT = 'expiry dates must be yyyy-mm-dd';
+
+/** An expiry day; the record reads it back as `yyyy-mm-dd 00:00:00`, so a record sent back to editOperator is taken too. */
+const expiryDate = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' ? value.trim().replace(/ 00:00:00$/, '') : value)),
+    requiredDate(EXPIRY_FORMAT),
+  ),
+);
+
+/**
+ * The optional parameters addOperator and editOperator share, in the spec's order. Absent stays
+ * undefined: addOperator then applies the defaults, editOperator keeps the stored value.
+ */
+export const operatorDetailEntries = {
+  default_trip_type: v.pipe(
+    optionalInteger('default_trip_type', 'default_trip_type must be an integer of 0 or more'),
+    v.check((type) => type === undefined || type >= 0, 'default_trip_type must be an integer of 0 or more'),
+  ),
+  active_flag: optionalFlag('active_flag'),
+  mobile_number: text('mobile_number'),
+  home_number: text('home_number'),
+  employee_number: text('employee_number'),
+  current_points: text('current_points'),
+  home_address: text('home_address'),
+  next_of_kin: text('next_of_kin'),
+  next_of_kin_contact_number: text('next_of_kin_contact_number'),
+  email_address: v.pipe(
+    text('email_address'),
+    v.check((address) => !address || EMAIL_ADDRESS.test(address), 'email_address is not a valid email address'),
+  ),
+  driver_licence_expiry_datetime: expiryDate,
+  pdp_expiry_datetime: expiryDate,
+  dgp_expiry_datetime: expiryDate,
+  mc_expiry_datetime: expiryDate,
+};
+
+const expiry = (date: string): string => `${date} 00:00:00`;
+
+export const OperatorRecord = v.object({
+  operator_uid: integerField,
+  id_number: v.string(),
+  fullname: v.string(),
+  tag_id: v.string(),
+  default_trip_type: integerField,
+  mobile_number: v.string(),
+  home_number: v.string(),
+  driver_licence_expiry_datetime: dateTimeField,
+  pdp_expiry_datetime: dateTimeField,
+  dgp_expiry_datetime: dateTimeField,
+  mc_expiry_datetime: dateTimeField,
+  employee_number: v.string(),
+  current_points: v.string(),
+  home_address: v.string(),
+  next_of_kin: v.string(),
+  next_of_kin_contact_number: v.string(),
+  active_flag: flagField,
+  email_address: v.string(),
+});
+
+/** The spec's operator record, in the spec's field order. */
+export function toOperatorRecord(operator: Operator): v.InferOutput<typeof OperatorRecord> {
+  return {
+    operator_uid: operator.operator_uid,
+    id_number: operator.id_number,
+    fullname: operator.fullname,
+    tag_id: operator.tag_id,
+    default_trip_type: operator.default_trip_type,
+    mobile_number: operator.mobile_number,
+    home_number: operator.home_number,
+    driver_licence_expiry_datetime: expiry(operator.driver_licence_expiry_datetime),
+    pdp_expiry_datetime: expiry(operator.pdp_expiry_datetime),
+    dgp_expiry_datetime: expiry(operator.dgp_expiry_datetime),
+    mc_expiry_datetime: expiry(operator.mc_expiry_datetime),
+    employee_number: operator.employee_number,
+    current_points: operator.current_points,
+    home_address: operator.home_address,
+    next_of_kin: operator.next_of_kin,
+    next_of_kin_contact_number: operator.next_of_kin_contact_number,
+    active_flag: operator.active_flag,
+    email_address: operator.email_address,
+  };
+}

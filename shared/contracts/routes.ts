@@ -1,0 +1,90 @@
+/** Routes on the wire: the `stops` parameter, the route record (addRoute, getRoute) and the summary line (getRoutes). */
+import * as v from 'valibot';
+import { dateTimeField, integerField } from './primitives.ts';
+import { readStops } from '../domain/route/parse.ts';
+import { MAX_STOPS, MIN_STOPS, REUSE_RADIUS_KM, type Route, routeTotals } from '../domain/route/rules.ts';
+import { PLACE_NAMING } from '../domain/place.ts';
+import { formatDateTime } from '../domain/time.ts';
+
+/** `stops`: a JSON array, or its text in a form field; each item checked in order, the first failure answers. */
+export const stopList = v.pipe(
+  v.unknown(),
+  v.description(
+    `the stops in order: a JSON array (or its JSON text) of ${MIN_STOPS} to ${MAX_STOPS} objects, each {"user_location_uid": id} ` +
+      `of a saved location or {"lat": .., "lng": .., "description": optional} of a point (a saved location within ${REUSE_RADIUS_KM * 1000} m is reused)`,
+  ),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const stops = readStops(dataset.value);
+    if (typeof stops === 'string') {
+      addIssue({ message: stops });
+      return NEVER;
+    }
+    return stops;
+  }),
+);
+
+/** The route as addRoute answers it and getRoute returns it. */
+export const RouteRecord = v.object({
+  route_uid: integerField,
+  route_name: v.string(),
+  vehicle_uid: v.nullable(integerField),
+  directions_source: v.string(),
+  stops: v.array(
+    v.object({
+      seq: integerField,
+      user_location_uid: integerField,
+      description: v.pipe(
+        v.string(),
+        v.description(`the stop's location's description; a new stop sent without one is named as trips' places are: ${PLACE_NAMING}`),
+      ),
+      latitude: v.number(),
+      longitude: v.number(),
+      created: v.boolean(),
+    }),
+  ),
+  legs: v.array(v.object({ from_seq: integerField, to_seq: integerField, distance_km: v.number(), duration_s: integerField })),
+  totals: v.object({ distance_km: v.number(), duration_s: integerField }),
+});
+
+export function toRouteRecord(route: Route): v.InferOutput<typeof RouteRecord> {
+  return {
+    route_uid: route.routeUid,
+    route_name: route.name,
+    vehicle_uid: route.vehicleUid,
+    directions_source: route.directionsSource,
+    stops: route.stops.map((stop) => ({
+      seq: stop.seq,
+      user_location_uid: stop.userLocationUid,
+      description: stop.description,
+      latitude: stop.latitude,
+      longitude: stop.longitude,
+      created: stop.created,
+    })),
+    legs: route.legs.map((leg) => ({ from_seq: leg.fromSeq, to_seq: leg.toSeq, distance_km: leg.distanceKm, duration_s: leg.durationS })),
+    totals: routeTotals(route),
+  };
+}
+
+export const RouteSummary = v.object({
+  route_uid: integerField,
+  route_name: v.string(),
+  vehicle_uid: v.nullable(integerField),
+  stop_cnt: integerField,
+  distance_km: v.number(),
+  duration_s: integerField,
+  created_datetime: dateTimeField,
+});
+
+/** One line of getRoutes, created_datetime in the user's offset. */
+export function toRouteSummary(route: Route, offsetMinutes: number): v.InferOutput<typeof RouteSummary> {
+  const totals = routeTotals(route);
+  return {
+    route_uid: route.routeUid,
+    route_name: route.name,
+    vehicle_uid: route.vehicleUid,
+    stop_cnt: route.stops.length,
+    distance_km: totals.distance_km,
+    duration_s: totals.duration_s,
+    created_datetime: formatDateTime(route.createdAt, offsetMinutes),
+  };
+}
