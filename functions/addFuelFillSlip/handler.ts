@@ -15,14 +15,12 @@ export const AddFuelFillSlipInput = v.object({
   slip_number: optionalText('slip_number', 100),
 });
 
-const FILL_NOT_FOUND = 'fuel fill event not found or not linked to this api key';
-
 export const AddFuelFillSlipOutput = v.object({ slip_uid: integer, event_uid: integer });
 
 /** A type-1 slip dated at the fill (in the user's offset); the store keeps it to one slip per fill. */
 export const handler = operation('addFuelFillSlip', AddFuelFillSlipInput, async ({ user, input }) => {
   const fill = await findFuelFill(input.event_uid);
-  if (!fill || !(await findVehicleForUser(user.userUid, fill.vehicleUid))) throw new NotFound(FILL_NOT_FOUND);
+  if (!fill || !(await findVehicleForUser(user.userUid, fill.vehicleUid))) throw NotFound.notLinked('fuel fill event');
   const slip = await addFillSlip({
     eventUid: fill.eventUid,
     vehicleUid: fill.vehicleUid,

@@ -3,7 +3,7 @@ import { planPoints, planStops, routeLegs, RouteRecord, routeStops, stopList, to
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findDirections } from '../../shared/providers/directions/directions.ts';
-import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
+import { addRoute } from '../../shared/store/routes.ts';
 import { listUserLocations, numberLocations } from '../../shared/store/user-locations.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 import { optionalInteger, requiredText } from '../../shared/validation.ts';
@@ -34,7 +34,7 @@ export const handler = operation('addRoute', AddRouteInput, async ({ user, input
     vehicleUid === null ? undefined : findVehicleForUser(user.userUid, vehicleUid),
   ]);
   const plan = planStops(input.stops, locations);
-  if (vehicleUid !== null && !vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  if (vehicleUid !== null && !vehicle) throw NotFound.notLinked('vehicle');
   const directions = await findDirections(planPoints(plan));
   const created = await numberLocations(plan.drafts);
   const route = await addRoute(

@@ -36,7 +36,7 @@ export const GetFuelFillReportOutput = v.object({
 export const handler = operation('getFuelFillReport', GetFuelFillReportInput, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
   const [vehicle, fills] = await Promise.all([findVehicleForUser(user.userUid, input.vehicle_uid), listFuelFills(input.vehicle_uid, from, to)]);
-  if (!vehicle) throw new NotFound('vehicle not found or not linked to this api key');
+  if (!vehicle) throw NotFound.notLinked('vehicle');
   const slips = new Map((await findSlips(fills.flatMap((fill) => fill.slipUid ?? []))).map((slip) => [slip.slipUid, slip]));
   return {
     vehicle_uid: vehicle.vehicleUid,

@@ -11,6 +11,6 @@ export const GetOperatorOutput = v.object({ operator: OperatorRecord });
 
 export const handler = operation('getOperator', GetOperatorInput, async ({ user, input }) => {
   const found = await findOperator(user.userUid, input.operator_uid);
-  if (!found) throw new NotFound('operator not found or not linked to this api key');
+  if (!found) throw NotFound.notLinked('operator');
   return { operator: toOperatorRecord(found) };
 }, { output: GetOperatorOutput });

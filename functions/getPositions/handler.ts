@@ -80,7 +80,7 @@ export const handler = operation('getPositions', GetPositionsInput, async ({ use
   const from = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
   const [vehicle, stored] = await Promise.all([findVehicleForUser(user.userUid, input.vehicle_uid), listPositions(input.vehicle_uid, from, to)]);
-  if (!vehicle) throw new NotFound('vehicle not found or not linked to this api key');
+  if (!vehicle) throw NotFound.notLinked('vehicle');
   const positions = byTime(stored);
   const returned = positions.slice(0, input.limit);
   const next = positions[input.limit];

@@ -18,7 +18,6 @@ export const MAX_STOPS = 25;
 export const REUSE_RADIUS_KM = 0.05;
 const MAX_DESCRIPTION = 255;
 
-export const LOCATION_NOT_FOUND = 'location not found or not linked to this api key';
 export const STOPS_REQUIRED = `stops is required and must be a JSON array of at least ${MIN_STOPS} stops`;
 
 /** A stop as the request names it: a saved location, or a point to match or save. */
@@ -156,7 +155,7 @@ export function planStops(requests: readonly StopRequest[], saved: readonly User
   const stops = requests.map((request): PlannedStop => {
     if ('userLocationUid' in request) {
       const location = saved.find((candidate) => candidate.userLocationUid === request.userLocationUid);
-      if (!location) throw new NotFound(LOCATION_NOT_FOUND);
+      if (!location) throw NotFound.notLinked('location');
       return { saved: location };
     }
     const point = { lat: request.lat, lng: request.lng };

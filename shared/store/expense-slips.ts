@@ -17,9 +17,6 @@ import { keys } from './keys.ts';
 import { batchGet, failedConditions, type Item, itemKey, queryAll, setExpression, transactWrite } from './requests.ts';
 import { findVehicleForUser } from './vehicles.ts';
 
-const SLIP_NOT_FOUND = 'slip not found or not linked to this api key';
-const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
-
 /**
  * An expense or fuel slip on a vehicle linked to the user. The vehicle and the type are looked up
  * together and judged in the spec's order: vehicle first, then type.
@@ -29,7 +26,7 @@ export async function addExpenseSlip(userUid: number, details: NewExpenseSlip): 
     findVehicleForUser(userUid, details.vehicleUid),
     details.type === FILL_SLIP_TYPE ? undefined : findExpenseType(userUid, details.type),
   ]);
-  if (!vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  if (!vehicle) throw NotFound.notLinked('vehicle');
   if (!type || type.deleted) throw new BadRequest(SLIP_TYPE_INVALID);
   const slip: ExpenseSlip = {
     ...details,
@@ -77,7 +74,7 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
 export async function findSlipForUser(userUid: number, slipUid: number): Promise<NamedExpenseSlip> {
   const slip = await findSlip(slipUid);
   const [vehicle, named] = await Promise.all([findVehicleForUser(userUid, slip.vehicleUid), withTypeNames([slip])]);
-  if (!vehicle) throw new NotFound(SLIP_NOT_FOUND);
+  if (!vehicle) throw NotFound.notLinked('slip');
   return named[0] as NamedExpenseSlip;
 }
 
@@ -95,7 +92,7 @@ export async function listExpenseSlips(userUid: number, vehicleUid: number, from
       ExpressionAttributeValues: { ':pk': range.gsi1pk, ':from': range.gsi1skFrom, ':to': range.gsi1skTo },
     }),
   ]);
-  if (!vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  if (!vehicle) throw NotFound.notLinked('vehicle');
   return withTypeNames(items.map(slipFromItem));
 }
 
@@ -124,7 +121,7 @@ export async function editExpenseSlip(userUid: number, slipUid: number, changes:
       new UpdateCommand({ TableName: tableName(), Key: keys.slip(slipUid), ...update, ConditionExpression: 'attribute_exists(pk)' }),
     );
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw new NotFound(SLIP_NOT_FOUND);
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw NotFound.notLinked('slip');
     throw error;
   }
 }
@@ -152,7 +149,7 @@ export async function deleteExpenseSlip(userUid: number, slipUid: number): Promi
       ...releaseClaim,
     ]);
   } catch (error) {
-    if (failedConditions(error)?.some(Boolean)) throw new NotFound(SLIP_NOT_FOUND);
+    if (failedConditions(error)?.some(Boolean)) throw NotFound.notLinked('slip');
     throw error;
   }
 }
@@ -165,13 +162,13 @@ export async function findSlips(slipUids: readonly number[]): Promise<ExpenseSli
 
 async function findSlip(slipUid: number): Promise<ExpenseSlip> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid) }));
-  if (!Item) throw new NotFound(SLIP_NOT_FOUND);
+  if (!Item) throw NotFound.notLinked('slip');
   return slipFromItem(Item);
 }
 
 async function findLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
   const slip = await findSlip(slipUid);
-  if (!(await findVehicleForUser(userUid, slip.vehicleUid))) throw new NotFound(SLIP_NOT_FOUND);
+  if (!(await findVehicleForUser(userUid, slip.vehicleUid))) throw NotFound.notLinked('slip');
   return slip;
 }
 

@@ -9,7 +9,6 @@ import { type Item, queryPrefix, setExpression } from './requests.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const NOT_FOUND = 'operator not found or not linked to this api key';
 const TAG_TAKEN = 'tag_id already exists';
 const MAX_ROUNDS = 8;
 
@@ -83,7 +82,7 @@ export async function deleteOperator(userUid: number, operatorUid: number): Prom
 
 async function readOperator(userUid: number, operatorUid: number): Promise<Operator> {
   const operator = await findOperator(userUid, operatorUid);
-  if (!operator) throw new NotFound(NOT_FOUND);
+  if (!operator) throw NotFound.notLinked('operator');
   return operator;
 }
 

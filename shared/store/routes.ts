@@ -8,9 +8,6 @@ import { keys } from './keys.ts';
 import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
 import { newLocationPut } from './user-locations.ts';
 
-const ROUTE_NOT_FOUND = 'route not found or not linked to this api key';
-export const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
-
 /**
  * The route, the locations its raw stops created and, with a vehicle, its schedule item, in one transaction
  * that also checks the vehicle is still linked to the user: a failure leaves nothing behind.
@@ -48,7 +45,7 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
       ...newLocations.map((location) => ({ Put: newLocationPut(userUid, location) })),
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new NotFound(VEHICLE_NOT_FOUND);
+    if (failedConditions(error)?.[1]) throw NotFound.notLinked('vehicle');
     throw error;
   }
   return route;
@@ -56,7 +53,7 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
 
 export async function findRoute(userUid: number, routeUid: number): Promise<Route> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid) }));
-  if (!Item) throw new NotFound(ROUTE_NOT_FOUND);
+  if (!Item) throw NotFound.notLinked('route');
   return routeFromItem(Item);
 }
 
@@ -77,7 +74,7 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
       ...unschedule,
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[0]) throw new NotFound(ROUTE_NOT_FOUND);
+    if (failedConditions(error)?.[0]) throw NotFound.notLinked('route');
     throw error;
   }
 }

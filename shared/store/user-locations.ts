@@ -7,8 +7,6 @@ import { nextIds } from './counters.ts';
 import { keys } from './keys.ts';
 import { type Item, queryPrefix, setExpression } from './requests.ts';
 
-const NOT_FOUND = 'location not found or not linked to this api key';
-
 /** The user's locations by user_location_uid. */
 export async function listUserLocations(userUid: number): Promise<UserLocation[]> {
   const items = await queryPrefix(keys.user(userUid).pk, keys.userLocationsPrefix);
@@ -17,7 +15,7 @@ export async function listUserLocations(userUid: number): Promise<UserLocation[]
 
 export async function getUserLocation(userUid: number, userLocationUid: number): Promise<UserLocation> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userLocation(userUid, userLocationUid) }));
-  if (!Item) throw new NotFound(NOT_FOUND);
+  if (!Item) throw NotFound.notLinked('location');
   return locationFromItem(Item);
 }
 
@@ -75,7 +73,7 @@ export async function deleteUserLocation(userUid: number, userLocationUid: numbe
 }
 
 function notFoundIfMissing(error: unknown): unknown {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException' ? new NotFound(NOT_FOUND) : error;
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException' ? NotFound.notLinked('location') : error;
 }
 
 /** Attribute names are the spec's field names; undefined fields are left out. */
