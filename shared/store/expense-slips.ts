@@ -14,7 +14,7 @@ import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryAll, setExpression, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, type Item, itemKey, queryRange, setExpression, transactWrite } from './requests.ts';
 import { findVehicleForUser } from './vehicles.ts';
 
 /**
@@ -83,14 +83,9 @@ export async function findSlipForUser(userUid: number, slipUid: number): Promise
  * one Query on the timeline, run alongside the link check, then one BatchGetItem for the type names.
  */
 export async function listExpenseSlips(userUid: number, vehicleUid: number, from: string, to: string): Promise<NamedExpenseSlip[]> {
-  const range = keys.slipTimelineRange(vehicleUid, from, to);
   const [vehicle, items] = await Promise.all([
     findVehicleForUser(userUid, vehicleUid),
-    queryAll({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':from': range.gsi1skFrom, ':to': range.gsi1skTo },
-    }),
+    queryRange(keys.slipTimelineRange(vehicleUid, from, to)),
   ]);
   if (!vehicle) throw NotFound.notLinked('vehicle');
   return withTypeNames(items.map(slipFromItem));

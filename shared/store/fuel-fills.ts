@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { type Item, queryAll } from './requests.ts';
+import { type Item, queryRange } from './requests.ts';
 
 export function fuelFillItem(fill: FuelFill): Item {
   const { slipUid, ...detected } = fill;
@@ -26,12 +26,7 @@ export async function findFuelFill(eventUid: number): Promise<FuelFill | undefin
 
 /** A vehicle's fills between two UTC instants, oldest first: one Query of gsi1. */
 export async function listFuelFills(vehicleUid: number, from: string, to: string): Promise<FuelFill[]> {
-  const range = keys.fuelFillRange(vehicleUid, from, to);
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': range.gsi1pk, ':from': range.gsi1skFrom, ':to': range.gsi1skTo },
-  });
+  const items = await queryRange(keys.fuelFillRange(vehicleUid, from, to));
   return items.map(fuelFillFromItem);
 }
 

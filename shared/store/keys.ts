@@ -4,9 +4,28 @@
  */
 import { createHash } from 'node:crypto';
 
+/** A table item's key. */
 export interface Key {
   pk: string;
   sk: string;
+}
+
+/** An item's place in the gsi1 index. */
+export interface IndexKey {
+  gsi1pk: string;
+  gsi1sk: string;
+}
+
+/**
+ * What one Query reads: the items of a partition (of the table, or of gsi1 when `index` says so) whose sort key
+ * starts with `prefix`, or lies between `from` and `to` (both inclusive, either may be left open).
+ */
+export interface Range {
+  index?: 'gsi1';
+  pk: string;
+  prefix?: string;
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** Zero-padded ids sort numerically inside a partition. */
@@ -31,19 +50,17 @@ export const keys = {
   vehicle: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'VEHICLE' }),
   imeiClaim: (imei: string): Key => ({ pk: `IMEI#${imei}`, sk: 'IMEI' }),
   vehicleLink: (userUid: number, vehicleUid: number): Key => ({ pk: `USER#${userUid}`, sk: `VEHICLE#${pad(vehicleUid)}` }),
+  vehicleLinkRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'VEHICLE#' }),
   /** gsi1 of a link: the users of a vehicle, whose locations name its trips and fills */
-  vehicleUsers: (vehicleUid: number, userUid?: number) => ({ gsi1pk: `VEHICLE#${vehicleUid}#USERS`, gsi1sk: userUid === undefined ? '' : `USER#${pad(userUid)}` }),
-  vehicleLinksPrefix: 'VEHICLE#',
+  vehicleUser: (vehicleUid: number, userUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#USERS`, gsi1sk: `USER#${pad(userUid)}` }),
+  vehicleUserRange: (vehicleUid: number): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#USERS` }),
 
   /** trips sort by their UTC start so a date range is one Query; one trip per vehicle and start keeps reprocessing idempotent */
   trip: (vehicleUid: number, startTime: string): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `TRIP#${startTime}` }),
-  tripRange: (vehicleUid: number, from: string, to: string) => ({
-    pk: `VEHICLE#${vehicleUid}`,
-    skFrom: `TRIP#${from}`,
-    skTo: `TRIP#${to}~`,
-  }),
+  tripRange: (vehicleUid: number, from: string, to: string): Range => ({ pk: `VEHICLE#${vehicleUid}`, from: `TRIP#${from}`, to: `TRIP#${to}~` }),
 
   expenseType: (userUid: number, type: number): Key => ({ pk: `USER#${userUid}`, sk: `EXPTYPE#${pad(type)}` }),
+  expenseTypeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'EXPTYPE#' }),
   expenseTypesPrefix: 'EXPTYPE#',
   /** one claim per live name, compared trimmed and case-insensitively */
   expenseTypeName: (userUid: number, name: string): Key => ({
@@ -56,25 +73,21 @@ export const keys = {
    * gsi1 lists a vehicle's expense and fuel slips by event_datetime (the user's local time as entered,
    * so text order is time order); fill slips carry no gsi1 key and stay out of the list.
    */
-  slipTimeline: (vehicleUid: number, eventDatetime: string, slipUid: number) => ({
+  slipTimeline: (vehicleUid: number, eventDatetime: string, slipUid: number): IndexKey => ({
     gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
     gsi1sk: `${eventDatetime}#${pad(slipUid)}`,
   }),
-  slipTimelineRange: (vehicleUid: number, from: string, to: string) => ({
-    gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
-    gsi1skFrom: from,
-    gsi1skTo: `${to}~`,
-  }),
+  slipTimelineRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#SLIPS`, from, to: `${to}~` }),
   // operators
   /** under the owner's partition: another user's operator_uid is simply not there */
   operator: (userUid: number, operatorUid: number): Key => ({ pk: `USER#${userUid}`, sk: `OPERATOR#${pad(operatorUid)}` }),
-  operatorsPrefix: 'OPERATOR#',
+  operatorRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'OPERATOR#' }),
   /** one claim per tag_id across all users (trimmed, case-sensitive); holds the owner and operator_uid */
   operatorTag: (tagId: string): Key => ({ pk: `TAG#${tagId}`, sk: 'TAG' }),
   // user locations
   /** under the owner's partition: another user's user_location_uid is simply not there */
   userLocation: (userUid: number, userLocationUid: number): Key => ({ pk: `USER#${userUid}`, sk: `USERLOC#${pad(userLocationUid)}` }),
-  userLocationsPrefix: 'USERLOC#',
+  userLocationRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'USERLOC#' }),
   // job cards
   /** under the owner's partition: another user's job_card_uid is simply not there */
   jobCard: (userUid: number, jobCardUid: number): Key => ({ pk: `USER#${userUid}`, sk: `JOBCARD#${pad(jobCardUid)}` }),
@@ -94,10 +107,10 @@ export const keys = {
   // routes
   /** under the owner's partition: another user's route_uid is simply not there */
   route: (userUid: number, routeUid: number): Key => ({ pk: `USER#${userUid}`, sk: `ROUTE#${pad(routeUid)}` }),
-  routesPrefix: 'ROUTE#',
+  routeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'ROUTE#' }),
   /** a vehicle's schedule beside its trips: one item per route the vehicle is scheduled onto */
   vehicleSchedule: (vehicleUid: number, routeUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `SCHEDULE#${pad(routeUid)}` }),
-  vehicleSchedulePrefix: 'SCHEDULE#',
+  vehicleScheduleRange: (vehicleUid: number): Range => ({ pk: `VEHICLE#${vehicleUid}`, prefix: 'SCHEDULE#' }),
   // positions pipeline
   /**
    * what the detector carries from one batch to the next, with a version for optimistic concurrency,
@@ -110,17 +123,14 @@ export const keys = {
    */
   positionChunk: (vehicleUid: number, firstAt: string, contentHash: string): Key => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, sk: `${firstAt}#${contentHash}` }),
   /** a chunk holds one hour's points, so chunks that may hold points from `from` on start at from's hour */
-  positionChunkRange: (vehicleUid: number, from: string, to: string) => ({
-    pk: `VEHICLE#${vehicleUid}#POSITIONS`,
-    skFrom: `${from.slice(0, 13)}`,
-    skTo: `${to}~`,
-  }),
+  positionChunkRange: (vehicleUid: number, from: string, to: string): Range => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, from: from.slice(0, 13), to: `${to}~` }),
   /** the detector's state before the first point of an hour: where re-detection starts */
   checkpoint: (vehicleUid: number, hour: string): Key => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, sk: hour }),
-  checkpointsOf: (vehicleUid: number): string => `VEHICLE#${vehicleUid}#CHECKPOINTS`,
+  /** the checkpoints up to an hour: the last of them is where re-detection of that hour starts */
+  checkpointRange: (vehicleUid: number, upToHour: string): Range => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, to: upToHour }),
   /** a detected fuel fill, found by its event_uid; its slip_uid (one slip per fill) lives on it */
   fuelFill: (eventUid: number): Key => ({ pk: `FUELFILL#${eventUid}`, sk: 'FUELFILL' }),
   /** gsi1 of a fill: a vehicle's fills by UTC time, so a report's date range is one Query */
-  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number) => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
-  fuelFillRange: (vehicleUid: number, from: string, to: string) => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1skFrom: from, gsi1skTo: `${to}~` }),
+  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
+  fuelFillRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#FILLS`, from, to: `${to}~` }),
 } as const;

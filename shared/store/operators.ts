@@ -5,7 +5,7 @@ import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys, type Key } from './keys.ts';
-import { type Item, queryPrefix, setExpression } from './requests.ts';
+import { type Item, queryRange, setExpression } from './requests.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -14,7 +14,7 @@ const MAX_ROUNDS = 8;
 
 /** The user's operators by operator_uid. */
 export async function listOperators(userUid: number): Promise<Operator[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.operatorsPrefix);
+  const items = await queryRange(keys.operatorRange(userUid));
   return items.map(operatorFromItem);
 }
 

@@ -5,7 +5,7 @@ import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
+import { failedConditions, type Item, queryRange, transactWrite } from './requests.ts';
 import { newLocationPut } from './user-locations.ts';
 
 /**
@@ -59,7 +59,7 @@ export async function findRoute(userUid: number, routeUid: number): Promise<Rout
 
 /** The user's routes by route_uid, oldest first: one Query. */
 export async function listRoutes(userUid: number): Promise<Route[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.routesPrefix);
+  const items = await queryRange(keys.routeRange(userUid));
   return items.map(routeFromItem);
 }
 

@@ -13,7 +13,7 @@ import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
 import { fuelFillItem } from './fuel-fills.ts';
 import { keys } from './keys.ts';
-import { batchGet, type Item, itemKey, queryAll, type TransactItems, transactWrite } from './requests.ts';
+import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
 import { liveFromItem, liveItem, vehicleFromItem } from './vehicles.ts';
 
 export interface TrackedVehicle {
@@ -64,11 +64,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
 
 /** The users a vehicle is linked to, in user order. */
 export async function listVehicleUsers(vehicleUid: number): Promise<number[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.vehicleUsers(vehicleUid).gsi1pk },
-  });
+  const items = await queryRange(keys.vehicleUserRange(vehicleUid));
   return items.map((item) => Number(item.user_uid));
 }
 

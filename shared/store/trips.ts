@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Trip } from '../domain/trip.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { type Item, queryAll } from './requests.ts';
+import { type Item, queryRange } from './requests.ts';
 
 /** Stores a trip once: a trip with the same vehicle and start is already there when a batch is replayed. */
 export async function saveTrip(trip: Trip): Promise<boolean> {
@@ -23,11 +23,7 @@ export async function saveTrip(trip: Trip): Promise<boolean> {
 
 /** Trips that started between two UTC instants, oldest first: one Query per vehicle. */
 export async function listTrips(vehicleUid: number, from: string, to: string): Promise<Trip[]> {
-  const range = keys.tripRange(vehicleUid, from, to);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.skFrom, ':to': range.skTo },
-  });
+  const items = await queryRange(keys.tripRange(vehicleUid, from, to));
   return items.map(tripFromItem);
 }
 

@@ -5,11 +5,11 @@ import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextIds } from './counters.ts';
 import { keys } from './keys.ts';
-import { type Item, queryPrefix, setExpression } from './requests.ts';
+import { type Item, queryRange, setExpression } from './requests.ts';
 
 /** The user's locations by user_location_uid. */
 export async function listUserLocations(userUid: number): Promise<UserLocation[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.userLocationsPrefix);
+  const items = await queryRange(keys.userLocationRange(userUid));
   return items.map(locationFromItem);
 }
 

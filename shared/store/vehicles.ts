@@ -4,7 +4,7 @@ import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryPrefix, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, type Item, itemKey, queryRange, transactWrite } from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -42,7 +42,7 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
   await dynamo().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.vehicleLink(userUid, vehicleUid), ...keys.vehicleUsers(vehicleUid, userUid), user_uid: userUid, vehicle_uid: vehicleUid, imei: vehicle.imei },
+      Item: { ...keys.vehicleLink(userUid, vehicleUid), ...keys.vehicleUser(vehicleUid, userUid), user_uid: userUid, vehicle_uid: vehicleUid, imei: vehicle.imei },
     }),
   );
   return { vehicleUid, imei: vehicle.imei };
@@ -64,7 +64,7 @@ export async function findVehicleForUser(userUid: number, vehicleUid: number): P
 
 /** The user's vehicle links, ordered by vehicle_uid, narrowed to the IMEIs given (none given: all). */
 export async function listVehicleLinks(userUid: number, imeis?: readonly string[]): Promise<VehicleLink[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.vehicleLinksPrefix);
+  const items = await queryRange(keys.vehicleLinkRange(userUid));
   const links = items.map((item) => ({ vehicleUid: Number(item.vehicle_uid), imei: String(item.imei) }));
   if (!imeis) return links;
   const wanted = new Set(imeis);
