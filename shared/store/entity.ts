@@ -28,14 +28,15 @@ export const absentWhenNull = (name: string): Field<number | null> => ({
 /** A boolean stored as 1 or 0. */
 export const flag = (name: string): Field<boolean> => ({ name, read: (value) => value === 1, write: Number });
 
-export interface EntityDefinition<T> {
+/** `Owner` is what the key needs beyond the value: the owning user's uid for items under a user's partition. */
+export interface EntityDefinition<T, Owner = void> {
   /** where the item lives: its table key, plus its gsi1 key when it is listed through the index; none for a value nested in another item */
-  keys?: (value: T) => Key | (Key & Partial<IndexKey>);
+  keys?: (value: T, owner: Owner) => Key | (Key & Partial<IndexKey>);
   fields: { [F in keyof T]-?: Field<T[F]> };
 }
 
-export interface Entity<T> {
-  toItem: (value: T) => Item;
+export interface Entity<T, Owner = void> {
+  toItem: (value: T, owner: Owner) => Item;
   fromItem: (item: Item) => T;
   /** the stored attributes of the fields given; undefined fields are left out */
   attributes: (values: Partial<T>) => Item;
@@ -43,7 +44,7 @@ export interface Entity<T> {
   update: (changes: Partial<T>) => ReturnType<typeof setExpression>;
 }
 
-export function defineEntity<T>(definition: EntityDefinition<T>): Entity<T> {
+export function defineEntity<T, Owner = void>(definition: EntityDefinition<T, Owner>): Entity<T, Owner> {
   const fields = Object.entries(definition.fields) as Array<[keyof T & string, Field<unknown>]>;
   const attributes = (values: Partial<T>): Item =>
     Object.fromEntries(
@@ -55,7 +56,7 @@ export function defineEntity<T>(definition: EntityDefinition<T>): Entity<T> {
       }),
     );
   return {
-    toItem: (value) => ({ ...definition.keys?.(value), ...attributes(value) }),
+    toItem: (value, owner) => ({ ...definition.keys?.(value, owner), ...attributes(value) }),
     fromItem: (item) =>
       Object.fromEntries(
         fields.flatMap(([field, { name, read }]) => {

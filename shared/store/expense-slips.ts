@@ -12,9 +12,10 @@ import { FILL_SLIP_TYPE, FUEL_TYPE } from '../domain/expense-type.ts';
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { absentWhenNull, defineEntity, number, text } from './entity.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryRange, setExpression, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite } from './requests.ts';
 import { findVehicleForUser } from './vehicles.ts';
 
 /**
@@ -35,7 +36,7 @@ export async function addExpenseSlip(userUid: number, details: NewExpenseSlip): 
     eventUid: null,
   };
   await dynamo().send(
-    new PutCommand({ TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({ TableName: tableName(), Item: slipEntity.toItem(slip), ConditionExpression: 'attribute_not_exists(pk)' }),
   );
   return slip;
 }
@@ -48,7 +49,7 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
   const slip: ExpenseSlip = { ...fill, slipUid: await nextId('slip'), type: FILL_SLIP_TYPE, typeOwnerUid: null, comment: '' };
   try {
     await transactWrite([
-      { Put: { TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName(), Item: slipEntity.toItem(slip), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Update: {
           TableName: tableName(),
@@ -88,7 +89,7 @@ export async function listExpenseSlips(userUid: number, vehicleUid: number, from
     queryRange(keys.slipTimelineRange(vehicleUid, from, to)),
   ]);
   if (!vehicle) throw NotFound.notLinked('vehicle');
-  return withTypeNames(items.map(slipFromItem));
+  return withTypeNames(items.map(slipEntity.fromItem));
 }
 
 /**
@@ -102,14 +103,7 @@ export async function editExpenseSlip(userUid: number, slipUid: number, changes:
     changes.eventDatetime !== undefined && slip.type !== FILL_SLIP_TYPE
       ? keys.slipTimeline(slip.vehicleUid, changes.eventDatetime, slipUid)
       : {};
-  const update = setExpression({
-    slip_amount: changes.amount,
-    slip_qty: changes.qty,
-    slip_number: changes.slipNumber,
-    event_datetime: changes.eventDatetime,
-    comment: changes.comment,
-    ...timeline,
-  });
+  const update = setExpression({ ...slipEntity.attributes(changes), ...timeline });
   if (!update) return;
   try {
     await dynamo().send(
@@ -152,13 +146,13 @@ export async function deleteExpenseSlip(userUid: number, slipUid: number): Promi
 /** Slips by id in one BatchGetItem (the fuel fill report's linked fill slips). */
 export async function findSlips(slipUids: readonly number[]): Promise<ExpenseSlip[]> {
   if (slipUids.length === 0) return [];
-  return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipFromItem);
+  return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipEntity.fromItem);
 }
 
 async function findSlip(slipUid: number): Promise<ExpenseSlip> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid) }));
   if (!Item) throw NotFound.notLinked('slip');
-  return slipFromItem(Item);
+  return slipEntity.fromItem(Item);
 }
 
 async function findLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
@@ -187,35 +181,22 @@ function claimedSlipUid(error: unknown): string {
   return reasons?.[1]?.Item?.slip_uid?.N ?? '';
 }
 
-function slipItem(slip: ExpenseSlip): Item {
-  const listed = slip.type !== FILL_SLIP_TYPE;
-  return {
+/** A slip as stored; fill slips stay off the timeline, so they are not listed with expenses. */
+const slipEntity = defineEntity<ExpenseSlip>({
+  keys: (slip) => ({
     ...keys.slip(slip.slipUid),
-    ...(listed ? keys.slipTimeline(slip.vehicleUid, slip.eventDatetime, slip.slipUid) : {}),
-    slip_uid: slip.slipUid,
-    vehicle_uid: slip.vehicleUid,
-    type: slip.type,
-    type_owner_uid: slip.typeOwnerUid ?? undefined,
-    slip_number: slip.slipNumber,
-    slip_qty: slip.qty,
-    slip_amount: slip.amount,
-    event_datetime: slip.eventDatetime,
-    comment: slip.comment,
-    event_uid: slip.eventUid ?? undefined,
-  };
-}
-
-function slipFromItem(item: Item): ExpenseSlip {
-  return {
-    slipUid: Number(item.slip_uid),
-    vehicleUid: Number(item.vehicle_uid),
-    type: Number(item.type),
-    typeOwnerUid: item.type_owner_uid === undefined ? null : Number(item.type_owner_uid),
-    slipNumber: String(item.slip_number),
-    qty: String(item.slip_qty),
-    amount: String(item.slip_amount),
-    eventDatetime: String(item.event_datetime),
-    comment: String(item.comment),
-    eventUid: item.event_uid === undefined ? null : Number(item.event_uid),
-  };
-}
+    ...(slip.type === FILL_SLIP_TYPE ? {} : keys.slipTimeline(slip.vehicleUid, slip.eventDatetime, slip.slipUid)),
+  }),
+  fields: {
+    slipUid: number('slip_uid'),
+    vehicleUid: number('vehicle_uid'),
+    type: number('type'),
+    typeOwnerUid: absentWhenNull('type_owner_uid'),
+    slipNumber: text('slip_number'),
+    qty: text('slip_qty'),
+    amount: text('slip_amount'),
+    eventDatetime: text('event_datetime'),
+    comment: text('comment'),
+    eventUid: absentWhenNull('event_uid'),
+  },
+});
