@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { newOperatorFields, OPERATOR_LIMITS, operatorDetailEntries } from '../../shared/domain/operator.ts';
+import { newOperatorFields, OPERATOR_LIMITS, operatorChanges, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
 import { integer } from '../../shared/responses.ts';
 import { addOperator } from '../../shared/store/operators.ts';
@@ -15,6 +15,7 @@ export const AddOperatorInput = v.object({
 export const AddOperatorOutput = v.object({ operator_uid: integer });
 
 export const handler = operation('addOperator', AddOperatorInput, async ({ user, input }) => {
-  const created = await addOperator(user.userUid, newOperatorFields(input));
-  return { operator_uid: created.operator_uid };
+  const fields = newOperatorFields({ ...operatorChanges(input), fullname: input.fullname, idNumber: input.id_number, tagId: input.tag_id });
+  const created = await addOperator(user.userUid, fields);
+  return { operator_uid: created.operatorUid };
 }, { output: AddOperatorOutput });

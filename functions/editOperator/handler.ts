@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { nonBlankText, operatorDetailEntries } from '../../shared/domain/operator.ts';
+import { nonBlankText, operatorChanges, operatorDetailEntries } from '../../shared/domain/operator.ts';
 import { operation } from '../../shared/operation.ts';
 import { integer } from '../../shared/responses.ts';
 import { editOperator } from '../../shared/store/operators.ts';
@@ -16,7 +16,7 @@ export const EditOperatorInput = v.object({
 export const EditOperatorOutput = v.object({ operator_uid: integer });
 
 export const handler = operation('editOperator', EditOperatorInput, async ({ user, input }) => {
-  const { operator_uid, ...changes } = input;
-  await editOperator(user.userUid, operator_uid, changes);
+  const { operator_uid, ...params } = input;
+  await editOperator(user.userUid, operator_uid, operatorChanges(params));
   return { operator_uid };
 }, { output: EditOperatorOutput });

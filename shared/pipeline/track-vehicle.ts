@@ -268,5 +268,5 @@ function measuredFill(vehicle: Vehicle, fill: DetectedFill, tripUidByStart: Map<
 
 async function namedFill(vehicle: Vehicle, fill: DetectedFill, measured: ReturnType<typeof measuredFill>, eventUid: number, slipUid: number | null, namer: PlaceNamer): Promise<FuelFill> {
   const [location, driver] = await Promise.all([namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }), namer.driver(vehicle.vehicleUid, fill.driverTagId)]);
-  return { ...measured, eventUid, location, operatorUid: driver?.operator_uid ?? null, operatorName: driver?.fullname ?? null, slipUid };
+  return { ...measured, eventUid, location, operatorUid: driver?.operatorUid ?? null, operatorName: driver?.fullname ?? null, slipUid };
 }

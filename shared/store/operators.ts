@@ -1,13 +1,38 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type Operator, type OperatorChanges, type OperatorFields, OPERATOR_TEXT_FIELDS } from '../domain/operator.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Operator, OperatorChanges, OperatorFields } from '../domain/operator.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { defineEntity, number, text } from './entity.ts';
 import { keys, type Key } from './keys.ts';
-import { type Item, queryRange, setExpression } from './requests.ts';
+import { type Item, queryRange, type TransactItems, transactWrite } from './requests.ts';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** An operator as stored: attribute names are the spec's parameter names; the item sits under its owner's partition. */
+const operatorEntity = defineEntity<Operator>({
+  keys: (operator) => keys.operator(operator.userUid, operator.operatorUid),
+  fields: {
+    operatorUid: number('operator_uid'),
+    userUid: number('user_uid'),
+    fullname: text('fullname'),
+    idNumber: text('id_number'),
+    tagId: text('tag_id'),
+    defaultTripType: number('default_trip_type'),
+    activeFlag: number('active_flag'),
+    mobileNumber: text('mobile_number'),
+    homeNumber: text('home_number'),
+    employeeNumber: text('employee_number'),
+    currentPoints: text('current_points'),
+    homeAddress: text('home_address'),
+    nextOfKin: text('next_of_kin'),
+    nextOfKinContactNumber: text('next_of_kin_contact_number'),
+    emailAddress: text('email_address'),
+    driverLicenceExpiry: text('driver_licence_expiry_datetime'),
+    pdpExpiry: text('pdp_expiry_datetime'),
+    dgpExpiry: text('dgp_expiry_datetime'),
+    mcExpiry: text('mc_expiry_datetime'),
+  },
+});
 
 const TAG_TAKEN = 'tag_id already exists';
 const MAX_ROUNDS = 8;
@@ -15,12 +40,12 @@ const MAX_ROUNDS = 8;
 /** The user's operators by operator_uid. */
 export async function listOperators(userUid: number): Promise<Operator[]> {
   const items = await queryRange(keys.operatorRange(userUid));
-  return items.map(operatorFromItem);
+  return items.map(operatorEntity.fromItem);
 }
 
 export async function findOperator(userUid: number, operatorUid: number): Promise<Operator | undefined> {
   const item = await getItem(keys.operator(userUid, operatorUid));
-  return item ? operatorFromItem(item) : undefined;
+  return item ? operatorEntity.fromItem(item) : undefined;
 }
 
 /** The operator holding a tag, whoever owns it (tag_id is unique across users); the pipeline names a driver by it only within the vehicle's users. */
@@ -31,15 +56,9 @@ export async function findOperatorByTag(tagId: string): Promise<Operator | undef
 
 /** The operator and its tag claim are written in one transaction, so one tag_id wins under concurrency. */
 export async function addOperator(userUid: number, fields: OperatorFields): Promise<Operator> {
-  const operator: Operator = { ...fields, operator_uid: await nextId('operator'), user_uid: userUid };
-  const putOperator = {
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.operator(userUid, operator.operator_uid), ...operator },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
-  await untilWritten(() => write([putOperator, { Put: claimTag(operator, operator.tag_id) }], 1));
+  const operator: Operator = { ...fields, operatorUid: await nextId('operator'), userUid };
+  const putOperator = { Put: { TableName: tableName(), Item: operatorEntity.toItem(operator), ConditionExpression: 'attribute_not_exists(pk)' } };
+  await untilWritten(() => write([putOperator, { Put: claimTag(operator, operator.tagId) }], 1));
   return operator;
 }
 
@@ -47,7 +66,7 @@ export async function addOperator(userUid: number, fields: OperatorFields): Prom
 export async function editOperator(userUid: number, operatorUid: number, changes: OperatorChanges): Promise<void> {
   await untilWritten(async () => {
     const current = await readOperator(userUid, operatorUid);
-    const set = setExpression(changes);
+    const set = operatorEntity.update(changes);
     if (!set) return true;
     const update = {
       Update: {
@@ -55,11 +74,11 @@ export async function editOperator(userUid: number, operatorUid: number, changes
         Key: keys.operator(userUid, operatorUid),
         ...set,
         ConditionExpression: 'tag_id = :currentTag',
-        ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tag_id },
+        ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tagId },
       },
     };
-    const newTag = changes.tag_id;
-    if (newTag === undefined || newTag === current.tag_id) return write([update]);
+    const newTag = changes.tagId;
+    if (newTag === undefined || newTag === current.tagId) return write([update]);
     return write([update, { Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }], 2);
   });
 }
@@ -73,7 +92,7 @@ export async function deleteOperator(userUid: number, operatorUid: number): Prom
         TableName: tableName(),
         Key: keys.operator(userUid, operatorUid),
         ConditionExpression: 'tag_id = :currentTag',
-        ExpressionAttributeValues: { ':currentTag': current.tag_id },
+        ExpressionAttributeValues: { ':currentTag': current.tagId },
       },
     };
     return write([deleteItself, { Delete: releaseTag(current) }]);
@@ -100,9 +119,9 @@ async function untilWritten(attempt: () => Promise<boolean>): Promise<void> {
 }
 
 /** True when written; a failed claim Put (at claimIndex) is a taken tag; other failures ask for a retry. */
-async function write(items: TransactItem[], claimIndex?: number): Promise<boolean> {
+async function write(items: TransactItems, claimIndex?: number): Promise<boolean> {
   try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    await transactWrite(items);
     return true;
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;
@@ -118,7 +137,7 @@ async function write(items: TransactItem[], claimIndex?: number): Promise<boolea
 function claimTag(operator: Operator, tagId: string) {
   return {
     TableName: tableName(),
-    Item: { ...keys.operatorTag(tagId), user_uid: operator.user_uid, operator_uid: operator.operator_uid },
+    Item: { ...keys.operatorTag(tagId), user_uid: operator.userUid, operator_uid: operator.operatorUid },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
 }
@@ -127,24 +146,13 @@ function claimTag(operator: Operator, tagId: string) {
 function releaseTag(operator: Operator) {
   return {
     TableName: tableName(),
-    Key: keys.operatorTag(operator.tag_id),
+    Key: keys.operatorTag(operator.tagId),
     ConditionExpression: 'operator_uid = :operatorUid',
-    ExpressionAttributeValues: { ':operatorUid': operator.operator_uid },
+    ExpressionAttributeValues: { ':operatorUid': operator.operatorUid },
   };
 }
 
 async function getItem(key: Key): Promise<Item | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }));
   return Item;
-}
-
-function operatorFromItem(item: Item): Operator {
-  const texts = Object.fromEntries(OPERATOR_TEXT_FIELDS.map((name) => [name, String(item[name] ?? '')]));
-  return {
-    ...(texts as Record<(typeof OPERATOR_TEXT_FIELDS)[number], string>),
-    default_trip_type: Number(item.default_trip_type),
-    active_flag: Number(item.active_flag),
-    operator_uid: Number(item.operator_uid),
-    user_uid: Number(item.user_uid),
-  };
 }
