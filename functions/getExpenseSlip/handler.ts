@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { SlipRecord, toSlipRecord } from '../../shared/domain/expense-slip.ts';
 import { operation } from '../../shared/operation.ts';
-import { findSlipForUser } from '../../shared/store/expense-slips.ts';
+import { getSlipForUser } from '../../shared/store/expense-slips.ts';
 import { requiredInteger } from '../../shared/validation.ts';
 
 export const GetExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_uid') });
@@ -9,6 +9,6 @@ export const GetExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_ui
 export const GetExpenseSlipOutput = v.object({ slip: SlipRecord });
 
 export const handler = operation('getExpenseSlip', GetExpenseSlipInput, async ({ user, input }) => {
-  const slip = await findSlipForUser(user.userUid, input.slip_uid);
+  const slip = await getSlipForUser(user.userUid, input.slip_uid);
   return { slip: toSlipRecord(slip) };
 }, { output: GetExpenseSlipOutput });

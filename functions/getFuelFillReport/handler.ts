@@ -1,12 +1,11 @@
 import * as v from 'valibot';
 import { FuelFillRecord, toFuelFillRecord } from '../../shared/domain/fuel-fill.ts';
 import { inclusiveDayCount, userDayRange } from '../../shared/domain/time.ts';
-import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { dateText, integer, nullableText } from '../../shared/responses.ts';
 import { findSlips } from '../../shared/store/expense-slips.ts';
 import { listFuelFills } from '../../shared/store/fuel-fills.ts';
-import { findVehicleForUser } from '../../shared/store/vehicles.ts';
+import { getVehicleForUser } from '../../shared/store/vehicles.ts';
 import { dateRangeEntries, requiredInteger, startNotAfterEnd } from '../../shared/validation.ts';
 
 const MAX_RANGE_DAYS = 366;
@@ -35,8 +34,7 @@ export const GetFuelFillReportOutput = v.object({
  */
 export const handler = operation('getFuelFillReport', GetFuelFillReportInput, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
-  const [vehicle, fills] = await Promise.all([findVehicleForUser(user.userUid, input.vehicle_uid), listFuelFills(input.vehicle_uid, from, to)]);
-  if (!vehicle) throw NotFound.notLinked('vehicle');
+  const [vehicle, fills] = await Promise.all([getVehicleForUser(user.userUid, input.vehicle_uid), listFuelFills(input.vehicle_uid, from, to)]);
   const slips = new Map((await findSlips(fills.flatMap((fill) => fill.slipUid ?? []))).map((slip) => [slip.slipUid, slip]));
   return {
     vehicle_uid: vehicle.vehicleUid,

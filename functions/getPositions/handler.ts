@@ -2,11 +2,10 @@ import * as v from 'valibot';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { formatDateTime } from '../../shared/domain/time.ts';
-import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { dateTimeText, integer, nullableText } from '../../shared/responses.ts';
 import { listPositions } from '../../shared/store/positions.ts';
-import { findVehicleForUser } from '../../shared/store/vehicles.ts';
+import { getVehicleForUser } from '../../shared/store/vehicles.ts';
 import { dateTime, requiredInteger } from '../../shared/validation.ts';
 
 const MAX_RANGE_MS = 7 * 86_400_000;
@@ -79,8 +78,7 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
 export const handler = operation('getPositions', GetPositionsInput, async ({ user, input }) => {
   const from = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
-  const [vehicle, stored] = await Promise.all([findVehicleForUser(user.userUid, input.vehicle_uid), listPositions(input.vehicle_uid, from, to)]);
-  if (!vehicle) throw NotFound.notLinked('vehicle');
+  const [vehicle, stored] = await Promise.all([getVehicleForUser(user.userUid, input.vehicle_uid), listPositions(input.vehicle_uid, from, to)]);
   const positions = byTime(stored);
   const returned = positions.slice(0, input.limit);
   const next = positions[input.limit];

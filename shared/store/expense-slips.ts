@@ -16,18 +16,17 @@ import { absentWhenNull, defineEntity, number, text } from './entity.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
 import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite } from './requests.ts';
-import { findVehicleForUser } from './vehicles.ts';
+import { findVehicleForUser, getVehicleForUser } from './vehicles.ts';
 
 /**
  * An expense or fuel slip on a vehicle linked to the user. The vehicle and the type are looked up
  * together and judged in the spec's order: vehicle first, then type.
  */
 export async function addExpenseSlip(userUid: number, details: NewExpenseSlip): Promise<ExpenseSlip> {
-  const [vehicle, type] = await Promise.all([
-    findVehicleForUser(userUid, details.vehicleUid),
+  const [, type] = await Promise.all([
+    getVehicleForUser(userUid, details.vehicleUid),
     details.type === FILL_SLIP_TYPE ? undefined : findExpenseType(userUid, details.type),
   ]);
-  if (!vehicle) throw NotFound.notLinked('vehicle');
   if (!type || type.deleted) throw new BadRequest(SLIP_TYPE_INVALID);
   const slip: ExpenseSlip = {
     ...details,
@@ -72,8 +71,8 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
 }
 
 /** Any slip, fill slips included, whose vehicle is linked to the user, with its type's current name. */
-export async function findSlipForUser(userUid: number, slipUid: number): Promise<NamedExpenseSlip> {
-  const slip = await findSlip(slipUid);
+export async function getSlipForUser(userUid: number, slipUid: number): Promise<NamedExpenseSlip> {
+  const slip = await getSlip(slipUid);
   const [vehicle, named] = await Promise.all([findVehicleForUser(userUid, slip.vehicleUid), withTypeNames([slip])]);
   if (!vehicle) throw NotFound.notLinked('slip');
   return named[0] as NamedExpenseSlip;
@@ -84,11 +83,7 @@ export async function findSlipForUser(userUid: number, slipUid: number): Promise
  * one Query on the timeline, run alongside the link check, then one BatchGetItem for the type names.
  */
 export async function listExpenseSlips(userUid: number, vehicleUid: number, from: string, to: string): Promise<NamedExpenseSlip[]> {
-  const [vehicle, items] = await Promise.all([
-    findVehicleForUser(userUid, vehicleUid),
-    queryRange(keys.slipTimelineRange(vehicleUid, from, to)),
-  ]);
-  if (!vehicle) throw NotFound.notLinked('vehicle');
+  const [, items] = await Promise.all([getVehicleForUser(userUid, vehicleUid), queryRange(keys.slipTimelineRange(vehicleUid, from, to))]);
   return withTypeNames(items.map(slipEntity.fromItem));
 }
 
@@ -97,7 +92,7 @@ export async function listExpenseSlips(userUid: number, vehicleUid: number, from
  * timeline key change in the same UpdateItem, so the list order never disagrees with the slip.
  */
 export async function editExpenseSlip(userUid: number, slipUid: number, changes: SlipChanges, type?: number): Promise<void> {
-  const slip = await findLinkedSlip(userUid, slipUid);
+  const slip = await getLinkedSlip(userUid, slipUid);
   if (type !== undefined && type !== slip.type) throw new BadRequest('type cannot be changed: delete the slip and add a new one');
   const timeline =
     changes.eventDatetime !== undefined && slip.type !== FILL_SLIP_TYPE
@@ -117,7 +112,7 @@ export async function editExpenseSlip(userUid: number, slipUid: number, changes:
 
 /** Hard delete; a fill slip frees its fill's claim in the same transaction, so the fill can get a new slip. */
 export async function deleteExpenseSlip(userUid: number, slipUid: number): Promise<void> {
-  const slip = await findLinkedSlip(userUid, slipUid);
+  const slip = await getLinkedSlip(userUid, slipUid);
   const releaseClaim =
     slip.eventUid === null
       ? []
@@ -149,14 +144,14 @@ export async function findSlips(slipUids: readonly number[]): Promise<ExpenseSli
   return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipEntity.fromItem);
 }
 
-async function findSlip(slipUid: number): Promise<ExpenseSlip> {
+async function getSlip(slipUid: number): Promise<ExpenseSlip> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid) }));
   if (!Item) throw NotFound.notLinked('slip');
   return slipEntity.fromItem(Item);
 }
 
-async function findLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
-  const slip = await findSlip(slipUid);
+async function getLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
+  const slip = await getSlip(slipUid);
   if (!(await findVehicleForUser(userUid, slip.vehicleUid))) throw NotFound.notLinked('slip');
   return slip;
 }

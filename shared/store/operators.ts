@@ -43,7 +43,7 @@ export async function listOperators(userUid: number): Promise<Operator[]> {
   return items.map(operatorEntity.fromItem);
 }
 
-export async function findOperator(userUid: number, operatorUid: number): Promise<Operator | undefined> {
+async function findOperator(userUid: number, operatorUid: number): Promise<Operator | undefined> {
   const item = await getItem(keys.operator(userUid, operatorUid));
   return item ? operatorEntity.fromItem(item) : undefined;
 }
@@ -65,7 +65,7 @@ export async function addOperator(userUid: number, fields: OperatorFields): Prom
 /** Omitted fields keep their value; a new tag_id moves the claim in the same transaction as the update. */
 export async function editOperator(userUid: number, operatorUid: number, changes: OperatorChanges): Promise<void> {
   await untilWritten(async () => {
-    const current = await readOperator(userUid, operatorUid);
+    const current = await getOperator(userUid, operatorUid);
     const set = operatorEntity.update(changes);
     if (!set) return true;
     const update = {
@@ -86,7 +86,7 @@ export async function editOperator(userUid: number, operatorUid: number, changes
 /** Hard delete: the operator and its claim go together, so the tag_id is free at once. */
 export async function deleteOperator(userUid: number, operatorUid: number): Promise<void> {
   await untilWritten(async () => {
-    const current = await readOperator(userUid, operatorUid);
+    const current = await getOperator(userUid, operatorUid);
     const deleteItself = {
       Delete: {
         TableName: tableName(),
@@ -99,7 +99,8 @@ export async function deleteOperator(userUid: number, operatorUid: number): Prom
   });
 }
 
-async function readOperator(userUid: number, operatorUid: number): Promise<Operator> {
+/** The user's operator; NotFound when there is none or it is another user's. */
+export async function getOperator(userUid: number, operatorUid: number): Promise<Operator> {
   const operator = await findOperator(userUid, operatorUid);
   if (!operator) throw NotFound.notLinked('operator');
   return operator;

@@ -51,7 +51,7 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
   return route;
 }
 
-export async function findRoute(userUid: number, routeUid: number): Promise<Route> {
+export async function getRoute(userUid: number, routeUid: number): Promise<Route> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid) }));
   if (!Item) throw NotFound.notLinked('route');
   return routeFromItem(Item);
@@ -65,7 +65,7 @@ export async function listRoutes(userUid: number): Promise<Route[]> {
 
 /** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
 export async function deleteRoute(userUid: number, routeUid: number): Promise<void> {
-  const route = await findRoute(userUid, routeUid);
+  const route = await getRoute(userUid, routeUid);
   const unschedule =
     route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }];
   try {

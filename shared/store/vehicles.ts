@@ -63,6 +63,13 @@ export async function findVehicleForUser(userUid: number, vehicleUid: number): P
   return linked && vehicleItemFound ? vehicleEntity.fromItem(vehicleItemFound) : undefined;
 }
 
+/** The vehicle linked to the user; NotFound when there is none or it is not linked. */
+export async function getVehicleForUser(userUid: number, vehicleUid: number): Promise<Vehicle> {
+  const vehicle = await findVehicleForUser(userUid, vehicleUid);
+  if (!vehicle) throw NotFound.notLinked('vehicle');
+  return vehicle;
+}
+
 /** The user's vehicle links, ordered by vehicle_uid, narrowed to the IMEIs given (none given: all). */
 export async function listVehicleLinks(userUid: number, imeis?: readonly string[]): Promise<VehicleLink[]> {
   const items = await queryRange(keys.vehicleLinkRange(userUid));
