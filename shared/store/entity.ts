@@ -27,12 +27,22 @@ export const absentWhenNull = (name: string): Field<number | null> => ({
 });
 /** A boolean stored as 1 or 0. */
 export const flag = (name: string): Field<boolean> => ({ name, read: (value) => value === 1, write: Number });
+/** A boolean stored as it is; anything but true reads as false. */
+export const bool = (name: string): Field<boolean> => ({ name, read: (value) => value === true });
+/** A list of values stored as a list of maps, each mapped by the entity of its own. */
+export const list = <V>(name: string, of: Entity<V>): Field<V[]> => ({
+  name,
+  read: (value) => ((value ?? []) as Item[]).map(of.fromItem),
+  write: (values) => values.map((value) => of.toItem(value)),
+});
 
 /** `Owner` is what the key needs beyond the value: the owning user's uid for items under a user's partition. */
 export interface EntityDefinition<T, Owner = void> {
   /** where the item lives: its table key, plus its gsi1 key when it is listed through the index; none for a value nested in another item */
   keys?: (value: T, owner: Owner) => Key | (Key & Partial<IndexKey>);
   fields: { [F in keyof T]-?: Field<T[F]> };
+  /** attributes computed from the value and stored beside its fields for whoever reads the table; never read back */
+  derived?: (value: T) => Item;
 }
 
 export interface Entity<T, Owner = void> {
@@ -56,7 +66,7 @@ export function defineEntity<T, Owner = void>(definition: EntityDefinition<T, Ow
       }),
     );
   return {
-    toItem: (value, owner) => ({ ...definition.keys?.(value, owner), ...attributes(value) }),
+    toItem: (value, owner) => ({ ...definition.keys?.(value, owner), ...attributes(value), ...definition.derived?.(value) }),
     fromItem: (item) =>
       Object.fromEntries(
         fields.flatMap(([field, { name, read }]) => {

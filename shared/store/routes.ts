@@ -4,8 +4,9 @@ import type { UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { bool, defineEntity, list, nullableNumber, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryRange, transactWrite } from './requests.ts';
+import { failedConditions, queryRange, transactWrite } from './requests.ts';
 import { newLocationPut } from './user-locations.ts';
 
 /**
@@ -40,7 +41,7 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
         ];
   try {
     await transactWrite([
-      { Put: { TableName: tableName(), Item: routeItem(userUid, route), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName(), Item: routeEntity.toItem(route, userUid), ConditionExpression: 'attribute_not_exists(pk)' } },
       ...schedule,
       ...newLocations.map((location) => ({ Put: newLocationPut(userUid, location) })),
     ]);
@@ -54,13 +55,13 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
 export async function getRoute(userUid: number, routeUid: number): Promise<Route> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid) }));
   if (!Item) throw NotFound.notLinked('route');
-  return routeFromItem(Item);
+  return routeEntity.fromItem(Item);
 }
 
 /** The user's routes by route_uid, oldest first: one Query. */
 export async function listRoutes(userUid: number): Promise<Route[]> {
   const items = await queryRange(keys.routeRange(userUid));
-  return items.map(routeFromItem);
+  return items.map(routeEntity.fromItem);
 }
 
 /** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
@@ -79,35 +80,32 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
   }
 }
 
-/** Stored as the record addRoute answers, plus the creation time. */
-function routeItem(userUid: number, route: Route): Item {
-  return { ...keys.route(userUid, route.routeUid), ...toRouteRecord(route), created_at: route.createdAt };
-}
+const stopEntity = defineEntity<RouteStop>({
+  fields: {
+    seq: number('seq'),
+    userLocationUid: number('user_location_uid'),
+    description: text('description'),
+    latitude: number('latitude'),
+    longitude: number('longitude'),
+    created: bool('created'),
+  },
+});
 
-function routeFromItem(item: Item): Route {
-  return {
-    routeUid: Number(item.route_uid),
-    name: String(item.route_name),
-    vehicleUid: item.vehicle_uid === null || item.vehicle_uid === undefined ? null : Number(item.vehicle_uid),
-    directionsSource: String(item.directions_source),
-    createdAt: String(item.created_at),
-    stops: (item.stops as Item[]).map(
-      (stop): RouteStop => ({
-        seq: Number(stop.seq),
-        userLocationUid: Number(stop.user_location_uid),
-        description: String(stop.description),
-        latitude: Number(stop.latitude),
-        longitude: Number(stop.longitude),
-        created: stop.created === true,
-      }),
-    ),
-    legs: (item.legs as Item[]).map(
-      (leg): RouteLeg => ({
-        fromSeq: Number(leg.from_seq),
-        toSeq: Number(leg.to_seq),
-        distanceKm: Number(leg.distance_km),
-        durationS: Number(leg.duration_s),
-      }),
-    ),
-  };
-}
+const legEntity = defineEntity<RouteLeg>({
+  fields: { fromSeq: number('from_seq'), toSeq: number('to_seq'), distanceKm: number('distance_km'), durationS: number('duration_s') },
+});
+
+/** Stored as the record addRoute answers (its totals included), plus the creation time. */
+const routeEntity = defineEntity<Route, number>({
+  keys: (route, userUid) => keys.route(userUid, route.routeUid),
+  fields: {
+    routeUid: number('route_uid'),
+    name: text('route_name'),
+    vehicleUid: nullableNumber('vehicle_uid'),
+    directionsSource: text('directions_source'),
+    stops: list('stops', stopEntity),
+    legs: list('legs', legEntity),
+    createdAt: text('created_at'),
+  },
+  derived: (route) => ({ totals: toRouteRecord(route).totals }),
+});
