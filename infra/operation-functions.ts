@@ -11,6 +11,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { env, limits } from '../shared/config.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
+import { withGazetteer } from './gazetteer-bundling.ts';
 import { configureProvider } from './providers.ts';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,6 +91,8 @@ export class OperationFunctions extends Construct {
       entry: join(repositoryRoot, handlerPath(operation.name)),
       description: `${operation.method} /api/${operation.name}: ${operation.summary}`,
       logGroup,
+      // addRoute names new stops, with the gazetteer as a fallback
+      ...(operation.provider === 'directions' ? { bundling: withGazetteer(functionDefaults.bundling) } : {}),
       environment: {
         ...functionEnvironment(table, bucket),
         [env.rateLimitRequests]: String(this.rateLimitPerSecond),

@@ -1,3 +1,5 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -7,9 +9,11 @@ import type { Operation } from '../shared/operations.ts';
 /**
  * Third-party provider settings, from CDK context (cdk.json or `-c name=value`):
  *   liveMapProvider      google | schematic            (getLiveMap; map_api_key comes with each request)
- *   directionsProvider   osrm | google | estimate      (addRoute)
- *   osrmUrl, googleStaticMapsUrl, googleDirectionsUrl  optional base URLs
+ *   directionsProvider   amazon | osrm | google | estimate   (addRoute; amazon by default)
+ *   osrmUrl              OSRM's base URL, required with osrm (the public demo server is never a default)
+ *   googleStaticMapsUrl, googleDirectionsUrl           optional base URLs
  *   googleDirectionsSecretName                         Secrets Manager secret holding the Google Directions key
+ *   geocoding context: see configureGeocoding
  * Keys never enter the template: the function gets the secret's name and read permission only.
  */
 export function configureProvider(scope: Construct, fn: NodejsFunction, operation: Operation): void {
@@ -21,8 +25,13 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
     setIfGiven(env.googleStaticMapsUrl, context('googleStaticMapsUrl'));
   }
   if (operation.provider === 'directions') {
-    const provider = context('directionsProvider') ?? 'osrm';
+    const provider = context('directionsProvider') ?? 'amazon';
+    if (provider === 'osrm' && !context('osrmUrl')) {
+      throw new Error('directionsProvider osrm needs the context value osrmUrl (your OSRM server: the public demo server does not allow production traffic)');
+    }
     fn.addEnvironment(env.directionsProvider, provider);
+    if (provider === 'amazon') grantAmazonLocation(fn, 'geo-routes', 'CalculateRoutes');
+    configureGeocoding(scope, fn);
     setIfGiven(env.osrmUrl, context('osrmUrl'));
     setIfGiven(env.googleDirectionsUrl, context('googleDirectionsUrl'));
     const secretName = context('googleDirectionsSecretName');
@@ -35,4 +44,34 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
       secret.grantRead(fn);
     }
   }
+}
+
+/**
+ * Reverse geocoding for the functions that name places (processPositions, addRoute), from CDK context:
+ *   geocodingProvider    amazon | google | nominatim | gazetteer   (amazon by default; gazetteer = offline only)
+ *   googleGeocodingUrl, nominatimUrl                             optional base URLs
+ *   googleGeocodingSecretName                                    Secrets Manager secret holding the Google Geocoding key
+ * Amazon Location needs no key: the function may call ReverseGeocode on the AWS-managed provider, nothing else.
+ */
+export function configureGeocoding(scope: Construct, fn: NodejsFunction): void {
+  const context = (name: string): string | undefined => scope.node.tryGetContext(name) as string | undefined;
+  const provider = context('geocodingProvider') ?? 'amazon';
+  fn.addEnvironment(env.geocodingProvider, provider);
+  if (provider === 'amazon') grantAmazonLocation(fn, 'geo-places', 'ReverseGeocode');
+  if (provider === 'nominatim' && context('nominatimUrl')) fn.addEnvironment(env.nominatimUrl, context('nominatimUrl') as string);
+  if (provider === 'google') {
+    const secretName = context('googleGeocodingSecretName');
+    if (!secretName) throw new Error('geocodingProvider google needs the context value googleGeocodingSecretName (a Secrets Manager secret)');
+    const secret = secretsmanager.Secret.fromSecretNameV2(fn, 'GoogleGeocodingKey', secretName);
+    fn.addEnvironment(env.googleGeocodingApiKeySecret, secretName);
+    const url = context('googleGeocodingUrl');
+    if (url) fn.addEnvironment(env.googleGeocodingUrl, url);
+    secret.grantRead(fn);
+  }
+}
+
+/** One action on the region's AWS-managed Amazon Location provider (arn:aws:<service>:<region>::provider/default). */
+function grantAmazonLocation(fn: NodejsFunction, service: 'geo-places' | 'geo-routes', action: string): void {
+  const provider = Stack.of(fn).formatArn({ service, account: '', resource: 'provider', resourceName: 'default', arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: [`${service}:${action}`], resources: [provider] }));
 }

@@ -23,6 +23,18 @@ export const env = {
   rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
   lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
   positionRetentionDays: 'POSITION_RETENTION_DAYS',
+  // places: reverse geocoding and Amazon Location routes (docs/positions-pipeline.md, "Place names")
+  geocodingProvider: 'GEOCODING_PROVIDER',
+  geocodingTimeoutMs: 'GEOCODING_TIMEOUT_MS',
+  geocodingBatchCalls: 'GEOCODING_BATCH_CALLS',
+  geocodingBatchBudgetMs: 'GEOCODING_BATCH_BUDGET_MS',
+  geocodingCacheDays: 'GEOCODING_CACHE_DAYS',
+  googleGeocodingUrl: 'GOOGLE_GEOCODING_URL',
+  googleGeocodingApiKey: 'GOOGLE_GEOCODING_API_KEY',
+  googleGeocodingApiKeySecret: 'GOOGLE_GEOCODING_API_KEY_SECRET',
+  nominatimUrl: 'NOMINATIM_URL',
+  amazonPlacesEndpoint: 'AMAZON_LOCATION_PLACES_ENDPOINT',
+  amazonRoutesEndpoint: 'AMAZON_LOCATION_ROUTES_ENDPOINT',
 } as const;
 
 type Setting = keyof typeof env;
@@ -90,4 +102,28 @@ export const config = {
   lateWindowMs: (): number => positiveNumber('lateWindowDays', 7) * 86_400_000,
   /** how long position history and detection checkpoints are kept (DynamoDB TTL) */
   positionRetentionDays: (): number => positiveNumber('positionRetentionDays', 400),
+  ...placesConfig(),
 };
+
+/** Reverse geocoding and Amazon Location settings, kept together (docs/positions-pipeline.md, "Place names"). */
+function placesConfig() {
+  return {
+    /** amazon | google | nominatim | gazetteer (no provider: the offline gazetteer names what no zone does) */
+    geocodingProvider: (): string => text('geocodingProvider')?.toLowerCase() ?? 'gazetteer',
+    /** one provider call's limit: a slow provider costs a batch this much per place at most */
+    geocodingTimeoutMs: (): number => positiveNumber('geocodingTimeoutMs', 1_500),
+    /** provider calls one batch (or one addRoute) may make; later new places get the gazetteer's name */
+    geocodingBatchCalls: (): number => positiveNumber('geocodingBatchCalls', 20),
+    /** time from a batch's first provider call after which it makes no more */
+    geocodingBatchBudgetMs: (): number => positiveNumber('geocodingBatchBudgetMs', 5_000),
+    /** how long a geocoded address is kept in the table (DynamoDB TTL) */
+    geocodingCacheDays: (): number => positiveNumber('geocodingCacheDays', 30),
+    googleGeocodingUrl: (): string | undefined => text('googleGeocodingUrl'),
+    googleGeocodingApiKey: (): string | undefined => text('googleGeocodingApiKey'),
+    googleGeocodingApiKeySecret: (): string | undefined => text('googleGeocodingApiKeySecret'),
+    nominatimUrl: (): string | undefined => text('nominatimUrl'),
+    /** set only by tests: a fake Amazon Location server on 127.0.0.1, signed with fake credentials */
+    amazonPlacesEndpoint: (): string | undefined => text('amazonPlacesEndpoint'),
+    amazonRoutesEndpoint: (): string | undefined => text('amazonRoutesEndpoint'),
+  };
+}

@@ -16,4 +16,6 @@ export const metricNames = {
   tripsDetected: 'TripsDetected',
   fuelFillsDetected: 'FuelFillsDetected',
   fuelFillsKeptForSlip: 'FuelFillsKeptForSlip',
+  /** reverse-geocoding calls that failed (error, timeout, unreadable answer): those places got the gazetteer's name */
+  geocodingFailures: 'GeocodingFailures',
 } as const;

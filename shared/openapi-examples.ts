@@ -209,7 +209,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   addRoute: {
     description:
-      'Creates a route through 2 to 25 ordered stops, each a saved location or a point (a saved location within 50 m is reused, otherwise the point is saved as a new location), with the driving distance and time of every leg from the configured directions provider. With vehicle_uid the vehicle is scheduled onto it. Everything is written in one transaction.',
+      'Creates a route through 2 to 25 ordered stops, each a saved location or a point (a saved location within 50 m is reused, otherwise the point is saved as a new location, described by its description or, without one, by the saved location containing it, its address, or the nearest town), with the driving distance and time of every leg from the configured directions provider. With vehicle_uid the vehicle is scheduled onto it. Everything is written in one transaction.',
     request: { route_name: 'Morning deliveries', stops: [{ user_location_uid: 1 }, { user_location_uid: 2 }, { lat: -26.1452, lng: 28.0412, description: 'Client Rosebank' }, { user_location_uid: 1 }], vehicle_uid: 2 },
     response: { route_uid: 1, route_name: 'Morning deliveries', vehicle_uid: 2, directions_source: 'estimate', stops: [{ seq: 1, user_location_uid: 1, description: 'Depot Midrand', latitude: -25.9992, longitude: 28.1263, created: false }, { seq: 2, user_location_uid: 2, description: 'Client Sandton', latitude: -26.1076, longitude: 28.0567, created: false }], legs: [{ from_seq: 1, to_seq: 2, distance_km: 13.915, duration_s: 1002 }, { from_seq: 2, to_seq: 3, distance_km: 4.458, duration_s: 321 }], totals: { distance_km: 36.698, duration_s: 2642 } },
   },

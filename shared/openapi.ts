@@ -104,6 +104,11 @@ const CONFLICTS: Partial<Record<OperationName, string>> = {
   addOperator: 'tag_id already exists',
   editOperator: 'tag_id already exists',
   deleteOperator: 'operator is being changed by another request, try again',
+  deleteExpenseType: 'expense type is being changed by another request, try again',
+  editExpenseSlip: 'slip is being changed by another request, try again',
+  deleteExpenseSlip: 'slip is being changed by another request, try again',
+  editUserLocation: 'location is being changed by another request, try again',
+  deleteRoute: 'route is being changed by another request, try again',
   addFuelFillSlip: 'a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid 42',
   editJobCard: 'job card is being changed by another request, try again',
 };

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { locationChanges, userLocationOptions } from '../../shared/domain/user-location.ts';
 import { operation } from '../../shared/operation.ts';
 import { integer } from '../../shared/responses.ts';
-import { getUserLocation, updateUserLocation } from '../../shared/store/user-locations.ts';
+import { editUserLocation } from '../../shared/store/user-locations.ts';
 import { coordinate, optionalText, requiredInteger } from '../../shared/validation.ts';
 
 export const EditUserLocationInput = v.object({
@@ -16,7 +16,6 @@ export const EditUserLocationInput = v.object({
 export const EditUserLocationOutput = v.object({ user_location_uid: integer });
 
 export const handler = operation('editUserLocation', EditUserLocationInput, async ({ user, input }) => {
-  const current = await getUserLocation(user.userUid, input.user_location_uid);
-  await updateUserLocation(user.userUid, current.userLocationUid, locationChanges(current, input));
-  return { user_location_uid: current.userLocationUid };
+  await editUserLocation(user.userUid, input.user_location_uid, (current) => locationChanges(current, input));
+  return { user_location_uid: input.user_location_uid };
 }, { output: EditUserLocationOutput });

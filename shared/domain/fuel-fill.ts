@@ -1,5 +1,6 @@
 /** Detected fuel fills and the spec's fuel fill record (getFuelFillReport). */
 import * as v from 'valibot';
+import { placeName } from './place.ts';
 import { dateText, decimalText, integer, nullableText } from '../responses.ts';
 import type { ExpenseSlip } from './expense-slip.ts';
 import { formatDateTime } from './time.ts';
@@ -51,7 +52,7 @@ export const FuelFillRecord = v.object({
   fuel_level_after: v.number(),
   latitude: v.number(),
   longitude: v.number(),
-  location: v.string(),
+  location: placeName('where the fill happened'),
   trip_uid: v.nullable(integer),
   distance: nullableNumber,
   duration: v.nullable(integer),

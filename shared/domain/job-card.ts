@@ -7,13 +7,14 @@ import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
 import { dateTimeText, integer as id, nullableText } from '../responses.ts';
 import { isPlainObject } from '../validation.ts';
+import { verbatimJsonObject } from '../middleware/envelope.ts';
 import type { ParsedBody } from '../middleware/types.ts';
 import { isCalendarDate } from '../validation.ts';
 import { formatDateTime } from './time.ts';
 
 export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 export const PAYLOAD_NOT_JSON = 'payload is not valid JSON';
-/** Reading a card back serialises it, and JSON.stringify overflows the stack some thousands of levels down. */
+/** Deeper documents come only from abuse, and many clients' recursive JSON readers overflow their stack on them when reading a card back. */
 export const MAX_PAYLOAD_DEPTH = 64;
 export const PAYLOAD_TOO_DEEP = `payload is nested too deeply (max ${MAX_PAYLOAD_DEPTH} levels)`;
 
@@ -164,7 +165,7 @@ const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
 /** The payload as documented: any JSON object; what it holds beyond the recognised keys is the sender's business. */
 export const JobCardDocument = v.pipe(
   v.record(v.string(), v.unknown()),
-  v.description(`A JSON object, stored verbatim. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`),
+  v.description(`A JSON object, stored and returned verbatim: number spelling (12345678901234567890, 1.50), key order and escapes come back exactly as sent. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`),
 );
 
 /** `SiteAddress.PostalCode` → `site_address_postal_code` */
@@ -238,7 +239,7 @@ export function toJobCardRecord(card: JobCard, offsetMinutes: number): v.InferOu
     created_datetime: formatDateTime(card.createdAt, offsetMinutes),
     source_ip: card.sourceIp,
     external_reference: card.externalReference,
-    payload: JSON.parse(card.payloadText) as Record<string, unknown>,
+    payload: verbatimJsonObject(card.payloadText),
   };
 }
 
@@ -251,6 +252,6 @@ export function toSnapshotRecord(snapshot: JobCardSnapshot, offsetMinutes: numbe
     changed_by_user_uid: snapshot.changedByUserUid,
     source_ip: snapshot.sourceIp,
     external_reference: snapshot.externalReference,
-    payload: JSON.parse(snapshot.payloadText) as Record<string, unknown>,
+    payload: verbatimJsonObject(snapshot.payloadText),
   };
 }

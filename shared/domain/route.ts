@@ -8,6 +8,7 @@ import { NotFound } from '../errors.ts';
 import { dateTimeText, integer } from '../responses.ts';
 import { COORDINATE_DECIMALS, roundTo } from '../validation.ts';
 import { distanceKm, type LatLng } from './geo.ts';
+import { PLACE_NAMING } from './place.ts';
 import { formatDateTime } from './time.ts';
 import { type LocationDetails, mostSpecificLocationAt, newLocation, type UserLocation } from './user-location.ts';
 
@@ -143,6 +144,8 @@ export type PlannedStop = { saved: UserLocation } | { draft: number };
 export interface StopPlan {
   stops: PlannedStop[];
   drafts: LocationDetails[];
+  /** the drafts whose stop came without a description: named as trips' places are (nameDrafts) */
+  unnamed: number[];
 }
 
 /**
@@ -152,6 +155,7 @@ export interface StopPlan {
  */
 export function planStops(requests: readonly StopRequest[], saved: readonly UserLocation[]): StopPlan {
   const drafts: LocationDetails[] = [];
+  const unnamed: number[] = [];
   const stops = requests.map((request): PlannedStop => {
     if ('userLocationUid' in request) {
       const location = saved.find((candidate) => candidate.userLocationUid === request.userLocationUid);
@@ -164,9 +168,24 @@ export function planStops(requests: readonly StopRequest[], saved: readonly User
     const nearDraft = locationToReuse(drafts, point);
     if (nearDraft) return { draft: drafts.indexOf(nearDraft) };
     const description = request.description ?? `Route stop ${request.lat},${request.lng}`;
-    return { draft: drafts.push(newLocation({ description, latitude: request.lat, longitude: request.lng })) - 1 };
+    const draft = drafts.push(newLocation({ description, latitude: request.lat, longitude: request.lng })) - 1;
+    if (request.description === undefined) unnamed.push(draft);
+    return { draft };
   });
-  return { stops, drafts };
+  return { stops, drafts, unnamed };
+}
+
+/** Where the unnamed drafts are, in `plan.unnamed` order: the places nameDrafts needs names for. */
+export const unnamedPoints = (plan: StopPlan): LatLng[] =>
+  plan.unnamed.map((draft) => plan.drafts[draft] as LocationDetails).map((location) => ({ lat: location.latitude, lng: location.longitude }));
+
+/** The plan with its unnamed drafts described by `names` (one per `plan.unnamed`, in order). */
+export function nameDrafts(plan: StopPlan, names: readonly string[]): StopPlan {
+  const drafts = [...plan.drafts];
+  plan.unnamed.forEach((draft, index) => {
+    drafts[draft] = { ...(drafts[draft] as LocationDetails), description: names[index] as string };
+  });
+  return { ...plan, drafts };
 }
 
 /**
@@ -235,7 +254,10 @@ export const RouteRecord = v.object({
     v.object({
       seq: integer,
       user_location_uid: integer,
-      description: v.string(),
+      description: v.pipe(
+        v.string(),
+        v.description(`the stop's location's description; a new stop sent without one is named as trips' places are: ${PLACE_NAMING}`),
+      ),
       latitude: v.number(),
       longitude: v.number(),
       created: v.boolean(),

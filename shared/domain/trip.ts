@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { dateTimeText, nullableText } from '../responses.ts';
+import { placeName } from './place.ts';
 import { formatDateTime } from './time.ts';
 import type { DetectedTrip } from './tracking/detector.ts';
 
@@ -27,10 +28,10 @@ export const TripRecord = v.object({
   fuel_end: nullableText,
   start_location_lat: v.string(),
   start_location_lng: v.string(),
-  start_location: v.string(),
+  start_location: placeName('where the trip started'),
   stop_location_lat: v.string(),
   stop_location_lng: v.string(),
-  stop_location: v.string(),
+  stop_location: placeName('where the trip stopped'),
   driver_name: nullableText,
   driver_tag_id: nullableText,
 });

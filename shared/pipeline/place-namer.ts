@@ -1,6 +1,8 @@
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
-import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
+import type { UserLocation } from '../domain/user-location.ts';
+import { namePlace, prepareGazetteer } from '../places/place-name.ts';
+import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/tracks.ts';
 import { listUserLocations } from '../store/user-locations.ts';
@@ -8,12 +10,19 @@ import { listUserLocations } from '../store/user-locations.ts';
 /**
  * Names places and drivers for one batch, reading each vehicle's users, their locations and each
  * tag's holder once: a place is the most specific location of the vehicle's users that contains it,
- * else its coordinates; a driver is the tag's holder only when it is an operator of those users.
+ * else as shared/places/place-name.ts names it (address, gazetteer, coordinates), within the batch's
+ * geocoding budget; a driver is the tag's holder only when it is an operator of those users.
  */
 export class PlaceNamer {
+  private readonly geocoder = new Geocoder();
   private readonly users = new Map<number, Promise<number[]>>();
   private readonly locations = new Map<number, Promise<UserLocation[]>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
+
+  /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
+  constructor() {
+    prepareGazetteer();
+  }
 
   async placeName(vehicleUid: number, point: LatLng): Promise<string> {
     let locations = this.locations.get(vehicleUid);
@@ -21,7 +30,7 @@ export class PlaceNamer {
       locations = this.vehicleUsers(vehicleUid).then(async (users) => (await Promise.all(users.map(listUserLocations))).flat());
       this.locations.set(vehicleUid, locations);
     }
-    return mostSpecificLocationAt(await locations, point)?.description ?? coordinatesText(point);
+    return namePlace(point, await locations, this.geocoder);
   }
 
   /**
@@ -48,5 +57,3 @@ export class PlaceNamer {
     return users;
   }
 }
-
-export const coordinatesText = ({ lat, lng }: LatLng): string => `${lat.toFixed(5)}, ${lng.toFixed(5)}`;

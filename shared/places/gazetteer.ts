@@ -61,6 +61,11 @@ function townIndex(): Map<string, Town[]> {
 
 const cellKey = (row: number, column: number): string => `${row}:${column}`;
 
+/** Loads the towns now: the decode is synchronous, so a caller that will need them loads them while nothing else waits. */
+export function loadTowns(): void {
+  townIndex();
+}
+
 /** The closest town within `maxKm`, searching the 5 × 5 cells around the point (over 200 km each way). */
 export function nearestTown(point: LatLng, maxKm = NEAREST_TOWN_MAX_KM): NearestTown | undefined {
   const cells = townIndex();

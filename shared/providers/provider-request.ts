@@ -7,10 +7,10 @@ export const providerTimeoutMs = (): number => config.providerTimeoutMs();
  * Calls a third-party provider. Its failures become a 502 envelope naming the provider and its status;
  * the URL (which may carry a provider key) is never put in a message or a log line.
  */
-export async function providerRequest(provider: string, url: URL, timeoutMs = providerTimeoutMs()): Promise<Response> {
+export async function providerRequest(provider: string, url: URL, timeoutMs = providerTimeoutMs(), headers: Record<string, string> = {}): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new ProviderFailed(timedOut ? `${provider} did not answer within ${timeoutMs / 1000} s` : `${provider} could not be reached`);
@@ -21,3 +21,13 @@ export async function providerRequest(provider: string, url: URL, timeoutMs = pr
   }
   return response;
 }
+
+/** The provider's JSON object answer; a body that is not a JSON object is the provider's failure. */
+export async function providerJson(provider: string, url: URL, timeoutMs = providerTimeoutMs(), headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const response = await providerRequest(provider, url, timeoutMs, headers);
+  const body: unknown = await response.json().catch(() => undefined);
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+  throw unexpectedAnswer(provider);
+}
+
+export const unexpectedAnswer = (provider: string): ProviderFailed => new ProviderFailed(`${provider} gave an unexpected answer`);

@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from '../domain/user.ts';
 import { hashApiKey } from '../middleware/api-key-auth.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { isConditionFailed } from './requests.ts';
 import { findUser } from './users.ts';
 
 /** The key item carries the user's offset too, so authentication is one GetItem. */
@@ -62,7 +63,7 @@ export async function setApiKeyLocked(apiKey: string, locked: boolean): Promise<
     );
     return true;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailed(error)) return false;
     throw error;
   }
 }

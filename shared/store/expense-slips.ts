@@ -15,8 +15,10 @@ import { nextId } from './counters.ts';
 import { absentWhenNull, defineEntity, number, text } from './entity.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 import { findVehicleForUser, getVehicleForUser } from './vehicles.ts';
+
+const BUSY = 'slip is being changed by another request, try again';
 
 /**
  * An expense or fuel slip on a vehicle linked to the user. The vehicle and the type are looked up
@@ -92,50 +94,46 @@ export async function listExpenseSlips(userUid: number, vehicleUid: number, from
  * timeline key change in the same UpdateItem, so the list order never disagrees with the slip.
  */
 export async function editExpenseSlip(userUid: number, slipUid: number, changes: SlipChanges, type?: number): Promise<void> {
-  const slip = await getLinkedSlip(userUid, slipUid);
-  if (type !== undefined && type !== slip.type) throw new BadRequest('type cannot be changed: delete the slip and add a new one');
-  const timeline =
-    changes.eventDatetime !== undefined && slip.type !== FILL_SLIP_TYPE
-      ? keys.slipTimeline(slip.vehicleUid, changes.eventDatetime, slipUid)
-      : {};
-  const update = setExpression({ ...slipEntity.attributes(changes), ...timeline });
-  if (!update) return;
-  try {
-    await dynamo().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.slip(slipUid), ...update, ConditionExpression: 'attribute_exists(pk)' }),
-    );
-  } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') throw NotFound.notLinked('slip');
-    throw error;
-  }
+  await writeWithOptimisticRetry({
+    read: () => getLinkedSlip(userUid, slipUid),
+    write: async (slip) => {
+      if (type !== undefined && type !== slip.type) throw new BadRequest('type cannot be changed: delete the slip and add a new one');
+      const timeline =
+        changes.eventDatetime !== undefined && slip.type !== FILL_SLIP_TYPE
+          ? keys.slipTimeline(slip.vehicleUid, changes.eventDatetime, slipUid)
+          : {};
+      const update = setExpression({ ...slipEntity.attributes(changes), ...timeline });
+      if (!update) return;
+      await dynamo().send(
+        new UpdateCommand({ TableName: tableName(), Key: keys.slip(slipUid), ...update, ConditionExpression: 'attribute_exists(pk)' }),
+      );
+    },
+    busyMessage: BUSY,
+  });
 }
 
 /** Hard delete; a fill slip frees its fill's claim in the same transaction, so the fill can get a new slip. */
 export async function deleteExpenseSlip(userUid: number, slipUid: number): Promise<void> {
-  const slip = await getLinkedSlip(userUid, slipUid);
-  const releaseClaim =
-    slip.eventUid === null
-      ? []
-      : [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.fuelFill(slip.eventUid),
-              UpdateExpression: 'REMOVE slip_uid',
-              ConditionExpression: 'attribute_exists(pk) AND slip_uid = :slip',
-              ExpressionAttributeValues: { ':slip': slipUid },
-            },
-          },
-        ];
-  try {
-    await transactWrite([
-      { Delete: { TableName: tableName(), Key: keys.slip(slipUid), ConditionExpression: 'attribute_exists(pk)' } },
-      ...releaseClaim,
-    ]);
-  } catch (error) {
-    if (failedConditions(error)?.some(Boolean)) throw NotFound.notLinked('slip');
-    throw error;
-  }
+  await writeWithOptimisticRetry({
+    read: () => getLinkedSlip(userUid, slipUid),
+    write: (slip) =>
+      transactWrite([
+        { Delete: { TableName: tableName(), Key: keys.slip(slipUid), ConditionExpression: 'attribute_exists(pk)' } },
+        ...(slip.eventUid === null ? [] : [{ Update: releaseFillClaim(slip.eventUid, slipUid) }]),
+      ]),
+    busyMessage: BUSY,
+  });
+}
+
+/** Only the claim this slip holds is released, never one a newer slip of the fill took. */
+function releaseFillClaim(eventUid: number, slipUid: number) {
+  return {
+    TableName: tableName(),
+    Key: keys.fuelFill(eventUid),
+    UpdateExpression: 'REMOVE slip_uid',
+    ConditionExpression: 'attribute_exists(pk) AND slip_uid = :slip',
+    ExpressionAttributeValues: { ':slip': slipUid },
+  };
 }
 
 /** Slips by id in one BatchGetItem (the fuel fill report's linked fill slips). */
@@ -144,8 +142,9 @@ export async function findSlips(slipUids: readonly number[]): Promise<ExpenseSli
   return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipEntity.fromItem);
 }
 
+/** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
 async function getSlip(slipUid: number): Promise<ExpenseSlip> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid) }));
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid), ConsistentRead: true }));
   if (!Item) throw NotFound.notLinked('slip');
   return slipEntity.fromItem(Item);
 }

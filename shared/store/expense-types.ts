@@ -10,7 +10,7 @@ import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix, transactWrite } from './requests.ts';
+import { failedConditions, type Item, queryPrefix, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
 const NOT_FOUND = 'expense type not found or not linked to this api key';
 const DUPLICATE = 'expense type already exists';
@@ -55,62 +55,71 @@ export async function addExpenseType(userUid: number, name: string): Promise<Exp
   return { type, name, deleted: false };
 }
 
+const BUSY = 'expense type is being changed by another request, try again';
+
+/**
+ * Renames a live type. The type's update is conditioned on the name read, so a concurrent rename or delete
+ * makes it fail and the rename starts over from a fresh read: the claim always follows the live name. A name
+ * that differs only in case or spacing keeps the claim; any other name moves it in the same transaction, and a
+ * claim another type holds answers 409.
+ */
 export async function renameExpenseType(userUid: number, type: number, name: string): Promise<ExpenseType> {
   if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be edited');
-  const current = await findLiveUserType(userUid, type);
-  if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
-  const renameType = {
-    Update: {
-      TableName: tableName(),
-      Key: keys.expenseType(userUid, type),
-      UpdateExpression: 'SET #name = :name',
-      ConditionExpression: 'attribute_exists(pk) AND deleted = :false',
-      ExpressionAttributeNames: { '#name': 'name' },
-      ExpressionAttributeValues: { ':name': name, ':false': false },
+  return writeWithOptimisticRetry({
+    read: () => findLiveUserType(userUid, type),
+    write: async (current) => {
+      if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
+      const renameType = { Update: updateAsRead(userUid, current, 'SET #name = :name', { ':name': name }) };
+      const moveClaim = sameExpenseName(current.name, name)
+        ? []
+        : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
+      await transactWrite([renameType, ...moveClaim]);
+      return { type, name, deleted: false };
     },
-  };
-  // A change of case or spacing keeps the same claim; any other name moves the claim atomically.
-  const moveClaim = sameExpenseName(current.name, name)
-    ? []
-    : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
-  try {
-    await transactWrite([renameType, ...moveClaim]);
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.[2]) throw new Conflict(DUPLICATE);
-    if (failed?.[0] || failed?.[1]) throw new NotFound(NOT_FOUND);
-    throw error;
-  }
-  return { type, name, deleted: false };
+    // Only the new name's claim failing, with the type as read, is another type holding the name.
+    refuse: (error) => {
+      const failed = failedConditions(error);
+      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(DUPLICATE) : undefined;
+    },
+    busyMessage: BUSY,
+  });
 }
 
-/** Soft delete: the type stays for old slips; its name is freed for a new type. */
+/**
+ * Soft delete: the type stays for old slips; its name is freed for a new type. Conditioned on the name read, so
+ * a rename committed in between is read again and the claim released is always the live name's.
+ */
 export async function deleteExpenseType(userUid: number, type: number): Promise<void> {
   if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be deleted');
-  const current = await findLiveUserType(userUid, type);
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.expenseType(userUid, type),
-          UpdateExpression: 'SET deleted = :true',
-          ConditionExpression: 'attribute_exists(pk) AND deleted = :false',
-          ExpressionAttributeValues: { ':true': true, ':false': false },
-        },
-      },
-      { Delete: releaseClaim(userUid, type, current.name) },
-    ]);
-  } catch (error) {
-    if (failedConditions(error)?.some(Boolean)) throw new NotFound(NOT_FOUND);
-    throw error;
-  }
+  await writeWithOptimisticRetry({
+    read: () => findLiveUserType(userUid, type),
+    write: (current) =>
+      transactWrite([
+        { Update: updateAsRead(userUid, current, 'SET deleted = :true', { ':true': true }) },
+        { Delete: releaseClaim(userUid, type, current.name) },
+      ]),
+    busyMessage: BUSY,
+  });
 }
 
+/** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
 async function findLiveUserType(userUid: number, type: number): Promise<ExpenseType> {
-  const found = type === FUEL_TYPE.type ? undefined : await findExpenseType(userUid, type);
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseType(userUid, type), ConsistentRead: true }));
+  const found = Item ? expenseTypeFromItem(Item) : undefined;
   if (!found || found.deleted) throw new NotFound(NOT_FOUND);
   return found;
+}
+
+/** An update of the type, conditioned on it being live with the name read (the expression names the name `#name`). */
+function updateAsRead(userUid: number, current: ExpenseType, UpdateExpression: string, values: Record<string, unknown>) {
+  return {
+    TableName: tableName(),
+    Key: keys.expenseType(userUid, current.type),
+    UpdateExpression,
+    ConditionExpression: 'deleted = :false AND #name = :seen',
+    ExpressionAttributeNames: { '#name': 'name' },
+    ExpressionAttributeValues: { ...values, ':false': false, ':seen': current.name },
+  };
 }
 
 function nameClaim(userUid: number, type: number, name: string) {

@@ -2,10 +2,10 @@
  * Idempotency records: one per user, Idempotency-Key and operation, claimed with a conditional write before the
  * operation runs and completed with its answer after. DynamoDB's TTL removes them after the retention window.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { isConditionFailed } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
 
 export interface IdempotencyScope {
@@ -40,7 +40,7 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, fingerprint: 
     );
     return { claimed: true };
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+    if (!isConditionFailed(error)) throw error;
   }
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keyOf(scope), ConsistentRead: true }));
   if (!Item) return claimIdempotencyKey(scope, fingerprint, retentionS, lockS);
@@ -76,8 +76,8 @@ export async function releaseIdempotencyKey(scope: IdempotencyScope, fingerprint
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':inProgress': 'in-progress', ':fingerprint': fingerprint },
     }),
-  ).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  ).catch((error: unknown) => {
+    if (!isConditionFailed(error)) throw error;
   });
 }
 

@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   ExtractedFields,
   JobCard,
@@ -7,16 +6,14 @@ import type {
   JobCardContent,
   JobCardSnapshot,
 } from '../domain/job-card.ts';
-import { Conflict, NotFound } from '../errors.ts';
+import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { keys } from './keys.ts';
-import { batchGet, type Item, queryAll, queryPrefix } from './requests.ts';
+import { batchGet, type Item, queryAll, queryPrefix, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
 const NOT_FOUND = 'job card not found or not linked to this api key';
 const MAX_JOB_CARDS = 1000;
-/** concurrent edits of one card retry on the fresh revision; past this, the caller is told to retry */
-const EDIT_ATTEMPTS = 5;
 
 export interface JobCardFilter {
   /** UTC instants bounding created time, inclusive */
@@ -41,53 +38,44 @@ export async function addJobCard(
     payloadText: content.payloadText,
   };
   const snapshot = snapshotOf(card, historyUid, 'create', userUid, sourceIp, createdAt);
-  await dynamo().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { ...putCard(userUid, card, content.fields, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: putSnapshot(userUid, jobCardUid, 1, snapshot) },
-        ...referenceChanges(userUid, card, null),
-      ],
-    }),
-  );
+  await transactWrite([
+    { Put: { ...putCard(userUid, card, content.fields, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: putSnapshot(userUid, jobCardUid, 1, snapshot) },
+    ...referenceChanges(userUid, card, null),
+  ]);
   return card;
 }
 
 /**
  * Replaces the payload and what was extracted from it (a Put, so keys the new payload lacks are gone),
- * moves the reference item, and appends an 'edit' snapshot, all conditional on the revision read.
+ * moves the reference item, and appends an 'edit' snapshot, all conditional on the revision read. The
+ * snapshot's history_uid is drawn after that read, on every attempt: an edit that commits revision n+1 read
+ * revision n after it committed, so its id is drawn after that edit's and history_uid follows the revisions.
  */
 export async function editJobCard(userUid: number, jobCardUid: number, content: JobCardContent, sourceIp: string): Promise<JobCard> {
-  let historyUid: number | undefined;
-  for (let attempt = 1; ; attempt++) {
-    const current = await readCardItem(userUid, jobCardUid);
-    historyUid ??= await nextId('job-card-history');
-    const previous = cardFromItem(current);
-    const revision = Number(current.revision) + 1;
-    const card: JobCard = { ...previous, externalReference: content.externalReference, payloadText: content.payloadText };
-    const snapshot = snapshotOf(card, historyUid, 'edit', userUid, sourceIp, new Date().toISOString());
-    try {
-      await dynamo().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                ...putCard(userUid, card, content.fields, revision),
-                ConditionExpression: 'revision = :seen',
-                ExpressionAttributeValues: { ':seen': revision - 1 },
-              },
-            },
-            { Put: putSnapshot(userUid, jobCardUid, revision, snapshot) },
-            ...referenceChanges(userUid, card, previous.externalReference),
-          ],
-        }),
-      );
+  return writeWithOptimisticRetry({
+    read: () => readCardItem(userUid, jobCardUid),
+    write: async (current) => {
+      const historyUid = await nextId('job-card-history');
+      const previous = cardFromItem(current);
+      const revision = Number(current.revision) + 1;
+      const card: JobCard = { ...previous, externalReference: content.externalReference, payloadText: content.payloadText };
+      const snapshot = snapshotOf(card, historyUid, 'edit', userUid, sourceIp, new Date().toISOString());
+      await transactWrite([
+        {
+          Put: {
+            ...putCard(userUid, card, content.fields, revision),
+            ConditionExpression: 'revision = :seen',
+            ExpressionAttributeValues: { ':seen': revision - 1 },
+          },
+        },
+        { Put: putSnapshot(userUid, jobCardUid, revision, snapshot) },
+        ...referenceChanges(userUid, card, previous.externalReference),
+      ]);
       return card;
-    } catch (error) {
-      if (!lostRace(error)) throw error;
-      if (attempt === EDIT_ATTEMPTS) throw new Conflict('job card is being changed by another request, try again');
-    }
-  }
+    },
+    busyMessage: 'job card is being changed by another request, try again',
+  });
 }
 
 export async function findJobCard(userUid: number, jobCardUid: number): Promise<JobCard> {
@@ -210,12 +198,6 @@ function referenceChanges(userUid: number, card: JobCard, previous: string | nul
       ? []
       : [{ Put: { TableName: tableName(), Item: { pk: keys.jobCardsByReference(userUid, reference), sk: position, job_card_uid: card.jobCardUid } } }]),
   ];
-}
-
-/** Another edit committed first (its revision check or the transaction itself collided). */
-function lostRace(error: unknown): boolean {
-  if (!(error instanceof TransactionCanceledException)) return false;
-  return (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict');
 }
 
 const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));

@@ -133,4 +133,10 @@ export const keys = {
   /** gsi1 of a fill: a vehicle's fills by UTC time, so a report's date range is one Query */
   fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
   fuelFillRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#FILLS`, from, to: `${to}~` }),
+  // reverse geocoding cache
+  /**
+   * a provider's address for one cell of rounded coordinates (shared by every user: an address is public, zones are
+   * never cached); each cell its own partition, so a busy depot is one small item and never a hot key
+   */
+  geocodedPlace: (provider: string, cell: string): Key => ({ pk: `PLACE#${cell}`, sk: `ADDRESS#${provider}` }),
 } as const;

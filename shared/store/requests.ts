@@ -1,6 +1,10 @@
-/** Paging and batching the store's repositories share: lists return everything, never one page. */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+/**
+ * Paging, batching and conditional writing the store's repositories share: lists return everything, never one
+ * page; a failed condition is recognised in one place (isConditionFailed) and edits of an existing record go
+ * through one optimistic retry (writeWithOptimisticRetry).
+ */
 import { BatchGetCommand, QueryCommand, type QueryCommandInput, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import type { Key, Range } from './keys.ts';
 
@@ -70,10 +74,32 @@ async function batchGetChunk(chunk: Key[]): Promise<Item[]> {
   return items;
 }
 
-/** For each item of a cancelled transaction, whether its condition failed. */
+/** For each item of a cancelled transaction, whether its condition failed; undefined for any other error. */
 export function failedConditions(error: unknown): boolean[] | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  return (error.CancellationReasons ?? []).map((reason) => reason.Code === 'ConditionalCheckFailed');
+  return cancellationCodes(error)?.map((code) => code === 'ConditionalCheckFailed');
+}
+
+/**
+ * Whether DynamoDB refused a write because one of its conditions failed: a single write's
+ * ConditionalCheckFailedException, or a transaction cancelled with at least one ConditionalCheckFailed reason.
+ * Recognised by name, as the error may come from another module instance of the SDK than this one.
+ * This is the store's one test for a failed condition.
+ */
+export function isConditionFailed(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'ConditionalCheckFailedException' || (failedConditions(error)?.some(Boolean) ?? false);
+}
+
+/** A write that lost against a transaction in flight on the same item (AWS only; DynamoDB Local serializes). */
+function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'TransactionConflictException' || (cancellationCodes(error)?.includes('TransactionConflict') ?? false);
+}
+
+function cancellationCodes(error: unknown): (string | undefined)[] | undefined {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (reasons ?? []).map((reason) => reason.Code);
 }
 
 export const itemKey = (item: Item | Key): string => `${String(item.pk)}|${String(item.sk)}`;
@@ -104,11 +130,64 @@ export async function transactWrite(items: TransactItems, attempts = 4): Promise
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
-      const raced =
-        error instanceof TransactionCanceledException &&
-        (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
-      if (!raced || attempt === attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+      if (!isTransactionConflict(error) || attempt === attempts) throw error;
+      await backOff(attempt);
     }
   }
 }
+
+/**
+ * Enough for ten requests editing one record at once: every round one of them commits, so the last one
+ * commits by its tenth read at the latest, and the jitter spreads the rounds out well before that.
+ */
+export const OPTIMISTIC_ATTEMPTS = 12;
+
+/** One edit of an existing record, as writeWithOptimisticRetry runs it. */
+export interface OptimisticEdit<Current, Result> {
+  /**
+   * Reads the record as it is now. Throws the operation's NotFound when the record is gone (or not the
+   * user's), which ends the edit: that is how a retry tells "deleted meanwhile" from "changed meanwhile".
+   */
+  read: () => Promise<Current>;
+  /**
+   * Writes, conditioned on what `read` returned (a revision, the name or tag read, the item's existence), so
+   * that a change committed in between makes the condition fail instead of being overwritten or undone.
+   */
+  write: (current: Current) => Promise<Result>;
+  /**
+   * For a failed condition that a fresh read cannot cure, such as a uniqueness claim another record holds:
+   * the error to answer (the documented 409). Undefined, or no `refuse`, means the read went stale: read again.
+   */
+  refuse?: (error: unknown, current: Current) => Error | undefined;
+  /** The 409 message for a record that kept changing through every attempt. */
+  busyMessage: string;
+}
+
+/**
+ * Optimistic concurrency for edits and deletes of one existing record: read it, write conditioned on what was
+ * read, and when the condition fails because a concurrent request changed the record, read it again and build
+ * the write anew, up to OPTIMISTIC_ATTEMPTS times. A concurrent change is never answered as "not found": only
+ * a read that finds the record gone answers NotFound (the read's own error); a record still there after the
+ * last attempt answers Conflict(busyMessage). Errors other than a failed condition or a transaction conflict
+ * pass through unchanged.
+ */
+export async function writeWithOptimisticRetry<Current, Result>(edit: OptimisticEdit<Current, Result>): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await edit.read();
+    try {
+      return await edit.write(current);
+    } catch (error) {
+      if (!isConditionFailed(error) && !isTransactionConflict(error)) throw error;
+      const refusal = isConditionFailed(error) ? edit.refuse?.(error, current) : undefined;
+      if (refusal) throw refusal;
+      if (attempt === OPTIMISTIC_ATTEMPTS) {
+        await edit.read();
+        throw new Conflict(edit.busyMessage);
+      }
+      await backOff(attempt);
+    }
+  }
+}
+
+/** Jittered, growing pause between attempts, so racing requests do not meet again in lockstep. */
+const backOff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 5)));

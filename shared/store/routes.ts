@@ -6,7 +6,7 @@ import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { bool, defineEntity, list, nullableNumber, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { failedConditions, queryRange, transactWrite } from './requests.ts';
+import { failedConditions, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 import { newLocationPut } from './user-locations.ts';
 
 /**
@@ -66,18 +66,15 @@ export async function listRoutes(userUid: number): Promise<Route[]> {
 
 /** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
 export async function deleteRoute(userUid: number, routeUid: number): Promise<void> {
-  const route = await getRoute(userUid, routeUid);
-  const unschedule =
-    route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }];
-  try {
-    await transactWrite([
-      { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
-      ...unschedule,
-    ]);
-  } catch (error) {
-    if (failedConditions(error)?.[0]) throw NotFound.notLinked('route');
-    throw error;
-  }
+  await writeWithOptimisticRetry({
+    read: () => getRoute(userUid, routeUid),
+    write: (route) =>
+      transactWrite([
+        { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
+        ...(route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }]),
+      ]),
+    busyMessage: 'route is being changed by another request, try again',
+  });
 }
 
 const stopEntity = defineEntity<RouteStop>({

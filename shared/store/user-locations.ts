@@ -6,7 +6,7 @@ import { dynamo, tableName } from './client.ts';
 import { nextIds } from './counters.ts';
 import { defineEntity, flag, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { queryRange } from './requests.ts';
+import { isConditionFailed, queryRange, writeWithOptimisticRetry } from './requests.ts';
 
 /** The user's locations by user_location_uid. */
 export async function listUserLocations(userUid: number): Promise<UserLocation[]> {
@@ -14,8 +14,15 @@ export async function listUserLocations(userUid: number): Promise<UserLocation[]
   return items.map(locationEntity.fromItem);
 }
 
-export async function getUserLocation(userUid: number, userLocationUid: number): Promise<UserLocation> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.userLocation(userUid, userLocationUid) }));
+export function getUserLocation(userUid: number, userLocationUid: number): Promise<UserLocation> {
+  return readLocation(userUid, userLocationUid, false);
+}
+
+/** An edit reads strongly consistently, as its retry must see the change that made its condition fail. */
+async function readLocation(userUid: number, userLocationUid: number, consistent: boolean): Promise<UserLocation> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.userLocation(userUid, userLocationUid), ConsistentRead: consistent }),
+  );
   if (!Item) throw NotFound.notLinked('location');
   return locationEntity.fromItem(Item);
 }
@@ -41,22 +48,33 @@ export function newLocationPut(userUid: number, location: UserLocation) {
   };
 }
 
-/** Sets only the fields changed, so concurrent edits of different fields both survive. */
-export async function updateUserLocation(userUid: number, userLocationUid: number, changes: Partial<LocationDetails>): Promise<void> {
-  const update = locationEntity.update(changes);
-  if (!update) return;
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.userLocation(userUid, userLocationUid),
-        ...update,
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    throw notFoundIfMissing(error);
-  }
+/**
+ * Sets only the fields changed, so concurrent edits of different fields both survive. What changes may depend on
+ * the location as read (a points-only edit of a point makes it a polygon), so the update is conditioned on the
+ * shape read and a concurrent change of shape is read again.
+ */
+export async function editUserLocation(
+  userUid: number,
+  userLocationUid: number,
+  changesFor: (current: UserLocation) => Partial<LocationDetails>,
+): Promise<void> {
+  await writeWithOptimisticRetry({
+    read: () => readLocation(userUid, userLocationUid, true),
+    write: async (current) => {
+      const update = locationEntity.update(changesFor(current));
+      if (!update) return;
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.userLocation(userUid, userLocationUid),
+          ...update,
+          ConditionExpression: 'location_type = :seenType',
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':seenType': current.locationType },
+        }),
+      );
+    },
+    busyMessage: 'location is being changed by another request, try again',
+  });
 }
 
 export async function deleteUserLocation(userUid: number, userLocationUid: number): Promise<void> {
@@ -69,12 +87,9 @@ export async function deleteUserLocation(userUid: number, userLocationUid: numbe
       }),
     );
   } catch (error) {
-    throw notFoundIfMissing(error);
+    if (isConditionFailed(error)) throw NotFound.notLinked('location');
+    throw error;
   }
-}
-
-function notFoundIfMissing(error: unknown): unknown {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException' ? NotFound.notLinked('location') : error;
 }
 
 /** Attribute names are the spec's field names; the item sits under its owner's partition. */

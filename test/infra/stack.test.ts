@@ -34,14 +34,20 @@ const functionOf = (name: string): [string, Resource] => {
   return found as [string, Resource];
 };
 
-const actionsGrantedTo = (functionLogicalId: string): string[] => {
+const processorOf = (stackTemplate: Template): [string, Resource] =>
+  Object.entries(stackTemplate.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+    String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
+  ) as [string, Resource];
+
+const statementsGrantedTo = (functionLogicalId: string): Array<{ Action: string | string[] }> => {
   const fn = template.findResources('AWS::Lambda::Function')[functionLogicalId] as Resource;
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
   return Object.values(template.findResources('AWS::IAM::Policy'))
     .filter((policy) => (policy as Resource).Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
-    .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement)
-    .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement);
 };
+
+const actionsGrantedTo = (functionLogicalId: string): string[] => statementsGrantedTo(functionLogicalId).flatMap((statement) => [statement.Action].flat());
 
 describe('the operation functions', () => {
   it.each(operations.map((operation) => [operation.name, operation]))('%s has its own function with the shared defaults', (name) => {
@@ -182,9 +188,48 @@ describe('the positions pipeline', () => {
 });
 
 describe('provider configuration', () => {
-  it('tells getLiveMap to use Google Static Maps and addRoute to use OSRM by default', () => {
+  it('tells getLiveMap to use Google Static Maps and addRoute to use Amazon Location routes by default', () => {
     expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'google' });
-    expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({ DIRECTIONS_PROVIDER: 'osrm' });
+    expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({ DIRECTIONS_PROVIDER: 'amazon', GEOCODING_PROVIDER: 'amazon' });
+    expect(processorOf(template)[1].Properties.Environment.Variables).toMatchObject({ GEOCODING_PROVIDER: 'amazon' });
+  });
+
+  it('lets only addRoute calculate routes and only addRoute and processPositions reverse-geocode, on the region\'s provider resource', () => {
+    const amazonLocationGrants = (logicalId: string) => statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
+    const everyGrant = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(amazonLocationGrants);
+    const provider = (service: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:${service}:`, { Ref: 'AWS::Region' }, '::provider/default']] });
+    expect(amazonLocationGrants(functionOf('addRoute')[0])).toEqual(
+      expect.arrayContaining([
+        { Effect: 'Allow', Action: 'geo-routes:CalculateRoutes', Resource: provider('geo-routes') },
+        { Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') },
+      ]),
+    );
+    expect(amazonLocationGrants(processorOf(template)[0])).toEqual([{ Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') }]);
+    expect(everyGrant).toHaveLength(3);
+  });
+
+  it('refuses OSRM without an explicit osrmUrl: the public demo server is never a default', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm' } });
+    expect(() => new FleetTrackingStack(app, 'NoOsrmUrl')).toThrow(/directionsProvider osrm needs the context value osrmUrl/);
+    const withOsrm = Template.fromStack(new FleetTrackingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm', osrmUrl: 'https://osrm.example.com' } }), 'Osrm'));
+    withOsrm.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: 'https://osrm.example.com' }) } });
+    expect(JSON.stringify(withOsrm.toJSON())).not.toContain('geo-routes');
+  });
+
+  it('never names the public OSRM demo server, in code or in cdk.json', () => {
+    const sources = ['cdk.json', 'infra/providers.ts', 'shared/config.ts', 'shared/providers/directions/osrm.ts'].map((path) => readFileSync(path, 'utf8'));
+    expect(sources.filter((text) => text.includes('router.project-osrm.org'))).toEqual([]);
+  });
+
+  it('gives the geocoding functions the Google Geocoding key\'s secret name and read access, never the key, and refuses google without one', () => {
+    const context = { 'aws:cdk:bundling-stacks': [], geocodingProvider: 'google', googleGeocodingSecretName: 'fleet/google-geocoding' };
+    const withGoogle = Template.fromStack(new FleetTrackingStack(new App({ context }), 'GoogleGeocoding'));
+    expect(withGoogle.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ GEOCODING_PROVIDER: 'google', GOOGLE_GEOCODING_API_KEY_SECRET: 'fleet/google-geocoding' }) } } })).toSatisfy(
+      (found: object) => Object.keys(found).length === 2,
+    );
+    expect(JSON.stringify(withGoogle.toJSON())).not.toContain('geo-places');
+    const { googleGeocodingSecretName: _secret, ...withoutSecret } = context;
+    expect(() => new FleetTrackingStack(new App({ context: withoutSecret }), 'NoGeocodingSecret')).toThrow(/googleGeocodingSecretName/);
   });
 
   it('gives addRoute the name of the Google key\'s secret and read access to it, never the key', () => {

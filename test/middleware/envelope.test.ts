@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
-import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
+import { BinaryResult, envelopeSerializer, verbatimJsonObject } from '../../shared/middleware/envelope.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const serialized = (result: unknown) => middy().use(envelopeSerializer()).handler(async () => result)(anEvent(), aContext());
@@ -17,5 +17,35 @@ describe('envelopeSerializer', () => {
     const response = await serialized(new BinaryResult('image/png', new Uint8Array([137, 80, 78, 71])));
     expect(response).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'Content-Type': 'image/png' } });
     expect(Buffer.from(response.body, 'base64')).toEqual(Buffer.from([137, 80, 78, 71]));
+  });
+});
+
+describe('envelopeSerializer with verbatim JSON', () => {
+  it('splices stored JSON text into the response exactly as it is, wherever it sits', async () => {
+    // Prepare
+    const text = '{ "n": 12345678901234567890, "price": 1.50, "b": 1, "a": "\\u00e9", "list": [[1, 2.0], {}] }';
+    // Act
+    const response = await serialized({ card: { payload: verbatimJsonObject(text) }, cards: [{ payload: verbatimJsonObject('{}') }] });
+    // Assess
+    expect(response.body).toBe(`{"version":"1","result":"success","error_msg":"","card":{"payload":${text}},"cards":[{"payload":{}}]}`);
+  });
+
+  it('keeps text that looks like a replacement pattern or a marker as it is', async () => {
+    // Prepare
+    const text = '{"dollar":"$& $1 $$","quote":"\\"","marker":"verbatim-json-0"}';
+    // Act
+    const response = await serialized({ payload: verbatimJsonObject(text), note: 'verbatim-json-0' });
+    // Assess
+    expect(response.body).toBe(`{"version":"1","result":"success","error_msg":"","payload":${text},"note":"verbatim-json-0"}`);
+    expect(JSON.parse(response.body).payload).toEqual(JSON.parse(text));
+  });
+
+  it.each(['{"a":', 'not json', '[1,2]', '"text"', 'null', '{"a":1} {"b":2}'])('refuses to splice %j, which is no JSON object', (text) => {
+    expect(() => verbatimJsonObject(text)).toThrow(/not (valid JSON|a JSON object)/);
+  });
+
+  it('escapes a lone surrogate, which no UTF-8 response can carry, as JSON.stringify does', async () => {
+    const response = await serialized({ payload: verbatimJsonObject('{"a":"\ud800x"}') });
+    expect(response.body).toContain('"payload":{"a":"\\ud800x"}');
   });
 });

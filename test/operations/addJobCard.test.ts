@@ -4,7 +4,7 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { aJobCardPayload } from '../support/job-card-builders.ts';
+import { aJobCardPayload, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
 const REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 const NOT_JSON = 'payload is not valid JSON';
@@ -249,5 +249,26 @@ describe('addJobCard refusals', () => {
     const unknown = await api.post('addJobCard', {}, { query: { api_key: 'not-a-key' }, headers: json, rawBody: '{}' });
     expect(missing).toBeError(401, 'api key missing');
     expect(unknown).toBeError(401, 'unknown api key');
+  });
+});
+
+describe('addJobCard payloads read back', () => {
+  it.each([
+    ['a payload form field', (key: string) => api.post('addJobCard', { api_key: key, payload: TRICKY_PAYLOAD_TEXT })],
+    ['a JSON body labelled as a form', (key: string) => api.post('addJobCard', {}, { query: { api_key: key }, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody: TRICKY_PAYLOAD_TEXT })],
+    ['a raw JSON body', (key: string) => api.post('addJobCard', {}, { query: { api_key: key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT })],
+  ])('returns the text sent in %s exactly, in the card and its create snapshot', async (_, add) => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const added = await add(user.key);
+    // Assess
+    expect(added).toBeSuccess();
+    const [card, history] = await Promise.all([
+      api.get('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid }),
+      api.get('getJobCardHistory', { api_key: user.key, job_card_uid: added.body.job_card_uid }),
+    ]);
+    expect(payloadTextsIn(card.raw)).toBe(1);
+    expect(payloadTextsIn(history.raw)).toBe(1);
   });
 });

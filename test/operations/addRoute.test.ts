@@ -3,21 +3,24 @@
  * API emulator in this process and sets DIRECTIONS_PROVIDER and friends here. OSRM and Google are
  * faked by node:http servers on 127.0.0.1 answering in their real wire formats.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
 import { distanceKm, type LatLng } from '../../shared/domain/geo.ts';
+import { describeNearTown, nearestTown } from '../../shared/places/gazetteer.ts';
 import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { createApi } from '../support/api.ts';
+import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { northOf, rawStops, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
 
 const STOPS_REQUIRED = 'stops is required and must be a JSON array of at least 2 stops';
-const PROVIDER_ENV = ['DIRECTIONS_PROVIDER', 'OSRM_URL', 'GOOGLE_DIRECTIONS_URL', 'GOOGLE_DIRECTIONS_API_KEY', 'ESTIMATE_SPEED_KMH', 'PROVIDER_TIMEOUT_MS'];
+const PROVIDER_ENV = [
+  'DIRECTIONS_PROVIDER', 'OSRM_URL', 'GOOGLE_DIRECTIONS_URL', 'GOOGLE_DIRECTIONS_API_KEY', 'ESTIMATE_SPEED_KMH', 'PROVIDER_TIMEOUT_MS',
+  'AMAZON_LOCATION_ROUTES_ENDPOINT', 'GEOCODING_PROVIDER', 'NOMINATIM_URL',
+];
 const GOOGLE_KEY = 'AIzaTestKey-0123456789';
 
 let emulator: ApiEmulator;
@@ -42,36 +45,6 @@ afterAll(async () => {
 });
 
 // ---- fake providers -------------------------------------------------------------------------
-
-type Answer = { status?: number; body: unknown } | { status?: number; text: string } | 'hang';
-
-interface FakeProvider {
-  url: string;
-  requests: URL[];
-  answer: (url: URL) => Answer;
-  close(): Promise<void>;
-}
-
-async function startFakeProvider(answer: (url: URL) => Answer): Promise<FakeProvider> {
-  const requests: URL[] = [];
-  const fake = { requests, answer } as FakeProvider;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push(url);
-    const reply = fake.answer(url);
-    if (reply === 'hang') return;
-    res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json; charset=UTF-8' });
-    res.end('text' in reply ? reply.text : JSON.stringify(reply.body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return fake;
-}
 
 /** OSRM's `route` answer: leg i is 1500.4·(i+1) m and 120.4·(i+1) s. */
 function osrmRoute(url: URL): Answer {
@@ -147,7 +120,7 @@ async function expectNothingCreated(user: TestUser, locationCount = 0) {
 describe('addRoute with the built-in estimate (the default)', () => {
   beforeEach(() => useEnv({}));
 
-  it('creates a location per raw stop and answers every field with great-circle legs at 50 km/h', async () => {
+  it('creates a location per raw stop, named by the gazetteer, and answers every field with great-circle legs at 50 km/h', async () => {
     // Prepare
     const user = await givenUser();
     const stops = rawStops(3);
@@ -164,7 +137,7 @@ describe('addRoute with the built-in estimate (the default)', () => {
       stops.map((stop, i) => ({
         seq: i + 1,
         user_location_uid: expect.any(Number),
-        description: `Route stop ${stop.lat},${stop.lng}`,
+        description: describeNearTown(nearestTown(stop)!),
         latitude: stop.lat,
         longitude: stop.lng,
         created: true,
@@ -288,6 +261,21 @@ describe('addRoute with the built-in estimate (the default)', () => {
     const res = await addRoute(user, { stops: stopsText([start, northOf(start, 2000)]) });
     // Assess
     expect(res.body.stops[0]).toMatchObject({ user_location_uid: bay.userLocationUid, description: 'Bay', created: false });
+  });
+
+  it('names a new stop without a description by the most specific saved zone that contains it', async () => {
+    // Prepare: a 2 km zone whose centre is too far from the stop to reuse it as the stop
+    const user = await givenUser();
+    const start = somewhere();
+    await givenUserLocation(user, { description: 'Ormonde industrial area', latitude: start.lat, longitude: start.lng, radius: 2 });
+    // Act
+    const res = await addRoute(user, { stops: stopsText([northOf(start, 500), northOf(start, 5000)]) });
+    // Assess
+    expect(res).toBeSuccess();
+    expect(res.body.stops.map((stop: { description: string; created: boolean }) => [stop.description, stop.created])).toEqual([
+      ['Ormonde industrial area', true],
+      [describeNearTown(nearestTown(northOf(start, 5000))!), true],
+    ]);
   });
 
   it('keeps stop coordinates to 7 decimals: a value DynamoDB cannot store never reaches it', async () => {
@@ -498,6 +486,148 @@ describe('addRoute refusals', () => {
   });
 });
 
+// ---- Amazon Location Service routes (the AWS default) -------------------------------------------------
+
+/** CalculateRoutes' answer: one Vehicle leg per pair of stops, leg i 1800·(i+1) m and 150·(i+1) s, arriving at waypoint i. */
+function amazonRoutes(_url: URL, request: ProviderRequest): Answer {
+  const { Origin, Destination, Waypoints = [] } = request.body as { Origin: number[]; Destination: number[]; Waypoints?: Array<{ Position: number[] }> };
+  const points = [Origin, ...Waypoints.map((waypoint) => waypoint.Position), Destination];
+  return { body: amazonRoutesBody(points.slice(1).map((end, i) => vehicleLeg(points[i] as number[], end, 1800 * (i + 1), 150 * (i + 1), i < Waypoints.length ? i : undefined))) };
+}
+
+function vehicleLeg(from: number[], to: number[], metres: number, seconds: number, waypointIndex: number | undefined, type = 'Vehicle') {
+  const details = {
+    AfterTravelSteps: [], Incidents: [], Notices: [], PassThroughWaypoints: [], Spans: [], Tolls: [], TollSystems: [], TravelSteps: [], TruckRoadTypes: [], Zones: [],
+    Departure: { Place: { Position: from, OriginalPosition: from }, Time: '2026-11-23T08:00:00+02:00' },
+    Arrival: { Place: { Position: to, OriginalPosition: to, ...(waypointIndex === undefined ? {} : { WaypointIndex: waypointIndex }) }, Time: '2026-11-23T08:10:00+02:00' },
+    Summary: { Overview: { Distance: metres, Duration: seconds }, TravelOnly: { Duration: seconds } },
+  };
+  return { Geometry: { Polyline: 'BFoz5xJ67i1B1B7PzIhaxL7Y' }, Language: 'en', TravelMode: type === 'Ferry' ? 'Ferry' : 'Car', Type: type, [`${type}LegDetails`]: details };
+}
+
+const amazonRoutesBody = (legs: unknown[]) => ({
+  LegGeometryFormat: 'FlexiblePolyline',
+  Notices: [],
+  PricingBucket: 'Core',
+  Routes: [{ Legs: legs, MajorRoadLabels: [{ RoadName: { Language: 'en', Value: 'M2' } }], Summary: { Distance: 5400, Duration: 450 } }],
+});
+
+describe('addRoute with Amazon Location Service routes', () => {
+  let amazon: FakeProvider;
+
+  beforeAll(async () => {
+    amazon = await startFakeProvider(amazonRoutes);
+  });
+  afterAll(() => amazon.close());
+  beforeEach(() => {
+    amazon.answer = amazonRoutes;
+    useEnv({ DIRECTIONS_PROVIDER: 'amazon', AMAZON_LOCATION_ROUTES_ENDPOINT: amazon.url, PROVIDER_TIMEOUT_MS: '500' });
+  });
+
+  it('asks CalculateRoutes by car for origin, waypoints and destination, longitude first, signed, and reports each leg', async () => {
+    // Prepare
+    const user = await givenUser();
+    const stops = rawStops(3);
+    const before = amazon.received.length;
+    // Act
+    const res = await addRoute(user, { stops: stopsText(stops) });
+    // Assess
+    expect(res).toBeSuccess();
+    const asked = amazon.received.slice(before);
+    expect(asked.map((request) => [request.method, request.url.pathname])).toEqual([['POST', '/v2/routes']]);
+    expect(asked[0]?.body).toEqual({
+      Origin: [stops[0]?.lng, stops[0]?.lat],
+      Waypoints: [{ Position: [stops[1]?.lng, stops[1]?.lat] }],
+      Destination: [stops[2]?.lng, stops[2]?.lat],
+      TravelMode: 'Car',
+      LegAdditionalFeatures: ['Summary'],
+    });
+    expect(String(asked[0]?.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/[a-z0-9-]+\/geo-routes\/aws4_request/);
+    expect(res.body.directions_source).toBe('amazon');
+    expect(res.body.legs).toStrictEqual([
+      { from_seq: 1, to_seq: 2, distance_km: 1.8, duration_s: 150 },
+      { from_seq: 2, to_seq: 3, distance_km: 3.6, duration_s: 300 },
+    ]);
+  });
+
+  it('adds up the legs a ferry crossing splits a stop-to-stop leg into', async () => {
+    // Prepare: stop 1 → (drive, ferry, drive) → stop 2 → stop 3
+    const user = await givenUser();
+    const stops = rawStops(3);
+    const [a, b, c] = stops.map((stop) => [stop.lng, stop.lat]) as [number[], number[], number[]];
+    amazon.answer = () => ({
+      body: amazonRoutesBody([
+        vehicleLeg(a, [0, 0], 1000, 100, undefined),
+        vehicleLeg([0, 0], [1, 1], 500, 900, undefined, 'Ferry'),
+        vehicleLeg([1, 1], b, 250, 20, 0),
+        vehicleLeg(b, c, 2000, 200, undefined),
+      ]),
+    });
+    // Act
+    const res = await addRoute(user, { stops: stopsText(stops) });
+    // Assess
+    expect(res.body.legs).toStrictEqual([
+      { from_seq: 1, to_seq: 2, distance_km: 1.75, duration_s: 1020 },
+      { from_seq: 2, to_seq: 3, distance_km: 2, duration_s: 200 },
+    ]);
+  });
+
+  it.each([
+    ['HTTP 500', (): Answer => ({ status: 500, body: { message: 'internal' }, headers: { 'x-amzn-errortype': 'InternalServerException' } }), 'directions provider amazon answered HTTP 500 (InternalServerException)'],
+    ['HTTP 403', (): Answer => ({ status: 403, body: { message: 'denied' }, headers: { 'x-amzn-errortype': 'AccessDeniedException' } }), 'directions provider amazon answered HTTP 403 (AccessDeniedException)'],
+    ['no routes', (): Answer => ({ body: { ...amazonRoutesBody([]), Routes: [] } }), 'directions provider amazon gave an unexpected answer'],
+    ['a leg without a summary', (): Answer => ({ body: amazonRoutesBody([{ Type: 'Vehicle', TravelMode: 'Car', VehicleLegDetails: {} }]) }), 'directions provider amazon gave an unexpected answer'],
+    ['no answer within the timeout', (): Answer => 'hang', 'directions provider amazon did not answer within 0.5 s'],
+  ])('answers 502 to %s, creating nothing', async (_case, answer, message) => {
+    const user = await givenUser();
+    amazon.answer = answer;
+    const res = await addRoute(user, { stops: stopsText(rawStops(2)) });
+    expect(res).toBeError(502, message);
+    await expectNothingCreated(user);
+  });
+});
+
+// ---- new stops named by a reverse-geocoding provider -------------------------------------------------
+
+describe('addRoute naming new stops by their address', () => {
+  let nominatim: FakeProvider;
+  const nominatimAnswer = (url: URL): Answer => ({ body: { place_id: 1, display_name: `Stop at ${url.searchParams.get('lat')},${url.searchParams.get('lon')}, Gauteng, South Africa` } });
+
+  beforeAll(async () => {
+    nominatim = await startFakeProvider(nominatimAnswer);
+  });
+  afterAll(() => nominatim.close());
+
+  it('names a stop without a description by its address, one call per new place, and keeps given descriptions', async () => {
+    // Prepare
+    useEnv({ GEOCODING_PROVIDER: 'nominatim', NOMINATIM_URL: nominatim.url });
+    const user = await givenUser();
+    const [first, second] = rawStops(2);
+    const before = nominatim.requests.length;
+    // Act
+    const res = await addRoute(user, { stops: stopsText([first, { ...second, description: 'Client' }]) });
+    // Assess
+    expect(res).toBeSuccess();
+    expect(nominatim.requests.length - before).toBe(1);
+    const cell = (value: number | undefined) => Number(Number(value).toFixed(4));
+    expect(res.body.stops.map((stop: { description: string }) => stop.description)).toEqual([`Stop at ${cell(first?.lat)},${cell(first?.lng)}, Gauteng, South Africa`, 'Client']);
+  });
+
+  it('names the stop by the gazetteer when the provider fails, and still makes the route', async () => {
+    // Prepare
+    useEnv({ GEOCODING_PROVIDER: 'nominatim', NOMINATIM_URL: nominatim.url });
+    nominatim.answer = () => ({ status: 503, text: 'unavailable' });
+    const user = await givenUser();
+    const stops = rawStops(2);
+    // Act
+    const res = await addRoute(user, { stops: stopsText(stops) });
+    // Assess
+    nominatim.answer = nominatimAnswer;
+    expect(res).toBeSuccess();
+    expect(res.body.stops.map((stop: { description: string }) => stop.description)).toEqual(stops.map((stop) => describeNearTown(nearestTown(stop)!)));
+  });
+});
+
 // ---- OSRM -----------------------------------------------------------------------------------
 
 describe('addRoute with OSRM', () => {
@@ -582,6 +712,14 @@ describe('addRoute with OSRM', () => {
     const before = osrm.requests.length;
     expect(await addRoute(user, { stops })).toBeSuccess();
     expect(osrm.requests.length).toBe(before + 1);
+  });
+
+  it('answers internal error when OSRM_URL is not set: the public demo server is never a default', async () => {
+    useEnv({ DIRECTIONS_PROVIDER: 'osrm' });
+    const user = await givenUser();
+    const res = await addRoute(user, { stops: stopsText(rawStops(2)) });
+    expect(res).toBeError(500, 'internal error');
+    await expectNothingCreated(user);
   });
 
   it('answers 502 when OSRM cannot be reached', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
+import { aJobCardPayload, givenJobCard, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
 const REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 const NOT_JSON = 'payload is not valid JSON';
@@ -197,5 +197,26 @@ describe('editJobCard refusals', () => {
   it('refuses an unknown api key', async () => {
     const res = await api.post('editJobCard', { api_key: 'nope', job_card_uid: 1, payload: '{}' });
     expect(res).toBeError(401, 'unknown api key');
+  });
+});
+
+describe('editJobCard payloads read back', () => {
+  it.each([
+    ['a payload form field', (key: string, uid: number) => api.post('editJobCard', { api_key: key, job_card_uid: uid, payload: TRICKY_PAYLOAD_TEXT })],
+    ['a raw JSON body', (key: string, uid: number) => api.post('editJobCard', {}, { query: { api_key: key, job_card_uid: uid }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT })],
+  ])('returns the text sent in %s exactly, in the card and its edit snapshot', async (_, edit) => {
+    // Prepare
+    const user = await givenUser();
+    const card = await givenJobCard(user);
+    // Act
+    const edited = await edit(user.key, card.jobCardUid);
+    // Assess
+    expect(edited).toBeSuccess();
+    const [read, history] = await Promise.all([
+      api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid }),
+      api.get('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid }),
+    ]);
+    expect(payloadTextsIn(read.raw)).toBe(1);
+    expect(payloadTextsIn(history.raw)).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
+import { aJobCardPayload, givenJobCard, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
 const NOT_FOUND = 'job card not found or not linked to this api key';
 
@@ -65,5 +65,19 @@ describe('getJobCard', () => {
   it('refuses a missing api key', async () => {
     const res = await api.get('getJobCard', { job_card_uid: 1 });
     expect(res).toBeError(401, 'api key missing');
+  });
+});
+
+describe('getJobCard payloads', () => {
+  it('returns the payload exactly as sent: big integers, trailing zeros, key order, escapes, nested arrays', async () => {
+    // Prepare
+    const user = await givenUser();
+    const added = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: { 'Content-Type': 'application/json' }, rawBody: TRICKY_PAYLOAD_TEXT });
+    // Act
+    const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid });
+    // Assess
+    expect(res).toBeSuccess();
+    expect(payloadTextsIn(res.raw)).toBe(1);
+    expect(res.body.job_card.external_reference).toBe('R-1');
   });
 });

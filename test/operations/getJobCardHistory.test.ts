@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
+import { aJobCardPayload, givenJobCard, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
 const NOT_FOUND = 'job card not found or not linked to this api key';
 const json = { 'Content-Type': 'application/json' };
@@ -70,5 +70,19 @@ describe('getJobCardHistory', () => {
     const user = await givenUser();
     const res = await api.post('getJobCardHistory', { api_key: user.key, job_card_uid: 1 });
     expect(res).toBeError(405, 'method not allowed, use GET');
+  });
+});
+
+describe('getJobCardHistory payloads', () => {
+  it('returns each snapshot\'s payload exactly as sent, the create\'s and the edit\'s', async () => {
+    // Prepare
+    const user = await givenUser();
+    const added = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT });
+    await api.post('editJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid, payload: TRICKY_PAYLOAD_TEXT });
+    // Act
+    const res = await api.get('getJobCardHistory', { api_key: user.key, job_card_uid: added.body.job_card_uid });
+    // Assess
+    expect(res.body.history.map((snapshot: { action: string }) => snapshot.action)).toEqual(['create', 'edit']);
+    expect(payloadTextsIn(res.raw)).toBe(2);
   });
 });

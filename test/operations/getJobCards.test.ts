@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { aJobCardPayload, givenJobCard, givenJobCards } from '../support/job-card-builders.ts';
+import { describePayload, parsePayload } from '../../shared/domain/job-card.ts';
+import { addJobCard } from '../../shared/store/job-cards.ts';
+import { aJobCardPayload, givenJobCard, givenJobCards, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
 const FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 const uids = (res: { body: { job_cards: { job_card_uid: number }[] } }) => res.body.job_cards.map((card) => card.job_card_uid);
@@ -165,5 +167,19 @@ describe('getJobCards external_reference', () => {
   it('refuses a locked-out or unknown key', async () => {
     const res = await api.get('getJobCards', { api_key: 'unknown' });
     expect(res).toBeError(401, 'unknown api key');
+  });
+});
+
+describe('getJobCards payloads', () => {
+  it('returns every card\'s payload exactly as sent', async () => {
+    // Prepare
+    const user = await givenUser();
+    const content = describePayload(parsePayload(TRICKY_PAYLOAD_TEXT), 0);
+    await Promise.all([1, 2, 3].map(() => addJobCard(user.userUid, content, '198.51.100.7')));
+    // Act
+    const res = await api.get('getJobCards', { api_key: user.key, external_reference: 'R-1' });
+    // Assess
+    expect(res.body.cnt).toBe(3);
+    expect(payloadTextsIn(res.raw)).toBe(3);
   });
 });

@@ -6,18 +6,21 @@
  * (test/operations/addExpenseType.test.ts), one tag_id raced by adds, by an edit against an add, by edits of
  * several operators and by edits of one operator (addOperator.test.ts, editOperator.test.ts), 20 slips for one
  * fill over HTTP and in the store (addFuelFillSlip.test.ts, test/store/fill-slips.test.ts), parallel deletes
- * (deleteExpenseType, deleteOperator, deleteExpenseSlip tests). This file adds the renames, swaps and frees.
+ * (deleteExpenseType, deleteOperator, deleteExpenseSlip tests). This file adds the renames, swaps and frees, and
+ * many rounds of parallel edits and deletes of one record: never a 404 while the record lives, claims that follow
+ * the live names and tags (read from the table after every round), and a job card history in commit order.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sameExpenseName } from '../../shared/domain/expense-type.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys, type Key } from '../../shared/store/keys.ts';
-import { batchGet } from '../../shared/store/requests.ts';
+import { batchGet, type Item, itemKey, queryPrefix } from '../../shared/store/requests.ts';
 import { addVehicle } from '../../shared/store/vehicles.ts';
 import { api, type ApiResponse } from '../support/api.ts';
 import { aVehicle, anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
+import { givenJobCard } from '../support/job-card-builders.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
 
 const TYPE_TAKEN = 'expense type already exists';
@@ -107,6 +110,204 @@ describe('expense type names under concurrency', () => {
   });
 });
 
+/**
+ * Every live type's name is claimed by that type, every claim of the user names a live type with that name,
+ * and no two live types share a name: read from the table, so a stale claim cannot hide. Answers the live
+ * names by type.
+ */
+async function expectClaimsMatchLiveNames(user: TestUser): Promise<Map<number, string>> {
+  const [types, claims] = await Promise.all([
+    queryPrefix(keys.user(user.userUid).pk, keys.expenseTypesPrefix),
+    queryPrefix(keys.user(user.userUid).pk, 'EXPTYPENAME#'),
+  ]);
+  const live = types.filter((type) => type.deleted === false);
+  const claimOf = (type: Item) => itemKey(keys.expenseTypeName(user.userUid, String(type.name)));
+  const claimed = new Map(claims.map((claim) => [itemKey(claim), Number(claim.type)]));
+  expect(live.map((type) => [type.name, claimed.get(claimOf(type))])).toEqual(live.map((type) => [type.name, type.type]));
+  expect(claims).toHaveLength(live.length);
+  expect(new Set(live.map(claimOf)).size).toBe(live.length);
+  return new Map(live.map((type) => [Number(type.type), String(type.name)]));
+}
+
+const ROUNDS = 20;
+const BUSY = (thing: string) => `${thing} is being changed by another request, try again`;
+
+describe('expense type names over many rounds of racing renames and deletes', () => {
+  it('keeps each claim on its live name, and answers a rename 200 or 409, or 404 only once its type is deleted', async () => {
+    // Prepare
+    const user = await givenUser();
+    const [alpha, bravo, charlie] = (await Promise.all(['Alpha', 'Bravo', 'Charlie'].map((name) => givenExpenseType(user, name)))) as [number, number, number];
+    let doomed = await givenExpenseType(user, 'Doomed 0');
+    let names = await expectClaimsMatchLiveNames(user);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const name = (type: number) => names.get(type) as string;
+      // Act: case-only renames, a move to a fresh name, two types racing for one name, a rename onto a live
+      // name, and a rename racing the delete of its type and an add of the name it moves to
+      const results = await Promise.all([
+        rename(user, alpha, name(alpha).toUpperCase()),
+        rename(user, alpha, name(alpha).toLowerCase()),
+        rename(user, alpha, `Alpha ${round}`),
+        rename(user, bravo, `Shared ${round}`),
+        rename(user, charlie, ` shared ${round} `),
+        rename(user, charlie, name(alpha)),
+        rename(user, bravo, name(bravo).toUpperCase()),
+        rename(user, doomed, `Doomed ${round}`),
+        api.post('deleteExpenseType', { api_key: user.key, type: doomed }),
+        api.post('addExpenseType', { api_key: user.key, expense_name: `DOOMED ${round}` }),
+      ]);
+      // Assess
+      const [renamedDoomed, deleted, added] = results.slice(7) as [ApiResponse, ApiResponse, ApiResponse];
+      for (const res of results.slice(0, 7)) {
+        if (res.status !== 200) expect([TYPE_TAKEN, BUSY('expense type')], `round ${round}`).toContain(res.body.error_msg);
+      }
+      if (renamedDoomed.status !== 200) expect(['expense type not found or not linked to this api key', TYPE_TAKEN]).toContain(renamedDoomed.body.error_msg);
+      expect(deleted, `round ${round}`).toBeSuccess();
+      if (added.status !== 200) expect(added).toBeError(409, TYPE_TAKEN);
+      names = await expectClaimsMatchLiveNames(user);
+      expect(names.has(doomed)).toBe(false);
+      doomed = added.status === 200 ? added.body.type : await givenExpenseType(user, `Doomed ${round} again`);
+      names.set(doomed, added.status === 200 ? `DOOMED ${round}` : `Doomed ${round} again`);
+    }
+  }, 60_000);
+});
+
+// ---- edits of one existing record ----------------------------------------------------------------
+
+interface EditedRecord {
+  /** the record's 409 when it keeps changing under an edit */
+  busy: string;
+  /** the i-th of a round's parallel edits, each with its own values */
+  edit: (round: number, i: number) => Promise<ApiResponse>;
+  /** what the record reads back as, compared with the values of the round's successful edits */
+  read: () => Promise<unknown>;
+  /** what the record reads back as after the i-th edit of the round won last */
+  expected: (round: number, i: number) => unknown;
+}
+
+const PARALLEL_EDITS = 10;
+
+const editedRecords: Array<[string, (user: TestUser) => Promise<EditedRecord>]> = [
+  [
+    'an expense type',
+    async (user) => {
+      const type = await givenExpenseType(user, 'Tolls');
+      return {
+        busy: BUSY('expense type'),
+        edit: (round, i) => rename(user, type, i % 2 ? `Toll ${round}-${i}` : `TOLL ${round}-${i}`),
+        read: async () => (await liveTypes(user)).find((live) => live.type === type)?.name,
+        expected: (round, i) => (i % 2 ? `Toll ${round}-${i}` : `TOLL ${round}-${i}`),
+      };
+    },
+  ],
+  [
+    'an expense slip',
+    async (user) => {
+      const vehicle = await givenVehicle(user);
+      const slip = (await api.post('addExpenseSlip', { api_key: user.key, vehicle_uid: vehicle.vehicleUid, type: 2, amount: '10.00', qty: '1', event_datetime: '2026-11-01 08:00:00' })).body.slip_uid;
+      const day = (round: number) => `2026-11-${String(round).padStart(2, '0')}`;
+      return {
+        busy: BUSY('slip'),
+        edit: (round, i) => api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip, comment: `edit ${round}-${i}`, event_datetime: `${day(round)} 08:${String(i).padStart(2, '0')}:00` }),
+        read: async () => {
+          const read = (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip })).body.slip;
+          return [read.comment, read.event_datetime];
+        },
+        expected: (round, i) => [`edit ${round}-${i}`, `${day(round)} 08:${String(i).padStart(2, '0')}:00`],
+      };
+    },
+  ],
+  [
+    'an operator, moving its tag',
+    async (user) => {
+      const { operatorUid } = await givenOperator(user);
+      const tags = new Map<string, string>();
+      const tag = (round: number, i: number) => tags.get(`${round}-${i}`) ?? tags.set(`${round}-${i}`, aTagId()).get(`${round}-${i}`)!;
+      return {
+        busy: BUSY('operator'),
+        edit: (round, i) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, fullname: `Driver ${round}-${i}`, tag_id: tag(round, i) }),
+        read: async () => {
+          const read = (await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).body.operator;
+          // Only the live tag is claimed, and by this operator.
+          const claims = await batchGet([...tags.values()].map((tagId) => keys.operatorTag(tagId)));
+          expect(claims.map((claim) => [claim.pk, claim.operator_uid])).toEqual([[keys.operatorTag(read.tag_id).pk, operatorUid]]);
+          return [read.fullname, read.tag_id];
+        },
+        expected: (round, i) => [`Driver ${round}-${i}`, tag(round, i)],
+      };
+    },
+  ],
+  [
+    'a user location, changing its shape',
+    async (user) => {
+      const location = (await api.post('addUserLocation', { api_key: user.key, description: 'Depot', latitude: -26.2041, longitude: 28.0473 })).body.user_location_uid;
+      const square = JSON.stringify([{ lat: -26.19, lng: 28.03 }, { lat: -26.19, lng: 28.06 }, { lat: -26.22, lng: 28.06 }]);
+      return {
+        busy: BUSY('location'),
+        edit: (round, i) =>
+          api.post('editUserLocation', {
+            api_key: user.key, user_location_uid: location, description: `Place ${round}-${i}`,
+            ...(i % 2 ? { location_type: 'polygon', points: square } : { location_type: 'point' }),
+          }),
+        read: async () => {
+          const read = (await api.get('getUserLocation', { api_key: user.key, user_location_uid: location })).body.location;
+          return [read.description, read.location_type, read.points === '' ? 0 : JSON.parse(read.points).length];
+        },
+        expected: (round, i) => [`Place ${round}-${i}`, i % 2 ? 'polygon' : 'point', i % 2 ? 3 : 0],
+      };
+    },
+  ],
+];
+
+describe('edits of one existing record racing each other', () => {
+  it.each(editedRecords)('answers every parallel edit of %s 200 or its 409, never 404, and keeps one edit whole', async (_, given) => {
+    // Prepare
+    const user = await givenUser();
+    const record = await given(user);
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Act
+      const results = await Promise.all(Array.from({ length: PARALLEL_EDITS }, (_, i) => record.edit(round, i)));
+      // Assess
+      for (const res of lost(results)) expect(res, `round ${round}`).toBeError(409, record.busy);
+      const winners = results.flatMap((res, i) => (res.status === 200 ? [record.expected(round, i)] : []));
+      expect(winners.length, `round ${round}`).toBeGreaterThan(0);
+      expect(winners).toContainEqual(await record.read());
+    }
+  }, 60_000);
+});
+
+// ---- job card history, in commit order -----------------------------------------------------------
+
+describe('job card history under parallel edits', () => {
+  it('numbers the snapshots of every committed edit in history order, one each, over many rounds', async () => {
+    // Prepare
+    const user = await givenUser();
+    const card = await givenJobCard(user, { Edit: 'created' });
+    const committed: string[] = ['created'];
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Act
+      const edits = Array.from({ length: PARALLEL_EDITS }, (_, i) => `${round}-${i}`);
+      const results = await Promise.all(
+        edits.map((edit) => api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: { 'Content-Type': 'application/json' }, rawBody: JSON.stringify({ Edit: edit }) })),
+      );
+      // Assess
+      for (const res of lost(results)) expect(res, `round ${round}`).toBeError(409, BUSY('job card'));
+      committed.push(...edits.filter((_, i) => results[i]!.status === 200));
+      const [history, current] = await Promise.all([
+        api.get('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid }),
+        api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid }),
+      ]);
+      const snapshots: Array<{ history_uid: number; action: string; payload: { Edit: string } }> = history.body.history;
+      expect(snapshots.map((snapshot) => snapshot.payload.Edit).sort()).toEqual([...committed].sort());
+      const uids = snapshots.map((snapshot) => snapshot.history_uid);
+      expect(uids, `round ${round}: history_uid follows the history`).toEqual([...uids].sort((a, b) => a - b));
+      expect(new Set(uids).size).toBe(uids.length);
+      expect(snapshots.map((snapshot) => snapshot.action)).toEqual(['create', ...committed.slice(1).map(() => 'edit')]);
+      // The last snapshot is the edit that committed last: the card holds its payload.
+      expect(current.body.job_card.payload).toEqual(snapshots.at(-1)!.payload);
+    }
+  }, 60_000);
+});
+
 // ---- tag_id, unique across all users ----------------------------------------------------------
 
 interface Holder {
@@ -168,6 +369,35 @@ describe('tag_id under concurrency', () => {
     await expectTagHeldBy(tagId, addWinner(added, racers), [owner, ...racers]);
     await expectTagHeldBy(newTag, how === 'deleted' ? undefined : { user: owner, operatorUid }, [owner]);
   });
+});
+
+describe('tag claims over many rounds of racing tag moves and deletes', () => {
+  it('leaves each tag claimed exactly by the live operator holding it, and answers an edit 404 only once its operator is deleted', async () => {
+    // Prepare
+    const [owner, racer] = await Promise.all([givenUser(), givenUser()]);
+    // Half the rounds of the others: every round moves one tag eight ways, so its transactions retry the most.
+    for (let round = 1; round <= ROUNDS / 2; round++) {
+      const { operatorUid, tagId } = await givenOperator(owner);
+      const newTags = Array.from({ length: 8 }, () => aTagId());
+      // Act: tag moves racing the operator's delete and another user's add of the tag it started with
+      const results = await Promise.all([
+        ...newTags.map((tag_id) => api.post('editOperator', { api_key: owner.key, operator_uid: operatorUid, tag_id })),
+        api.post('deleteOperator', { api_key: owner.key, operator_uid: operatorUid }),
+        api.post('addOperator', { api_key: racer.key, ...anOperator({ tag_id: tagId }) }),
+      ]);
+      // Assess
+      const [deleted, added] = results.slice(8) as [ApiResponse, ApiResponse];
+      for (const res of lost(results.slice(0, 8))) {
+        expect(['operator not found or not linked to this api key', BUSY('operator')], `round ${round}`).toContain(res.body.error_msg);
+      }
+      expect(deleted, `round ${round}`).toBeSuccess();
+      if (added.status !== 200) expect(added).toBeError(409, TAG_TAKEN);
+      const claims = await batchGet([tagId, ...newTags].map((tag) => keys.operatorTag(tag)));
+      const holder = added.status === 200 ? [[keys.operatorTag(tagId).pk, racer.userUid, added.body.operator_uid]] : [];
+      expect(claims.map((claim) => [claim.pk, claim.user_uid, claim.operator_uid]), `round ${round}`).toEqual(holder);
+      expect(await item(keys.operator(owner.userUid, operatorUid))).toBeUndefined();
+    }
+  }, 60_000);
 });
 
 // ---- one slip per fuel fill -------------------------------------------------------------------

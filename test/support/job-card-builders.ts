@@ -51,3 +51,15 @@ export async function givenJobCards(
   }
   return cards;
 }
+
+/**
+ * A payload whose text any parse-and-serialise would change: a 20-digit integer, trailing zeros, an exponent,
+ * keys JavaScript would reorder ("2" before the others), \u escapes, nested arrays and free spacing.
+ */
+export const TRICKY_PAYLOAD_TEXT = String.raw`{ "zeta": 12345678901234567890, "Amount": 1.50, "2": "index-like key", "SiteName": "Caf\u00e9 \ud83d\ude9a",
+  "ReferenceNumber": "R-\u0031", "Nested": [[1, 2.0, [3e2, -0.0]], {"b": [], "a": null}], "alpha": 1E3 }`;
+
+/** The response's own bytes hold the payload text exactly as sent, however many times it appears. */
+export function payloadTextsIn(raw: Buffer): number {
+  return raw.toString('utf8').split(`"payload":${TRICKY_PAYLOAD_TEXT}`).length - 1;
+}

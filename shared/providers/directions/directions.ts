@@ -1,5 +1,5 @@
 /**
- * Directions for a route's stops from the provider DIRECTIONS_PROVIDER names (estimate | osrm | google,
+ * Directions for a route's stops from the provider DIRECTIONS_PROVIDER names (estimate | amazon | osrm | google,
  * read at call time), cached in S3 under directions/<sha256 of the provider and the ordered stops>.json
  * so an identical request never calls the provider twice.
  */
@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { LatLng } from '../../domain/geo.ts';
 import type { LegMeasure } from '../../domain/route.ts';
 import { findObject, putObject } from '../../store/bucket.ts';
+import { amazonRoutesProvider } from './amazon.ts';
 import { estimateProvider } from './estimate.ts';
 import { googleProvider } from './google.ts';
 import { osrmProvider } from './osrm.ts';
@@ -20,6 +21,7 @@ export interface Directions {
 
 const providers = new Map<string, () => DirectionsProvider>([
   ['estimate', estimateProvider],
+  ['amazon', amazonRoutesProvider],
   ['osrm', osrmProvider],
   ['google', googleProvider],
 ]);

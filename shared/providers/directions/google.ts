@@ -7,7 +7,7 @@
 import type { LatLng } from '../../domain/geo.ts';
 import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
 import { config } from '../../config.ts';
-import { secretsProvider } from '../../telemetry.ts';
+import { googleApiKey } from '../google-api-key.ts';
 
 const NAME = 'google';
 const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/directions/json';
@@ -23,7 +23,7 @@ export function googleProvider(): DirectionsProvider {
       url.searchParams.set('origin', text[0] as string);
       url.searchParams.set('destination', text[text.length - 1] as string);
       if (text.length > 2) url.searchParams.set('waypoints', text.slice(1, -1).join('|'));
-      url.searchParams.set('key', await googleApiKey());
+      url.searchParams.set('key', await googleDirectionsKey());
       const answer = await fetchJson(NAME, url);
       if (answer.status !== 'OK') throw refusal(NAME, 'status', answer.status);
       const [route] = Array.isArray(answer.routes) ? (answer.routes as Record<string, unknown>[]) : [];
@@ -34,14 +34,6 @@ export function googleProvider(): DirectionsProvider {
 
 const valueOf = (field: unknown): unknown => (typeof field === 'object' && field !== null ? (field as { value?: unknown }).value : undefined);
 
-/**
- * The key comes from configuration, never from a request; the one place that knows where it is kept:
- * in AWS a Secrets Manager secret (named by GOOGLE_DIRECTIONS_API_KEY_SECRET, cached for an hour), locally the env.
- */
-async function googleApiKey(): Promise<string> {
-  const secretName = config.googleDirectionsApiKeySecret();
-  if (secretName) return String(await secretsProvider().get(secretName, { maxAge: 3600 }));
-  const key = config.googleDirectionsApiKey();
-  if (!key) throw new Error('DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set');
-  return key;
-}
+/** In AWS the secret GOOGLE_DIRECTIONS_API_KEY_SECRET names, locally GOOGLE_DIRECTIONS_API_KEY. */
+const googleDirectionsKey = (): Promise<string> =>
+  googleApiKey(config.googleDirectionsApiKeySecret(), config.googleDirectionsApiKey(), 'DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set');

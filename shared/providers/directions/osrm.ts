@@ -8,10 +8,12 @@ import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './pro
 import { config } from '../../config.ts';
 
 const NAME = 'osrm';
-const DEFAULT_URL = 'https://router.project-osrm.org';
 
+/** Only with an explicit OSRM_URL: the public demo server's usage policy does not allow production traffic. */
 export function osrmProvider(): DirectionsProvider {
-  const base = (config.osrmUrl() ?? DEFAULT_URL).replace(/\/+$/, '');
+  const url = config.osrmUrl();
+  if (!url) throw new Error('DIRECTIONS_PROVIDER is osrm but OSRM_URL is not set (the public demo server is never a default)');
+  const base = url.replace(/\/+$/, '');
   return {
     name: NAME,
     endpoint: base,

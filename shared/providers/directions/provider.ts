@@ -5,7 +5,7 @@
 import type { LatLng } from '../../domain/geo.ts';
 import type { LegMeasure } from '../../domain/route.ts';
 import { ProviderFailed } from '../../errors.ts';
-import { providerRequest } from '../provider-request.ts';
+import { providerJson, unexpectedAnswer as unexpected } from '../provider-request.ts';
 
 export interface DirectionsProvider {
   /** what a route reports as its directions_source */
@@ -19,14 +19,9 @@ export interface DirectionsProvider {
 const providerLabel = (name: string): string => `directions provider ${name}`;
 
 /** Fetches and parses the provider's JSON answer; a body that is not JSON is the provider's failure. */
-export async function fetchJson(name: string, url: URL): Promise<Record<string, unknown>> {
-  const response = await providerRequest(providerLabel(name), url);
-  const body: unknown = await response.json().catch(() => undefined);
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
-  throw unexpectedAnswer(name);
-}
+export const fetchJson = (name: string, url: URL): Promise<Record<string, unknown>> => providerJson(providerLabel(name), url);
 
-const unexpectedAnswer = (name: string): ProviderFailed => new ProviderFailed(`${providerLabel(name)} gave an unexpected answer`);
+export const unexpectedAnswer = (name: string): ProviderFailed => unexpected(providerLabel(name));
 
 /** A provider's status word, in a message only when it looks like one (never free text from the provider). */
 export const refusal = (name: string, field: string, status: unknown): ProviderFailed =>
