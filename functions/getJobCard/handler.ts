@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { JobCardRecord, toJobCardRecord } from '../../shared/domain/job-card.ts';
 import { operation } from '../../shared/operation.ts';
-import { findJobCard } from '../../shared/store/job-cards.ts';
+import { getJobCard } from '../../shared/store/job-cards.ts';
 import { requiredInteger } from '../../shared/validation.ts';
 
 export const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
@@ -9,6 +9,6 @@ export const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_car
 export const GetJobCardOutput = v.object({ job_card: JobCardRecord });
 
 export const handler = operation('getJobCard', GetJobCardInput, async ({ user, input }) => {
-  const card = await findJobCard(user.userUid, input.job_card_uid);
+  const card = await getJobCard(user.userUid, input.job_card_uid);
   return { job_card: toJobCardRecord(card, user.gmtOffsetMinutes) };
 }, { output: GetJobCardOutput });

@@ -34,6 +34,8 @@ const pad = (id: number): string => String(id).padStart(12, '0');
 /** Long user-supplied names are hashed so a claim's key stays far below DynamoDB's key size limit. */
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
+const jobCardBounds = (from: string | undefined, to: string | undefined) => ({ from, to: to === undefined ? undefined : `${to}~` });
+
 export const keys = {
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
 
@@ -61,7 +63,6 @@ export const keys = {
 
   expenseType: (userUid: number, type: number): Key => ({ pk: `USER#${userUid}`, sk: `EXPTYPE#${pad(type)}` }),
   expenseTypeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'EXPTYPE#' }),
-  expenseTypesPrefix: 'EXPTYPE#',
   /** one claim per live name, compared trimmed and case-insensitively */
   expenseTypeName: (userUid: number, name: string): Key => ({
     pk: `USER#${userUid}`,
@@ -91,19 +92,29 @@ export const keys = {
   // job cards
   /** under the owner's partition: another user's job_card_uid is simply not there */
   jobCard: (userUid: number, jobCardUid: number): Key => ({ pk: `USER#${userUid}`, sk: `JOBCARD#${pad(jobCardUid)}` }),
-  /** gsi1pk of a user's cards ordered by creation, so a date range newest first is one Query */
-  jobCardsByTime: (userUid: number): string => `USER#${userUid}#JOBCARDS`,
-  /** pk of one small item per card carrying a reference, so the exact-match filter is a Query too */
-  jobCardsByReference: (userUid: number, reference: string): string => `USER#${userUid}#JOBREF#${reference}`,
-  /** sort key in both listings: UTC creation time, the id breaking ties */
-  jobCardPosition: (createdAt: string, jobCardUid: number): string => `${createdAt}#${pad(jobCardUid)}`,
+  /** gsi1 of a card: the user's cards ordered by creation (UTC, the id breaking ties), so a date range newest first is one Query */
+  jobCardTimeline: (userUid: number, createdAt: string, jobCardUid: number): IndexKey => ({
+    gsi1pk: `USER#${userUid}#JOBCARDS`,
+    gsi1sk: `${createdAt}#${pad(jobCardUid)}`,
+  }),
   /** `~` sorts after the `#<id>` suffix, so the last millisecond of `to` is included */
-  jobCardPositionRange: (from: string | undefined, to: string | undefined) => ({ from, to: to === undefined ? undefined : `${to}~` }),
-  /** pk of a card's snapshots; every card has its 'create' one, so an empty history means no such card */
-  jobCardHistory: (userUid: number, jobCardUid: number): string => `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`,
-  /** sort key of a snapshot: the card's revision, so the history is oldest first in commit order */
-  jobCardSnapshot: (revision: number): string => `HISTORY#${pad(revision)}`,
-  jobCardHistoryPrefix: 'HISTORY#',
+  jobCardTimeRange: (userUid: number, from?: string, to?: string): Range => ({ index: 'gsi1', pk: `USER#${userUid}#JOBCARDS`, ...jobCardBounds(from, to) }),
+  /** one small item per card carrying a reference, sorted like the timeline, so the exact-match filter is a Query too */
+  jobCardReference: (userUid: number, reference: string, createdAt: string, jobCardUid: number): Key => ({
+    pk: `USER#${userUid}#JOBREF#${reference}`,
+    sk: `${createdAt}#${pad(jobCardUid)}`,
+  }),
+  jobCardReferenceRange: (userUid: number, reference: string, from?: string, to?: string): Range => ({
+    pk: `USER#${userUid}#JOBREF#${reference}`,
+    ...jobCardBounds(from, to),
+  }),
+  /** a snapshot, by the card's revision, so the history is oldest first in commit order */
+  jobCardSnapshot: (userUid: number, jobCardUid: number, revision: number): Key => ({
+    pk: `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`,
+    sk: `HISTORY#${pad(revision)}`,
+  }),
+  /** every card has its 'create' snapshot, so an empty history means no such card */
+  jobCardHistoryRange: (userUid: number, jobCardUid: number): Range => ({ pk: `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`, prefix: 'HISTORY#' }),
   // routes
   /** under the owner's partition: another user's route_uid is simply not there */
   route: (userUid: number, routeUid: number): Key => ({ pk: `USER#${userUid}`, sk: `ROUTE#${pad(routeUid)}` }),

@@ -21,11 +21,6 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
   return items;
 }
 
-/** Items of a partition whose sort key starts with a prefix. */
-export function queryPrefix(pk: string, skPrefix: string): Promise<Item[]> {
-  return queryRange({ pk, prefix: skPrefix });
-}
-
 /** Every item of a key range (keys.ts builds them), in sort-key order unless `newestFirst`. */
 export function queryRange(range: Range, options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {}): Promise<Item[]> {
   const { index, pk, prefix, from, to } = range;
