@@ -69,7 +69,7 @@ export async function renameExpenseType(userUid: number, type: number, name: str
     read: () => getLiveUserType(userUid, type),
     write: async (current) => {
       if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
-      const renameType = { Update: updateAsRead(userUid, current, 'SET #name = :name', { ':name': name }) };
+      const renameType = { Update: updateAsRead(userUid, current, { name }) };
       const moveClaim = sameExpenseName(current.name, name)
         ? []
         : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
@@ -94,10 +94,7 @@ export async function deleteExpenseType(userUid: number, type: number): Promise<
   await writeWithOptimisticRetry({
     read: () => getLiveUserType(userUid, type),
     write: (current) =>
-      transactWrite([
-        { Update: updateAsRead(userUid, current, 'SET deleted = :true', { ':true': true }) },
-        { Delete: releaseClaim(userUid, type, current.name) },
-      ]),
+      transactWrite([{ Update: updateAsRead(userUid, current, { deleted: true }) }, { Delete: releaseClaim(userUid, type, current.name) }]),
     busyMessage: BUSY,
   });
 }
@@ -110,15 +107,16 @@ async function getLiveUserType(userUid: number, type: number): Promise<ExpenseTy
   return found;
 }
 
-/** An update of the type, conditioned on it being live with the name read (the expression names the name `#name`). */
-function updateAsRead(userUid: number, current: ExpenseType, UpdateExpression: string, values: Record<string, unknown>) {
+/** An update of a live type conditioned on the name read, so a concurrent rename or delete makes it fail. */
+function updateAsRead(userUid: number, current: ExpenseType, changes: Partial<ExpenseType>) {
+  const set = expenseTypeEntity.update(changes);
   return {
     TableName: tableName(),
     Key: keys.expenseType(userUid, current.type),
-    UpdateExpression,
+    UpdateExpression: set?.UpdateExpression,
     ConditionExpression: 'deleted = :false AND #name = :seen',
-    ExpressionAttributeNames: { '#name': 'name' },
-    ExpressionAttributeValues: { ...values, ':false': false, ':seen': current.name },
+    ExpressionAttributeNames: { ...set?.ExpressionAttributeNames, '#name': 'name' },
+    ExpressionAttributeValues: { ...set?.ExpressionAttributeValues, ':false': false, ':seen': current.name },
   };
 }
 
