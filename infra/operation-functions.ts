@@ -11,7 +11,9 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { env, limits } from '../shared/config.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
-import { withGazetteer } from './gazetteer-bundling.ts';
+import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
+import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
+import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
 import { configureProvider } from './providers.ts';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,6 +44,34 @@ export const functionDefaults = {
     banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
 } satisfies Partial<NodejsFunctionProps>;
+
+/**
+ * Package files and folders a function reads at run time rather than imports, so esbuild leaves them
+ * out: copied beside the bundle under node_modules/, where `createRequire(...).resolve` finds them as it
+ * does in the repository, and cold init never pays for them. getLiveMap: resvg's WebAssembly and the fonts,
+ * Natural Earth and the gazetteer's towns; addRoute and processPositions: the gazetteer, which names places
+ * outside every zone that have no address.
+ */
+export const runtimeFiles: Readonly<Record<string, readonly string[]>> = {
+  getLiveMap: [...RENDERER_FILES, ...ATLAS_FILES, ...GAZETTEER_FILES],
+  addRoute: GAZETTEER_FILES,
+  processPositions: GAZETTEER_FILES,
+};
+
+/** The bundling options of one function: the shared ones, plus copying its run-time files after esbuild. */
+export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
+  const files = runtimeFiles[name];
+  if (!files) return functionDefaults.bundling;
+  return {
+    ...functionDefaults.bundling,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir: string, outputDir: string) =>
+        files.map((file) => `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp -R "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`),
+    },
+  };
+}
 
 /** Every function's environment, built once: the settings' names come from shared/config.ts. */
 export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket): Record<string, string> {
@@ -88,11 +118,10 @@ export class OperationFunctions extends Construct {
     const logGroup = new logs.LogGroup(this, `${operation.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
     const fn = new NodejsFunction(this, operation.name, {
       ...functionDefaults,
+      bundling: bundlingOf(operation.name),
       entry: join(repositoryRoot, handlerPath(operation.name)),
       description: `${operation.method} /api/${operation.name}: ${operation.summary}`,
       logGroup,
-      // addRoute names new stops, with the gazetteer as a fallback
-      ...(operation.provider === 'directions' ? { bundling: withGazetteer(functionDefaults.bundling) } : {}),
       environment: {
         ...functionEnvironment(table, bucket),
         [env.rateLimitRequests]: String(this.rateLimitPerSecond),

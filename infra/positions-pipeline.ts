@@ -10,8 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../shared/operations.ts';
-import { withGazetteer } from './gazetteer-bundling.ts';
-import { functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 import { configureGeocoding } from './providers.ts';
 
 /**
@@ -69,7 +68,7 @@ export class PositionsPipeline extends Construct {
       timeout: Duration.minutes(2),
       logGroup: new logs.LogGroup(this, `${consumer.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
       environment: functionEnvironment(table, bucket),
-      bundling: withGazetteer(functionDefaults.bundling),
+      bundling: bundlingOf('processPositions'),
     });
     configureGeocoding(this, this.processor);
     this.processor.addEventSource(

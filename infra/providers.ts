@@ -8,7 +8,9 @@ import type { Operation } from '../shared/operations.ts';
 
 /**
  * Third-party provider settings, from CDK context (cdk.json or `-c name=value`):
- *   liveMapProvider      google | schematic            (getLiveMap; map_api_key comes with each request)
+ *   liveMapProvider      amazon-location | google | tiles | offline   (getLiveMap; default amazon-location)
+ *   amazonLocationMapStyle                             Satellite (default) | Standard
+ *   mapTilesUrl, mapTilesKeySecretName, mapTilesAttribution   the tiles provider: URL template, its key's secret, credit line
  *   directionsProvider   amazon | osrm | google | estimate   (addRoute; amazon by default)
  *   osrmUrl              OSRM's base URL, required with osrm (the public demo server is never a default)
  *   googleStaticMapsUrl, googleDirectionsUrl           optional base URLs
@@ -20,10 +22,7 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
   const context = (name: string): string | undefined => scope.node.tryGetContext(name) as string | undefined;
   const setIfGiven = (variable: string, value: string | undefined) => value && fn.addEnvironment(variable, value);
 
-  if (operation.provider === 'live-map') {
-    fn.addEnvironment(env.liveMapProvider, context('liveMapProvider') ?? 'google');
-    setIfGiven(env.googleStaticMapsUrl, context('googleStaticMapsUrl'));
-  }
+  if (operation.provider === 'live-map') configureLiveMap(scope, fn, context, setIfGiven);
   if (operation.provider === 'directions') {
     const provider = context('directionsProvider') ?? 'amazon';
     if (provider === 'osrm' && !context('osrmUrl')) {
@@ -70,8 +69,39 @@ export function configureGeocoding(scope: Construct, fn: NodejsFunction): void {
   }
 }
 
-/** One action on the region's AWS-managed Amazon Location provider (arn:aws:<service>:<region>::provider/default). */
-function grantAmazonLocation(fn: NodejsFunction, service: 'geo-places' | 'geo-routes', action: string): void {
+/**
+ * One action on the region's AWS-managed Amazon Location provider (arn:aws:<service>:<region>::provider/default):
+ * the standalone Places, Routes and Maps APIs have no resources of their own, so this is the narrowest grant.
+ */
+function grantAmazonLocation(fn: NodejsFunction, service: 'geo-places' | 'geo-routes' | 'geo-maps', action: string): void {
   const provider = Stack.of(fn).formatArn({ service, account: '', resource: 'provider', resourceName: 'default', arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: [`${service}:${action}`], resources: [provider] }));
+}
+
+function configureLiveMap(
+  scope: Construct,
+  fn: NodejsFunction,
+  context: (name: string) => string | undefined,
+  setIfGiven: (variable: string, value: string | undefined) => unknown,
+): void {
+  const provider = context('liveMapProvider') ?? 'amazon-location';
+  fn.addEnvironment(env.liveMapProvider, provider);
+  setIfGiven(env.googleStaticMapsUrl, context('googleStaticMapsUrl'));
+  if (provider === 'amazon-location') {
+    setIfGiven(env.amazonLocationMapStyle, context('amazonLocationMapStyle'));
+    grantAmazonLocation(fn, 'geo-maps', 'GetStaticMap');
+  }
+  if (provider === 'tiles') {
+    const template = context('mapTilesUrl');
+    if (!template || !['{z}', '{x}', '{y}'].every((part) => template.includes(part))) {
+      throw new Error('liveMapProvider tiles needs the context value mapTilesUrl, a URL template with {z}, {x} and {y}');
+    }
+    fn.addEnvironment(env.mapTilesUrl, template);
+    setIfGiven(env.mapTilesAttribution, context('mapTilesAttribution'));
+    const secretName = context('mapTilesKeySecretName');
+    if (secretName) {
+      secretsmanager.Secret.fromSecretNameV2(scope, 'MapTilesKey', secretName).grantRead(fn);
+      fn.addEnvironment(env.mapTilesKeySecret, secretName);
+    }
+  }
 }

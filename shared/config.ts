@@ -13,6 +13,11 @@ export const env = {
   providerTimeoutMs: 'PROVIDER_TIMEOUT_MS',
   liveMapProvider: 'LIVE_MAP_PROVIDER',
   googleStaticMapsUrl: 'GOOGLE_STATIC_MAPS_URL',
+  geoMapsEndpoint: 'GEO_MAPS_ENDPOINT',
+  amazonLocationMapStyle: 'AMAZON_LOCATION_MAP_STYLE',
+  mapTilesUrl: 'MAP_TILES_URL',
+  mapTilesKeySecret: 'MAP_TILES_KEY_SECRET',
+  mapTilesAttribution: 'MAP_TILES_ATTRIBUTION',
   directionsProvider: 'DIRECTIONS_PROVIDER',
   osrmUrl: 'OSRM_URL',
   googleDirectionsUrl: 'GOOGLE_DIRECTIONS_URL',
@@ -83,8 +88,16 @@ export const config = {
   },
   /** inside the functions' 10 s timeout */
   providerTimeoutMs: (): number => positiveNumber('providerTimeoutMs', 8_000),
-  liveMapProvider: (): string => text('liveMapProvider') ?? 'schematic',
+  liveMapProvider: (): string => text('liveMapProvider') ?? 'offline',
   googleStaticMapsUrl: (): string | undefined => text('googleStaticMapsUrl'),
+  /** set only locally: a GetStaticMap endpoint other than AWS's (the tests' fake) */
+  geoMapsEndpoint: (): string | undefined => text('geoMapsEndpoint'),
+  amazonLocationMapStyle: (): 'Satellite' | 'Standard' => (text('amazonLocationMapStyle') === 'Standard' ? 'Standard' : 'Satellite'),
+  /** an XYZ raster tile URL template with {z}, {x}, {y} and optionally {key} */
+  mapTilesUrl: (): string | undefined => text('mapTilesUrl'),
+  /** Secrets Manager secret holding the tile server's key; without it the request's map_api_key fills {key} */
+  mapTilesKeySecret: (): string | undefined => text('mapTilesKeySecret'),
+  mapTilesAttribution: (): string => text('mapTilesAttribution') ?? '',
   directionsProvider: (): string => text('directionsProvider')?.toLowerCase() ?? 'estimate',
   osrmUrl: (): string | undefined => text('osrmUrl'),
   googleDirectionsUrl: (): string | undefined => text('googleDirectionsUrl'),

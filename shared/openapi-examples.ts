@@ -35,7 +35,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getLiveMap: {
     description:
-      'A PNG map of the linked vehicles (or the IMEIs in `filter`) at their last positions, with the user\'s saved locations. The picture comes from the configured provider (Google Static Maps with `map_api_key`, or the built-in schematic map) and is cached by its content. 404 when no vehicle has a position yet; 502 when the provider fails.',
+      'A PNG map of the linked vehicles (or the IMEIs in `filter`) at their last positions, with the user\'s saved locations. The picture comes from the deployment\'s provider: Amazon Location static maps (the AWS default; IAM, `map_api_key` unused), Google Static Maps (with `map_api_key`), an XYZ tile server (its key from the deployment or `map_api_key`), or the built-in offline map (Natural Earth land and borders, GeoNames towns, the user\'s zones, vehicles grouped when a few pixels apart, scale bar and legend; no network). The map is centred on the vehicles; when they do not all fit at the zoom, on the most that do, and the legend says how many are outside. Pictures are cached in S3 by a hash of what they show, never of the key. 404 when no vehicle has a position yet; 502 naming the provider when it fails (nothing is cached then).',
     request: { map_api_key: 'local', filter: '356307042441013,356307042441021', width: 640, height: 480, zoom: 11 },
   },
   getTrips: {

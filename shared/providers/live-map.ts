@@ -1,25 +1,37 @@
 /**
- * getLiveMap's work: the vehicles (and, for the schematic map, the geofences), the picture from the S3
+ * getLiveMap's work: the vehicles (and, for the maps drawn here, the geofences), the picture from the S3
  * cache when one shows exactly this, else from the configured provider. Configuration is read per call.
  */
-import { composeLiveMap, type MapSize, mapFingerprint } from '../domain/live-map/live-map.ts';
-import { renderSchematicMap } from '../domain/live-map/schematic.ts';
+import { composeLiveMap, type LiveMap, type MapSize, mapFingerprint } from '../domain/live-map/live-map.ts';
 import { findCachedMap, saveCachedMap } from '../store/live-maps.ts';
 import { listUserLocations } from '../store/user-locations.ts';
 import { listLinkedVehicles } from '../store/vehicles.ts';
 import { fetchGoogleStaticMap } from './google-static-maps.ts';
+import { fetchAmazonLocationMap } from './amazon-location-maps.ts';
+import { renderTileMap, tileServerIdentity, tileTemplate } from './map-tiles.ts';
+import { renderOfflineMap } from './offline-map.ts';
 import { config } from '../config.ts';
 
-export const LIVE_MAP_PROVIDERS = ['google', 'schematic'] as const;
+export const LIVE_MAP_PROVIDERS = ['offline', 'amazon-location', 'google', 'tiles'] as const;
 export type LiveMapProvider = (typeof LIVE_MAP_PROVIDERS)[number];
 
-/** LIVE_MAP_PROVIDER, `schematic` when unset so local runs and tests need no network. */
+/** LIVE_MAP_PROVIDER, `offline` when unset so local runs and tests need no network. */
 export function liveMapProvider(): LiveMapProvider {
   const configured = config.liveMapProvider();
   const provider = LIVE_MAP_PROVIDERS.find((name) => name === configured);
   if (!provider) throw new Error(`LIVE_MAP_PROVIDER must be one of ${LIVE_MAP_PROVIDERS.join(', ')}`);
   return provider;
 }
+
+/** The providers whose pictures this service draws, and so can show the user's zones. */
+const DRAWS_ZONES: readonly LiveMapProvider[] = ['offline', 'tiles'];
+
+const draw: Record<LiveMapProvider, (map: LiveMap, mapApiKey: string) => Promise<Uint8Array>> = {
+  offline: renderOfflineMap,
+  'amazon-location': (map) => fetchAmazonLocationMap(map),
+  google: fetchGoogleStaticMap,
+  tiles: renderTileMap,
+};
 
 export interface LiveMapRequest extends MapSize {
   /** the filter's IMEIs; undefined = every vehicle of the user */
@@ -32,13 +44,14 @@ export async function liveMapPng(userUid: number, { imeis, mapApiKey, ...size }:
   const provider = liveMapProvider();
   const [vehicles, geofences] = await Promise.all([
     listLinkedVehicles(userUid, imeis),
-    provider === 'schematic' ? listUserLocations(userUid) : [],
+    DRAWS_ZONES.includes(provider) ? listUserLocations(userUid) : [],
   ]);
   const map = composeLiveMap(size, vehicles, geofences);
-  const fingerprint = mapFingerprint(provider, map);
+  // A tile server's pictures differ from another's: its host and path (never its key) are part of the fingerprint.
+  const fingerprint = mapFingerprint(provider === 'tiles' ? `tiles ${tileServerIdentity(tileTemplate())}` : provider, map);
   const cached = await findCachedMap(fingerprint);
   if (cached) return cached;
-  const png = provider === 'google' ? await fetchGoogleStaticMap(map, mapApiKey) : renderSchematicMap(map);
+  const png = await draw[provider](map, mapApiKey);
   await saveCachedMap(fingerprint, png);
   return png;
 }

@@ -5,12 +5,19 @@ export const providerTimeoutMs = (): number => config.providerTimeoutMs();
 
 /**
  * Calls a third-party provider. Its failures become a 502 envelope naming the provider and its status;
- * the URL (which may carry a provider key) is never put in a message or a log line.
+ * the URL (which may carry a provider key) is never put in a message or a log line. Several requests
+ * that share one deadline (a map's tiles) pass its signal; `timeoutMs` is then the deadline's length.
  */
-export async function providerRequest(provider: string, url: URL, timeoutMs = providerTimeoutMs(), headers: Record<string, string> = {}): Promise<Response> {
+export async function providerRequest(
+  provider: string,
+  url: URL,
+  timeoutMs = providerTimeoutMs(),
+  headers: Record<string, string> = {},
+  deadline = AbortSignal.timeout(timeoutMs),
+): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers });
+    response = await fetch(url, { signal: deadline, headers });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new ProviderFailed(timedOut ? `${provider} did not answer within ${timeoutMs / 1000} s` : `${provider} could not be reached`);

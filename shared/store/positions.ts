@@ -10,6 +10,7 @@ import type { TrackState } from '../domain/tracking/detector.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { type Item, queryRange } from './requests.ts';
+import { tableDefinition } from './table-definition.ts';
 
 export interface Checkpoint {
   /** `yyyy-mm-ddThh`: the state is the detector's before the first point of this hour */
@@ -24,13 +25,13 @@ export const chunkItem = (vehicleUid: number, chunk: PositionChunk): Item => ({
   ...keys.positionChunk(vehicleUid, chunk.firstAt, chunk.contentHash),
   hour: chunk.hour,
   points: chunk.encoded,
-  ttl: expiresAfter(chunk.lastAt),
+  [tableDefinition.ttlAttribute]: expiresAfter(chunk.lastAt),
 });
 
 export const checkpointItem = (vehicleUid: number, checkpoint: Checkpoint): Item => ({
   ...keys.checkpoint(vehicleUid, checkpoint.hour),
   state: checkpoint.state,
-  ttl: expiresAfter(hourStart(checkpoint.hour)),
+  [tableDefinition.ttlAttribute]: expiresAfter(hourStart(checkpoint.hour)),
 });
 
 /**

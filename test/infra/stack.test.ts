@@ -188,13 +188,13 @@ describe('the positions pipeline', () => {
 });
 
 describe('provider configuration', () => {
-  it('tells getLiveMap to use Google Static Maps and addRoute to use Amazon Location routes by default', () => {
-    expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'google' });
+  it('tells getLiveMap to use Amazon Location static maps and addRoute to use Amazon Location routes by default', () => {
+    expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'amazon-location' });
     expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({ DIRECTIONS_PROVIDER: 'amazon', GEOCODING_PROVIDER: 'amazon' });
     expect(processorOf(template)[1].Properties.Environment.Variables).toMatchObject({ GEOCODING_PROVIDER: 'amazon' });
   });
 
-  it('lets only addRoute calculate routes and only addRoute and processPositions reverse-geocode, on the region\'s provider resource', () => {
+  it('grants each Amazon Location action only to the functions that call it (routes: addRoute; places: addRoute and processPositions; maps: getLiveMap), on the region\'s provider resource', () => {
     const amazonLocationGrants = (logicalId: string) => statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
     const everyGrant = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(amazonLocationGrants);
     const provider = (service: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:${service}:`, { Ref: 'AWS::Region' }, '::provider/default']] });
@@ -205,7 +205,8 @@ describe('provider configuration', () => {
       ]),
     );
     expect(amazonLocationGrants(processorOf(template)[0])).toEqual([{ Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') }]);
-    expect(everyGrant).toHaveLength(3);
+    expect(amazonLocationGrants(functionOf('getLiveMap')[0])).toEqual([{ Effect: 'Allow', Action: 'geo-maps:GetStaticMap', Resource: provider('geo-maps') }]);
+    expect(everyGrant).toHaveLength(4);
   });
 
   it('refuses OSRM without an explicit osrmUrl: the public demo server is never a default', () => {
@@ -243,6 +244,34 @@ describe('provider configuration', () => {
     withGoogle.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]) },
     });
+  });
+
+  it('gives getLiveMap a tile server\'s URL template and its key\'s secret, with read access, and no Amazon Location grant', () => {
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}',
+        mapTilesKeySecretName: 'fleet/map-tiles', mapTilesAttribution: '© OpenStreetMap contributors',
+      },
+    });
+    const withTiles = Template.fromStack(new FleetTrackingStack(app, 'Tiles'));
+    withTiles.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          LIVE_MAP_PROVIDER: 'tiles', MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}', MAP_TILES_KEY_SECRET: 'fleet/map-tiles',
+          MAP_TILES_ATTRIBUTION: '© OpenStreetMap contributors',
+        }),
+      },
+    });
+    const actions = Object.values(withTiles.findResources('AWS::IAM::Policy'))
+      .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement)
+      .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+    expect(actions).toContain('secretsmanager:GetSecretValue');
+    expect(actions).not.toContain('geo-maps:GetStaticMap');
+  });
+
+  it('refuses the tiles provider without a URL template', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/tile.png' } });
+    expect(() => new FleetTrackingStack(app, 'NoTemplate')).toThrow(/mapTilesUrl/);
   });
 
   it('refuses Google directions without a secret', () => {

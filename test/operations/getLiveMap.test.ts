@@ -6,11 +6,16 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
-import { MARKER_COLOR } from '../../shared/domain/live-map/schematic.ts';
+import { MARKER } from '../../shared/domain/live-map/svg-map.ts';
 import { logger } from '../../shared/logger.ts';
 import { createApi } from '../support/api.ts';
 import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
-import { type FakeStaticMaps, givenPlacedVehicle, startFakeStaticMaps, storedLiveMapKeys } from '../support/live-map-builders.ts';
+import { tilesCovering } from '../../shared/domain/live-map/projection.ts';
+import { PARALLEL_TILES } from '../../shared/providers/map-tiles.ts';
+import {
+  type FakeGeoMaps, type FakeStaticMaps, type FakeTileServer, givenPlacedVehicle, GREEN_JPEG_64X48, JPEG_GREEN, startFakeGeoMaps, startFakeStaticMaps,
+  startFakeTileServer, storedLiveMapKeys,
+} from '../support/live-map-builders.ts';
 import { givenPolygonLocation } from '../support/user-locations-builders.ts';
 
 const DEPOT = { lat: -26.2041, lng: 28.0473 };
@@ -18,17 +23,23 @@ const CLIENT = { lat: -26.1076, lng: 28.0567 };
 const MAP_KEY = 'AIzaSy-test-map-key-0123456789abcdef';
 
 let fake: FakeStaticMaps;
+let tiles: FakeTileServer;
+let geoMaps: FakeGeoMaps;
 let emulator: ApiEmulator;
 const api = createApi(() => emulator.url);
 
 beforeAll(async () => {
   fake = await startFakeStaticMaps();
+  tiles = await startFakeTileServer();
+  geoMaps = await startFakeGeoMaps({ bytes: GREEN_JPEG_64X48, mediaType: 'image/jpeg' });
   emulator = await startApiEmulator({ port: await freePort() });
 });
 
 afterAll(async () => {
   await emulator.close();
   await fake.close();
+  await tiles.close();
+  await geoMaps.close();
 });
 
 beforeEach(() => {
@@ -43,6 +54,8 @@ afterEach(() => {
 });
 
 const decoded = (body: Buffer) => PNG.sync.read(body);
+const pixel = (png: PNG, x: number, y: number): number[] => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
+const near = (actual: readonly number[], expected: readonly number[], tolerance = 4) => actual.every((value, index) => Math.abs(value - (expected[index] ?? 0)) <= tolerance);
 
 describe('getLiveMap with Google Static Maps', () => {
   it('answers the provider\'s PNG for the vehicles at their last positions', async () => {
@@ -211,9 +224,9 @@ describe('getLiveMap when the provider fails', () => {
   });
 });
 
-describe('getLiveMap with the built-in schematic map', () => {
+describe('getLiveMap with the built-in offline map', () => {
   beforeEach(() => {
-    process.env.LIVE_MAP_PROVIDER = 'schematic';
+    process.env.LIVE_MAP_PROVIDER = 'offline';
   });
 
   it('draws a PNG of the requested size with the marker on the only vehicle, without any network', async () => {
@@ -228,7 +241,7 @@ describe('getLiveMap with the built-in schematic map', () => {
     const png = decoded(res.body);
     expect([png.width, png.height]).toEqual([320, 200]);
     const centre = (100 * 320 + 160) * 4;
-    expect([...png.data.subarray(centre, centre + 3)]).toEqual([...MARKER_COLOR]);
+    expect(Buffer.from(png.data.subarray(centre, centre + 3)).toString('hex')).toBe(MARKER.slice(1));
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -323,5 +336,133 @@ describe('getLiveMap refuses', () => {
 
   it('a missing api key, with the envelope', async () => {
     expect(await api.get('getLiveMap', { map_api_key: MAP_KEY })).toBeError(401, 'api key missing');
+  });
+});
+
+describe('getLiveMap with Amazon Location Service static maps', () => {
+  beforeEach(() => {
+    Object.assign(process.env, { LIVE_MAP_PROVIDER: 'amazon-location', GEO_MAPS_ENDPOINT: geoMaps.endpoint });
+    geoMaps.answer = 'png';
+    geoMaps.requests.length = 0;
+  });
+
+  it('asks GetStaticMap, signed with IAM credentials and no key, for the vehicles as a GeoJSON overlay, and answers a PNG', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT, { name: 'Truck 01' });
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 320, height: 200, zoom: 12 });
+    // Assess
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('image/png');
+    const [request] = geoMaps.requests;
+    expect(request?.path).toMatch(/\/static\/map$/);
+    expect(Object.fromEntries(request?.query ?? [])).toMatchObject({ center: '28.0473,-26.2041', zoom: '12', width: '320', height: '200', style: 'Satellite' });
+    expect(JSON.parse(request?.query.get('geojson-overlay') ?? '{}')).toEqual({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [28.0473, -26.2041] }, properties: { color: '#d32f2f', label: 'Truck 01' } }],
+    });
+    expect(request?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=local\//);
+    expect(request?.query.has('key')).toBe(false);
+    expect(JSON.stringify(geoMaps.requests.map((r) => [...r.query]))).not.toContain(MAP_KEY);
+    const png = decoded(res.body);
+    expect([png.width, png.height]).toEqual([320, 200]);
+    // the service's picture (a JPEG; this fake's is 64 × 48, so it is scaled into the frame), the legend over its top-left corner
+    expect(near(pixel(png, 250, 150), JPEG_GREEN)).toBe(true);
+    expect(near(pixel(png, 40, 20), JPEG_GREEN)).toBe(false);
+  });
+
+  it('asks for at least 64 × 64, the service\'s minimum, and answers the size requested', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 40, height: 30 });
+    expect(Object.fromEntries(geoMaps.requests[0]?.query ?? [])).toMatchObject({ width: '64', height: '64' });
+    expect([decoded(res.body).width, decoded(res.body).height]).toEqual([40, 30]);
+  });
+
+  it.each([403, 429, 500])('answers 502 naming the service\'s HTTP %i, and caches nothing', async (status) => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    geoMaps.answer = { status };
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    geoMaps.answer = 'png';
+    const retry = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res).toBeError(502, `Amazon Location Service maps answered HTTP ${status}`);
+    expect(retry.contentType).toBe('image/png');
+    expect(geoMaps.requests).toHaveLength(2);
+  });
+
+  it('answers 502 when the service does not answer in time', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    process.env.PROVIDER_TIMEOUT_MS = '300';
+    geoMaps.answer = 'hang';
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res).toBeError(502, 'Amazon Location Service maps did not answer within 0.3 s');
+  });
+
+  it('answers 502 when the service answers something that is not an image', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    geoMaps.answer = 'not-png';
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    expect(res).toBeError(502, 'Amazon Location Service maps did not answer with an image');
+  });
+});
+
+describe('getLiveMap with an XYZ tile server', () => {
+  beforeEach(() => {
+    Object.assign(process.env, { LIVE_MAP_PROVIDER: 'tiles', MAP_TILES_URL: tiles.template });
+    tiles.answer = 'png';
+    tiles.requests.length = 0;
+    tiles.mostAtOnce = 0;
+  });
+
+  it('stitches the tiles that cover the picture, a few at a time with the request\'s key, and draws the vehicles on top', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT, {}, { heading: null });
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 600, height: 600 });
+    // Assess
+    const expected = tilesCovering({ centre: DEPOT, zoom: 13, width: 600, height: 600 }).map(({ z, x, y }) => `${z}/${x}/${y}`);
+    expect(tiles.requests.map(({ z, x, y }) => `${z}/${x}/${y}`).sort()).toEqual([...expected].sort());
+    expect(expected.length).toBeGreaterThanOrEqual(9);
+    expect(tiles.requests.every((request) => request.key === MAP_KEY)).toBe(true);
+    expect(tiles.mostAtOnce).toBeGreaterThan(1);
+    expect(tiles.mostAtOnce).toBeLessThanOrEqual(PARALLEL_TILES);
+    const png = decoded(res.body);
+    expect([png.width, png.height]).toEqual([600, 600]);
+    expect(pixel(png, 300, 300)).toEqual([0xd3, 0x2f, 0x2f]);
+    expect(pixel(png, 500, 500)).toEqual([170, 211, 223]);
+  });
+
+  it('serves the same picture from S3 without fetching a tile again', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    const first = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 200, height: 200 });
+    const fetched = tiles.requests.length;
+    const second = await api.get('getLiveMap', { api_key: user.key, map_api_key: 'another-key', width: 200, height: 200 });
+    expect(second.body).toEqual(first.body);
+    expect(tiles.requests).toHaveLength(fetched);
+    expect((await storedLiveMapKeys()).join()).not.toContain(MAP_KEY);
+  });
+
+  it.each([
+    [{ status: 404 }, 'The map tile server answered HTTP 404'],
+    ['not-png', 'The map tile server did not answer with a PNG or JPEG tile'],
+  ] as const)('answers 502 when a tile fails (%j)', async (answer, message) => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    tiles.answer = answer;
+    expect(await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY })).toBeError(502, message);
+  });
+
+  it('answers 502 when the tiles do not come in time', async () => {
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    process.env.PROVIDER_TIMEOUT_MS = '300';
+    tiles.answer = 'hang';
+    expect(await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY })).toBeError(502, 'The map tile server did not answer within 0.3 s');
   });
 });

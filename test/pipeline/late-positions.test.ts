@@ -7,7 +7,9 @@ import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../shared/config.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
 import { initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -102,6 +104,28 @@ describe('late positions', () => {
     const key = (listed.Contents ?? []).map((object) => object.Key as string).find((name) => name.includes(batchName));
     const lines = (await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }))).Body?.transformToString())?.trim().split('\n');
     expect(lines?.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ reason: 'too late', data: expect.stringContaining('2026-10-29T12:01:00') })]);
+  });
+});
+
+describe('position history retention', () => {
+  it('gives every history chunk and checkpoint the table\'s TTL attribute, the retention after its hour', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const day = twoTrips(vehicle.imei);
+    // Act
+    await ingest([...day.morning, ...day.parked, ...day.afternoon]);
+    // Assess
+    const itemsUnder = async (pk: string) =>
+      (await dynamo().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? [];
+    const history = [...(await itemsUnder(`VEHICLE#${vehicle.vehicleUid}#POSITIONS`)), ...(await itemsUnder(keys.checkpointRange(vehicle.vehicleUid, '9999').pk))];
+    const retentionS = config.positionRetentionDays() * 86_400;
+    const dayStartS = Date.parse(`${DAY}T00:00:00Z`) / 1000;
+    expect(history.length).toBeGreaterThan(1);
+    for (const item of history) {
+      expect(item[tableDefinition.ttlAttribute]).toBeGreaterThanOrEqual(dayStartS + retentionS);
+      expect(item[tableDefinition.ttlAttribute]).toBeLessThanOrEqual(dayStartS + 86_400 + retentionS);
+    }
   });
 });
 

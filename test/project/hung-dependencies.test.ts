@@ -75,7 +75,7 @@ describe('a hung S3', () => {
     // Prepare
     const user = await givenUser();
     await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
-    const { api } = await emulatorWith({ S3_ENDPOINT: silent.endpoint, LIVE_MAP_PROVIDER: 'schematic' });
+    const { api } = await emulatorWith({ S3_ENDPOINT: silent.endpoint, LIVE_MAP_PROVIDER: 'offline' });
     expect(await api.get('getLiveMap')).toBeError(401, 'api key missing');
     // Act
     const { res, ms } = await timed(() => api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' }));

@@ -12,14 +12,14 @@ const linked = (vehicleUid: number, lat: number, lng: number): LinkedVehicle => 
 describe('googleStaticMapUrl', () => {
   it('asks for the size, zoom, centre, a roadmap PNG, one labelled marker per vehicle, then the key', () => {
     // Prepare
-    const map = composeLiveMap({ width: 640, height: 480, zoom: 13 }, [linked(1, -26.2041, 28.0473), linked(2, -26.1, 28.123456789)]);
+    const map = composeLiveMap({ width: 640, height: 480, zoom: 11 }, [linked(1, -26.2041, 28.0473), linked(2, -26.1, 28.123456789)]);
     // Act
     const url = googleStaticMapUrl('https://maps.googleapis.com/maps/api/staticmap', map, 'MAP-KEY');
     // Assess
     expect(url.origin + url.pathname).toBe('https://maps.googleapis.com/maps/api/staticmap');
     expect([...url.searchParams]).toEqual([
       ['size', '640x480'],
-      ['zoom', '13'],
+      ['zoom', '11'],
       ['center', '-26.15205,28.085378'],
       ['maptype', 'roadmap'],
       ['format', 'png'],

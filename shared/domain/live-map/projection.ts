@@ -4,7 +4,7 @@
  */
 import type { LatLng } from '../geo.ts';
 
-const TILE_SIZE = 256;
+export const TILE_SIZE = 256;
 /** beyond this latitude Mercator runs to infinity; the square world stops here */
 export const MAX_LATITUDE = 85.0511287798;
 
@@ -54,4 +54,30 @@ export function toImagePixel(viewport: Viewport, position: LatLng): Pixel {
 export function fromImagePixel(viewport: Viewport, pixel: Pixel): LatLng {
   const middle = toWorldPixel(viewport.centre, viewport.zoom);
   return fromWorldPixel({ x: pixel.x - viewport.width / 2 + middle.x, y: pixel.y - viewport.height / 2 + middle.y }, viewport.zoom);
+}
+
+/** One slippy-map tile and where its top-left corner falls in the picture. */
+export interface TilePlacement {
+  z: number;
+  x: number;
+  y: number;
+  at: Pixel;
+}
+
+/**
+ * The 256-pixel tiles that cover the picture at its zoom, row by row. Columns wrap around the
+ * antimeridian; rows stop at the poles (the picture shows background there).
+ */
+export function tilesCovering(viewport: Viewport): TilePlacement[] {
+  const middle = toWorldPixel(viewport.centre, viewport.zoom);
+  const left = middle.x - viewport.width / 2;
+  const top = middle.y - viewport.height / 2;
+  const count = 2 ** viewport.zoom;
+  const tiles: TilePlacement[] = [];
+  for (let row = Math.max(0, Math.floor(top / TILE_SIZE)); row <= Math.min(count - 1, Math.floor((top + viewport.height - 1) / TILE_SIZE)); row++) {
+    for (let column = Math.floor(left / TILE_SIZE); column <= Math.floor((left + viewport.width - 1) / TILE_SIZE); column++) {
+      tiles.push({ z: viewport.zoom, x: ((column % count) + count) % count, y: row, at: { x: column * TILE_SIZE - left, y: row * TILE_SIZE - top } });
+    }
+  }
+  return tiles;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  fromImagePixel, fromWorldPixel, MAX_LATITUDE, metresPerPixel, toImagePixel, toWorldPixel,
+  fromImagePixel, fromWorldPixel, MAX_LATITUDE, metresPerPixel, tilesCovering, toImagePixel, toWorldPixel,
 } from '../../../shared/domain/live-map/projection.ts';
 
 const johannesburg = { lat: -26.2041, lng: 28.0473 };
@@ -54,5 +54,21 @@ describe('a viewport', () => {
     const pixel = toImagePixel(viewport, corner);
     expect(pixel.x).toBeCloseTo(0, 6);
     expect(pixel.y).toBeCloseTo(0, 6);
+  });
+});
+
+describe('tilesCovering', () => {
+  it('lists the tiles under the picture row by row, each placed where its corner falls', () => {
+    // zoom 2: a 1024-pixel world of 4 × 4 tiles; the picture's middle is the world's
+    const tiles = tilesCovering({ centre: { lat: 0, lng: 0 }, zoom: 2, width: 300, height: 200 });
+    expect(tiles.map(({ x, y }) => `${x}/${y}`)).toEqual(['1/1', '2/1', '1/2', '2/2']);
+    expect(tiles[0]?.at).toEqual({ x: -106, y: -156 });
+    expect(tiles.every((tile) => tile.z === 2)).toBe(true);
+  });
+
+  it('wraps columns around the antimeridian and stops rows at the poles', () => {
+    const tiles = tilesCovering({ centre: { lat: 80, lng: 179.9 }, zoom: 1, width: 600, height: 600 });
+    expect(new Set(tiles.map(({ x }) => x))).toEqual(new Set([0, 1]));
+    expect(tiles.every(({ y }) => y >= 0 && y <= 1)).toBe(true);
   });
 });
