@@ -51,8 +51,8 @@ const demoVehicles: NewVehicle[] = [
 ];
 
 const demoDrivers = [
-  { fullname: 'Thabo Mokoena', id_number: '8001015009087', tag_id: '01A2B3C4', mobile_number: '+27 82 555 0101', employee_number: 'EMP-0042' },
-  { fullname: 'Anele Dlamini', id_number: '9106230234081', tag_id: '01D5E6F7', mobile_number: '+27 83 555 0199', employee_number: 'EMP-0057' },
+  { fullname: 'Thabo Mokoena', idNumber: '8001015009087', tagId: '01A2B3C4', mobileNumber: '+27 82 555 0101', employeeNumber: 'EMP-0042' },
+  { fullname: 'Anele Dlamini', idNumber: '9106230234081', tagId: '01D5E6F7', mobileNumber: '+27 83 555 0199', employeeNumber: 'EMP-0057' },
 ];
 
 /** Seeds once; later starts reuse the account recorded in `stateFile` while its key still exists. */
@@ -96,9 +96,9 @@ async function seedPlacesAndPeople(userUid: number): Promise<void> {
   }
   for (const driver of demoDrivers) {
     await addOperator(userUid, {
-      ...driver, default_trip_type: 0, active_flag: 1, home_number: '', current_points: '0', home_address: '', next_of_kin: '',
-      next_of_kin_contact_number: '', email_address: '', driver_licence_expiry_datetime: '2027-05-31',
-      pdp_expiry_datetime: '2026-12-31', dgp_expiry_datetime: '2001-01-01', mc_expiry_datetime: '2001-01-01',
+      ...driver, defaultTripType: 0, activeFlag: 1, homeNumber: '', currentPoints: '0', homeAddress: '', nextOfKin: '',
+      nextOfKinContactNumber: '', emailAddress: '', driverLicenceExpiry: '2027-05-31',
+      pdpExpiry: '2026-12-31', dgpExpiry: '2001-01-01', mcExpiry: '2001-01-01',
     });
   }
 }

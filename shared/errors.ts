@@ -34,6 +34,11 @@ export class NotFound extends ApiError {
   constructor(message: string) {
     super(404, message);
   }
+
+  /** The spec's one answer for a record that does not exist and for one of another user: the two are not told apart. */
+  static notLinked(subject: string): NotFound {
+    return new NotFound(`${subject} not found or not linked to this api key`);
+  }
 }
 
 export class MethodNotAllowed extends ApiError {

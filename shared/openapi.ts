@@ -20,6 +20,7 @@ import { RouteRecord, RouteSummary } from './contracts/routes.ts';
 import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
+import { NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 import type { InputSchema, OperationContract } from './contracts/operation.ts';
 import { operationContracts } from './contracts/operations.ts';
@@ -84,7 +85,7 @@ const ERROR_RESPONSES = {
   400: { name: 'BadRequest', description: 'A parameter is missing or invalid; error_msg names the first one, in parameter order.', example: 'vehicle_uid is required and must be an integer' },
   401: { name: 'Unauthorized', description: 'No API key, or one nobody has.', example: 'api key missing' },
   403: { name: 'Forbidden', description: 'The API key is locked.', example: 'api key locked' },
-  404: { name: 'NotFound', description: 'A record the request names does not exist or belongs to another user.', example: 'vehicle not found or not linked to this api key' },
+  404: { name: 'NotFound', description: 'A record the request names does not exist or belongs to another user.', example: NotFound.notLinked('vehicle').message },
   405: { name: 'MethodNotAllowed', description: 'The resource answers every method, a wrong one with this.', example: 'method not allowed, use POST' },
   409: { name: 'Conflict', description: 'A uniqueness rule, or a concurrent change to the same record (try again).', example: 'tag_id already exists' },
   413: { name: 'PayloadTooLarge', description: 'The body is over the limit.', example: `request body too large (max ${MAX_BODY_BYTES / 1024} KB)` },

@@ -6,12 +6,10 @@ import { findFuelFill } from '../../shared/store/fuel-fills.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract } from './contract.ts';
 
-const FILL_NOT_FOUND = 'fuel fill event not found or not linked to this api key';
-
 /** A type-1 slip dated at the fill (in the user's offset); the store keeps it to one slip per fill. */
 export const handler = operation('addFuelFillSlip', contract, async ({ user, input }) => {
   const fill = await findFuelFill(input.event_uid);
-  if (!fill || !(await findVehicleForUser(user.userUid, fill.vehicleUid))) throw new NotFound(FILL_NOT_FOUND);
+  if (!fill || !(await findVehicleForUser(user.userUid, fill.vehicleUid))) throw NotFound.notLinked('fuel fill event');
   const slip = await addFillSlip({
     eventUid: fill.eventUid,
     vehicleUid: fill.vehicleUid,

@@ -7,7 +7,7 @@ import { operation } from '../../shared/operation.ts';
 import { namePlace } from '../../shared/places/place-name.ts';
 import { findDirections } from '../../shared/providers/directions/directions.ts';
 import { Geocoder } from '../../shared/providers/geocoding/geocoder.ts';
-import { addRoute, VEHICLE_NOT_FOUND } from '../../shared/store/routes.ts';
+import { addRoute } from '../../shared/store/routes.ts';
 import { listUserLocations, numberLocations } from '../../shared/store/user-locations.ts';
 import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract } from './contract.ts';
@@ -32,7 +32,7 @@ export const handler = operation('addRoute', contract, async ({ user, input }) =
     vehicleUid === null ? undefined : findVehicleForUser(user.userUid, vehicleUid),
   ]);
   const plan = planStops(input.stops, locations);
-  if (vehicleUid !== null && !vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
+  if (vehicleUid !== null && !vehicle) throw NotFound.notLinked('vehicle');
   const [directions, names] = await Promise.all([findDirections(planPoints(plan)), placeNames(unnamedPoints(plan), locations)]);
   const named = nameDrafts(plan, names);
   const created = await numberLocations(named.drafts);

@@ -1,10 +1,9 @@
 import { toFuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
 import { userDayRange } from '../../shared/domain/time.ts';
-import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { findSlips } from '../../shared/store/expense-slips.ts';
 import { listFuelFills } from '../../shared/store/fuel-fills.ts';
-import { findVehicleForUser } from '../../shared/store/vehicles.ts';
+import { getVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract } from './contract.ts';
 
 /**
@@ -13,8 +12,7 @@ import { contract } from './contract.ts';
  */
 export const handler = operation('getFuelFillReport', contract, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
-  const [vehicle, fills] = await Promise.all([findVehicleForUser(user.userUid, input.vehicle_uid), listFuelFills(input.vehicle_uid, from, to)]);
-  if (!vehicle) throw new NotFound('vehicle not found or not linked to this api key');
+  const [vehicle, fills] = await Promise.all([getVehicleForUser(user.userUid, input.vehicle_uid), listFuelFills(input.vehicle_uid, from, to)]);
   const slips = new Map((await findSlips(fills.flatMap((fill) => fill.slipUid ?? []))).map((slip) => [slip.slipUid, slip]));
   return {
     vehicle_uid: vehicle.vehicleUid,

@@ -1,9 +1,9 @@
 import { toRouteRecord } from '../../shared/contracts/routes.ts';
 import { operation } from '../../shared/operation.ts';
-import { findRoute } from '../../shared/store/routes.ts';
+import { getRoute } from '../../shared/store/routes.ts';
 import { contract } from './contract.ts';
 
 export const handler = operation('getRoute', contract, async ({ user, input }) => {
-  const route = await findRoute(user.userUid, input.route_uid);
+  const route = await getRoute(user.userUid, input.route_uid);
   return { route: toRouteRecord(route) };
 });

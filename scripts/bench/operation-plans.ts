@@ -134,7 +134,7 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
       return write((i) => ({ params: { slip_uid: at(slips, i).slipUid } }));
     },
     getOperators: read(),
-    getOperator: read({ operator_uid: readerOperator?.operator_uid ?? 0 }),
+    getOperator: read({ operator_uid: readerOperator?.operatorUid ?? 0 }),
     addOperator: async () => write((i) => ({ params: anOperator(i, `AB${Date.now().toString(36).toUpperCase()}`) })),
     editOperator: async () => {
       const { operator_uid } = await callApi('addOperator', writer, { params: anOperator(0, `ED${Date.now().toString(36).toUpperCase()}`) });

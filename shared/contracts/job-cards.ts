@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
 import { dateTimeField, integerField, nullableTextField } from './primitives.ts';
 import type { ParsedBody } from './request-body.ts';
-import { verbatimJsonObject } from '../middleware/envelope.ts';
+import { verbatimJsonObject } from './verbatim-json.ts';
 import { formatDateTime } from '../domain/time.ts';
 import { JOB_CARD_ACTIONS, type JobCard, type JobCardSnapshot, RECOGNISED } from '../domain/job-card/rules.ts';
 import { asPayload, type JobCardPayload, parsePayload, PAYLOAD_NOT_JSON } from '../domain/job-card/parse.ts';

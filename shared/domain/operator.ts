@@ -1,7 +1,7 @@
 /**
  * Operators (drivers): owned by one user; tag_id is unique across all operators of all users.
- * The fields keep the spec's names: they are the parameters, the stored attributes and the record,
- * so one name per field runs from the request to the table and back.
+ * The parameters, the stored attributes and the record all use the spec's names; the domain's are camelCase,
+ * mapped here from the parameters and to the record, and by the store's field map to the table.
  */
 
 /** Text limits the spec leaves open: long enough for real names, addresses and tag formats. */
@@ -26,17 +26,32 @@ export const EXPIRY_FIELDS = [
   'mc_expiry_datetime',
 ] as const;
 
-/** Every string field; expiries are stored as the yyyy-mm-dd they were given. */
-export const OPERATOR_TEXT_FIELDS = [...(Object.keys(OPERATOR_LIMITS) as (keyof typeof OPERATOR_LIMITS)[]), ...EXPIRY_FIELDS];
-
-type TextField = (typeof OPERATOR_TEXT_FIELDS)[number];
-
-export type OperatorFields = Record<TextField, string> & { default_trip_type: number; active_flag: number };
+export interface OperatorFields {
+  fullname: string;
+  idNumber: string;
+  tagId: string;
+  defaultTripType: number;
+  /** 1 active, 0 not */
+  activeFlag: number;
+  mobileNumber: string;
+  homeNumber: string;
+  employeeNumber: string;
+  currentPoints: string;
+  homeAddress: string;
+  nextOfKin: string;
+  nextOfKinContactNumber: string;
+  emailAddress: string;
+  /** expiries are the yyyy-mm-dd they were given */
+  driverLicenceExpiry: string;
+  pdpExpiry: string;
+  dgpExpiry: string;
+  mcExpiry: string;
+}
 
 export interface Operator extends OperatorFields {
-  operator_uid: number;
+  operatorUid: number;
   /** the owner: an operator is visible to this user only */
-  user_uid: number;
+  userUid: number;
 }
 
 /** What an edit sends: omitted fields are undefined and keep their stored value. */
@@ -44,25 +59,54 @@ export type OperatorChanges = { [Field in keyof OperatorFields]?: OperatorFields
 
 const NO_EXPIRY = '2001-01-01';
 
-const OPERATOR_DEFAULTS: Omit<OperatorFields, 'fullname' | 'id_number' | 'tag_id'> = {
-  default_trip_type: 0,
-  active_flag: 1,
-  mobile_number: '',
-  home_number: '',
-  employee_number: '',
-  current_points: '',
-  home_address: '',
-  next_of_kin: '',
-  next_of_kin_contact_number: '',
-  email_address: '',
-  driver_licence_expiry_datetime: NO_EXPIRY,
-  pdp_expiry_datetime: NO_EXPIRY,
-  dgp_expiry_datetime: NO_EXPIRY,
-  mc_expiry_datetime: NO_EXPIRY,
+const OPERATOR_DEFAULTS: Omit<OperatorFields, 'fullname' | 'idNumber' | 'tagId'> = {
+  defaultTripType: 0,
+  activeFlag: 1,
+  mobileNumber: '',
+  homeNumber: '',
+  employeeNumber: '',
+  currentPoints: '',
+  homeAddress: '',
+  nextOfKin: '',
+  nextOfKinContactNumber: '',
+  emailAddress: '',
+  driverLicenceExpiry: NO_EXPIRY,
+  pdpExpiry: NO_EXPIRY,
+  dgpExpiry: NO_EXPIRY,
+  mcExpiry: NO_EXPIRY,
 };
 
 /** A new operator: the required fields plus whatever was given, the spec's defaults for the rest. */
-export function newOperatorFields(given: OperatorChanges & Pick<OperatorFields, 'fullname' | 'id_number' | 'tag_id'>): OperatorFields {
+export function newOperatorFields(given: OperatorChanges & Pick<OperatorFields, 'fullname' | 'idNumber' | 'tagId'>): OperatorFields {
   const present = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  return { ...OPERATOR_DEFAULTS, ...present, fullname: given.fullname, id_number: given.id_number, tag_id: given.tag_id };
+  return { ...OPERATOR_DEFAULTS, ...present, fullname: given.fullname, idNumber: given.idNumber, tagId: given.tagId };
+}
+
+/** The parameters addOperator and editOperator take (absent ones undefined). */
+export type OperatorParams = { [Name in keyof typeof OPERATOR_LIMITS | (typeof EXPIRY_FIELDS)[number]]?: string | undefined } & {
+  default_trip_type?: number | undefined;
+  active_flag?: number | undefined;
+};
+
+/** The fields the parameters set; an absent parameter stays undefined (a default on add, kept on edit). */
+export function operatorChanges(params: OperatorParams): OperatorChanges {
+  return {
+    fullname: params.fullname,
+    idNumber: params.id_number,
+    tagId: params.tag_id,
+    defaultTripType: params.default_trip_type,
+    activeFlag: params.active_flag,
+    mobileNumber: params.mobile_number,
+    homeNumber: params.home_number,
+    employeeNumber: params.employee_number,
+    currentPoints: params.current_points,
+    homeAddress: params.home_address,
+    nextOfKin: params.next_of_kin,
+    nextOfKinContactNumber: params.next_of_kin_contact_number,
+    emailAddress: params.email_address,
+    driverLicenceExpiry: params.driver_licence_expiry_datetime,
+    pdpExpiry: params.pdp_expiry_datetime,
+    dgpExpiry: params.dgp_expiry_datetime,
+    mcExpiry: params.mc_expiry_datetime,
+  };
 }

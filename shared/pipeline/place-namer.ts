@@ -45,7 +45,7 @@ export class PlaceNamer {
       this.tagHolders.set(tagId, holder);
     }
     const [operator, users] = await Promise.all([holder, this.vehicleUsers(vehicleUid)]);
-    return operator && users.includes(operator.user_uid) ? operator : undefined;
+    return operator && users.includes(operator.userUid) ? operator : undefined;
   }
 
   private vehicleUsers(vehicleUid: number): Promise<number[]> {

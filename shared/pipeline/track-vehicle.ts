@@ -17,7 +17,7 @@ import { listFuelFills } from '../store/fuel-fills.ts';
 import { type Checkpoint, checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
-import { liveItem } from '../store/vehicles.ts';
+import { liveRecordEntity } from '../store/vehicles.ts';
 import type { PlaceNamer } from './place-namer.ts';
 
 export interface VehicleOutcome {
@@ -239,8 +239,8 @@ function liveStateOf(position: Position, state: TrackState, vehicle: Vehicle, re
 /** Equal but for when it was received: a late batch that changes nothing of the newest point leaves the record alone. */
 function sameLive(stored: LiveState | undefined, next: LiveState): boolean {
   if (!stored) return false;
-  const { last_response: _stored, ...before } = liveItem(stored);
-  const { last_response: _next, ...after } = liveItem(next);
+  const { last_response: _stored, ...before } = liveRecordEntity.toItem(stored);
+  const { last_response: _next, ...after } = liveRecordEntity.toItem(next);
   return JSON.stringify(before) === JSON.stringify(after);
 }
 
@@ -268,5 +268,5 @@ function measuredFill(vehicle: Vehicle, fill: DetectedFill, tripUidByStart: Map<
 
 async function namedFill(vehicle: Vehicle, fill: DetectedFill, measured: ReturnType<typeof measuredFill>, eventUid: number, slipUid: number | null, namer: PlaceNamer): Promise<FuelFill> {
   const [location, driver] = await Promise.all([namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }), namer.driver(vehicle.vehicleUid, fill.driverTagId)]);
-  return { ...measured, eventUid, location, operatorUid: driver?.operator_uid ?? null, operatorName: driver?.fullname ?? null, slipUid };
+  return { ...measured, eventUid, location, operatorUid: driver?.operatorUid ?? null, operatorName: driver?.fullname ?? null, slipUid };
 }

@@ -26,7 +26,7 @@ export async function putObject(key: string, body: Uint8Array | string, contentT
 }
 
 /** The object's bytes, or undefined when there is no such key. */
-export async function getObject(key: string): Promise<Uint8Array | undefined> {
+export async function findObject(key: string): Promise<Uint8Array | undefined> {
   try {
     const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
     return Body ? await Body.transformToByteArray() : undefined;

@@ -12,13 +12,12 @@ import { FILL_SLIP_TYPE, FUEL_TYPE } from '../domain/expense-type.ts';
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { absentWhenNull, defineEntity, number, text } from './entity.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryAll, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
-import { findVehicleForUser } from './vehicles.ts';
+import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { findVehicleForUser, getVehicleForUser } from './vehicles.ts';
 
-const SLIP_NOT_FOUND = 'slip not found or not linked to this api key';
-const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
 const BUSY = 'slip is being changed by another request, try again';
 
 /**
@@ -26,11 +25,10 @@ const BUSY = 'slip is being changed by another request, try again';
  * together and judged in the spec's order: vehicle first, then type.
  */
 export async function addExpenseSlip(userUid: number, details: NewExpenseSlip): Promise<ExpenseSlip> {
-  const [vehicle, type] = await Promise.all([
-    findVehicleForUser(userUid, details.vehicleUid),
+  const [, type] = await Promise.all([
+    getVehicleForUser(userUid, details.vehicleUid),
     details.type === FILL_SLIP_TYPE ? undefined : findExpenseType(userUid, details.type),
   ]);
-  if (!vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
   if (!type || type.deleted) throw new BadRequest(SLIP_TYPE_INVALID);
   const slip: ExpenseSlip = {
     ...details,
@@ -39,7 +37,7 @@ export async function addExpenseSlip(userUid: number, details: NewExpenseSlip): 
     eventUid: null,
   };
   await dynamo().send(
-    new PutCommand({ TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({ TableName: tableName(), Item: slipEntity.toItem(slip), ConditionExpression: 'attribute_not_exists(pk)' }),
   );
   return slip;
 }
@@ -52,7 +50,7 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
   const slip: ExpenseSlip = { ...fill, slipUid: await nextId('slip'), type: FILL_SLIP_TYPE, typeOwnerUid: null, comment: '' };
   try {
     await transactWrite([
-      { Put: { TableName: tableName(), Item: slipItem(slip), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName(), Item: slipEntity.toItem(slip), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Update: {
           TableName: tableName(),
@@ -75,10 +73,10 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
 }
 
 /** Any slip, fill slips included, whose vehicle is linked to the user, with its type's current name. */
-export async function findSlipForUser(userUid: number, slipUid: number): Promise<NamedExpenseSlip> {
-  const slip = await findSlip(slipUid);
+export async function getSlipForUser(userUid: number, slipUid: number): Promise<NamedExpenseSlip> {
+  const slip = await getSlip(slipUid);
   const [vehicle, named] = await Promise.all([findVehicleForUser(userUid, slip.vehicleUid), withTypeNames([slip])]);
-  if (!vehicle) throw new NotFound(SLIP_NOT_FOUND);
+  if (!vehicle) throw NotFound.notLinked('slip');
   return named[0] as NamedExpenseSlip;
 }
 
@@ -87,17 +85,8 @@ export async function findSlipForUser(userUid: number, slipUid: number): Promise
  * one Query on the timeline, run alongside the link check, then one BatchGetItem for the type names.
  */
 export async function listExpenseSlips(userUid: number, vehicleUid: number, from: string, to: string): Promise<NamedExpenseSlip[]> {
-  const range = keys.slipTimelineRange(vehicleUid, from, to);
-  const [vehicle, items] = await Promise.all([
-    findVehicleForUser(userUid, vehicleUid),
-    queryAll({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': range.gsi1pk, ':from': range.gsi1skFrom, ':to': range.gsi1skTo },
-    }),
-  ]);
-  if (!vehicle) throw new NotFound(VEHICLE_NOT_FOUND);
-  return withTypeNames(items.map(slipFromItem));
+  const [, items] = await Promise.all([getVehicleForUser(userUid, vehicleUid), queryRange(keys.slipTimelineRange(vehicleUid, from, to))]);
+  return withTypeNames(items.map(slipEntity.fromItem));
 }
 
 /**
@@ -106,21 +95,14 @@ export async function listExpenseSlips(userUid: number, vehicleUid: number, from
  */
 export async function editExpenseSlip(userUid: number, slipUid: number, changes: SlipChanges, type?: number): Promise<void> {
   await writeWithOptimisticRetry({
-    read: () => findLinkedSlip(userUid, slipUid),
+    read: () => getLinkedSlip(userUid, slipUid),
     write: async (slip) => {
       if (type !== undefined && type !== slip.type) throw new BadRequest('type cannot be changed: delete the slip and add a new one');
       const timeline =
         changes.eventDatetime !== undefined && slip.type !== FILL_SLIP_TYPE
           ? keys.slipTimeline(slip.vehicleUid, changes.eventDatetime, slipUid)
           : {};
-      const update = setExpression({
-        slip_amount: changes.amount,
-        slip_qty: changes.qty,
-        slip_number: changes.slipNumber,
-        event_datetime: changes.eventDatetime,
-        comment: changes.comment,
-        ...timeline,
-      });
+      const update = setExpression({ ...slipEntity.attributes(changes), ...timeline });
       if (!update) return;
       await dynamo().send(
         new UpdateCommand({ TableName: tableName(), Key: keys.slip(slipUid), ...update, ConditionExpression: 'attribute_exists(pk)' }),
@@ -133,7 +115,7 @@ export async function editExpenseSlip(userUid: number, slipUid: number, changes:
 /** Hard delete; a fill slip frees its fill's claim in the same transaction, so the fill can get a new slip. */
 export async function deleteExpenseSlip(userUid: number, slipUid: number): Promise<void> {
   await writeWithOptimisticRetry({
-    read: () => findLinkedSlip(userUid, slipUid),
+    read: () => getLinkedSlip(userUid, slipUid),
     write: (slip) =>
       transactWrite([
         { Delete: { TableName: tableName(), Key: keys.slip(slipUid), ConditionExpression: 'attribute_exists(pk)' } },
@@ -157,19 +139,19 @@ function releaseFillClaim(eventUid: number, slipUid: number) {
 /** Slips by id in one BatchGetItem (the fuel fill report's linked fill slips). */
 export async function findSlips(slipUids: readonly number[]): Promise<ExpenseSlip[]> {
   if (slipUids.length === 0) return [];
-  return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipFromItem);
+  return (await batchGet(slipUids.map((slipUid) => keys.slip(slipUid)))).map(slipEntity.fromItem);
 }
 
 /** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
-async function findSlip(slipUid: number): Promise<ExpenseSlip> {
+async function getSlip(slipUid: number): Promise<ExpenseSlip> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.slip(slipUid), ConsistentRead: true }));
-  if (!Item) throw new NotFound(SLIP_NOT_FOUND);
-  return slipFromItem(Item);
+  if (!Item) throw NotFound.notLinked('slip');
+  return slipEntity.fromItem(Item);
 }
 
-async function findLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
-  const slip = await findSlip(slipUid);
-  if (!(await findVehicleForUser(userUid, slip.vehicleUid))) throw new NotFound(SLIP_NOT_FOUND);
+async function getLinkedSlip(userUid: number, slipUid: number): Promise<ExpenseSlip> {
+  const slip = await getSlip(slipUid);
+  if (!(await findVehicleForUser(userUid, slip.vehicleUid))) throw NotFound.notLinked('slip');
   return slip;
 }
 
@@ -193,35 +175,22 @@ function claimedSlipUid(error: unknown): string {
   return reasons?.[1]?.Item?.slip_uid?.N ?? '';
 }
 
-function slipItem(slip: ExpenseSlip): Item {
-  const listed = slip.type !== FILL_SLIP_TYPE;
-  return {
+/** A slip as stored; fill slips stay off the timeline, so they are not listed with expenses. */
+const slipEntity = defineEntity<ExpenseSlip>({
+  keys: (slip) => ({
     ...keys.slip(slip.slipUid),
-    ...(listed ? keys.slipTimeline(slip.vehicleUid, slip.eventDatetime, slip.slipUid) : {}),
-    slip_uid: slip.slipUid,
-    vehicle_uid: slip.vehicleUid,
-    type: slip.type,
-    type_owner_uid: slip.typeOwnerUid ?? undefined,
-    slip_number: slip.slipNumber,
-    slip_qty: slip.qty,
-    slip_amount: slip.amount,
-    event_datetime: slip.eventDatetime,
-    comment: slip.comment,
-    event_uid: slip.eventUid ?? undefined,
-  };
-}
-
-function slipFromItem(item: Item): ExpenseSlip {
-  return {
-    slipUid: Number(item.slip_uid),
-    vehicleUid: Number(item.vehicle_uid),
-    type: Number(item.type),
-    typeOwnerUid: item.type_owner_uid === undefined ? null : Number(item.type_owner_uid),
-    slipNumber: String(item.slip_number),
-    qty: String(item.slip_qty),
-    amount: String(item.slip_amount),
-    eventDatetime: String(item.event_datetime),
-    comment: String(item.comment),
-    eventUid: item.event_uid === undefined ? null : Number(item.event_uid),
-  };
-}
+    ...(slip.type === FILL_SLIP_TYPE ? {} : keys.slipTimeline(slip.vehicleUid, slip.eventDatetime, slip.slipUid)),
+  }),
+  fields: {
+    slipUid: number('slip_uid'),
+    vehicleUid: number('vehicle_uid'),
+    type: number('type'),
+    typeOwnerUid: absentWhenNull('type_owner_uid'),
+    slipNumber: text('slip_number'),
+    qty: text('slip_qty'),
+    amount: text('slip_amount'),
+    eventDatetime: text('event_datetime'),
+    comment: text('comment'),
+    eventUid: absentWhenNull('event_uid'),
+  },
+});

@@ -9,23 +9,29 @@ import {
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { bool, defineEntity, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { failedConditions, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
-const NOT_FOUND = 'expense type not found or not linked to this api key';
+/** A user's type, under the user's partition; Fuel is built in and never stored. */
+const expenseTypeEntity = defineEntity<ExpenseType, number>({
+  keys: (expenseType, userUid) => keys.expenseType(userUid, expenseType.type),
+  fields: { type: number('type'), name: text('name'), deleted: bool('deleted') },
+});
+
 const DUPLICATE = 'expense type already exists';
 
 /** Fuel first, then the user's live types by id. */
 export async function listExpenseTypes(userUid: number): Promise<ExpenseType[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.expenseTypesPrefix);
-  return [FUEL_TYPE, ...items.map(expenseTypeFromItem).filter((type) => !type.deleted)];
+  const items = await queryRange(keys.expenseTypeRange(userUid));
+  return [FUEL_TYPE, ...items.map(expenseTypeEntity.fromItem).filter((type) => !type.deleted)];
 }
 
 /** The type as a user's slip may reference it, deleted or not; Fuel for type 2. */
 export async function findExpenseType(userUid: number, type: number): Promise<ExpenseType | undefined> {
   if (type === FUEL_TYPE.type) return FUEL_TYPE;
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseType(userUid, type) }));
-  return Item ? expenseTypeFromItem(Item) : undefined;
+  return Item ? expenseTypeEntity.fromItem(Item) : undefined;
 }
 
 /**
@@ -36,23 +42,17 @@ export async function addExpenseType(userUid: number, name: string): Promise<Exp
   if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
   const { Item: claimed } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseTypeName(userUid, name) }));
   if (claimed) throw new Conflict(DUPLICATE);
-  const type = (await nextId('expense-type')) + FIRST_USER_TYPE_OFFSET;
+  const added: ExpenseType = { type: (await nextId('expense-type')) + FIRST_USER_TYPE_OFFSET, name, deleted: false };
   try {
     await transactWrite([
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.expenseType(userUid, type), type, name, deleted: false },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      { Put: nameClaim(userUid, type, name) },
+      { Put: { TableName: tableName(), Item: expenseTypeEntity.toItem(added, userUid), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: nameClaim(userUid, added.type, name) },
     ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new Conflict(DUPLICATE);
     throw error;
   }
-  return { type, name, deleted: false };
+  return added;
 }
 
 const BUSY = 'expense type is being changed by another request, try again';
@@ -66,10 +66,10 @@ const BUSY = 'expense type is being changed by another request, try again';
 export async function renameExpenseType(userUid: number, type: number, name: string): Promise<ExpenseType> {
   if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be edited');
   return writeWithOptimisticRetry({
-    read: () => findLiveUserType(userUid, type),
+    read: () => getLiveUserType(userUid, type),
     write: async (current) => {
       if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
-      const renameType = { Update: updateAsRead(userUid, current, 'SET #name = :name', { ':name': name }) };
+      const renameType = { Update: updateAsRead(userUid, current, { name }) };
       const moveClaim = sameExpenseName(current.name, name)
         ? []
         : [{ Delete: releaseClaim(userUid, type, current.name) }, { Put: nameClaim(userUid, type, name) }];
@@ -92,33 +92,31 @@ export async function renameExpenseType(userUid: number, type: number, name: str
 export async function deleteExpenseType(userUid: number, type: number): Promise<void> {
   if (type === FUEL_TYPE.type) throw new BadRequest('type 2 (Fuel) is built in and cannot be deleted');
   await writeWithOptimisticRetry({
-    read: () => findLiveUserType(userUid, type),
+    read: () => getLiveUserType(userUid, type),
     write: (current) =>
-      transactWrite([
-        { Update: updateAsRead(userUid, current, 'SET deleted = :true', { ':true': true }) },
-        { Delete: releaseClaim(userUid, type, current.name) },
-      ]),
+      transactWrite([{ Update: updateAsRead(userUid, current, { deleted: true }) }, { Delete: releaseClaim(userUid, type, current.name) }]),
     busyMessage: BUSY,
   });
 }
 
 /** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
-async function findLiveUserType(userUid: number, type: number): Promise<ExpenseType> {
+async function getLiveUserType(userUid: number, type: number): Promise<ExpenseType> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseType(userUid, type), ConsistentRead: true }));
-  const found = Item ? expenseTypeFromItem(Item) : undefined;
-  if (!found || found.deleted) throw new NotFound(NOT_FOUND);
+  const found = Item ? expenseTypeEntity.fromItem(Item) : undefined;
+  if (!found || found.deleted) throw NotFound.notLinked('expense type');
   return found;
 }
 
-/** An update of the type, conditioned on it being live with the name read (the expression names the name `#name`). */
-function updateAsRead(userUid: number, current: ExpenseType, UpdateExpression: string, values: Record<string, unknown>) {
+/** An update of a live type conditioned on the name read, so a concurrent rename or delete makes it fail. */
+function updateAsRead(userUid: number, current: ExpenseType, changes: Partial<ExpenseType>) {
+  const set = expenseTypeEntity.update(changes);
   return {
     TableName: tableName(),
     Key: keys.expenseType(userUid, current.type),
-    UpdateExpression,
+    UpdateExpression: set?.UpdateExpression,
     ConditionExpression: 'deleted = :false AND #name = :seen',
-    ExpressionAttributeNames: { '#name': 'name' },
-    ExpressionAttributeValues: { ...values, ':false': false, ':seen': current.name },
+    ExpressionAttributeNames: { ...set?.ExpressionAttributeNames, '#name': 'name' },
+    ExpressionAttributeValues: { ...set?.ExpressionAttributeValues, ':false': false, ':seen': current.name },
   };
 }
 
@@ -138,8 +136,4 @@ function releaseClaim(userUid: number, type: number, name: string) {
     ExpressionAttributeNames: { '#type': 'type' },
     ExpressionAttributeValues: { ':type': type },
   };
-}
-
-function expenseTypeFromItem(item: Item): ExpenseType {
-  return { type: Number(item.type), name: String(item.name), deleted: item.deleted === true };
 }

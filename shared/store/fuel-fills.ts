@@ -1,41 +1,42 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { dynamo, tableName } from './client.ts';
+import { absentWhenNull, defineEntity, nullableNumber, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { type Item, queryAll } from './requests.ts';
+import { queryRange } from './requests.ts';
 
-export function fuelFillItem(fill: FuelFill): Item {
-  const { slipUid, ...detected } = fill;
-  return {
-    ...keys.fuelFill(fill.eventUid),
-    ...keys.fuelFillTimeline(fill.vehicleUid, fill.at, fill.eventUid),
-    ...detected,
-    ...(slipUid === null ? {} : { slip_uid: slipUid }),
-  };
-}
-
-/** Only for fills made outside the pipeline (tests): the pipeline writes fills inside its batch transaction. */
-export async function saveFuelFill(fill: FuelFill): Promise<void> {
-  await dynamo().send(new PutCommand({ TableName: tableName(), Item: fuelFillItem(fill) }));
-}
+/** A detected fill as stored: the domain's own field names, but slip_uid, absent until a slip claims the fill. */
+export const fuelFillEntity = defineEntity<FuelFill>({
+  keys: (fill) => ({ ...keys.fuelFill(fill.eventUid), ...keys.fuelFillTimeline(fill.vehicleUid, fill.at, fill.eventUid) }),
+  fields: {
+    eventUid: number('eventUid'),
+    vehicleUid: number('vehicleUid'),
+    at: text('at'),
+    latitude: number('latitude'),
+    longitude: number('longitude'),
+    location: text('location'),
+    levelBefore: nullableNumber('levelBefore'),
+    levelAfter: number('levelAfter'),
+    fillQty: number('fillQty'),
+    odometerKm: number('odometerKm'),
+    engineHours: nullableNumber('engineHours'),
+    operatorUid: nullableNumber('operatorUid'),
+    operatorName: nullableText('operatorName'),
+    tripUid: nullableNumber('tripUid'),
+    distanceKm: nullableNumber('distanceKm'),
+    durationS: nullableNumber('durationS'),
+    fuelUsed: nullableNumber('fuelUsed'),
+    slipUid: absentWhenNull('slip_uid'),
+  },
+});
 
 export async function findFuelFill(eventUid: number): Promise<FuelFill | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.fuelFill(eventUid) }));
-  return Item ? fuelFillFromItem(Item) : undefined;
+  return Item ? fuelFillEntity.fromItem(Item) : undefined;
 }
 
 /** A vehicle's fills between two UTC instants, oldest first: one Query of gsi1. */
 export async function listFuelFills(vehicleUid: number, from: string, to: string): Promise<FuelFill[]> {
-  const range = keys.fuelFillRange(vehicleUid, from, to);
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': range.gsi1pk, ':from': range.gsi1skFrom, ':to': range.gsi1skTo },
-  });
-  return items.map(fuelFillFromItem);
-}
-
-function fuelFillFromItem(item: Item): FuelFill {
-  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, slip_uid, ...fill } = item;
-  return { ...(fill as Omit<FuelFill, 'slipUid'>), slipUid: slip_uid === undefined ? null : Number(slip_uid) };
+  const items = await queryRange(keys.fuelFillRange(vehicleUid, from, to));
+  return items.map(fuelFillEntity.fromItem);
 }

@@ -9,11 +9,43 @@ import type {
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
-import { keys } from './keys.ts';
-import { batchGet, type Item, queryAll, queryPrefix, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { defineEntity, nullableText, number, text } from './entity.ts';
+import { keys, type Range } from './keys.ts';
+import { batchGet, type Item, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
-const NOT_FOUND = 'job card not found or not linked to this api key';
 const MAX_JOB_CARDS = 1000;
+
+/** A card as stored, on the user's timeline; its item also carries the payload's extracted fields and its revision. */
+const jobCardEntity = defineEntity<JobCard, number>({
+  keys: (card, userUid) => ({ ...keys.jobCard(userUid, card.jobCardUid), ...keys.jobCardTimeline(userUid, card.createdAt, card.jobCardUid) }),
+  fields: {
+    jobCardUid: number('job_card_uid'),
+    createdAt: text('created_at'),
+    sourceIp: text('source_ip'),
+    externalReference: nullableText('external_reference'),
+    payloadText: text('payload'),
+  },
+});
+
+/** Where a snapshot is stored: the card's history, at the revision it records. */
+interface SnapshotPlace {
+  userUid: number;
+  jobCardUid: number;
+  revision: number;
+}
+
+const snapshotEntity = defineEntity<JobCardSnapshot, SnapshotPlace>({
+  keys: (_snapshot, place) => keys.jobCardSnapshot(place.userUid, place.jobCardUid, place.revision),
+  fields: {
+    historyUid: number('history_uid'),
+    snapshotAt: text('snapshot_at'),
+    action: { name: 'action', read: (value) => (value === 'edit' ? 'edit' : 'create') },
+    changedByUserUid: number('changed_by_user_uid'),
+    sourceIp: text('source_ip'),
+    externalReference: nullableText('external_reference'),
+    payloadText: text('payload'),
+  },
+});
 
 export interface JobCardFilter {
   /** UTC instants bounding created time, inclusive */
@@ -40,7 +72,7 @@ export async function addJobCard(
   const snapshot = snapshotOf(card, historyUid, 'create', userUid, sourceIp, createdAt);
   await transactWrite([
     { Put: { ...putCard(userUid, card, content.fields, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: putSnapshot(userUid, jobCardUid, 1, snapshot) },
+    { Put: putSnapshot({ userUid, jobCardUid, revision: 1 }, snapshot) },
     ...referenceChanges(userUid, card, null),
   ]);
   return card;
@@ -54,10 +86,10 @@ export async function addJobCard(
  */
 export async function editJobCard(userUid: number, jobCardUid: number, content: JobCardContent, sourceIp: string): Promise<JobCard> {
   return writeWithOptimisticRetry({
-    read: () => readCardItem(userUid, jobCardUid),
+    read: () => getCardItem(userUid, jobCardUid),
     write: async (current) => {
       const historyUid = await nextId('job-card-history');
-      const previous = cardFromItem(current);
+      const previous = jobCardEntity.fromItem(current);
       const revision = Number(current.revision) + 1;
       const card: JobCard = { ...previous, externalReference: content.externalReference, payloadText: content.payloadText };
       const snapshot = snapshotOf(card, historyUid, 'edit', userUid, sourceIp, new Date().toISOString());
@@ -69,7 +101,7 @@ export async function editJobCard(userUid: number, jobCardUid: number, content: 
             ExpressionAttributeValues: { ':seen': revision - 1 },
           },
         },
-        { Put: putSnapshot(userUid, jobCardUid, revision, snapshot) },
+        { Put: putSnapshot({ userUid, jobCardUid, revision }, snapshot) },
         ...referenceChanges(userUid, card, previous.externalReference),
       ]);
       return card;
@@ -78,8 +110,8 @@ export async function editJobCard(userUid: number, jobCardUid: number, content: 
   });
 }
 
-export async function findJobCard(userUid: number, jobCardUid: number): Promise<JobCard> {
-  return cardFromItem(await readCardItem(userUid, jobCardUid));
+export async function getJobCard(userUid: number, jobCardUid: number): Promise<JobCard> {
+  return jobCardEntity.fromItem(await getCardItem(userUid, jobCardUid));
 }
 
 /**
@@ -87,92 +119,47 @@ export async function findJobCard(userUid: number, jobCardUid: number): Promise<
  * With one: a Query of the reference's items, then one BatchGetItem of their cards.
  */
 export async function listJobCards(userUid: number, filter: JobCardFilter): Promise<JobCard[]> {
-  const range = keys.jobCardPositionRange(filter.from, filter.to);
   if (filter.externalReference === undefined) {
-    const items = await queryNewest({ IndexName: 'gsi1', pkName: 'gsi1pk', pk: keys.jobCardsByTime(userUid), skName: 'gsi1sk', ...range });
-    return items.map(cardFromItem);
+    const items = await queryNewest(keys.jobCardTimeRange(userUid, filter.from, filter.to));
+    return items.map(jobCardEntity.fromItem);
   }
   const reference = filter.externalReference;
-  const pointers = await queryNewest({ pkName: 'pk', pk: keys.jobCardsByReference(userUid, reference), skName: 'sk', ...range });
+  const pointers = await queryNewest(keys.jobCardReferenceRange(userUid, reference, filter.from, filter.to));
   const items = await batchGet(pointers.map((pointer) => keys.jobCard(userUid, Number(pointer.job_card_uid))));
-  const cards = new Map(items.map((item) => [Number(item.job_card_uid), cardFromItem(item)]));
+  const cards = new Map(items.map((item) => [Number(item.job_card_uid), jobCardEntity.fromItem(item)]));
   // An edit between the two reads may have moved the card to another reference.
   return pointers.flatMap((pointer) => cards.get(Number(pointer.job_card_uid)) ?? []).filter((card) => card.externalReference === reference);
 }
 
 /** Oldest first; one Query, since the history lives under the owner and is never empty for a real card. */
 export async function listJobCardHistory(userUid: number, jobCardUid: number): Promise<JobCardSnapshot[]> {
-  const items = await queryPrefix(keys.jobCardHistory(userUid, jobCardUid), keys.jobCardHistoryPrefix);
-  if (items.length === 0) throw new NotFound(NOT_FOUND);
-  return items.map(snapshotFromItem);
+  const items = await queryRange(keys.jobCardHistoryRange(userUid, jobCardUid));
+  if (items.length === 0) throw NotFound.notLinked('job card');
+  return items.map(snapshotEntity.fromItem);
 }
 
-async function readCardItem(userUid: number, jobCardUid: number): Promise<Item> {
+/** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
+async function getCardItem(userUid: number, jobCardUid: number): Promise<Item> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: keys.jobCard(userUid, jobCardUid), ConsistentRead: true }),
   );
-  if (!Item) throw new NotFound(NOT_FOUND);
+  if (!Item) throw NotFound.notLinked('job card');
   return Item;
 }
 
-interface NewestQuery {
-  IndexName?: string;
-  pkName: string;
-  pk: string;
-  skName: string;
-  from?: string | undefined;
-  to?: string | undefined;
-}
-
-async function queryNewest({ IndexName, pkName, pk, skName, from, to }: NewestQuery): Promise<Item[]> {
-  const bound =
-    from !== undefined && to !== undefined ? '#sk BETWEEN :from AND :to' : from !== undefined ? '#sk >= :from' : to !== undefined ? '#sk <= :to' : undefined;
-  const items = await queryAll({
-    IndexName,
-    KeyConditionExpression: bound ? `#pk = :pk AND ${bound}` : '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': pkName, ...(bound ? { '#sk': skName } : {}) },
-    ExpressionAttributeValues: { ':pk': pk, ...(from !== undefined ? { ':from': from } : {}), ...(to !== undefined ? { ':to': to } : {}) },
-    ScanIndexForward: false,
-    Limit: MAX_JOB_CARDS,
-  });
+async function queryNewest(range: Range): Promise<Item[]> {
+  const items = await queryRange(range, { ScanIndexForward: false, Limit: MAX_JOB_CARDS });
   return items.slice(0, MAX_JOB_CARDS);
 }
 
+/** The extracted fields first: a payload key can never overwrite the card's own attributes. */
 function putCard(userUid: number, card: JobCard, fields: ExtractedFields, revision: number) {
-  return {
-    TableName: tableName(),
-    Item: {
-      ...fields,
-      ...keys.jobCard(userUid, card.jobCardUid),
-      gsi1pk: keys.jobCardsByTime(userUid),
-      gsi1sk: keys.jobCardPosition(card.createdAt, card.jobCardUid),
-      job_card_uid: card.jobCardUid,
-      created_at: card.createdAt,
-      source_ip: card.sourceIp,
-      external_reference: card.externalReference,
-      payload: card.payloadText,
-      revision,
-    },
-  };
+  return { TableName: tableName(), Item: { ...fields, ...jobCardEntity.toItem(card, userUid), revision } };
 }
 
 /** Snapshots are only ever put, never over an existing one: the history is append-only. */
-function putSnapshot(userUid: number, jobCardUid: number, revision: number, snapshot: JobCardSnapshot) {
-  return {
-    TableName: tableName(),
-    Item: {
-      pk: keys.jobCardHistory(userUid, jobCardUid),
-      sk: keys.jobCardSnapshot(revision),
-      history_uid: snapshot.historyUid,
-      snapshot_at: snapshot.snapshotAt,
-      action: snapshot.action,
-      changed_by_user_uid: snapshot.changedByUserUid,
-      source_ip: snapshot.sourceIp,
-      external_reference: snapshot.externalReference,
-      payload: snapshot.payloadText,
-    },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  };
+function putSnapshot(place: SnapshotPlace, snapshot: JobCardSnapshot) {
+  return { TableName: tableName(), Item: snapshotEntity.toItem(snapshot, place), ConditionExpression: 'attribute_not_exists(pk)' };
 }
 
 function snapshotOf(card: JobCard, historyUid: number, action: JobCardAction, userUid: number, sourceIp: string, at: string): JobCardSnapshot {
@@ -191,35 +178,9 @@ function snapshotOf(card: JobCard, historyUid: number, action: JobCardAction, us
 function referenceChanges(userUid: number, card: JobCard, previous: string | null) {
   const reference = card.externalReference;
   if (reference === previous) return [];
-  const position = keys.jobCardPosition(card.createdAt, card.jobCardUid);
+  const referenceKey = (text: string) => keys.jobCardReference(userUid, text, card.createdAt, card.jobCardUid);
   return [
-    ...(previous === null ? [] : [{ Delete: { TableName: tableName(), Key: { pk: keys.jobCardsByReference(userUid, previous), sk: position } } }]),
-    ...(reference === null
-      ? []
-      : [{ Put: { TableName: tableName(), Item: { pk: keys.jobCardsByReference(userUid, reference), sk: position, job_card_uid: card.jobCardUid } } }]),
+    ...(previous === null ? [] : [{ Delete: { TableName: tableName(), Key: referenceKey(previous) } }]),
+    ...(reference === null ? [] : [{ Put: { TableName: tableName(), Item: { ...referenceKey(reference), job_card_uid: card.jobCardUid } } }]),
   ];
-}
-
-const nullableText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-
-function cardFromItem(item: Item): JobCard {
-  return {
-    jobCardUid: Number(item.job_card_uid),
-    createdAt: String(item.created_at),
-    sourceIp: String(item.source_ip ?? ''),
-    externalReference: nullableText(item.external_reference),
-    payloadText: String(item.payload),
-  };
-}
-
-function snapshotFromItem(item: Item): JobCardSnapshot {
-  return {
-    historyUid: Number(item.history_uid),
-    snapshotAt: String(item.snapshot_at),
-    action: item.action === 'edit' ? 'edit' : 'create',
-    changedByUserUid: Number(item.changed_by_user_uid),
-    sourceIp: String(item.source_ip ?? ''),
-    externalReference: nullableText(item.external_reference),
-    payloadText: String(item.payload),
-  };
 }

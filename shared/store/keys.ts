@@ -4,9 +4,28 @@
  */
 import { createHash } from 'node:crypto';
 
+/** A table item's key. */
 export interface Key {
   pk: string;
   sk: string;
+}
+
+/** An item's place in the gsi1 index. */
+export interface IndexKey {
+  gsi1pk: string;
+  gsi1sk: string;
+}
+
+/**
+ * What one Query reads: the items of a partition (of the table, or of gsi1 when `index` says so) whose sort key
+ * starts with `prefix`, or lies between `from` and `to` (both inclusive, either may be left open).
+ */
+export interface Range {
+  index?: 'gsi1';
+  pk: string;
+  prefix?: string;
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** Zero-padded ids sort numerically inside a partition. */
@@ -14,6 +33,8 @@ const pad = (id: number): string => String(id).padStart(12, '0');
 
 /** Long user-supplied names are hashed so a claim's key stays far below DynamoDB's key size limit. */
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+const jobCardBounds = (from: string | undefined, to: string | undefined) => ({ from, to: to === undefined ? undefined : `${to}~` });
 
 export const keys = {
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
@@ -31,20 +52,17 @@ export const keys = {
   vehicle: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'VEHICLE' }),
   imeiClaim: (imei: string): Key => ({ pk: `IMEI#${imei}`, sk: 'IMEI' }),
   vehicleLink: (userUid: number, vehicleUid: number): Key => ({ pk: `USER#${userUid}`, sk: `VEHICLE#${pad(vehicleUid)}` }),
+  vehicleLinkRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'VEHICLE#' }),
   /** gsi1 of a link: the users of a vehicle, whose locations name its trips and fills */
-  vehicleUsers: (vehicleUid: number, userUid?: number) => ({ gsi1pk: `VEHICLE#${vehicleUid}#USERS`, gsi1sk: userUid === undefined ? '' : `USER#${pad(userUid)}` }),
-  vehicleLinksPrefix: 'VEHICLE#',
+  vehicleUser: (vehicleUid: number, userUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#USERS`, gsi1sk: `USER#${pad(userUid)}` }),
+  vehicleUserRange: (vehicleUid: number): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#USERS` }),
 
   /** trips sort by their UTC start so a date range is one Query; one trip per vehicle and start keeps reprocessing idempotent */
   trip: (vehicleUid: number, startTime: string): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `TRIP#${startTime}` }),
-  tripRange: (vehicleUid: number, from: string, to: string) => ({
-    pk: `VEHICLE#${vehicleUid}`,
-    skFrom: `TRIP#${from}`,
-    skTo: `TRIP#${to}~`,
-  }),
+  tripRange: (vehicleUid: number, from: string, to: string): Range => ({ pk: `VEHICLE#${vehicleUid}`, from: `TRIP#${from}`, to: `TRIP#${to}~` }),
 
   expenseType: (userUid: number, type: number): Key => ({ pk: `USER#${userUid}`, sk: `EXPTYPE#${pad(type)}` }),
-  expenseTypesPrefix: 'EXPTYPE#',
+  expenseTypeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'EXPTYPE#' }),
   /** one claim per live name, compared trimmed and case-insensitively */
   expenseTypeName: (userUid: number, name: string): Key => ({
     pk: `USER#${userUid}`,
@@ -56,48 +74,54 @@ export const keys = {
    * gsi1 lists a vehicle's expense and fuel slips by event_datetime (the user's local time as entered,
    * so text order is time order); fill slips carry no gsi1 key and stay out of the list.
    */
-  slipTimeline: (vehicleUid: number, eventDatetime: string, slipUid: number) => ({
+  slipTimeline: (vehicleUid: number, eventDatetime: string, slipUid: number): IndexKey => ({
     gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
     gsi1sk: `${eventDatetime}#${pad(slipUid)}`,
   }),
-  slipTimelineRange: (vehicleUid: number, from: string, to: string) => ({
-    gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
-    gsi1skFrom: from,
-    gsi1skTo: `${to}~`,
-  }),
+  slipTimelineRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#SLIPS`, from, to: `${to}~` }),
   // operators
   /** under the owner's partition: another user's operator_uid is simply not there */
   operator: (userUid: number, operatorUid: number): Key => ({ pk: `USER#${userUid}`, sk: `OPERATOR#${pad(operatorUid)}` }),
-  operatorsPrefix: 'OPERATOR#',
+  operatorRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'OPERATOR#' }),
   /** one claim per tag_id across all users (trimmed, case-sensitive); holds the owner and operator_uid */
   operatorTag: (tagId: string): Key => ({ pk: `TAG#${tagId}`, sk: 'TAG' }),
   // user locations
   /** under the owner's partition: another user's user_location_uid is simply not there */
   userLocation: (userUid: number, userLocationUid: number): Key => ({ pk: `USER#${userUid}`, sk: `USERLOC#${pad(userLocationUid)}` }),
-  userLocationsPrefix: 'USERLOC#',
+  userLocationRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'USERLOC#' }),
   // job cards
   /** under the owner's partition: another user's job_card_uid is simply not there */
   jobCard: (userUid: number, jobCardUid: number): Key => ({ pk: `USER#${userUid}`, sk: `JOBCARD#${pad(jobCardUid)}` }),
-  /** gsi1pk of a user's cards ordered by creation, so a date range newest first is one Query */
-  jobCardsByTime: (userUid: number): string => `USER#${userUid}#JOBCARDS`,
-  /** pk of one small item per card carrying a reference, so the exact-match filter is a Query too */
-  jobCardsByReference: (userUid: number, reference: string): string => `USER#${userUid}#JOBREF#${reference}`,
-  /** sort key in both listings: UTC creation time, the id breaking ties */
-  jobCardPosition: (createdAt: string, jobCardUid: number): string => `${createdAt}#${pad(jobCardUid)}`,
+  /** gsi1 of a card: the user's cards ordered by creation (UTC, the id breaking ties), so a date range newest first is one Query */
+  jobCardTimeline: (userUid: number, createdAt: string, jobCardUid: number): IndexKey => ({
+    gsi1pk: `USER#${userUid}#JOBCARDS`,
+    gsi1sk: `${createdAt}#${pad(jobCardUid)}`,
+  }),
   /** `~` sorts after the `#<id>` suffix, so the last millisecond of `to` is included */
-  jobCardPositionRange: (from: string | undefined, to: string | undefined) => ({ from, to: to === undefined ? undefined : `${to}~` }),
-  /** pk of a card's snapshots; every card has its 'create' one, so an empty history means no such card */
-  jobCardHistory: (userUid: number, jobCardUid: number): string => `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`,
-  /** sort key of a snapshot: the card's revision, so the history is oldest first in commit order */
-  jobCardSnapshot: (revision: number): string => `HISTORY#${pad(revision)}`,
-  jobCardHistoryPrefix: 'HISTORY#',
+  jobCardTimeRange: (userUid: number, from?: string, to?: string): Range => ({ index: 'gsi1', pk: `USER#${userUid}#JOBCARDS`, ...jobCardBounds(from, to) }),
+  /** one small item per card carrying a reference, sorted like the timeline, so the exact-match filter is a Query too */
+  jobCardReference: (userUid: number, reference: string, createdAt: string, jobCardUid: number): Key => ({
+    pk: `USER#${userUid}#JOBREF#${reference}`,
+    sk: `${createdAt}#${pad(jobCardUid)}`,
+  }),
+  jobCardReferenceRange: (userUid: number, reference: string, from?: string, to?: string): Range => ({
+    pk: `USER#${userUid}#JOBREF#${reference}`,
+    ...jobCardBounds(from, to),
+  }),
+  /** a snapshot, by the card's revision, so the history is oldest first in commit order */
+  jobCardSnapshot: (userUid: number, jobCardUid: number, revision: number): Key => ({
+    pk: `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`,
+    sk: `HISTORY#${pad(revision)}`,
+  }),
+  /** every card has its 'create' snapshot, so an empty history means no such card */
+  jobCardHistoryRange: (userUid: number, jobCardUid: number): Range => ({ pk: `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`, prefix: 'HISTORY#' }),
   // routes
   /** under the owner's partition: another user's route_uid is simply not there */
   route: (userUid: number, routeUid: number): Key => ({ pk: `USER#${userUid}`, sk: `ROUTE#${pad(routeUid)}` }),
-  routesPrefix: 'ROUTE#',
+  routeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'ROUTE#' }),
   /** a vehicle's schedule beside its trips: one item per route the vehicle is scheduled onto */
   vehicleSchedule: (vehicleUid: number, routeUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `SCHEDULE#${pad(routeUid)}` }),
-  vehicleSchedulePrefix: 'SCHEDULE#',
+  vehicleScheduleRange: (vehicleUid: number): Range => ({ pk: `VEHICLE#${vehicleUid}`, prefix: 'SCHEDULE#' }),
   // positions pipeline
   /**
    * what the detector carries from one batch to the next, with a version for optimistic concurrency,
@@ -110,19 +134,16 @@ export const keys = {
    */
   positionChunk: (vehicleUid: number, firstAt: string, contentHash: string): Key => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, sk: `${firstAt}#${contentHash}` }),
   /** a chunk holds one hour's points, so chunks that may hold points from `from` on start at from's hour */
-  positionChunkRange: (vehicleUid: number, from: string, to: string) => ({
-    pk: `VEHICLE#${vehicleUid}#POSITIONS`,
-    skFrom: `${from.slice(0, 13)}`,
-    skTo: `${to}~`,
-  }),
+  positionChunkRange: (vehicleUid: number, from: string, to: string): Range => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, from: from.slice(0, 13), to: `${to}~` }),
   /** the detector's state before the first point of an hour: where re-detection starts */
   checkpoint: (vehicleUid: number, hour: string): Key => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, sk: hour }),
-  checkpointsOf: (vehicleUid: number): string => `VEHICLE#${vehicleUid}#CHECKPOINTS`,
+  /** the checkpoints up to an hour: the last of them is where re-detection of that hour starts */
+  checkpointRange: (vehicleUid: number, upToHour: string): Range => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, to: upToHour }),
   /** a detected fuel fill, found by its event_uid; its slip_uid (one slip per fill) lives on it */
   fuelFill: (eventUid: number): Key => ({ pk: `FUELFILL#${eventUid}`, sk: 'FUELFILL' }),
   /** gsi1 of a fill: a vehicle's fills by UTC time, so a report's date range is one Query */
-  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number) => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
-  fuelFillRange: (vehicleUid: number, from: string, to: string) => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1skFrom: from, gsi1skTo: `${to}~` }),
+  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
+  fuelFillRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#FILLS`, from, to: `${to}~` }),
   // reverse geocoding cache
   /**
    * a provider's address for one cell of rounded coordinates (shared by every user: an address is public, zones are

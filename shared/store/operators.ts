@@ -1,44 +1,66 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Operator, type OperatorChanges, type OperatorFields, OPERATOR_TEXT_FIELDS } from '../domain/operator.ts';
+import type { Operator, OperatorChanges, OperatorFields } from '../domain/operator.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { defineEntity, number, text } from './entity.ts';
 import { keys, type Key } from './keys.ts';
-import { failedConditions, type Item, queryPrefix, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { failedConditions, type Item, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
-const NOT_FOUND = 'operator not found or not linked to this api key';
+/** An operator as stored: attribute names are the spec's parameter names; the item sits under its owner's partition. */
+const operatorEntity = defineEntity<Operator>({
+  keys: (operator) => keys.operator(operator.userUid, operator.operatorUid),
+  fields: {
+    operatorUid: number('operator_uid'),
+    userUid: number('user_uid'),
+    fullname: text('fullname'),
+    idNumber: text('id_number'),
+    tagId: text('tag_id'),
+    defaultTripType: number('default_trip_type'),
+    activeFlag: number('active_flag'),
+    mobileNumber: text('mobile_number'),
+    homeNumber: text('home_number'),
+    employeeNumber: text('employee_number'),
+    currentPoints: text('current_points'),
+    homeAddress: text('home_address'),
+    nextOfKin: text('next_of_kin'),
+    nextOfKinContactNumber: text('next_of_kin_contact_number'),
+    emailAddress: text('email_address'),
+    driverLicenceExpiry: text('driver_licence_expiry_datetime'),
+    pdpExpiry: text('pdp_expiry_datetime'),
+    dgpExpiry: text('dgp_expiry_datetime'),
+    mcExpiry: text('mc_expiry_datetime'),
+  },
+});
 const TAG_TAKEN = 'tag_id already exists';
 const BUSY = 'operator is being changed by another request, try again';
 
 /** The user's operators by operator_uid. */
 export async function listOperators(userUid: number): Promise<Operator[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.operatorsPrefix);
-  return items.map(operatorFromItem);
+  const items = await queryRange(keys.operatorRange(userUid));
+  return items.map(operatorEntity.fromItem);
 }
 
-export async function findOperator(userUid: number, operatorUid: number): Promise<Operator | undefined> {
-  const item = await getItem(keys.operator(userUid, operatorUid));
-  return item ? operatorFromItem(item) : undefined;
+/** The user's operator; NotFound when there is none or it is another user's. An edit reads strongly consistently, to see the change that made its condition fail. */
+export async function getOperator(userUid: number, operatorUid: number, consistentRead = false): Promise<Operator> {
+  const item = await getItem(keys.operator(userUid, operatorUid), consistentRead);
+  if (!item) throw NotFound.notLinked('operator');
+  return operatorEntity.fromItem(item);
 }
 
 /** The operator holding a tag, whoever owns it (tag_id is unique across users); the pipeline names a driver by it only within the vehicle's users. */
 export async function findOperatorByTag(tagId: string): Promise<Operator | undefined> {
   const claim = await getItem(keys.operatorTag(tagId.trim()));
-  return claim ? findOperator(Number(claim.user_uid), Number(claim.operator_uid)) : undefined;
+  const item = claim && (await getItem(keys.operator(Number(claim.user_uid), Number(claim.operator_uid))));
+  return item ? operatorEntity.fromItem(item) : undefined;
 }
 
 /** The operator and its tag claim are written in one transaction, so one tag_id wins under concurrency. */
 export async function addOperator(userUid: number, fields: OperatorFields): Promise<Operator> {
-  const operator: Operator = { ...fields, operator_uid: await nextId('operator'), user_uid: userUid };
-  const putOperator = {
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.operator(userUid, operator.operator_uid), ...operator },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  const operator: Operator = { ...fields, operatorUid: await nextId('operator'), userUid };
+  const putOperator = { Put: { TableName: tableName(), Item: operatorEntity.toItem(operator), ConditionExpression: 'attribute_not_exists(pk)' } };
   try {
-    await transactWrite([putOperator, { Put: claimTag(operator, operator.tag_id) }]);
+    await transactWrite([putOperator, { Put: claimTag(operator, operator.tagId) }]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw new Conflict(TAG_TAKEN);
     throw error;
@@ -51,9 +73,9 @@ export async function addOperator(userUid: number, fields: OperatorFields): Prom
  * update is conditioned on the tag read, so a concurrent tag change is read again rather than undone.
  */
 export async function editOperator(userUid: number, operatorUid: number, changes: OperatorChanges): Promise<void> {
-  const set = setExpression(changes);
+  const set = operatorEntity.update(changes);
   await writeWithOptimisticRetry({
-    read: () => readOperator(userUid, operatorUid),
+    read: () => getOperator(userUid, operatorUid, true),
     write: async (current) => {
       if (!set) return;
       const update = {
@@ -62,11 +84,11 @@ export async function editOperator(userUid: number, operatorUid: number, changes
           Key: keys.operator(userUid, operatorUid),
           ...set,
           ConditionExpression: 'tag_id = :currentTag',
-          ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tag_id },
+          ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':currentTag': current.tagId },
         },
       };
-      const newTag = changes.tag_id;
-      const moveClaim = newTag === undefined || newTag === current.tag_id ? [] : [{ Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }];
+      const newTag = changes.tagId;
+      const moveClaim = newTag === undefined || newTag === current.tagId ? [] : [{ Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }];
       await transactWrite([update, ...moveClaim]);
     },
     // Only the new tag's claim failing, with the operator as read, is another operator holding the tag.
@@ -81,7 +103,7 @@ export async function editOperator(userUid: number, operatorUid: number, changes
 /** Hard delete: the operator and its claim go together, so the tag_id is free at once. */
 export async function deleteOperator(userUid: number, operatorUid: number): Promise<void> {
   await writeWithOptimisticRetry({
-    read: () => readOperator(userUid, operatorUid),
+    read: () => getOperator(userUid, operatorUid, true),
     write: (current) =>
       transactWrite([
         {
@@ -89,7 +111,7 @@ export async function deleteOperator(userUid: number, operatorUid: number): Prom
             TableName: tableName(),
             Key: keys.operator(userUid, operatorUid),
             ConditionExpression: 'tag_id = :currentTag',
-            ExpressionAttributeValues: { ':currentTag': current.tag_id },
+            ExpressionAttributeValues: { ':currentTag': current.tagId },
           },
         },
         { Delete: releaseTag(current) },
@@ -98,17 +120,10 @@ export async function deleteOperator(userUid: number, operatorUid: number): Prom
   });
 }
 
-/** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
-async function readOperator(userUid: number, operatorUid: number): Promise<Operator> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.operator(userUid, operatorUid), ConsistentRead: true }));
-  if (!Item) throw new NotFound(NOT_FOUND);
-  return operatorFromItem(Item);
-}
-
 function claimTag(operator: Operator, tagId: string) {
   return {
     TableName: tableName(),
-    Item: { ...keys.operatorTag(tagId), user_uid: operator.user_uid, operator_uid: operator.operator_uid },
+    Item: { ...keys.operatorTag(tagId), user_uid: operator.userUid, operator_uid: operator.operatorUid },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
 }
@@ -117,24 +132,13 @@ function claimTag(operator: Operator, tagId: string) {
 function releaseTag(operator: Operator) {
   return {
     TableName: tableName(),
-    Key: keys.operatorTag(operator.tag_id),
+    Key: keys.operatorTag(operator.tagId),
     ConditionExpression: 'operator_uid = :operatorUid',
-    ExpressionAttributeValues: { ':operatorUid': operator.operator_uid },
+    ExpressionAttributeValues: { ':operatorUid': operator.operatorUid },
   };
 }
 
-async function getItem(key: Key): Promise<Item | undefined> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }));
+async function getItem(key: Key, consistentRead = false): Promise<Item | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistentRead }));
   return Item;
-}
-
-function operatorFromItem(item: Item): Operator {
-  const texts = Object.fromEntries(OPERATOR_TEXT_FIELDS.map((name) => [name, String(item[name] ?? '')]));
-  return {
-    ...(texts as Record<(typeof OPERATOR_TEXT_FIELDS)[number], string>),
-    default_trip_type: Number(item.default_trip_type),
-    active_flag: Number(item.active_flag),
-    operator_uid: Number(item.operator_uid),
-    user_uid: Number(item.user_uid),
-  };
 }

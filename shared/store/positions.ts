@@ -9,8 +9,8 @@ import type { Position } from '../domain/tracking/position.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { type Item, queryRange } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
-import { type Item, queryAll } from './requests.ts';
 
 export interface Checkpoint {
   /** `yyyy-mm-ddThh`: the state is the detector's before the first point of this hour */
@@ -45,12 +45,7 @@ export async function putAll(items: readonly Item[]): Promise<number> {
 
 /** The latest checkpoint at or before an hour: one Query. */
 export async function findCheckpoint(vehicleUid: number, hour: string): Promise<Checkpoint | undefined> {
-  const [item] = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk <= :hour',
-    ExpressionAttributeValues: { ':pk': keys.checkpointsOf(vehicleUid), ':hour': hour },
-    ScanIndexForward: false,
-    Limit: 1,
-  });
+  const [item] = await queryRange(keys.checkpointRange(vehicleUid, hour), { ScanIndexForward: false, Limit: 1 });
   return item ? { hour: String(item.sk), state: item.state as TrackState } : undefined;
 }
 
@@ -59,12 +54,7 @@ export async function findCheckpoint(vehicleUid: number, hour: string): Promise<
  * them and removes them). One strongly consistent Query: the pipeline reads what it just wrote.
  */
 export async function readPositions(vehicleUid: number, imei: string, from: string, to = '9999'): Promise<Position[]> {
-  const range = keys.positionChunkRange(vehicleUid, from, to);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.skFrom, ':to': range.skTo },
-    ConsistentRead: true,
-  });
+  const items = await queryRange(keys.positionChunkRange(vehicleUid, from, to), { ConsistentRead: true });
   return items
     .flatMap((item) => decodeChunk(imei, String(item.hour), String(item.points)))
     .filter((position) => position.gps_datetime >= from && position.gps_datetime <= to);

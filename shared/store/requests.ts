@@ -6,7 +6,7 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
-import type { Key } from './keys.ts';
+import type { Key, Range } from './keys.ts';
 
 export type Item = Record<string, unknown>;
 
@@ -21,11 +21,26 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
   return items;
 }
 
-/** Items of a partition whose sort key starts with a prefix. */
-export function queryPrefix(pk: string, skPrefix: string): Promise<Item[]> {
+/** Every item of a key range (keys.ts builds them), in sort-key order unless `newestFirst`. */
+export function queryRange(range: Range, options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {}): Promise<Item[]> {
+  const { index, pk, prefix, from, to } = range;
+  const bound =
+    prefix !== undefined
+      ? 'begins_with(#sk, :prefix)'
+      : from !== undefined && to !== undefined
+        ? '#sk BETWEEN :from AND :to'
+        : from !== undefined
+          ? '#sk >= :from'
+          : to !== undefined
+            ? '#sk <= :to'
+            : undefined;
+  const values = Object.entries({ ':pk': pk, ':prefix': prefix, ':from': from, ':to': to }).filter(([, value]) => value !== undefined);
   return queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+    ...options,
+    ...(index ? { IndexName: index } : {}),
+    KeyConditionExpression: bound ? `#pk = :pk AND ${bound}` : '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': index ? 'gsi1pk' : 'pk', ...(bound ? { '#sk': index ? 'gsi1sk' : 'sk' } : {}) },
+    ExpressionAttributeValues: Object.fromEntries(values),
   });
 }
 

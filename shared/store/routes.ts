@@ -5,12 +5,10 @@ import type { UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { bool, defineEntity, list, nullableNumber, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { failedConditions, type Item, queryPrefix, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { failedConditions, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 import { newLocationPut } from './user-locations.ts';
-
-const ROUTE_NOT_FOUND = 'route not found or not linked to this api key';
-export const VEHICLE_NOT_FOUND = 'vehicle not found or not linked to this api key';
 
 /**
  * The route, the locations its raw stops created and, with a vehicle, its schedule item, in one transaction
@@ -44,33 +42,33 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
         ];
   try {
     await transactWrite([
-      { Put: { TableName: tableName(), Item: routeItem(userUid, route), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName(), Item: routeEntity.toItem(route, userUid), ConditionExpression: 'attribute_not_exists(pk)' } },
       ...schedule,
       ...newLocations.map((location) => ({ Put: newLocationPut(userUid, location) })),
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new NotFound(VEHICLE_NOT_FOUND);
+    if (failedConditions(error)?.[1]) throw NotFound.notLinked('vehicle');
     throw error;
   }
   return route;
 }
 
-export async function findRoute(userUid: number, routeUid: number): Promise<Route> {
+export async function getRoute(userUid: number, routeUid: number): Promise<Route> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid) }));
-  if (!Item) throw new NotFound(ROUTE_NOT_FOUND);
-  return routeFromItem(Item);
+  if (!Item) throw NotFound.notLinked('route');
+  return routeEntity.fromItem(Item);
 }
 
 /** The user's routes by route_uid, oldest first: one Query. */
 export async function listRoutes(userUid: number): Promise<Route[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.routesPrefix);
-  return items.map(routeFromItem);
+  const items = await queryRange(keys.routeRange(userUid));
+  return items.map(routeEntity.fromItem);
 }
 
 /** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
 export async function deleteRoute(userUid: number, routeUid: number): Promise<void> {
   await writeWithOptimisticRetry({
-    read: () => findRoute(userUid, routeUid),
+    read: () => getRoute(userUid, routeUid),
     write: (route) =>
       transactWrite([
         { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
@@ -80,35 +78,32 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
   });
 }
 
-/** Stored as the record addRoute answers, plus the creation time. */
-function routeItem(userUid: number, route: Route): Item {
-  return { ...keys.route(userUid, route.routeUid), ...toRouteRecord(route), created_at: route.createdAt };
-}
+const stopEntity = defineEntity<RouteStop>({
+  fields: {
+    seq: number('seq'),
+    userLocationUid: number('user_location_uid'),
+    description: text('description'),
+    latitude: number('latitude'),
+    longitude: number('longitude'),
+    created: bool('created'),
+  },
+});
 
-function routeFromItem(item: Item): Route {
-  return {
-    routeUid: Number(item.route_uid),
-    name: String(item.route_name),
-    vehicleUid: item.vehicle_uid === null || item.vehicle_uid === undefined ? null : Number(item.vehicle_uid),
-    directionsSource: String(item.directions_source),
-    createdAt: String(item.created_at),
-    stops: (item.stops as Item[]).map(
-      (stop): RouteStop => ({
-        seq: Number(stop.seq),
-        userLocationUid: Number(stop.user_location_uid),
-        description: String(stop.description),
-        latitude: Number(stop.latitude),
-        longitude: Number(stop.longitude),
-        created: stop.created === true,
-      }),
-    ),
-    legs: (item.legs as Item[]).map(
-      (leg): RouteLeg => ({
-        fromSeq: Number(leg.from_seq),
-        toSeq: Number(leg.to_seq),
-        distanceKm: Number(leg.distance_km),
-        durationS: Number(leg.duration_s),
-      }),
-    ),
-  };
-}
+const legEntity = defineEntity<RouteLeg>({
+  fields: { fromSeq: number('from_seq'), toSeq: number('to_seq'), distanceKm: number('distance_km'), durationS: number('duration_s') },
+});
+
+/** Stored as the record addRoute answers (its totals included), plus the creation time. */
+const routeEntity = defineEntity<Route, number>({
+  keys: (route, userUid) => keys.route(userUid, route.routeUid),
+  fields: {
+    routeUid: number('route_uid'),
+    name: text('route_name'),
+    vehicleUid: nullableNumber('vehicle_uid'),
+    directionsSource: text('directions_source'),
+    stops: list('stops', stopEntity),
+    legs: list('legs', legEntity),
+    createdAt: text('created_at'),
+  },
+  derived: (route) => ({ totals: toRouteRecord(route).totals }),
+});

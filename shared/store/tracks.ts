@@ -11,10 +11,11 @@ import type { TrackState } from '../domain/tracking/detector.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
-import { fuelFillItem } from './fuel-fills.ts';
+import { fuelFillEntity } from './fuel-fills.ts';
 import { keys } from './keys.ts';
-import { batchGet, type Item, itemKey, queryAll, type TransactItems, transactWrite } from './requests.ts';
-import { liveFromItem, liveItem, vehicleFromItem } from './vehicles.ts';
+import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
+import { tripEntity } from './trips.ts';
+import { liveRecordEntity, vehicleEntity } from './vehicles.ts';
 
 export interface TrackedVehicle {
   vehicle: Vehicle;
@@ -44,7 +45,7 @@ export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map
   for (const uid of vehicleUids) {
     const vehicleItem = byKey.get(itemKey(keys.vehicle(uid)));
     if (!vehicleItem) continue;
-    const vehicle = vehicleFromItem(vehicleItem);
+    const vehicle = vehicleEntity.fromItem(vehicleItem);
     found.set(vehicle.imei, trackedFromItem(vehicle, byKey.get(itemKey(keys.trackState(uid)))));
   }
   return found;
@@ -55,7 +56,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
   const storedTail = item?.tail === undefined ? undefined : { hour: String(item.tail_hour), points: String(item.tail) };
   return {
     vehicle,
-    live: live ? liveFromItem(live) : undefined,
+    live: live ? liveRecordEntity.fromItem(live) : undefined,
     tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
     storedTail,
     legacyState: item?.state as TrackState | undefined,
@@ -64,11 +65,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
 
 /** The users a vehicle is linked to, in user order. */
 export async function listVehicleUsers(vehicleUid: number): Promise<number[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.vehicleUsers(vehicleUid).gsi1pk },
-  });
+  const items = await queryRange(keys.vehicleUserRange(vehicleUid));
   return items.map((item) => Number(item.user_uid));
 }
 
@@ -88,7 +85,7 @@ export interface DetectionCommit {
 }
 
 /** The most a transaction holds. */
-export const MAX_TRANSACTION_ITEMS = 100;
+const MAX_TRANSACTION_ITEMS = 100;
 
 /**
  * Writes a detection's changes for one vehicle in one transaction (several, in order, only when a re-detection
@@ -97,7 +94,6 @@ export const MAX_TRANSACTION_ITEMS = 100;
  */
 export async function commitDetection(commit: DetectionCommit): Promise<number> {
   const table = tableName();
-  const tripKey = (trip: Trip) => keys.trip(trip.vehicleUid, trip.startTime);
   const items: TransactItems = [
     ...commit.removedTrips.map(({ startTime, tripUid }) => ({
       Delete: { TableName: table, Key: keys.trip(commit.vehicleUid, startTime), ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': tripUid } },
@@ -110,26 +106,26 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     ...commit.changedTrips.map(({ trip, previousStart }) => ({
       Put: {
         TableName: table,
-        Item: { ...tripKey(trip), ...trip },
+        Item: tripEntity.toItem(trip),
         ...(trip.startTime === previousStart
           ? { ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': trip.tripUid } }
           : { ConditionExpression: 'attribute_not_exists(pk)' }),
       },
     })),
-    ...commit.newTrips.map((trip) => ({ Put: { TableName: table, Item: { ...tripKey(trip), ...trip }, ConditionExpression: 'attribute_not_exists(pk)' } })),
+    ...commit.newTrips.map((trip) => ({ Put: { TableName: table, Item: tripEntity.toItem(trip), ConditionExpression: 'attribute_not_exists(pk)' } })),
     ...commit.removedFills.map((eventUid) => ({
       Delete: { TableName: table, Key: keys.fuelFill(eventUid), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slip_uid)' },
     })),
     ...commit.changedFills.map((fill) => ({
       Put: {
         TableName: table,
-        Item: fuelFillItem(fill),
+        Item: fuelFillEntity.toItem(fill),
         // addFuelFillSlip may have linked a slip since the fill was read: the transaction then fails and is retried
         ConditionExpression: fill.slipUid === null ? 'attribute_exists(pk) AND attribute_not_exists(slip_uid)' : 'slip_uid = :slip',
         ...(fill.slipUid === null ? {} : { ExpressionAttributeValues: { ':slip': fill.slipUid } }),
       },
     })),
-    ...commit.newFills.map((fill) => ({ Put: { TableName: table, Item: fuelFillItem(fill), ConditionExpression: 'attribute_not_exists(pk)' } })),
+    ...commit.newFills.map((fill) => ({ Put: { TableName: table, Item: fuelFillEntity.toItem(fill), ConditionExpression: 'attribute_not_exists(pk)' } })),
     ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
   for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));
@@ -149,7 +145,7 @@ export interface TrackUpdate {
  * The track item's write: the live record moves only forward in GPS time (at the same time it may change: a
  * re-detected odometer); the tail is replaced only if it is still the one read.
  */
-export function trackUpdate(vehicleUid: number, { live, tail, previousTail }: TrackUpdate) {
+function trackUpdate(vehicleUid: number, { live, tail, previousTail }: TrackUpdate) {
   const sets = [...(live ? ['live = :live'] : []), ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : [])];
   const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${tail === null && previousTail ? ' REMOVE tail, tail_hour' : ''}`.trim();
   const conditions = [
@@ -163,7 +159,7 @@ export function trackUpdate(vehicleUid: number, { live, tail, previousTail }: Tr
       UpdateExpression: update,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeValues: {
-        ...(live ? { ':live': liveItem(live), ':gps': live.gpsDatetime } : {}),
+        ...(live ? { ':live': liveRecordEntity.toItem(live), ':gps': live.gpsDatetime } : {}),
         ...(tail ? { ':tail': tail.points, ':tailHour': tail.hour } : {}),
         ...(previousTail ? { ':previousTail': previousTail.points } : {}),
       },

@@ -1,37 +1,35 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Trip } from '../domain/trip.ts';
-import { dynamo, tableName } from './client.ts';
+import { defineEntity, nullableNumber, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { isConditionFailed, type Item, queryAll } from './requests.ts';
+import { queryRange } from './requests.ts';
 
-/** Stores a trip once: a trip with the same vehicle and start is already there when a batch is replayed. */
-export async function saveTrip(trip: Trip): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.trip(trip.vehicleUid, trip.startTime), ...trip },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
+/** A trip as stored: its attributes carry the domain's own field names. */
+export const tripEntity = defineEntity<Trip>({
+  keys: (trip) => keys.trip(trip.vehicleUid, trip.startTime),
+  fields: {
+    tripUid: number('tripUid'),
+    vehicleUid: number('vehicleUid'),
+    startTime: text('startTime'),
+    stopTime: text('stopTime'),
+    odometerAtStart: number('odometerAtStart'),
+    distanceKm: number('distanceKm'),
+    durationS: number('durationS'),
+    maxSpeed: number('maxSpeed'),
+    fuelStart: nullableNumber('fuelStart'),
+    fuelEnd: nullableNumber('fuelEnd'),
+    startLat: number('startLat'),
+    startLng: number('startLng'),
+    startLocation: text('startLocation'),
+    stopLat: number('stopLat'),
+    stopLng: number('stopLng'),
+    stopLocation: text('stopLocation'),
+    driverName: nullableText('driverName'),
+    driverTagId: nullableText('driverTagId'),
+  },
+});
 
 /** Trips that started between two UTC instants, oldest first: one Query per vehicle. */
 export async function listTrips(vehicleUid: number, from: string, to: string): Promise<Trip[]> {
-  const range = keys.tripRange(vehicleUid, from, to);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.skFrom, ':to': range.skTo },
-  });
-  return items.map(tripFromItem);
-}
-
-function tripFromItem(item: Item): Trip {
-  const { pk: _pk, sk: _sk, ...trip } = item;
-  return trip as unknown as Trip;
+  const items = await queryRange(keys.tripRange(vehicleUid, from, to));
+  return items.map(tripEntity.fromItem);
 }

@@ -4,15 +4,14 @@ import { type LocationDetails, pointsText, type UserLocation } from '../domain/u
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextIds } from './counters.ts';
+import { defineEntity, flag, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { isConditionFailed, type Item, queryPrefix, setExpression, writeWithOptimisticRetry } from './requests.ts';
-
-const NOT_FOUND = 'location not found or not linked to this api key';
+import { isConditionFailed, queryRange, writeWithOptimisticRetry } from './requests.ts';
 
 /** The user's locations by user_location_uid. */
 export async function listUserLocations(userUid: number): Promise<UserLocation[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.userLocationsPrefix);
-  return items.map(locationFromItem);
+  const items = await queryRange(keys.userLocationRange(userUid));
+  return items.map(locationEntity.fromItem);
 }
 
 export function getUserLocation(userUid: number, userLocationUid: number): Promise<UserLocation> {
@@ -24,8 +23,8 @@ async function readLocation(userUid: number, userLocationUid: number, consistent
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: keys.userLocation(userUid, userLocationUid), ConsistentRead: consistent }),
   );
-  if (!Item) throw new NotFound(NOT_FOUND);
-  return locationFromItem(Item);
+  if (!Item) throw NotFound.notLinked('location');
+  return locationEntity.fromItem(Item);
 }
 
 export async function addUserLocation(userUid: number, details: LocationDetails): Promise<UserLocation> {
@@ -44,7 +43,7 @@ export async function numberLocations(drafts: readonly LocationDetails[]): Promi
 export function newLocationPut(userUid: number, location: UserLocation) {
   return {
     TableName: tableName(),
-    Item: { ...keys.userLocation(userUid, location.userLocationUid), user_location_uid: location.userLocationUid, ...locationAttributes(location) },
+    Item: locationEntity.toItem(location, userUid),
     ConditionExpression: 'attribute_not_exists(pk)',
   };
 }
@@ -62,7 +61,7 @@ export async function editUserLocation(
   await writeWithOptimisticRetry({
     read: () => readLocation(userUid, userLocationUid, true),
     write: async (current) => {
-      const update = setExpression(locationAttributes(changesFor(current)));
+      const update = locationEntity.update(changesFor(current));
       if (!update) return;
       await dynamo().send(
         new UpdateCommand({
@@ -88,43 +87,26 @@ export async function deleteUserLocation(userUid: number, userLocationUid: numbe
       }),
     );
   } catch (error) {
-    if (isConditionFailed(error)) throw new NotFound(NOT_FOUND);
+    if (isConditionFailed(error)) throw NotFound.notLinked('location');
     throw error;
   }
 }
 
-/** Attribute names are the spec's field names; undefined fields are left out. */
-function locationAttributes(details: Partial<LocationDetails>): Item {
-  return {
-    description: details.description,
-    latitude: details.latitude,
-    longitude: details.longitude,
-    icon: details.icon,
-    color: details.color,
-    radius: details.radiusKm,
-    location_type: details.locationType,
-    points: details.points === undefined ? undefined : pointsText(details.points),
-    speed: details.speedLimit,
-    no_go: flag(details.noGo),
-    only_push: flag(details.onlyPush),
-  };
-}
-
-const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : Number(value));
-
-function locationFromItem(item: Item): UserLocation {
-  return {
-    userLocationUid: Number(item.user_location_uid),
-    description: String(item.description),
-    latitude: Number(item.latitude),
-    longitude: Number(item.longitude),
-    icon: String(item.icon),
-    color: String(item.color),
-    radiusKm: Number(item.radius),
-    locationType: item.location_type === 'polygon' ? 'polygon' : 'point',
-    points: item.points ? (JSON.parse(String(item.points)) as LatLng[]) : [],
-    speedLimit: Number(item.speed),
-    noGo: item.no_go === 1,
-    onlyPush: item.only_push === 1,
-  };
-}
+/** Attribute names are the spec's field names; the item sits under its owner's partition. */
+const locationEntity = defineEntity<UserLocation, number>({
+  keys: (location, userUid) => keys.userLocation(userUid, location.userLocationUid),
+  fields: {
+    userLocationUid: number('user_location_uid'),
+    description: text('description'),
+    latitude: number('latitude'),
+    longitude: number('longitude'),
+    icon: text('icon'),
+    color: text('color'),
+    radiusKm: number('radius'),
+    locationType: { name: 'location_type', read: (value) => (value === 'polygon' ? 'polygon' : 'point') },
+    points: { name: 'points', write: pointsText, read: (value) => (value ? (JSON.parse(String(value)) as LatLng[]) : []) },
+    speedLimit: number('speed'),
+    noGo: flag('no_go'),
+    onlyPush: flag('only_push'),
+  },
+});

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { defineEntity, number, text } from './entity.ts';
 import { keys } from './keys.ts';
 
 export interface UserProfile {
@@ -9,20 +10,22 @@ export interface UserProfile {
   gmtOffsetMinutes: number;
 }
 
+const userEntity = defineEntity<UserProfile>({
+  keys: (user) => keys.user(user.userUid),
+  fields: {
+    userUid: number('user_uid'),
+    name: text('name'),
+    gmtOffsetMinutes: { name: 'gmt_offset_minutes', read: (value) => Number(value ?? 0) },
+  },
+});
+
 export async function createUser(name: string, gmtOffsetMinutes = 0): Promise<UserProfile> {
-  const userUid = await nextId('user');
-  await dynamo().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.user(userUid), user_uid: userUid, name, gmt_offset_minutes: gmtOffsetMinutes },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return { userUid, name, gmtOffsetMinutes };
+  const user: UserProfile = { userUid: await nextId('user'), name, gmtOffsetMinutes };
+  await dynamo().send(new PutCommand({ TableName: tableName(), Item: userEntity.toItem(user), ConditionExpression: 'attribute_not_exists(pk)' }));
+  return user;
 }
 
 export async function findUser(userUid: number): Promise<UserProfile | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.user(userUid) }));
-  if (!Item) return undefined;
-  return { userUid, name: String(Item.name), gmtOffsetMinutes: Number(Item.gmt_offset_minutes ?? 0) };
+  return Item ? userEntity.fromItem(Item) : undefined;
 }

@@ -1,10 +1,11 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
+import { defineEntity, nullableNumber, nullableText, number, stored, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, isConditionFailed, type Item, itemKey, queryPrefix, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, type Item, itemKey, queryRange, transactWrite } from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -19,7 +20,7 @@ export async function addVehicle(details: NewVehicle): Promise<Vehicle> {
   const vehicle: Vehicle = { ...details, vehicleUid: await nextId('vehicle') };
   try {
     await transactWrite([
-      { Put: { TableName: tableName(), Item: vehicleItem(vehicle), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName(), Item: vehicleEntity.toItem(vehicle), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Put: {
           TableName: tableName(),
@@ -42,7 +43,7 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
   await dynamo().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.vehicleLink(userUid, vehicleUid), ...keys.vehicleUsers(vehicleUid, userUid), user_uid: userUid, vehicle_uid: vehicleUid, imei: vehicle.imei },
+      Item: { ...keys.vehicleLink(userUid, vehicleUid), ...keys.vehicleUser(vehicleUid, userUid), user_uid: userUid, vehicle_uid: vehicleUid, imei: vehicle.imei },
     }),
   );
   return { vehicleUid, imei: vehicle.imei };
@@ -50,7 +51,7 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
 
 export async function findVehicle(vehicleUid: number): Promise<Vehicle | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.vehicle(vehicleUid) }));
-  return Item ? vehicleFromItem(Item) : undefined;
+  return Item ? vehicleEntity.fromItem(Item) : undefined;
 }
 
 /** The vehicle if it is linked to the user: the link and the vehicle are read in one BatchGetItem. */
@@ -59,12 +60,19 @@ export async function findVehicleForUser(userUid: number, vehicleUid: number): P
   const items = await batchGet([link, keys.vehicle(vehicleUid)]);
   const linked = items.some((item) => itemKey(item) === itemKey(link));
   const vehicleItemFound = items.find((item) => item.sk === 'VEHICLE');
-  return linked && vehicleItemFound ? vehicleFromItem(vehicleItemFound) : undefined;
+  return linked && vehicleItemFound ? vehicleEntity.fromItem(vehicleItemFound) : undefined;
+}
+
+/** The vehicle linked to the user; NotFound when there is none or it is not linked. */
+export async function getVehicleForUser(userUid: number, vehicleUid: number): Promise<Vehicle> {
+  const vehicle = await findVehicleForUser(userUid, vehicleUid);
+  if (!vehicle) throw NotFound.notLinked('vehicle');
+  return vehicle;
 }
 
 /** The user's vehicle links, ordered by vehicle_uid, narrowed to the IMEIs given (none given: all). */
 export async function listVehicleLinks(userUid: number, imeis?: readonly string[]): Promise<VehicleLink[]> {
-  const items = await queryPrefix(keys.user(userUid).pk, keys.vehicleLinksPrefix);
+  const items = await queryRange(keys.vehicleLinkRange(userUid));
   const links = items.map((item) => ({ vehicleUid: Number(item.vehicle_uid), imei: String(item.imei) }));
   if (!imeis) return links;
   const wanted = new Set(imeis);
@@ -83,119 +91,54 @@ export async function listLinkedVehicles(userUid: number, imeis?: readonly strin
     const vehicle = byKey.get(itemKey(keys.vehicle(link.vehicleUid)));
     if (!vehicle) return [];
     const live = byKey.get(itemKey(keys.trackState(link.vehicleUid)))?.live as Item | undefined;
-    return [{ vehicle: vehicleFromItem(vehicle), live: live ? liveFromItem(live) : undefined }];
+    return [{ vehicle: vehicleEntity.fromItem(vehicle), live: live ? liveRecordEntity.fromItem(live) : undefined }];
   });
 }
 
-/** Sets the live record outside the pipeline (tests, imports) unless a newer position is already stored. */
-export async function saveLiveState(vehicleUid: number, live: LiveState): Promise<boolean> {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.trackState(vehicleUid),
-        UpdateExpression: 'SET live = :live',
-        ConditionExpression: 'attribute_not_exists(live) OR live.gps_datetime <= :gps',
-        ExpressionAttributeValues: { ':live': liveItem(live), ':gps': live.gpsDatetime },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-}
+/** A vehicle as stored: attribute names are the spec's vehicle parameters. */
+export const vehicleEntity = defineEntity<Vehicle>({
+  keys: (vehicle) => keys.vehicle(vehicle.vehicleUid),
+  fields: {
+    vehicleUid: number('vehicle_uid'),
+    imei: text('imei'),
+    deviceType: nullableText('device_type'),
+    config: nullableText('config'),
+    vehGrp: nullableText('veh_grp'),
+    name: text('name'),
+    regNum: nullableText('reg_num'),
+    make: nullableText('veh_make'),
+    model: nullableText('veh_model'),
+    modelYear: nullableText('veh_model_year'),
+    vin: nullableText('veh_vin'),
+    odometerAtStart: nullableNumber('start_odo'),
+    odometerAtStartDate: nullableText('start_odo_date'),
+    startHours: nullableNumber('start_hours'),
+    startHoursDate: nullableText('start_hours_date'),
+    licenceExpireDate: nullableText('licence_expire_date'),
+    fuelCapacity: nullableNumber('fuel_capacity'),
+    fuelFactor: { name: 'fuel_factor', read: (value) => (value === null || value === undefined ? 1 : Number(value)) },
+    detection: stored('detection'),
+  },
+});
 
-function vehicleItem(vehicle: Vehicle): Item {
-  return {
-    ...keys.vehicle(vehicle.vehicleUid),
-    vehicle_uid: vehicle.vehicleUid,
-    imei: vehicle.imei,
-    device_type: vehicle.deviceType,
-    config: vehicle.config,
-    veh_grp: vehicle.vehGrp,
-    name: vehicle.name,
-    reg_num: vehicle.regNum,
-    veh_make: vehicle.make,
-    veh_model: vehicle.model,
-    veh_model_year: vehicle.modelYear,
-    veh_vin: vehicle.vin,
-    start_odo: vehicle.odometerAtStart,
-    start_odo_date: vehicle.odometerAtStartDate,
-    start_hours: vehicle.startHours,
-    start_hours_date: vehicle.startHoursDate,
-    licence_expire_date: vehicle.licenceExpireDate,
-    fuel_capacity: vehicle.fuelCapacity,
-    fuel_factor: vehicle.fuelFactor,
-    detection: vehicle.detection,
-  };
-}
-
-const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
-export function vehicleFromItem(item: Item): Vehicle {
-  return {
-    vehicleUid: Number(item.vehicle_uid),
-    imei: String(item.imei),
-    deviceType: str(item.device_type),
-    config: str(item.config),
-    vehGrp: str(item.veh_grp),
-    name: String(item.name),
-    regNum: str(item.reg_num),
-    make: str(item.veh_make),
-    model: str(item.veh_model),
-    modelYear: str(item.veh_model_year),
-    vin: str(item.veh_vin),
-    odometerAtStart: num(item.start_odo),
-    odometerAtStartDate: str(item.start_odo_date),
-    startHours: num(item.start_hours),
-    startHoursDate: str(item.start_hours_date),
-    licenceExpireDate: str(item.licence_expire_date),
-    fuelCapacity: num(item.fuel_capacity),
-    fuelFactor: num(item.fuel_factor) ?? 1,
-    ...(item.detection ? { detection: item.detection as Vehicle['detection'] } : {}),
-  };
-}
-
-export function liveItem(live: LiveState): Item {
-  return {
-    last_response: live.lastResponse,
-    gps_datetime: live.gpsDatetime,
-    latitude: live.latitude,
-    longitude: live.longitude,
-    speed: live.speed,
-    heading: live.heading,
-    driver_id: live.driverId,
-    supp_volt: live.suppVolt,
-    int_batt_volt: live.intBattVolt,
-    int_temp: live.intTemp,
-    ext_temp: live.extTemp,
-    fuel_value: live.fuelValue,
-    device_type: live.deviceType,
-    config: live.config,
-    odometer_km: live.odometerKm,
-    engine_hours: live.engineHours,
-  };
-}
-
-export function liveFromItem(item: Item): LiveState {
-  return {
-    lastResponse: String(item.last_response),
-    gpsDatetime: String(item.gps_datetime),
-    latitude: Number(item.latitude),
-    longitude: Number(item.longitude),
-    speed: num(item.speed),
-    heading: num(item.heading),
-    driverId: str(item.driver_id),
-    suppVolt: num(item.supp_volt),
-    intBattVolt: num(item.int_batt_volt),
-    intTemp: num(item.int_temp),
-    extTemp: num(item.ext_temp),
-    fuelValue: num(item.fuel_value),
-    deviceType: str(item.device_type),
-    config: str(item.config),
-    odometerKm: num(item.odometer_km),
-    engineHours: num(item.engine_hours),
-  };
-}
+/** The live record, kept as the `live` map of the vehicle's track item. */
+export const liveRecordEntity = defineEntity<LiveState>({
+  fields: {
+    lastResponse: text('last_response'),
+    gpsDatetime: text('gps_datetime'),
+    latitude: number('latitude'),
+    longitude: number('longitude'),
+    speed: nullableNumber('speed'),
+    heading: nullableNumber('heading'),
+    driverId: nullableText('driver_id'),
+    suppVolt: nullableNumber('supp_volt'),
+    intBattVolt: nullableNumber('int_batt_volt'),
+    intTemp: nullableNumber('int_temp'),
+    extTemp: nullableNumber('ext_temp'),
+    fuelValue: nullableNumber('fuel_value'),
+    deviceType: nullableText('device_type'),
+    config: nullableText('config'),
+    odometerKm: nullableNumber('odometer_km'),
+    engineHours: nullableNumber('engine_hours'),
+  },
+});

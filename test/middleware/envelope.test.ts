@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
-import { BinaryResult, envelopeSerializer, verbatimJsonObject } from '../../shared/middleware/envelope.ts';
+import { verbatimJsonObject } from '../../shared/contracts/verbatim-json.ts';
+import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const serialized = (result: unknown) => middy().use(envelopeSerializer()).handler(async () => result)(anEvent(), aContext());

@@ -118,7 +118,7 @@ describe('position history retention', () => {
     // Assess
     const itemsUnder = async (pk: string) =>
       (await dynamo().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? [];
-    const history = [...(await itemsUnder(`VEHICLE#${vehicle.vehicleUid}#POSITIONS`)), ...(await itemsUnder(keys.checkpointsOf(vehicle.vehicleUid)))];
+    const history = [...(await itemsUnder(`VEHICLE#${vehicle.vehicleUid}#POSITIONS`)), ...(await itemsUnder(keys.checkpointRange(vehicle.vehicleUid, '9999').pk))];
     const retentionS = config.positionRetentionDays() * 86_400;
     const dayStartS = Date.parse(`${DAY}T00:00:00Z`) / 1000;
     expect(history.length).toBeGreaterThan(1);

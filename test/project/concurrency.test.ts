@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { sameExpenseName } from '../../shared/domain/expense-type.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys, type Key } from '../../shared/store/keys.ts';
-import { batchGet, type Item, itemKey, queryPrefix } from '../../shared/store/requests.ts';
+import { batchGet, type Item, itemKey, queryRange } from '../../shared/store/requests.ts';
 import { addVehicle } from '../../shared/store/vehicles.ts';
 import { api, type ApiResponse } from '../support/api.ts';
 import { aVehicle, anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
@@ -117,8 +117,8 @@ describe('expense type names under concurrency', () => {
  */
 async function expectClaimsMatchLiveNames(user: TestUser): Promise<Map<number, string>> {
   const [types, claims] = await Promise.all([
-    queryPrefix(keys.user(user.userUid).pk, keys.expenseTypesPrefix),
-    queryPrefix(keys.user(user.userUid).pk, 'EXPTYPENAME#'),
+    queryRange(keys.expenseTypeRange(user.userUid)),
+    queryRange({ pk: keys.user(user.userUid).pk, prefix: 'EXPTYPENAME#' }),
   ]);
   const live = types.filter((type) => type.deleted === false);
   const claimOf = (type: Item) => itemKey(keys.expenseTypeName(user.userUid, String(type.name)));

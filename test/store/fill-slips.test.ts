@@ -1,6 +1,6 @@
 /** Fill slips arrive through addFuelFillSlip; the one-slip-per-fill rule lives in the store and is checked here. */
 import { describe, expect, it } from 'vitest';
-import { addFillSlip, findSlipForUser } from '../../shared/store/expense-slips.ts';
+import { addFillSlip, getSlipForUser } from '../../shared/store/expense-slips.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { givenFuelFill, givenFillSlip } from '../support/expense-slips-builders.ts';
@@ -67,7 +67,7 @@ describe('addFillSlip', () => {
     // Assess
     expect(deleted).toBeSuccess();
     expect(second.slipUid).not.toBe(first.slipUid);
-    await expect(findSlipForUser(user.userUid, first.slipUid)).rejects.toMatchObject({ status: 404 });
+    await expect(getSlipForUser(user.userUid, first.slipUid)).rejects.toMatchObject({ status: 404 });
   });
 
   it('keeps the fill claimed after an edit of its slip', async () => {
@@ -80,7 +80,7 @@ describe('addFillSlip', () => {
     const edited = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '1400.00', event_datetime: '2026-11-01 09:15:00' });
     // Assess
     expect(edited).toBeSuccess();
-    expect(await findSlipForUser(user.userUid, slip.slipUid)).toMatchObject({ type: 1, amount: '1400.00', eventDatetime: '2026-11-01 09:15:00' });
+    expect(await getSlipForUser(user.userUid, slip.slipUid)).toMatchObject({ type: 1, amount: '1400.00', eventDatetime: '2026-11-01 09:15:00' });
     await expect(addFillSlip(aFill(eventUid, vehicle.vehicleUid))).rejects.toMatchObject({ status: 409 });
   });
 

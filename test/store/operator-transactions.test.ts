@@ -20,7 +20,9 @@ const cancelled = (...codes: string[]) =>
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 
-const fields = newOperatorFields({ fullname: 'Thabo Mokoena', id_number: '1', tag_id: 'T-1' });
+const fields = newOperatorFields({ fullname: 'Thabo Mokoena', idNumber: '1', tagId: 'T-1' });
+/** The operator as stored: under the spec's names. */
+const storedOperator = { fullname: 'Thabo Mokoena', id_number: '1', tag_id: 'T-1', operator_uid: 5, user_uid: 7 };
 
 describe('operator transactions', () => {
   it('tries an add again after a TransactionConflict and then writes it', async () => {
@@ -30,7 +32,7 @@ describe('operator transactions', () => {
     // Act
     const operator = await addOperator(7, fields);
     // Assess
-    expect(operator).toMatchObject({ operator_uid: 41, user_uid: 7, tag_id: 'T-1' });
+    expect(operator).toMatchObject({ operatorUid: 41, userUid: 7, tagId: 'T-1' });
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
   });
 
@@ -42,17 +44,17 @@ describe('operator transactions', () => {
 
   it('re-reads the operator when its read went stale, and gives up with a 409 when it is still there after every round', async () => {
     // Prepare
-    dynamo.on(GetCommand).resolves({ Item: { ...fields, operator_uid: 5, user_uid: 7 } });
+    dynamo.on(GetCommand).resolves({ Item: storedOperator });
     dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
     // Act
-    const edit = editOperator(7, 5, { tag_id: 'T-2' });
+    const edit = editOperator(7, 5, { tagId: 'T-2' });
     // Assess
     await expect(edit).rejects.toMatchObject({ status: 409, message: 'operator is being changed by another request, try again' });
     expect(dynamo.commandCalls(GetCommand)).toHaveLength(OPTIMISTIC_ATTEMPTS + 1);
   });
 
   it('lets any other failure through unchanged', async () => {
-    dynamo.on(GetCommand).resolves({ Item: { ...fields, operator_uid: 5, user_uid: 7 } });
+    dynamo.on(GetCommand).resolves({ Item: storedOperator });
     dynamo.on(TransactWriteCommand).rejects(cancelled('ValidationError'));
     await expect(editOperator(7, 5, { fullname: 'X' })).rejects.toBeInstanceOf(TransactionCanceledException);
   });

@@ -13,7 +13,7 @@ describe('findOperatorByTag', () => {
     // Act
     const found = await findOperatorByTag(` ${tagId} `);
     // Assess
-    expect(found).toMatchObject({ operator_uid: operatorUid, user_uid: user.userUid, fullname: 'Thabo Mokoena', tag_id: tagId });
+    expect(found).toMatchObject({ operatorUid, userUid: user.userUid, fullname: 'Thabo Mokoena', tagId });
   });
 
   it('follows a tag moved by an edit and forgets a deleted operator', async () => {
@@ -25,7 +25,7 @@ describe('findOperatorByTag', () => {
     await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: newTag });
     // Assess
     expect(await findOperatorByTag(oldTag)).toBeUndefined();
-    expect((await findOperatorByTag(newTag))?.operator_uid).toBe(operatorUid);
+    expect((await findOperatorByTag(newTag))?.operatorUid).toBe(operatorUid);
     await api.post('deleteOperator', { api_key: user.key, operator_uid: operatorUid });
     expect(await findOperatorByTag(newTag)).toBeUndefined();
   });

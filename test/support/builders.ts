@@ -4,9 +4,9 @@ import type { Trip } from '../../shared/domain/trip.ts';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';
 import { nextId } from '../../shared/store/counters.ts';
-import { saveTrip } from '../../shared/store/trips.ts';
+import { commitDetection, type DetectionCommit, saveTrack } from '../../shared/store/tracks.ts';
 import { createUser } from '../../shared/store/users.ts';
-import { addVehicle, linkVehicle, type NewVehicle, saveLiveState } from '../../shared/store/vehicles.ts';
+import { addVehicle, linkVehicle, type NewVehicle } from '../../shared/store/vehicles.ts';
 
 export interface TestUser {
   userUid: number;
@@ -53,7 +53,7 @@ export function aLiveState(overrides: Partial<LiveState> = {}): LiveState {
 
 export async function givenLiveState(vehicle: Vehicle, overrides: Partial<LiveState> = {}): Promise<LiveState> {
   const live = aLiveState(overrides);
-  await saveLiveState(vehicle.vehicleUid, live);
+  await saveTrack(vehicle.vehicleUid, { live, tail: null, previousTail: undefined });
   return live;
 }
 
@@ -65,6 +65,11 @@ export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {})
     startLat: -26.2041, startLng: 28.0473, startLocation: 'Depot', stopLat: -26.1076, stopLng: 28.0567, stopLocation: 'Client',
     driverName: 'Thabo Mokoena', driverTagId: '01A2B3C4', ...overrides,
   };
-  await saveTrip(trip);
+  await commitDetected(vehicle.vehicleUid, { newTrips: [trip] });
   return trip;
+}
+
+/** Stores trips and fills as a detection does, through the pipeline's own commit. */
+export async function commitDetected(vehicleUid: number, found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills'>): Promise<void> {
+  await commitDetection({ vehicleUid, track: undefined, changedTrips: [], removedTrips: [], changedFills: [], removedFills: [], newTrips: [], newFills: [], ...found });
 }

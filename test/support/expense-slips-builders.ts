@@ -5,8 +5,7 @@ import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { nextId } from '../../shared/store/counters.ts';
 import { addExpenseSlip, addFillSlip } from '../../shared/store/expense-slips.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';
-import { saveFuelFill } from '../../shared/store/fuel-fills.ts';
-import type { TestUser } from './builders.ts';
+import { commitDetected, type TestUser } from './builders.ts';
 
 export async function givenExpenseType(user: TestUser, name = 'Tolls'): Promise<number> {
   return (await addExpenseType(user.userUid, name)).type;
@@ -22,11 +21,12 @@ export async function givenSlip(user: TestUser, vehicle: Vehicle, overrides: Par
 /** A detected fuel fill on the vehicle, as the positions pipeline would store it; answers its event_uid. */
 export async function givenFuelFill(vehicle: Vehicle, overrides: Partial<FuelFill> = {}): Promise<number> {
   const eventUid = await nextId('fuel-fill');
-  await saveFuelFill({
+  const fill: FuelFill = {
     eventUid, vehicleUid: vehicle.vehicleUid, at: '2026-11-01T07:12:44.000Z', latitude: -26.0992, longitude: 28.1263,
     location: 'Depot', levelBefore: 20, levelAfter: 80, fillQty: 60, odometerKm: 1200, engineHours: 80, operatorUid: null,
     operatorName: null, tripUid: null, distanceKm: null, durationS: null, fuelUsed: null, slipUid: null, ...overrides,
-  });
+  };
+  await commitDetected(vehicle.vehicleUid, { newFills: [fill] });
   return eventUid;
 }
 

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { queryPrefix } from '../../shared/store/requests.ts';
+import { queryRange } from '../../shared/store/requests.ts';
 import { api } from './api.ts';
 import type { TestUser } from './builders.ts';
 
@@ -39,6 +39,6 @@ export async function givenRoute(user: TestUser, params: Record<string, string |
 
 /** The route_uids the vehicle is scheduled onto, read as the schedule is stored. */
 export async function scheduledRoutes(vehicleUid: number): Promise<number[]> {
-  const items = await queryPrefix(keys.vehicle(vehicleUid).pk, keys.vehicleSchedulePrefix);
+  const items = await queryRange(keys.vehicleScheduleRange(vehicleUid));
   return items.map((item) => Number(item.route_uid));
 }

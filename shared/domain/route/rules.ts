@@ -13,7 +13,6 @@ export const MAX_STOPS = 25;
 /** a raw point this close to a saved location is that location */
 export const REUSE_RADIUS_KM = 0.05;
 
-export const LOCATION_NOT_FOUND = 'location not found or not linked to this api key';
 
 /** A stop as the request names it: a saved location, or a point to match or save. */
 export type StopRequest = { userLocationUid: number } | { lat: number; lng: number; description?: string };
@@ -76,7 +75,7 @@ export function planStops(requests: readonly StopRequest[], saved: readonly User
   const stops = requests.map((request): PlannedStop => {
     if ('userLocationUid' in request) {
       const location = saved.find((candidate) => candidate.userLocationUid === request.userLocationUid);
-      if (!location) throw new NotFound(LOCATION_NOT_FOUND);
+      if (!location) throw NotFound.notLinked('location');
       return { saved: location };
     }
     const point = { lat: request.lat, lng: request.lng };

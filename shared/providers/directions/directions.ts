@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { LatLng } from '../../domain/geo.ts';
 import type { LegMeasure } from '../../domain/route/rules.ts';
-import { getObject, putObject } from '../../store/bucket.ts';
+import { findObject, putObject } from '../../store/bucket.ts';
 import { amazonRoutesProvider } from './amazon.ts';
 import { estimateProvider } from './estimate.ts';
 import { googleProvider } from './google.ts';
@@ -37,7 +37,7 @@ export async function findDirections(points: readonly LatLng[]): Promise<Directi
   const provider = directionsProvider();
   if (provider.endpoint === undefined) return { source: provider.name, legs: await provider.legs(points) };
   const key = cacheKey(provider, points);
-  const cached = await getObject(key);
+  const cached = await findObject(key);
   if (cached) return { source: provider.name, legs: JSON.parse(Buffer.from(cached).toString('utf8')) as LegMeasure[] };
   const legs = await provider.legs(points);
   await putObject(key, JSON.stringify(legs), 'application/json');
