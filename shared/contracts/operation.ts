@@ -11,6 +11,9 @@ export type InputSchema =
   | ParameterObject
   | v.SchemaWithPipe<readonly [ParameterObject, ...v.PipeItem<any, any, v.BaseIssue<unknown>>[]]>;
 
+/** The parameters an input schema declares, in the spec's order (the validate middleware passes each one). */
+export const parameterNamesOf = (schema: InputSchema): string[] => Object.keys('pipe' in schema ? schema.pipe[0].entries : schema.entries);
+
 /** The fields a success adds to the envelope. */
 export type OutputSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** A success that is not JSON (getLiveMap's PNG). */

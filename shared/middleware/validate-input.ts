@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { BadRequest } from '../errors.ts';
-import type { InputSchema } from '../contracts/operation.ts';
+import { type InputSchema, parameterNamesOf } from '../contracts/operation.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
-
-const parameterNames = (schema: InputSchema): string[] =>
-  Object.keys('pipe' in schema ? schema.pipe[0].entries : schema.entries);
 
 /**
  * Validates the merged parameters against the operation's valibot object schema.
@@ -20,7 +17,7 @@ export const validateInput = (schema: InputSchema): HttpMiddleware => {
 };
 
 export function parseInput<S extends InputSchema>(schema: S, params: Record<string, unknown>): v.InferOutput<S> {
-  const declared = Object.fromEntries(parameterNames(schema).map((key) => [key, params[key]]));
+  const declared = Object.fromEntries(parameterNamesOf(schema).map((key) => [key, params[key]]));
   const result = v.safeParse(schema, declared, { abortEarly: true });
   if (!result.success) throw new BadRequest(result.issues[0].message);
   return result.output;

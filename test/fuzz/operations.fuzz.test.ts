@@ -6,8 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parameterNamesOf } from '../../shared/contracts/operation.ts';
+import { operationContracts } from '../../shared/contracts/operations.ts';
 import { FUEL_TYPE } from '../../shared/domain/expense-type.ts';
-import { handlerPath, type Operation, operations } from '../../shared/operations.ts';
+import { type Operation, type OperationName, operations } from '../../shared/operations.ts';
 import { api } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenUser, givenVehicle } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
@@ -49,14 +51,8 @@ async function givenFuzzUser(gmtOffsetMinutes: number): Promise<KnownUser> {
   return { key: user.key, ids, imeis: [vehicle.imei, parked.imei] };
 }
 
-/** The operation's parameter names, read from its input schema as the validate middleware reads them. */
-async function parameterNames(operation: Operation): Promise<string[]> {
-  const module = (await import(new URL(`../../${handlerPath(operation.name)}`, import.meta.url).href)) as Record<string, unknown>;
-  const schema = module[`${operation.name[0]?.toUpperCase()}${operation.name.slice(1)}Input`] as
-    | { entries: object }
-    | { pipe: [{ entries: object }] };
-  return Object.keys('pipe' in schema ? schema.pipe[0].entries : schema.entries);
-}
+/** The operation's parameter names, read from its contract as the validate middleware reads them. */
+const parameterNames = (operation: Operation): string[] => parameterNamesOf(operationContracts[operation.name as OperationName].input);
 
 /** The envelope rules every answer keeps, whatever was sent. */
 function assertAnswer(operation: Operation, request: FuzzRequest, response: RawResponse): void {
@@ -102,7 +98,7 @@ describe('every operation under fuzzing', () => {
   it.each(operations.map((operation, index) => [operation.name, operation, index] as const))(
     '%s answers every request with the envelope and never a 5xx',
     async (_name, operation, index) => {
-      const requests = fuzzRequests(operation, await parameterNames(operation), users);
+      const requests = fuzzRequests(operation, parameterNames(operation), users);
       // One seed per operation, so operations with the same parameters do not replay the same cases.
       await fuzz(operation, requests, { seed: seed + index, numRuns: runs });
     },
@@ -113,7 +109,7 @@ describe('every operation under fuzzing', () => {
   it.each(operations.filter(({ method }) => method === 'GET').map((operation, index) => [operation.name, operation, index] as const))(
     '%s still answers a plain request once the writes have stored what they accepted',
     async (_name, operation, index) => {
-      const requests = wellFormedRequests(operation, await parameterNames(operation), users);
+      const requests = wellFormedRequests(operation, parameterNames(operation), users);
       await fuzz(operation, requests, { seed: seed + index, numRuns: Math.ceil(runs / 3) });
     },
     Math.max(30_000, runs * 500),

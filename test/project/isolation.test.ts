@@ -6,9 +6,11 @@
  * lists the user's own records, so B's list must hold nothing of A's.
  */
 import { describe, expect, it } from 'vitest';
+import { parameterNamesOf } from '../../shared/contracts/operation.ts';
+import { operationContracts } from '../../shared/contracts/operations.ts';
 import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
-import { handlerPath, type OperationName, operations } from '../../shared/operations.ts';
+import { type OperationName, operations } from '../../shared/operations.ts';
 import { api, type ApiResponse } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
@@ -363,15 +365,10 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
 // ---- the matrix, from the registry ------------------------------------------------------------
 
 /** The parameter names of an operation's input schema, as validate-input reads them. */
-async function inputParameters(name: string): Promise<string[]> {
-  const schemaName = `${name.charAt(0).toUpperCase()}${name.slice(1)}Input`;
-  const schema = (await import(`../../functions/${name}/handler.ts`))[schemaName];
-  if (!schema) throw new Error(`${handlerPath(name)} exports no ${schemaName}`);
-  return Object.keys('pipe' in schema ? schema.pipe[0].entries : schema.entries);
-}
+const inputParameters = (name: OperationName): string[] => parameterNamesOf(operationContracts[name].input);
 
 const registry = await Promise.all(
-  operations.map(async (operation) => ({ ...operation, scoped: (await inputParameters(operation.name)).filter((name) => SCOPED.test(name)) })),
+  operations.map(async (operation) => ({ ...operation, scoped: inputParameters(operation.name).filter((name) => SCOPED.test(name)) })),
 );
 /** every operation/parameter pair the registry asks for, and the read operations that list the user's own records */
 const requiredPairs = registry.flatMap(({ name, scoped }) => scoped.map((parameter) => `${name}/${parameter}`));
