@@ -1,11 +1,11 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { getVehicleForUser } from '../../shared/store/vehicles.ts';
-import { contract, instantOf, PositionRecordOutput } from './contract.ts';
+import { contract, instantOf, type PositionRecordOutput } from './contract.ts';
 
 const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput<typeof PositionRecordOutput> => ({
   gps_datetime: formatDateTime(position.gps_datetime),

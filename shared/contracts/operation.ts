@@ -9,6 +9,7 @@ type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */
 export type InputSchema =
   | ParameterObject
+  // biome-ignore lint/suspicious/noExplicitAny: a pipe's items are typed by what flows through them, which differs per operation
   | v.SchemaWithPipe<readonly [ParameterObject, ...v.PipeItem<any, any, v.BaseIssue<unknown>>[]]>;
 
 /** The parameters an input schema declares, in the spec's order (the validate middleware passes each one). */

@@ -24,6 +24,7 @@ export interface KnownUser {
 
 const INJECTIONS = [
   "' OR '1'='1", '1; DROP TABLE vehicles; --', '" OR ""="', '1 UNION SELECT * FROM users', '{"$gt": ""}', '{"$ne": null}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text on purpose
   '$where: sleep(1000)', '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '${7*7}', '{{7*7}}', '`id`', '$(reboot)',
   '../../../../etc/passwd', '..\\..\\windows\\win.ini', '%00', '%s%s%s%n', 'attribute_not_exists(pk)', '#pk = :pk', 'USER#1',
   'VEHICLE#1#', 'pk', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'null', 'undefined', 'true',

@@ -80,7 +80,9 @@ describe('a demo fleet day delivered in any order', () => {
     days.forEach((day, v) => {
       expect(trips[v]).toHaveLength(day.truth.trips.length);
       expect(fills[v]).toHaveLength(day.truth.fills.length);
-      day.truth.fills.forEach((truth, n) => expect(relativeError(Number(fills[v]?.[n]?.fill_qty), truth.litres)).toBeLessThanOrEqual(0.03));
+      day.truth.fills.forEach((truth, n) => {
+        expect(relativeError(Number(fills[v]?.[n]?.fill_qty), truth.litres)).toBeLessThanOrEqual(0.03);
+      });
     });
   });
 
@@ -99,7 +101,9 @@ describe('a demo fleet day delivered in any order', () => {
     });
     reference.fills.forEach((fills, v) => {
       expect(other.fills[v]).toHaveLength(fills.length);
-      fills.forEach((fill, n) => expect(relativeError(Number(other.fills[v]?.[n]?.fill_qty), Number(fill.fill_qty))).toBeLessThanOrEqual(FILL_TOLERANCE));
+      fills.forEach((fill, n) => {
+        expect(relativeError(Number(other.fills[v]?.[n]?.fill_qty), Number(fill.fill_qty))).toBeLessThanOrEqual(FILL_TOLERANCE);
+      });
     });
   });
 

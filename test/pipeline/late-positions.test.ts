@@ -143,7 +143,9 @@ describe('an earlier day simulated after a later one (npm run simulate -- --date
     const truth = earlier ?? [];
     expect(totals).toMatchObject({ rejected: 0, trips: truth.reduce((sum, day) => sum + day.truth.trips.length, 0), fills: truth.reduce((sum, day) => sum + day.truth.fills.length, 0) });
     const trips = (await api.get('getTrips', { api_key: user.key, start_date: '2026-11-08', end_date: '2026-11-08' })).body.vehicles;
-    vehicles.forEach((vehicle, v) => expect(trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trip_cnt).toBe(truth[v]?.truth.trips.length));
+    vehicles.forEach((vehicle, v) => {
+      expect(trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trip_cnt).toBe(truth[v]?.truth.trips.length);
+    });
   });
 });
 

@@ -6,7 +6,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/processPositions/handler.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
-import { keys } from '../../shared/store/keys.ts';
 import { aPositionRecord } from '../support/position-builders.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);

@@ -64,7 +64,9 @@ describe('the documents\' references', () => {
 
 describe('every documented command', () => {
   const workDirs: string[] = [];
-  afterAll(() => workDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
+  });
 
   it.each(documents)('in %s runs through npm scripts, never `node scripts/…` (which needs Node 24 on the machine)', (document) => {
     const text = readFileSync(join(root, document), 'utf8');

@@ -333,7 +333,7 @@ describe('the OpenAPI document', () => {
   it('describes every parameter in words of its own, not with its error messages', () => {
     for (const operation of registry) {
       const described = operationObject(operation) as OperationObject;
-      const body = described.requestBody && resolve((described.requestBody.content['application/x-www-form-urlencoded']?.schema as { $ref: string }).$ref);
+      const body = described.requestBody && resolve((described.requestBody.content['application/x-www-form-urlencoded']!.schema as { $ref: string }).$ref);
       const parameters = [...described.parameters, ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ({ name, ...(schema as object) }))] as { name: string; description?: string }[];
       for (const { name, description } of parameters) {
         expect(description, `${operation.name} ${name}`).toMatch(/\w{3,}/);
@@ -345,7 +345,7 @@ describe('the OpenAPI document', () => {
   it('keeps the API key out of request bodies and describes where else it may come, header first', () => {
     for (const operation of registry.filter(({ method }) => method === 'POST')) {
       const { requestBody } = operationObject(operation) as OperationObject;
-      const form = resolve((requestBody?.content['application/x-www-form-urlencoded']?.schema as { $ref: string }).$ref);
+      const form = resolve((requestBody!.content['application/x-www-form-urlencoded']!.schema as { $ref: string }).$ref);
       expect(Object.keys(form.properties), operation.name).not.toContain('api_key');
     }
     expect((document.components.securitySchemes.apiKeyHeader as { description: string }).description).toMatch(/X-Api-Key header, in the body .* or in the api_key query parameter, looked for in that order/);

@@ -25,7 +25,7 @@ const toSearch = (params: Params = {}): string => {
   return search.toString();
 };
 
-async function call(method: string, operation: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
+async function call(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
   const response = await fetch(url, { method, headers: init.headers, body: init.body });
   const raw = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';
@@ -37,7 +37,7 @@ async function call(method: string, operation: string, url: string, init: { head
 export const createApi = (baseUrl: () => string) => ({
   get(operation: string, params: Params = {}, options: CallOptions = {}): Promise<ApiResponse> {
     const query = toSearch(params);
-    return call('GET', operation, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, {
+    return call('GET', `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, {
       headers: { Accept: 'application/json', ...options.headers },
     });
   },
@@ -46,17 +46,17 @@ export const createApi = (baseUrl: () => string) => ({
     const query = toSearch(options.query);
     const url = `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`;
     if (options.rawBody !== undefined) {
-      return call('POST', operation, url, { headers: { Accept: 'application/json', ...options.headers }, body: options.rawBody });
+      return call('POST', url, { headers: { Accept: 'application/json', ...options.headers }, body: options.rawBody });
     }
     const body = options.json ? JSON.stringify(params) : toSearch(params);
     const contentType = options.json ? 'application/json' : 'application/x-www-form-urlencoded';
-    return call('POST', operation, url, { headers: { Accept: 'application/json', 'Content-Type': contentType, ...options.headers }, body });
+    return call('POST', url, { headers: { Accept: 'application/json', 'Content-Type': contentType, ...options.headers }, body });
   },
 
   /** any method, for the method guard */
   request(method: string, operation: string, params: Params = {}): Promise<ApiResponse> {
     const query = toSearch(params);
-    return call(method, operation, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, { headers: { Accept: 'application/json' } });
+    return call(method, `${baseUrl()}/api/${operation}${query ? `?${query}` : ''}`, { headers: { Accept: 'application/json' } });
   },
 });
 

@@ -19,7 +19,6 @@ interface EnvelopeMatchers<R> {
 }
 
 declare module 'vitest' {
-  // biome-ignore lint/suspicious/noExplicitAny: must match vitest's own declaration
   interface Assertion<T = any> extends EnvelopeMatchers<void | Promise<void>> {}
 }
 

@@ -41,6 +41,7 @@ export type Basemap =
   | { kind: 'picture'; image: Uint8Array; format: ImageFormat; width: number; height: number; attribution: string };
 
 const escapeXml = (text: string): string =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters, so a name holding one would break the SVG
   text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 const shorten = (text: string): string => {

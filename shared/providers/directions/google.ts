@@ -27,12 +27,13 @@ export function googleProvider(): DirectionsProvider {
       const answer = await fetchJson(NAME, url);
       if (answer.status !== 'OK') throw refusal(NAME, 'status', answer.status);
       const [route] = Array.isArray(answer.routes) ? (answer.routes as Record<string, unknown>[]) : [];
-      return measuredLegs(NAME, route?.legs, points.length - 1, (leg) => [valueOf(leg.distance), valueOf(leg.duration)]);
+      return measuredLegs(NAME, route?.legs, points.length - 1, (leg) => [measureOf(leg.distance), measureOf(leg.duration)]);
     },
   };
 }
 
-const valueOf = (field: unknown): unknown => (typeof field === 'object' && field !== null ? (field as { value?: unknown }).value : undefined);
+/** Google's `{ value, text }` measure, as its number. */
+const measureOf = (field: unknown): unknown => (typeof field === 'object' && field !== null ? (field as { value?: unknown }).value : undefined);
 
 /** In AWS the secret GOOGLE_DIRECTIONS_API_KEY_SECRET names, locally GOOGLE_DIRECTIONS_API_KEY. */
 const googleDirectionsKey = (): Promise<string> =>
