@@ -39,10 +39,14 @@ export class ApiDocumentation extends Construct {
       const operationParts = [
         part(`${operation.name}Method`, { type: 'METHOD', ...at }, { summary: described.summary, description }),
         ...described.parameters.map((parameter) =>
-          part(`${operation.name}${parameter.name}`, { type: parameter.in === 'header' ? 'REQUEST_HEADER' : 'QUERY_PARAMETER', ...at, name: parameter.name }, {
-            description: parameter.description,
-            required: parameter.required,
-          }),
+          part(
+            `${operation.name}${parameter.name}`,
+            { type: parameter.in === 'header' ? 'REQUEST_HEADER' : 'QUERY_PARAMETER', ...at, name: parameter.name },
+            {
+              description: parameter.description,
+              required: parameter.required,
+            },
+          ),
         ),
       ];
       // Parts document existing entities: create them once the method is there (the method's resource alone:

@@ -11,8 +11,8 @@ import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
-import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { Monitoring } from './monitoring.ts';
+import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
 

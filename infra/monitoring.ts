@@ -41,7 +41,13 @@ export interface MonitoringProps {
 
 /** Custom metrics as the handlers publish them (Powertools always adds the `service` dimension). */
 const serviceMetric = (metricName: string, dimensions: Record<string, string> = {}, statistic = 'Sum') =>
-  new cloudwatch.Metric({ namespace: metricsNamespace, metricName, dimensionsMap: { service: 'fleet-tracking', ...dimensions }, statistic, period: Duration.minutes(5) });
+  new cloudwatch.Metric({
+    namespace: metricsNamespace,
+    metricName,
+    dimensionsMap: { service: 'fleet-tracking', ...dimensions },
+    statistic,
+    period: Duration.minutes(5),
+  });
 
 /**
  * Alarms on one SNS topic (each with a one-line reason: the runbook in docs/operations.md says what to do)
@@ -58,7 +64,11 @@ export class Monitoring extends Construct {
     this.action = new SnsAction(this.topic);
     const email = this.node.tryGetContext(ALARM_EMAIL_CONTEXT) as string | undefined;
     if (email) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
-    else Annotations.of(this).addWarningV2('fleet:no-alarm-email', `no alarm subscriber: deploy with -c ${ALARM_EMAIL_CONTEXT}=you@example.com`);
+    else
+      Annotations.of(this).addWarningV2(
+        'fleet:no-alarm-email',
+        `no alarm subscriber: deploy with -c ${ALARM_EMAIL_CONTEXT}=you@example.com`,
+      );
 
     // API
     const apiRequests = api.metricCount({ period: Duration.minutes(5), statistic: 'Sum' });
@@ -83,14 +93,28 @@ export class Monitoring extends Construct {
     for (const [group, functions] of groups) {
       slices(functions, METRICS_PER_ALARM).forEach((slice, index, all) => {
         const name = all.length > 1 ? `${group}${index + 1}` : group;
-        this.alarm(`LambdaErrors-${name}`, `A ${group} function crashed or timed out (Lambda Errors ≥ 1 in 5 minutes): requests got 502/500 or batches are retried.`, {
-          metric: sumOf(slice.map((fn) => fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })), `${name} errors`),
-          threshold: 1,
-        });
-        this.alarm(`LambdaThrottles-${name}`, `A ${group} function was throttled (Lambda Throttles ≥ 1 in 5 minutes): concurrency is exhausted, callers got 429/502.`, {
-          metric: sumOf(slice.map((fn) => fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })), `${name} throttles`),
-          threshold: 1,
-        });
+        this.alarm(
+          `LambdaErrors-${name}`,
+          `A ${group} function crashed or timed out (Lambda Errors ≥ 1 in 5 minutes): requests got 502/500 or batches are retried.`,
+          {
+            metric: sumOf(
+              slice.map((fn) => fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })),
+              `${name} errors`,
+            ),
+            threshold: 1,
+          },
+        );
+        this.alarm(
+          `LambdaThrottles-${name}`,
+          `A ${group} function was throttled (Lambda Throttles ≥ 1 in 5 minutes): concurrency is exhausted, callers got 429/502.`,
+          {
+            metric: sumOf(
+              slice.map((fn) => fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })),
+              `${name} throttles`,
+            ),
+            threshold: 1,
+          },
+        );
       });
     }
 
@@ -109,40 +133,70 @@ export class Monitoring extends Construct {
         label,
         period: Duration.minutes(5),
       });
-    this.alarm('PositionsRejected', 'More than 5 % of positions were rejected (malformed or unknown IMEI) for 15 minutes: a device or integration is misconfigured.', {
-      metric: ratioOf(metricNames.positionsRejected, 'rejected (% of received)'),
-      threshold: 5,
-      evaluationPeriods: 3,
-    });
-    this.alarm('PositionsTooLate', 'More than 5 % of positions arrived too late to be applied for 15 minutes: devices are buffering or the stream is backed up.', {
-      metric: ratioOf(metricNames.positionsTooLate, 'too late (% of received)'),
-      threshold: 5,
-      evaluationPeriods: 3,
-    });
-    this.alarm('PositionsFailed', 'Positions failed to be written in three 5-minute periods in a row: retries are not clearing, batches may reach the failed-batches queue.', {
-      metric: serviceMetric(metricNames.positionsFailed),
-      threshold: 1,
-      evaluationPeriods: 3,
-    });
-    this.alarm('FailedBatchesQueue', 'The failed-batches queue holds a batch: positions were dropped after every retry and must be reprocessed.', {
-      metric: pipeline.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-    });
+    this.alarm(
+      'PositionsRejected',
+      'More than 5 % of positions were rejected (malformed or unknown IMEI) for 15 minutes: a device or integration is misconfigured.',
+      {
+        metric: ratioOf(metricNames.positionsRejected, 'rejected (% of received)'),
+        threshold: 5,
+        evaluationPeriods: 3,
+      },
+    );
+    this.alarm(
+      'PositionsTooLate',
+      'More than 5 % of positions arrived too late to be applied for 15 minutes: devices are buffering or the stream is backed up.',
+      {
+        metric: ratioOf(metricNames.positionsTooLate, 'too late (% of received)'),
+        threshold: 5,
+        evaluationPeriods: 3,
+      },
+    );
+    this.alarm(
+      'PositionsFailed',
+      'Positions failed to be written in three 5-minute periods in a row: retries are not clearing, batches may reach the failed-batches queue.',
+      {
+        metric: serviceMetric(metricNames.positionsFailed),
+        threshold: 1,
+        evaluationPeriods: 3,
+      },
+    );
+    this.alarm(
+      'FailedBatchesQueue',
+      'The failed-batches queue holds a batch: positions were dropped after every retry and must be reprocessed.',
+      {
+        metric: pipeline.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        threshold: 1,
+      },
+    );
 
     // DynamoDB
     this.alarm('TableThrottled', 'DynamoDB throttled requests in 5 minutes: callers got 429 `request throttled` or batches were retried.', {
       metric: table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
       threshold: 1,
     });
-    this.alarm('TableSystemErrors', 'DynamoDB answered with internal errors (HTTP 500) in 5 minutes: an AWS-side fault, check the AWS Health Dashboard.', {
-      metric: table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
-      threshold: 1,
-    });
+    this.alarm(
+      'TableSystemErrors',
+      'DynamoDB answered with internal errors (HTTP 500) in 5 minutes: an AWS-side fault, check the AWS Health Dashboard.',
+      {
+        metric: table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
+        threshold: 1,
+      },
+    );
 
-    this.dashboard = this.makeDashboard(api, operationFunctions.map(({ operation }) => operation.name), groups, iteratorAge, table);
+    this.dashboard = this.makeDashboard(
+      api,
+      operationFunctions.map(({ operation }) => operation.name),
+      groups,
+      iteratorAge,
+      table,
+    );
   }
 
-  private alarm(id: string, reason: string, props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number }): cloudwatch.Alarm {
+  private alarm(
+    id: string,
+    reason: string,
+    props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number },
+  ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       alarmDescription: reason,
       metric: props.metric,
@@ -179,19 +233,37 @@ export class Monitoring extends Construct {
           new cloudwatch.GraphWidget({
             title: 'Errors: API 4xx/5xx and Lambda errors per group',
             left: [api.metricClientError(fiveMinutes), api.metricServerError(fiveMinutes)],
-            right: groups.map(([group, functions]) => sumOf(functions.map((fn) => fn.metricErrors(fiveMinutes)), `${group} Lambda errors`, false)),
+            right: groups.map(([group, functions]) =>
+              sumOf(
+                functions.map((fn) => fn.metricErrors(fiveMinutes)),
+                `${group} Lambda errors`,
+                false,
+              ),
+            ),
             width: 12,
           }),
         ],
         [
-          new cloudwatch.GraphWidget({ title: 'Latency p50 per operation (ms)', left: latency('p50'), width: 12, legendPosition: cloudwatch.LegendPosition.RIGHT }),
-          new cloudwatch.GraphWidget({ title: 'Latency p99 per operation (ms)', left: latency('p99'), width: 12, legendPosition: cloudwatch.LegendPosition.RIGHT }),
+          new cloudwatch.GraphWidget({
+            title: 'Latency p50 per operation (ms)',
+            left: latency('p50'),
+            width: 12,
+            legendPosition: cloudwatch.LegendPosition.RIGHT,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Latency p99 per operation (ms)',
+            left: latency('p99'),
+            width: 12,
+            legendPosition: cloudwatch.LegendPosition.RIGHT,
+          }),
         ],
         [
           new cloudwatch.GraphWidget({
             title: 'Pipeline lag: iterator age (ms) and positions rejected, too late, failed',
             left: [iteratorAge],
-            right: [metricNames.positionsRejected, metricNames.positionsTooLate, metricNames.positionsFailed].map((name) => serviceMetric(name)),
+            right: [metricNames.positionsRejected, metricNames.positionsTooLate, metricNames.positionsFailed].map((name) =>
+              serviceMetric(name),
+            ),
             width: 12,
           }),
           new cloudwatch.GraphWidget({
@@ -218,5 +290,10 @@ function sumOf(metrics: readonly cloudwatch.IMetric[], label: string, forAlarm =
   // Ids are unique per graph, and several sums share the errors graph.
   const idPrefix = label.toLowerCase().replace(/[^a-z0-9]/g, '');
   const usingMetrics = Object.fromEntries(metrics.map((metric, index) => [`${idPrefix}${index}`, metric]));
-  return new cloudwatch.MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label, period: Duration.minutes(5) });
+  return new cloudwatch.MathExpression({
+    expression: Object.keys(usingMetrics).join(' + '),
+    usingMetrics,
+    label,
+    period: Duration.minutes(5),
+  });
 }

@@ -7,13 +7,19 @@ import { NagSuppressions } from 'cdk-nag';
  */
 export function acknowledgeNagFindings(stack: Stack): void {
   NagSuppressions.addStackSuppressions(stack, [
-    { id: 'AwsSolutions-APIG2', reason: 'Every function validates its request with its valibot schema, so errors carry the spec\'s envelope and messages.' },
+    {
+      id: 'AwsSolutions-APIG2',
+      reason: "Every function validates its request with its valibot schema, so errors carry the spec's envelope and messages.",
+    },
     { id: 'AwsSolutions-APIG3', reason: 'WAF is an account-level, paid choice left to the operator; the stage has throttling limits.' },
-    { id: 'AwsSolutions-APIG4', reason: 'The spec\'s api_key (query, body or X-Api-Key) is checked by the apiKeyAuth middleware; an authorizer cannot read bodies.' },
-    { id: 'AwsSolutions-COG4', reason: 'Integrators authenticate with the spec\'s API keys, not Cognito users.' },
+    {
+      id: 'AwsSolutions-APIG4',
+      reason: "The spec's api_key (query, body or X-Api-Key) is checked by the apiKeyAuth middleware; an authorizer cannot read bodies.",
+    },
+    { id: 'AwsSolutions-COG4', reason: "Integrators authenticate with the spec's API keys, not Cognito users." },
     {
       id: 'AwsSolutions-IAM4',
-      reason: 'AWS\'s Lambda basic execution and API Gateway CloudWatch push policies only allow writing logs.',
+      reason: "AWS's Lambda basic execution and API Gateway CloudWatch push policies only allow writing logs.",
       appliesTo: [
         'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
         'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs',
@@ -21,7 +27,7 @@ export function acknowledgeNagFindings(stack: Stack): void {
     },
     {
       id: 'AwsSolutions-IAM5',
-      reason: 'CDK grants scoped to this table\'s indexes and this bucket\'s objects, and X-Ray, which has no resource-level permissions.',
+      reason: "CDK grants scoped to this table's indexes and this bucket's objects, and X-Ray, which has no resource-level permissions.",
       appliesTo: [
         { regex: '/^Resource::<Table[A-Za-z0-9]+\\.Arn>\\/index\\/\\*$/g' },
         { regex: '/^Resource::<Bucket[A-Za-z0-9]+\\.Arn>\\/(\\*|positions\\/\\*)$/g' },
@@ -29,7 +35,11 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'Resource::*',
       ],
     },
-    { id: 'AwsSolutions-SNS2', reason: 'The alarm topic carries alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs more than the data is worth.' },
+    {
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'The alarm topic carries alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs more than the data is worth.',
+    },
     { id: 'AwsSolutions-SQS3', reason: 'FailedBatches is itself the dead-letter queue of the positions stream.' },
   ]);
 }

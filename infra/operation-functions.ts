@@ -68,7 +68,10 @@ export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
       beforeBundling: () => [],
       beforeInstall: () => [],
       afterBundling: (inputDir: string, outputDir: string) =>
-        files.map((file) => `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp -R "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`),
+        files.map(
+          (file) =>
+            `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp -R "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`,
+        ),
     },
   };
 }
@@ -98,7 +101,8 @@ export class OperationFunctions extends Construct {
   constructor(scope: Construct, id: string, { api, table, bucket }: OperationFunctionsProps) {
     super(scope, id);
     this.rateLimitPerSecond = Number(this.node.tryGetContext(RATE_LIMIT_CONTEXT) ?? DEFAULT_RATE_LIMIT_PER_SECOND);
-    if (!Number.isInteger(this.rateLimitPerSecond) || this.rateLimitPerSecond < 1) throw new Error(`${RATE_LIMIT_CONTEXT} must be a whole number of requests per second`);
+    if (!Number.isInteger(this.rateLimitPerSecond) || this.rateLimitPerSecond < 1)
+      throw new Error(`${RATE_LIMIT_CONTEXT} must be a whole number of requests per second`);
     const apiResource = api.root.addResource('api');
     for (const operation of operations) {
       const fn = this.operationFunction(operation, table, bucket);

@@ -26,7 +26,9 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
   if (operation.provider === 'directions') {
     const provider = context('directionsProvider') ?? 'amazon';
     if (provider === 'osrm' && !context('osrmUrl')) {
-      throw new Error('directionsProvider osrm needs the context value osrmUrl (your OSRM server: the public demo server does not allow production traffic)');
+      throw new Error(
+        'directionsProvider osrm needs the context value osrmUrl (your OSRM server: the public demo server does not allow production traffic)',
+      );
     }
     fn.addEnvironment(env.directionsProvider, provider);
     if (provider === 'amazon') grantAmazonLocation(fn, 'geo-routes', 'CalculateRoutes');
@@ -60,7 +62,8 @@ export function configureGeocoding(scope: Construct, fn: NodejsFunction): void {
   if (provider === 'nominatim' && context('nominatimUrl')) fn.addEnvironment(env.nominatimUrl, context('nominatimUrl') as string);
   if (provider === 'google') {
     const secretName = context('googleGeocodingSecretName');
-    if (!secretName) throw new Error('geocodingProvider google needs the context value googleGeocodingSecretName (a Secrets Manager secret)');
+    if (!secretName)
+      throw new Error('geocodingProvider google needs the context value googleGeocodingSecretName (a Secrets Manager secret)');
     const secret = secretsmanager.Secret.fromSecretNameV2(fn, 'GoogleGeocodingKey', secretName);
     fn.addEnvironment(env.googleGeocodingApiKeySecret, secretName);
     const url = context('googleGeocodingUrl');
@@ -74,7 +77,13 @@ export function configureGeocoding(scope: Construct, fn: NodejsFunction): void {
  * the standalone Places, Routes and Maps APIs have no resources of their own, so this is the narrowest grant.
  */
 function grantAmazonLocation(fn: NodejsFunction, service: 'geo-places' | 'geo-routes' | 'geo-maps', action: string): void {
-  const provider = Stack.of(fn).formatArn({ service, account: '', resource: 'provider', resourceName: 'default', arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+  const provider = Stack.of(fn).formatArn({
+    service,
+    account: '',
+    resource: 'provider',
+    resourceName: 'default',
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: [`${service}:${action}`], resources: [provider] }));
 }
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
@@ -94,7 +94,10 @@ type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGate
 async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
   const url = new URL(req.url ?? '/', 'http://localhost');
   // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
-  const docs = docsResponse({ method: req.method ?? 'GET', path: url.pathname, headers: flattenHeaders(req) }, { readAsset, document: openApiDocument });
+  const docs = docsResponse(
+    { method: req.method ?? 'GET', path: url.pathname, headers: flattenHeaders(req) },
+    { readAsset, document: openApiDocument },
+  );
   if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
   const operation = findOperation(name);

@@ -6,8 +6,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { newLocation } from '../shared/domain/user-location.ts';
 import { hashApiKey } from '../shared/domain/api-key.ts';
+import { formatDateTime } from '../shared/domain/time.ts';
+import { newLocation } from '../shared/domain/user-location.ts';
+import { ingestRecords } from '../shared/pipeline/ingest.ts';
 import { createApiKey, findApiKey } from '../shared/store/api-keys.ts';
 import { addExpenseSlip, addFillSlip } from '../shared/store/expense-slips.ts';
 import { addExpenseType } from '../shared/store/expense-types.ts';
@@ -16,9 +18,7 @@ import { addOperator } from '../shared/store/operators.ts';
 import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
-import { ingestRecords } from '../shared/pipeline/ingest.ts';
 import { demoFleetDay, interleave, places, recordsUntil } from './simulator.ts';
-import { formatDateTime } from '../shared/domain/time.ts';
 
 export interface DemoAccount {
   apiKey: string;
@@ -33,20 +33,63 @@ const DEMO_OFFSET_MINUTES = 120;
 
 const demoVehicles: NewVehicle[] = [
   {
-    imei: '356307042441013', name: 'Truck 01', regNum: 'CA 123-456', vehGrp: 'Long haul', deviceType: 'FMB920', config: '12',
-    make: 'Isuzu', model: 'FTR 850', modelYear: '2021', vin: 'JALFTR34HM7000123', odometerAtStart: 120345, odometerAtStartDate: '2026-01-15',
-    startHours: 4210, startHoursDate: '2026-01-15', licenceExpireDate: '2027-03-31', fuelCapacity: 200, fuelFactor: 1,
+    imei: '356307042441013',
+    name: 'Truck 01',
+    regNum: 'CA 123-456',
+    vehGrp: 'Long haul',
+    deviceType: 'FMB920',
+    config: '12',
+    make: 'Isuzu',
+    model: 'FTR 850',
+    modelYear: '2021',
+    vin: 'JALFTR34HM7000123',
+    odometerAtStart: 120345,
+    odometerAtStartDate: '2026-01-15',
+    startHours: 4210,
+    startHoursDate: '2026-01-15',
+    licenceExpireDate: '2027-03-31',
+    fuelCapacity: 200,
+    fuelFactor: 1,
   },
   {
-    imei: '356307042441021', name: 'Van 02', regNum: 'CA 234-567', vehGrp: 'Deliveries', deviceType: 'FMB920', config: '12',
-    make: 'Toyota', model: 'Quantum 2.8 GL', modelYear: '2022', vin: 'AHTSS22P907001234', odometerAtStart: 64210, odometerAtStartDate: '2026-02-01',
-    startHours: 1830, startHoursDate: '2026-02-01', licenceExpireDate: '2027-06-30', fuelCapacity: 70, fuelFactor: 1.02,
+    imei: '356307042441021',
+    name: 'Van 02',
+    regNum: 'CA 234-567',
+    vehGrp: 'Deliveries',
+    deviceType: 'FMB920',
+    config: '12',
+    make: 'Toyota',
+    model: 'Quantum 2.8 GL',
+    modelYear: '2022',
+    vin: 'AHTSS22P907001234',
+    odometerAtStart: 64210,
+    odometerAtStartDate: '2026-02-01',
+    startHours: 1830,
+    startHoursDate: '2026-02-01',
+    licenceExpireDate: '2027-06-30',
+    fuelCapacity: 70,
+    fuelFactor: 1.02,
   },
   {
     // No ignition wire on this one: its trips come from movement alone.
-    imei: '356307042441039', name: 'Bakkie 03', regNum: 'CA 345-678', vehGrp: 'Deliveries', deviceType: 'FMC130', config: '7',
-    make: 'Ford', model: 'Ranger 2.0 XLT', modelYear: '2023', vin: 'AFAPXXMJ2PN012345', odometerAtStart: 31877, odometerAtStartDate: '2026-03-10',
-    startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: 80, fuelFactor: 1, detection: { useIgnition: false },
+    imei: '356307042441039',
+    name: 'Bakkie 03',
+    regNum: 'CA 345-678',
+    vehGrp: 'Deliveries',
+    deviceType: 'FMC130',
+    config: '7',
+    make: 'Ford',
+    model: 'Ranger 2.0 XLT',
+    modelYear: '2023',
+    vin: 'AFAPXXMJ2PN012345',
+    odometerAtStart: 31877,
+    odometerAtStartDate: '2026-03-10',
+    startHours: null,
+    startHoursDate: null,
+    licenceExpireDate: null,
+    fuelCapacity: 80,
+    fuelFactor: 1,
+    detection: { useIgnition: false },
   },
 ];
 
@@ -72,7 +115,10 @@ export async function seedDemo(stateFile: string): Promise<DemoAccount> {
   await seedPlacesAndPeople(user.userUid);
   const day = new Date(Date.now() + DEMO_OFFSET_MINUTES * 60_000 - 86_400_000).toISOString().slice(0, 10);
   const imeis = demoVehicles.map((vehicle) => vehicle.imei);
-  await ingestRecords(recordsUntil(interleave(demoFleetDay(day, imeis, 2026)), Date.now()).map((record) => JSON.stringify(record)), `seed-${day}`);
+  await ingestRecords(
+    recordsUntil(interleave(demoFleetDay(day, imeis, 2026)), Date.now()).map((record) => JSON.stringify(record)),
+    `seed-${day}`,
+  );
   await seedSlips(user.userUid, vehicleUids, day);
   const account: DemoAccount = { apiKey, userUid: user.userUid, imeis, vehicleUids, day };
   mkdirSync(dirname(stateFile), { recursive: true });
@@ -85,20 +131,35 @@ async function seedPlacesAndPeople(userUid: number): Promise<void> {
     const isDepot = place.name === 'Depot Midrand';
     // rounded to the 4 decimals of the place itself: no float noise like -25.996200000000002 in the answers
     const corner = (value: number, offset: number) => Number((value + offset).toFixed(4));
-    const square = [-1, 1].flatMap((dLat) => [-1, 1].map((dLng) => ({ lat: corner(place.lat, dLat * 0.003), lng: corner(place.lng, dLng * dLat * 0.003) })));
+    const square = [-1, 1].flatMap((dLat) =>
+      [-1, 1].map((dLng) => ({ lat: corner(place.lat, dLat * 0.003), lng: corner(place.lng, dLng * dLat * 0.003) })),
+    );
     await addUserLocation(
       userUid,
       newLocation({
-        description: place.name, latitude: place.lat, longitude: place.lng, radius: 0.4,
+        description: place.name,
+        latitude: place.lat,
+        longitude: place.lng,
+        radius: 0.4,
         ...(isDepot ? { location_type: 'polygon', points: square, color: 'green' } : {}),
       }),
     );
   }
   for (const driver of demoDrivers) {
     await addOperator(userUid, {
-      ...driver, defaultTripType: 0, activeFlag: 1, homeNumber: '', currentPoints: '0', homeAddress: '', nextOfKin: '',
-      nextOfKinContactNumber: '', emailAddress: '', driverLicenceExpiry: '2027-05-31',
-      pdpExpiry: '2026-12-31', dgpExpiry: '2001-01-01', mcExpiry: '2001-01-01',
+      ...driver,
+      defaultTripType: 0,
+      activeFlag: 1,
+      homeNumber: '',
+      currentPoints: '0',
+      homeAddress: '',
+      nextOfKin: '',
+      nextOfKinContactNumber: '',
+      emailAddress: '',
+      driverLicenceExpiry: '2027-05-31',
+      pdpExpiry: '2026-12-31',
+      dgpExpiry: '2001-01-01',
+      mcExpiry: '2001-01-01',
     });
   }
 }
@@ -108,16 +169,32 @@ async function seedSlips(userUid: number, [truck, van]: number[], day: string): 
   const tolls = await addExpenseType(userUid, 'Tolls');
   await addExpenseType(userUid, 'Parking');
   await addExpenseSlip(userUid, {
-    vehicleUid: van as number, type: 2, amount: '812.40', qty: '38.500', slipNumber: 'DEPOT-0002', eventDatetime: `${day} 10:55:00`, comment: 'Depot pump',
+    vehicleUid: van as number,
+    type: 2,
+    amount: '812.40',
+    qty: '38.500',
+    slipNumber: 'DEPOT-0002',
+    eventDatetime: `${day} 10:55:00`,
+    comment: 'Depot pump',
   });
   await addExpenseSlip(userUid, {
-    vehicleUid: truck as number, type: tolls.type, amount: '61.00', qty: '0', slipNumber: 'N1-0931', eventDatetime: `${day} 08:10:00`, comment: 'Midrand plaza',
+    vehicleUid: truck as number,
+    type: tolls.type,
+    amount: '61.00',
+    qty: '0',
+    slipNumber: 'N1-0931',
+    eventDatetime: `${day} 08:10:00`,
+    comment: 'Midrand plaza',
   });
   const [fill] = await listFuelFills(truck as number, `${day}T00:00:00.000Z`, `${day}T23:59:59.999Z`);
   if (fill) {
     await addFillSlip({
-      eventUid: fill.eventUid, vehicleUid: fill.vehicleUid, qty: fill.fillQty.toFixed(1), amount: (fill.fillQty * 22.85).toFixed(2),
-      slipNumber: 'DEPOT-0001', eventDatetime: formatDateTime(fill.at, DEMO_OFFSET_MINUTES),
+      eventUid: fill.eventUid,
+      vehicleUid: fill.vehicleUid,
+      qty: fill.fillQty.toFixed(1),
+      amount: (fill.fillQty * 22.85).toFixed(2),
+      slipNumber: 'DEPOT-0001',
+      eventDatetime: formatDateTime(fill.at, DEMO_OFFSET_MINUTES),
     });
   }
 }

@@ -190,16 +190,46 @@ export function simulateDay(input: DayInput): SimulatedDay {
 
 const demoVehicles: Omit<SimVehicle, 'imei'>[] = [
   {
-    home: 'Depot Midrand', fuelCapacity: 200, fuelFactor: 1, fuelLitres: 62, odometerKm: 120_345, litresPer100Km: 28,
-    idleLitresPerHour: 2.5, ignitionWired: true, reportsOdometer: true, driverTagId: '01A2B3C4', deviceType: 'FMB920', config: '12',
+    home: 'Depot Midrand',
+    fuelCapacity: 200,
+    fuelFactor: 1,
+    fuelLitres: 62,
+    odometerKm: 120_345,
+    litresPer100Km: 28,
+    idleLitresPerHour: 2.5,
+    ignitionWired: true,
+    reportsOdometer: true,
+    driverTagId: '01A2B3C4',
+    deviceType: 'FMB920',
+    config: '12',
   },
   {
-    home: 'Client Kempton Park', fuelCapacity: 70, fuelFactor: 1.02, fuelLitres: 38, odometerKm: 64_210, litresPer100Km: 11,
-    idleLitresPerHour: 0.9, ignitionWired: true, reportsOdometer: false, driverTagId: '01D5E6F7', deviceType: 'FMB920', config: '12',
+    home: 'Client Kempton Park',
+    fuelCapacity: 70,
+    fuelFactor: 1.02,
+    fuelLitres: 38,
+    odometerKm: 64_210,
+    litresPer100Km: 11,
+    idleLitresPerHour: 0.9,
+    ignitionWired: true,
+    reportsOdometer: false,
+    driverTagId: '01D5E6F7',
+    deviceType: 'FMB920',
+    config: '12',
   },
   {
-    home: 'Client Sandton', fuelCapacity: 80, fuelFactor: 1, fuelLitres: 30, odometerKm: 31_877, litresPer100Km: 9.5,
-    idleLitresPerHour: 0.8, ignitionWired: false, reportsOdometer: false, driverTagId: null, deviceType: 'FMC130', config: '7',
+    home: 'Client Sandton',
+    fuelCapacity: 80,
+    fuelFactor: 1,
+    fuelLitres: 30,
+    odometerKm: 31_877,
+    litresPer100Km: 9.5,
+    idleLitresPerHour: 0.8,
+    ignitionWired: false,
+    reportsOdometer: false,
+    driverTagId: null,
+    deviceType: 'FMC130',
+    config: '7',
   },
 ];
 
@@ -263,7 +293,12 @@ function demoDayKm(index: number): number {
   let km = demoDayKms.get(index);
   if (km === undefined) {
     const details = demoVehicles[index] as Omit<SimVehicle, 'imei'>;
-    const day = simulateDay({ vehicle: { ...details, imei: '0' }, date: DEMO_ODOMETER_DATE, plan: demoPlans[index] as PlanEvent[], seed: 1 });
+    const day = simulateDay({
+      vehicle: { ...details, imei: '0' },
+      date: DEMO_ODOMETER_DATE,
+      plan: demoPlans[index] as PlanEvent[],
+      seed: 1,
+    });
     km = day.end.odometerKm - details.odometerKm;
     demoDayKms.set(index, km);
   }
@@ -299,7 +334,10 @@ export function fleetDay(count: number, date: string, intervalS: number, seed = 
     let minute = Math.round(uniform(random, 240, 360));
     let at: PlaceName = home;
     for (let leg = Math.floor(uniform(random, 3, 7)); leg > 0; leg--) {
-      const to = pick(random, places.filter((place) => place.name !== at)).name;
+      const to = pick(
+        random,
+        places.filter((place) => place.name !== at),
+      ).name;
       plan.push({ kind: 'drive', at: hhmm(minute), to });
       minute += Math.round(distanceKm(placeNamed(at), placeNamed(to)) * 3 + uniform(random, 20, 90));
       at = to;
@@ -437,7 +475,13 @@ function pump(sim: Sim, requested: number): void {
   }
   sim.t = end;
   sim.fuel = levelBefore + litres;
-  sim.truth.fills.push({ at: iso(sim, start), litres: round(litres, 3), levelBefore: round(levelBefore, 3), levelAfter: round(sim.fuel, 3), place: sim.place.name });
+  sim.truth.fills.push({
+    at: iso(sim, start),
+    litres: round(litres, 3),
+    levelBefore: round(levelBefore, 3),
+    levelAfter: round(sim.fuel, 3),
+    place: sim.place.name,
+  });
 }
 
 function burn(sim: Sim, seconds: number, metres: number): void {
@@ -537,12 +581,18 @@ function buildRoad(from: Place, to: Place): Road {
       xy[0] as { x: number; y: number },
       ...xy.slice(0, -1).flatMap((p, i) => {
         const q = xy[i + 1] as { x: number; y: number };
-        return [{ x: 0.75 * p.x + 0.25 * q.x, y: 0.75 * p.y + 0.25 * q.y }, { x: 0.25 * p.x + 0.75 * q.x, y: 0.25 * p.y + 0.75 * q.y }];
+        return [
+          { x: 0.75 * p.x + 0.25 * q.x, y: 0.75 * p.y + 0.25 * q.y },
+          { x: 0.25 * p.x + 0.75 * q.x, y: 0.25 * p.y + 0.75 * q.y },
+        ];
       }),
       xy.at(-1) as { x: number; y: number },
     ];
   }
-  const points = xy.map((p) => ({ lat: round(from.lat + p.y / M_PER_DEG_LAT, 7), lng: round(from.lng + p.x / (M_PER_DEG_LAT * cosLat), 7) }));
+  const points = xy.map((p) => ({
+    lat: round(from.lat + p.y / M_PER_DEG_LAT, 7),
+    lng: round(from.lng + p.x / (M_PER_DEG_LAT * cosLat), 7),
+  }));
   const geometry = measure(points);
   const lights: number[] = [];
   for (let atM = uniform(random, 400, 1500); atM < geometry.lengthM - 400; atM += uniform(random, 700, 2500)) lights.push(atM);

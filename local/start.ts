@@ -64,7 +64,9 @@ function stopper(stack: LocalStack): (reason?: string) => Promise<never> {
       stopping = true;
       if (reason) console.error(reason);
       await stack.stop();
-      console.log(`\nstopped: the API (port ${ports.api.port}), S3 (port ${ports.s3.port}) and DynamoDB Local (port ${ports.dynamo.port})${existsSync(dataDir) ? `; data kept in ${shownDataDir}` : ''}`);
+      console.log(
+        `\nstopped: the API (port ${ports.api.port}), S3 (port ${ports.s3.port}) and DynamoDB Local (port ${ports.dynamo.port})${existsSync(dataDir) ? `; data kept in ${shownDataDir}` : ''}`,
+      );
     }
     process.exit(reason ? 1 : 0);
   };
@@ -96,7 +98,10 @@ try {
   process.on('SIGTERM', () => stop());
   // DynamoDB Local and s3rver keep files open in the data folder: deleting it under them loses data silently.
   setInterval(() => {
-    if (!existsSync(dataDir)) void stop(`${shownDataDir} was deleted while npm start was running: stopping. To start afresh, stop npm start first (Ctrl-C), then delete ${shownDataDir}.`);
+    if (!existsSync(dataDir))
+      void stop(
+        `${shownDataDir} was deleted while npm start was running: stopping. To start afresh, stop npm start first (Ctrl-C), then delete ${shownDataDir}.`,
+      );
   }, 1000).unref();
 } catch (error) {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);

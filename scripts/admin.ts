@@ -5,10 +5,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { isCalendarDate } from '../shared/domain/time.ts';
+import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
-import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
 import { ingestFileOption } from './ingest.ts';
 import { useAwsTable } from './local-defaults.ts';
@@ -190,8 +190,12 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
 /** The command named by the first one or two words. */
 function findCommand(positionals: string[]): (flags: Flags) => Promise<Record<string, unknown>> {
   if (positionals.length === 0) throw new UsageError('no command given; see --help');
-  const command = commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
-  if (!command) throw new UsageError(`unknown command ${JSON.stringify(positionals.join(' '))}; one of: ${Object.keys(commands).join(', ')} (see --help)`);
+  const command =
+    commands[positionals.slice(0, 2).join(' ')] ?? (positionals.length === 1 ? commands[positionals[0] as string] : undefined);
+  if (!command)
+    throw new UsageError(
+      `unknown command ${JSON.stringify(positionals.join(' '))}; one of: ${Object.keys(commands).join(', ')} (see --help)`,
+    );
   return command;
 }
 
@@ -203,7 +207,15 @@ async function reprocessCommand(flags: Flags): Promise<Record<string, unknown>> 
   const outcome = await reprocessVehicle(vehicleUid, `${from}T00:00:00.000Z`);
   if (!outcome) throw new UsageError(`vehicle ${vehicleUid} not found`);
   const { writeRequests: _writes, keptForSlip, ...changes } = outcome;
-  return { vehicle_uid: vehicleUid, from, new_trips: changes.trips, new_fills: changes.fills, changed: changes.changed, removed: changes.removed, fills_kept_for_slip: keptForSlip };
+  return {
+    vehicle_uid: vehicleUid,
+    from,
+    new_trips: changes.trips,
+    new_fills: changes.fills,
+    changed: changes.changed,
+    removed: changes.removed,
+    fills_kept_for_slip: keptForSlip,
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -217,7 +229,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       const field = values.get;
       if (field !== undefined && typeof field !== 'string') throw new UsageError('--get needs a field name');
       const answer = await command(values);
-      if (field !== undefined && !(field in answer)) throw new UsageError(`--get ${field}: the answer has ${Object.keys(answer).join(', ')}`);
+      if (field !== undefined && !(field in answer))
+        throw new UsageError(`--get ${field}: the answer has ${Object.keys(answer).join(', ')}`);
       process.stdout.write(`${field === undefined ? JSON.stringify(answer) : String(answer[field])}\n`);
     },
   });

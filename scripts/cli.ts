@@ -77,7 +77,8 @@ export async function useLocalStack(): Promise<void> {
     ['S3 (s3rver)', process.env.S3_ENDPOINT],
   ] as const) {
     const url = new URL(endpoint as string);
-    if (!(await canConnect(url.hostname, Number(url.port)))) throw new UsageError(`nothing answers at ${endpoint} (${what}): ${NOT_RUNNING_HINT}`);
+    if (!(await canConnect(url.hostname, Number(url.port))))
+      throw new UsageError(`nothing answers at ${endpoint} (${what}): ${NOT_RUNNING_HINT}`);
   }
 }
 

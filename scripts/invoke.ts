@@ -8,9 +8,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext } from '../local/api-gateway-event.ts';
+import { localDataDir } from '../local/data-dir.ts';
 import { findOperation, handlerPath, operations, streamConsumers } from '../shared/operations.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
-import { localDataDir } from '../local/data-dir.ts';
 
 const PLACEHOLDER = 'YOUR_API_KEY';
 
@@ -19,7 +19,12 @@ export function withApiKey(event: APIGatewayProxyEvent, apiKey: string): APIGate
   const text = JSON.stringify(event);
   const bodyWasEncoded = event.isBase64Encoded && event.body;
   const replaced = JSON.parse(text.replaceAll(PLACEHOLDER, apiKey)) as APIGatewayProxyEvent;
-  if (bodyWasEncoded) replaced.body = Buffer.from(Buffer.from(event.body as string, 'base64').toString('utf8').replaceAll(PLACEHOLDER, apiKey)).toString('base64');
+  if (bodyWasEncoded)
+    replaced.body = Buffer.from(
+      Buffer.from(event.body as string, 'base64')
+        .toString('utf8')
+        .replaceAll(PLACEHOLDER, apiKey),
+    ).toString('base64');
   return replaced;
 }
 
@@ -46,7 +51,8 @@ Operations: ${[...operations.map((op) => op.name), ...streamConsumers.map((consu
     async run({ positionals }) {
       const [name, eventFile, extra] = positionals;
       if (!name || !eventFile || extra !== undefined) throw new UsageError('expected <operation> <event.json>; see --help');
-      if (!findOperation(name) && !streamConsumers.some((consumer) => consumer.name === name)) throw new UsageError(`unknown operation ${name}; see --help`);
+      if (!findOperation(name) && !streamConsumers.some((consumer) => consumer.name === name))
+        throw new UsageError(`unknown operation ${name}; see --help`);
       // From the user's folder, else the project's samples (events/…), which work from any folder.
       const path = [userPath(eventFile), resolve(import.meta.dirname, '..', eventFile)].find((candidate) => existsSync(candidate));
       if (!path) throw new UsageError(`no such file: ${userPath(eventFile)}`);

@@ -5,11 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repositoryRoot } from '../infra/operation-functions.ts';
+import { places } from '../local/simulator.ts';
 import { composeLiveMap, type Geofence } from '../shared/domain/live-map/live-map.ts';
 import type { LinkedVehicle } from '../shared/domain/vehicle.ts';
 import { renderOfflineMap } from '../shared/providers/offline-map.ts';
-import { repositoryRoot } from '../infra/operation-functions.ts';
-import { places } from '../local/simulator.ts';
 
 const place = (name: string) => {
   const found = places.find((candidate) => candidate.name === name);
@@ -17,7 +17,13 @@ const place = (name: string) => {
   return found;
 };
 
-const parked = (vehicleUid: number, name: string, at: { lat: number; lng: number }, heading: number | null, gpsDatetime: string): LinkedVehicle =>
+const parked = (
+  vehicleUid: number,
+  name: string,
+  at: { lat: number; lng: number },
+  heading: number | null,
+  gpsDatetime: string,
+): LinkedVehicle =>
   ({
     vehicle: { vehicleUid, name },
     live: { latitude: at.lat, longitude: at.lng, heading, gpsDatetime },
@@ -31,13 +37,32 @@ const fleet = [
   parked(4, 'Truck 04', { lat: depot.lat + 0.00003, lng: depot.lng + 0.00002 }, 180, '2026-11-23T06:04:51.000Z'),
 ];
 
-const zones: Geofence[] = places.map((candidate): Geofence =>
-  candidate.name === 'Depot Midrand'
-    ? {
-        description: candidate.name, locationType: 'polygon', latitude: candidate.lat, longitude: candidate.lng, radiusKm: 0.4, color: 'green',
-        points: [[-1, -1], [-1, 1], [1, 1], [1, -1]].map(([dLat = 0, dLng = 0]) => ({ lat: candidate.lat + dLat * 0.003, lng: candidate.lng + dLng * 0.003 })),
-      }
-    : { description: candidate.name, locationType: 'point', latitude: candidate.lat, longitude: candidate.lng, radiusKm: 0.4, color: 'blue', points: [] },
+const zones: Geofence[] = places.map(
+  (candidate): Geofence =>
+    candidate.name === 'Depot Midrand'
+      ? {
+          description: candidate.name,
+          locationType: 'polygon',
+          latitude: candidate.lat,
+          longitude: candidate.lng,
+          radiusKm: 0.4,
+          color: 'green',
+          points: [
+            [-1, -1],
+            [-1, 1],
+            [1, 1],
+            [1, -1],
+          ].map(([dLat = 0, dLng = 0]) => ({ lat: candidate.lat + dLat * 0.003, lng: candidate.lng + dLng * 0.003 })),
+        }
+      : {
+          description: candidate.name,
+          locationType: 'point',
+          latitude: candidate.lat,
+          longitude: candidate.lng,
+          radiusKm: 0.4,
+          color: 'blue',
+          points: [],
+        },
 );
 
 for (const zoom of [5, 10, 13, 16]) {

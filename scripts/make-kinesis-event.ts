@@ -13,10 +13,23 @@ function sampleLines(): string[] {
   const start = Date.parse('2026-11-20T06:00:00Z');
   return Array.from({ length: 6 }, (_, i) =>
     JSON.stringify({
-      imei: '356307042441013', gps_datetime: new Date(start + i * 30_000).toISOString(), latitude: -25.9992 - i * 0.002,
-      longitude: 28.1263 - i * 0.001, speed: i === 0 ? 0 : 48, heading: 200, ignition: true, odometer_km: null,
-      engine_hours: null, fuel_raw: 160.4, supp_volt: 13.9, int_batt_volt: 4.1, int_temp: 29, ext_temp: null,
-      driver_tag_id: '01A2B3C4', device_type: 'FMB920', config: '12',
+      imei: '356307042441013',
+      gps_datetime: new Date(start + i * 30_000).toISOString(),
+      latitude: -25.9992 - i * 0.002,
+      longitude: 28.1263 - i * 0.001,
+      speed: i === 0 ? 0 : 48,
+      heading: 200,
+      ignition: true,
+      odometer_km: null,
+      engine_hours: null,
+      fuel_raw: 160.4,
+      supp_volt: 13.9,
+      int_batt_volt: 4.1,
+      int_temp: 29,
+      ext_temp: null,
+      driver_tag_id: '01A2B3C4',
+      device_type: 'FMB920',
+      config: '12',
     }),
   );
 }
@@ -58,7 +71,11 @@ Paths are relative to the folder you run npm in. Run it with: npm run invoke -- 
     const [input, extra] = positionals;
     if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}; see --help`);
     if (input && !existsSync(userPath(input))) throw new UsageError(`no such file: ${userPath(input)}`);
-    const lines = input ? readFileSync(userPath(input), 'utf8').split('\n').filter((line) => line.trim() !== '') : sampleLines();
+    const lines = input
+      ? readFileSync(userPath(input), 'utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+      : sampleLines();
     const file = typeof values.out === 'string' ? userPath(values.out) : 'events/processPositions.json';
     writeFileSync(file, `${JSON.stringify({ Records: lines.map(kinesisRecord) }, null, 2)}\n`);
     console.log(`${writtenNote(file, values.out === undefined)}: ${lines.length} records`);

@@ -23,6 +23,8 @@ folder you run npm in) for the server url (default http://127.0.0.1:3000).`,
     const document = openApiDocument({ serverUrl });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(document, null, 2)}\n`);
-    console.log(`${writtenNote(path, false)}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} operations, server ${document.servers[0]?.url}`);
+    console.log(
+      `${writtenNote(path, false)}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} operations, server ${document.servers[0]?.url}`,
+    );
   },
 });

@@ -25,19 +25,27 @@ export interface PostmanCollection {
 }
 
 interface Converter {
-  convertV2(input: { type: 'json'; data: unknown }, options: Record<string, unknown>, done: (error: Error | null, result: ConversionResult) => void): void;
+  convertV2(
+    input: { type: 'json'; data: unknown },
+    options: Record<string, unknown>,
+    done: (error: Error | null, result: ConversionResult) => void,
+  ): void;
 }
 
 const converter = createRequire(import.meta.url)('openapi-to-postmanv2') as Converter;
 
 export function postmanCollection(document: OpenApiDocument): Promise<PostmanCollection> {
   return new Promise((resolve, reject) => {
-    converter.convertV2({ type: 'json', data: structuredClone(document) }, { folderStrategy: 'Tags', parametersResolution: 'Example' }, (error, result) => {
-      const collection = result?.output[0]?.data;
-      if (error || !result.result || !collection) return reject(error ?? new Error(`openapi-to-postmanv2: ${result.reason}`));
-      const variables = collection.variable.filter(({ key }) => key !== 'apiKey');
-      resolve({ ...collection, variable: [...variables, { key: 'apiKey', value: '' }] });
-    });
+    converter.convertV2(
+      { type: 'json', data: structuredClone(document) },
+      { folderStrategy: 'Tags', parametersResolution: 'Example' },
+      (error, result) => {
+        const collection = result?.output[0]?.data;
+        if (error || !result.result || !collection) return reject(error ?? new Error(`openapi-to-postmanv2: ${result.reason}`));
+        const variables = collection.variable.filter(({ key }) => key !== 'apiKey');
+        resolve({ ...collection, variable: [...variables, { key: 'apiKey', value: '' }] });
+      },
+    );
   });
 }
 

@@ -3,11 +3,11 @@
  * `npm start` stack, or writes it as NDJSON for `npm run ingest -- --file`.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isCalendarDate } from '../shared/domain/time.ts';
-import { demoFleetDay, interleave, recordsUntil } from '../local/simulator.ts';
-import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
-import { ingestRecords } from '../shared/pipeline/ingest.ts';
 import { localDataDir } from '../local/data-dir.ts';
+import { demoFleetDay, interleave, recordsUntil } from '../local/simulator.ts';
+import { isCalendarDate } from '../shared/domain/time.ts';
+import { ingestRecords } from '../shared/pipeline/ingest.ts';
+import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
 
 const DEMO_IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
 

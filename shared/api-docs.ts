@@ -62,14 +62,19 @@ export function docsResponse(
   const asset = path.startsWith(`${DOCS_PATH}/`) ? path.slice(DOCS_PATH.length + 1) : undefined;
   const known = path === OPENAPI_PATH || path === DOCS_PATH || (asset !== undefined && asset in DOCS_ASSETS);
   if (!known) return undefined;
-  if (method !== 'GET' && method !== 'HEAD') return { statusCode: 405, headers: { Allow: 'GET', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'method not allowed, use GET' };
+  if (method !== 'GET' && method !== 'HEAD')
+    return { statusCode: 405, headers: { Allow: 'GET', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'method not allowed, use GET' };
   if (path === OPENAPI_PATH) {
     const body = JSON.stringify(document({ serverUrl: serverUrlOf(headers, basePath) }), null, 2);
     return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE }, body };
   }
   if (path === DOCS_PATH) return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', ...NO_STORE }, body: PAGE };
   const name = asset as DocsAsset;
-  return { statusCode: 200, headers: { 'Content-Type': DOCS_ASSETS[name], 'Cache-Control': 'public, max-age=86400' }, body: readAsset(name).toString('utf8') };
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': DOCS_ASSETS[name], 'Cache-Control': 'public, max-age=86400' },
+    body: readAsset(name).toString('utf8'),
+  };
 }
 
 /** The origin the client used: X-Forwarded-Proto (set by API Gateway and most proxies), else http. */

@@ -71,7 +71,11 @@ export const limits = {
 export const awsClientTimeouts = () => ({
   maxAttempts: limits.awsMaxAttempts,
   // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes, and keeps waiting.
-  requestHandler: { connectionTimeout: limits.awsConnectionTimeoutMs, requestTimeout: limits.awsRequestTimeoutMs, throwOnRequestTimeout: true },
+  requestHandler: {
+    connectionTimeout: limits.awsConnectionTimeoutMs,
+    requestTimeout: limits.awsRequestTimeoutMs,
+    throwOnRequestTimeout: true,
+  },
 });
 
 export const config = {

@@ -8,26 +8,26 @@
  */
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from './contracts/expense-types.ts';
+import { API_VERSION, ErrorEnvelope, SuccessEnvelope } from './contracts/envelope.ts';
 import { SlipRecord } from './contracts/expense-slips.ts';
+import { ExpenseTypeRecord } from './contracts/expense-types.ts';
 import { FuelFillRecord } from './contracts/fuel-fills.ts';
 import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './contracts/job-cards.ts';
-import { NO_POSITION } from './domain/live-map/live-map.ts';
-import { EXPIRY_FIELDS } from './domain/operator.ts';
+import type { InputSchema, OperationContract } from './contracts/operation.ts';
+import { operationContracts } from './contracts/operations.ts';
 import { OperatorRecord } from './contracts/operators.ts';
-import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
 import { RouteRecord, RouteSummary } from './contracts/routes.ts';
 import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
+import { NO_POSITION } from './domain/live-map/live-map.ts';
+import { EXPIRY_FIELDS } from './domain/operator.ts';
+import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
 import { NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
-import type { InputSchema, OperationContract } from './contracts/operation.ts';
-import { operationContracts } from './contracts/operations.ts';
 import { type OperationExamples, operationExamples } from './openapi-examples.ts';
 import { parameterDescriptions } from './openapi-parameters.ts';
 import { type Area, isCreate, type Operation, type OperationName, operations } from './operations.ts';
-import { API_VERSION, ErrorEnvelope, SuccessEnvelope } from './contracts/envelope.ts';
 
 export interface ParameterObject {
   name: string;
@@ -55,7 +55,13 @@ export interface OperationObject {
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string; license: { name: string; identifier?: string; url?: string }; contact: Record<string, string> };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier?: string; url?: string };
+    contact: Record<string, string>;
+  };
   servers: { url: string; description?: string }[];
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
@@ -82,17 +88,54 @@ const SHARED_RECORDS = {
 };
 
 const ERROR_RESPONSES = {
-  400: { name: 'BadRequest', description: 'A parameter is missing or invalid; error_msg names the first one, in parameter order.', example: 'vehicle_uid is required and must be an integer' },
+  400: {
+    name: 'BadRequest',
+    description: 'A parameter is missing or invalid; error_msg names the first one, in parameter order.',
+    example: 'vehicle_uid is required and must be an integer',
+  },
   401: { name: 'Unauthorized', description: 'No API key, or one nobody has.', example: 'api key missing' },
   403: { name: 'Forbidden', description: 'The API key is locked.', example: 'api key locked' },
-  404: { name: 'NotFound', description: 'A record the request names does not exist or belongs to another user.', example: NotFound.notLinked('vehicle').message },
-  405: { name: 'MethodNotAllowed', description: 'The resource answers every method, a wrong one with this.', example: 'method not allowed, use POST' },
-  409: { name: 'Conflict', description: 'A uniqueness rule, or a concurrent change to the same record (try again).', example: 'tag_id already exists' },
-  413: { name: 'PayloadTooLarge', description: 'The body is over the limit.', example: `request body too large (max ${MAX_BODY_BYTES / 1024} KB)` },
-  429: { name: 'Throttled', description: 'Over the per-api-key rate limit, or throttled by AWS; retry after a pause.', example: 'too many requests for this api key, retry later' },
-  500: { name: 'InternalError', description: 'Anything unexpected; details only in the service log, with the request id.', example: 'internal error' },
-  502: { name: 'ProviderFailed', description: 'The third-party map or directions provider failed or did not answer in time.', example: 'directions provider osrm could not be reached' },
-  503: { name: 'ServiceUnavailable', description: 'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; nothing was half-written, retry later.', example: 'service unavailable, retry later' },
+  404: {
+    name: 'NotFound',
+    description: 'A record the request names does not exist or belongs to another user.',
+    example: NotFound.notLinked('vehicle').message,
+  },
+  405: {
+    name: 'MethodNotAllowed',
+    description: 'The resource answers every method, a wrong one with this.',
+    example: 'method not allowed, use POST',
+  },
+  409: {
+    name: 'Conflict',
+    description: 'A uniqueness rule, or a concurrent change to the same record (try again).',
+    example: 'tag_id already exists',
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The body is over the limit.',
+    example: `request body too large (max ${MAX_BODY_BYTES / 1024} KB)`,
+  },
+  429: {
+    name: 'Throttled',
+    description: 'Over the per-api-key rate limit, or throttled by AWS; retry after a pause.',
+    example: 'too many requests for this api key, retry later',
+  },
+  500: {
+    name: 'InternalError',
+    description: 'Anything unexpected; details only in the service log, with the request id.',
+    example: 'internal error',
+  },
+  502: {
+    name: 'ProviderFailed',
+    description: 'The third-party map or directions provider failed or did not answer in time.',
+    example: 'directions provider osrm could not be reached',
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; nothing was half-written, retry later.',
+    example: 'service unavailable, retry later',
+  },
 } as const;
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
@@ -129,7 +172,10 @@ const DATE_TEXT = '^\\d{4}-\\d{2}-\\d{2}$';
 const DATE_TIME_TEXT = '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$';
 
 const coordinateSchema = (range: number): JsonSchema => ({
-  anyOf: [{ type: 'number', minimum: -range, maximum: range }, { type: 'string', pattern: DECIMAL_TEXT }],
+  anyOf: [
+    { type: 'number', minimum: -range, maximum: range },
+    { type: 'string', pattern: DECIMAL_TEXT },
+  ],
 });
 
 const integerOrText: JsonSchema = { anyOf: [{ type: 'integer' }, { type: 'string', pattern: INTEGER_TEXT }] };
@@ -149,7 +195,11 @@ const STOPS_SCHEMA: JsonSchema = {
           {
             type: 'object',
             title: 'Point',
-            properties: { lat: coordinateSchema(90), lng: coordinateSchema(180), description: { type: ['string', 'null'], maxLength: 255 } },
+            properties: {
+              lat: coordinateSchema(90),
+              lng: coordinateSchema(180),
+              description: { type: ['string', 'null'], maxLength: 255 },
+            },
             required: ['lat', 'lng'],
           },
         ],
@@ -165,7 +215,11 @@ const POINTS_SCHEMA: JsonSchema = {
       type: 'array',
       minItems: 3,
       maxItems: 1000,
-      items: { type: 'object', properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } }, required: ['lat', 'lng'] },
+      items: {
+        type: 'object',
+        properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+        required: ['lat', 'lng'],
+      },
     },
     jsonText('the same array'),
   ],
@@ -173,7 +227,10 @@ const POINTS_SCHEMA: JsonSchema = {
 
 /** A day, or the same day at midnight as the operator record reads it back. */
 const EXPIRY_SCHEMA: JsonSchema = {
-  anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} 00:00:00$' }],
+  anyOf: [
+    { type: 'string', format: 'date', pattern: DATE_TEXT },
+    { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} 00:00:00$' },
+  ],
 };
 
 /**
@@ -230,7 +287,10 @@ function checkedTexts(requirement: (input: string) => boolean): 'day' | 'day or 
 }
 
 function isTextOrNumber(schema: v.GenericSchema): boolean {
-  return schema.type === 'union' && (schema as v.UnionSchema<v.GenericSchema[], undefined>).options.every((option) => ['string', 'number'].includes(option.type));
+  return (
+    schema.type === 'union' &&
+    (schema as v.UnionSchema<v.GenericSchema[], undefined>).options.every((option) => ['string', 'number'].includes(option.type))
+  );
 }
 
 /** Imported statically (shared/contracts/operations.ts), so CDK constructs, which cannot await, build from the same document. */
@@ -255,7 +315,7 @@ const API_DESCRIPTION = [
 /** One tag per area of the registry, in the registry's order, with the page of docs/ that tells more. */
 const AREA_DESCRIPTIONS: Record<Area, string> = {
   vehicles: 'Vehicles linked to the key, their live data, trips and live map (docs/vehicles.md, docs/live-map.md).',
-  'expense types': 'Fuel and the user\'s own expense types (docs/expense-types.md).',
+  'expense types': "Fuel and the user's own expense types (docs/expense-types.md).",
   slips: 'Expense and fuel slips on vehicles (docs/expense-slips.md).',
   operators: 'Operators (drivers) and their identification tags (docs/operators.md).',
   locations: 'Saved points and polygons (geofences) that name places (docs/user-locations.md).',
@@ -279,14 +339,21 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
     }
   }
   const requestSchemas = Object.fromEntries(
-    described.filter(({ operation }) => operation.method === 'POST').map(({ operation, contract }) => [`${pascalCase(operation.name)}Input`, bodySchema(operation, contract)]),
+    described
+      .filter(({ operation }) => operation.method === 'POST')
+      .map(({ operation, contract }) => [`${pascalCase(operation.name)}Input`, bodySchema(operation, contract)]),
   );
   const areas = [...new Set(described.map(({ operation }) => operation.area))];
   const paths = Object.fromEntries(
-    described.map(({ operation, contract }) => [`/api/${operation.name}`, { [operation.method.toLowerCase()]: operationObject(operation, contract) }]),
+    described.map(({ operation, contract }) => [
+      `/api/${operation.name}`,
+      { [operation.method.toLowerCase()]: operationObject(operation, contract) },
+    ]),
   );
   // Only the shared error responses some operation refers to (a 409 always has its operation's own message).
-  const referenced = Object.values(ERROR_RESPONSES).filter(({ name }) => JSON.stringify(paths).includes(`"#/components/responses/${name}"`));
+  const referenced = Object.values(ERROR_RESPONSES).filter(({ name }) =>
+    JSON.stringify(paths).includes(`"#/components/responses/${name}"`),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -318,7 +385,7 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   in: 'header',
   required: false,
   description:
-    'Optional, 1 to 255 printable ASCII characters, scoped to the API key\'s user. The same key with the same request within 24 h ' +
+    "Optional, 1 to 255 printable ASCII characters, scoped to the API key's user. The same key with the same request within 24 h " +
     'answers the first answer again and creates nothing; with a different request it answers 409 `Idempotency-Key already used ' +
     'with a different request`; while the first request still runs, 409 `a request with this Idempotency-Key is still in progress`.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
@@ -361,10 +428,15 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
         required: true,
         content: {
           // Only job cards take a document as their body.
-          'application/json': { schema: componentRef(takesDocument ? 'JobCardDocument' : inputName), ...(examples.request && { example: examples.request }) },
+          'application/json': {
+            schema: componentRef(takesDocument ? 'JobCardDocument' : inputName),
+            ...(examples.request && { example: examples.request }),
+          },
           'application/x-www-form-urlencoded': {
             schema: componentRef(inputName),
-            ...(examples.request && { example: takesDocument ? { payload: JSON.stringify(examples.request) } : formExample(examples.request) }),
+            ...(examples.request && {
+              example: takesDocument ? { payload: JSON.stringify(examples.request) } : formExample(examples.request),
+            }),
           },
         },
       },
@@ -376,13 +448,17 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
   };
 }
 
-const API_KEY_IN_BODY = 'The body may also carry the API key as api_key (see the security schemes); tools should send the X-Api-Key header instead.';
+const API_KEY_IN_BODY =
+  'The body may also carry the API key as api_key (see the security schemes); tools should send the X-Api-Key header instead.';
 
-const withExample = (schema: JsonSchema, example: unknown): JsonSchema => (example === undefined ? schema : ({ ...schema, example } as JsonSchema));
+const withExample = (schema: JsonSchema, example: unknown): JsonSchema =>
+  example === undefined ? schema : ({ ...schema, example } as JsonSchema);
 
 /** A form sends every value as text; arrays (stops, points) as their JSON text. */
 function formExample(request: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(request).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]));
+  return Object.fromEntries(
+    Object.entries(request).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]),
+  );
 }
 
 function operationDescription(operation: Operation, input: InputSchema): string {
@@ -426,8 +502,19 @@ export function inputSchema(name: string, schema: v.GenericSchema): JsonSchema {
     const { type, minimum, maximum, exclusiveMinimum, default: fallback, ...rest } = converted;
     // A number with both (radius: greater than 0 and within the storable range) keeps the tighter lower bound only.
     const exclusive = exclusiveMinimum !== undefined && (minimum === undefined || Number(exclusiveMinimum) >= Number(minimum));
-    const bounds = { ...(minimum !== undefined && !exclusive && { minimum }), ...(maximum !== undefined && { maximum }), ...(exclusive && { exclusiveMinimum }) };
-    return { ...rest, anyOf: [{ type, ...bounds }, { type: 'string', pattern: type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT }], ...(fallback !== undefined && { default: fallback }) };
+    const bounds = {
+      ...(minimum !== undefined && !exclusive && { minimum }),
+      ...(maximum !== undefined && { maximum }),
+      ...(exclusive && { exclusiveMinimum }),
+    };
+    return {
+      ...rest,
+      anyOf: [
+        { type, ...bounds },
+        { type: 'string', pattern: type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT },
+      ],
+      ...(fallback !== undefined && { default: fallback }),
+    };
   }
   if (Array.isArray(converted.enum) && converted.enum.join() === '0,1') return { enum: [0, 1, '0', '1'] };
   const decimals = limit(/may have at most (\d+) decimals/);
@@ -467,9 +554,13 @@ function bodySchema(operation: Operation, contract: OperationContract): JsonSche
   const entries = parameterEntries(contract.input);
   const { request, query } = examplesOf(operation);
   // Valid as a form and as JSON: the form's text (and a document's JSON text in payload).
-  const example = contract.jsonBody === 'payload' ? { ...query, ...(request && { payload: JSON.stringify(request) }) } : formExample(request ?? {});
+  const example =
+    contract.jsonBody === 'payload' ? { ...query, ...(request && { payload: JSON.stringify(request) }) } : formExample(request ?? {});
   const properties = Object.fromEntries(
-    entries.map(([name, schema]) => [name, withExample({ ...inputSchema(name, schema), description: parameterDescription(operation, name) }, example[name])]),
+    entries.map(([name, schema]) => [
+      name,
+      withExample({ ...inputSchema(name, schema), description: parameterDescription(operation, name) }, example[name]),
+    ]),
   );
   // A form carries the job card document in payload, so the form needs it (job_card_uid may be in the query string).
   const required = contract.jsonBody === 'payload' ? ['payload'] : entries.filter(([, schema]) => isRequired(schema)).map(([name]) => name);
@@ -478,7 +569,10 @@ function bodySchema(operation: Operation, contract: OperationContract): JsonSche
 
 function successResponse(operation: Operation, { output }: OperationContract) {
   if ('mediaType' in output) {
-    return { description: operation.summary, content: { [output.mediaType]: { schema: { type: 'string', format: 'binary', contentMediaType: output.mediaType } } } };
+    return {
+      description: operation.summary,
+      content: { [output.mediaType]: { schema: { type: 'string', format: 'binary', contentMediaType: output.mediaType } } },
+    };
   }
   const example = examplesOf(operation).response;
   return {
@@ -520,6 +614,8 @@ function statusResponse(operation: Operation, status: ErrorStatus) {
 function errorResponse(description: string, example: string) {
   return {
     description,
-    content: { 'application/json': { schema: componentRef('ErrorEnvelope'), example: { version: API_VERSION, result: 'error', error_msg: example } } },
+    content: {
+      'application/json': { schema: componentRef('ErrorEnvelope'), example: { version: API_VERSION, result: 'error', error_msg: example } },
+    },
   };
 }

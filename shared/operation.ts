@@ -4,23 +4,23 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
+import { config } from './config.ts';
 import type { BinaryOutput, OperationContract, OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest } from './middleware/parse-request.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import type { RequestState } from './middleware/types.ts';
-import { idempotency } from './middleware/idempotency.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
+import type { RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
 import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
 import { countRequest } from './store/rate-limits.ts';
-import { config } from './config.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
@@ -65,12 +65,10 @@ export function operation<C extends OperationContract>(
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));
   if (isCreate(name)) chain.use(idempotency(name, contract));
-  chain
-    .before(handOverToHandler)
-    .handler(async (_event, context) => {
-      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
-      return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
-    });
+  chain.before(handOverToHandler).handler(async (_event, context) => {
+    const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
+    return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
+  });
   return chain;
 }
 

@@ -1,7 +1,14 @@
 import * as v from 'valibot';
-import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
-import { dateTimeParameter, decimalTextParameter, integerField, optionalText, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import {
+  dateTimeParameter,
+  decimalTextParameter,
+  integerField,
+  optionalText,
+  positiveDecimal,
+  requiredInteger,
+} from '../../shared/contracts/primitives.ts';
+import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 
 /** Shapes in spec order; whether the vehicle is linked and the type is the user's is the store's lookup, after these. */
 const AddExpenseSlipInput = v.object({

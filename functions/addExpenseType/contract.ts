@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
-import { expenseName } from '../../shared/contracts/expense-types.ts';
+import { ExpenseTypeRecord, expenseName } from '../../shared/contracts/expense-types.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
 
 const AddExpenseTypeInput = v.object({ expense_name: expenseName });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { decimalTextParameter, integerField, optionalText, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { decimalTextParameter, integerField, optionalText, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const AddFuelFillSlipInput = v.object({
   event_uid: requiredInteger('event_uid'),

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { OPERATOR_LIMITS } from '../../shared/domain/operator.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
 import { operatorDetailEntries } from '../../shared/contracts/operators.ts';
 import { integerField, requiredText } from '../../shared/contracts/primitives.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { OPERATOR_LIMITS } from '../../shared/domain/operator.ts';
 
 const AddOperatorInput = v.object({
   fullname: requiredText('fullname', OPERATOR_LIMITS.fullname),

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { RouteRecord, stopList } from '../../shared/contracts/routes.ts';
-import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
+import { RouteRecord, stopList } from '../../shared/contracts/routes.ts';
 
 /** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
 const optionalVehicleUid = v.pipe(

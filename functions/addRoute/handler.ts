@@ -1,7 +1,7 @@
+import { toRouteRecord } from '../../shared/contracts/routes.ts';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { nameDrafts, planPoints, planStops, routeLegs, routeStops, unnamedPoints } from '../../shared/domain/route/rules.ts';
 import type { UserLocation } from '../../shared/domain/user-location.ts';
-import { toRouteRecord } from '../../shared/contracts/routes.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { namePlace } from '../../shared/places/place-name.ts';
@@ -38,7 +38,13 @@ export const handler = operation('addRoute', contract, async ({ user, input }) =
   const created = await numberLocations(named.drafts);
   const route = await addRoute(
     user.userUid,
-    { name: input.route_name, vehicleUid, directionsSource: directions.source, stops: routeStops(named, created), legs: routeLegs(directions.legs) },
+    {
+      name: input.route_name,
+      vehicleUid,
+      directionsSource: directions.source,
+      stops: routeStops(named, created),
+      legs: routeLegs(directions.legs),
+    },
     created,
   );
   return toRouteRecord(route);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
-import { coordinate, integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { coordinate, integerField, requiredText } from '../../shared/contracts/primitives.ts';
+import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
 
 const AddUserLocationInput = v.object({
   description: requiredText('description', 255),

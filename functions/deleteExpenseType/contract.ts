@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const DeleteExpenseTypeInput = v.object({ type: requiredInteger('type') });
 

@@ -1,6 +1,14 @@
 import * as v from 'valibot';
-import { dateTimeParameter, decimalTextParameter, integerField, optionalInteger, optionalText, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import {
+  dateTimeParameter,
+  decimalTextParameter,
+  integerField,
+  optionalInteger,
+  optionalText,
+  positiveDecimal,
+  requiredInteger,
+} from '../../shared/contracts/primitives.ts';
 
 const EditExpenseSlipInput = v.object({
   slip_uid: requiredInteger('slip_uid'),

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
-import { expenseName } from '../../shared/contracts/expense-types.ts';
+import { ExpenseTypeRecord, expenseName } from '../../shared/contracts/expense-types.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const EditExpenseTypeInput = v.object({ type: requiredInteger('type'), expense_name: expenseName });
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
 import { nonBlankText, operatorDetailEntries } from '../../shared/contracts/operators.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
 
 const EditOperatorInput = v.object({
   operator_uid: requiredInteger('operator_uid'),

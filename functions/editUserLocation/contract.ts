@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
-import { coordinate, integerField, optionalText, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { coordinate, integerField, optionalText, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
 
 const EditUserLocationInput = v.object({
   user_location_uid: requiredInteger('user_location_uid'),

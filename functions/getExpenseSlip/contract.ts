@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const GetExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_uid') });
 

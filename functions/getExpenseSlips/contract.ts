@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
-import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 
 const GetExpenseSlipsInput = v.pipe(
   v.object({

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ExpenseTypeRecord } from '../../shared/contracts/expense-types.ts';
-import { integerField } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 
 const GetExpenseTypesInput = v.object({});
 

@@ -1,8 +1,15 @@
 import * as v from 'valibot';
 import { FuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
-import { inclusiveDayCount } from '../../shared/domain/time.ts';
-import { dateField, dateRangeEntries, integerField, nullableTextField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import {
+  dateField,
+  dateRangeEntries,
+  integerField,
+  nullableTextField,
+  requiredInteger,
+  startNotAfterEnd,
+} from '../../shared/contracts/primitives.ts';
+import { inclusiveDayCount } from '../../shared/domain/time.ts';
 
 const MAX_RANGE_DAYS = 366;
 

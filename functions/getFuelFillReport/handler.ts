@@ -12,7 +12,10 @@ import { contract } from './contract.ts';
  */
 export const handler = operation('getFuelFillReport', contract, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
-  const [vehicle, fills] = await Promise.all([getVehicleForUser(user.userUid, input.vehicle_uid), listFuelFills(input.vehicle_uid, from, to)]);
+  const [vehicle, fills] = await Promise.all([
+    getVehicleForUser(user.userUid, input.vehicle_uid),
+    listFuelFills(input.vehicle_uid, from, to),
+  ]);
   const slips = new Map((await findSlips(fills.flatMap((fill) => fill.slipUid ?? []))).map((slip) => [slip.slipUid, slip]));
   return {
     vehicle_uid: vehicle.vehicleUid,

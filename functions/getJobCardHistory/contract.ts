@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { JobCardSnapshotRecord } from '../../shared/contracts/job-cards.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const GetJobCardHistoryInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
 

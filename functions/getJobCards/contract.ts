@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
-import { isCalendarDate } from '../../shared/domain/time.ts';
-import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
+import { isCalendarDate } from '../../shared/domain/time.ts';
 
 const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 
@@ -20,7 +20,10 @@ const GetJobCardsInput = v.pipe(
   v.object({
     from_date: optionalDay,
     to_date: optionalDay,
-    external_reference: v.pipe(optionalText('external_reference', 100), v.transform((text) => text || undefined)),
+    external_reference: v.pipe(
+      optionalText('external_reference', 100),
+      v.transform((text) => text || undefined),
+    ),
   }),
   v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
 );

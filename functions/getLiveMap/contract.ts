@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { MAP_DEFAULTS, MAP_LIMITS } from '../../shared/domain/live-map/live-map.ts';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
 import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
 import { imeiFilter } from '../../shared/contracts/vehicles.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { MAP_DEFAULTS, MAP_LIMITS } from '../../shared/domain/live-map/live-map.ts';
 
 const integerFrom = (name: string, { min, max }: { min: number; max: number }, fallback: number) => {
   const message = `${name} must be an integer from ${min} to ${max}`;

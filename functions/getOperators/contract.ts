@@ -1,7 +1,7 @@
 import * as v from 'valibot';
+import type { OperationContract } from '../../shared/contracts/operation.ts';
 import { OperatorRecord } from '../../shared/contracts/operators.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
 
 const GetOperatorsInput = v.object({});
 

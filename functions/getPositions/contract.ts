@@ -1,6 +1,13 @@
 import * as v from 'valibot';
-import { dateTimeField, dateTimeParameter, integerField, nullableNumberField, nullableTextField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import {
+  dateTimeField,
+  dateTimeParameter,
+  integerField,
+  nullableNumberField,
+  nullableTextField,
+  requiredInteger,
+} from '../../shared/contracts/primitives.ts';
 
 const MAX_RANGE_MS = 7 * 86_400_000;
 const MAX_LIMIT = 10_000;
@@ -14,10 +21,16 @@ const GetPositionsInput = v.pipe(
     vehicle_uid: requiredInteger('vehicle_uid'),
     start_datetime: dateTimeParameter('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
     end_datetime: dateTimeParameter('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    limit: v.optional(v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)), MAX_LIMIT),
+    limit: v.optional(
+      v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)),
+      MAX_LIMIT,
+    ),
   }),
   v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),
-  v.check((input) => instantOf(input.end_datetime, 0) - instantOf(input.start_datetime, 0) <= MAX_RANGE_MS, 'datetime range may not exceed 7 days'),
+  v.check(
+    (input) => instantOf(input.end_datetime, 0) - instantOf(input.start_datetime, 0) <= MAX_RANGE_MS,
+    'datetime range may not exceed 7 days',
+  ),
 );
 
 export const PositionRecordOutput = v.object({

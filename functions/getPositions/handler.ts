@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
+import { formatDateTime } from '../../shared/domain/time.ts';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
-import { formatDateTime } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { getVehicleForUser } from '../../shared/store/vehicles.ts';
@@ -30,7 +30,10 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
 export const handler = operation('getPositions', contract, async ({ user, input }) => {
   const from = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
-  const [vehicle, stored] = await Promise.all([getVehicleForUser(user.userUid, input.vehicle_uid), listPositions(input.vehicle_uid, from, to)]);
+  const [vehicle, stored] = await Promise.all([
+    getVehicleForUser(user.userUid, input.vehicle_uid),
+    listPositions(input.vehicle_uid, from, to),
+  ]);
   const positions = byTime(stored);
   const returned = positions.slice(0, input.limit);
   const next = positions[input.limit];

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { RouteRecord } from '../../shared/contracts/routes.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { RouteRecord } from '../../shared/contracts/routes.ts';
 
 const GetRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { RouteSummary } from '../../shared/contracts/routes.ts';
-import { integerField } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { RouteSummary } from '../../shared/contracts/routes.ts';
 
 const GetRoutesInput = v.object({});
 

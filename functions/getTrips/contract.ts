@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { TripRecord } from '../../shared/contracts/trips.ts';
-import { dateField, dateRangeEntries, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
-import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { dateField, dateRangeEntries, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import { TripRecord } from '../../shared/contracts/trips.ts';
+import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 
 const GetTripsInput = v.pipe(
   v.object({

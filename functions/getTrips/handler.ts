@@ -1,5 +1,5 @@
-import { userDayRange } from '../../shared/domain/time.ts';
 import { toTripRecord } from '../../shared/contracts/trips.ts';
+import { userDayRange } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
 import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';

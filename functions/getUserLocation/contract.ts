@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { UserLocationRecord } from '../../shared/contracts/user-locations.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { UserLocationRecord } from '../../shared/contracts/user-locations.ts';
 
 const GetUserLocationInput = v.object({ user_location_uid: requiredInteger('user_location_uid') });
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { UserLocationRecord } from '../../shared/contracts/user-locations.ts';
-import { integerField } from '../../shared/contracts/primitives.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { UserLocationRecord } from '../../shared/contracts/user-locations.ts';
 
 const GetUserLocationsInput = v.object({});
 

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { VehicleRecord } from '../../shared/contracts/vehicles.ts';
-import { integerField } from '../../shared/contracts/primitives.ts';
-import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { imeiFilter, VehicleRecord } from '../../shared/contracts/vehicles.ts';
 
 const GetVehiclesInput = v.object({ filter: imeiFilter });
 

@@ -4,7 +4,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
-import { logger, metricNames, metrics, MetricUnit, tracer } from '../../shared/telemetry.ts';
+import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
 
 /**
  * Kinesis → the positions pipeline. Bad records never block the batch (they go to the dead-letter prefix);

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { build } from 'esbuild';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
 import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
-import { median, round, type Row } from './report.ts';
+import { median, type Row, round } from './report.ts';
 
 const PROCESSES = 5;
 const EMPTY = '(empty handler)';
@@ -29,12 +29,13 @@ const referenceHandlers = {
 };
 
 export const bundlesNotes = [
-  'bundled with the CDK\'s esbuild options (infra/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the createRequire banner, source map as a separate file)',
-  'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the repository\'s node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK\'s load time is therefore part of init, as in Lambda, and the `(empty handler + DynamoDB SDK)` row shows its share',
+  "bundled with the CDK's esbuild options (infra/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the createRequire banner, source map as a separate file)",
+  "the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is therefore part of init, as in Lambda, and the `(empty handler + DynamoDB SDK)` row shows its share",
   `init: the time of \`await import(bundle)\` in a fresh \`node\` process, median of ${PROCESSES} processes (rounds interleaved across functions), and the fastest of them, which other load on the machine can only slow; the deployed functions run with NODE_OPTIONS=--enable-source-maps`,
 ];
 
-const IMPORT_TIMER = 'const started = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - started)); process.exit(0);';
+const IMPORT_TIMER =
+  'const started = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - started)); process.exit(0);';
 
 const run = promisify(execFile);
 

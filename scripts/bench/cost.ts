@@ -8,8 +8,8 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
 import { functionDefaults } from '../../infra/operation-functions.ts';
 import { pipelineSettings } from '../../infra/positions-pipeline.ts';
-import { fleetDay, interleave } from '../../local/simulator.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { fleetDay, interleave } from '../../local/simulator.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
@@ -18,7 +18,7 @@ import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation } from './operations.ts';
 import { prices } from './prices.ts';
-import { round, type Row } from './report.ts';
+import { type Row, round } from './report.ts';
 
 /** The fleet the vehicle belongs to: the stream's hourly price and the pipeline's invocations are shared by it. */
 const FLEET_VEHICLES = 100;
@@ -135,15 +135,36 @@ async function measurePipeline(batch: number, date: string, seed: number): Promi
   const user = await createUser(`Cost fleet ${date}`, 0);
   for (const day of days) {
     const vehicle = await addVehicle({
-      imei: imeiOf(day.vehicle.imei), name: `Cost ${day.vehicle.imei.slice(-3)}`, regNum: null, vehGrp: null, deviceType: day.vehicle.deviceType,
-      config: day.vehicle.config, make: null, model: null, modelYear: null, vin: null, odometerAtStart: day.vehicle.odometerKm, odometerAtStartDate: date,
-      startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: day.vehicle.fuelCapacity, fuelFactor: day.vehicle.fuelFactor,
+      imei: imeiOf(day.vehicle.imei),
+      name: `Cost ${day.vehicle.imei.slice(-3)}`,
+      regNum: null,
+      vehGrp: null,
+      deviceType: day.vehicle.deviceType,
+      config: day.vehicle.config,
+      make: null,
+      model: null,
+      modelYear: null,
+      vin: null,
+      odometerAtStart: day.vehicle.odometerKm,
+      odometerAtStartDate: date,
+      startHours: null,
+      startHoursDate: null,
+      licenceExpireDate: null,
+      fuelCapacity: day.vehicle.fuelCapacity,
+      fuelFactor: day.vehicle.fuelFactor,
     });
     await linkVehicle(user.userUid, vehicle.vehicleUid);
   }
   const lines = interleave(days).map((record) => JSON.stringify({ ...record, imei: imeiOf(record.imei) }));
   const sizeBefore = await tableBytes();
-  const total: PipelineMeasure = { positions: lines.length, bytes: 0, invocations: 0, ms: [], usage: { readUnits: 0, writeUnits: 0, s3Puts: 0, s3PutBytes: 0 }, tableBytes: 0 };
+  const total: PipelineMeasure = {
+    positions: lines.length,
+    bytes: 0,
+    invocations: 0,
+    ms: [],
+    usage: { readUnits: 0, writeUnits: 0, s3Puts: 0, s3PutBytes: 0 },
+    tableBytes: 0,
+  };
   for (let start = 0; start < lines.length; start += batch) {
     const slice = lines.slice(start, start + batch);
     const context: Context = lambdaContext('processPositions', `cost-${start}`, 120_000);
@@ -185,7 +206,12 @@ async function measureApi(apiUrl: string): Promise<ApiMeasure[]> {
       operation,
       perDay,
       ms: perCall(run.ms),
-      usage: { readUnits: perCall(run.usage.readUnits), writeUnits: perCall(run.usage.writeUnits), s3Puts: perCall(run.usage.s3Puts), s3PutBytes: perCall(run.usage.s3PutBytes) },
+      usage: {
+        readUnits: perCall(run.usage.readUnits),
+        writeUnits: perCall(run.usage.writeUnits),
+        s3Puts: perCall(run.usage.s3Puts),
+        s3PutBytes: perCall(run.usage.s3PutBytes),
+      },
     });
   }
   return results;
@@ -193,14 +219,17 @@ async function measureApi(apiUrl: string): Promise<ApiMeasure[]> {
 
 const GB = 1024 ** 3;
 const lambdaCost = (invocations: number, ms: number, memoryMb: number) =>
-  invocations * (prices.lambda.perMillionRequests / 1e6) + invocations * (Math.ceil(ms) / 1000) * (memoryMb / 1024) * prices.lambda.perGbSecondArm;
+  invocations * (prices.lambda.perMillionRequests / 1e6) +
+  invocations * (Math.ceil(ms) / 1000) * (memoryMb / 1024) * prices.lambda.perGbSecondArm;
 const money = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.toFixed(3)}`;
 
 export const costNotes = [
   `prices: ${prices.region}, on-demand list prices as of ${prices.asOf} (scripts/bench/prices.ts); no free tier`,
   `one vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days, in a fleet of ${FLEET_VEHICLES} that shares the stream's hourly price and the pipeline's batches`,
   `pipeline: ${MEASURED_VEHICLES} simulated vehicle-days through functions/processPositions on DynamoDB Local, each batch holding as many positions per vehicle as the ${pipelineSettings.batchingWindowS} s window gathers (${pipelineSettings.initialShards} shards, factor ${pipelineSettings.parallelizationFactor}); invocation time scaled to the ${vehiclesPerBatcher(FLEET_VEHICLES)} vehicles a real batch holds`,
-  `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY).map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`).join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
+  `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY)
+    .map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`)
+    .join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
   'durations are measured locally against DynamoDB Local; in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
 ];
 
@@ -216,9 +245,14 @@ export async function benchCost(apiUrl: string): Promise<Row[]> {
   // Per vehicle and month
   const positions = SECONDS_PER_MONTH / REPORT_INTERVAL_S;
   const scale = positions / (pipeline.positions / MEASURED_VEHICLES) / MEASURED_VEHICLES;
-  const pipelineInvocations = (pipelineSettings.initialShards * pipelineSettings.parallelizationFactor * SECONDS_PER_MONTH) / pipelineSettings.batchingWindowS / FLEET_VEHICLES;
+  const pipelineInvocations =
+    (pipelineSettings.initialShards * pipelineSettings.parallelizationFactor * SECONDS_PER_MONTH) /
+    pipelineSettings.batchingWindowS /
+    FLEET_VEHICLES;
   // A real batch holds vehiclesPerBatcher vehicles, not MEASURED_VEHICLES: scaled linearly, an upper bound.
-  const meanInvocationMs = (pipeline.ms.reduce((sum, ms) => sum + ms, 0) / pipeline.ms.length) * Math.max(1, vehiclesPerBatcher(FLEET_VEHICLES) / MEASURED_VEHICLES);
+  const meanInvocationMs =
+    (pipeline.ms.reduce((sum, ms) => sum + ms, 0) / pipeline.ms.length) *
+    Math.max(1, vehiclesPerBatcher(FLEET_VEHICLES) / MEASURED_VEHICLES);
   const apiCalls = api.reduce((sum, entry) => sum + entry.perDay * DAYS_PER_MONTH, 0);
   const apiUnits = (key: keyof Usage) => api.reduce((sum, entry) => sum + entry.usage[key] * entry.perDay * DAYS_PER_MONTH, 0);
   const storedGb = (pipeline.tableBytes * scale) / GB;
@@ -250,13 +284,33 @@ export async function benchCost(apiUrl: string): Promise<Row[]> {
   const location = (positions / 1000) * prices.amazonLocation.perThousandPositionUpdates;
 
   return [
-    { item: 'DynamoDB', 'per vehicle-month': money(costs.dynamodb), measured: `${round(dynamodbWrites, 0)} WRU, ${round(dynamodbReads, 0)} RRU, ${round(storedGb * 1024, 1)} MB stored (+PITR)` },
-    { item: 'Lambda', 'per vehicle-month': money(costs.lambda), measured: `${round(pipelineInvocations, 0)} pipeline invocations × ${round(meanInvocationMs, 1)} ms at ${pipelineSettings.memoryMb} MB; ${round(apiCalls, 0)} API calls at ${functionDefaults.memorySize} MB` },
-    { item: 'Kinesis', 'per vehicle-month': money(costs.kinesis), measured: `${positions} records (1 KB billed each); 1/${FLEET_VEHICLES} of the stream-hours` },
-    { item: 'S3', 'per vehicle-month': money(costs.s3), measured: `${round(pipelineInvocations, 0)} batch archives, ${round((pipeline.usage.s3PutBytes * scale) / 1024 ** 2, 1)} MB` },
+    {
+      item: 'DynamoDB',
+      'per vehicle-month': money(costs.dynamodb),
+      measured: `${round(dynamodbWrites, 0)} WRU, ${round(dynamodbReads, 0)} RRU, ${round(storedGb * 1024, 1)} MB stored (+PITR)`,
+    },
+    {
+      item: 'Lambda',
+      'per vehicle-month': money(costs.lambda),
+      measured: `${round(pipelineInvocations, 0)} pipeline invocations × ${round(meanInvocationMs, 1)} ms at ${pipelineSettings.memoryMb} MB; ${round(apiCalls, 0)} API calls at ${functionDefaults.memorySize} MB`,
+    },
+    {
+      item: 'Kinesis',
+      'per vehicle-month': money(costs.kinesis),
+      measured: `${positions} records (1 KB billed each); 1/${FLEET_VEHICLES} of the stream-hours`,
+    },
+    {
+      item: 'S3',
+      'per vehicle-month': money(costs.s3),
+      measured: `${round(pipelineInvocations, 0)} batch archives, ${round((pipeline.usage.s3PutBytes * scale) / 1024 ** 2, 1)} MB`,
+    },
     { item: 'API Gateway', 'per vehicle-month': money(costs.apiGateway), measured: `${round(apiCalls, 0)} REST requests` },
     { item: 'total', 'per vehicle-month': money(total), measured: `${positions} positions, ${round(apiCalls, 0)} API calls` },
-    { item: 'Amazon Location trackers (comparison)', 'per vehicle-month': money(location), measured: `${positions} position updates at $${prices.amazonLocation.perThousandPositionUpdates}/1,000` },
+    {
+      item: 'Amazon Location trackers (comparison)',
+      'per vehicle-month': money(location),
+      measured: `${positions} position updates at $${prices.amazonLocation.perThousandPositionUpdates}/1,000`,
+    },
     {
       item: 'pipeline: records per invocation',
       'per vehicle-month': round(vehiclesPerBatcher(FLEET_VEHICLES) * positionsPerVehicleBatch(), 0),

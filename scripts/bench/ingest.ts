@@ -43,7 +43,10 @@ function itemBytes(value: unknown): number {
   if (typeof value === 'number') return 8;
   if (typeof value === 'boolean' || value === null || value === undefined) return 1;
   if (Array.isArray(value)) return 3 + value.reduce((sum: number, item) => sum + 1 + itemBytes(item), 0);
-  return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, item]) => sum + Buffer.byteLength(name) + 1 + itemBytes(item), 0);
+  return (
+    3 +
+    Object.entries(value as Record<string, unknown>).reduce((sum, [name, item]) => sum + Buffer.byteLength(name) + 1 + itemBytes(item), 0)
+  );
 }
 
 /** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes. */
@@ -54,7 +57,9 @@ function measureCapacity(): void {
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      const units = [consumed ?? []].flat().reduce((sum: number, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+      const units = [consumed ?? []]
+        .flat()
+        .reduce((sum: number, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
       const command = String(context.commandName);
       if (WRITES.has(command)) {
         usage.writeUnits += units;
@@ -106,14 +111,30 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
   const days = fleetDay(VEHICLES, date, REPORTING_S).map((day) => ({
     ...day,
     vehicle: { ...day.vehicle, imei: imeiOf(day.vehicle.imei) },
-    records: day.records.filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < `${date}T${hh(FROM_HOUR + HOURS)}`).map((record) => ({ ...record, imei: imeiOf(record.imei) })),
+    records: day.records
+      .filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < `${date}T${hh(FROM_HOUR + HOURS)}`)
+      .map((record) => ({ ...record, imei: imeiOf(record.imei) })),
   }));
   const user = await createUser(`Bench fleet ${date}`, 0);
   for (const { vehicle: simulated } of days) {
     const vehicle = await addVehicle({
-      imei: simulated.imei, name: `Bench ${simulated.imei.slice(-3)}`, regNum: null, vehGrp: null, deviceType: simulated.deviceType,
-      config: simulated.config, make: null, model: null, modelYear: null, vin: null, odometerAtStart: simulated.odometerKm, odometerAtStartDate: date,
-      startHours: null, startHoursDate: null, licenceExpireDate: null, fuelCapacity: simulated.fuelCapacity, fuelFactor: simulated.fuelFactor,
+      imei: simulated.imei,
+      name: `Bench ${simulated.imei.slice(-3)}`,
+      regNum: null,
+      vehGrp: null,
+      deviceType: simulated.deviceType,
+      config: simulated.config,
+      make: null,
+      model: null,
+      modelYear: null,
+      vin: null,
+      odometerAtStart: simulated.odometerKm,
+      odometerAtStartDate: date,
+      startHours: null,
+      startHoursDate: null,
+      licenceExpireDate: null,
+      fuelCapacity: simulated.fuelCapacity,
+      fuelFactor: simulated.fuelFactor,
       ...(simulated.ignitionWired ? {} : { detection: { useIgnition: false } }),
     });
     await linkVehicle(user.userUid, vehicle.vehicleUid);
@@ -125,8 +146,12 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
   let trips = 0;
   let fills = 0;
   for (const [n, batch] of batches.entries()) {
-    const outcome = await processPositions(batch.map((record, i) => ({ id: String(i), data: JSON.stringify(record) })), { batchName: `bench-${date}-${n}` });
-    if (outcome.failedIds.length + outcome.rejected.length > 0) throw new Error(`bench batch ${n}: ${outcome.failedIds.length} failed, ${outcome.rejected.length} rejected`);
+    const outcome = await processPositions(
+      batch.map((record, i) => ({ id: String(i), data: JSON.stringify(record) })),
+      { batchName: `bench-${date}-${n}` },
+    );
+    if (outcome.failedIds.length + outcome.rejected.length > 0)
+      throw new Error(`bench batch ${n}: ${outcome.failedIds.length} failed, ${outcome.rejected.length} rejected`);
     positions += outcome.accepted;
     trips += outcome.trips;
     fills += outcome.fills;
@@ -134,7 +159,10 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
   const seconds = (performance.now() - started) / 1000;
   const inWindow = (at: string) => at >= `${date}T${hh(FROM_HOUR)}` && at < `${date}T${hh(FROM_HOUR + HOURS)}`;
   const truth = days.reduce(
-    (sum, day) => ({ trips: sum.trips + day.truth.trips.filter((trip) => inWindow(trip.stop)).length, fills: sum.fills + day.truth.fills.filter((fill) => inWindow(fill.at)).length }),
+    (sum, day) => ({
+      trips: sum.trips + day.truth.trips.filter((trip) => inWindow(trip.stop)).length,
+      fills: sum.fills + day.truth.fills.filter((fill) => inWindow(fill.at)).length,
+    }),
     { trips: 0, fills: 0 },
   );
   console.error(`ingest run ${runNumber}: ${positions} positions in ${batches.length} batches, ${seconds.toFixed(0)} s`);
@@ -156,7 +184,10 @@ export async function benchIngest(): Promise<Row[]> {
   const rows: Row[] = [];
   let runNumber = 1;
   for (const { shape, windowS } of shapes) {
-    for (const [arrival, lateShare] of [['in order', 0], ['10 % 1-6 h late', LATE_SHARE]] as const) {
+    for (const [arrival, lateShare] of [
+      ['in order', 0],
+      ['10 % 1-6 h late', LATE_SHARE],
+    ] as const) {
       rows.push({ shape, arrival, ...(await run(runNumber++, windowS, lateShare)) });
     }
   }
@@ -165,6 +196,6 @@ export async function benchIngest(): Promise<Row[]> {
 
 export const ingestNotes = [
   `${VEHICLES} vehicles × ${HOURS} hours (${hh(FROM_HOUR)}:00-${hh(FROM_HOUR + HOURS)}:00) at ${REPORTING_S} s reporting (fleetDay), batches by arrival window; late positions chosen with a fixed seed`,
-  'WCU and RCU are DynamoDB Local\'s ConsumedCapacity for every request (transactions count twice); write requests count items',
+  "WCU and RCU are DynamoDB Local's ConsumedCapacity for every request (transactions count twice); write requests count items",
   'history bytes: the chunk items written (keys, attribute names, encoded points, TTL) per position; the newest points wait on the track item (≤ 1 KB with the live record) until they fill a chunk',
 ];

@@ -7,15 +7,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describePayload } from '../../shared/domain/job-card/rules.ts';
+import { seedDemo } from '../../local/seed.ts';
 import { parsePayload } from '../../shared/domain/job-card/parse.ts';
+import { describePayload } from '../../shared/domain/job-card/rules.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';
 import { listOperators } from '../../shared/store/operators.ts';
 import { listUserLocations } from '../../shared/store/user-locations.ts';
-import { seedDemo } from '../../local/seed.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
 import { givenExpenseType, givenFuelFill, givenSlip } from '../../test/support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards } from '../../test/support/job-card-builders.ts';
@@ -56,9 +56,16 @@ const POLYGON = JSON.stringify([
 ]);
 
 const anOperator = (i: number, tag: string): Params => ({
-  fullname: 'Thabo Mokoena', id_number: '8001015009087', tag_id: `${tag}${String(i).padStart(6, '0')}`, default_trip_type: 0,
-  active_flag: 1, mobile_number: '+27 82 555 0101', employee_number: `EMP-${i}`, email_address: 'thabo@example.com',
-  driver_licence_expiry_datetime: '2027-03-31', pdp_expiry_datetime: '2026-12-01',
+  fullname: 'Thabo Mokoena',
+  id_number: '8001015009087',
+  tag_id: `${tag}${String(i).padStart(6, '0')}`,
+  default_trip_type: 0,
+  active_flag: 1,
+  mobile_number: '+27 82 555 0101',
+  employee_number: `EMP-${i}`,
+  email_address: 'thabo@example.com',
+  driver_licence_expiry_datetime: '2027-03-31',
+  pdp_expiry_datetime: '2026-12-01',
 });
 
 /** `count` records made ten at a time. */
@@ -83,7 +90,13 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
   const [truck] = demo.vehicleUids;
   const day = { start_date: demo.day, end_date: demo.day };
   const readerSlip = await addExpenseSlip(reader.userUid, {
-    vehicleUid: truck as number, type: 2, amount: '420.00', qty: '20.000', slipNumber: 'ENG-3001', eventDatetime: `${demo.day} 14:05:00`, comment: 'Engen N1',
+    vehicleUid: truck as number,
+    type: 2,
+    amount: '420.00',
+    qty: '20.000',
+    slipNumber: 'ENG-3001',
+    eventDatetime: `${demo.day} 14:05:00`,
+    comment: 'Engen N1',
   });
   const [readerOperator] = await listOperators(reader.userUid);
   const [readerLocation] = await listUserLocations(reader.userUid);
@@ -97,7 +110,9 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
 
   const writer = await givenUser({ gmtOffsetMinutes: 120 });
   const vehicle = await givenVehicle(writer);
-  const read = (params: Params = {}): Prepare => async () => ({ user: reader, request: () => ({ params }) });
+  const read =
+    (params: Params = {}): Prepare =>
+    async () => ({ user: reader, request: () => ({ params }) });
   const write = (request: (i: number) => BenchRequest): Plan => ({ user: writer, request });
 
   return {
@@ -119,8 +134,13 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     addExpenseSlip: async () =>
       write(() => ({
         params: {
-          vehicle_uid: vehicle.vehicleUid, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00', qty: '42.500',
-          slip_number: 'INV-1001', comment: 'Engen Rivonia',
+          vehicle_uid: vehicle.vehicleUid,
+          type: 2,
+          amount: '850.40',
+          event_datetime: '2026-11-01 07:30:00',
+          qty: '42.500',
+          slip_number: 'INV-1001',
+          comment: 'Engen Rivonia',
         },
       })),
     getExpenseSlip: read({ slip_uid: readerSlip.slipUid }),
@@ -137,8 +157,12 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     getOperator: read({ operator_uid: readerOperator?.operatorUid ?? 0 }),
     addOperator: async () => write((i) => ({ params: anOperator(i, `AB${Date.now().toString(36).toUpperCase()}`) })),
     editOperator: async () => {
-      const { operator_uid } = await callApi('addOperator', writer, { params: anOperator(0, `ED${Date.now().toString(36).toUpperCase()}`) });
-      return write((i) => ({ params: { operator_uid: Number(operator_uid), mobile_number: `+27 82 555 ${String(i).padStart(4, '0')}`, active_flag: i % 2 } }));
+      const { operator_uid } = await callApi('addOperator', writer, {
+        params: anOperator(0, `ED${Date.now().toString(36).toUpperCase()}`),
+      });
+      return write((i) => ({
+        params: { operator_uid: Number(operator_uid), mobile_number: `+27 82 555 ${String(i).padStart(4, '0')}`, active_flag: i % 2 },
+      }));
     },
     deleteOperator: async (calls) => {
       const tag = `DE${Date.now().toString(36).toUpperCase()}`;
@@ -148,11 +172,19 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     getUserLocations: read(),
     getUserLocation: read({ user_location_uid: readerLocation?.userLocationUid ?? 0 }),
     addUserLocation: async () =>
-      write(() => ({ params: { description: 'Depot', latitude: -26.2041, longitude: 28.0473, radius: 0.5, color: 'green', icon: 'truck' } })),
+      write(() => ({
+        params: { description: 'Depot', latitude: -26.2041, longitude: 28.0473, radius: 0.5, color: 'green', icon: 'truck' },
+      })),
     editUserLocation: async () => {
       const location = await givenUserLocation(writer);
       return write((i) => ({
-        params: { user_location_uid: location.userLocationUid, description: `Main depot ${i}`, location_type: 'polygon', points: POLYGON, no_go: i % 2 },
+        params: {
+          user_location_uid: location.userLocationUid,
+          description: `Main depot ${i}`,
+          location_type: 'polygon',
+          points: POLYGON,
+          no_go: i % 2,
+        },
       }));
     },
     deleteUserLocation: async (calls) => {

@@ -11,7 +11,7 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
-import { percentile, round, type Row, spread } from './report.ts';
+import { percentile, type Row, round, spread } from './report.ts';
 
 const WARM_UP_CALLS = 20;
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
@@ -60,7 +60,8 @@ function traceClients(): void {
   );
 }
 
-const search = (params: Params = {}): string => new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
+const search = (params: Params = {}): string =>
+  new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
 
 /** One call as an integrator makes it (key in X-Api-Key); anything but a success stops the benchmark. */
 export async function callOperation(apiUrl: string, name: OperationName, user: TestUser, { params, query, json }: BenchRequest) {

@@ -1,7 +1,7 @@
 /** The spec's slip record (expense, fuel and fill slips). */
 import * as v from 'valibot';
-import { dateTimeField, decimalTextField, integerField } from './primitives.ts';
 import type { NamedExpenseSlip } from '../domain/expense-slip.ts';
+import { dateTimeField, decimalTextField, integerField } from './primitives.ts';
 
 export const SlipRecord = v.object({
   slip_uid: integerField,

@@ -1,10 +1,10 @@
 /** The spec's fuel fill record (getFuelFillReport). */
 import * as v from 'valibot';
-import { dateField, decimalTextField, integerField, nullableNumberField, nullableTextField } from './primitives.ts';
 import type { ExpenseSlip } from '../domain/expense-slip.ts';
+import type { FuelFill } from '../domain/fuel-fill.ts';
 import { placeName } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
-import type { FuelFill } from '../domain/fuel-fill.ts';
+import { dateField, decimalTextField, integerField, nullableNumberField, nullableTextField } from './primitives.ts';
 
 const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
 const maybe = (value: number | null, decimals: number): number | null => (value === null ? null : round(value, decimals));
@@ -40,7 +40,11 @@ export const FuelFillRecord = v.object({
  * The spec's record. Measured values are numbers (litres and km to 0.1, consumption to 0.01); slip fields are
  * the slip's decimal text; everything about the slip is null when no slip was captured.
  */
-export function toFuelFillRecord(fill: FuelFill, slip: ExpenseSlip | undefined, offsetMinutes: number): v.InferOutput<typeof FuelFillRecord> {
+export function toFuelFillRecord(
+  fill: FuelFill,
+  slip: ExpenseSlip | undefined,
+  offsetMinutes: number,
+): v.InferOutput<typeof FuelFillRecord> {
   const local = formatDateTime(fill.at, offsetMinutes);
   const hours = fill.durationS === null ? null : fill.durationS / 3600;
   const computable = (value: number | null): value is number => value !== null && value > 0;

@@ -1,17 +1,19 @@
 /** Job cards on the wire: where the payload comes from in a request, the document, the records and the receipt. */
 import * as v from 'valibot';
+import { asPayload, type JobCardPayload, PAYLOAD_NOT_JSON, parsePayload } from '../domain/job-card/parse.ts';
+import { JOB_CARD_ACTIONS, type JobCard, type JobCardSnapshot, RECOGNISED } from '../domain/job-card/rules.ts';
+import { formatDateTime } from '../domain/time.ts';
 import { BadRequest } from '../errors.ts';
 import { dateTimeField, integerField, nullableTextField } from './primitives.ts';
 import type { ParsedBody } from './request-body.ts';
 import { verbatimJsonObject } from './verbatim-json.ts';
-import { formatDateTime } from '../domain/time.ts';
-import { JOB_CARD_ACTIONS, type JobCard, type JobCardSnapshot, RECOGNISED } from '../domain/job-card/rules.ts';
-import { asPayload, type JobCardPayload, parsePayload, PAYLOAD_NOT_JSON } from '../domain/job-card/parse.ts';
 
 export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 
 /** The `payload` form field of addJobCard and editJobCard; a raw JSON body is the document itself. */
-export const payloadField = v.optional(v.pipe(v.string(PAYLOAD_NOT_JSON), v.description('the job card document as JSON text, when the body is a form')));
+export const payloadField = v.optional(
+  v.pipe(v.string(PAYLOAD_NOT_JSON), v.description('the job card document as JSON text, when the body is a form')),
+);
 
 /**
  * The payload of addJobCard / editJobCard: a raw JSON body wins; otherwise the `payload` parameter.
@@ -30,7 +32,9 @@ export function readPayload(body: ParsedBody, field: string | undefined): JobCar
 /** The payload as documented: any JSON object; what it holds beyond the recognised keys is the sender's business. */
 export const JobCardDocument = v.pipe(
   v.record(v.string(), v.unknown()),
-  v.description(`A JSON object, stored and returned verbatim: number spelling (12345678901234567890, 1.50), key order and escapes come back exactly as sent. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`),
+  v.description(
+    `A JSON object, stored and returned verbatim: number spelling (12345678901234567890, 1.50), key order and escapes come back exactly as sent. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`,
+  ),
 );
 
 export const JobCardRecord = v.object({

@@ -1,7 +1,7 @@
 /** Operators on the wire: the parameters addOperator and editOperator share, and the spec's operator record. */
 import * as v from 'valibot';
-import { dateTimeField, flagField, integerField, optionalFlag, optionalInteger, optionalText, requiredDate } from './primitives.ts';
 import { OPERATOR_LIMITS, type Operator } from '../domain/operator.ts';
+import { dateTimeField, flagField, integerField, optionalFlag, optionalInteger, optionalText, requiredDate } from './primitives.ts';
 
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -9,7 +9,10 @@ const text = (name: keyof typeof OPERATOR_LIMITS) => optionalText(name, OPERATOR
 
 /** Edits may leave fullname, id_number and tag_id out, never blank them. */
 export const nonBlankText = (name: 'fullname' | 'id_number' | 'tag_id') =>
-  v.pipe(text(name), v.check((value) => value !== '', `${name} may not be blank`));
+  v.pipe(
+    text(name),
+    v.check((value) => value !== '', `${name} may not be blank`),
+  );
 
 const EXPIRY_FORMAT = 'expiry dates must be yyyy-mm-dd';
 

@@ -13,7 +13,10 @@ import { isCalendarDate } from '../domain/time.ts';
 
 /** Text or a JSON number, as trimmed text: what every parameter is read as first. */
 export const scalar = (message: string) =>
-  v.pipe(v.union([v.string(), v.number()], message), v.transform((value) => String(value).trim()));
+  v.pipe(
+    v.union([v.string(), v.number()], message),
+    v.transform((value) => String(value).trim()),
+  );
 
 const characterCount = (text: string): number => [...text].length;
 
@@ -95,7 +98,10 @@ export const decimalTextParameter = (name: string, decimals: number, message: st
 
 /** A decimal text greater than 0 (see decimalTextParameter). */
 export const positiveDecimal = (name: string, decimals: number, message: string) =>
-  v.pipe(decimalTextParameter(name, decimals, message), v.check((text) => /[1-9]/.test(text), message));
+  v.pipe(
+    decimalTextParameter(name, decimals, message),
+    v.check((text) => /[1-9]/.test(text), message),
+  );
 
 /** A datetime 'yyyy-mm-dd hh:mm:ss' or a date 'yyyy-mm-dd' (midnight), kept as entered. */
 export const isDateTime = (text: string): boolean => {

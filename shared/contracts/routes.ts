@@ -1,10 +1,10 @@
 /** Routes on the wire: the `stops` parameter, the route record (addRoute, getRoute) and the summary line (getRoutes). */
 import * as v from 'valibot';
-import { dateTimeField, integerField } from './primitives.ts';
+import { PLACE_NAMING } from '../domain/place.ts';
 import { readStops } from '../domain/route/parse.ts';
 import { MAX_STOPS, MIN_STOPS, REUSE_RADIUS_KM, type Route, routeTotals } from '../domain/route/rules.ts';
-import { PLACE_NAMING } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
+import { dateTimeField, integerField } from './primitives.ts';
 
 /** `stops`: a JSON array, or its text in a form field; each item checked in order, the first failure answers. */
 export const stopList = v.pipe(

@@ -1,9 +1,9 @@
 /** The spec's trip record (getTrips). */
 import * as v from 'valibot';
-import { dateTimeField, nullableTextField } from './primitives.ts';
 import { placeName } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
 import type { Trip } from '../domain/trip.ts';
+import { dateTimeField, nullableTextField } from './primitives.ts';
 
 const fuelText = (litres: number | null): string | null => (litres === null ? null : litres.toFixed(1));
 

@@ -1,7 +1,15 @@
 /** User locations on the wire: the parameters addUserLocation and editUserLocation share, and the record. */
 import * as v from 'valibot';
+import {
+  LOCATION_TYPES,
+  MAX_RADIUS_KM,
+  MAX_SPEED_LIMIT,
+  pointsText,
+  RADIUS_DECIMALS,
+  SPEED_DECIMALS,
+  type UserLocation,
+} from '../domain/user-location.ts';
 import { flagField, integerField, optionalFlag, optionalNumber, optionalText } from './primitives.ts';
-import { LOCATION_TYPES, MAX_RADIUS_KM, MAX_SPEED_LIMIT, pointsText, RADIUS_DECIMALS, SPEED_DECIMALS, type UserLocation } from '../domain/user-location.ts';
 
 const RADIUS_MESSAGE = `radius must be a number greater than 0 and at most ${MAX_RADIUS_KM} (km)`;
 const SPEED_MESSAGE = `speed must be a number from 0 to ${MAX_SPEED_LIMIT} (km/h)`;
@@ -10,12 +18,21 @@ const LOCATION_TYPE_MESSAGE = "location_type must be 'point' or 'polygon'";
 /** The optional parameters addUserLocation and editUserLocation share, in the spec's order. */
 export const userLocationOptions = {
   color: optionalText('color', 50),
-  radius: v.optional(v.pipe(v.unwrap(optionalNumber('radius', RADIUS_DECIMALS, MAX_RADIUS_KM, RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE))),
-  location_type: v.optional(v.pipe(v.string(LOCATION_TYPE_MESSAGE), v.trim(), v.toLowerCase(), v.picklist(LOCATION_TYPES, LOCATION_TYPE_MESSAGE))),
+  radius: v.optional(
+    v.pipe(v.unwrap(optionalNumber('radius', RADIUS_DECIMALS, MAX_RADIUS_KM, RADIUS_MESSAGE)), v.gtValue(0, RADIUS_MESSAGE)),
+  ),
+  location_type: v.optional(
+    v.pipe(v.string(LOCATION_TYPE_MESSAGE), v.trim(), v.toLowerCase(), v.picklist(LOCATION_TYPES, LOCATION_TYPE_MESSAGE)),
+  ),
   // Checked by polygonVertices once the location type is known: a point ignores them.
-  points: v.pipe(v.unknown(), v.description("a polygon's vertices: a JSON array (or its JSON text) of at least 3 {lat,lng} objects; ignored for a point")),
+  points: v.pipe(
+    v.unknown(),
+    v.description("a polygon's vertices: a JSON array (or its JSON text) of at least 3 {lat,lng} objects; ignored for a point"),
+  ),
   icon: optionalText('icon', 255),
-  speed: v.optional(v.pipe(v.unwrap(optionalNumber('speed', SPEED_DECIMALS, MAX_SPEED_LIMIT, SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE))),
+  speed: v.optional(
+    v.pipe(v.unwrap(optionalNumber('speed', SPEED_DECIMALS, MAX_SPEED_LIMIT, SPEED_MESSAGE)), v.minValue(0, SPEED_MESSAGE)),
+  ),
   no_go: optionalFlag('no_go'),
   only_push: optionalFlag('only_push'),
 };

@@ -1,10 +1,9 @@
 /** The spec's vehicle and live records (all values strings or null): getVehicles, getLiveData. */
 import * as v from 'valibot';
-import { dateTimeField, nullableTextField, scalar } from './primitives.ts';
 import type { LinkedVehicle } from '../domain/vehicle.ts';
+import { dateTimeField, nullableTextField, scalar } from './primitives.ts';
 
-const text = (value: number | string | null | undefined): string | null =>
-  value === null || value === undefined ? null : String(value);
+const text = (value: number | string | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
 const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
 

@@ -143,8 +143,13 @@ export function mostSpecificLocationAt<L extends Zone>(locations: readonly L[], 
   let best: { location: L; areaKm2: number; centreKm: number } | undefined;
   for (const location of locations) {
     if (!locationContains(location, position)) continue;
-    const candidate = { location, areaKm2: zoneAreaKm2(location), centreKm: distanceKm({ lat: location.latitude, lng: location.longitude }, position) };
-    if (!best || candidate.areaKm2 < best.areaKm2 || (candidate.areaKm2 === best.areaKm2 && candidate.centreKm < best.centreKm)) best = candidate;
+    const candidate = {
+      location,
+      areaKm2: zoneAreaKm2(location),
+      centreKm: distanceKm({ lat: location.latitude, lng: location.longitude }, position),
+    };
+    if (!best || candidate.areaKm2 < best.areaKm2 || (candidate.areaKm2 === best.areaKm2 && candidate.centreKm < best.centreKm))
+      best = candidate;
   }
   return best?.location;
 }

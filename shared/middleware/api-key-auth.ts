@@ -1,7 +1,7 @@
-import { Forbidden, Unauthorized } from '../errors.ts';
 import { hashApiKey } from '../domain/api-key.ts';
 import type { ApiKeyRecord } from '../domain/user.ts';
-import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
+import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 export type FindApiKey = (keyHash: string) => Promise<ApiKeyRecord | undefined>;
 

@@ -30,14 +30,10 @@ export const errorMapper = ({ operation }: { operation: string }): HttpMiddlewar
 
 const requestIdOf = (request: HttpRequest): string | undefined => request.context?.awsRequestId ?? request.event?.requestContext?.requestId;
 
-const errorFields = (error: unknown) => (error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error));
+const errorFields = (error: unknown) =>
+  error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error);
 
-const THROTTLING_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'SlowDown',
-]);
+const THROTTLING_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'SlowDown']);
 
 /** How DynamoDB says a transaction was cancelled because a table or index was throttled. */
 const THROTTLED_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
@@ -63,7 +59,16 @@ function throttledTransaction(error: Error): boolean {
 const TIMEOUT_ERRORS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ServiceUnavailable']);
 
 /** Node's codes for a dependency that cannot be reached or dropped the connection. */
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * A DynamoDB, S3 or Secrets Manager that is down or hung is a passing outage, not a fault of ours: 503, not 500.

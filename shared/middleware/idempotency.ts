@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { BadRequest, Conflict } from '../errors.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  type IdempotencyScope,
-  releaseIdempotencyKey,
-} from '../store/idempotency.ts';
+import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, releaseIdempotencyKey } from '../store/idempotency.ts';
 import type { ParseRequestOptions } from './parse-request.ts';
-import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
+import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 /** The same key within 24 h answers the first answer again (integrators retry after timeouts). */
 export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
@@ -68,7 +63,9 @@ function fingerprintOf(request: HttpRequest, bodyIsPayload: boolean): string {
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, field]) => field !== undefined).sort(([a], [b]) => a.localeCompare(b));
+    const entries = Object.entries(value)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b));
     return `{${entries.map(([name, field]) => `${JSON.stringify(name)}:${stableJson(field)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -1,8 +1,8 @@
-import { BadRequest, PayloadTooLarge } from '../errors.ts';
-import { isPlainObject } from '../domain/json.ts';
 import type { JsonBody } from '../contracts/operation.ts';
 import type { ParsedBody } from '../contracts/request-body.ts';
-import { headerValue, type HttpMiddleware, type HttpRequest } from './types.ts';
+import { isPlainObject } from '../domain/json.ts';
+import { BadRequest, PayloadTooLarge } from '../errors.ts';
+import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 

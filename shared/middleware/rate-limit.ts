@@ -1,5 +1,5 @@
-import { Throttled } from '../errors.ts';
 import { hashApiKey } from '../domain/api-key.ts';
+import { Throttled } from '../errors.ts';
 import { presentedKey } from './api-key-auth.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.ts';
-import { logger, metricNames, metrics, MetricUnit, tracer } from '../telemetry.ts';
+import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 /**

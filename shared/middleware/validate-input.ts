@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { BadRequest } from '../errors.ts';
 import { type InputSchema, parameterNamesOf } from '../contracts/operation.ts';
+import { BadRequest } from '../errors.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 /**

@@ -3,8 +3,9 @@
  * whatever order the points arrive in, the position history, the live record, odometer and engine hours, trips
  * and fuel fills. The same code serves the Kinesis Lambda, `npm run admin -- ingest` and the local seed.
  */
-import { parsePosition, type Position } from '../domain/tracking/position.ts';
+
 import { config } from '../config.ts';
+import { type Position, parsePosition } from '../domain/tracking/position.ts';
 import { logger } from '../logger.ts';
 import { putObject } from '../store/bucket.ts';
 import { findTrackedVehicles, type TrackedVehicle } from '../store/tracks.ts';
@@ -44,7 +45,10 @@ export interface BatchOptions {
   receivedAt?: Date;
 }
 
-export async function processPositions(records: readonly RawRecord[], { batchName, receivedAt = new Date() }: BatchOptions): Promise<BatchOutcome> {
+export async function processPositions(
+  records: readonly RawRecord[],
+  { batchName, receivedAt = new Date() }: BatchOptions,
+): Promise<BatchOutcome> {
   const rejected: BatchOutcome['rejected'] = [];
   const byImei = new Map<string, Array<{ id: string; position: Position }>>();
   for (const record of records) {
@@ -57,7 +61,12 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
   let tooLate = 0;
   for (const [imei, entries] of byImei) {
     const vehicle = tracked.get(imei);
-    const lateness = vehicle ? tooLateFilter(vehicle, entries.map((entry) => entry.position)) : undefined;
+    const lateness = vehicle
+      ? tooLateFilter(
+          vehicle,
+          entries.map((entry) => entry.position),
+        )
+      : undefined;
     const kept = entries.filter((entry) => {
       const reason = lateness === undefined ? `unknown imei ${imei}` : lateness(entry.position) ? 'too late' : undefined;
       if (reason) rejected.push({ id: entry.id, reason });
@@ -88,7 +97,11 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
   await Promise.all(
     [...byImei].map(async ([imei, entries]) => {
       try {
-        const found = await trackVehicle(tracked.get(imei) as TrackedVehicle, entries.map((entry) => entry.position), { receivedAt, namer });
+        const found = await trackVehicle(
+          tracked.get(imei) as TrackedVehicle,
+          entries.map((entry) => entry.position),
+          { receivedAt, namer },
+        );
         outcome.trips += found.trips;
         outcome.fills += found.fills;
         outcome.changed += found.changed;
@@ -101,7 +114,8 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
       }
     }),
   );
-  if (rejected.length > 0) logger.warn('positions rejected', { batchName, rejected: rejected.length, tooLate, firstReason: rejected[0]?.reason });
+  if (rejected.length > 0)
+    logger.warn('positions rejected', { batchName, rejected: rejected.length, tooLate, firstReason: rejected[0]?.reason });
   return outcome;
 }
 
@@ -110,15 +124,25 @@ export async function processPositions(records: readonly RawRecord[], { batchNam
  * this batch): the window bounds how much history a re-detection walks through.
  */
 function tooLateFilter({ live }: TrackedVehicle, positions: readonly Position[]): (position: Position) => boolean {
-  const newest = [live?.gpsDatetime, ...positions.map((position) => position.gps_datetime)].filter((at) => at !== undefined).sort().at(-1) as string;
+  const newest = [live?.gpsDatetime, ...positions.map((position) => position.gps_datetime)]
+    .filter((at) => at !== undefined)
+    .sort()
+    .at(-1) as string;
   const oldestAccepted = Date.parse(newest) - config.lateWindowMs();
   return (position) => Date.parse(position.gps_datetime) < oldestAccepted;
 }
 
 /** The raw batch goes to the archive; rejected records to the dead-letter prefix with their reasons. */
-async function archive(records: readonly RawRecord[], rejected: BatchOutcome['rejected'], batchName: string, receivedAt: Date): Promise<void> {
+async function archive(
+  records: readonly RawRecord[],
+  rejected: BatchOutcome['rejected'],
+  batchName: string,
+  receivedAt: Date,
+): Promise<void> {
   const day = receivedAt.toISOString().slice(0, 10).replaceAll('-', '/');
-  const writes = [putObject(`positions/raw/${day}/${batchName}.ndjson`, ndjson(records.map((record) => record.data)), 'application/x-ndjson')];
+  const writes = [
+    putObject(`positions/raw/${day}/${batchName}.ndjson`, ndjson(records.map((record) => record.data)), 'application/x-ndjson'),
+  ];
   if (rejected.length > 0) {
     const data = new Map(records.map((record) => [record.id, record.data]));
     const lines = rejected.map(({ id, reason }) => JSON.stringify({ id, reason, data: data.get(id) }));

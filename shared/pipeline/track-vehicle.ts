@@ -4,11 +4,19 @@
  * history, and the trips and fills found after the checkpoint replace the stored ones, keeping their identities.
  * In-order data re-runs at most the current hour; a replayed batch finds no new point and writes nothing.
  */
-import { detect, initialTrackState, type DetectedFill, type DetectedTrip, type TrackState, type VehicleProfile } from '../domain/tracking/detector.ts';
+
+import type { FuelFill } from '../domain/fuel-fill.ts';
+import {
+  type DetectedFill,
+  type DetectedTrip,
+  detect,
+  initialTrackState,
+  type TrackState,
+  type VehicleProfile,
+} from '../domain/tracking/detector.ts';
 import { byTime, chunksOf, encodePoints, hourOf } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
-import type { FuelFill } from '../domain/fuel-fill.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { logger } from '../logger.ts';
@@ -47,7 +55,11 @@ const END = '9999';
  */
 const MAX_TAIL_CHARS = 560;
 
-export async function trackVehicle({ vehicle, live, tail, storedTail, legacyState }: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
+export async function trackVehicle(
+  { vehicle, live, tail, storedTail, legacyState }: TrackedVehicle,
+  incoming: readonly Position[],
+  options: TrackOptions,
+): Promise<VehicleOutcome> {
   const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0 };
   const arrived = byTime(incoming);
   const earliest = options.reprocessFrom ?? arrived[0]?.gps_datetime;
@@ -77,7 +89,13 @@ export async function trackVehicle({ vehicle, live, tail, storedTail, legacyStat
   const checkpoints = run.checkpoints.filter(({ hour }) => hour !== checkpoint?.hour && hour >= rewriteFrom);
 
   const tripUidByStart = new Map(storedTrips.map((trip) => [trip.startTime, trip.tripUid]));
-  const trips = await replaceTrips(vehicle, storedTrips.filter((trip) => trip.startTime >= span.trips), run.trips, settings, options.namer);
+  const trips = await replaceTrips(
+    vehicle,
+    storedTrips.filter((trip) => trip.startTime >= span.trips),
+    run.trips,
+    settings,
+    options.namer,
+  );
   for (const trip of [...trips.newTrips, ...trips.changedTrips.map(({ trip }) => trip)]) tripUidByStart.set(trip.startTime, trip.tripUid);
   const fills = await replaceFills(vehicle, storedFills, run.fills, tripUidByStart, settings, options.namer);
 
@@ -91,7 +109,8 @@ export async function trackVehicle({ vehicle, live, tail, storedTail, legacyStat
   const flush = tailPoints.length > MAX_TAIL_CHARS;
   const keptTail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
   const tailChanged = fresh.length > 0 && (keptTail !== null || storedTail !== undefined);
-  const track: TrackUpdate | undefined = liveChanged || tailChanged ? { live: liveChanged ? liveNow : undefined, tail: keptTail, previousTail: storedTail } : undefined;
+  const track: TrackUpdate | undefined =
+    liveChanged || tailChanged ? { live: liveChanged ? liveNow : undefined, tail: keptTail, previousTail: storedTail } : undefined;
   const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills };
 
   // Checkpoints and chunks first, then the track item (the new points, the live record), with the trips and fills
@@ -100,7 +119,13 @@ export async function trackVehicle({ vehicle, live, tail, storedTail, legacyStat
     ...checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
     ...(flush ? chunksOf(newTail).map((chunk) => chunkItem(vehicle.vehicleUid, chunk)) : []),
   ]);
-  const found = trips.newTrips.length + trips.changedTrips.length + trips.removedTrips.length + fills.newFills.length + fills.changedFills.length + fills.removedFills.length;
+  const found =
+    trips.newTrips.length +
+    trips.changedTrips.length +
+    trips.removedTrips.length +
+    fills.newFills.length +
+    fills.changedFills.length +
+    fills.removedFills.length;
   if (found > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
@@ -110,7 +135,10 @@ export async function trackVehicle({ vehicle, live, tail, storedTail, legacyStat
   outcome.removed = trips.removedTrips.length + fills.removedFills.length;
   outcome.keptForSlip = fills.keptForSlip.length;
   if (fills.keptForSlip.length > 0) {
-    logger.warn('re-detection no longer finds fills that have slips; they are kept', { vehicleUid: vehicle.vehicleUid, eventUids: fills.keptForSlip });
+    logger.warn('re-detection no longer finds fills that have slips; they are kept', {
+      vehicleUid: vehicle.vehicleUid,
+      eventUids: fills.keptForSlip,
+    });
   }
   return outcome;
 }
@@ -154,7 +182,13 @@ function detectByHour(start: TrackState, points: readonly Position[], profile: V
 const seconds = (from: string, to: string): number => Math.abs(Date.parse(to) - Date.parse(from)) / 1000;
 
 /** Pairs each found item with the nearest unpaired stored one within the tolerance. */
-function pair<Found, Stored>(found: readonly Found[], stored: readonly Stored[], foundAt: (item: Found) => string, storedAt: (item: Stored) => string, toleranceS: number) {
+function pair<Found, Stored>(
+  found: readonly Found[],
+  stored: readonly Stored[],
+  foundAt: (item: Found) => string,
+  storedAt: (item: Stored) => string,
+  toleranceS: number,
+) {
   const unpaired = new Set(stored);
   const pairs = found.map((item) => {
     let best: Stored | undefined;
@@ -168,26 +202,81 @@ function pair<Found, Stored>(found: readonly Found[], stored: readonly Stored[],
   return { pairs, unpaired: [...unpaired] };
 }
 
-const TRIP_FIELDS = ['startTime', 'stopTime', 'odometerAtStart', 'distanceKm', 'durationS', 'maxSpeed', 'fuelStart', 'fuelEnd', 'startLat', 'startLng', 'stopLat', 'stopLng', 'driverTagId'] as const;
+const TRIP_FIELDS = [
+  'startTime',
+  'stopTime',
+  'odometerAtStart',
+  'distanceKm',
+  'durationS',
+  'maxSpeed',
+  'fuelStart',
+  'fuelEnd',
+  'startLat',
+  'startLng',
+  'stopLat',
+  'stopLng',
+  'driverTagId',
+] as const;
 
-async function replaceTrips(vehicle: Vehicle, stored: readonly Trip[], found: readonly DetectedTrip[], settings: DetectionSettings, namer: PlaceNamer) {
-  const { pairs, unpaired } = pair(found, stored, (trip) => trip.startTime, (trip) => trip.startTime, settings.fillMergeS);
+async function replaceTrips(
+  vehicle: Vehicle,
+  stored: readonly Trip[],
+  found: readonly DetectedTrip[],
+  settings: DetectionSettings,
+  namer: PlaceNamer,
+) {
+  const { pairs, unpaired } = pair(
+    found,
+    stored,
+    (trip) => trip.startTime,
+    (trip) => trip.startTime,
+    settings.fillMergeS,
+  );
   const fresh = pairs.filter(({ stored }) => stored === undefined);
   const uids = await nextIds('trip', fresh.length);
   const changed = pairs.filter(({ found, stored }) => stored !== undefined && TRIP_FIELDS.some((field) => found[field] !== stored[field]));
   return {
     newTrips: await Promise.all(fresh.map(({ found }, n) => namedTrip(vehicle, found, uids[n] as number, namer))),
     changedTrips: await Promise.all(
-      changed.map(async ({ found, stored }) => ({ trip: await namedTrip(vehicle, found, (stored as Trip).tripUid, namer), previousStart: (stored as Trip).startTime })),
+      changed.map(async ({ found, stored }) => ({
+        trip: await namedTrip(vehicle, found, (stored as Trip).tripUid, namer),
+        previousStart: (stored as Trip).startTime,
+      })),
     ),
     removedTrips: unpaired.map(({ startTime, tripUid }) => ({ startTime, tripUid })),
   };
 }
 
-const FILL_FIELDS = ['at', 'latitude', 'longitude', 'levelBefore', 'levelAfter', 'fillQty', 'odometerKm', 'engineHours', 'tripUid', 'distanceKm', 'durationS', 'fuelUsed'] as const;
+const FILL_FIELDS = [
+  'at',
+  'latitude',
+  'longitude',
+  'levelBefore',
+  'levelAfter',
+  'fillQty',
+  'odometerKm',
+  'engineHours',
+  'tripUid',
+  'distanceKm',
+  'durationS',
+  'fuelUsed',
+] as const;
 
-async function replaceFills(vehicle: Vehicle, stored: readonly FuelFill[], found: readonly DetectedFill[], tripUidByStart: Map<string, number>, settings: DetectionSettings, namer: PlaceNamer) {
-  const { pairs, unpaired } = pair(found, stored, (fill) => fill.at, (fill) => fill.at, settings.fillMergeS);
+async function replaceFills(
+  vehicle: Vehicle,
+  stored: readonly FuelFill[],
+  found: readonly DetectedFill[],
+  tripUidByStart: Map<string, number>,
+  settings: DetectionSettings,
+  namer: PlaceNamer,
+) {
+  const { pairs, unpaired } = pair(
+    found,
+    stored,
+    (fill) => fill.at,
+    (fill) => fill.at,
+    settings.fillMergeS,
+  );
   const fresh = pairs.filter(({ stored }) => stored === undefined);
   const uids = await nextIds('fuel-fill', fresh.length);
   const named = await Promise.all(
@@ -266,7 +355,17 @@ function measuredFill(vehicle: Vehicle, fill: DetectedFill, tripUidByStart: Map<
   };
 }
 
-async function namedFill(vehicle: Vehicle, fill: DetectedFill, measured: ReturnType<typeof measuredFill>, eventUid: number, slipUid: number | null, namer: PlaceNamer): Promise<FuelFill> {
-  const [location, driver] = await Promise.all([namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }), namer.driver(vehicle.vehicleUid, fill.driverTagId)]);
+async function namedFill(
+  vehicle: Vehicle,
+  fill: DetectedFill,
+  measured: ReturnType<typeof measuredFill>,
+  eventUid: number,
+  slipUid: number | null,
+  namer: PlaceNamer,
+): Promise<FuelFill> {
+  const [location, driver] = await Promise.all([
+    namer.placeName(vehicle.vehicleUid, { lat: fill.latitude, lng: fill.longitude }),
+    namer.driver(vehicle.vehicleUid, fill.driverTagId),
+  ]);
   return { ...measured, eventUid, location, operatorUid: driver?.operatorUid ?? null, operatorName: driver?.fullname ?? null, slipUid };
 }

@@ -100,7 +100,9 @@ export function largestTownsWithin(box: BoundingBox, limit: number): Town[] {
   const found: Town[] = [];
   const crossesAntimeridian = box.west > box.east;
   const inBox = (town: Town) =>
-    town.lat >= box.south && town.lat <= box.north && (crossesAntimeridian ? town.lng >= box.west || town.lng <= box.east : town.lng >= box.west && town.lng <= box.east);
+    town.lat >= box.south &&
+    town.lat <= box.north &&
+    (crossesAntimeridian ? town.lng >= box.west || town.lng <= box.east : town.lng >= box.west && town.lng <= box.east);
   const columns = crossesAntimeridian ? [...cellRange(box.west, 180), ...cellRange(-180, box.east)] : cellRange(box.west, box.east);
   for (const row of cellRange(Math.max(box.south, -90), Math.min(box.north, 90))) {
     for (const column of columns) found.push(...(cells.get(cellKey(row, column)) ?? []).filter(inBox));
@@ -119,7 +121,9 @@ const DIRECTIONS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'];
 function compassDirection(from: LatLng, to: LatLng): string {
   const rad = Math.PI / 180;
   const y = Math.sin((to.lng - from.lng) * rad) * Math.cos(to.lat * rad);
-  const x = Math.cos(from.lat * rad) * Math.sin(to.lat * rad) - Math.sin(from.lat * rad) * Math.cos(to.lat * rad) * Math.cos((to.lng - from.lng) * rad);
+  const x =
+    Math.cos(from.lat * rad) * Math.sin(to.lat * rad) -
+    Math.sin(from.lat * rad) * Math.cos(to.lat * rad) * Math.cos((to.lng - from.lng) * rad);
   const bearing = (Math.atan2(y, x) / rad + 360) % 360;
   return DIRECTIONS[Math.round(bearing / 45) % 8] ?? 'N';
 }

@@ -3,16 +3,19 @@
  * the most specific saved zone that contains it, else the reverse-geocoding
  * provider's address, else the offline gazetteer's "3.2 km NE of Midrand, ZA", else its coordinates.
  */
+
+import { config } from '../config.ts';
 import type { LatLng } from '../domain/geo.ts';
 import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
 import { logger } from '../logger.ts';
 import type { Geocoder } from '../providers/geocoding/geocoder.ts';
-import { config } from '../config.ts';
 import { describeNearTown, loadTowns, nearestTown } from './gazetteer.ts';
 
 /** The place's name, given the saved zones that may contain it (a vehicle's users', or the caller's). */
 export async function namePlace(point: LatLng, zones: readonly UserLocation[], geocoder: Geocoder): Promise<string> {
-  return mostSpecificLocationAt(zones, point)?.description ?? (await geocoder.address(point)) ?? nearTownName(point) ?? coordinatesText(point);
+  return (
+    mostSpecificLocationAt(zones, point)?.description ?? (await geocoder.address(point)) ?? nearTownName(point) ?? coordinatesText(point)
+  );
 }
 
 let gazetteerFailed = false;
@@ -33,7 +36,9 @@ export function prepareGazetteer(): void {
 
 function gazetteerUnavailable(error: unknown): void {
   gazetteerFailed = true;
-  logger.error('the offline gazetteer could not load; places outside zones and without an address are named by coordinates', { error: error as Error });
+  logger.error('the offline gazetteer could not load; places outside zones and without an address are named by coordinates', {
+    error: error as Error,
+  });
 }
 
 /** The gazetteer's name, or undefined far from every town (or, logged once per container, when its data cannot load). */

@@ -4,11 +4,11 @@
  * goes through the SVG renderer to become the PNG the operation promises, with the legend on top.
  */
 import { GeoMapsClient, GetStaticMapCommand, type StaticMapStyle } from '@aws-sdk/client-geo-maps';
+import { config } from '../config.ts';
 import type { LatLng } from '../domain/geo.ts';
 import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { liveMapSvg } from '../domain/live-map/svg-map.ts';
 import { ProviderFailed } from '../errors.ts';
-import { config } from '../config.ts';
 import { providerTimeoutMs } from './provider-request.ts';
 import { svgToPng } from './svg-png.ts';
 
@@ -29,7 +29,9 @@ function geoMaps(timeoutMs: number): GeoMapsClient {
       // One attempt whose deadline is the provider budget: a retry could not finish inside the function's timeout.
       maxAttempts: 1,
       requestHandler: { connectionTimeout: 1_000, requestTimeout: timeoutMs, throwOnRequestTimeout: true },
-      ...(endpoint ? { endpoint, region: config.region('us-east-1'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      ...(endpoint
+        ? { endpoint, region: config.region('us-east-1'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
     });
     clients.set(key, client);
   }
@@ -56,7 +58,13 @@ export function vehiclesOverlay(map: LiveMap): string {
   if (labelled.length <= MAX_OVERLAY_CHARACTERS) return labelled;
   return JSON.stringify({
     type: 'FeatureCollection',
-    features: [{ type: 'Feature', geometry: { type: 'MultiPoint', coordinates: map.vehicles.map((vehicle) => position(vehicle.position)) }, properties: { color: '#d32f2f' } }],
+    features: [
+      {
+        type: 'Feature',
+        geometry: { type: 'MultiPoint', coordinates: map.vehicles.map((vehicle) => position(vehicle.position)) },
+        properties: { color: '#d32f2f' },
+      },
+    ],
   });
 }
 
@@ -84,7 +92,10 @@ export async function fetchAmazonLocationMap(map: LiveMap, timeoutMs = providerT
   } catch (error) {
     throw providerFailure(error, timeoutMs);
   }
-  const format = ({ 'image/png': 'png', 'image/jpeg': 'jpeg' } as const)[mediaType as 'image/png' | 'image/jpeg'] as 'png' | 'jpeg' | undefined;
+  const format = ({ 'image/png': 'png', 'image/jpeg': 'jpeg' } as const)[mediaType as 'image/png' | 'image/jpeg'] as
+    | 'png'
+    | 'jpeg'
+    | undefined;
   if (!image || image.length === 0 || !format) throw new ProviderFailed(`${AMAZON_LOCATION_MAPS} did not answer with an image`);
   const picture = { kind: 'picture' as const, image, format, width: request.Width, height: request.Height, attribution: '' };
   return svgToPng(liveMapSvg(map, picture).svg);
@@ -96,5 +107,7 @@ function providerFailure(error: unknown, timeoutMs: number): ProviderFailed {
   const status = failure.$metadata?.httpStatusCode;
   if (status) return new ProviderFailed(`${AMAZON_LOCATION_MAPS} answered HTTP ${status}`);
   const timedOut = ['TimeoutError', 'AbortError', 'RequestTimeout'].includes(failure.name ?? '');
-  return new ProviderFailed(timedOut ? `${AMAZON_LOCATION_MAPS} did not answer within ${timeoutMs / 1000} s` : `${AMAZON_LOCATION_MAPS} could not be reached`);
+  return new ProviderFailed(
+    timedOut ? `${AMAZON_LOCATION_MAPS} did not answer within ${timeoutMs / 1000} s` : `${AMAZON_LOCATION_MAPS} could not be reached`,
+  );
 }

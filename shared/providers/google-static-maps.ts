@@ -1,9 +1,10 @@
 /** Google Static Maps: one GET whose query string describes the whole picture, answered with the image. */
+
+import { config } from '../config.ts';
 import type { LatLng } from '../domain/geo.ts';
 import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { ProviderFailed } from '../errors.ts';
 import { providerRequest, providerTimeoutMs } from './provider-request.ts';
-import { config } from '../config.ts';
 
 export const GOOGLE_STATIC_MAPS = 'Google Static Maps';
 const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/staticmap';

@@ -2,15 +2,16 @@
  * getLiveMap's work: the vehicles (and, for the maps drawn here, the geofences), the picture from the S3
  * cache when one shows exactly this, else from the configured provider. Configuration is read per call.
  */
+
+import { config } from '../config.ts';
 import { composeLiveMap, type LiveMap, type MapSize, mapFingerprint } from '../domain/live-map/live-map.ts';
 import { findCachedMap, saveCachedMap } from '../store/live-maps.ts';
 import { listUserLocations } from '../store/user-locations.ts';
 import { listLinkedVehicles } from '../store/vehicles.ts';
-import { fetchGoogleStaticMap } from './google-static-maps.ts';
 import { fetchAmazonLocationMap } from './amazon-location-maps.ts';
+import { fetchGoogleStaticMap } from './google-static-maps.ts';
 import { renderTileMap, tileServerIdentity, tileTemplate } from './map-tiles.ts';
 import { renderOfflineMap } from './offline-map.ts';
-import { config } from '../config.ts';
 
 export const LIVE_MAP_PROVIDERS = ['offline', 'amazon-location', 'google', 'tiles'] as const;
 export type LiveMapProvider = (typeof LIVE_MAP_PROVIDERS)[number];

@@ -3,11 +3,12 @@
  * with {z}, {x}, {y} and optionally {key}: the tiles covering the picture are fetched a few at a time,
  * stitched, and the live map's zones, vehicles, labels, scale bar and legend drawn on top.
  */
+
+import { config } from '../config.ts';
 import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { TILE_SIZE, tilesCovering } from '../domain/live-map/projection.ts';
 import { type ImageFormat, liveMapSvg } from '../domain/live-map/svg-map.ts';
 import { ProviderFailed } from '../errors.ts';
-import { config } from '../config.ts';
 import { secretsProvider } from '../telemetry.ts';
 import { providerRequest, providerTimeoutMs } from './provider-request.ts';
 import { svgToPng } from './svg-png.ts';
@@ -35,7 +36,13 @@ export function tileServerIdentity(template: string): string {
 }
 
 export function tileUrl(template: string, { z, x, y }: { z: number; x: number; y: number }, key: string): URL {
-  return new URL(template.replaceAll('{z}', String(z)).replaceAll('{x}', String(x)).replaceAll('{y}', String(y)).replaceAll('{key}', encodeURIComponent(key)));
+  return new URL(
+    template
+      .replaceAll('{z}', String(z))
+      .replaceAll('{x}', String(x))
+      .replaceAll('{y}', String(y))
+      .replaceAll('{key}', encodeURIComponent(key)),
+  );
 }
 
 /** The configured secret's key in AWS, else the request's map_api_key. */

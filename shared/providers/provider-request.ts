@@ -1,5 +1,5 @@
-import { ProviderFailed } from '../errors.ts';
 import { config } from '../config.ts';
+import { ProviderFailed } from '../errors.ts';
 
 export const providerTimeoutMs = (): number => config.providerTimeoutMs();
 
@@ -30,7 +30,12 @@ export async function providerRequest(
 }
 
 /** The provider's JSON object answer; a body that is not a JSON object is the provider's failure. */
-export async function providerJson(provider: string, url: URL, timeoutMs = providerTimeoutMs(), headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+export async function providerJson(
+  provider: string,
+  url: URL,
+  timeoutMs = providerTimeoutMs(),
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   const response = await providerRequest(provider, url, timeoutMs, headers);
   const body: unknown = await response.json().catch(() => undefined);
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;

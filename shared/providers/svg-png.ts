@@ -29,14 +29,20 @@ function loadRenderer(): Promise<Uint8Array[]> {
     return faces.map(sfntFromWoff);
   })();
   // A failed load (a missing file) must not stay cached as a rejected promise for the container's life.
-  fonts.catch(() => { fonts = undefined; });
+  fonts.catch(() => {
+    fonts = undefined;
+  });
   return fonts;
 }
 
 /** The picture as PNG bytes. */
 export async function svgToPng(svg: string): Promise<Uint8Array> {
   const fontBuffers = await loadRenderer();
-  const resvg = new Resvg(svg, { font: { fontBuffers, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY }, shapeRendering: 2, textRendering: 1 });
+  const resvg = new Resvg(svg, {
+    font: { fontBuffers, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
+    shapeRendering: 2,
+    textRendering: 1,
+  });
   try {
     const image = resvg.render();
     try {
@@ -64,7 +70,11 @@ export function sfntFromWoff(woff: Uint8Array): Uint8Array {
     const compressed = input.readUInt32BE(entry + 8);
     const length = input.readUInt32BE(entry + 12);
     const stored = input.subarray(offset, offset + compressed);
-    return { tag: input.readUInt32BE(entry), checksum: input.readUInt32BE(entry + 16), data: compressed < length ? inflateSync(stored) : stored };
+    return {
+      tag: input.readUInt32BE(entry),
+      checksum: input.readUInt32BE(entry + 16),
+      data: compressed < length ? inflateSync(stored) : stored,
+    };
   });
   const headerSize = 12 + count * 16;
   const padded = (size: number): number => (size + 3) & ~3;

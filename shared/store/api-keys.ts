@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord } from '../domain/user.ts';
 import { hashApiKey } from '../domain/api-key.ts';
+import type { ApiKeyRecord } from '../domain/user.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { isConditionFailed } from './requests.ts';

@@ -11,7 +11,12 @@ export function s3(): S3Client {
     client = new S3Client({
       ...awsClientTimeouts(),
       ...(endpoint
-        ? { endpoint, forcePathStyle: true, region: config.region('us-east-1'), credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+        ? {
+            endpoint,
+            forcePathStyle: true,
+            region: config.region('us-east-1'),
+            credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          }
         : {}),
     });
     tracer.captureAWSv3Client(client);

@@ -16,9 +16,15 @@ export interface Field<V> {
 /** Stored as it is and read back as it was stored. */
 export const stored = <V>(name: string): Field<V> => ({ name, read: (value) => value as V });
 export const text = (name: string): Field<string> => ({ name, read: (value) => String(value ?? '') });
-export const nullableText = (name: string): Field<string | null> => ({ name, read: (value) => (value === null || value === undefined ? null : String(value)) });
+export const nullableText = (name: string): Field<string | null> => ({
+  name,
+  read: (value) => (value === null || value === undefined ? null : String(value)),
+});
 export const number = (name: string): Field<number> => ({ name, read: Number });
-export const nullableNumber = (name: string): Field<number | null> => ({ name, read: (value) => (value === null || value === undefined ? null : Number(value)) });
+export const nullableNumber = (name: string): Field<number | null> => ({
+  name,
+  read: (value) => (value === null || value === undefined ? null : Number(value)),
+});
 /** A number that is left off the item while it is null, so conditions can test its existence. */
 export const absentWhenNull = (name: string): Field<number | null> => ({
   name,

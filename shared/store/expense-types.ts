@@ -1,11 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type ExpenseType,
-  FIRST_USER_TYPE_OFFSET,
-  FUEL_TYPE,
-  isReservedExpenseName,
-  sameExpenseName,
-} from '../domain/expense-type.ts';
+import { type ExpenseType, FIRST_USER_TYPE_OFFSET, FUEL_TYPE, isReservedExpenseName, sameExpenseName } from '../domain/expense-type.ts';
 import { BadRequest, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
@@ -101,7 +95,9 @@ export async function deleteExpenseType(userUid: number, type: number): Promise<
 
 /** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
 async function getLiveUserType(userUid: number, type: number): Promise<ExpenseType> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseType(userUid, type), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.expenseType(userUid, type), ConsistentRead: true }),
+  );
   const found = Item ? expenseTypeEntity.fromItem(Item) : undefined;
   if (!found || found.deleted) throw NotFound.notLinked('expense type');
   return found;

@@ -14,7 +14,10 @@ import { tableDefinition } from './table-definition.ts';
 export const CELL_DECIMALS = 4;
 
 /** The centre of the point's cell: what the provider is asked about, so every point of the cell gets one answer. */
-export const cellOf = ({ lat, lng }: LatLng): LatLng => ({ lat: Number(lat.toFixed(CELL_DECIMALS)) + 0, lng: Number(lng.toFixed(CELL_DECIMALS)) + 0 });
+export const cellOf = ({ lat, lng }: LatLng): LatLng => ({
+  lat: Number(lat.toFixed(CELL_DECIMALS)) + 0,
+  lng: Number(lng.toFixed(CELL_DECIMALS)) + 0,
+});
 
 const cellText = (cell: LatLng): string => `${cell.lat.toFixed(CELL_DECIMALS)},${cell.lng.toFixed(CELL_DECIMALS)}`;
 

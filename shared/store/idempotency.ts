@@ -33,7 +33,8 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, fingerprint: 
       new PutCommand({
         TableName: tableName(),
         Item: { ...keyOf(scope), status: 'in-progress', fingerprint, locked_until: nowS + lockS, [TTL]: nowS + retentionS },
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inProgress AND locked_until < :now AND fingerprint = :fingerprint)',
+        ConditionExpression:
+          'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inProgress AND locked_until < :now AND fingerprint = :fingerprint)',
         ExpressionAttributeNames: { '#ttl': TTL, '#status': 'status' },
         ExpressionAttributeValues: { ':now': nowS, ':inProgress': 'in-progress', ':fingerprint': fingerprint },
       }),
@@ -68,17 +69,19 @@ export async function completeIdempotencyKey(scope: IdempotencyScope, answer: Re
 
 /** A request that failed created nothing, so its key is released for the client's retry. */
 export async function releaseIdempotencyKey(scope: IdempotencyScope, fingerprint: string): Promise<void> {
-  await dynamo().send(
-    new DeleteCommand({
-      TableName: tableName(),
-      Key: keyOf(scope),
-      ConditionExpression: '#status = :inProgress AND fingerprint = :fingerprint',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':inProgress': 'in-progress', ':fingerprint': fingerprint },
-    }),
-  ).catch((error: unknown) => {
-    if (!isConditionFailed(error)) throw error;
-  });
+  await dynamo()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keyOf(scope),
+        ConditionExpression: '#status = :inProgress AND fingerprint = :fingerprint',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':inProgress': 'in-progress', ':fingerprint': fingerprint },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionFailed(error)) throw error;
+    });
 }
 
 const keyOf = ({ userUid, operation, idempotencyKey }: IdempotencyScope) => keys.idempotencyRecord(userUid, operation, idempotencyKey);

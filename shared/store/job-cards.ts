@@ -1,11 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type {
-  ExtractedFields,
-  JobCard,
-  JobCardAction,
-  JobCardContent,
-  JobCardSnapshot,
-} from '../domain/job-card/rules.ts';
+import type { ExtractedFields, JobCard, JobCardAction, JobCardContent, JobCardSnapshot } from '../domain/job-card/rules.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
@@ -17,7 +11,10 @@ const MAX_JOB_CARDS = 1000;
 
 /** A card as stored, on the user's timeline; its item also carries the payload's extracted fields and its revision. */
 const jobCardEntity = defineEntity<JobCard, number>({
-  keys: (card, userUid) => ({ ...keys.jobCard(userUid, card.jobCardUid), ...keys.jobCardTimeline(userUid, card.createdAt, card.jobCardUid) }),
+  keys: (card, userUid) => ({
+    ...keys.jobCard(userUid, card.jobCardUid),
+    ...keys.jobCardTimeline(userUid, card.createdAt, card.jobCardUid),
+  }),
   fields: {
     jobCardUid: number('job_card_uid'),
     createdAt: text('created_at'),
@@ -128,7 +125,9 @@ export async function listJobCards(userUid: number, filter: JobCardFilter): Prom
   const items = await batchGet(pointers.map((pointer) => keys.jobCard(userUid, Number(pointer.job_card_uid))));
   const cards = new Map(items.map((item) => [Number(item.job_card_uid), jobCardEntity.fromItem(item)]));
   // An edit between the two reads may have moved the card to another reference.
-  return pointers.flatMap((pointer) => cards.get(Number(pointer.job_card_uid)) ?? []).filter((card) => card.externalReference === reference);
+  return pointers
+    .flatMap((pointer) => cards.get(Number(pointer.job_card_uid)) ?? [])
+    .filter((card) => card.externalReference === reference);
 }
 
 /** Oldest first; one Query, since the history lives under the owner and is never empty for a real card. */
@@ -162,7 +161,14 @@ function putSnapshot(place: SnapshotPlace, snapshot: JobCardSnapshot) {
   return { TableName: tableName(), Item: snapshotEntity.toItem(snapshot, place), ConditionExpression: 'attribute_not_exists(pk)' };
 }
 
-function snapshotOf(card: JobCard, historyUid: number, action: JobCardAction, userUid: number, sourceIp: string, at: string): JobCardSnapshot {
+function snapshotOf(
+  card: JobCard,
+  historyUid: number,
+  action: JobCardAction,
+  userUid: number,
+  sourceIp: string,
+  at: string,
+): JobCardSnapshot {
   return {
     historyUid,
     snapshotAt: at,
@@ -181,6 +187,8 @@ function referenceChanges(userUid: number, card: JobCard, previous: string | nul
   const referenceKey = (text: string) => keys.jobCardReference(userUid, text, card.createdAt, card.jobCardUid);
   return [
     ...(previous === null ? [] : [{ Delete: { TableName: tableName(), Key: referenceKey(previous) } }]),
-    ...(reference === null ? [] : [{ Put: { TableName: tableName(), Item: { ...referenceKey(reference), job_card_uid: card.jobCardUid } } }]),
+    ...(reference === null
+      ? []
+      : [{ Put: { TableName: tableName(), Item: { ...referenceKey(reference), job_card_uid: card.jobCardUid } } }]),
   ];
 }

@@ -54,12 +54,19 @@ export const keys = {
   vehicleLink: (userUid: number, vehicleUid: number): Key => ({ pk: `USER#${userUid}`, sk: `VEHICLE#${pad(vehicleUid)}` }),
   vehicleLinkRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'VEHICLE#' }),
   /** gsi1 of a link: the users of a vehicle, whose locations name its trips and fills */
-  vehicleUser: (vehicleUid: number, userUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#USERS`, gsi1sk: `USER#${pad(userUid)}` }),
+  vehicleUser: (vehicleUid: number, userUid: number): IndexKey => ({
+    gsi1pk: `VEHICLE#${vehicleUid}#USERS`,
+    gsi1sk: `USER#${pad(userUid)}`,
+  }),
   vehicleUserRange: (vehicleUid: number): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#USERS` }),
 
   /** trips sort by their UTC start so a date range is one Query; one trip per vehicle and start keeps reprocessing idempotent */
   trip: (vehicleUid: number, startTime: string): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `TRIP#${startTime}` }),
-  tripRange: (vehicleUid: number, from: string, to: string): Range => ({ pk: `VEHICLE#${vehicleUid}`, from: `TRIP#${from}`, to: `TRIP#${to}~` }),
+  tripRange: (vehicleUid: number, from: string, to: string): Range => ({
+    pk: `VEHICLE#${vehicleUid}`,
+    from: `TRIP#${from}`,
+    to: `TRIP#${to}~`,
+  }),
 
   expenseType: (userUid: number, type: number): Key => ({ pk: `USER#${userUid}`, sk: `EXPTYPE#${pad(type)}` }),
   expenseTypeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'EXPTYPE#' }),
@@ -78,7 +85,12 @@ export const keys = {
     gsi1pk: `VEHICLE#${vehicleUid}#SLIPS`,
     gsi1sk: `${eventDatetime}#${pad(slipUid)}`,
   }),
-  slipTimelineRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#SLIPS`, from, to: `${to}~` }),
+  slipTimelineRange: (vehicleUid: number, from: string, to: string): Range => ({
+    index: 'gsi1',
+    pk: `VEHICLE#${vehicleUid}#SLIPS`,
+    from,
+    to: `${to}~`,
+  }),
   // operators
   /** under the owner's partition: another user's operator_uid is simply not there */
   operator: (userUid: number, operatorUid: number): Key => ({ pk: `USER#${userUid}`, sk: `OPERATOR#${pad(operatorUid)}` }),
@@ -98,7 +110,11 @@ export const keys = {
     gsi1sk: `${createdAt}#${pad(jobCardUid)}`,
   }),
   /** `~` sorts after the `#<id>` suffix, so the last millisecond of `to` is included */
-  jobCardTimeRange: (userUid: number, from?: string, to?: string): Range => ({ index: 'gsi1', pk: `USER#${userUid}#JOBCARDS`, ...jobCardBounds(from, to) }),
+  jobCardTimeRange: (userUid: number, from?: string, to?: string): Range => ({
+    index: 'gsi1',
+    pk: `USER#${userUid}#JOBCARDS`,
+    ...jobCardBounds(from, to),
+  }),
   /** one small item per card carrying a reference, sorted like the timeline, so the exact-match filter is a Query too */
   jobCardReference: (userUid: number, reference: string, createdAt: string, jobCardUid: number): Key => ({
     pk: `USER#${userUid}#JOBREF#${reference}`,
@@ -114,7 +130,10 @@ export const keys = {
     sk: `HISTORY#${pad(revision)}`,
   }),
   /** every card has its 'create' snapshot, so an empty history means no such card */
-  jobCardHistoryRange: (userUid: number, jobCardUid: number): Range => ({ pk: `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`, prefix: 'HISTORY#' }),
+  jobCardHistoryRange: (userUid: number, jobCardUid: number): Range => ({
+    pk: `USER#${userUid}#JOBCARD#${pad(jobCardUid)}`,
+    prefix: 'HISTORY#',
+  }),
   // routes
   /** under the owner's partition: another user's route_uid is simply not there */
   route: (userUid: number, routeUid: number): Key => ({ pk: `USER#${userUid}`, sk: `ROUTE#${pad(routeUid)}` }),
@@ -132,9 +151,16 @@ export const keys = {
    * position history: one chunk per vehicle, batch and hour (a batch's points of one hour, compactly encoded),
    * sorted by its first point; the content hash makes a replayed batch overwrite its own chunk
    */
-  positionChunk: (vehicleUid: number, firstAt: string, contentHash: string): Key => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, sk: `${firstAt}#${contentHash}` }),
+  positionChunk: (vehicleUid: number, firstAt: string, contentHash: string): Key => ({
+    pk: `VEHICLE#${vehicleUid}#POSITIONS`,
+    sk: `${firstAt}#${contentHash}`,
+  }),
   /** a chunk holds one hour's points, so chunks that may hold points from `from` on start at from's hour */
-  positionChunkRange: (vehicleUid: number, from: string, to: string): Range => ({ pk: `VEHICLE#${vehicleUid}#POSITIONS`, from: from.slice(0, 13), to: `${to}~` }),
+  positionChunkRange: (vehicleUid: number, from: string, to: string): Range => ({
+    pk: `VEHICLE#${vehicleUid}#POSITIONS`,
+    from: from.slice(0, 13),
+    to: `${to}~`,
+  }),
   /** the detector's state before the first point of an hour: where re-detection starts */
   checkpoint: (vehicleUid: number, hour: string): Key => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, sk: hour }),
   /** the checkpoints up to an hour: the last of them is where re-detection of that hour starts */
@@ -142,8 +168,16 @@ export const keys = {
   /** a detected fuel fill, found by its event_uid; its slip_uid (one slip per fill) lives on it */
   fuelFill: (eventUid: number): Key => ({ pk: `FUELFILL#${eventUid}`, sk: 'FUELFILL' }),
   /** gsi1 of a fill: a vehicle's fills by UTC time, so a report's date range is one Query */
-  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number): IndexKey => ({ gsi1pk: `VEHICLE#${vehicleUid}#FILLS`, gsi1sk: `${at}#${pad(eventUid)}` }),
-  fuelFillRange: (vehicleUid: number, from: string, to: string): Range => ({ index: 'gsi1', pk: `VEHICLE#${vehicleUid}#FILLS`, from, to: `${to}~` }),
+  fuelFillTimeline: (vehicleUid: number, at: string, eventUid: number): IndexKey => ({
+    gsi1pk: `VEHICLE#${vehicleUid}#FILLS`,
+    gsi1sk: `${at}#${pad(eventUid)}`,
+  }),
+  fuelFillRange: (vehicleUid: number, from: string, to: string): Range => ({
+    index: 'gsi1',
+    pk: `VEHICLE#${vehicleUid}#FILLS`,
+    from,
+    to: `${to}~`,
+  }),
   // reverse geocoding cache
   /**
    * a provider's address for one cell of rounded coordinates (shared by every user: an address is public, zones are

@@ -4,7 +4,7 @@ import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, number, text } from './entity.ts';
-import { keys, type Key } from './keys.ts';
+import { type Key, keys } from './keys.ts';
 import { failedConditions, type Item, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
 /** An operator as stored: attribute names are the spec's parameter names; the item sits under its owner's partition. */
@@ -58,7 +58,9 @@ export async function findOperatorByTag(tagId: string): Promise<Operator | undef
 /** The operator and its tag claim are written in one transaction, so one tag_id wins under concurrency. */
 export async function addOperator(userUid: number, fields: OperatorFields): Promise<Operator> {
   const operator: Operator = { ...fields, operatorUid: await nextId('operator'), userUid };
-  const putOperator = { Put: { TableName: tableName(), Item: operatorEntity.toItem(operator), ConditionExpression: 'attribute_not_exists(pk)' } };
+  const putOperator = {
+    Put: { TableName: tableName(), Item: operatorEntity.toItem(operator), ConditionExpression: 'attribute_not_exists(pk)' },
+  };
   try {
     await transactWrite([putOperator, { Put: claimTag(operator, operator.tagId) }]);
   } catch (error) {
@@ -88,7 +90,8 @@ export async function editOperator(userUid: number, operatorUid: number, changes
         },
       };
       const newTag = changes.tagId;
-      const moveClaim = newTag === undefined || newTag === current.tagId ? [] : [{ Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }];
+      const moveClaim =
+        newTag === undefined || newTag === current.tagId ? [] : [{ Delete: releaseTag(current) }, { Put: claimTag(current, newTag) }];
       await transactWrite([update, ...moveClaim]);
     },
     // Only the new tag's claim failing, with the operator as read, is another operator holding the tag.

@@ -4,9 +4,9 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import type { TrackState } from '../domain/tracking/detector.ts';
 import { decodeChunk, hourStart, type PositionChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
-import type { TrackState } from '../domain/tracking/detector.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { type Item, queryRange } from './requests.ts';
@@ -73,12 +73,17 @@ export async function listPositions(vehicleUid: number, from: string, to: string
     days.push([start, end]);
     start = nextDay;
   }
-  const [tail, ...found] = await Promise.all([findTail(vehicleUid), ...days.map(([start, end]) => readPositions(vehicleUid, '', start, end))]);
+  const [tail, ...found] = await Promise.all([
+    findTail(vehicleUid),
+    ...days.map(([start, end]) => readPositions(vehicleUid, '', start, end)),
+  ]);
   return [...found.flat(), ...(tail ?? []).filter((position) => position.gps_datetime >= from && position.gps_datetime <= to)];
 }
 
 /** The newest points, still on the track item (not yet in a chunk). */
 async function findTail(vehicleUid: number): Promise<Position[]> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.trackState(vehicleUid), ProjectionExpression: 'tail, tail_hour' }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.trackState(vehicleUid), ProjectionExpression: 'tail, tail_hour' }),
+  );
   return Item?.tail === undefined ? [] : decodeChunk('', String(Item.tail_hour), String(Item.tail));
 }

@@ -3,7 +3,13 @@
  * page; a failed condition is recognised in one place (isConditionFailed) and edits of an existing record go
  * through one optimistic retry (writeWithOptimisticRetry).
  */
-import { BatchGetCommand, QueryCommand, type QueryCommandInput, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import type { Key, Range } from './keys.ts';
@@ -22,7 +28,10 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
 }
 
 /** Every item of a key range (keys.ts builds them), in sort-key order unless `newestFirst`. */
-export function queryRange(range: Range, options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {}): Promise<Item[]> {
+export function queryRange(
+  range: Range,
+  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {},
+): Promise<Item[]> {
   const { index, pk, prefix, from, to } = range;
   const bound =
     prefix !== undefined
@@ -59,9 +68,7 @@ async function batchGetChunk(chunk: Key[]): Promise<Item[]> {
   let pending: Key[] = chunk;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
-    const { Responses, UnprocessedKeys } = await dynamo().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
-    );
+    const { Responses, UnprocessedKeys } = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
     items.push(...(Responses?.[tableName()] ?? []));
     pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
     if (attempt > 8 && pending.length > 0) throw new Error('BatchGetItem left keys unprocessed after retries');

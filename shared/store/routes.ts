@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route/rules.ts';
 import { toRouteRecord } from '../contracts/routes.ts';
+import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route/rules.ts';
 import type { UserLocation } from '../domain/user-location.ts';
 import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
@@ -72,7 +72,9 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
     write: (route) =>
       transactWrite([
         { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
-        ...(route.vehicleUid === null ? [] : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }]),
+        ...(route.vehicleUid === null
+          ? []
+          : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }]),
       ]),
     busyMessage: 'route is being changed by another request, try again',
   });

@@ -5,9 +5,9 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FuelFill } from '../domain/fuel-fill.ts';
+import type { TrackState } from '../domain/tracking/detector.ts';
 import { decodeChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
-import type { TrackState } from '../domain/tracking/detector.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
@@ -96,12 +96,22 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
   const table = tableName();
   const items: TransactItems = [
     ...commit.removedTrips.map(({ startTime, tripUid }) => ({
-      Delete: { TableName: table, Key: keys.trip(commit.vehicleUid, startTime), ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': tripUid } },
+      Delete: {
+        TableName: table,
+        Key: keys.trip(commit.vehicleUid, startTime),
+        ConditionExpression: 'tripUid = :uid',
+        ExpressionAttributeValues: { ':uid': tripUid },
+      },
     })),
     ...commit.changedTrips
       .filter(({ trip, previousStart }) => trip.startTime !== previousStart)
       .map(({ trip, previousStart }) => ({
-        Delete: { TableName: table, Key: keys.trip(commit.vehicleUid, previousStart), ConditionExpression: 'tripUid = :uid', ExpressionAttributeValues: { ':uid': trip.tripUid } },
+        Delete: {
+          TableName: table,
+          Key: keys.trip(commit.vehicleUid, previousStart),
+          ConditionExpression: 'tripUid = :uid',
+          ExpressionAttributeValues: { ':uid': trip.tripUid },
+        },
       })),
     ...commit.changedTrips.map(({ trip, previousStart }) => ({
       Put: {
@@ -112,9 +122,15 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
           : { ConditionExpression: 'attribute_not_exists(pk)' }),
       },
     })),
-    ...commit.newTrips.map((trip) => ({ Put: { TableName: table, Item: tripEntity.toItem(trip), ConditionExpression: 'attribute_not_exists(pk)' } })),
+    ...commit.newTrips.map((trip) => ({
+      Put: { TableName: table, Item: tripEntity.toItem(trip), ConditionExpression: 'attribute_not_exists(pk)' },
+    })),
     ...commit.removedFills.map((eventUid) => ({
-      Delete: { TableName: table, Key: keys.fuelFill(eventUid), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slip_uid)' },
+      Delete: {
+        TableName: table,
+        Key: keys.fuelFill(eventUid),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(slip_uid)',
+      },
     })),
     ...commit.changedFills.map((fill) => ({
       Put: {
@@ -125,7 +141,9 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
         ...(fill.slipUid === null ? {} : { ExpressionAttributeValues: { ':slip': fill.slipUid } }),
       },
     })),
-    ...commit.newFills.map((fill) => ({ Put: { TableName: table, Item: fuelFillEntity.toItem(fill), ConditionExpression: 'attribute_not_exists(pk)' } })),
+    ...commit.newFills.map((fill) => ({
+      Put: { TableName: table, Item: fuelFillEntity.toItem(fill), ConditionExpression: 'attribute_not_exists(pk)' },
+    })),
     ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
   for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));

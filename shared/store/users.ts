@@ -21,7 +21,9 @@ const userEntity = defineEntity<UserProfile>({
 
 export async function createUser(name: string, gmtOffsetMinutes = 0): Promise<UserProfile> {
   const user: UserProfile = { userUid: await nextId('user'), name, gmtOffsetMinutes };
-  await dynamo().send(new PutCommand({ TableName: tableName(), Item: userEntity.toItem(user), ConditionExpression: 'attribute_not_exists(pk)' }));
+  await dynamo().send(
+    new PutCommand({ TableName: tableName(), Item: userEntity.toItem(user), ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
   return user;
 }
 

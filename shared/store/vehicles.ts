@@ -43,7 +43,13 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
   await dynamo().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.vehicleLink(userUid, vehicleUid), ...keys.vehicleUser(vehicleUid, userUid), user_uid: userUid, vehicle_uid: vehicleUid, imei: vehicle.imei },
+      Item: {
+        ...keys.vehicleLink(userUid, vehicleUid),
+        ...keys.vehicleUser(vehicleUid, userUid),
+        user_uid: userUid,
+        vehicle_uid: vehicleUid,
+        imei: vehicle.imei,
+      },
     }),
   );
   return { vehicleUid, imei: vehicle.imei };

@@ -4,14 +4,21 @@ import {
   demoFleetDay,
   fleetDay,
   type PlanEvent,
-  type SimVehicle,
-  simulateDay,
   type SimulatedDay,
   type SimulatedRecord,
+  type SimVehicle,
+  simulateDay,
   type TruthFill,
 } from '../../local/simulator.ts';
-import { type DetectedFill, type DetectedTrip, detect, initialTrackState, type TrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
-import { parsePosition, type Position } from '../../shared/domain/tracking/position.ts';
+import {
+  type DetectedFill,
+  type DetectedTrip,
+  detect,
+  initialTrackState,
+  type TrackState,
+  type VehicleProfile,
+} from '../../shared/domain/tracking/detector.ts';
+import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 
 // Tolerances of DESIGN.md section 5's acceptance: never loosened to make a case pass.
@@ -23,7 +30,11 @@ const DATE = '2026-11-01';
 const IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
 const SEEDS = [1, 2, 3, 4, 5, 6];
 // The demo vehicles, all starting from the depot: the plans below begin there.
-const [truck, van, bakkie] = demoFleetDay(DATE, IMEIS, 1).map((day) => ({ ...day.vehicle, home: 'Depot Midrand' })) as [SimVehicle, SimVehicle, SimVehicle];
+const [truck, van, bakkie] = demoFleetDay(DATE, IMEIS, 1).map((day) => ({ ...day.vehicle, home: 'Depot Midrand' })) as [
+  SimVehicle,
+  SimVehicle,
+  SimVehicle,
+];
 
 interface Outcome {
   trips: DetectedTrip[];
@@ -45,7 +56,12 @@ const profileOf = (vehicle: SimVehicle): VehicleProfile => ({
 });
 
 /** Runs the detector over batches in turn, carrying the state between them as the pipeline does. */
-function detectBatches(batches: readonly Position[][], profile: VehicleProfile, settings: DetectionSettings = DEFAULT_DETECTION, from?: TrackState): Outcome {
+function detectBatches(
+  batches: readonly Position[][],
+  profile: VehicleProfile,
+  settings: DetectionSettings = DEFAULT_DETECTION,
+  from?: TrackState,
+): Outcome {
   let state = from ?? initialTrackState(profile);
   const trips: DetectedTrip[] = [];
   const fills: DetectedFill[] = [];
@@ -118,7 +134,9 @@ describe('trips on simulated fleet days', () => {
 
   it("keeps the van's 75 minutes of silence while parked out of its trips", () => {
     for (const { day, found } of demoDays.filter(({ day }) => day.vehicle.imei === van.imei)) {
-      const gaps = day.records.slice(1).map((record, index) => seconds((day.records[index] as SimulatedRecord).gps_datetime, record.gps_datetime));
+      const gaps = day.records
+        .slice(1)
+        .map((record, index) => seconds((day.records[index] as SimulatedRecord).gps_datetime, record.gps_datetime));
       expect(Math.max(...gaps)).toBeGreaterThan(70 * 60);
       expect(found.trips).toHaveLength(day.truth.trips.length);
     }
@@ -315,12 +333,15 @@ function standing(fromS: number, toS: number, km: number, ignition: boolean | nu
 function driving(fromS: number, toS: number, fromKm: number, toKm: number, ignition: boolean | null, everyS = 30): Sample[] {
   const speed = Math.round(((toKm - fromKm) / (toS - fromS)) * 3600);
   const samples: Sample[] = [];
-  for (let t = fromS + everyS; t <= toS; t += everyS) samples.push({ t, km: fromKm + ((toKm - fromKm) * (t - fromS)) / (toS - fromS), speed, ignition });
+  for (let t = fromS + everyS; t <= toS; t += everyS)
+    samples.push({ t, km: fromKm + ((toKm - fromKm) * (t - fromS)) / (toS - fromS), speed, ignition });
   return samples;
 }
 
 const handmade = (samples: readonly Sample[]): Position[] =>
-  samples.map(({ t, km, ...rest }) => parsed({ imei: '356307000000001', gps_datetime: iso(t), latitude: -26 - km / KM_PER_DEGREE, longitude: 28.05, ...rest }));
+  samples.map(({ t, km, ...rest }) =>
+    parsed({ imei: '356307000000001', gps_datetime: iso(t), latitude: -26 - km / KM_PER_DEGREE, longitude: 28.05, ...rest }),
+  );
 
 describe('a data gap over an hour', () => {
   it('ends a wired trip at its last position and starts the next at the first position after the silence', () => {
@@ -391,7 +412,11 @@ describe('noise trips', () => {
   });
 
   it('keeps a trip just over both', () => {
-    const positions = handmade([{ t: 0, km: 0, speed: 0, ignition: true }, ...driving(0, 60, 0, 0.25, true, 10), { t: 70, km: 0.25, speed: 0, ignition: false }]);
+    const positions = handmade([
+      { t: 0, km: 0, speed: 0, ignition: true },
+      ...driving(0, 60, 0, 0.25, true, 10),
+      { t: 70, km: 0.25, speed: 0, ignition: false },
+    ]);
     const { trips } = detectBatches([positions], plainProfile);
     expect(trips).toHaveLength(1);
     expect(trips[0]?.distanceKm).toBeCloseTo(0.25, 3);
@@ -419,7 +444,12 @@ describe('order, duplicates and replays', () => {
     const [morning, afternoon] = splitAt(positions, '2026-11-01T12:00:00Z');
     const before = detectBatches([morning], profile);
     // Act: a late position from the morning arrives after the afternoon has started
-    const late = detectBatches([afternoon.slice(0, 10), [morning[100] as Position], afternoon.slice(10)], profile, DEFAULT_DETECTION, before.state);
+    const late = detectBatches(
+      [afternoon.slice(0, 10), [morning[100] as Position], afternoon.slice(10)],
+      profile,
+      DEFAULT_DETECTION,
+      before.state,
+    );
     // Assess
     expect([...before.trips, ...late.trips]).toEqual(inOrder.trips);
     expect([...before.fills, ...late.fills]).toEqual(inOrder.fills);
@@ -441,7 +471,8 @@ describe('batches', () => {
       // Prepare: batches of 1 to 40 positions
       const positions = day.records.map(parsed);
       const batches: Position[][] = [];
-      for (let start = 0, size = 1; start < positions.length; start += size, size = (size * 7) % 40 + 1) batches.push(positions.slice(start, start + size));
+      for (let start = 0, size = 1; start < positions.length; start += size, size = ((size * 7) % 40) + 1)
+        batches.push(positions.slice(start, start + size));
       // Act
       const inBatches = detectBatches(batches, profileOf(day.vehicle));
       // Assess

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byTime, chunksOf, decodeChunk } from '../../shared/domain/tracking/history.ts';
-import { parsePosition, type Position } from '../../shared/domain/tracking/position.ts';
+import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { aPositionRecord } from '../support/position-builders.ts';
 
 const IMEI = '356307042441013';
@@ -15,7 +15,14 @@ describe('position history chunks', () => {
   it('give back every field of every point, one chunk per hour, oldest first', () => {
     // Prepare
     const points = [
-      position('2026-11-01T07:00:05.250Z', { speed: null, ignition: true, odometer_km: 12.5, engine_hours: 3.25, driver_tag_id: 'TAG 1', ext_temp: -4 }),
+      position('2026-11-01T07:00:05.250Z', {
+        speed: null,
+        ignition: true,
+        odometer_km: 12.5,
+        engine_hours: 3.25,
+        driver_tag_id: 'TAG 1',
+        ext_temp: -4,
+      }),
       position('2026-11-01T06:59:59.000Z', { ignition: null, fuel_raw: null, device_type: null, config: null }),
       position('2026-11-01T06:10:00.000Z'),
     ];
@@ -37,7 +44,9 @@ describe('position history chunks', () => {
 
   it('split an hour whose points would outgrow a DynamoDB item', () => {
     const long = 'x'.repeat(5_000);
-    const points = Array.from({ length: 120 }, (_, n) => position(new Date(Date.parse('2026-11-01T06:00:00.000Z') + n * 30_000).toISOString(), { config: long }));
+    const points = Array.from({ length: 120 }, (_, n) =>
+      position(new Date(Date.parse('2026-11-01T06:00:00.000Z') + n * 30_000).toISOString(), { config: long }),
+    );
     const chunks = chunksOf(points);
     expect(chunks.length).toBeGreaterThan(2);
     expect(Math.max(...chunks.map((chunk) => chunk.encoded.length))).toBeLessThan(300_000);

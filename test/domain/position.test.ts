@@ -42,30 +42,46 @@ describe('parsePosition of a valid record', () => {
       position: {
         ...required,
         gps_datetime: '2026-11-01T06:00:00.000Z',
-        speed: null, heading: null, ignition: null, odometer_km: null, engine_hours: null, fuel_raw: null, supp_volt: null,
-        int_batt_volt: null, int_temp: null, ext_temp: null, driver_tag_id: null, device_type: null, config: null,
+        speed: null,
+        heading: null,
+        ignition: null,
+        odometer_km: null,
+        engine_hours: null,
+        fuel_raw: null,
+        supp_volt: null,
+        int_batt_volt: null,
+        int_temp: null,
+        ext_temp: null,
+        driver_tag_id: null,
+        device_type: null,
+        config: null,
       },
     });
   });
 
   it('takes explicit nulls for the optional fields', () => {
-    const nulls = Object.fromEntries(Object.keys(full).filter((key) => !(key in required)).map((key) => [key, null]));
+    const nulls = Object.fromEntries(
+      Object.keys(full)
+        .filter((key) => !(key in required))
+        .map((key) => [key, null]),
+    );
     const result = parse({ ...required, ...nulls });
     expect(result.ok && Object.values(result.position).filter((value) => value === null)).toHaveLength(13);
   });
 
   it('reads a numeric imei and numeric texts as strings', () => {
     const result = parse({ ...required, imei: 356307042441013, driver_tag_id: 1234, device_type: 3001, config: 12 });
-    expect(result.ok && [result.position.imei, result.position.driver_tag_id, result.position.device_type, result.position.config]).toEqual([
-      '356307042441013',
-      '1234',
-      '3001',
-      '12',
-    ]);
+    expect(result.ok && [result.position.imei, result.position.driver_tag_id, result.position.device_type, result.position.config]).toEqual(
+      ['356307042441013', '1234', '3001', '12'],
+    );
   });
 
   it('takes the limits of every range', () => {
-    for (const [latitude, longitude] of [[-90, -180], [90, 180], [0, 0]]) {
+    for (const [latitude, longitude] of [
+      [-90, -180],
+      [90, 180],
+      [0, 0],
+    ]) {
       expect(parse({ ...required, latitude, longitude }).ok).toBe(true);
     }
     expect(parse({ ...required, speed: 0 }).ok).toBe(true);
@@ -172,7 +188,17 @@ describe('parsePosition of a record it refuses', () => {
     const withHuge = (field: string) => JSON.stringify({ ...required, [field]: 0 }).replace(`"${field}":0`, `"${field}":1e400`);
     expect(refusal(withHuge('latitude'))).toBe('latitude out of range');
     expect(refusal(withHuge('longitude'))).toBe('longitude out of range');
-    for (const field of ['speed', 'heading', 'odometer_km', 'engine_hours', 'fuel_raw', 'supp_volt', 'int_batt_volt', 'int_temp', 'ext_temp']) {
+    for (const field of [
+      'speed',
+      'heading',
+      'odometer_km',
+      'engine_hours',
+      'fuel_raw',
+      'supp_volt',
+      'int_batt_volt',
+      'int_temp',
+      'ext_temp',
+    ]) {
       expect(refusal(withHuge(field))).toMatch(new RegExp(`^${field}: `));
     }
   });
@@ -185,7 +211,12 @@ describe('parsePosition messages', () => {
     ['latitude', 'latitude is required'],
     ['longitude', 'longitude is required'],
   ])('names a missing %s with its own message', (field, message) => {
-    const record: Record<string, unknown> = { imei: '356307042441013', gps_datetime: '2026-11-01T06:00:00Z', latitude: -26.2, longitude: 28.04 };
+    const record: Record<string, unknown> = {
+      imei: '356307042441013',
+      gps_datetime: '2026-11-01T06:00:00Z',
+      latitude: -26.2,
+      longitude: 28.04,
+    };
     delete record[field];
     expect(parsePosition(JSON.stringify(record))).toEqual({ ok: false, reason: message });
   });

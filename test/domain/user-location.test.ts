@@ -5,9 +5,9 @@ import {
   locationContains,
   mostSpecificLocationAt,
   newLocation,
-  polygonVertices,
   POINTS_REQUIRED,
   pointsText,
+  polygonVertices,
   zoneAreaKm2,
 } from '../../shared/domain/user-location.ts';
 import { BadRequest } from '../../shared/errors.ts';
@@ -86,7 +86,7 @@ describe('mostSpecificLocationAt', () => {
     expect(mostSpecificLocationAt([far, wide, yard], { lat: 0.5, lng: 0.5 })?.description).toBe('Yard');
   });
 
-  it('compares a point\'s disc with a polygon\'s area', () => {
+  it("compares a point's disc with a polygon's area", () => {
     // the L-shaped yard is 3 square degrees, about 37,000 km² at the equator: a 100 km disc (31,400 km²) is smaller
     const yard = { ...polygon(), description: 'Yard' };
     const disc = point({ description: 'Disc', latitude: 0.5, longitude: 0.5, radiusKm: 100 });
@@ -126,7 +126,11 @@ describe('zoneAreaKm2', () => {
 describe('polygonVertices', () => {
   it('reads JSON text and arrays alike, keeping only lat and lng', () => {
     const text = '[{"lat":1,"lng":2,"name":"a"},{"lat":3,"lng":4},{"lat":5,"lng":6}]';
-    const expected = [{ lat: 1, lng: 2 }, { lat: 3, lng: 4 }, { lat: 5, lng: 6 }];
+    const expected = [
+      { lat: 1, lng: 2 },
+      { lat: 3, lng: 4 },
+      { lat: 5, lng: 6 },
+    ];
     expect(polygonVertices(text)).toEqual(expected);
     expect(polygonVertices(JSON.parse(text))).toEqual(expected);
     expect(pointsText(polygonVertices(text))).toBe('[{"lat":1,"lng":2},{"lat":3,"lng":4},{"lat":5,"lng":6}]');
@@ -140,17 +144,33 @@ describe('polygonVertices', () => {
   );
 
   it('names the first vertex that is not a numeric lat/lng pair, counting from 1', () => {
-    expect(() => polygonVertices([{ lat: 1, lng: 2 }, { lat: '3', lng: 4 }, { lat: 5, lng: 6 }])).toThrow(
-      'points vertex 2 must be an object with numeric lat and lng',
-    );
+    expect(() =>
+      polygonVertices([
+        { lat: 1, lng: 2 },
+        { lat: '3', lng: 4 },
+        { lat: 5, lng: 6 },
+      ]),
+    ).toThrow('points vertex 2 must be an object with numeric lat and lng');
     expect(() => polygonVertices([{ lat: 1, lng: 2 }, { lat: 3, lng: 4 }, null])).toThrow(
       'points vertex 3 must be an object with numeric lat and lng',
     );
   });
 
   it('names the first vertex out of range', () => {
-    expect(() => polygonVertices([{ lat: 1, lng: 2 }, { lat: 91, lng: 4 }, { lat: 5, lng: 181 }])).toThrow('points vertex 2 is out of range');
-    expect(() => polygonVertices([{ lat: 1, lng: 2 }, { lat: 3, lng: 4 }, { lat: 5, lng: -180.5 }])).toThrow('points vertex 3 is out of range');
+    expect(() =>
+      polygonVertices([
+        { lat: 1, lng: 2 },
+        { lat: 91, lng: 4 },
+        { lat: 5, lng: 181 },
+      ]),
+    ).toThrow('points vertex 2 is out of range');
+    expect(() =>
+      polygonVertices([
+        { lat: 1, lng: 2 },
+        { lat: 3, lng: 4 },
+        { lat: 5, lng: -180.5 },
+      ]),
+    ).toThrow('points vertex 3 is out of range');
   });
 
   it('refuses more than 1000 vertices', () => {
@@ -162,8 +182,17 @@ describe('polygonVertices', () => {
 describe('newLocation', () => {
   it('fills the defaults of the spec', () => {
     expect(newLocation({ description: 'Depot', latitude: 1, longitude: 2 })).toEqual({
-      description: 'Depot', latitude: 1, longitude: 2, icon: '', color: 'blue', radiusKm: 1, locationType: 'point',
-      points: [], speedLimit: 0, noGo: false, onlyPush: false,
+      description: 'Depot',
+      latitude: 1,
+      longitude: 2,
+      icon: '',
+      color: 'blue',
+      radiusKm: 1,
+      locationType: 'point',
+      points: [],
+      speedLimit: 0,
+      noGo: false,
+      onlyPush: false,
     });
   });
 
@@ -194,7 +223,10 @@ describe('locationChanges', () => {
   });
 
   it('writes the type with new vertices of a polygon, so the two never disagree', () => {
-    expect(locationChanges(polygon(), { points: lShape.slice(0, 3) })).toMatchObject({ locationType: 'polygon', points: lShape.slice(0, 3) });
+    expect(locationChanges(polygon(), { points: lShape.slice(0, 3) })).toMatchObject({
+      locationType: 'polygon',
+      points: lShape.slice(0, 3),
+    });
   });
 
   it('ignores vertices sent for a point that stays a point', () => {

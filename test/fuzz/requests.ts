@@ -28,20 +28,49 @@ type Encoding = 'query' | 'form' | 'json' | 'raw';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'APPLICATION/X-WWW-FORM-URLENCODED; charset=latin1',
-  'text/plain', 'multipart/form-data; boundary=x', 'application/xml', 'application/octet-stream', 'image/png', ';;;', '*/*',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'APPLICATION/X-WWW-FORM-URLENCODED; charset=latin1',
+  'text/plain',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/octet-stream',
+  'image/png',
+  ';;;',
+  '*/*',
 ];
-const QUERY_JUNK = ['&', '&&', '=', '&=x', '&api_key', '%', '%zz', '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%FF%FE', '+', ';x=1', '#x', '?', '[]=1', '&a=1&a=2&a=3'];
+const QUERY_JUNK = [
+  '&',
+  '&&',
+  '=',
+  '&=x',
+  '&api_key',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%AF',
+  '%FF%FE',
+  '+',
+  ';x=1',
+  '#x',
+  '?',
+  '[]=1',
+  '&a=1&a=2&a=3',
+];
 /** Non-blank header values that are not keys (a blank X-Api-Key falls back to the parameter). */
 const BOGUS_HEADER_KEYS = ['x', "' OR 1=1 --", 'null', '{"$ne":null}', 'a'.repeat(5000), '%00', 'Bearer abc'];
 /** The node:http server's header limit is 16 KB; API Gateway has its own. Queries stay below both. */
 const MAX_QUERY = 8_000;
 
-const asText = (value: FuzzValue): string => (typeof value === 'string' ? value : value instanceof RawJson ? value.text : JSON.stringify(value));
+const asText = (value: FuzzValue): string =>
+  typeof value === 'string' ? value : value instanceof RawJson ? value.text : JSON.stringify(value);
 const encode = (text: string): string => encodeURIComponent(text.toWellFormed());
 
 const formText = (pairs: readonly Pair[]): string => pairs.map(([name, value]) => `${encode(name)}=${encode(asText(value))}`).join('&');
-const jsonText = (pairs: readonly Pair[]): string => `{${pairs.map(([name, value]) => `${JSON.stringify(name)}:${asJson(value)}`).join(',')}}`;
+const jsonText = (pairs: readonly Pair[]): string =>
+  `{${pairs.map(([name, value]) => `${JSON.stringify(name)}:${asJson(value)}`).join(',')}}`;
 const multipartText = (pairs: readonly Pair[]): string =>
   `${pairs.map(([name, value]) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${asText(value)}\r\n`).join('')}--x--\r\n`;
 
@@ -50,7 +79,14 @@ const brokenBody = (pairs: readonly Pair[]): fc.Arbitrary<string | Buffer> => {
   const json = jsonText(pairs);
   return fc.oneof(
     fc.nat().map((cut) => json.slice(0, cut % Math.max(json.length, 1))),
-    fc.constantFrom(`[${json}]`, json + json, `${json} trailing`, `"${formText(pairs)}"`, multipartText(pairs), `${formText(pairs)}&%zz=%%&=&&%E0%A4%A=1`),
+    fc.constantFrom(
+      `[${json}]`,
+      json + json,
+      `${json} trailing`,
+      `"${formText(pairs)}"`,
+      multipartText(pairs),
+      `${formText(pairs)}&%zz=%%&=&&%E0%A4%A=1`,
+    ),
     fc.constantFrom('null', '0', '"text"', '[]', '""', 'true', '{', '}', '{"', '[{', '\u0000', ' ', '\n', '{}', '[1,2,3]', '{"a":}'),
     fc.constantFrom(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]), Buffer.from(json, 'utf16le'), gzipSync(json)),
     fc.constant('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>'),
@@ -72,7 +108,10 @@ function parameters(names: readonly string[], own: KnownUser, everyone: readonly
     .map(([pairs, index, value]) => pairs.map((pair, at): Pair => (at === index ? [pair[0], value] : pair)));
   const anything = fc.tuple(
     ...names.map((name) =>
-      fc.option(fc.oneof(plausible(name, own, everyone), hostile(maxLength)).map((value): Pair => [name, value]), { freq: 4, nil: undefined }),
+      fc.option(
+        fc.oneof(plausible(name, own, everyone), hostile(maxLength)).map((value): Pair => [name, value]),
+        { freq: 4, nil: undefined },
+      ),
     ),
   );
   const given = fc.oneof(
@@ -106,10 +145,18 @@ export function fuzzRequests(operation: Operation, names: readonly string[], use
   return fc.oneof({ weight: 30, arbitrary: request }, oversized(operation, users));
 }
 
-function userRequests(operation: Operation, names: readonly string[], user: KnownUser, users: readonly KnownUser[]): fc.Arbitrary<FuzzRequest> {
+function userRequests(
+  operation: Operation,
+  names: readonly string[],
+  user: KnownUser,
+  users: readonly KnownUser[],
+): fc.Arbitrary<FuzzRequest> {
   const post = operation.method === 'POST';
   const draft = fc.record<Draft>({
-    method: fc.oneof({ weight: 12, arbitrary: fc.constant(operation.method) }, fc.constantFrom(...METHODS.filter((m) => m !== operation.method))),
+    method: fc.oneof(
+      { weight: 12, arbitrary: fc.constant(operation.method) },
+      fc.constantFrom(...METHODS.filter((m) => m !== operation.method)),
+    ),
     pairs: parameters(names, user, users, post ? 300_000 : 600),
     placement: fc.oneof(
       { weight: 6, arbitrary: fc.constant<KeyPlacement>('param') },
@@ -127,7 +174,9 @@ function userRequests(operation: Operation, names: readonly string[], user: Know
     junk: fc.oneof({ weight: 4, arbitrary: fc.constant('') }, fc.constantFrom(...QUERY_JUNK)),
   });
   return draft.chain((d) =>
-    d.encoding === 'raw' ? brokenBody(d.pairs).map((raw) => assemble(operation, user.key, d, raw)) : fc.constant(assemble(operation, user.key, d)),
+    d.encoding === 'raw'
+      ? brokenBody(d.pairs).map((raw) => assemble(operation, user.key, d, raw))
+      : fc.constant(assemble(operation, user.key, d)),
   );
 }
 
@@ -140,7 +189,8 @@ function assemble(operation: Operation, key: string, draft: Draft, raw?: string 
   const bodyPairs = [...(inQuery ? [] : keyPair), ...draft.pairs];
   const body = encoding === 'form' ? formText(bodyPairs) : encoding === 'json' ? jsonText(bodyPairs) : raw;
   const headers: Record<string, string> = {};
-  const contentType = draft.contentType ?? (body === undefined ? undefined : encoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
+  const contentType =
+    draft.contentType ?? (body === undefined ? undefined : encoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json');
   if (contentType) headers['Content-Type'] = contentType;
   if (placement === 'header') headers['X-Api-Key'] = key;
   if (placement === 'bogus-header') headers['X-Api-Key'] = draft.bogusHeader;
@@ -159,8 +209,16 @@ export function wellFormedRequests(operation: Operation, names: readonly string[
   return fc.constantFrom(...users).chain((user) =>
     fc.tuple(...names.map((name) => plausible(name, user, users).map((value): Pair => [name, value]))).map((pairs) =>
       assemble(operation, user.key, {
-        method: operation.method, pairs, placement: 'header', bogusKey: '', bogusHeader: '', keyInQuery: false, alsoInQuery: false,
-        encoding: operation.method === 'GET' ? 'query' : 'form', contentType: undefined, junk: '',
+        method: operation.method,
+        pairs,
+        placement: 'header',
+        bogusKey: '',
+        bogusHeader: '',
+        keyInQuery: false,
+        alsoInQuery: false,
+        encoding: operation.method === 'GET' ? 'query' : 'form',
+        contentType: undefined,
+        junk: '',
       }),
     ),
   );
@@ -168,17 +226,19 @@ export function wellFormedRequests(operation: Operation, names: readonly string[
 
 /** A body over the service's limit: 413 with the right method (the method is checked first). */
 const oversized = (operation: Operation, users: readonly KnownUser[]): fc.Arbitrary<FuzzRequest> =>
-  fc.tuple(fc.constantFrom(...users.map((user) => user.key)), fc.integer({ min: 1, max: 64 * 1024 }), fc.constantFrom(...METHODS)).map(([key, over, method]) => {
-    const prefix = `api_key=${key}&comment=`;
-    return described({
-      method,
-      query: '',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: Buffer.from(prefix + 'x'.repeat(MAX_BODY_BYTES - prefix.length + over)),
-      keyed: true,
-      expectedStatus: method === operation.method ? 413 : 405,
+  fc
+    .tuple(fc.constantFrom(...users.map((user) => user.key)), fc.integer({ min: 1, max: 64 * 1024 }), fc.constantFrom(...METHODS))
+    .map(([key, over, method]) => {
+      const prefix = `api_key=${key}&comment=`;
+      return described({
+        method,
+        query: '',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: Buffer.from(prefix + 'x'.repeat(MAX_BODY_BYTES - prefix.length + over)),
+        keyed: true,
+        expectedStatus: method === operation.method ? 413 : 405,
+      });
     });
-  });
 
 /** How fast-check prints a counterexample: the request line, headers and the start of the body. */
 function described(request: FuzzRequest): FuzzRequest {

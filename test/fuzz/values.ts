@@ -23,30 +23,136 @@ export interface KnownUser {
 }
 
 const INJECTIONS = [
-  "' OR '1'='1", '1; DROP TABLE vehicles; --', '" OR ""="', '1 UNION SELECT * FROM users', '{"$gt": ""}', '{"$ne": null}',
+  "' OR '1'='1",
+  '1; DROP TABLE vehicles; --',
+  '" OR ""="',
+  '1 UNION SELECT * FROM users',
+  '{"$gt": ""}',
+  '{"$ne": null}',
+  '$where: sleep(1000)',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text on purpose
-  '$where: sleep(1000)', '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '${7*7}', '{{7*7}}', '`id`', '$(reboot)',
-  '../../../../etc/passwd', '..\\..\\windows\\win.ini', '%00', '%s%s%s%n', 'attribute_not_exists(pk)', '#pk = :pk', 'USER#1',
-  'VEHICLE#1#', 'pk', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'null', 'undefined', 'true',
-  '[]', '{}', '[object Object]', 'data:image/png;base64,iVBORw0KGgo=', 'http://169.254.169.254/latest/meta-data/',
+  '${7*7}',
+  '{{7*7}}',
+  '`id`',
+  '$(reboot)',
+  '../../../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '%00',
+  '%s%s%s%n',
+  'attribute_not_exists(pk)',
+  '#pk = :pk',
+  'USER#1',
+  'VEHICLE#1#',
+  'pk',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '[object Object]',
+  'data:image/png;base64,iVBORw0KGgo=',
+  'http://169.254.169.254/latest/meta-data/',
 ];
 
 const NUMBERS = [
-  '1e309', '-1e309', '-0', '0', '-1', 'NaN', 'Infinity', '-Infinity', '9007199254740993', '99999999999999999999', '1e30', '1e-400',
-  '0x1F', '0b11', '1_000', '1,5', '+5', '.5', '5.', '1.0', ' 7 ', '007', '١٢٣', '１２３', '4.9e-324', '1.7976931348623157e308',
-  '123456789012345678901234567890.123', '0.0000000000000000000000000000001', '-90.0000001', '180.0000000001', '2147483648',
+  '1e309',
+  '-1e309',
+  '-0',
+  '0',
+  '-1',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '9007199254740993',
+  '99999999999999999999',
+  '1e30',
+  '1e-400',
+  '0x1F',
+  '0b11',
+  '1_000',
+  '1,5',
+  '+5',
+  '.5',
+  '5.',
+  '1.0',
+  ' 7 ',
+  '007',
+  '١٢٣',
+  '１２３',
+  '4.9e-324',
+  '1.7976931348623157e308',
+  '123456789012345678901234567890.123',
+  '0.0000000000000000000000000000001',
+  '-90.0000001',
+  '180.0000000001',
+  '2147483648',
 ];
 
 const DATES = [
-  '2026-02-30', '2024-02-29', '0000-00-00', '0000-01-01', '0099-12-31', '0100-01-01', '1970-01-01', '9999-12-31', '2026-13-01',
-  '2026-1-1', '2026-11-01T00:00:00Z', '2026-11-01 24:00:00', '2026-11-01 23:59:60', '2026-11-01 00:00', '+002026-11-01',
-  '-000001-01-01', '2026/11/01', '01-11-2026', '2026-11-01 00:00:00.000', '2026-11-01\u00a000:00:00', '２０２６-１１-０１',
+  '2026-02-30',
+  '2024-02-29',
+  '0000-00-00',
+  '0000-01-01',
+  '0099-12-31',
+  '0100-01-01',
+  '1970-01-01',
+  '9999-12-31',
+  '2026-13-01',
+  '2026-1-1',
+  '2026-11-01T00:00:00Z',
+  '2026-11-01 24:00:00',
+  '2026-11-01 23:59:60',
+  '2026-11-01 00:00',
+  '+002026-11-01',
+  '-000001-01-01',
+  '2026/11/01',
+  '01-11-2026',
+  '2026-11-01 00:00:00.000',
+  '2026-11-01\u00a000:00:00',
+  '２０２６-１１-０１',
 ];
 
 const UNICODE = [
-  '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\ud83d', '\u202eevil\u202c', 'مرحبا بالعالم', 'שָׁלוֹם', '🚚🚛🛻', '👩‍👩‍👧‍👦',
-  'Z̷̢̛̮̙a̸l̶g̵o̴', '\ufeff', '\u200b', '\u2028\u2029', '\r\n\t', 'ǅ', 'ﷺ', '𝕿𝖗𝖚𝖈𝖐', '\u0301', 'İstanbul', '\\', '"', "'",
-  '%', '+', '&', '=', ';', ',', ',,,', ' , ', '  ', '',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  'x\ud83d',
+  '\u202eevil\u202c',
+  'مرحبا بالعالم',
+  'שָׁלוֹם',
+  '🚚🚛🛻',
+  '👩‍👩‍👧‍👦',
+  'Z̷̢̛̮̙a̸l̶g̵o̴',
+  '\ufeff',
+  '\u200b',
+  '\u2028\u2029',
+  '\r\n\t',
+  'ǅ',
+  'ﷺ',
+  '𝕿𝖗𝖚𝖈𝖐',
+  '\u0301',
+  'İstanbul',
+  '\\',
+  '"',
+  "'",
+  '%',
+  '+',
+  '&',
+  '=',
+  ';',
+  ',',
+  ',,,',
+  ' , ',
+  '  ',
+  '',
 ];
 
 /** Long text: around the 255/256 limits, and far beyond (POST bodies only: a query string has a header's size limit). */
@@ -80,7 +186,10 @@ const jsonShapes: fc.Arbitrary<FuzzValue> = fc.oneof(
   fc.constant(new RawJson('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"toString":1}')),
   fc.constant(new RawJson('{"a":1,"a":2}')),
   fc.array(fc.oneof(fc.integer(), fc.string()), { maxLength: 4 }),
-  fc.dictionary(fc.constantFrom('lat', 'lng', 'user_location_uid', '__proto__', 'toString', 'length', '0'), fc.oneof(fc.double(), fc.string())),
+  fc.dictionary(
+    fc.constantFrom('lat', 'lng', 'user_location_uid', '__proto__', 'toString', 'length', '0'),
+    fc.oneof(fc.double(), fc.string()),
+  ),
   deep('[', '', ']'),
   deep('{"a":', '1', '}'),
 );
@@ -94,7 +203,12 @@ const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 });
 const degrees = (range: number) => fc.integer({ min: -range * 1e6, max: range * 1e6 }).map((micro) => (micro / 1e6).toFixed(6));
 /** The accepted range of integer parameters; plausible values stray one past either end. */
 const RANGES: Record<string, readonly [number, number]> = {
-  width: [1, 640], height: [1, 640], zoom: [1, 20], radius: [1, 20_000], speed: [0, 1000], default_trip_type: [0, 9],
+  width: [1, 640],
+  height: [1, 640],
+  zoom: [1, 20],
+  radius: [1, 20_000],
+  speed: [0, 1000],
+  default_trip_type: [0, 9],
 };
 
 const idsOf = (user: KnownUser, name: string): number[] => (Object.hasOwn(user.ids, name) ? (user.ids[name] ?? []) : []);
@@ -134,12 +248,29 @@ export function plausible(name: string, own: KnownUser, everyone: readonly Known
 }
 
 const stops = (own: KnownUser) =>
-  fc.array(fc.oneof(point, fc.record({ user_location_uid: fc.constantFrom(...idsOf(own, 'user_location_uid'), 1) })), { minLength: 1, maxLength: 6 });
+  fc.array(fc.oneof(point, fc.record({ user_location_uid: fc.constantFrom(...idsOf(own, 'user_location_uid'), 1) })), {
+    minLength: 1,
+    maxLength: 6,
+  });
 
 /** A list as a JSON body carries it, or as its JSON text (what a form must send). */
-const asArrayOrText = (list: fc.Arbitrary<FuzzValue[]>): fc.Arbitrary<FuzzValue> => fc.oneof(list, list.map((items) => JSON.stringify(items)));
+const asArrayOrText = (list: fc.Arbitrary<FuzzValue[]>): fc.Arbitrary<FuzzValue> =>
+  fc.oneof(
+    list,
+    list.map((items) => JSON.stringify(items)),
+  );
 
-const JOB_CARD_KEYS = ['SiteReferenceNumber', 'ReferenceNumber', 'DueDate', 'Latitude', 'Longitude', 'SiteAddress', 'Instructions', 'IsDelivery', 'PlannedSequence'];
+const JOB_CARD_KEYS = [
+  'SiteReferenceNumber',
+  'ReferenceNumber',
+  'DueDate',
+  'Latitude',
+  'Longitude',
+  'SiteAddress',
+  'Instructions',
+  'IsDelivery',
+  'PlannedSequence',
+];
 /** Job card text written by hand, so its values may be raw literals and its keys may repeat. */
 const jobCard = fc
   .array(fc.tuple(fc.constantFrom(...JOB_CARD_KEYS), fc.oneof(nasty(1000), jsonShapes)), { maxLength: 6 })

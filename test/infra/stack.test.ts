@@ -47,7 +47,8 @@ const statementsGrantedTo = (functionLogicalId: string): Array<{ Action: string 
     .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement);
 };
 
-const actionsGrantedTo = (functionLogicalId: string): string[] => statementsGrantedTo(functionLogicalId).flatMap((statement) => [statement.Action].flat());
+const actionsGrantedTo = (functionLogicalId: string): string[] =>
+  statementsGrantedTo(functionLogicalId).flatMap((statement) => [statement.Action].flat());
 
 describe('the operation functions', () => {
   it.each(operations.map((operation) => [operation.name, operation]))('%s has its own function with the shared defaults', (name) => {
@@ -69,7 +70,10 @@ describe('the operation functions', () => {
     template.hasResourceProperties('AWS::ApiGateway::Method', {
       HttpMethod: 'ANY',
       ResourceId: { Ref: Object.keys(resources)[0] },
-      Integration: { Type: 'AWS_PROXY', Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]) }) },
+      Integration: {
+        Type: 'AWS_PROXY',
+        Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]) }),
+      },
     });
   });
 
@@ -80,12 +84,15 @@ describe('the operation functions', () => {
     expect(described).toHaveLength(operations.length);
   });
 
-  it.each(operations.filter((op) => op.access === 'read').map((op) => [op.name]))('%s (read) has no write permission on the table', (name) => {
-    const [logicalId] = functionOf(name);
-    const actions = actionsGrantedTo(logicalId);
-    expect(actions).toContain('dynamodb:Query');
-    expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
-  });
+  it.each(operations.filter((op) => op.access === 'read').map((op) => [op.name]))(
+    '%s (read) has no write permission on the table',
+    (name) => {
+      const [logicalId] = functionOf(name);
+      const actions = actionsGrantedTo(logicalId);
+      expect(actions).toContain('dynamodb:Query');
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+    },
+  );
 
   it.each(operations.filter((op) => op.access === 'write').map((op) => [op.name]))('%s (write) may write the table', (name) => {
     const [logicalId] = functionOf(name);
@@ -119,7 +126,12 @@ describe('the bucket', () => {
     template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       Properties: Match.objectLike({
-        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
         BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
         LifecycleConfiguration: {
           Rules: Match.arrayWith([
@@ -134,9 +146,7 @@ describe('the bucket', () => {
   it('refuses requests that are not over TLS', () => {
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -153,7 +163,7 @@ describe('the API', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
   });
 
-  it('lets a timed-out or failed Lambda keep API Gateway\'s 502, as the local emulator answers it', () => {
+  it("lets a timed-out or failed Lambda keep API Gateway's 502, as the local emulator answers it", () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'DEFAULT_5XX', StatusCode: Match.absent() });
   });
 
@@ -168,7 +178,10 @@ describe('the API', () => {
 
 describe('the positions pipeline', () => {
   it('has an on-demand, encrypted Kinesis stream', () => {
-    template.hasResourceProperties('AWS::Kinesis::Stream', { StreamModeDetails: { StreamMode: 'ON_DEMAND' }, StreamEncryption: { EncryptionType: 'KMS' } });
+    template.hasResourceProperties('AWS::Kinesis::Stream', {
+      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamEncryption: { EncryptionType: 'KMS' },
+    });
   });
 
   it('feeds processPositions in batches, bisecting on error, reporting partial failures, with a dead-letter queue', () => {
@@ -190,74 +203,106 @@ describe('the positions pipeline', () => {
 describe('provider configuration', () => {
   it('tells getLiveMap to use Amazon Location static maps and addRoute to use Amazon Location routes by default', () => {
     expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'amazon-location' });
-    expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({ DIRECTIONS_PROVIDER: 'amazon', GEOCODING_PROVIDER: 'amazon' });
+    expect(functionOf('addRoute')[1].Properties.Environment.Variables).toMatchObject({
+      DIRECTIONS_PROVIDER: 'amazon',
+      GEOCODING_PROVIDER: 'amazon',
+    });
     expect(processorOf(template)[1].Properties.Environment.Variables).toMatchObject({ GEOCODING_PROVIDER: 'amazon' });
   });
 
-  it('grants each Amazon Location action only to the functions that call it (routes: addRoute; places: addRoute and processPositions; maps: getLiveMap), on the region\'s provider resource', () => {
-    const amazonLocationGrants = (logicalId: string) => statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
+  it("grants each Amazon Location action only to the functions that call it (routes: addRoute; places: addRoute and processPositions; maps: getLiveMap), on the region's provider resource", () => {
+    const amazonLocationGrants = (logicalId: string) =>
+      statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
     const everyGrant = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(amazonLocationGrants);
-    const provider = (service: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:${service}:`, { Ref: 'AWS::Region' }, '::provider/default']] });
+    const provider = (service: string) => ({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:${service}:`, { Ref: 'AWS::Region' }, '::provider/default']],
+    });
     expect(amazonLocationGrants(functionOf('addRoute')[0])).toEqual(
       expect.arrayContaining([
         { Effect: 'Allow', Action: 'geo-routes:CalculateRoutes', Resource: provider('geo-routes') },
         { Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') },
       ]),
     );
-    expect(amazonLocationGrants(processorOf(template)[0])).toEqual([{ Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') }]);
-    expect(amazonLocationGrants(functionOf('getLiveMap')[0])).toEqual([{ Effect: 'Allow', Action: 'geo-maps:GetStaticMap', Resource: provider('geo-maps') }]);
+    expect(amazonLocationGrants(processorOf(template)[0])).toEqual([
+      { Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') },
+    ]);
+    expect(amazonLocationGrants(functionOf('getLiveMap')[0])).toEqual([
+      { Effect: 'Allow', Action: 'geo-maps:GetStaticMap', Resource: provider('geo-maps') },
+    ]);
     expect(everyGrant).toHaveLength(4);
   });
 
   it('refuses OSRM without an explicit osrmUrl: the public demo server is never a default', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm' } });
     expect(() => new FleetTrackingStack(app, 'NoOsrmUrl')).toThrow(/directionsProvider osrm needs the context value osrmUrl/);
-    const withOsrm = Template.fromStack(new FleetTrackingStack(new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm', osrmUrl: 'https://osrm.example.com' } }), 'Osrm'));
-    withOsrm.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: 'https://osrm.example.com' }) } });
+    const withOsrm = Template.fromStack(
+      new FleetTrackingStack(
+        new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm', osrmUrl: 'https://osrm.example.com' } }),
+        'Osrm',
+      ),
+    );
+    withOsrm.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: 'https://osrm.example.com' }) },
+    });
     expect(JSON.stringify(withOsrm.toJSON())).not.toContain('geo-routes');
   });
 
   it('never names the public OSRM demo server, in code or in cdk.json', () => {
-    const sources = ['cdk.json', 'infra/providers.ts', 'shared/config.ts', 'shared/providers/directions/osrm.ts'].map((path) => readFileSync(path, 'utf8'));
+    const sources = ['cdk.json', 'infra/providers.ts', 'shared/config.ts', 'shared/providers/directions/osrm.ts'].map((path) =>
+      readFileSync(path, 'utf8'),
+    );
     expect(sources.filter((text) => text.includes('router.project-osrm.org'))).toEqual([]);
   });
 
-  it('gives the geocoding functions the Google Geocoding key\'s secret name and read access, never the key, and refuses google without one', () => {
+  it("gives the geocoding functions the Google Geocoding key's secret name and read access, never the key, and refuses google without one", () => {
     const context = { 'aws:cdk:bundling-stacks': [], geocodingProvider: 'google', googleGeocodingSecretName: 'fleet/google-geocoding' };
     const withGoogle = Template.fromStack(new FleetTrackingStack(new App({ context }), 'GoogleGeocoding'));
-    expect(withGoogle.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ GEOCODING_PROVIDER: 'google', GOOGLE_GEOCODING_API_KEY_SECRET: 'fleet/google-geocoding' }) } } })).toSatisfy(
-      (found: object) => Object.keys(found).length === 2,
-    );
+    expect(
+      withGoogle.findResources('AWS::Lambda::Function', {
+        Properties: {
+          Environment: {
+            Variables: Match.objectLike({ GEOCODING_PROVIDER: 'google', GOOGLE_GEOCODING_API_KEY_SECRET: 'fleet/google-geocoding' }),
+          },
+        },
+      }),
+    ).toSatisfy((found: object) => Object.keys(found).length === 2);
     expect(JSON.stringify(withGoogle.toJSON())).not.toContain('geo-places');
     const { googleGeocodingSecretName: _secret, ...withoutSecret } = context;
     expect(() => new FleetTrackingStack(new App({ context: withoutSecret }), 'NoGeocodingSecret')).toThrow(/googleGeocodingSecretName/);
   });
 
-  it('gives addRoute the name of the Google key\'s secret and read access to it, never the key', () => {
+  it("gives addRoute the name of the Google key's secret and read access to it, never the key", () => {
     const app = new App({
       context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'google', googleDirectionsSecretName: 'fleet/google-directions' },
     });
     const withGoogle = Template.fromStack(new FleetTrackingStack(app, 'Google'));
     withGoogle.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'google', GOOGLE_DIRECTIONS_API_KEY_SECRET: 'fleet/google-directions' }) },
+      Environment: {
+        Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'google', GOOGLE_DIRECTIONS_API_KEY_SECRET: 'fleet/google-directions' }),
+      },
     });
     withGoogle.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) })]) },
     });
   });
 
-  it('gives getLiveMap a tile server\'s URL template and its key\'s secret, with read access, and no Amazon Location grant', () => {
+  it("gives getLiveMap a tile server's URL template and its key's secret, with read access, and no Amazon Location grant", () => {
     const app = new App({
       context: {
-        'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}',
-        mapTilesKeySecretName: 'fleet/map-tiles', mapTilesAttribution: '© OpenStreetMap contributors',
+        'aws:cdk:bundling-stacks': [],
+        liveMapProvider: 'tiles',
+        mapTilesUrl: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}',
+        mapTilesKeySecretName: 'fleet/map-tiles',
+        mapTilesAttribution: '© OpenStreetMap contributors',
       },
     });
     const withTiles = Template.fromStack(new FleetTrackingStack(app, 'Tiles'));
     withTiles.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({
-          LIVE_MAP_PROVIDER: 'tiles', MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}', MAP_TILES_KEY_SECRET: 'fleet/map-tiles',
+          LIVE_MAP_PROVIDER: 'tiles',
+          MAP_TILES_URL: 'https://tiles.example.com/{z}/{x}/{y}.png?key={key}',
+          MAP_TILES_KEY_SECRET: 'fleet/map-tiles',
           MAP_TILES_ATTRIBUTION: '© OpenStreetMap contributors',
         }),
       },
@@ -270,7 +315,9 @@ describe('provider configuration', () => {
   });
 
   it('refuses the tiles provider without a URL template', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/tile.png' } });
+    const app = new App({
+      context: { 'aws:cdk:bundling-stacks': [], liveMapProvider: 'tiles', mapTilesUrl: 'https://tiles.example.com/tile.png' },
+    });
     expect(() => new FleetTrackingStack(app, 'NoTemplate')).toThrow(/mapTilesUrl/);
   });
 
@@ -279,14 +326,17 @@ describe('provider configuration', () => {
     expect(() => new FleetTrackingStack(app, 'NoSecret')).toThrow(/googleDirectionsSecretName/);
   });
 
-  it('serves the map\'s PNG as binary whatever the client accepts', () => {
+  it("serves the map's PNG as binary whatever the client accepts", () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
   });
 });
 
 describe('scaling', () => {
   it.each(operations.map((operation) => [operation.name]))('%s limits each api key to 25 requests a second by default', (name) => {
-    expect(functionOf(name)[1].Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_REQUESTS: '25', RATE_LIMIT_WINDOW_SECONDS: '1' });
+    expect(functionOf(name)[1].Properties.Environment.Variables).toMatchObject({
+      RATE_LIMIT_REQUESTS: '25',
+      RATE_LIMIT_WINDOW_SECONDS: '1',
+    });
   });
 
   it('takes the per-key limit from the rateLimitPerSecond context value', () => {
@@ -304,7 +354,7 @@ describe('scaling', () => {
     });
   });
 
-  it('caps processPositions\' concurrency so a replayed backlog cannot take the table, with the measured stream settings', () => {
+  it("caps processPositions' concurrency so a replayed backlog cannot take the table, with the measured stream settings", () => {
     const [logicalId, processor] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
       String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
     ) as [string, Resource];
@@ -354,13 +404,17 @@ describe('alarms', () => {
       .flatMap((alarm) => alarm.Properties.Metrics.map((m: any) => m.MetricStat?.Metric?.Dimensions?.[0]?.Value?.Ref))
       .filter(Boolean)
       .sort();
-    const everyFunction = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention')).sort();
+    const everyFunction = Object.keys(template.findResources('AWS::Lambda::Function'))
+      .filter((id) => !id.startsWith('LogRetention'))
+      .sort();
     expect(functionsWatched).toEqual(everyFunction);
     expect(alarmsWatching(metricName).length).toBeGreaterThanOrEqual(3);
   });
 
   it('watch the custom metrics under the names the handlers publish', () => {
-    const customAlarms = alarms().flatMap((alarm) => alarm.Properties.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric?.Namespace === 'FleetTracking');
+    const customAlarms = alarms()
+      .flatMap((alarm) => alarm.Properties.Metrics ?? [])
+      .filter((m: any) => m.MetricStat?.Metric?.Namespace === 'FleetTracking');
     expect(customAlarms.length).toBeGreaterThan(0);
     for (const metric of customAlarms) expect(metric.MetricStat.Metric.Dimensions).toEqual([{ Name: 'service', Value: 'fleet-tracking' }]);
   });
@@ -402,29 +456,42 @@ describe('the API documentation', () => {
       properties: JSON.parse((part as Resource).Properties.Properties),
     }));
 
-  it.each(operations.map((operation) => [operation.name, operation]))('%s has a documentation part on its method, with its summary', (name, operation) => {
-    const parts = documentationParts().filter(({ location }) => location.Type === 'METHOD' && location.Path === `/api/${name}`);
-    expect(parts).toHaveLength(1);
-    expect(parts[0]?.location.Method).toBe('ANY');
-    expect(parts[0]?.properties.summary).toBe(operation.summary);
-    expect(parts[0]?.properties.description).toContain(`${operation.method} /api/${name}`);
-  });
+  it.each(operations.map((operation) => [operation.name, operation]))(
+    '%s has a documentation part on its method, with its summary',
+    (name, operation) => {
+      const parts = documentationParts().filter(({ location }) => location.Type === 'METHOD' && location.Path === `/api/${name}`);
+      expect(parts).toHaveLength(1);
+      expect(parts[0]?.location.Method).toBe('ANY');
+      expect(parts[0]?.properties.summary).toBe(operation.summary);
+      expect(parts[0]?.properties.description).toContain(`${operation.method} /api/${name}`);
+    },
+  );
 
-  it.each([['query', 'QUERY_PARAMETER'], ['header', 'REQUEST_HEADER']])('documents the API and the %s parameters of the OpenAPI document', (place, type) => {
+  it.each([
+    ['query', 'QUERY_PARAMETER'],
+    ['header', 'REQUEST_HEADER'],
+  ])('documents the API and the %s parameters of the OpenAPI document', (place, type) => {
     const document = openApiDocument();
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.values(item).flatMap((described) => described.parameters.filter((parameter) => parameter.in === place).map((parameter) => `${path}?${parameter.name}`)),
+      Object.values(item).flatMap((described) =>
+        described.parameters.filter((parameter) => parameter.in === place).map((parameter) => `${path}?${parameter.name}`),
+      ),
     );
     const parts = documentationParts();
     expect(parts.filter(({ location }) => location.Type === 'API')).toHaveLength(1);
     expect(documented.length).toBeGreaterThan(0);
-    expect(parts.filter(({ location }) => location.Type === type).map(({ location }) => `${location.Path}?${location.Name}`).sort()).toEqual(
-      documented.sort(),
-    );
+    expect(
+      parts
+        .filter(({ location }) => location.Type === type)
+        .map(({ location }) => `${location.Path}?${location.Name}`)
+        .sort(),
+    ).toEqual(documented.sort());
   });
 
   it('publishes a documentation version, made after the parts, on the stage', () => {
-    const [[versionId, version]] = Object.entries(template.findResources('AWS::ApiGateway::DocumentationVersion')) as [[string, Resource & { DependsOn: string[] }]];
+    const [[versionId, version]] = Object.entries(template.findResources('AWS::ApiGateway::DocumentationVersion')) as [
+      [string, Resource & { DependsOn: string[] }],
+    ];
     expect(version.DependsOn).toHaveLength(Object.keys(template.findResources('AWS::ApiGateway::DocumentationPart')).length);
     template.hasResource('AWS::ApiGateway::Stage', {
       Properties: Match.objectLike({ DocumentationVersion: version.Properties.DocumentationVersion }),
@@ -444,11 +511,15 @@ describe('the API reference', () => {
 
   it.each([['openapi.json'], ['docs'], ['{asset}']])('routes GET %s to the docs function, outside the registry', (pathPart) => {
     const [logicalId] = docsFunction();
-    const [[resourceId]] = Object.entries(template.findResources('AWS::ApiGateway::Resource', { Properties: { PathPart: pathPart } })) as [[string, unknown]];
+    const [[resourceId]] = Object.entries(template.findResources('AWS::ApiGateway::Resource', { Properties: { PathPart: pathPart } })) as [
+      [string, unknown],
+    ];
     template.hasResourceProperties('AWS::ApiGateway::Method', {
       HttpMethod: 'GET',
       ResourceId: { Ref: resourceId },
-      Integration: Match.objectLike({ Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]) }) }),
+      Integration: Match.objectLike({
+        Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]) }),
+      }),
     });
     expect(operations.map((operation) => operation.name)).not.toContain(pathPart);
   });

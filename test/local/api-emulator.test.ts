@@ -17,13 +17,22 @@ interface RawResponse {
 /** One request over the given agent (keep-alive, so a connection is reused when the server allows it). */
 function send(agent: Agent, path: string, { method = 'GET', body }: { method?: string; body?: Buffer } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(`${inject('apiUrl')}${path}`, { agent, method, headers: body ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': body.length } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), localPort: res.socket?.localPort ?? 0 }),
-      );
-    });
+    const req = request(
+      `${inject('apiUrl')}${path}`,
+      { agent, method, headers: body ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': body.length } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+            localPort: res.socket?.localPort ?? 0,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -78,7 +87,7 @@ describe('the local API Gateway emulator', () => {
   });
 });
 
-describe('the emulator\'s connections', () => {
+describe("the emulator's connections", () => {
   it('closes the connection after a body over the service limit, and the next request works on a new one', async () => {
     // Prepare
     const user = await givenUser();
@@ -94,7 +103,7 @@ describe('the emulator\'s connections', () => {
     agent.destroy();
   });
 
-  it('answers a body over API Gateway\'s 10 MB with 413 after reading it, closing the connection, and the next request works', async () => {
+  it("answers a body over API Gateway's 10 MB with 413 after reading it, closing the connection, and the next request works", async () => {
     const user = await givenUser();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const refused = await send(agent, '/api/addExpenseType', { method: 'POST', body: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') });
@@ -115,7 +124,7 @@ describe('the emulator\'s connections', () => {
     agent.destroy();
   });
 
-  it('answers a header block over Node\'s limit with a 431 envelope and closes the connection', async () => {
+  it("answers a header block over Node's limit with a 431 envelope and closes the connection", async () => {
     // Act
     const answer = await rawExchange(`GET /api/getExpenseTypes HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'p'.repeat(64 * 1024)}\r\n\r\n`);
     const next = await api.get('getExpenseTypes');
@@ -136,7 +145,7 @@ describe('the emulator\'s connections', () => {
   });
 });
 
-describe('the emulator\'s function timeout', () => {
+describe("the emulator's function timeout", () => {
   let silent: SilentServer;
   beforeAll(async () => {
     silent = await startSilentServer();

@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { distanceKm } from '../../shared/domain/geo.ts';
 import { seedDemo } from '../../local/seed.ts';
 import { demoFleetDay, interleave, recordsUntil } from '../../local/simulator.ts';
 import { ensureTable } from '../../local/table.ts';
+import { distanceKm } from '../../shared/domain/geo.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 
 const IMEIS = ['356307042441013', '356307042441021', '356307042441039'];
 
 describe('the demo simulation', () => {
-  it('carries every vehicle\'s odometer on from one day to the next', () => {
+  it("carries every vehicle's odometer on from one day to the next", () => {
     // Act
     const days = ['2026-11-19', '2026-11-20', '2026-11-21'].map((date, i) => demoFleetDay(date, IMEIS, 7 + i));
     // Assess
@@ -68,10 +68,14 @@ describe('the npm start demo account', () => {
     for (const [i, a] of positions.entries()) {
       expect(Date.parse(`${a.gps_datetime}Z`)).toBeLessThanOrEqual(Date.now());
       for (const b of positions.slice(i + 1)) {
-        expect(distanceKm({ lat: Number(a.latitude), lng: Number(a.longitude) }, { lat: Number(b.latitude), lng: Number(b.longitude) })).toBeGreaterThan(1);
+        expect(
+          distanceKm({ lat: Number(a.latitude), lng: Number(a.longitude) }, { lat: Number(b.latitude), lng: Number(b.longitude) }),
+        ).toBeGreaterThan(1);
       }
     }
-    const polygon = (locations.body.locations as { location_type: string; points: unknown }[]).find((location) => location.location_type === 'polygon');
+    const polygon = (locations.body.locations as { location_type: string; points: unknown }[]).find(
+      (location) => location.location_type === 'polygon',
+    );
     const points = typeof polygon?.points === 'string' ? JSON.parse(polygon.points) : polygon?.points;
     for (const point of points as { lat: number; lng: number }[]) {
       expect(String(point.lat)).toMatch(/^-?\d+\.\d{1,7}$/);

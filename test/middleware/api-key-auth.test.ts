@@ -1,10 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Forbidden, Unauthorized } from '../../shared/errors.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
+import { Forbidden, Unauthorized } from '../../shared/errors.ts';
 import { apiKeyAuth, MAX_KEY_CACHE_MS } from '../../shared/middleware/api-key-auth.ts';
 import { parseRequest } from '../../shared/middleware/parse-request.ts';
 import type { RequestState } from '../../shared/middleware/types.ts';
@@ -42,7 +41,12 @@ describe('apiKeyAuth', () => {
 
   it('prefers the X-Api-Key header over the query string and the body', async () => {
     dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
-    const event = anEvent({ method: 'POST', query: 'api_key=wrong', headers: { 'x-api-key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'api_key=also-wrong' });
+    const event = anEvent({
+      method: 'POST',
+      query: 'api_key=wrong',
+      headers: { 'x-api-key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'api_key=also-wrong',
+    });
     await expect(authenticated()(event, aContext())).resolves.toMatchObject({ userUid: 42 });
   });
 
@@ -56,10 +60,37 @@ describe('apiKeyAuth', () => {
 
   it.each([
     ['a blank header and a query key', anEvent({ query: `api_key=${KEY}`, headers: { 'x-api-key': ' ' } })],
-    ['an empty form body key and a query key', anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'api_key=' })],
-    ['a blank JSON body key and a query key', anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'Content-Type': 'application/json' }, body: '{"api_key":"  "}' })],
-    ['a blank query key and a body key', anEvent({ method: 'POST', query: 'api_key=', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `api_key=${KEY}` })],
-    ['a blank header, a blank body key and a query key', anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'x-api-key': '', 'Content-Type': 'application/json' }, body: '{"api_key":""}' })],
+    [
+      'an empty form body key and a query key',
+      anEvent({
+        method: 'POST',
+        query: `api_key=${KEY}`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'api_key=',
+      }),
+    ],
+    [
+      'a blank JSON body key and a query key',
+      anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'Content-Type': 'application/json' }, body: '{"api_key":"  "}' }),
+    ],
+    [
+      'a blank query key and a body key',
+      anEvent({
+        method: 'POST',
+        query: 'api_key=',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `api_key=${KEY}`,
+      }),
+    ],
+    [
+      'a blank header, a blank body key and a query key',
+      anEvent({
+        method: 'POST',
+        query: `api_key=${KEY}`,
+        headers: { 'x-api-key': '', 'Content-Type': 'application/json' },
+        body: '{"api_key":""}',
+      }),
+    ],
   ])('never lets a blank key hide a given one: %s', async (_case, event) => {
     dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
     await expect(authenticated()(event, aContext())).resolves.toMatchObject({ userUid: 42 });
@@ -69,7 +100,12 @@ describe('apiKeyAuth', () => {
     dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
     dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey('wrong')) }).resolves({});
     const event = (body: string, query: string) =>
-      anEvent({ method: 'POST', query: `api_key=${query}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `api_key=${body}` });
+      anEvent({
+        method: 'POST',
+        query: `api_key=${query}`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `api_key=${body}`,
+      });
     await expect(authenticated()(event(KEY, 'wrong'), aContext())).resolves.toMatchObject({ userUid: 42 });
     await expect(authenticated()(event('wrong', KEY), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
   });

@@ -4,10 +4,13 @@ import { verbatimJsonObject } from '../../shared/contracts/verbatim-json.ts';
 import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
-const serialized = (result: unknown) => middy().use(envelopeSerializer()).handler(async () => result)(anEvent(), aContext());
+const serialized = (result: unknown) =>
+  middy()
+    .use(envelopeSerializer())
+    .handler(async () => result)(anEvent(), aContext());
 
 describe('envelopeSerializer', () => {
-  it('puts version, result and an empty error_msg before the handler\'s fields', async () => {
+  it("puts version, result and an empty error_msg before the handler's fields", async () => {
     const response = await serialized({ cnt: 1, items: ['a'] });
     expect(response.statusCode).toBe(200);
     expect(response.headers['Content-Type']).toMatch(/^application\/json/);

@@ -1,10 +1,10 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/getExpenseTypes/handler.ts';
-import { logger } from '../../shared/logger.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
+import { logger } from '../../shared/logger.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
@@ -63,9 +63,15 @@ describe('the error mapper in the chain', () => {
   });
 
   it.each([
-    ['an SDK request timeout', Object.assign(new Error('a request has exceeded the configured requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' })],
+    [
+      'an SDK request timeout',
+      Object.assign(new Error('a request has exceeded the configured requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' }),
+    ],
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })],
-    ['a wrapper whose cause timed out', new Error('GetParameterError', { cause: Object.assign(new Error('timed out'), { name: 'TimeoutError' }) })],
+    [
+      'a wrapper whose cause timed out',
+      new Error('GetParameterError', { cause: Object.assign(new Error('timed out'), { name: 'TimeoutError' }) }),
+    ],
   ])('answers %s with 503 "service unavailable, retry later", not 500', async (_case, failure) => {
     dynamo.on(GetCommand).rejects(failure);
     const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
@@ -74,7 +80,7 @@ describe('the error mapper in the chain', () => {
     expect(logged.join('')).not.toContain(KEY);
   });
 
-  it('keeps a typed error\'s status and message', async () => {
+  it("keeps a typed error's status and message", async () => {
     const result = await handler(anEvent({ method: 'DELETE' }), aContext());
     expect(result.statusCode).toBe(405);
     expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'method not allowed, use GET' });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isCreate, operations } from '../../shared/operations.ts';
-import { api, type ApiResponse } from '../support/api.ts';
+import { type ApiResponse, api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenFuelFill } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload } from '../support/job-card-builders.ts';
@@ -18,8 +18,10 @@ interface CreateCase {
   count: (user: TestUser) => Promise<number>;
 }
 
-const listed = (operation: string, params: Params = {}) => async (user: TestUser) =>
-  (await api.get(operation, { api_key: user.key, ...params })).body.cnt as number;
+const listed =
+  (operation: string, params: Params = {}) =>
+  async (user: TestUser) =>
+    (await api.get(operation, { api_key: user.key, ...params })).body.cnt as number;
 
 const post = (operation: string, params: Params) => async (headers: Record<string, string>) => api.post(operation, params, { headers });
 
@@ -45,29 +47,45 @@ const creates: Record<string, CreateCase> = {
   },
   addExpenseSlip: {
     request: async (user, variant) =>
-      post('addExpenseSlip', { api_key: user.key, vehicle_uid: await vehicleOf(user), type: 2, amount: variant ? '1.00' : '850.40', event_datetime: '2026-11-01 07:30:00' }),
-    count: async (user) => listed('getExpenseSlips', { vehicle_uid: await vehicleOf(user), start_date: '2026-11-01', end_date: '2026-11-01' })(user),
+      post('addExpenseSlip', {
+        api_key: user.key,
+        vehicle_uid: await vehicleOf(user),
+        type: 2,
+        amount: variant ? '1.00' : '850.40',
+        event_datetime: '2026-11-01 07:30:00',
+      }),
+    count: async (user) =>
+      listed('getExpenseSlips', { vehicle_uid: await vehicleOf(user), start_date: '2026-11-01', end_date: '2026-11-01' })(user),
   },
   addOperator: {
-    request: async (user, variant) => post('addOperator', { api_key: user.key, ...anOperator({ fullname: variant ? 'Other Name' : 'Thabo Mokoena' }) }),
+    request: async (user, variant) =>
+      post('addOperator', { api_key: user.key, ...anOperator({ fullname: variant ? 'Other Name' : 'Thabo Mokoena' }) }),
     count: listed('getOperators'),
   },
   addUserLocation: {
-    request: async (user, variant) => post('addUserLocation', { api_key: user.key, description: variant ? 'Yard' : 'Depot', latitude: '-26.2041', longitude: '28.0473' }),
+    request: async (user, variant) =>
+      post('addUserLocation', { api_key: user.key, description: variant ? 'Yard' : 'Depot', latitude: '-26.2041', longitude: '28.0473' }),
     count: listed('getUserLocations'),
   },
   addFuelFillSlip: {
-    request: async (user, variant) => post('addFuelFillSlip', { api_key: user.key, event_uid: (await fillOf(user)).eventUid, qty: variant ? '1' : '60.125' }),
+    request: async (user, variant) =>
+      post('addFuelFillSlip', { api_key: user.key, event_uid: (await fillOf(user)).eventUid, qty: variant ? '1' : '60.125' }),
     // A fill has at most one slip, so without the key a retry would answer 409: the replay is what is tested here.
     count: async (user) => {
-      const report = await api.get('getFuelFillReport', { api_key: user.key, vehicle_uid: (await fillOf(user)).vehicleUid, start_date: '2026-11-01', end_date: '2026-11-01' });
+      const report = await api.get('getFuelFillReport', {
+        api_key: user.key,
+        vehicle_uid: (await fillOf(user)).vehicleUid,
+        start_date: '2026-11-01',
+        end_date: '2026-11-01',
+      });
       return report.body.fills.filter((fill: { slip_uid: number | null }) => fill.slip_uid !== null).length;
     },
   },
   addJobCard: {
     request: async (user, variant) => {
       const body = JSON.stringify(aJobCardPayload({ ReferenceNumber: variant ? 'R-2' : 'R-1' }));
-      return (headers) => api.post('addJobCard', {}, { headers: { ...headers, 'X-Api-Key': user.key, 'Content-Type': 'application/json' }, rawBody: body });
+      return (headers) =>
+        api.post('addJobCard', {}, { headers: { ...headers, 'X-Api-Key': user.key, 'Content-Type': 'application/json' }, rawBody: body });
     },
     count: listed('getJobCards'),
   },
@@ -84,7 +102,12 @@ const withKey = (key: string) => ({ 'Idempotency-Key': key });
 
 describe('Idempotency-Key', () => {
   it('is honoured by every create in the registry', () => {
-    expect(operations.filter((operation) => isCreate(operation.name)).map((operation) => operation.name).sort()).toEqual(Object.keys(creates).sort());
+    expect(
+      operations
+        .filter((operation) => isCreate(operation.name))
+        .map((operation) => operation.name)
+        .sort(),
+    ).toEqual(Object.keys(creates).sort());
   });
 
   describe.each(Object.entries(creates))('%s', (_name, create) => {
@@ -137,7 +160,7 @@ describe('Idempotency-Key', () => {
   });
 
   describe('scope', () => {
-    it('is the key\'s user: another user\'s request with the same key creates its own record', async () => {
+    it("is the key's user: another user's request with the same key creates its own record", async () => {
       // Prepare
       const [alice, bob] = [await givenUser(), await givenUser()];
       const key = randomUUID();
@@ -154,7 +177,11 @@ describe('Idempotency-Key', () => {
       // Prepare
       const user = await givenUser();
       const key = randomUUID();
-      const failing = await api.post('addExpenseSlip', { api_key: user.key, vehicle_uid: 999_999_999, type: 2, amount: '1', event_datetime: '2026-11-01 07:30:00' }, { headers: withKey(key) });
+      const failing = await api.post(
+        'addExpenseSlip',
+        { api_key: user.key, vehicle_uid: 999_999_999, type: 2, amount: '1', event_datetime: '2026-11-01 07:30:00' },
+        { headers: withKey(key) },
+      );
       // Act
       const res = await (await creates.addExpenseSlip?.request(user))?.(withKey(key));
       // Assess

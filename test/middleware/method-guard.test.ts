@@ -4,7 +4,10 @@ import { MethodNotAllowed } from '../../shared/errors.ts';
 import { methodGuard } from '../../shared/middleware/method-guard.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
-const guarded = (allowed: 'GET' | 'POST') => middy().use(methodGuard(allowed)).handler(async () => 'ran');
+const guarded = (allowed: 'GET' | 'POST') =>
+  middy()
+    .use(methodGuard(allowed))
+    .handler(async () => 'ran');
 
 describe('methodGuard', () => {
   it('lets the allowed method through', async () => {
@@ -17,6 +20,8 @@ describe('methodGuard', () => {
   });
 
   it('refuses POST on a read operation', async () => {
-    await expect(guarded('GET')(anEvent({ method: 'POST' }), aContext())).rejects.toEqual(new MethodNotAllowed('method not allowed, use GET'));
+    await expect(guarded('GET')(anEvent({ method: 'POST' }), aContext())).rejects.toEqual(
+      new MethodNotAllowed('method not allowed, use GET'),
+    );
   });
 });

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BadRequest, PayloadTooLarge } from '../../shared/errors.ts';
-import { MAX_BODY_BYTES, parseRequest, type ParseRequestOptions } from '../../shared/middleware/parse-request.ts';
+import { MAX_BODY_BYTES, type ParseRequestOptions, parseRequest } from '../../shared/middleware/parse-request.ts';
 import type { RequestState } from '../../shared/middleware/types.ts';
 import { validateInput } from '../../shared/middleware/validate-input.ts';
 import { aContext, anEvent } from '../support/events.ts';
@@ -52,7 +52,11 @@ describe('parseRequest', () => {
   it('keeps the refusal of malformed JSON and of JSON that is not an object for after the key check, with the query string read', async () => {
     const malformed = await parsed(post('{"a":', 'application/json', 'api_key=k'));
     const array = await parsed(post('[1,2]', 'application/json'));
-    expect(malformed).toMatchObject({ params: { api_key: 'k' }, bodyParams: {}, bodyError: new BadRequest('request body is not valid JSON') });
+    expect(malformed).toMatchObject({
+      params: { api_key: 'k' },
+      bodyParams: {},
+      bodyError: new BadRequest('request body is not valid JSON'),
+    });
     expect(array.bodyError).toEqual(new BadRequest('request body must be a JSON object or a form'));
   });
 

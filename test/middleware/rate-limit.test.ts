@@ -66,7 +66,9 @@ describe('per-key rate limit', () => {
     const answers = [
       ...(await Promise.all(Array.from({ length: 2 }, () => api.get('getVehicles', {}, { headers: { 'X-Api-Key': user.key } })))),
       ...(await Promise.all(Array.from({ length: 2 }, () => api.get('getVehicles', { api_key: user.key })))),
-      ...(await Promise.all(Array.from({ length: 3 }, () => api.post('addExpenseType', { api_key: user.key, expense_name: `T${Math.random()}` })))),
+      ...(await Promise.all(
+        Array.from({ length: 3 }, () => api.post('addExpenseType', { api_key: user.key, expense_name: `T${Math.random()}` })),
+      )),
     ];
     // Assess
     expect(statuses(answers)).toEqual([...Array(LIMIT).fill(200), 429, 429]);

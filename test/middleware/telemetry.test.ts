@@ -31,7 +31,10 @@ async function stdoutOf(act: () => Promise<unknown>): Promise<Record<string, any
     lines.push(...String(chunk).split('\n').filter(Boolean));
     return true;
   };
-  const writes = [vi.spyOn(process.stdout, 'write').mockImplementation(capture), vi.spyOn(process.stderr, 'write').mockImplementation(capture)];
+  const writes = [
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture),
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture),
+  ];
   try {
     await act();
   } finally {
@@ -89,7 +92,7 @@ describe('telemetry of an API call', () => {
 });
 
 describe('telemetry of a positions batch', () => {
-  it('publishes the batch\'s counts in one metric blob and logs rejections with the Lambda context', async () => {
+  it("publishes the batch's counts in one metric blob and logs rejections with the Lambda context", async () => {
     // Prepare
     const event = {
       Records: ['not json', '{"imei":"000000000000000"}'].map((data, i) => ({

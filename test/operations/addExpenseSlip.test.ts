@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deleteExpenseType, renameExpenseType } from '../../shared/store/expense-types.ts';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType } from '../support/expense-slips-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 const TYPE_INVALID = 'type is invalid: not 2 or one of your expense types';
 const AMOUNT_REQUIRED = 'amount is required and must be greater than 0';
@@ -12,10 +12,15 @@ const DATETIME_REQUIRED = 'event_datetime is required (yyyy-mm-dd hh:mm:ss or yy
 async function givenUserWithVehicle() {
   const user = await givenUser();
   const vehicle = await givenVehicle(user);
-  return { user, vehicle, valid: { api_key: user.key, vehicle_uid: vehicle.vehicleUid, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00' } };
+  return {
+    user,
+    vehicle,
+    valid: { api_key: user.key, vehicle_uid: vehicle.vehicleUid, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00' },
+  };
 }
 
-const slipOf = async (user: TestUser, slipUid: number) => (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip;
+const slipOf = async (user: TestUser, slipUid: number) =>
+  (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip;
 
 describe('addExpenseSlip', () => {
   describe('success', () => {
@@ -29,8 +34,15 @@ describe('addExpenseSlip', () => {
       expect(Object.keys(res.body).sort()).toEqual(['error_msg', 'result', 'slip_uid', 'version']);
       expect(Number.isInteger(res.body.slip_uid)).toBe(true);
       expect(await slipOf(user, res.body.slip_uid)).toEqual({
-        slip_uid: res.body.slip_uid, vehicle_uid: vehicle.vehicleUid, type: 2, type_name: 'Fuel', slip_number: 'INV-1001',
-        slip_qty: '42.500', slip_amount: '850.40', event_datetime: '2026-11-01 07:30:00', comment: 'Engen Rivonia',
+        slip_uid: res.body.slip_uid,
+        vehicle_uid: vehicle.vehicleUid,
+        type: 2,
+        type_name: 'Fuel',
+        slip_number: 'INV-1001',
+        slip_qty: '42.500',
+        slip_amount: '850.40',
+        event_datetime: '2026-11-01 07:30:00',
+        comment: 'Engen Rivonia',
       });
     });
 
@@ -72,7 +84,7 @@ describe('addExpenseSlip', () => {
       expect(await slipOf(user, res.body.slip_uid)).toMatchObject({ slip_amount: '12.5', slip_qty: '40.000' });
     });
 
-    it('accepts one of the user\'s own expense types and names it', async () => {
+    it("accepts one of the user's own expense types and names it", async () => {
       const { user, valid } = await givenUserWithVehicle();
       const type = await givenExpenseType(user, 'Tolls');
       const res = await api.post('addExpenseSlip', { ...valid, type });
@@ -100,7 +112,10 @@ describe('addExpenseSlip', () => {
 
     it('says "vehicle not found" for a vehicle nobody has', async () => {
       const { valid } = await givenUserWithVehicle();
-      expect(await api.post('addExpenseSlip', { ...valid, vehicle_uid: 999999999 })).toBeError(404, 'vehicle not found or not linked to this api key');
+      expect(await api.post('addExpenseSlip', { ...valid, vehicle_uid: 999999999 })).toBeError(
+        404,
+        'vehicle not found or not linked to this api key',
+      );
     });
 
     it('says "vehicle not found" for another user\'s vehicle', async () => {
@@ -126,7 +141,7 @@ describe('addExpenseSlip', () => {
       expect(await api.post('addExpenseSlip', { ...valid, type })).toBeError(400, TYPE_INVALID);
     });
 
-    it('refuses another user\'s expense type', async () => {
+    it("refuses another user's expense type", async () => {
       const { valid } = await givenUserWithVehicle();
       const type = await givenExpenseType(await givenUser(), 'Tolls');
       expect(await api.post('addExpenseSlip', { ...valid, type })).toBeError(400, TYPE_INVALID);
@@ -203,15 +218,24 @@ describe('addExpenseSlip', () => {
 
     it('refuses slip_number and comment over their limits', async () => {
       const { valid } = await givenUserWithVehicle();
-      expect(await api.post('addExpenseSlip', { ...valid, slip_number: 'x'.repeat(101) })).toBeError(400, 'slip_number is too long (max 100 chars)');
-      expect(await api.post('addExpenseSlip', { ...valid, comment: 'x'.repeat(1001) })).toBeError(400, 'comment is too long (max 1000 chars)');
+      expect(await api.post('addExpenseSlip', { ...valid, slip_number: 'x'.repeat(101) })).toBeError(
+        400,
+        'slip_number is too long (max 100 chars)',
+      );
+      expect(await api.post('addExpenseSlip', { ...valid, comment: 'x'.repeat(1001) })).toBeError(
+        400,
+        'comment is too long (max 1000 chars)',
+      );
     });
   });
 
   describe('check order', () => {
     it('checks vehicle_uid before type', async () => {
       const { user } = await givenUserWithVehicle();
-      expect(await api.post('addExpenseSlip', { api_key: user.key, type: 'x' })).toBeError(400, 'vehicle_uid is required and must be an integer');
+      expect(await api.post('addExpenseSlip', { api_key: user.key, type: 'x' })).toBeError(
+        400,
+        'vehicle_uid is required and must be an integer',
+      );
     });
 
     it('checks the vehicle before the type', async () => {

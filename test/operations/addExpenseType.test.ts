@@ -87,11 +87,18 @@ describe('addExpenseType', () => {
 
   it('refuses a malformed JSON body with 400', async () => {
     const user = await givenUser();
-    const res = await api.post('addExpenseType', {}, { query: { api_key: user.key }, rawBody: '{"expense_name":', headers: { 'Content-Type': 'application/json' } });
+    const res = await api.post(
+      'addExpenseType',
+      {},
+      { query: { api_key: user.key }, rawBody: '{"expense_name":', headers: { 'Content-Type': 'application/json' } },
+    );
     expect(res).toBeError(400, 'request body is not valid JSON');
   });
 
-  it.each([[123, '123'], [0, '0']])('takes a number in a JSON body as its text (%s)', async (expense_name, expected) => {
+  it.each([
+    [123, '123'],
+    [0, '0'],
+  ])('takes a number in a JSON body as its text (%s)', async (expense_name, expected) => {
     const user = await givenUser();
     const res = await api.post('addExpenseType', { api_key: user.key, expense_name }, { json: true });
     expect(res.body.name).toBe(expected);

@@ -19,7 +19,11 @@ describe('addJobCard with a raw JSON body', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: JSON.stringify(aJobCardPayload()) });
+    const res = await api.post(
+      'addJobCard',
+      {},
+      { query: { api_key: user.key }, headers: json, rawBody: JSON.stringify(aJobCardPayload()) },
+    );
     // Assess
     expect(res).toBeSuccess();
     expect(Object.keys(res.body)).toEqual(['version', 'result', 'error_msg', 'job_card_uid', 'external_reference']);
@@ -60,7 +64,9 @@ describe('addJobCard with a raw JSON body', () => {
     const card = await api.get('getJobCard', { api_key: user.key, job_card_uid: res.body.job_card_uid });
     expect(card.body.job_card.source_ip).toBe('127.0.0.1');
     const history = await api.get('getJobCardHistory', { api_key: user.key, job_card_uid: res.body.job_card_uid });
-    expect(history.body.history).toMatchObject([{ action: 'create', source_ip: '127.0.0.1', external_reference: 'R-9', payload: { ReferenceNumber: 'R-9' } }]);
+    expect(history.body.history).toMatchObject([
+      { action: 'create', source_ip: '127.0.0.1', external_reference: 'R-9', payload: { ReferenceNumber: 'R-9' } },
+    ]);
   });
 
   it('does not take the api key from inside the payload', async () => {
@@ -141,12 +147,16 @@ describe('addJobCard with a payload form field', () => {
     expect(res.body.external_reference).toBe('S-5');
   });
 
-  it('takes a JSON object body labelled as a form (curl -d\'s default) as the payload', async () => {
+  it("takes a JSON object body labelled as a form (curl -d's default) as the payload", async () => {
     // Prepare
     const user = await givenUser();
     const rawBody = '{"ReferenceNumber":"R=1","Note":"a&b"}';
     // Act
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody });
+    const res = await api.post(
+      'addJobCard',
+      {},
+      { query: { api_key: user.key }, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody },
+    );
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('R=1');
@@ -163,14 +173,16 @@ describe('addJobCard with a payload form field', () => {
     expect(res).toBeError(400, REQUIRED);
   });
 
-  it.each([['not JSON', 'nope'], ['an array', '[1,2]'], ['a number', '12'], ['broken', '{"a":']])(
-    'refuses a payload field that is %s',
-    async (_, payload) => {
-      const user = await givenUser();
-      const res = await api.post('addJobCard', { api_key: user.key, payload });
-      expect(res).toBeError(400, NOT_JSON);
-    },
-  );
+  it.each([
+    ['not JSON', 'nope'],
+    ['an array', '[1,2]'],
+    ['a number', '12'],
+    ['broken', '{"a":'],
+  ])('refuses a payload field that is %s', async (_, payload) => {
+    const user = await givenUser();
+    const res = await api.post('addJobCard', { api_key: user.key, payload });
+    expect(res).toBeError(400, NOT_JSON);
+  });
 });
 
 describe('addJobCard extraction', () => {
@@ -178,14 +190,31 @@ describe('addJobCard extraction', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addJobCard', { api_key: user.key, payload: JSON.stringify(aJobCardPayload({ IsPriority: true, SyncState: 2 })) });
+    const res = await api.post('addJobCard', {
+      api_key: user.key,
+      payload: JSON.stringify(aJobCardPayload({ IsPriority: true, SyncState: 2 })),
+    });
     // Assess
     expect(await storedItem(user.userUid, res.body.job_card_uid)).toMatchObject({
-      company_id: 'ACME', consignor: 'ACME Distribution', consignee: 'Corner Store', site_name: 'Corner Store Rosebank',
-      site_reference_number: 'SITE-1001', site_address_line1: '12 Main Road', site_address_suburb: 'Rosebank',
-      site_address_city: 'Johannesburg', site_address_postal_code: '2196', due_date: '2026-11-02T08:00:00Z',
-      reference_number: 'REF-77', instructions: 'Deliver to the loading bay', latitude: -26.1452, longitude: 28.0437,
-      is_delivery: 1, is_priority: 1, planned_sequence: 3, sync_state: 2, external_reference: 'SITE-1001',
+      company_id: 'ACME',
+      consignor: 'ACME Distribution',
+      consignee: 'Corner Store',
+      site_name: 'Corner Store Rosebank',
+      site_reference_number: 'SITE-1001',
+      site_address_line1: '12 Main Road',
+      site_address_suburb: 'Rosebank',
+      site_address_city: 'Johannesburg',
+      site_address_postal_code: '2196',
+      due_date: '2026-11-02T08:00:00Z',
+      reference_number: 'REF-77',
+      instructions: 'Deliver to the loading bay',
+      latitude: -26.1452,
+      longitude: 28.0437,
+      is_delivery: 1,
+      is_priority: 1,
+      planned_sequence: 3,
+      sync_state: 2,
+      external_reference: 'SITE-1001',
     });
   });
 
@@ -193,8 +222,15 @@ describe('addJobCard extraction', () => {
     // Prepare
     const user = await givenUser();
     const payload = {
-      CompanyId: 'C'.repeat(51), SiteReferenceNumber: 12345, ReferenceNumber: 'R-OK', DueDate: 'next tuesday', Latitude: '-26.1',
-      IsDelivery: 2, PlannedSequence: 1.5, TripStopId: 99999999999999999999, SiteAddress: 'Main Road',
+      CompanyId: 'C'.repeat(51),
+      SiteReferenceNumber: 12345,
+      ReferenceNumber: 'R-OK',
+      DueDate: 'next tuesday',
+      Latitude: '-26.1',
+      IsDelivery: 2,
+      PlannedSequence: 1.5,
+      TripStopId: 99999999999999999999,
+      SiteAddress: 'Main Road',
     };
     // Act
     const res = await api.post('addJobCard', { api_key: user.key, payload: JSON.stringify(payload) });
@@ -202,7 +238,16 @@ describe('addJobCard extraction', () => {
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('R-OK');
     const item = await storedItem(user.userUid, res.body.job_card_uid);
-    for (const attribute of ['company_id', 'site_reference_number', 'due_date', 'latitude', 'is_delivery', 'planned_sequence', 'trip_stop_id', 'site_address_line1']) {
+    for (const attribute of [
+      'company_id',
+      'site_reference_number',
+      'due_date',
+      'latitude',
+      'is_delivery',
+      'planned_sequence',
+      'trip_stop_id',
+      'site_address_line1',
+    ]) {
       expect(item?.[attribute]).toBeUndefined();
     }
     expect(JSON.parse(String(item?.payload))).toEqual(JSON.parse(JSON.stringify(payload)));
@@ -255,8 +300,19 @@ describe('addJobCard refusals', () => {
 describe('addJobCard payloads read back', () => {
   it.each([
     ['a payload form field', (key: string) => api.post('addJobCard', { api_key: key, payload: TRICKY_PAYLOAD_TEXT })],
-    ['a JSON body labelled as a form', (key: string) => api.post('addJobCard', {}, { query: { api_key: key }, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody: TRICKY_PAYLOAD_TEXT })],
-    ['a raw JSON body', (key: string) => api.post('addJobCard', {}, { query: { api_key: key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT })],
+    [
+      'a JSON body labelled as a form',
+      (key: string) =>
+        api.post(
+          'addJobCard',
+          {},
+          { query: { api_key: key }, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, rawBody: TRICKY_PAYLOAD_TEXT },
+        ),
+    ],
+    [
+      'a raw JSON body',
+      (key: string) => api.post('addJobCard', {}, { query: { api_key: key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT }),
+    ],
   ])('returns the text sent in %s exactly, in the card and its create snapshot', async (_, add) => {
     // Prepare
     const user = await givenUser();

@@ -113,11 +113,18 @@ describe('addOperator', () => {
       const tag = aTagId();
       // Act
       const res = await api.post('addOperator', {
-        api_key: user.key, fullname: '  Zoë Ndlovu 🚚 ', id_number: ' 123 ', tag_id: ` ${tag}  `, home_address: ' Straße 1 ',
+        api_key: user.key,
+        fullname: '  Zoë Ndlovu 🚚 ',
+        id_number: ' 123 ',
+        tag_id: ` ${tag}  `,
+        home_address: ' Straße 1 ',
       });
       // Assess
       expect(await operatorRecord(user, res.body.operator_uid)).toMatchObject({
-        fullname: 'Zoë Ndlovu 🚚', id_number: '123', tag_id: tag, home_address: 'Straße 1',
+        fullname: 'Zoë Ndlovu 🚚',
+        id_number: '123',
+        tag_id: tag,
+        home_address: 'Straße 1',
       });
     });
 
@@ -144,7 +151,11 @@ describe('addOperator', () => {
     it('refuses a JSON null or object for a required field', async () => {
       const user = await givenUser();
       const post = (body: object) =>
-        api.post('addOperator', {}, { rawBody: JSON.stringify({ api_key: user.key, ...body }), headers: { 'Content-Type': 'application/json' } });
+        api.post(
+          'addOperator',
+          {},
+          { rawBody: JSON.stringify({ api_key: user.key, ...body }), headers: { 'Content-Type': 'application/json' } },
+        );
       expect(await post({ fullname: null, id_number: '1', tag_id: 'T' })).toBeError(400, 'fullname is required');
       expect(await post({ fullname: 'A', id_number: { n: 1 }, tag_id: 'T' })).toBeError(400, 'id_number is required');
     });
@@ -183,16 +194,17 @@ describe('addOperator', () => {
       );
     });
 
-    it.each(EXPIRIES.flatMap((name) => ['2026-02-30', '2026-13-01', '2026/01/01', '01-01-2026', '2026-01-01 10:00:00', '', 'soon'].map((value) => [name, value])))(
-      'says "expiry dates must be yyyy-mm-dd" for %s = "%s"',
-      async (name, value) => {
-        const user = await givenUser();
-        expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ [name]: value }) })).toBeError(
-          400,
-          'expiry dates must be yyyy-mm-dd',
-        );
-      },
-    );
+    it.each(
+      EXPIRIES.flatMap((name) =>
+        ['2026-02-30', '2026-13-01', '2026/01/01', '01-01-2026', '2026-01-01 10:00:00', '', 'soon'].map((value) => [name, value]),
+      ),
+    )('says "expiry dates must be yyyy-mm-dd" for %s = "%s"', async (name, value) => {
+      const user = await givenUser();
+      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ [name]: value }) })).toBeError(
+        400,
+        'expiry dates must be yyyy-mm-dd',
+      );
+    });
 
     it('accepts a leap day', async () => {
       const user = await givenUser();
@@ -202,37 +214,45 @@ describe('addOperator', () => {
 
     it.each(['2', '-1', 'yes', '', '1.0', 'true'])('says "active_flag must be 0 or 1" for "%s"', async (active_flag) => {
       const user = await givenUser();
-      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ active_flag }) })).toBeError(400, 'active_flag must be 0 or 1');
+      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ active_flag }) })).toBeError(
+        400,
+        'active_flag must be 0 or 1',
+      );
     });
 
-    it.each(['abc', '1.5', '-1', '1e30', '99999999999999999999', '', '٣'])(
-      'refuses default_trip_type "%s"',
-      async (default_trip_type) => {
-        const user = await givenUser();
-        expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ default_trip_type }) })).toBeError(
-          400,
-          'default_trip_type must be an integer of 0 or more',
-        );
-      },
-    );
+    it.each(['abc', '1.5', '-1', '1e30', '99999999999999999999', '', '٣'])('refuses default_trip_type "%s"', async (default_trip_type) => {
+      const user = await givenUser();
+      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ default_trip_type }) })).toBeError(
+        400,
+        'default_trip_type must be an integer of 0 or more',
+      );
+    });
 
     it('refuses huge and boolean numbers in a JSON body with a 400', async () => {
       const user = await givenUser();
       for (const default_trip_type of [1e30, 2 ** 60, true]) {
-        const res = await api.post('addOperator', {}, {
-          rawBody: JSON.stringify({ api_key: user.key, ...anOperator(), default_trip_type }),
-          headers: { 'Content-Type': 'application/json' },
-        });
+        const res = await api.post(
+          'addOperator',
+          {},
+          {
+            rawBody: JSON.stringify({ api_key: user.key, ...anOperator(), default_trip_type }),
+            headers: { 'Content-Type': 'application/json' },
+          },
+        );
         expect(res).toBeError(400, 'default_trip_type must be an integer of 0 or more');
       }
     });
 
     it('refuses a list for an optional text field', async () => {
       const user = await givenUser();
-      const res = await api.post('addOperator', {}, {
-        rawBody: JSON.stringify({ api_key: user.key, ...anOperator(), mobile_number: ['1'] }),
-        headers: { 'Content-Type': 'application/json' },
-      });
+      const res = await api.post(
+        'addOperator',
+        {},
+        {
+          rawBody: JSON.stringify({ api_key: user.key, ...anOperator(), mobile_number: ['1'] }),
+          headers: { 'Content-Type': 'application/json' },
+        },
+      );
       expect(res).toBeError(400, 'mobile_number must be text');
     });
   });
@@ -253,7 +273,10 @@ describe('addOperator', () => {
       const owner = await givenUser();
       const { tagId } = await givenOperator(owner);
       const other = await givenUser();
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(409, 'tag_id already exists');
+      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(
+        409,
+        'tag_id already exists',
+      );
       expect((await api.get('getOperators', { api_key: other.key })).body.cnt).toBe(0);
     });
 

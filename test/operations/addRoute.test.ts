@@ -11,15 +11,22 @@ import { distanceKm, type LatLng } from '../../shared/domain/geo.ts';
 import { describeNearTown, nearestTown } from '../../shared/places/gazetteer.ts';
 import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { createApi } from '../support/api.ts';
-import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
 import { northOf, rawStops, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
 
 const STOPS_REQUIRED = 'stops is required and must be a JSON array of at least 2 stops';
 const PROVIDER_ENV = [
-  'DIRECTIONS_PROVIDER', 'OSRM_URL', 'GOOGLE_DIRECTIONS_URL', 'GOOGLE_DIRECTIONS_API_KEY', 'ESTIMATE_SPEED_KMH', 'PROVIDER_TIMEOUT_MS',
-  'AMAZON_LOCATION_ROUTES_ENDPOINT', 'GEOCODING_PROVIDER', 'NOMINATIM_URL',
+  'DIRECTIONS_PROVIDER',
+  'OSRM_URL',
+  'GOOGLE_DIRECTIONS_URL',
+  'GOOGLE_DIRECTIONS_API_KEY',
+  'ESTIMATE_SPEED_KMH',
+  'PROVIDER_TIMEOUT_MS',
+  'AMAZON_LOCATION_ROUTES_ENDPOINT',
+  'GEOCODING_PROVIDER',
+  'NOMINATIM_URL',
 ];
 const GOOGLE_KEY = 'AIzaTestKey-0123456789';
 
@@ -49,13 +56,20 @@ afterAll(async () => {
 /** OSRM's `route` answer: leg i is 1500.4·(i+1) m and 120.4·(i+1) s. */
 function osrmRoute(url: URL): Answer {
   const coordinates = (url.pathname.split('/').pop() ?? '').split(';').map((pair) => pair.split(',').map(Number));
-  const legs = coordinates.slice(1).map((_, i) => ({ steps: [], summary: '', weight: 130.1 * (i + 1), duration: 120.4 * (i + 1), distance: 1500.4 * (i + 1) }));
+  const legs = coordinates
+    .slice(1)
+    .map((_, i) => ({ steps: [], summary: '', weight: 130.1 * (i + 1), duration: 120.4 * (i + 1), distance: 1500.4 * (i + 1) }));
   const total = (field: 'duration' | 'distance' | 'weight') => legs.reduce((sum, leg) => sum + leg[field], 0);
   return {
     body: {
       code: 'Ok',
       routes: [{ legs, weight_name: 'routability', weight: total('weight'), duration: total('duration'), distance: total('distance') }],
-      waypoints: coordinates.map(([lng, lat]) => ({ hint: 'KSoKgP___38AAAA', distance: 4.2, name: 'Main Reef Road', location: [lng, lat] })),
+      waypoints: coordinates.map(([lng, lat]) => ({
+        hint: 'KSoKgP___38AAAA',
+        distance: 4.2,
+        name: 'Main Reef Road',
+        location: [lng, lat],
+      })),
     },
   };
 }
@@ -128,9 +142,18 @@ describe('addRoute with the built-in estimate (the default)', () => {
     const res = await addRoute(user, { stops: stopsText(stops) });
     // Assess
     expect(res).toBeSuccess();
-    expect(Object.keys(res.body).sort()).toEqual(
-      ['directions_source', 'error_msg', 'legs', 'result', 'route_name', 'route_uid', 'stops', 'totals', 'vehicle_uid', 'version'],
-    );
+    expect(Object.keys(res.body).sort()).toEqual([
+      'directions_source',
+      'error_msg',
+      'legs',
+      'result',
+      'route_name',
+      'route_uid',
+      'stops',
+      'totals',
+      'vehicle_uid',
+      'version',
+    ]);
     expect(Number.isInteger(res.body.route_uid)).toBe(true);
     expect(res.body).toMatchObject({ route_name: 'Morning run', vehicle_uid: null, directions_source: 'estimate' });
     expect(res.body.stops).toStrictEqual(
@@ -147,7 +170,12 @@ describe('addRoute with the built-in estimate (the default)', () => {
     expect(res.body.stops.map((stop: { user_location_uid: number }) => stop.user_location_uid).sort()).toEqual(saved.sort());
     const legKm = stops.slice(1).map((stop, i) => distanceKm(stops[i] as LatLng, stop));
     expect(res.body.legs).toStrictEqual(
-      legKm.map((km, i) => ({ from_seq: i + 1, to_seq: i + 2, distance_km: Math.round(km * 1000) / 1000, duration_s: Math.round((km / 50) * 3600) })),
+      legKm.map((km, i) => ({
+        from_seq: i + 1,
+        to_seq: i + 2,
+        distance_km: Math.round(km * 1000) / 1000,
+        duration_s: Math.round((km / 50) * 3600),
+      })),
     );
     expect(res.body.legs[0]).toMatchObject({ distance_km: 1, duration_s: 72 });
     expect(res.body.totals).toStrictEqual({
@@ -208,11 +236,27 @@ describe('addRoute with the built-in estimate (the default)', () => {
     const depot = await givenUserLocation(user, { description: 'Depot Ormonde' });
     const [, client] = rawStops(2, { lat: depot.latitude, lng: depot.longitude });
     // Act
-    const res = await addRoute(user, { stops: stopsText([{ user_location_uid: depot.userLocationUid }, { ...client, description: 'Client' }]) });
+    const res = await addRoute(user, {
+      stops: stopsText([{ user_location_uid: depot.userLocationUid }, { ...client, description: 'Client' }]),
+    });
     // Assess
     expect(res.body.stops).toStrictEqual([
-      { seq: 1, user_location_uid: depot.userLocationUid, description: 'Depot Ormonde', latitude: depot.latitude, longitude: depot.longitude, created: false },
-      { seq: 2, user_location_uid: expect.any(Number), description: 'Client', latitude: client?.lat, longitude: client?.lng, created: true },
+      {
+        seq: 1,
+        user_location_uid: depot.userLocationUid,
+        description: 'Depot Ormonde',
+        latitude: depot.latitude,
+        longitude: depot.longitude,
+        created: false,
+      },
+      {
+        seq: 2,
+        user_location_uid: expect.any(Number),
+        description: 'Client',
+        latitude: client?.lat,
+        longitude: client?.lng,
+        created: true,
+      },
     ]);
   });
 
@@ -224,11 +268,21 @@ describe('addRoute with the built-in estimate (the default)', () => {
     const near = northOf(start, 30);
     const far = northOf(start, 80);
     // Act
-    const res = await addRoute(user, { stops: stopsText([{ ...near, description: 'ignored: the depot is reused' }, { ...far, description: 'Gate' }]) });
+    const res = await addRoute(user, {
+      stops: stopsText([
+        { ...near, description: 'ignored: the depot is reused' },
+        { ...far, description: 'Gate' },
+      ]),
+    });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.stops[0]).toStrictEqual({
-      seq: 1, user_location_uid: depot.userLocationUid, description: 'Depot', latitude: start.lat, longitude: start.lng, created: false,
+      seq: 1,
+      user_location_uid: depot.userLocationUid,
+      description: 'Depot',
+      latitude: start.lat,
+      longitude: start.lng,
+      created: false,
     });
     expect(res.body.stops[1]).toMatchObject({ description: 'Gate', latitude: far.lat, longitude: far.lng, created: true });
     const saved = await locationsOf(user);
@@ -281,15 +335,24 @@ describe('addRoute with the built-in estimate (the default)', () => {
   it('keeps stop coordinates to 7 decimals: a value DynamoDB cannot store never reaches it', async () => {
     // Prepare
     const user = await givenUser();
-    const stops = [{ lat: 1e-200, lng: '28.123456789012345678901234567890123456789' }, { lat: -1e-131, lng: 28.5 }];
+    const stops = [
+      { lat: 1e-200, lng: '28.123456789012345678901234567890123456789' },
+      { lat: -1e-131, lng: 28.5 },
+    ];
     // Act
     const body = JSON.stringify({ api_key: user.key, route_name: 'Tiny', stops });
     const res = await api.post('addRoute', {}, { rawBody: body, headers: { 'Content-Type': 'application/json' } });
     // Assess
     expect(res).toBeSuccess();
-    expect(res.body.stops.map(({ latitude, longitude }: { latitude: number; longitude: number }) => [latitude, longitude])).toEqual([[0, 28.1234568], [0, 28.5]]);
+    expect(res.body.stops.map(({ latitude, longitude }: { latitude: number; longitude: number }) => [latitude, longitude])).toEqual([
+      [0, 28.1234568],
+      [0, 28.5],
+    ]);
     const saved = (await api.get('getUserLocations', { api_key: user.key })).body.locations as { latitude: number; longitude: number }[];
-    expect(saved.map((location) => [location.latitude, location.longitude])).toEqual([[0, 28.1234568], [0, 28.5]]);
+    expect(saved.map((location) => [location.latitude, location.longitude])).toEqual([
+      [0, 28.1234568],
+      [0, 28.5],
+    ]);
   });
 
   it('saves a place visited twice once, as a round trip back to the depot', async () => {
@@ -301,7 +364,11 @@ describe('addRoute with the built-in estimate (the default)', () => {
     // Assess
     expect(res).toBeSuccess();
     expect(await locationsOf(user)).toHaveLength(2);
-    expect(res.body.stops[2]).toMatchObject({ user_location_uid: res.body.stops[0].user_location_uid, latitude: depot?.lat, created: true });
+    expect(res.body.stops[2]).toMatchObject({
+      user_location_uid: res.body.stops[0].user_location_uid,
+      latitude: depot?.lat,
+      created: true,
+    });
   });
 
   it('schedules the vehicle onto the route', async () => {
@@ -384,12 +451,36 @@ describe('addRoute refusals', () => {
     ['a stop is a number', () => ({ stops: withStop(1, 5) }), 'stop 2 must have user_location_uid or lat and lng'],
     ['a stop is empty', () => ({ stops: withStop(0, {}) }), 'stop 1 must have user_location_uid or lat and lng'],
     ['a stop has lat only', () => ({ stops: stopsText([...two(), { lat: -26.1 }]) }), 'stop 3 must have user_location_uid or lat and lng'],
-    ['a stop has both', () => ({ stops: withStop(1, { user_location_uid: 1, lat: 1, lng: 2 }) }), 'stop 2 must have either user_location_uid or lat and lng, not both'],
-    ['a user_location_uid is text', () => ({ stops: withStop(1, { user_location_uid: 'depot' }) }), 'stop 2 user_location_uid must be an integer'],
-    ['a user_location_uid is 2.5', () => ({ stops: withStop(1, { user_location_uid: 2.5 }) }), 'stop 2 user_location_uid must be an integer'],
-    ['a user_location_uid is huge', () => ({ stops: withStop(1, { user_location_uid: '99999999999999999999' }) }), 'stop 2 user_location_uid must be an integer'],
-    ['a user_location_uid is 1e30', () => ({ stops: withStop(1, { user_location_uid: 1e30 }) }), 'stop 2 user_location_uid must be an integer'],
-    ['a user_location_uid is null', () => ({ stops: withStop(0, { user_location_uid: null }) }), 'stop 1 user_location_uid must be an integer'],
+    [
+      'a stop has both',
+      () => ({ stops: withStop(1, { user_location_uid: 1, lat: 1, lng: 2 }) }),
+      'stop 2 must have either user_location_uid or lat and lng, not both',
+    ],
+    [
+      'a user_location_uid is text',
+      () => ({ stops: withStop(1, { user_location_uid: 'depot' }) }),
+      'stop 2 user_location_uid must be an integer',
+    ],
+    [
+      'a user_location_uid is 2.5',
+      () => ({ stops: withStop(1, { user_location_uid: 2.5 }) }),
+      'stop 2 user_location_uid must be an integer',
+    ],
+    [
+      'a user_location_uid is huge',
+      () => ({ stops: withStop(1, { user_location_uid: '99999999999999999999' }) }),
+      'stop 2 user_location_uid must be an integer',
+    ],
+    [
+      'a user_location_uid is 1e30',
+      () => ({ stops: withStop(1, { user_location_uid: 1e30 }) }),
+      'stop 2 user_location_uid must be an integer',
+    ],
+    [
+      'a user_location_uid is null',
+      () => ({ stops: withStop(0, { user_location_uid: null }) }),
+      'stop 1 user_location_uid must be an integer',
+    ],
     ['a lat is text', () => ({ stops: withStop(1, { lat: 'north', lng: 28 }) }), 'stop 2 lat/lng must be numeric'],
     ['a lng is in exponent form', () => ({ stops: withStop(1, { lat: -26, lng: '2.8e1' }) }), 'stop 2 lat/lng must be numeric'],
     ['a lat is null', () => ({ stops: withStop(1, { lat: null, lng: 28 }) }), 'stop 2 lat/lng must be numeric'],
@@ -399,7 +490,11 @@ describe('addRoute refusals', () => {
     ['a lat is 1e30', () => ({ stops: withStop(1, { lat: 1e30, lng: 28 }) }), 'stop 2 lat/lng out of range'],
     ['a lat is huge text', () => ({ stops: withStop(1, { lat: '99999999999999999999', lng: 28 }) }), 'stop 2 lat/lng out of range'],
     ['a description is a number', () => ({ stops: withStop(1, { lat: -26, lng: 28, description: 5 }) }), 'stop 2 description must be text'],
-    ['a description is too long', () => ({ stops: withStop(1, { lat: -26, lng: 28, description: 'd'.repeat(256) }) }), 'stop 2 description is too long (max 255 chars)'],
+    [
+      'a description is too long',
+      () => ({ stops: withStop(1, { lat: -26, lng: 28, description: 'd'.repeat(256) }) }),
+      'stop 2 description is too long (max 255 chars)',
+    ],
     ['the first bad stop answers', () => ({ stops: stopsText([{ lat: 95, lng: 0 }, {}]) }), 'stop 1 lat/lng out of range'],
     ['vehicle_uid is text', () => ({ stops: stopsText(two()), vehicle_uid: 'truck' }), 'vehicle_uid must be an integer'],
     ['vehicle_uid is 2.5', () => ({ stops: stopsText(two()), vehicle_uid: '2.5' }), 'vehicle_uid must be an integer'],
@@ -420,7 +515,16 @@ describe('addRoute refusals', () => {
     ['route_name is an object', { route_name: { text: 'R' } }, 'route_name is required'],
     ['stops is an object', { stops: { lat: 1, lng: 2 } }, STOPS_REQUIRED],
     ['stops is a number', { stops: 2 }, STOPS_REQUIRED],
-    ['a stop is an array', { stops: [[-26, 28], [-26.1, 28]] }, 'stop 1 must have user_location_uid or lat and lng'],
+    [
+      'a stop is an array',
+      {
+        stops: [
+          [-26, 28],
+          [-26.1, 28],
+        ],
+      },
+      'stop 1 must have user_location_uid or lat and lng',
+    ],
     ['vehicle_uid is true', { vehicle_uid: true }, 'vehicle_uid must be an integer'],
     ['vehicle_uid is 1e30', { vehicle_uid: 1e30 }, 'vehicle_uid must be an integer'],
   ])('refuses a JSON body where %s', async (_case, params, message) => {
@@ -430,7 +534,7 @@ describe('addRoute refusals', () => {
     expect(res).toBeError(400, message);
   });
 
-  it('answers not found for a stop naming another user\'s location, creating nothing', async () => {
+  it("answers not found for a stop naming another user's location, creating nothing", async () => {
     // Prepare
     const user = await givenUser();
     const stranger = await givenUser();
@@ -451,7 +555,7 @@ describe('addRoute refusals', () => {
     expect(res).toBeError(404, 'location not found or not linked to this api key');
   });
 
-  it('never reuses another user\'s location for a raw stop', async () => {
+  it("never reuses another user's location for a raw stop", async () => {
     const user = await givenUser();
     const stranger = await givenUser();
     const start = somewhere();
@@ -461,7 +565,7 @@ describe('addRoute refusals', () => {
     expect(res.body.stops[0].user_location_uid).not.toBe(theirs.userLocationUid);
   });
 
-  it('answers not found for another user\'s vehicle, creating and scheduling nothing', async () => {
+  it("answers not found for another user's vehicle, creating and scheduling nothing", async () => {
     // Prepare
     const user = await givenUser();
     const stranger = await givenUser();
@@ -474,7 +578,7 @@ describe('addRoute refusals', () => {
     expect(await scheduledRoutes(theirs.vehicleUid)).toEqual([]);
   });
 
-  it('answers the stops\' not found before the vehicle\'s', async () => {
+  it("answers the stops' not found before the vehicle's", async () => {
     const user = await givenUser();
     const res = await addRoute(user, { stops: stopsText([{ user_location_uid: 1 }, { user_location_uid: 2 }]), vehicle_uid: 1 });
     expect(res).toBeError(404, 'location not found or not linked to this api key');
@@ -490,19 +594,47 @@ describe('addRoute refusals', () => {
 
 /** CalculateRoutes' answer: one Vehicle leg per pair of stops, leg i 1800·(i+1) m and 150·(i+1) s, arriving at waypoint i. */
 function amazonRoutes(_url: URL, request: ProviderRequest): Answer {
-  const { Origin, Destination, Waypoints = [] } = request.body as { Origin: number[]; Destination: number[]; Waypoints?: Array<{ Position: number[] }> };
+  const {
+    Origin,
+    Destination,
+    Waypoints = [],
+  } = request.body as { Origin: number[]; Destination: number[]; Waypoints?: Array<{ Position: number[] }> };
   const points = [Origin, ...Waypoints.map((waypoint) => waypoint.Position), Destination];
-  return { body: amazonRoutesBody(points.slice(1).map((end, i) => vehicleLeg(points[i] as number[], end, 1800 * (i + 1), 150 * (i + 1), i < Waypoints.length ? i : undefined))) };
+  return {
+    body: amazonRoutesBody(
+      points
+        .slice(1)
+        .map((end, i) => vehicleLeg(points[i] as number[], end, 1800 * (i + 1), 150 * (i + 1), i < Waypoints.length ? i : undefined)),
+    ),
+  };
 }
 
 function vehicleLeg(from: number[], to: number[], metres: number, seconds: number, waypointIndex: number | undefined, type = 'Vehicle') {
   const details = {
-    AfterTravelSteps: [], Incidents: [], Notices: [], PassThroughWaypoints: [], Spans: [], Tolls: [], TollSystems: [], TravelSteps: [], TruckRoadTypes: [], Zones: [],
+    AfterTravelSteps: [],
+    Incidents: [],
+    Notices: [],
+    PassThroughWaypoints: [],
+    Spans: [],
+    Tolls: [],
+    TollSystems: [],
+    TravelSteps: [],
+    TruckRoadTypes: [],
+    Zones: [],
     Departure: { Place: { Position: from, OriginalPosition: from }, Time: '2026-11-23T08:00:00+02:00' },
-    Arrival: { Place: { Position: to, OriginalPosition: to, ...(waypointIndex === undefined ? {} : { WaypointIndex: waypointIndex }) }, Time: '2026-11-23T08:10:00+02:00' },
+    Arrival: {
+      Place: { Position: to, OriginalPosition: to, ...(waypointIndex === undefined ? {} : { WaypointIndex: waypointIndex }) },
+      Time: '2026-11-23T08:10:00+02:00',
+    },
     Summary: { Overview: { Distance: metres, Duration: seconds }, TravelOnly: { Duration: seconds } },
   };
-  return { Geometry: { Polyline: 'BFoz5xJ67i1B1B7PzIhaxL7Y' }, Language: 'en', TravelMode: type === 'Ferry' ? 'Ferry' : 'Car', Type: type, [`${type}LegDetails`]: details };
+  return {
+    Geometry: { Polyline: 'BFoz5xJ67i1B1B7PzIhaxL7Y' },
+    Language: 'en',
+    TravelMode: type === 'Ferry' ? 'Ferry' : 'Car',
+    Type: type,
+    [`${type}LegDetails`]: details,
+  };
 }
 
 const amazonRoutesBody = (legs: unknown[]) => ({
@@ -542,7 +674,9 @@ describe('addRoute with Amazon Location Service routes', () => {
       TravelMode: 'Car',
       LegAdditionalFeatures: ['Summary'],
     });
-    expect(String(asked[0]?.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/[a-z0-9-]+\/geo-routes\/aws4_request/);
+    expect(String(asked[0]?.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/[a-z0-9-]+\/geo-routes\/aws4_request/,
+    );
     expect(res.body.directions_source).toBe('amazon');
     expect(res.body.legs).toStrictEqual([
       { from_seq: 1, to_seq: 2, distance_km: 1.8, duration_s: 150 },
@@ -573,10 +707,26 @@ describe('addRoute with Amazon Location Service routes', () => {
   });
 
   it.each([
-    ['HTTP 500', (): Answer => ({ status: 500, body: { message: 'internal' }, headers: { 'x-amzn-errortype': 'InternalServerException' } }), 'directions provider amazon answered HTTP 500 (InternalServerException)'],
-    ['HTTP 403', (): Answer => ({ status: 403, body: { message: 'denied' }, headers: { 'x-amzn-errortype': 'AccessDeniedException' } }), 'directions provider amazon answered HTTP 403 (AccessDeniedException)'],
-    ['no routes', (): Answer => ({ body: { ...amazonRoutesBody([]), Routes: [] } }), 'directions provider amazon gave an unexpected answer'],
-    ['a leg without a summary', (): Answer => ({ body: amazonRoutesBody([{ Type: 'Vehicle', TravelMode: 'Car', VehicleLegDetails: {} }]) }), 'directions provider amazon gave an unexpected answer'],
+    [
+      'HTTP 500',
+      (): Answer => ({ status: 500, body: { message: 'internal' }, headers: { 'x-amzn-errortype': 'InternalServerException' } }),
+      'directions provider amazon answered HTTP 500 (InternalServerException)',
+    ],
+    [
+      'HTTP 403',
+      (): Answer => ({ status: 403, body: { message: 'denied' }, headers: { 'x-amzn-errortype': 'AccessDeniedException' } }),
+      'directions provider amazon answered HTTP 403 (AccessDeniedException)',
+    ],
+    [
+      'no routes',
+      (): Answer => ({ body: { ...amazonRoutesBody([]), Routes: [] } }),
+      'directions provider amazon gave an unexpected answer',
+    ],
+    [
+      'a leg without a summary',
+      (): Answer => ({ body: amazonRoutesBody([{ Type: 'Vehicle', TravelMode: 'Car', VehicleLegDetails: {} }]) }),
+      'directions provider amazon gave an unexpected answer',
+    ],
     ['no answer within the timeout', (): Answer => 'hang', 'directions provider amazon did not answer within 0.5 s'],
   ])('answers 502 to %s, creating nothing', async (_case, answer, message) => {
     const user = await givenUser();
@@ -591,7 +741,9 @@ describe('addRoute with Amazon Location Service routes', () => {
 
 describe('addRoute naming new stops by their address', () => {
   let nominatim: FakeProvider;
-  const nominatimAnswer = (url: URL): Answer => ({ body: { place_id: 1, display_name: `Stop at ${url.searchParams.get('lat')},${url.searchParams.get('lon')}, Gauteng, South Africa` } });
+  const nominatimAnswer = (url: URL): Answer => ({
+    body: { place_id: 1, display_name: `Stop at ${url.searchParams.get('lat')},${url.searchParams.get('lon')}, Gauteng, South Africa` },
+  });
 
   beforeAll(async () => {
     nominatim = await startFakeProvider(nominatimAnswer);
@@ -610,7 +762,10 @@ describe('addRoute naming new stops by their address', () => {
     expect(res).toBeSuccess();
     expect(nominatim.requests.length - before).toBe(1);
     const cell = (value: number | undefined) => Number(Number(value).toFixed(4));
-    expect(res.body.stops.map((stop: { description: string }) => stop.description)).toEqual([`Stop at ${cell(first?.lat)},${cell(first?.lng)}, Gauteng, South Africa`, 'Client']);
+    expect(res.body.stops.map((stop: { description: string }) => stop.description)).toEqual([
+      `Stop at ${cell(first?.lat)},${cell(first?.lng)}, Gauteng, South Africa`,
+      'Client',
+    ]);
   });
 
   it('names the stop by the gazetteer when the provider fails, and still makes the route', async () => {
@@ -624,7 +779,9 @@ describe('addRoute naming new stops by their address', () => {
     // Assess
     nominatim.answer = nominatimAnswer;
     expect(res).toBeSuccess();
-    expect(res.body.stops.map((stop: { description: string }) => stop.description)).toEqual(stops.map((stop) => describeNearTown(nearestTown(stop)!)));
+    expect(res.body.stops.map((stop: { description: string }) => stop.description)).toEqual(
+      stops.map((stop) => describeNearTown(nearestTown(stop)!)),
+    );
   });
 });
 
@@ -690,13 +847,33 @@ describe('addRoute with OSRM', () => {
 
   it.each([
     ['HTTP 500', (): Answer => ({ status: 500, text: 'Internal Server Error' }), 'directions provider osrm answered HTTP 500'],
-    ['HTTP 400 with code NoRoute, as OSRM answers an impossible route', (): Answer => ({ status: 400, body: { code: 'NoRoute', message: 'Impossible route between points' } }), 'directions provider osrm answered HTTP 400'],
-    ['code NoRoute with HTTP 200', (): Answer => ({ body: { code: 'NoRoute', message: 'Impossible route between points' } }), 'directions provider osrm answered code NoRoute'],
-    ['code NoSegment', (): Answer => ({ body: { code: 'NoSegment', message: 'Could not find a matching segment for any coordinate.' } }), 'directions provider osrm answered code NoSegment'],
+    [
+      'HTTP 400 with code NoRoute, as OSRM answers an impossible route',
+      (): Answer => ({ status: 400, body: { code: 'NoRoute', message: 'Impossible route between points' } }),
+      'directions provider osrm answered HTTP 400',
+    ],
+    [
+      'code NoRoute with HTTP 200',
+      (): Answer => ({ body: { code: 'NoRoute', message: 'Impossible route between points' } }),
+      'directions provider osrm answered code NoRoute',
+    ],
+    [
+      'code NoSegment',
+      (): Answer => ({ body: { code: 'NoSegment', message: 'Could not find a matching segment for any coordinate.' } }),
+      'directions provider osrm answered code NoSegment',
+    ],
     ['a body that is not JSON', (): Answer => ({ text: '<html>bad gateway</html>' }), 'directions provider osrm gave an unexpected answer'],
-    ['too few legs', (): Answer => ({ body: { code: 'Ok', routes: [{ legs: [{ distance: 1, duration: 1 }] }] } }), 'directions provider osrm gave an unexpected answer'],
+    [
+      'too few legs',
+      (): Answer => ({ body: { code: 'Ok', routes: [{ legs: [{ distance: 1, duration: 1 }] }] } }),
+      'directions provider osrm gave an unexpected answer',
+    ],
     ['no routes', (): Answer => ({ body: { code: 'Ok', routes: [] } }), 'directions provider osrm gave an unexpected answer'],
-    ['a leg without a distance', (): Answer => ({ body: { code: 'Ok', routes: [{ legs: [{ duration: 1 }, { distance: 1, duration: 1 }] }] } }), 'directions provider osrm gave an unexpected answer'],
+    [
+      'a leg without a distance',
+      (): Answer => ({ body: { code: 'Ok', routes: [{ legs: [{ duration: 1 }, { distance: 1, duration: 1 }] }] } }),
+      'directions provider osrm gave an unexpected answer',
+    ],
     ['no answer within the timeout', (): Answer => 'hang', 'directions provider osrm did not answer within 0.5 s'],
   ])('answers 502 to %s, creating nothing and caching nothing', async (_case, answer, message) => {
     // Prepare
@@ -804,8 +981,11 @@ describe('addRoute with Google Directions', () => {
   it.each([
     ['ZERO_RESULTS', { geocoded_waypoints: [], routes: [], status: 'ZERO_RESULTS' }],
     ['REQUEST_DENIED', { error_message: `The provided API key is invalid: ${GOOGLE_KEY}`, routes: [], status: 'REQUEST_DENIED' }],
-    ['OVER_QUERY_LIMIT', { error_message: 'You have exceeded your daily request quota for this API.', routes: [], status: 'OVER_QUERY_LIMIT' }],
-  ])('answers 502 to status %s without the provider\'s text or the key, creating nothing', async (status, body) => {
+    [
+      'OVER_QUERY_LIMIT',
+      { error_message: 'You have exceeded your daily request quota for this API.', routes: [], status: 'OVER_QUERY_LIMIT' },
+    ],
+  ])("answers 502 to status %s without the provider's text or the key, creating nothing", async (status, body) => {
     // Prepare
     const user = await givenUser();
     google.answer = () => ({ body });
@@ -819,7 +999,11 @@ describe('addRoute with Google Directions', () => {
   it.each([
     ['HTTP 503', (): Answer => ({ status: 503, text: 'unavailable' }), 'directions provider google answered HTTP 503'],
     ['a timeout', (): Answer => 'hang', 'directions provider google did not answer within 0.5 s'],
-    ['a leg without a duration value', (): Answer => ({ body: { status: 'OK', routes: [{ legs: [{ distance: { value: 10 }, duration: { text: '1 min' } }] }] } }), 'directions provider google gave an unexpected answer'],
+    [
+      'a leg without a duration value',
+      (): Answer => ({ body: { status: 'OK', routes: [{ legs: [{ distance: { value: 10 }, duration: { text: '1 min' } }] }] } }),
+      'directions provider google gave an unexpected answer',
+    ],
   ])('answers 502 to %s', async (_case, answer, message) => {
     const user = await givenUser();
     google.answer = answer;

@@ -18,8 +18,18 @@ describe('addUserLocation', () => {
     expect(Number.isInteger(res.body.user_location_uid)).toBe(true);
     const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
     expect(got.body.location).toStrictEqual({
-      user_location_uid: res.body.user_location_uid, latitude: -26.2041, longitude: 28.0473, description: 'Depot',
-      icon: '', color: 'blue', radius: 1, location_type: 'point', points: '', speed: 0, no_go: 0, only_push: 0,
+      user_location_uid: res.body.user_location_uid,
+      latitude: -26.2041,
+      longitude: 28.0473,
+      description: 'Depot',
+      icon: '',
+      color: 'blue',
+      radius: 1,
+      location_type: 'point',
+      points: '',
+      speed: 0,
+      no_go: 0,
+      only_push: 0,
     });
   });
 
@@ -28,7 +38,14 @@ describe('addUserLocation', () => {
     const user = await givenUser();
     // Act
     const res = await api.post('addUserLocation', {
-      api_key: user.key, ...depot, color: 'red', radius: '0.25', icon: 'truck', speed: '60', no_go: '1', only_push: '1',
+      api_key: user.key,
+      ...depot,
+      color: 'red',
+      radius: '0.25',
+      icon: 'truck',
+      speed: '60',
+      no_go: '1',
+      only_push: '1',
     });
     // Assess
     expect(res).toBeSuccess();
@@ -43,7 +60,15 @@ describe('addUserLocation', () => {
     // Act
     const res = await api.post(
       'addUserLocation',
-      { api_key: user.key, description: 'Yard', latitude: -26.205, longitude: 28.045, location_type: 'polygon', points: JSON.stringify(points), no_go: 1 },
+      {
+        api_key: user.key,
+        description: 'Yard',
+        latitude: -26.205,
+        longitude: 28.045,
+        location_type: 'polygon',
+        points: JSON.stringify(points),
+        no_go: 1,
+      },
       { json: true },
     );
     // Assess
@@ -70,7 +95,7 @@ describe('addUserLocation', () => {
     expect((await storedLocation(user, res.body.user_location_uid)).locationType).toBe('polygon');
   });
 
-  it('keeps a point\'s points empty, ignoring any points sent', async () => {
+  it("keeps a point's points empty, ignoring any points sent", async () => {
     const user = await givenUser();
     const res = await api.post('addUserLocation', { api_key: user.key, ...depot, points: 'not even json' });
     expect(res).toBeSuccess();
@@ -93,7 +118,11 @@ describe('addUserLocation', () => {
 
   it('accepts the edges of the coordinate ranges', async () => {
     const user = await givenUser();
-    for (const [latitude, longitude] of [['90', '180'], ['-90', '-180'], ['0', '0']]) {
+    for (const [latitude, longitude] of [
+      ['90', '180'],
+      ['-90', '-180'],
+      ['0', '0'],
+    ]) {
       const res = await api.post('addUserLocation', { api_key: user.key, description: 'Edge', latitude, longitude });
       expect(res).toBeSuccess();
     }
@@ -163,9 +192,21 @@ describe('addUserLocation refusals', () => {
     ['empty points', '', 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon'],
     ['points that are not JSON', '[{lat:1', 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon'],
     ['points that are an object', '{"lat":1,"lng":2}', 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon'],
-    ['two vertices', JSON.stringify(SQUARE_AROUND_DEPOT.slice(0, 2)), 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon'],
-    ['a vertex without lng', '[{"lat":1,"lng":2},{"lat":3},{"lat":5,"lng":6}]', 'points vertex 2 must be an object with numeric lat and lng'],
-    ['a vertex with text', '[{"lat":1,"lng":2},{"lat":3,"lng":4},{"lat":"5","lng":6}]', 'points vertex 3 must be an object with numeric lat and lng'],
+    [
+      'two vertices',
+      JSON.stringify(SQUARE_AROUND_DEPOT.slice(0, 2)),
+      'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon',
+    ],
+    [
+      'a vertex without lng',
+      '[{"lat":1,"lng":2},{"lat":3},{"lat":5,"lng":6}]',
+      'points vertex 2 must be an object with numeric lat and lng',
+    ],
+    [
+      'a vertex with text',
+      '[{"lat":1,"lng":2},{"lat":3,"lng":4},{"lat":"5","lng":6}]',
+      'points vertex 3 must be an object with numeric lat and lng',
+    ],
     ['a vertex out of range', '[{"lat":1,"lng":2},{"lat":95,"lng":4},{"lat":5,"lng":6}]', 'points vertex 2 is out of range'],
     ['a vertex of 1e30', '[{"lat":1e30,"lng":2},{"lat":3,"lng":4},{"lat":5,"lng":6}]', 'points vertex 1 is out of range'],
   ])('refuses a polygon with %s', async (_case, points, message) => {
@@ -185,14 +226,21 @@ describe('addUserLocation refusals', () => {
       [{ ...depot, radius: 1e30 }, 'radius must be a number greater than 0 and at most 20000 (km)'],
       [{ ...depot, no_go: true }, 'no_go must be 0 or 1'],
       [{ ...depot, location_type: 1 }, "location_type must be 'point' or 'polygon'"],
-      [{ ...depot, location_type: 'polygon', points: { lat: 1, lng: 2 } }, 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon'],
+      [
+        { ...depot, location_type: 'polygon', points: { lat: 1, lng: 2 } },
+        'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon',
+      ],
     ];
     for (const [params, message] of cases) {
       // Act
-      const res = await api.post('addUserLocation', {}, {
-        rawBody: JSON.stringify({ api_key: user.key, ...params }),
-        headers: { 'Content-Type': 'application/json' },
-      });
+      const res = await api.post(
+        'addUserLocation',
+        {},
+        {
+          rawBody: JSON.stringify({ api_key: user.key, ...params }),
+          headers: { 'Content-Type': 'application/json' },
+        },
+      );
       // Assess
       expect(res).toBeError(400, message);
     }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenFillSlip, givenSlip } from '../support/expense-slips-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 const NOT_FOUND = 'slip not found or not linked to this api key';
 
@@ -20,7 +20,12 @@ describe('deleteExpenseSlip', () => {
       // Assess
       expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', slip_uid: slip.slipUid });
       expect(await getSlip(user, slip.slipUid)).toBeError(404, NOT_FOUND);
-      const listed = await api.get('getExpenseSlips', { api_key: user.key, vehicle_uid: vehicle.vehicleUid, start_date: '2026-11-01', end_date: '2026-11-01' });
+      const listed = await api.get('getExpenseSlips', {
+        api_key: user.key,
+        vehicle_uid: vehicle.vehicleUid,
+        start_date: '2026-11-01',
+        end_date: '2026-11-01',
+      });
       expect(listed.body.cnt).toBe(0);
     });
 
@@ -42,7 +47,9 @@ describe('deleteExpenseSlip', () => {
       const user = await givenUser();
       const slip = await givenSlip(user, await givenVehicle(user));
       // Act
-      const results = await Promise.all(Array.from({ length: 8 }, () => api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })),
+      );
       // Assess
       expect(results.map((res) => res.status).sort()).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
     });
@@ -51,7 +58,10 @@ describe('deleteExpenseSlip', () => {
   describe('errors', () => {
     it.each(notIntegers)('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
       const user = await givenUser();
-      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid })).toBeError(400, 'slip_uid is required and must be an integer');
+      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid })).toBeError(
+        400,
+        'slip_uid is required and must be an integer',
+      );
     });
 
     it('says "slip not found" for a slip nobody has, and for one already deleted', async () => {
@@ -62,7 +72,7 @@ describe('deleteExpenseSlip', () => {
       expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeError(404, NOT_FOUND);
     });
 
-    it('never deletes another user\'s slip', async () => {
+    it("never deletes another user's slip", async () => {
       // Prepare
       const owner = await givenUser();
       const slip = await givenSlip(owner, await givenVehicle(owner));

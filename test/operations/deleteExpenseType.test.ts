@@ -16,7 +16,10 @@ describe('deleteExpenseType', () => {
 
   it('refuses to delete Fuel (type 2)', async () => {
     const user = await givenUser();
-    expect(await api.post('deleteExpenseType', { api_key: user.key, type: 2 })).toBeError(400, 'type 2 (Fuel) is built in and cannot be deleted');
+    expect(await api.post('deleteExpenseType', { api_key: user.key, type: 2 })).toBeError(
+      400,
+      'type 2 (Fuel) is built in and cannot be deleted',
+    );
   });
 
   it.each([[undefined], [''], ['x'], ['1.0'], ['１２']])('says "type is required and must be an integer" for %j', async (type) => {
@@ -28,10 +31,13 @@ describe('deleteExpenseType', () => {
     const user = await givenUser();
     const type = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
     await api.post('deleteExpenseType', { api_key: user.key, type });
-    expect(await api.post('deleteExpenseType', { api_key: user.key, type })).toBeError(404, 'expense type not found or not linked to this api key');
+    expect(await api.post('deleteExpenseType', { api_key: user.key, type })).toBeError(
+      404,
+      'expense type not found or not linked to this api key',
+    );
   });
 
-  it('does not find another user\'s type, and leaves it in place', async () => {
+  it("does not find another user's type, and leaves it in place", async () => {
     // Prepare
     const owner = await givenUser();
     const type = (await api.post('addExpenseType', { api_key: owner.key, expense_name: 'Tolls' })).body.type;

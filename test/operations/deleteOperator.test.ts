@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, givenOperator, operatorRecord } from '../support/operators-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 const NOT_FOUND = 'operator not found or not linked to this api key';
 
@@ -56,7 +56,7 @@ describe('deleteOperator', () => {
     expect(results.map((res) => res.status).sort()).toEqual([200, 404]);
   });
 
-  it('does not find another user\'s operator, and leaves it and its tag in place', async () => {
+  it("does not find another user's operator, and leaves it and its tag in place", async () => {
     // Prepare
     const owner = await givenUser();
     const { operatorUid, tagId } = await givenOperator(owner);
@@ -72,13 +72,19 @@ describe('deleteOperator', () => {
 
   it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
     const user = await givenUser();
-    expect(await api.post('deleteOperator', { api_key: user.key, operator_uid })).toBeError(400, 'operator_uid is required and must be an integer');
+    expect(await api.post('deleteOperator', { api_key: user.key, operator_uid })).toBeError(
+      400,
+      'operator_uid is required and must be an integer',
+    );
   });
 
   it('refuses a GET with the method message', async () => {
     const user = await givenUser();
     const { operatorUid } = await givenOperator(user);
-    expect(await api.get('deleteOperator', { api_key: user.key, operator_uid: operatorUid })).toBeError(405, 'method not allowed, use POST');
+    expect(await api.get('deleteOperator', { api_key: user.key, operator_uid: operatorUid })).toBeError(
+      405,
+      'method not allowed, use POST',
+    );
     expect(await operatorRecord(user, operatorUid)).toMatchObject({ operator_uid: operatorUid });
   });
 });

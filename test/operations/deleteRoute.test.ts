@@ -63,7 +63,7 @@ describe('deleteRoute', () => {
     expect(await scheduledRoutes(vehicle.vehicleUid)).toEqual([]);
   });
 
-  it('answers not found for another user\'s route and leaves it and its schedule in place', async () => {
+  it("answers not found for another user's route and leaves it and its schedule in place", async () => {
     // Prepare
     const owner = await givenUser();
     const vehicle = await givenVehicle(owner);

@@ -45,7 +45,8 @@ describe('deleteUserLocation', () => {
     );
     // Assess
     expect(responses.filter((res) => res.status === 200)).toHaveLength(1);
-    for (const res of responses.filter((r) => r.status !== 200)) expect(res).toBeError(404, 'location not found or not linked to this api key');
+    for (const res of responses.filter((r) => r.status !== 200))
+      expect(res).toBeError(404, 'location not found or not linked to this api key');
   });
 
   it.each([undefined, '', 'abc', '2.5', '99999999999999999999'])('refuses user_location_uid %j', async (userLocationUid) => {
@@ -54,7 +55,7 @@ describe('deleteUserLocation', () => {
     expect(res).toBeError(400, 'user_location_uid is required and must be an integer');
   });
 
-  it('answers not found for another user\'s location and leaves it in place', async () => {
+  it("answers not found for another user's location and leaves it in place", async () => {
     // Prepare
     const owner = await givenUser();
     const location = await givenUserLocation(owner);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenSlip } from '../support/expense-slips-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
-const slipOf = async (user: TestUser, slipUid: number) => (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip;
+const slipOf = async (user: TestUser, slipUid: number) =>
+  (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip;
 
 async function givenUserWithSlip() {
   const user = await givenUser();
@@ -18,13 +19,24 @@ describe('editExpenseSlip', () => {
     it('changes every field given and answers the slip_uid', async () => {
       // Prepare
       const { user, slip, before } = await givenUserWithSlip();
-      const changes = { amount: '12.30', qty: '0.125', slip_number: 'INV-2002', event_datetime: '2026-11-02 16:45:10', comment: 'Corrected' };
+      const changes = {
+        amount: '12.30',
+        qty: '0.125',
+        slip_number: 'INV-2002',
+        event_datetime: '2026-11-02 16:45:10',
+        comment: 'Corrected',
+      };
       // Act
       const res = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, ...changes });
       // Assess
       expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', slip_uid: slip.slipUid });
       expect(await slipOf(user, slip.slipUid)).toEqual({
-        ...before, slip_amount: '12.30', slip_qty: '0.125', slip_number: 'INV-2002', event_datetime: '2026-11-02 16:45:10', comment: 'Corrected',
+        ...before,
+        slip_amount: '12.30',
+        slip_qty: '0.125',
+        slip_number: 'INV-2002',
+        event_datetime: '2026-11-02 16:45:10',
+        comment: 'Corrected',
       });
     });
 
@@ -54,12 +66,16 @@ describe('editExpenseSlip', () => {
 
     it('takes a JSON body', async () => {
       const { user, slip } = await givenUserWithSlip();
-      const res = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '1000000.01', comment: 'Café 🚚' }, { json: true });
+      const res = await api.post(
+        'editExpenseSlip',
+        { api_key: user.key, slip_uid: slip.slipUid, amount: '1000000.01', comment: 'Café 🚚' },
+        { json: true },
+      );
       expect(res).toBeSuccess();
       expect(await slipOf(user, slip.slipUid)).toMatchObject({ slip_amount: '1000000.01', comment: 'Café 🚚' });
     });
 
-    it('accepts the slip\'s own type and refuses any other', async () => {
+    it("accepts the slip's own type and refuses any other", async () => {
       // Prepare
       const { user, slip, before } = await givenUserWithSlip();
       const tolls = await givenExpenseType(user, 'Tolls');
@@ -99,7 +115,7 @@ describe('editExpenseSlip', () => {
       );
     });
 
-    it('never edits another user\'s slip', async () => {
+    it("never edits another user's slip", async () => {
       // Prepare
       const { user, slip, before } = await givenUserWithSlip();
       const stranger = await givenUser();
@@ -112,7 +128,10 @@ describe('editExpenseSlip', () => {
 
     it.each(['0', '0.00', '-3', 'abc', '', '1e3'])('says "amount must be greater than 0" for amount "%s"', async (amount) => {
       const { user, slip, before } = await givenUserWithSlip();
-      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount })).toBeError(400, 'amount must be greater than 0');
+      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount })).toBeError(
+        400,
+        'amount must be greater than 0',
+      );
       expect(await slipOf(user, slip.slipUid)).toEqual(before);
     });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
 import { notIntegers } from '../support/bad-values.ts';
+import { givenUser, type TestUser } from '../support/builders.ts';
 
 const givenType = async (user: TestUser, expense_name: string): Promise<number> =>
   (await api.post('addExpenseType', { api_key: user.key, expense_name })).body.type;
@@ -35,11 +35,14 @@ describe('editExpenseType', () => {
     expect(res.body.name).toBe('Tolls');
   });
 
-  it('refuses the name of another of the user\'s types', async () => {
+  it("refuses the name of another of the user's types", async () => {
     const user = await givenUser();
     await givenType(user, 'Parking');
     const type = await givenType(user, 'Tolls');
-    expect(await api.post('editExpenseType', { api_key: user.key, type, expense_name: 'PARKING' })).toBeError(409, 'expense type already exists');
+    expect(await api.post('editExpenseType', { api_key: user.key, type, expense_name: 'PARKING' })).toBeError(
+      409,
+      'expense type already exists',
+    );
     expect(await namesOf(user)).toEqual(['Fuel', 'Parking', 'Tolls']);
   });
 
@@ -101,7 +104,9 @@ describe('editExpenseType', () => {
   it('lets exactly one of two types take a name when both are renamed to it at once', async () => {
     const user = await givenUser();
     const [a, b] = [await givenType(user, 'A'), await givenType(user, 'B')];
-    const results = await Promise.all([a, b, a, b].map((type) => api.post('editExpenseType', { api_key: user.key, type, expense_name: 'Shared' })));
+    const results = await Promise.all(
+      [a, b, a, b].map((type) => api.post('editExpenseType', { api_key: user.key, type, expense_name: 'Shared' })),
+    );
     expect(await namesOf(user).then((names: string[]) => names.filter((name) => name === 'Shared'))).toHaveLength(1);
     expect(results.some((res) => res.status === 409)).toBe(true);
   });

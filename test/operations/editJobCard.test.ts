@@ -15,10 +15,20 @@ describe('editJobCard with a raw JSON body', () => {
     const card = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T06:00:00.000Z', sourceIp: '198.51.100.7' });
     const text = '{"ReferenceNumber":"R-NEW","Extra":{"kept":true}}';
     // Act
-    const res = await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: text });
+    const res = await api.post(
+      'editJobCard',
+      {},
+      { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: text },
+    );
     // Assess
     expect(res).toBeSuccess();
-    expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', job_card_uid: card.jobCardUid, external_reference: 'R-NEW' });
+    expect(res.body).toEqual({
+      version: '1',
+      result: 'success',
+      error_msg: '',
+      job_card_uid: card.jobCardUid,
+      external_reference: 'R-NEW',
+    });
     const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(read.body.job_card).toEqual({
       job_card_uid: card.jobCardUid,
@@ -34,9 +44,15 @@ describe('editJobCard with a raw JSON body', () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
     // Act
-    const res = await api.post('editJobCard', {}, {
-      query: { job_card_uid: card.jobCardUid }, headers: { ...json, 'X-Api-Key': user.key }, rawBody: '{"SiteReferenceNumber":"S-2"}',
-    });
+    const res = await api.post(
+      'editJobCard',
+      {},
+      {
+        query: { job_card_uid: card.jobCardUid },
+        headers: { ...json, 'X-Api-Key': user.key },
+        rawBody: '{"SiteReferenceNumber":"S-2"}',
+      },
+    );
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('S-2');
@@ -45,7 +61,11 @@ describe('editJobCard with a raw JSON body', () => {
   it('answers a null external reference when the new payload has none', async () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
-    const res = await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: '{"CompanyId":"ACME"}' });
+    const res = await api.post(
+      'editJobCard',
+      {},
+      { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: '{"CompanyId":"ACME"}' },
+    );
     expect(res.body.external_reference).toBeNull();
   });
 
@@ -54,7 +74,11 @@ describe('editJobCard with a raw JSON body', () => {
     const user = await givenUser();
     const card = await givenJobCard(user, aJobCardPayload({ SiteReferenceNumber: 'OLD-1' }));
     // Act
-    await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: '{"SiteReferenceNumber":"NEW-1"}' });
+    await api.post(
+      'editJobCard',
+      {},
+      { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: '{"SiteReferenceNumber":"NEW-1"}' },
+    );
     // Assess
     const byOld = await api.get('getJobCards', { api_key: user.key, external_reference: 'OLD-1' });
     const byNew = await api.get('getJobCards', { api_key: user.key, external_reference: 'NEW-1' });
@@ -65,11 +89,20 @@ describe('editJobCard with a raw JSON body', () => {
   it('needs job_card_uid in the query string, not inside the payload', async () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
-    const res = await api.post('editJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: JSON.stringify({ job_card_uid: card.jobCardUid }) });
+    const res = await api.post(
+      'editJobCard',
+      {},
+      { query: { api_key: user.key }, headers: json, rawBody: JSON.stringify({ job_card_uid: card.jobCardUid }) },
+    );
     expect(res).toBeError(400, 'job_card_uid is required and must be an integer');
   });
 
-  it.each([['truncated', '{"a":'], ['an array', '[]'], ['null', 'null'], ['a number', '7']])('refuses a %s body as not valid JSON', async (_, rawBody) => {
+  it.each([
+    ['truncated', '{"a":'],
+    ['an array', '[]'],
+    ['null', 'null'],
+    ['a number', '7'],
+  ])('refuses a %s body as not valid JSON', async (_, rawBody) => {
     const user = await givenUser();
     const card = await givenJobCard(user);
     const res = await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody });
@@ -91,14 +124,21 @@ describe('editJobCard with a payload form field', () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
     // Act
-    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload: '{"ReferenceNumber":"R-FORM"}' });
+    const res = await api.post('editJobCard', {
+      api_key: user.key,
+      job_card_uid: card.jobCardUid,
+      payload: '{"ReferenceNumber":"R-FORM"}',
+    });
     // Assess
     expect(res).toBeSuccess();
     const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(read.body.job_card.payload).toEqual({ ReferenceNumber: 'R-FORM' });
   });
 
-  it.each([['missing', undefined], ['empty', '']])('refuses a %s payload', async (_, payload) => {
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+  ])('refuses a %s payload', async (_, payload) => {
     const user = await givenUser();
     const card = await givenJobCard(user);
     const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload });
@@ -146,13 +186,17 @@ describe('editJobCard and other users', () => {
     expect(res).toBeError(404, NOT_FOUND);
   });
 
-  it('answers not found for another user\'s card and leaves it unchanged', async () => {
+  it("answers not found for another user's card and leaves it unchanged", async () => {
     // Prepare
     const owner = await givenUser();
     const card = await givenJobCard(owner);
     const other = await givenUser();
     // Act
-    const res = await api.post('editJobCard', { api_key: other.key, job_card_uid: card.jobCardUid, payload: '{"ReferenceNumber":"HIJACK"}' });
+    const res = await api.post('editJobCard', {
+      api_key: other.key,
+      job_card_uid: card.jobCardUid,
+      payload: '{"ReferenceNumber":"HIJACK"}',
+    });
     // Assess
     expect(res).toBeError(404, NOT_FOUND);
     const read = await api.get('getJobCard', { api_key: owner.key, job_card_uid: card.jobCardUid });
@@ -171,7 +215,11 @@ describe('editJobCard under concurrency', () => {
     // Act
     const results = await Promise.all(
       references.map((reference) =>
-        api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload: JSON.stringify({ ReferenceNumber: reference }) }),
+        api.post('editJobCard', {
+          api_key: user.key,
+          job_card_uid: card.jobCardUid,
+          payload: JSON.stringify({ ReferenceNumber: reference }),
+        }),
       ),
     );
     // Assess
@@ -182,7 +230,9 @@ describe('editJobCard under concurrency', () => {
     expect([...edits].sort()).toEqual(references);
     const current = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(current.body.job_card.external_reference).toBe(edits.at(-1));
-    const listed = await Promise.all(references.map((reference) => api.get('getJobCards', { api_key: user.key, external_reference: reference })));
+    const listed = await Promise.all(
+      references.map((reference) => api.get('getJobCards', { api_key: user.key, external_reference: reference })),
+    );
     expect(listed.map((res) => res.body.cnt)).toEqual(references.map((reference) => (reference === edits.at(-1) ? 1 : 0)));
   });
 });
@@ -202,8 +252,15 @@ describe('editJobCard refusals', () => {
 
 describe('editJobCard payloads read back', () => {
   it.each([
-    ['a payload form field', (key: string, uid: number) => api.post('editJobCard', { api_key: key, job_card_uid: uid, payload: TRICKY_PAYLOAD_TEXT })],
-    ['a raw JSON body', (key: string, uid: number) => api.post('editJobCard', {}, { query: { api_key: key, job_card_uid: uid }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT })],
+    [
+      'a payload form field',
+      (key: string, uid: number) => api.post('editJobCard', { api_key: key, job_card_uid: uid, payload: TRICKY_PAYLOAD_TEXT }),
+    ],
+    [
+      'a raw JSON body',
+      (key: string, uid: number) =>
+        api.post('editJobCard', {}, { query: { api_key: key, job_card_uid: uid }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT }),
+    ],
   ])('returns the text sent in %s exactly, in the card and its edit snapshot', async (_, edit) => {
     // Prepare
     const user = await givenUser();

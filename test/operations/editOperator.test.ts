@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, type TestUser } from '../support/builders.ts';
 import { anOperator, aTagId, givenOperator, operatorRecord } from '../support/operators-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 const holdersOf = async (tagId: string, users: TestUser[]) => {
   const lists = await Promise.all(users.map((user) => api.get('getOperators', { api_key: user.key })));
@@ -18,8 +18,13 @@ describe('editOperator', () => {
       const before = await operatorRecord(user, operatorUid);
       // Act
       const res = await api.post('editOperator', {
-        api_key: user.key, operator_uid: operatorUid, fullname: 'Thabo M. Mokoena', active_flag: 0, default_trip_type: 5,
-        home_address: '', pdp_expiry_datetime: '2027-12-01',
+        api_key: user.key,
+        operator_uid: operatorUid,
+        fullname: 'Thabo M. Mokoena',
+        active_flag: 0,
+        default_trip_type: 5,
+        home_address: '',
+        pdp_expiry_datetime: '2027-12-01',
       });
       // Assess
       expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', operator_uid: operatorUid });
@@ -38,22 +43,46 @@ describe('editOperator', () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
       const changes = anOperator({
-        fullname: 'Naledi Khumalo', id_number: '9001015009088', default_trip_type: 1, active_flag: 0, mobile_number: '1',
-        home_number: '2', employee_number: 'E-9', current_points: '0', home_address: 'Durban', next_of_kin: 'Sizwe',
-        next_of_kin_contact_number: '3', email_address: 'naledi@example.org', driver_licence_expiry_datetime: '2030-01-01',
-        pdp_expiry_datetime: '2030-01-02', dgp_expiry_datetime: '2030-01-03', mc_expiry_datetime: '2030-01-04',
+        fullname: 'Naledi Khumalo',
+        id_number: '9001015009088',
+        default_trip_type: 1,
+        active_flag: 0,
+        mobile_number: '1',
+        home_number: '2',
+        employee_number: 'E-9',
+        current_points: '0',
+        home_address: 'Durban',
+        next_of_kin: 'Sizwe',
+        next_of_kin_contact_number: '3',
+        email_address: 'naledi@example.org',
+        driver_licence_expiry_datetime: '2030-01-01',
+        pdp_expiry_datetime: '2030-01-02',
+        dgp_expiry_datetime: '2030-01-03',
+        mc_expiry_datetime: '2030-01-04',
       });
       // Act
       const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, ...changes });
       // Assess
       expect(res).toBeSuccess();
       expect(await operatorRecord(user, operatorUid)).toEqual({
-        operator_uid: operatorUid, id_number: '9001015009088', fullname: 'Naledi Khumalo', tag_id: changes.tag_id,
-        default_trip_type: 1, mobile_number: '1', home_number: '2',
-        driver_licence_expiry_datetime: '2030-01-01 00:00:00', pdp_expiry_datetime: '2030-01-02 00:00:00',
-        dgp_expiry_datetime: '2030-01-03 00:00:00', mc_expiry_datetime: '2030-01-04 00:00:00',
-        employee_number: 'E-9', current_points: '0', home_address: 'Durban', next_of_kin: 'Sizwe',
-        next_of_kin_contact_number: '3', active_flag: 0, email_address: 'naledi@example.org',
+        operator_uid: operatorUid,
+        id_number: '9001015009088',
+        fullname: 'Naledi Khumalo',
+        tag_id: changes.tag_id,
+        default_trip_type: 1,
+        mobile_number: '1',
+        home_number: '2',
+        driver_licence_expiry_datetime: '2030-01-01 00:00:00',
+        pdp_expiry_datetime: '2030-01-02 00:00:00',
+        dgp_expiry_datetime: '2030-01-03 00:00:00',
+        mc_expiry_datetime: '2030-01-04 00:00:00',
+        employee_number: 'E-9',
+        current_points: '0',
+        home_address: 'Durban',
+        next_of_kin: 'Sizwe',
+        next_of_kin_contact_number: '3',
+        active_flag: 0,
+        email_address: 'naledi@example.org',
       });
     });
 
@@ -68,7 +97,11 @@ describe('editOperator', () => {
     it('accepts a JSON body with numbers', async () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
-      const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, id_number: 7702025009081, active_flag: 0 }, { json: true });
+      const res = await api.post(
+        'editOperator',
+        { api_key: user.key, operator_uid: operatorUid, id_number: 7702025009081, active_flag: 0 },
+        { json: true },
+      );
       expect(res).toBeSuccess();
       expect(await operatorRecord(user, operatorUid)).toMatchObject({ id_number: '7702025009081', active_flag: 0 });
     });
@@ -131,7 +164,11 @@ describe('editOperator', () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
       // Act
-      const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, pdp_expiry_datetime: '2027-08-31 00:00:00' });
+      const res = await api.post('editOperator', {
+        api_key: user.key,
+        operator_uid: operatorUid,
+        pdp_expiry_datetime: '2027-08-31 00:00:00',
+      });
       // Assess
       expect(res.status).toBe(200);
       const read = await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid });
@@ -141,7 +178,8 @@ describe('editOperator', () => {
     it('refuses a bad email address, flag, trip type and over-long text', async () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
-      const edit = (params: Record<string, string>) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, ...params });
+      const edit = (params: Record<string, string>) =>
+        api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, ...params });
       expect(await edit({ email_address: 'nobody' })).toBeError(400, 'email_address is not a valid email address');
       expect(await edit({ active_flag: '2' })).toBeError(400, 'active_flag must be 0 or 1');
       expect(await edit({ default_trip_type: 'x' })).toBeError(400, 'default_trip_type must be an integer of 0 or more');
@@ -157,7 +195,7 @@ describe('editOperator', () => {
       );
     });
 
-    it('does not find another user\'s operator, and leaves it unchanged', async () => {
+    it("does not find another user's operator, and leaves it unchanged", async () => {
       // Prepare
       const owner = await givenUser();
       const { operatorUid } = await givenOperator(owner);
@@ -184,7 +222,7 @@ describe('editOperator', () => {
       expect((await operatorRecord(user, operatorUid)).tag_id).toBe(tagId);
     });
 
-    it('refuses a tag another user\'s operator holds, and changes nothing', async () => {
+    it("refuses a tag another user's operator holds, and changes nothing", async () => {
       // Prepare
       const owner = await givenUser();
       const taken = await givenOperator(owner);
@@ -192,7 +230,12 @@ describe('editOperator', () => {
       const { operatorUid } = await givenOperator(user);
       const before = await operatorRecord(user, operatorUid);
       // Act
-      const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: taken.tagId, fullname: 'Changed' });
+      const res = await api.post('editOperator', {
+        api_key: user.key,
+        operator_uid: operatorUid,
+        tag_id: taken.tagId,
+        fullname: 'Changed',
+      });
       // Assess
       expect(res).toBeError(409, 'tag_id already exists');
       expect(await operatorRecord(user, operatorUid)).toEqual(before);
@@ -209,7 +252,10 @@ describe('editOperator', () => {
       // Assess
       expect(res).toBeSuccess();
       expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: oldTag }) })).toBeSuccess();
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: newTag }) })).toBeError(409, 'tag_id already exists');
+      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: newTag }) })).toBeError(
+        409,
+        'tag_id already exists',
+      );
       expect((await operatorRecord(user, operatorUid)).tag_id).toBe(newTag);
     });
 
@@ -259,13 +305,15 @@ describe('editOperator', () => {
       expect(await holdersOf(tag, [user])).toHaveLength(1);
     });
 
-    it('applies concurrent edits of one operator\'s tag one after the other, leaving one claim', async () => {
+    it("applies concurrent edits of one operator's tag one after the other, leaving one claim", async () => {
       // Prepare
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
       const tags = Array.from({ length: 5 }, aTagId);
       // Act
-      const results = await Promise.all(tags.map((tag_id) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id })));
+      const results = await Promise.all(
+        tags.map((tag_id) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id })),
+      );
       // Assess
       for (const res of results) expect(res).toBeSuccess();
       const final = String((await operatorRecord(user, operatorUid)).tag_id);
@@ -273,7 +321,10 @@ describe('editOperator', () => {
       for (const tag of tags.filter((t) => t !== final)) {
         expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tag }) })).toBeSuccess();
       }
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: final }) })).toBeError(409, 'tag_id already exists');
+      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: final }) })).toBeError(
+        409,
+        'tag_id already exists',
+      );
     });
   });
 });

@@ -3,7 +3,11 @@ import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenPolygonLocation, givenUserLocation, SQUARE_AROUND_DEPOT, storedLocation } from '../support/user-locations-builders.ts';
 
-const triangle = [{ lat: 1, lng: 1 }, { lat: 1, lng: 2 }, { lat: 2, lng: 1 }];
+const triangle = [
+  { lat: 1, lng: 1 },
+  { lat: 1, lng: 2 },
+  { lat: 2, lng: 1 },
+];
 const POINTS_REQUIRED = 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon';
 
 describe('editUserLocation', () => {
@@ -13,15 +17,29 @@ describe('editUserLocation', () => {
     const location = await givenUserLocation(user, { color: 'green', icon: 'fuel', speed: 40, no_go: 1 });
     // Act
     const res = await api.post('editUserLocation', {
-      api_key: user.key, user_location_uid: location.userLocationUid, description: 'Main depot', latitude: '-26.3', radius: '2.5',
+      api_key: user.key,
+      user_location_uid: location.userLocationUid,
+      description: 'Main depot',
+      latitude: '-26.3',
+      radius: '2.5',
     });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.user_location_uid).toBe(location.userLocationUid);
     const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
     expect(got.body.location).toStrictEqual({
-      user_location_uid: location.userLocationUid, latitude: -26.3, longitude: 28.0473, description: 'Main depot', icon: 'fuel',
-      color: 'green', radius: 2.5, location_type: 'point', points: '', speed: 40, no_go: 1, only_push: 0,
+      user_location_uid: location.userLocationUid,
+      latitude: -26.3,
+      longitude: 28.0473,
+      description: 'Main depot',
+      icon: 'fuel',
+      color: 'green',
+      radius: 2.5,
+      location_type: 'point',
+      points: '',
+      speed: 40,
+      no_go: 1,
+      only_push: 0,
     });
   });
 
@@ -32,13 +50,28 @@ describe('editUserLocation', () => {
     // Act
     const res = await api.post(
       'editUserLocation',
-      { api_key: user.key, user_location_uid: location.userLocationUid, longitude: 28.1, color: 'red', icon: 'home', speed: 0.5, no_go: 1, only_push: 1 },
+      {
+        api_key: user.key,
+        user_location_uid: location.userLocationUid,
+        longitude: 28.1,
+        color: 'red',
+        icon: 'home',
+        speed: 0.5,
+        no_go: 1,
+        only_push: 1,
+      },
       { json: true },
     );
     // Assess
     expect(res).toBeSuccess();
     expect(await storedLocation(user, location.userLocationUid)).toMatchObject({
-      longitude: 28.1, color: 'red', icon: 'home', speedLimit: 0.5, noGo: true, onlyPush: true, description: 'Depot',
+      longitude: 28.1,
+      color: 'red',
+      icon: 'home',
+      speedLimit: 0.5,
+      noGo: true,
+      onlyPush: true,
+      description: 'Depot',
     });
   });
 
@@ -86,7 +119,10 @@ describe('editUserLocation changing the shape', () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
     const res = await api.post('editUserLocation', {
-      api_key: user.key, user_location_uid: location.userLocationUid, location_type: 'polygon', points: JSON.stringify(triangle),
+      api_key: user.key,
+      user_location_uid: location.userLocationUid,
+      location_type: 'polygon',
+      points: JSON.stringify(triangle),
     });
     expect(res).toBeSuccess();
     expect(await storedLocation(user, location.userLocationUid)).toMatchObject({ locationType: 'polygon', points: triangle });
@@ -95,24 +131,39 @@ describe('editUserLocation changing the shape', () => {
   it('refuses to turn a point into a polygon without points', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, location_type: 'polygon' });
+    const res = await api.post('editUserLocation', {
+      api_key: user.key,
+      user_location_uid: location.userLocationUid,
+      location_type: 'polygon',
+    });
     expect(res).toBeError(400, POINTS_REQUIRED);
     expect(await storedLocation(user, location.userLocationUid)).toEqual(location);
   });
 
-  it('keeps a polygon\'s stored points when the type is restated without points', async () => {
-    const user = await givenUser();
-    const yard = await givenPolygonLocation(user);
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid, location_type: 'polygon', description: 'Yard 2' });
-    expect(res).toBeSuccess();
-    expect(await storedLocation(user, yard.userLocationUid)).toMatchObject({ locationType: 'polygon', points: SQUARE_AROUND_DEPOT, description: 'Yard 2' });
-  });
-
-  it('replaces a polygon\'s points, normalized', async () => {
+  it("keeps a polygon's stored points when the type is restated without points", async () => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
     const res = await api.post('editUserLocation', {
-      api_key: user.key, user_location_uid: yard.userLocationUid, points: ' [ {"lng":1, "lat":1, "z":0}, {"lat":1,"lng":2}, {"lat":2,"lng":1} ] ',
+      api_key: user.key,
+      user_location_uid: yard.userLocationUid,
+      location_type: 'polygon',
+      description: 'Yard 2',
+    });
+    expect(res).toBeSuccess();
+    expect(await storedLocation(user, yard.userLocationUid)).toMatchObject({
+      locationType: 'polygon',
+      points: SQUARE_AROUND_DEPOT,
+      description: 'Yard 2',
+    });
+  });
+
+  it("replaces a polygon's points, normalized", async () => {
+    const user = await givenUser();
+    const yard = await givenPolygonLocation(user);
+    const res = await api.post('editUserLocation', {
+      api_key: user.key,
+      user_location_uid: yard.userLocationUid,
+      points: ' [ {"lng":1, "lat":1, "z":0}, {"lat":1,"lng":2}, {"lat":2,"lng":1} ] ',
     });
     expect(res).toBeSuccess();
     const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
@@ -123,7 +174,10 @@ describe('editUserLocation changing the shape', () => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
     const res = await api.post('editUserLocation', {
-      api_key: user.key, user_location_uid: yard.userLocationUid, location_type: 'point', points: JSON.stringify(triangle),
+      api_key: user.key,
+      user_location_uid: yard.userLocationUid,
+      location_type: 'point',
+      points: JSON.stringify(triangle),
     });
     expect(res).toBeSuccess();
     const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
@@ -133,7 +187,11 @@ describe('editUserLocation changing the shape', () => {
   it('ignores points sent for a location that stays a point', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, points: JSON.stringify(triangle) });
+    const res = await api.post('editUserLocation', {
+      api_key: user.key,
+      user_location_uid: location.userLocationUid,
+      points: JSON.stringify(triangle),
+    });
     expect(res).toBeSuccess();
     expect(await storedLocation(user, location.userLocationUid)).toMatchObject({ locationType: 'point', points: [] });
   });
@@ -194,7 +252,7 @@ describe('editUserLocation refusals', () => {
     expect(res).toBeError(404, 'location not found or not linked to this api key');
   });
 
-  it('answers not found for another user\'s location and leaves it unchanged', async () => {
+  it("answers not found for another user's location and leaves it unchanged", async () => {
     // Prepare
     const owner = await givenUser();
     const location = await givenUserLocation(owner);

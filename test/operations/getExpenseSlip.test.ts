@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { deleteExpenseType, renameExpenseType } from '../../shared/store/expense-types.ts';
 import { linkVehicle } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { givenExpenseType, givenSlip } from '../support/expense-slips-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 describe('getExpenseSlip', () => {
   describe('success', () => {
@@ -17,10 +17,19 @@ describe('getExpenseSlip', () => {
       const res = await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
       // Assess
       expect(res.body).toEqual({
-        version: '1', result: 'success', error_msg: '',
+        version: '1',
+        result: 'success',
+        error_msg: '',
         slip: {
-          slip_uid: slip.slipUid, vehicle_uid: vehicle.vehicleUid, type: 2, type_name: 'Fuel', slip_number: 'INV-1001',
-          slip_qty: '0.100', slip_amount: '12.30', event_datetime: '2026-11-01 07:30:00', comment: 'Engen Rivonia',
+          slip_uid: slip.slipUid,
+          vehicle_uid: vehicle.vehicleUid,
+          type: 2,
+          type_name: 'Fuel',
+          slip_number: 'INV-1001',
+          slip_qty: '0.100',
+          slip_amount: '12.30',
+          event_datetime: '2026-11-01 07:30:00',
+          comment: 'Engen Rivonia',
         },
       });
     });
@@ -51,7 +60,7 @@ describe('getExpenseSlip', () => {
       expect(res.body.slip).toMatchObject({ type, type_name: 'Parking' });
     });
 
-    it('shows a slip to every user its vehicle is linked to, with its type\'s name', async () => {
+    it("shows a slip to every user its vehicle is linked to, with its type's name", async () => {
       // Prepare
       const owner = await givenUser();
       const vehicle = await givenVehicle(owner);
@@ -69,7 +78,10 @@ describe('getExpenseSlip', () => {
   describe('errors', () => {
     it.each(notIntegers)('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
       const user = await givenUser();
-      expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid })).toBeError(400, 'slip_uid is required and must be an integer');
+      expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid })).toBeError(
+        400,
+        'slip_uid is required and must be an integer',
+      );
     });
 
     it('says "slip not found" for a slip nobody has', async () => {
@@ -80,7 +92,7 @@ describe('getExpenseSlip', () => {
       );
     });
 
-    it('never shows another user\'s slip', async () => {
+    it("never shows another user's slip", async () => {
       // Prepare
       const owner = await givenUser();
       const slip = await givenSlip(owner, await givenVehicle(owner));

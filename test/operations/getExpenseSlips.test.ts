@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deleteExpenseType, renameExpenseType } from '../../shared/store/expense-types.ts';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenSlip } from '../support/expense-slips-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 const list = (user: TestUser, vehicle_uid: number | string | undefined, start_date?: string, end_date?: string) =>
   api.get('getExpenseSlips', { api_key: user.key, vehicle_uid, start_date, end_date });
@@ -21,12 +21,24 @@ describe('getExpenseSlips', () => {
       const res = await list(user, vehicle.vehicleUid, '2026-11-01', '2026-11-30');
       // Assess
       expect(res.body).toEqual({
-        version: '1', result: 'success', error_msg: '',
-        vehicle_uid: vehicle.vehicleUid, start_date: '2026-11-01 00:00:00', end_date: '2026-11-30 23:59:59', cnt: 1,
+        version: '1',
+        result: 'success',
+        error_msg: '',
+        vehicle_uid: vehicle.vehicleUid,
+        start_date: '2026-11-01 00:00:00',
+        end_date: '2026-11-30 23:59:59',
+        cnt: 1,
         slips: [
           {
-            slip_uid: slip.slipUid, vehicle_uid: vehicle.vehicleUid, type: 2, type_name: 'Fuel', slip_number: 'INV-1001',
-            slip_qty: '42.500', slip_amount: '1000000.01', event_datetime: '2026-11-01 07:30:00', comment: 'Engen Rivonia',
+            slip_uid: slip.slipUid,
+            vehicle_uid: vehicle.vehicleUid,
+            type: 2,
+            type_name: 'Fuel',
+            slip_number: 'INV-1001',
+            slip_qty: '42.500',
+            slip_amount: '1000000.01',
+            event_datetime: '2026-11-01 07:30:00',
+            comment: 'Engen Rivonia',
           },
         ],
       });
@@ -77,7 +89,7 @@ describe('getExpenseSlips', () => {
       expect(datetimesOf(afterMove.body)).toEqual(['2026-11-01 09:00:00']);
     });
 
-    it('compares the datetimes as entered, whatever the user\'s GMT offset', async () => {
+    it("compares the datetimes as entered, whatever the user's GMT offset", async () => {
       const user = await givenUser({ gmtOffsetMinutes: 120 });
       const vehicle = await givenVehicle(user);
       await givenSlip(user, vehicle, { eventDatetime: '2026-11-01 00:30:00' });
@@ -85,7 +97,7 @@ describe('getExpenseSlips', () => {
       expect((await list(user, vehicle.vehicleUid, '2026-11-01', '2026-11-01')).body.cnt).toBe(2);
     });
 
-    it('shows each type\'s current name, deleted types with their last one', async () => {
+    it("shows each type's current name, deleted types with their last one", async () => {
       // Prepare
       const user = await givenUser();
       const vehicle = await givenVehicle(user);
@@ -103,7 +115,7 @@ describe('getExpenseSlips', () => {
       expect(res.body.slips.map((slip: { type_name: string }) => slip.type_name)).toEqual(['Road tolls', 'Parking', 'Road tolls', 'Fuel']);
     });
 
-    it('leaves out fill slips and other vehicles\' slips', async () => {
+    it("leaves out fill slips and other vehicles' slips", async () => {
       // Prepare
       const user = await givenUser();
       const vehicle = await givenVehicle(user);

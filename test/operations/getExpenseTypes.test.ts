@@ -10,7 +10,7 @@ describe('getExpenseTypes', () => {
     expect(res.body).toMatchObject({ cnt: 1, expense_types: [{ type: 2, name: 'Fuel' }] });
   });
 
-  it('lists the user\'s live types after Fuel, with integer ids, and hides deleted ones', async () => {
+  it("lists the user's live types after Fuel, with integer ids, and hides deleted ones", async () => {
     // Prepare
     const user = await givenUser();
     const tolls = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
@@ -20,12 +20,18 @@ describe('getExpenseTypes', () => {
     const res = await api.get('getExpenseTypes', { api_key: user.key });
     // Assess
     expect(res.body).toEqual({
-      version: '1', result: 'success', error_msg: '', cnt: 2,
-      expense_types: [{ type: 2, name: 'Fuel' }, { type: parking, name: 'Parking' }],
+      version: '1',
+      result: 'success',
+      error_msg: '',
+      cnt: 2,
+      expense_types: [
+        { type: 2, name: 'Fuel' },
+        { type: parking, name: 'Parking' },
+      ],
     });
   });
 
-  it('never shows another user\'s types', async () => {
+  it("never shows another user's types", async () => {
     const owner = await givenUser();
     await api.post('addExpenseType', { api_key: owner.key, expense_name: 'Secret type' });
     const other = await givenUser();

@@ -6,7 +6,7 @@ import { aJobCardPayload, givenJobCard, payloadTextsIn, TRICKY_PAYLOAD_TEXT } fr
 const NOT_FOUND = 'job card not found or not linked to this api key';
 
 describe('getJobCard', () => {
-  it('returns exactly the spec\'s record: integer id, creation time in the user\'s offset, address, reference, parsed payload', async () => {
+  it("returns exactly the spec's record: integer id, creation time in the user's offset, address, reference, parsed payload", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: -300 });
     const card = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T03:30:15.000Z', sourceIp: '203.0.113.9' });
@@ -15,7 +15,9 @@ describe('getJobCard', () => {
     // Assess
     expect(res).toBeSuccess();
     expect(res.body).toEqual({
-      version: '1', result: 'success', error_msg: '',
+      version: '1',
+      result: 'success',
+      error_msg: '',
       job_card: {
         job_card_uid: card.jobCardUid,
         created_datetime: '2026-10-31 22:30:15',
@@ -39,7 +41,7 @@ describe('getJobCard', () => {
     expect(res).toBeError(404, NOT_FOUND);
   });
 
-  it('answers not found for another user\'s card', async () => {
+  it("answers not found for another user's card", async () => {
     // Prepare
     const owner = await givenUser();
     const card = await givenJobCard(owner);
@@ -72,7 +74,11 @@ describe('getJobCard payloads', () => {
   it('returns the payload exactly as sent: big integers, trailing zeros, key order, escapes, nested arrays', async () => {
     // Prepare
     const user = await givenUser();
-    const added = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: { 'Content-Type': 'application/json' }, rawBody: TRICKY_PAYLOAD_TEXT });
+    const added = await api.post(
+      'addJobCard',
+      {},
+      { query: { api_key: user.key }, headers: { 'Content-Type': 'application/json' }, rawBody: TRICKY_PAYLOAD_TEXT },
+    );
     // Act
     const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid });
     // Assess

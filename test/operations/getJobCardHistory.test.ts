@@ -13,7 +13,11 @@ describe('getJobCardHistory', () => {
     const card = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T06:00:00.000Z', sourceIp: '198.51.100.7' });
     const edits = [{ ReferenceNumber: 'E-1' }, { CompanyId: 'no reference' }, { SiteReferenceNumber: 'E-3', Note: 'ü' }];
     for (const payload of edits) {
-      await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: JSON.stringify(payload) });
+      await api.post(
+        'editJobCard',
+        {},
+        { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: JSON.stringify(payload) },
+      );
     }
     // Act
     const res = await api.get('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid });
@@ -22,14 +26,20 @@ describe('getJobCardHistory', () => {
     expect(res.body.job_card_uid).toBe(card.jobCardUid);
     expect(res.body.cnt).toBe(4);
     expect(res.body.history.map(({ history_uid: _, snapshot_datetime: __, ...rest }: Record<string, unknown>) => rest)).toEqual([
-      { action: 'create', changed_by_user_uid: user.userUid, source_ip: '198.51.100.7', external_reference: 'SITE-1001', payload: aJobCardPayload() },
+      {
+        action: 'create',
+        changed_by_user_uid: user.userUid,
+        source_ip: '198.51.100.7',
+        external_reference: 'SITE-1001',
+        payload: aJobCardPayload(),
+      },
       { action: 'edit', changed_by_user_uid: user.userUid, source_ip: '127.0.0.1', external_reference: 'E-1', payload: edits[0] },
       { action: 'edit', changed_by_user_uid: user.userUid, source_ip: '127.0.0.1', external_reference: null, payload: edits[1] },
       { action: 'edit', changed_by_user_uid: user.userUid, source_ip: '127.0.0.1', external_reference: 'E-3', payload: edits[2] },
     ]);
   });
 
-  it('numbers snapshots with increasing integers and dates them in the user\'s offset', async () => {
+  it("numbers snapshots with increasing integers and dates them in the user's offset", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: 120 });
     const card = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T06:00:00.000Z' });
@@ -52,7 +62,7 @@ describe('getJobCardHistory', () => {
     expect(res).toBeError(404, NOT_FOUND);
   });
 
-  it('answers not found for another user\'s card', async () => {
+  it("answers not found for another user's card", async () => {
     const owner = await givenUser();
     const card = await givenJobCard(owner);
     const other = await givenUser();
@@ -74,7 +84,7 @@ describe('getJobCardHistory', () => {
 });
 
 describe('getJobCardHistory payloads', () => {
-  it('returns each snapshot\'s payload exactly as sent, the create\'s and the edit\'s', async () => {
+  it("returns each snapshot's payload exactly as sent, the create's and the edit's", async () => {
     // Prepare
     const user = await givenUser();
     const added = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT });

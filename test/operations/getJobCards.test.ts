@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { parsePayload } from '../../shared/domain/job-card/parse.ts';
+import { describePayload } from '../../shared/domain/job-card/rules.ts';
+import { addJobCard } from '../../shared/store/job-cards.ts';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
-import { describePayload } from '../../shared/domain/job-card/rules.ts';
-import { parsePayload } from '../../shared/domain/job-card/parse.ts';
-import { addJobCard } from '../../shared/store/job-cards.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
 const FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 const uids = (res: { body: { job_cards: { job_card_uid: number }[] } }) => res.body.job_cards.map((card) => card.job_card_uid);
 
 describe('getJobCards', () => {
-  it('returns the user\'s cards newest first as the spec\'s records', async () => {
+  it("returns the user's cards newest first as the spec's records", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: 120 });
     const older = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T06:00:00.000Z', sourceIp: '198.51.100.7' });
@@ -22,8 +22,20 @@ describe('getJobCards', () => {
     expect(Object.keys(res.body)).toEqual(['version', 'result', 'error_msg', 'cnt', 'job_cards']);
     expect(res.body.cnt).toBe(2);
     expect(res.body.job_cards).toEqual([
-      { job_card_uid: newer.jobCardUid, created_datetime: '2026-11-02 08:00:00', source_ip: '198.51.100.7', external_reference: 'R-2', payload: { ReferenceNumber: 'R-2' } },
-      { job_card_uid: older.jobCardUid, created_datetime: '2026-11-01 08:00:00', source_ip: '198.51.100.7', external_reference: 'SITE-1001', payload: aJobCardPayload() },
+      {
+        job_card_uid: newer.jobCardUid,
+        created_datetime: '2026-11-02 08:00:00',
+        source_ip: '198.51.100.7',
+        external_reference: 'R-2',
+        payload: { ReferenceNumber: 'R-2' },
+      },
+      {
+        job_card_uid: older.jobCardUid,
+        created_datetime: '2026-11-01 08:00:00',
+        source_ip: '198.51.100.7',
+        external_reference: 'SITE-1001',
+        payload: aJobCardPayload(),
+      },
     ]);
   });
 
@@ -31,7 +43,10 @@ describe('getJobCards', () => {
     // Prepare: one card a minute from 2026-01-01 00:00 UTC, so all 1,200 fall on that day
     const user = await givenUser();
     const cards = await givenJobCards(user, 1200, { payload: { SiteReferenceNumber: 'BULK' } });
-    const newest1000 = cards.slice(200).reverse().map((card) => card.jobCardUid);
+    const newest1000 = cards
+      .slice(200)
+      .reverse()
+      .map((card) => card.jobCardUid);
     // Act
     const [all, dated, referenced] = await Promise.all([
       api.get('getJobCards', { api_key: user.key }),
@@ -53,7 +68,7 @@ describe('getJobCards', () => {
     expect(res.body).toMatchObject({ cnt: 0, job_cards: [] });
   });
 
-  it('never shows another user\'s cards', async () => {
+  it("never shows another user's cards", async () => {
     // Prepare
     const owner = await givenUser();
     await givenJobCard(owner);
@@ -68,7 +83,7 @@ describe('getJobCards', () => {
 });
 
 describe('getJobCards date bounds', () => {
-  it('includes whole days in the user\'s offset, both ends inclusive', async () => {
+  it("includes whole days in the user's offset, both ends inclusive", async () => {
     // Prepare: the user is at GMT+2, so their 2026-11-01 is 2026-10-31 22:00 to 2026-11-01 21:59:59.999 UTC
     const user = await givenUser({ gmtOffsetMinutes: 120 });
     const at = (createdAt: string) => givenJobCard(user, { ReferenceNumber: createdAt }, { createdAt });
@@ -80,7 +95,10 @@ describe('getJobCards date bounds', () => {
     const res = await api.get('getJobCards', { api_key: user.key, from_date: '2026-11-01', to_date: '2026-11-01' });
     // Assess
     expect(uids(res)).toEqual([lastInstant.jobCardUid, firstInstant.jobCardUid]);
-    expect(res.body.job_cards.map((card: { created_datetime: string }) => card.created_datetime)).toEqual(['2026-11-01 23:59:59', '2026-11-01 00:00:00']);
+    expect(res.body.job_cards.map((card: { created_datetime: string }) => card.created_datetime)).toEqual([
+      '2026-11-01 23:59:59',
+      '2026-11-01 00:00:00',
+    ]);
   });
 
   it('reads the day edges of a user west of GMT', async () => {
@@ -140,8 +158,11 @@ describe('getJobCards external_reference', () => {
     // Assess
     expect(uids(all)).toEqual([second.jobCardUid, first.jobCardUid]);
     expect(all.body.job_cards[0]).toEqual({
-      job_card_uid: second.jobCardUid, created_datetime: '2026-11-03 08:00:00', source_ip: '198.51.100.7',
-      external_reference: 'SITE-9', payload: { ReferenceNumber: 'SITE-9' },
+      job_card_uid: second.jobCardUid,
+      created_datetime: '2026-11-03 08:00:00',
+      source_ip: '198.51.100.7',
+      external_reference: 'SITE-9',
+      payload: { ReferenceNumber: 'SITE-9' },
     });
     expect(uids(dated)).toEqual([first.jobCardUid]);
   });
@@ -172,7 +193,7 @@ describe('getJobCards external_reference', () => {
 });
 
 describe('getJobCards payloads', () => {
-  it('returns every card\'s payload exactly as sent', async () => {
+  it("returns every card's payload exactly as sent", async () => {
     // Prepare
     const user = await givenUser();
     const content = describePayload(parsePayload(TRICKY_PAYLOAD_TEXT), 0);

@@ -8,9 +8,20 @@ describe('getLiveData', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user, { fuelCapacity: 120 });
     await givenLiveState(vehicle, {
-      lastResponse: '2026-11-01T06:00:05.000Z', gpsDatetime: '2026-11-01T06:00:00.000Z', latitude: -26.2041, longitude: 28.0473,
-      speed: 42, heading: 180, driverId: '01A2B3C4', suppVolt: 13.8, intBattVolt: 4.1, intTemp: 31, extTemp: null, fuelValue: 60,
-      deviceType: 'FMB920', config: '12',
+      lastResponse: '2026-11-01T06:00:05.000Z',
+      gpsDatetime: '2026-11-01T06:00:00.000Z',
+      latitude: -26.2041,
+      longitude: 28.0473,
+      speed: 42,
+      heading: 180,
+      driverId: '01A2B3C4',
+      suppVolt: 13.8,
+      intBattVolt: 4.1,
+      intTemp: 31,
+      extTemp: null,
+      fuelValue: 60,
+      deviceType: 'FMB920',
+      config: '12',
     });
     // Act
     const res = await api.get('getLiveData', { api_key: user.key });
@@ -19,10 +30,26 @@ describe('getLiveData', () => {
     expect(res.body).toMatchObject({ filter: '', cnt: 1 });
     expect(res.body.vehicles).toEqual([
       {
-        vehicle_uid: String(vehicle.vehicleUid), imei: vehicle.imei, device_type: 'FMB920', config: '12', veh_grp: 'North',
-        name: 'Truck 7', reg_num: 'GP 77-77', last_response: '2026-11-01 06:00:05', gps_datetime: '2026-11-01 06:00:00',
-        latitude: '-26.2041', longitude: '28.0473', speed: '42', heading: '180', driver_id: '01A2B3C4', supp_volt: '13.8',
-        int_batt_volt: '4.1', int_temp: '31', ext_temp: null, fuel_value: '60', fuel_percent: '50',
+        vehicle_uid: String(vehicle.vehicleUid),
+        imei: vehicle.imei,
+        device_type: 'FMB920',
+        config: '12',
+        veh_grp: 'North',
+        name: 'Truck 7',
+        reg_num: 'GP 77-77',
+        last_response: '2026-11-01 06:00:05',
+        gps_datetime: '2026-11-01 06:00:00',
+        latitude: '-26.2041',
+        longitude: '28.0473',
+        speed: '42',
+        heading: '180',
+        driver_id: '01A2B3C4',
+        supp_volt: '13.8',
+        int_batt_volt: '4.1',
+        int_temp: '31',
+        ext_temp: null,
+        fuel_value: '60',
+        fuel_percent: '50',
       },
     ]);
   });
@@ -33,10 +60,26 @@ describe('getLiveData', () => {
     const res = await api.get('getLiveData', { api_key: user.key });
     expect(res.body.vehicles).toEqual([
       {
-        vehicle_uid: String(vehicle.vehicleUid), imei: vehicle.imei, device_type: null, config: null, veh_grp: 'North',
-        name: 'Truck 7', reg_num: 'GP 77-77', last_response: null, gps_datetime: null, latitude: null, longitude: null,
-        speed: null, heading: null, driver_id: null, supp_volt: null, int_batt_volt: null, int_temp: null, ext_temp: null,
-        fuel_value: null, fuel_percent: null,
+        vehicle_uid: String(vehicle.vehicleUid),
+        imei: vehicle.imei,
+        device_type: null,
+        config: null,
+        veh_grp: 'North',
+        name: 'Truck 7',
+        reg_num: 'GP 77-77',
+        last_response: null,
+        gps_datetime: null,
+        latitude: null,
+        longitude: null,
+        speed: null,
+        heading: null,
+        driver_id: null,
+        supp_volt: null,
+        int_batt_volt: null,
+        int_temp: null,
+        ext_temp: null,
+        fuel_value: null,
+        fuel_percent: null,
       },
     ]);
   });
@@ -49,7 +92,7 @@ describe('getLiveData', () => {
     expect(res.body.vehicles[0]).toMatchObject({ fuel_value: '30', fuel_percent: null });
   });
 
-  it('narrows to the filter\'s IMEIs; unknown and other users\' IMEIs match nothing', async () => {
+  it("narrows to the filter's IMEIs; unknown and other users' IMEIs match nothing", async () => {
     // Prepare
     const user = await givenUser();
     const mine = await givenVehicle(user);

@@ -6,15 +6,23 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
+import { tilesCovering } from '../../shared/domain/live-map/projection.ts';
 import { MARKER } from '../../shared/domain/live-map/svg-map.ts';
 import { logger } from '../../shared/logger.ts';
+import { PARALLEL_TILES } from '../../shared/providers/map-tiles.ts';
 import { createApi } from '../support/api.ts';
 import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
-import { tilesCovering } from '../../shared/domain/live-map/projection.ts';
-import { PARALLEL_TILES } from '../../shared/providers/map-tiles.ts';
 import {
-  type FakeGeoMaps, type FakeStaticMaps, type FakeTileServer, givenPlacedVehicle, GREEN_JPEG_64X48, JPEG_GREEN, startFakeGeoMaps, startFakeStaticMaps,
-  startFakeTileServer, storedLiveMapKeys,
+  type FakeGeoMaps,
+  type FakeStaticMaps,
+  type FakeTileServer,
+  GREEN_JPEG_64X48,
+  givenPlacedVehicle,
+  JPEG_GREEN,
+  startFakeGeoMaps,
+  startFakeStaticMaps,
+  startFakeTileServer,
+  storedLiveMapKeys,
 } from '../support/live-map-builders.ts';
 import { givenPolygonLocation } from '../support/user-locations-builders.ts';
 
@@ -55,10 +63,11 @@ afterEach(() => {
 
 const decoded = (body: Buffer) => PNG.sync.read(body);
 const pixel = (png: PNG, x: number, y: number): number[] => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
-const near = (actual: readonly number[], expected: readonly number[], tolerance = 4) => actual.every((value, index) => Math.abs(value - (expected[index] ?? 0)) <= tolerance);
+const near = (actual: readonly number[], expected: readonly number[], tolerance = 4) =>
+  actual.every((value, index) => Math.abs(value - (expected[index] ?? 0)) <= tolerance);
 
 describe('getLiveMap with Google Static Maps', () => {
-  it('answers the provider\'s PNG for the vehicles at their last positions', async () => {
+  it("answers the provider's PNG for the vehicles at their last positions", async () => {
     // Prepare
     const user = await givenUser();
     await givenPlacedVehicle(user, DEPOT);
@@ -104,7 +113,7 @@ describe('getLiveMap with Google Static Maps', () => {
     expect([fake.requests[0]?.get('size'), fake.requests[0]?.get('zoom')]).toEqual([expectedSize, expectedZoom]);
   });
 
-  it('shows only the filter\'s vehicles and skips vehicles that never reported', async () => {
+  it("shows only the filter's vehicles and skips vehicles that never reported", async () => {
     // Prepare
     const user = await givenUser();
     const depotTruck = await givenPlacedVehicle(user, DEPOT);
@@ -173,7 +182,7 @@ describe('getLiveMap caching', () => {
 });
 
 describe('getLiveMap when the provider fails', () => {
-  it.each([403, 500])('answers 502 naming the provider\'s HTTP %i, and caches nothing', async (status) => {
+  it.each([403, 500])("answers 502 naming the provider's HTTP %i, and caches nothing", async (status) => {
     // Prepare
     const user = await givenUser();
     await givenPlacedVehicle(user, DEPOT);
@@ -254,7 +263,7 @@ describe('getLiveMap with the built-in offline map', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('draws again once the user\'s geofences change', async () => {
+  it("draws again once the user's geofences change", async () => {
     // Prepare
     const user = await givenUser();
     await givenPlacedVehicle(user, DEPOT);
@@ -269,7 +278,7 @@ describe('getLiveMap with the built-in offline map', () => {
   });
 });
 
-describe('getLiveMap for another user\'s vehicles', () => {
+describe("getLiveMap for another user's vehicles", () => {
   it('never shows them', async () => {
     // Prepare
     const user = await givenUser();
@@ -357,10 +366,22 @@ describe('getLiveMap with Amazon Location Service static maps', () => {
     expect(res.contentType).toBe('image/png');
     const [request] = geoMaps.requests;
     expect(request?.path).toMatch(/\/static\/map$/);
-    expect(Object.fromEntries(request?.query ?? [])).toMatchObject({ center: '28.0473,-26.2041', zoom: '12', width: '320', height: '200', style: 'Satellite' });
+    expect(Object.fromEntries(request?.query ?? [])).toMatchObject({
+      center: '28.0473,-26.2041',
+      zoom: '12',
+      width: '320',
+      height: '200',
+      style: 'Satellite',
+    });
     expect(JSON.parse(request?.query.get('geojson-overlay') ?? '{}')).toEqual({
       type: 'FeatureCollection',
-      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [28.0473, -26.2041] }, properties: { color: '#d32f2f', label: 'Truck 01' } }],
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [28.0473, -26.2041] },
+          properties: { color: '#d32f2f', label: 'Truck 01' },
+        },
+      ],
     });
     expect(request?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=local\//);
     expect(request?.query.has('key')).toBe(false);
@@ -372,7 +393,7 @@ describe('getLiveMap with Amazon Location Service static maps', () => {
     expect(near(pixel(png, 40, 20), JPEG_GREEN)).toBe(false);
   });
 
-  it('asks for at least 64 × 64, the service\'s minimum, and answers the size requested', async () => {
+  it("asks for at least 64 × 64, the service's minimum, and answers the size requested", async () => {
     const user = await givenUser();
     await givenPlacedVehicle(user, DEPOT);
     const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY, width: 40, height: 30 });
@@ -380,7 +401,7 @@ describe('getLiveMap with Amazon Location Service static maps', () => {
     expect([decoded(res.body).width, decoded(res.body).height]).toEqual([40, 30]);
   });
 
-  it.each([403, 429, 500])('answers 502 naming the service\'s HTTP %i, and caches nothing', async (status) => {
+  it.each([403, 429, 500])("answers 502 naming the service's HTTP %i, and caches nothing", async (status) => {
     const user = await givenUser();
     await givenPlacedVehicle(user, DEPOT);
     geoMaps.answer = { status };
@@ -418,7 +439,7 @@ describe('getLiveMap with an XYZ tile server', () => {
     tiles.mostAtOnce = 0;
   });
 
-  it('stitches the tiles that cover the picture, a few at a time with the request\'s key, and draws the vehicles on top', async () => {
+  it("stitches the tiles that cover the picture, a few at a time with the request's key, and draws the vehicles on top", async () => {
     // Prepare
     const user = await givenUser();
     await givenPlacedVehicle(user, DEPOT, {}, { heading: null });
@@ -463,6 +484,9 @@ describe('getLiveMap with an XYZ tile server', () => {
     await givenPlacedVehicle(user, DEPOT);
     process.env.PROVIDER_TIMEOUT_MS = '300';
     tiles.answer = 'hang';
-    expect(await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY })).toBeError(502, 'The map tile server did not answer within 0.3 s');
+    expect(await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY })).toBeError(
+      502,
+      'The map tile server did not answer within 0.3 s',
+    );
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
+import { notIntegers } from '../support/bad-values.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, givenOperator } from '../support/operators-builders.ts';
-import { notIntegers } from '../support/bad-values.ts';
 
 describe('getOperator', () => {
-  it('answers the operator record, field by field with the spec\'s types', async () => {
+  it("answers the operator record, field by field with the spec's types", async () => {
     // Prepare
     const user = await givenUser();
     const params = anOperator({ default_trip_type: 7, active_flag: 0, mc_expiry_datetime: '2029-09-09' });
@@ -44,7 +44,10 @@ describe('getOperator', () => {
 
   it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
     const user = await givenUser();
-    expect(await api.get('getOperator', { api_key: user.key, operator_uid })).toBeError(400, 'operator_uid is required and must be an integer');
+    expect(await api.get('getOperator', { api_key: user.key, operator_uid })).toBeError(
+      400,
+      'operator_uid is required and must be an integer',
+    );
   });
 
   it('does not find an operator_uid that never existed', async () => {
@@ -55,7 +58,7 @@ describe('getOperator', () => {
     );
   });
 
-  it('does not find another user\'s operator', async () => {
+  it("does not find another user's operator", async () => {
     // Prepare
     const owner = await givenUser();
     const { operatorUid } = await givenOperator(owner);

@@ -43,7 +43,7 @@ describe('getOperators', () => {
     expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', cnt: 0, operators: [] });
   });
 
-  it('never shows another user\'s operators', async () => {
+  it("never shows another user's operators", async () => {
     // Prepare
     const owner = await givenUser();
     await givenOperator(owner);

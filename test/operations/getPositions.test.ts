@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
-import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { notIntegers } from '../support/bad-values.ts';
+import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aPositionRecord, CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 
-const positionsOf = (user: TestUser, params: Record<string, string | number | undefined>) => api.get('getPositions', { api_key: user.key, ...params });
+const positionsOf = (user: TestUser, params: Record<string, string | number | undefined>) =>
+  api.get('getPositions', { api_key: user.key, ...params });
 const WHOLE_DAY = { start_datetime: '2026-11-04 00:00:00', end_datetime: '2026-11-04 23:59:59' };
 
 describe('getPositions', () => {
@@ -14,8 +15,18 @@ describe('getPositions', () => {
     const vehicle = await givenVehicle(user, { fuelFactor: 2 });
     const tag = '01ABCDEF';
     const first = aPositionRecord(vehicle.imei, '2026-11-04T06:00:00.000Z', {
-      latitude: CLIENT.lat, longitude: CLIENT.lng, speed: 42.5, heading: 90, ignition: true, odometer_km: 1234.5, fuel_raw: 30.5,
-      driver_tag_id: tag, supp_volt: 13.9, int_batt_volt: 4.05, int_temp: 31, ext_temp: -2.5,
+      latitude: CLIENT.lat,
+      longitude: CLIENT.lng,
+      speed: 42.5,
+      heading: 90,
+      ignition: true,
+      odometer_km: 1234.5,
+      fuel_raw: 30.5,
+      driver_tag_id: tag,
+      supp_volt: 13.9,
+      int_batt_volt: 4.05,
+      int_temp: 31,
+      ext_temp: -2.5,
     });
     const second = aPositionRecord(vehicle.imei, '2026-11-04T07:30:00.000Z', { ignition: null, speed: null, fuel_raw: null });
     await ingest([second]);
@@ -25,16 +36,44 @@ describe('getPositions', () => {
     // Assess
     expect(res).toBeSuccess();
     expect(res.body).toEqual({
-      version: '1', result: 'success', error_msg: '',
-      vehicle_uid: vehicle.vehicleUid, imei: vehicle.imei, start_datetime: WHOLE_DAY.start_datetime, end_datetime: WHOLE_DAY.end_datetime, cnt: 2,
+      version: '1',
+      result: 'success',
+      error_msg: '',
+      vehicle_uid: vehicle.vehicleUid,
+      imei: vehicle.imei,
+      start_datetime: WHOLE_DAY.start_datetime,
+      end_datetime: WHOLE_DAY.end_datetime,
+      cnt: 2,
       positions: [
         {
-          gps_datetime: '2026-11-04 06:00:00', latitude: CLIENT.lat, longitude: CLIENT.lng, speed: 42.5, heading: 90, ignition: 1, fuel_value: 61,
-          odometer: 1234.5, driver_id: tag, supp_volt: 13.9, int_batt_volt: 4.05, int_temp: 31, ext_temp: -2.5,
+          gps_datetime: '2026-11-04 06:00:00',
+          latitude: CLIENT.lat,
+          longitude: CLIENT.lng,
+          speed: 42.5,
+          heading: 90,
+          ignition: 1,
+          fuel_value: 61,
+          odometer: 1234.5,
+          driver_id: tag,
+          supp_volt: 13.9,
+          int_batt_volt: 4.05,
+          int_temp: 31,
+          ext_temp: -2.5,
         },
         {
-          gps_datetime: '2026-11-04 07:30:00', latitude: DEPOT.lat, longitude: DEPOT.lng, speed: null, heading: 0, ignition: null, fuel_value: null,
-          odometer: null, driver_id: null, supp_volt: 13.8, int_batt_volt: 4.1, int_temp: 30, ext_temp: null,
+          gps_datetime: '2026-11-04 07:30:00',
+          latitude: DEPOT.lat,
+          longitude: DEPOT.lng,
+          speed: null,
+          heading: 0,
+          ignition: null,
+          fuel_value: null,
+          odometer: null,
+          driver_id: null,
+          supp_volt: 13.8,
+          int_batt_volt: 4.1,
+          int_temp: 30,
+          ext_temp: null,
         },
       ],
     });
@@ -46,7 +85,11 @@ describe('getPositions', () => {
     const vehicle = await givenVehicle(user);
     await ingest(parked(vehicle.imei, '2026-11-04T07:58:00.000Z', 9, DEPOT));
     // Act
-    const res = await positionsOf(user, { vehicle_uid: vehicle.vehicleUid, start_datetime: '2026-11-04 10:00:00', end_datetime: '2026-11-04 10:05:00' });
+    const res = await positionsOf(user, {
+      vehicle_uid: vehicle.vehicleUid,
+      start_datetime: '2026-11-04 10:00:00',
+      end_datetime: '2026-11-04 10:05:00',
+    });
     // Assess
     expect(res.body.positions.map((position: { gps_datetime: string }) => position.gps_datetime)).toEqual(
       ['08:00', '08:01', '08:02', '08:03', '08:04', '08:05'].map((time) => `2026-11-04 ${time}:00`),
@@ -57,13 +100,21 @@ describe('getPositions', () => {
     // Prepare: a trip and its parking around midnight, across two days
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const records = [...parked(vehicle.imei, '2026-11-04T23:50:00.000Z', 10, DEPOT), ...drive(vehicle.imei, '2026-11-05T00:00:00.000Z', 10, DEPOT, CLIENT).records];
+    const records = [
+      ...parked(vehicle.imei, '2026-11-04T23:50:00.000Z', 10, DEPOT),
+      ...drive(vehicle.imei, '2026-11-05T00:00:00.000Z', 10, DEPOT, CLIENT).records,
+    ];
     await ingest(records);
     // Act
     const seen: string[] = [];
     let start: string | undefined = '2026-11-04 00:00:00';
     for (let page = 0; start !== undefined && page < 10; page++) {
-      const res = await positionsOf(user, { vehicle_uid: vehicle.vehicleUid, start_datetime: start, end_datetime: '2026-11-05 23:59:59', limit: 7 });
+      const res = await positionsOf(user, {
+        vehicle_uid: vehicle.vehicleUid,
+        start_datetime: start,
+        end_datetime: '2026-11-05 23:59:59',
+        limit: 7,
+      });
       expect(res.body.cnt).toBe(res.body.positions.length);
       seen.push(...res.body.positions.map((position: { gps_datetime: string }) => position.gps_datetime));
       start = res.body.next_start_datetime;
@@ -88,7 +139,10 @@ describe('getPositions refuses', () => {
     const other = await givenUser();
     const vehicle = await givenVehicle(owner);
     await ingest(parked(vehicle.imei, '2026-11-04T06:00:00.000Z', 2, DEPOT));
-    expect(await positionsOf(other, { vehicle_uid: vehicle.vehicleUid, ...WHOLE_DAY })).toBeError(404, 'vehicle not found or not linked to this api key');
+    expect(await positionsOf(other, { vehicle_uid: vehicle.vehicleUid, ...WHOLE_DAY })).toBeError(
+      404,
+      'vehicle not found or not linked to this api key',
+    );
   });
 
   it('a missing or non-integer vehicle_uid', async () => {
@@ -117,6 +171,12 @@ describe('getPositions refuses', () => {
   it('nothing at exactly 7 days', async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    expect(await positionsOf(user, { vehicle_uid: vehicle.vehicleUid, start_datetime: '2026-10-28 23:59:59', end_datetime: '2026-11-04 23:59:59' })).toBeSuccess();
+    expect(
+      await positionsOf(user, {
+        vehicle_uid: vehicle.vehicleUid,
+        start_datetime: '2026-10-28 23:59:59',
+        end_datetime: '2026-11-04 23:59:59',
+      }),
+    ).toBeSuccess();
   });
 });

@@ -34,7 +34,7 @@ describe('getRoute', () => {
     expect(res.body.route.stops).toStrictEqual(created.stops);
   });
 
-  it('answers not found for another user\'s route', async () => {
+  it("answers not found for another user's route", async () => {
     const owner = await givenUser();
     const route = await givenRoute(owner);
     const other = await givenUser();

@@ -18,17 +18,27 @@ describe('getRoutes', () => {
     expect(res.body.cnt).toBe(2);
     expect(res.body.routes).toStrictEqual([
       {
-        route_uid: first.route_uid, route_name: 'Morning run', vehicle_uid: null, stop_cnt: 3,
-        distance_km: first.totals.distance_km, duration_s: first.totals.duration_s, created_datetime: expect.any(String),
+        route_uid: first.route_uid,
+        route_name: 'Morning run',
+        vehicle_uid: null,
+        stop_cnt: 3,
+        distance_km: first.totals.distance_km,
+        duration_s: first.totals.duration_s,
+        created_datetime: expect.any(String),
       },
       {
-        route_uid: second.route_uid, route_name: 'Afternoon run', vehicle_uid: vehicle.vehicleUid, stop_cnt: 4,
-        distance_km: 3, duration_s: 216, created_datetime: expect.any(String),
+        route_uid: second.route_uid,
+        route_name: 'Afternoon run',
+        vehicle_uid: vehicle.vehicleUid,
+        stop_cnt: 4,
+        distance_km: 3,
+        duration_s: 216,
+        created_datetime: expect.any(String),
       },
     ]);
   });
 
-  it('shows created_datetime in the user\'s offset', async () => {
+  it("shows created_datetime in the user's offset", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: 120 });
     const before = Date.now();
@@ -49,7 +59,7 @@ describe('getRoutes', () => {
     expect(res.body).toMatchObject({ cnt: 0, routes: [] });
   });
 
-  it('never shows another user\'s routes', async () => {
+  it("never shows another user's routes", async () => {
     const owner = await givenUser();
     await givenRoute(owner);
     const other = await givenUser();

@@ -3,7 +3,7 @@ import { api } from '../support/api.ts';
 import { givenTrip, givenUser, givenVehicle } from '../support/builders.ts';
 
 describe('getTrips', () => {
-  it('returns every field of the trip record, times in the user\'s offset', async () => {
+  it("returns every field of the trip record, times in the user's offset", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: 120 });
     const vehicle = await givenVehicle(user);
@@ -15,14 +15,28 @@ describe('getTrips', () => {
     expect(res.body).toMatchObject({ filter: '', start_date: '2026-11-01', end_date: '2026-11-01', cnt: 1 });
     expect(res.body.vehicles).toEqual([
       {
-        vehicle_uid: String(vehicle.vehicleUid), imei: vehicle.imei, trip_cnt: 1,
+        vehicle_uid: String(vehicle.vehicleUid),
+        imei: vehicle.imei,
+        trip_cnt: 1,
         trips: [
           {
-            trip_uid: String(trip.tripUid), start_time: '2026-11-01 08:00:00', stop_time: '2026-11-01 08:30:00', start_odo: 1000,
-            distance: '21.50', duration: '1800', max_speed: '88', fuel_start: '60.0', fuel_end: '56.5',
-            start_location_lat: '-26.2041', start_location_lng: '28.0473', start_location: 'Depot',
-            stop_location_lat: '-26.1076', stop_location_lng: '28.0567', stop_location: 'Client',
-            driver_name: 'Thabo Mokoena', driver_tag_id: '01A2B3C4',
+            trip_uid: String(trip.tripUid),
+            start_time: '2026-11-01 08:00:00',
+            stop_time: '2026-11-01 08:30:00',
+            start_odo: 1000,
+            distance: '21.50',
+            duration: '1800',
+            max_speed: '88',
+            fuel_start: '60.0',
+            fuel_end: '56.5',
+            start_location_lat: '-26.2041',
+            start_location_lng: '28.0473',
+            start_location: 'Depot',
+            stop_location_lat: '-26.1076',
+            stop_location_lng: '28.0567',
+            stop_location: 'Client',
+            driver_name: 'Thabo Mokoena',
+            driver_tag_id: '01A2B3C4',
           },
         ],
       },
@@ -36,7 +50,7 @@ describe('getTrips', () => {
     expect(res.body.vehicles).toEqual([{ vehicle_uid: String(vehicle.vehicleUid), imei: vehicle.imei, trip_cnt: 0, trips: [] }]);
   });
 
-  it('takes start and end dates as the user\'s calendar days, both inclusive', async () => {
+  it("takes start and end dates as the user's calendar days, both inclusive", async () => {
     // Prepare: the user is at GMT+2, so their 1 November runs from 31 Oct 22:00 to 1 Nov 21:59:59 UTC
     const user = await givenUser({ gmtOffsetMinutes: 120 });
     const vehicle = await givenVehicle(user);
@@ -46,7 +60,10 @@ describe('getTrips', () => {
     // Act
     const res = await api.get('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
     // Assess
-    expect(res.body.vehicles[0].trips.map((t: { start_time: string }) => t.start_time)).toEqual(['2026-11-01 00:00:00', '2026-11-01 23:59:59']);
+    expect(res.body.vehicles[0].trips.map((t: { start_time: string }) => t.start_time)).toEqual([
+      '2026-11-01 00:00:00',
+      '2026-11-01 23:59:59',
+    ]);
   });
 
   it('orders trips by start time and honours the IMEI filter', async () => {
@@ -57,7 +74,10 @@ describe('getTrips', () => {
     await givenTrip(b, { startTime: '2026-11-02T08:00:00.000Z' });
     const res = await api.get('getTrips', { api_key: user.key, filter: a.imei, start_date: '2026-11-02', end_date: '2026-11-02' });
     expect(res.body.cnt).toBe(1);
-    expect(res.body.vehicles[0].trips.map((t: { start_time: string }) => t.start_time)).toEqual(['2026-11-02 07:00:00', '2026-11-02 10:00:00']);
+    expect(res.body.vehicles[0].trips.map((t: { start_time: string }) => t.start_time)).toEqual([
+      '2026-11-02 07:00:00',
+      '2026-11-02 10:00:00',
+    ]);
   });
 
   it('shows null for a trip without a driver', async () => {
@@ -80,7 +100,7 @@ describe('getTrips', () => {
     expect(await api.get('getTrips', { api_key: user.key, ...dates })).toBeError(400, message);
   });
 
-  it('never shows trips of another user\'s vehicle', async () => {
+  it("never shows trips of another user's vehicle", async () => {
     const owner = await givenUser();
     const vehicle = await givenVehicle(owner);
     await givenTrip(vehicle);

@@ -11,7 +11,7 @@ describe('getUserLocations', () => {
     expect(res.body).toMatchObject({ cnt: 0, locations: [] });
   });
 
-  it('lists points and polygons in the order they were added, with the spec\'s types', async () => {
+  it("lists points and polygons in the order they were added, with the spec's types", async () => {
     // Prepare
     const user = await givenUser();
     const depot = await givenUserLocation(user);
@@ -23,12 +23,32 @@ describe('getUserLocations', () => {
     expect(res.body.cnt).toBe(2);
     expect(res.body.locations).toStrictEqual([
       {
-        user_location_uid: depot.userLocationUid, latitude: -26.2041, longitude: 28.0473, description: 'Depot', icon: '',
-        color: 'blue', radius: 1, location_type: 'point', points: '', speed: 0, no_go: 0, only_push: 0,
+        user_location_uid: depot.userLocationUid,
+        latitude: -26.2041,
+        longitude: 28.0473,
+        description: 'Depot',
+        icon: '',
+        color: 'blue',
+        radius: 1,
+        location_type: 'point',
+        points: '',
+        speed: 0,
+        no_go: 0,
+        only_push: 0,
       },
       {
-        user_location_uid: yard.userLocationUid, latitude: -26.2041, longitude: 28.0473, description: 'Yard', icon: '',
-        color: 'blue', radius: 1, location_type: 'polygon', points: JSON.stringify(SQUARE_AROUND_DEPOT), speed: 0, no_go: 0, only_push: 1,
+        user_location_uid: yard.userLocationUid,
+        latitude: -26.2041,
+        longitude: 28.0473,
+        description: 'Yard',
+        icon: '',
+        color: 'blue',
+        radius: 1,
+        location_type: 'polygon',
+        points: JSON.stringify(SQUARE_AROUND_DEPOT),
+        speed: 0,
+        no_go: 0,
+        only_push: 1,
       },
     ]);
   });
@@ -45,7 +65,7 @@ describe('getUserLocations', () => {
     expect(res.body.locations).toHaveLength(30);
   });
 
-  it('never shows another user\'s locations', async () => {
+  it("never shows another user's locations", async () => {
     // Prepare
     const owner = await givenUser();
     await givenUserLocation(owner);

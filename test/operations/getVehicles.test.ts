@@ -14,11 +14,26 @@ describe('getVehicles', () => {
     expect(res.body).toMatchObject({ filter: '', cnt: 1 });
     expect(res.body.vehicles).toEqual([
       {
-        vehicle_uid: String(vehicle.vehicleUid), imei: vehicle.imei, device_type: 'FMB920', config: '12', veh_grp: 'North',
-        name: 'Truck 7', reg_num: 'GP 77-77', veh_make: 'Isuzu', veh_model: 'NPR 400', veh_model_year: '2020',
-        veh_vin: 'JALNPR1234567890A', start_odo: '1000', start_odo_date: '2026-01-01', start_hours: '50',
-        start_hours_date: null, licence_expire_date: null, fuel_capacity: '120', fuel_factor: '1.05',
-        curent_odo: '1000', current_odo_date: '2026-01-01',
+        vehicle_uid: String(vehicle.vehicleUid),
+        imei: vehicle.imei,
+        device_type: 'FMB920',
+        config: '12',
+        veh_grp: 'North',
+        name: 'Truck 7',
+        reg_num: 'GP 77-77',
+        veh_make: 'Isuzu',
+        veh_model: 'NPR 400',
+        veh_model_year: '2020',
+        veh_vin: 'JALNPR1234567890A',
+        start_odo: '1000',
+        start_odo_date: '2026-01-01',
+        start_hours: '50',
+        start_hours_date: null,
+        licence_expire_date: null,
+        fuel_capacity: '120',
+        fuel_factor: '1.05',
+        curent_odo: '1000',
+        current_odo_date: '2026-01-01',
       },
     ]);
   });
@@ -34,7 +49,7 @@ describe('getVehicles', () => {
     expect(res.body.vehicles[0]).toMatchObject({ curent_odo: '1523.4', current_odo_date: '2026-11-02 08:15:00' });
   });
 
-  it('narrows to the IMEIs of the filter, ignoring unknown IMEIs and other users\' vehicles', async () => {
+  it("narrows to the IMEIs of the filter, ignoring unknown IMEIs and other users' vehicles", async () => {
     // Prepare
     const user = await givenUser();
     const stranger = await givenUser();
@@ -57,7 +72,7 @@ describe('getVehicles', () => {
     expect(res.body).toMatchObject({ cnt: 0, vehicles: [] });
   });
 
-  it('never shows another user\'s vehicles', async () => {
+  it("never shows another user's vehicles", async () => {
     // Prepare
     const owner = await givenUser();
     await givenVehicle(owner);

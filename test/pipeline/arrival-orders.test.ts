@@ -39,28 +39,42 @@ async function deliver(order: Order): Promise<Delivered> {
   const vehicles = await Promise.all(
     days.map(({ vehicle }) =>
       givenVehicle(user, {
-        imei: vehicle.imei, odometerAtStart: vehicle.odometerKm, fuelCapacity: vehicle.fuelCapacity, fuelFactor: vehicle.fuelFactor,
+        imei: vehicle.imei,
+        odometerAtStart: vehicle.odometerKm,
+        fuelCapacity: vehicle.fuelCapacity,
+        fuelFactor: vehicle.fuelFactor,
         ...(vehicle.ignitionWired ? {} : { detection: { useIgnition: false } }),
       }),
     ),
   );
   for (const batch of order(interleave(days))) {
-    const outcome = await processPositions(batch.records.map((record, n) => ({ id: String(n), data: JSON.stringify(record) })), { batchName: `${user.userUid}-${batch.name}` });
+    const outcome = await processPositions(
+      batch.records.map((record, n) => ({ id: String(n), data: JSON.stringify(record) })),
+      { batchName: `${user.userUid}-${batch.name}` },
+    );
     expect(outcome).toMatchObject({ failedIds: [], rejected: [] });
   }
   const range = { api_key: user.key, start_date: DATE, end_date: DATE };
   const trips = (await api.get('getTrips', range)).body.vehicles;
-  const fills = await Promise.all(vehicles.map(async (vehicle) => (await api.get('getFuelFillReport', { ...range, vehicle_uid: vehicle.vehicleUid })).body.fills));
+  const fills = await Promise.all(
+    vehicles.map(async (vehicle) => (await api.get('getFuelFillReport', { ...range, vehicle_uid: vehicle.vehicleUid })).body.fills),
+  );
   const listed = (await api.get('getVehicles', { api_key: user.key })).body.vehicles;
   return {
     days,
-    trips: vehicles.map((vehicle) => trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trips),
+    trips: vehicles.map(
+      (vehicle) => trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trips,
+    ),
     fills,
-    odometers: vehicles.map((vehicle) => listed.find((entry: { vehicle_uid: string | number }) => String(entry.vehicle_uid) === String(vehicle.vehicleUid)).curent_odo),
+    odometers: vehicles.map(
+      (vehicle) =>
+        listed.find((entry: { vehicle_uid: string | number }) => String(entry.vehicle_uid) === String(vehicle.vehicleUid)).curent_odo,
+    ),
   };
 }
 
-const seconds = (a: string, b: string): number => Math.abs(Date.parse(`${a.replace(' ', 'T')}Z`) - Date.parse(`${b.replace(' ', 'T')}Z`)) / 1000;
+const seconds = (a: string, b: string): number =>
+  Math.abs(Date.parse(`${a.replace(' ', 'T')}Z`) - Date.parse(`${b.replace(' ', 'T')}Z`)) / 1000;
 const relativeError = (measured: number, truth: number): number => Math.abs(measured - truth) / truth;
 const figures = ({ trips, fills, odometers }: Delivered) => ({
   trips: trips.map((list) => list.map(({ trip_uid: _uid, ...trip }) => trip)),

@@ -1,26 +1,26 @@
 /** Late, buffered and replayed positions through the pipeline: re-detection, stable identities, the lateness window. */
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { describe, expect, it } from 'vitest';
-import { addFillSlip } from '../../shared/store/expense-slips.ts';
-import { bucketName, s3 } from '../../shared/store/bucket.ts';
-import { api } from '../support/api.ts';
-import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
-import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../shared/config.ts';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
-import { initialTrackState } from '../../shared/domain/tracking/detector.ts';
-import { dynamo, tableName } from '../../shared/store/client.ts';
-import { keys } from '../../shared/store/keys.ts';
+import { describe, expect, it } from 'vitest';
 import { demoFleetDay, interleave } from '../../local/simulator.ts';
+import { config } from '../../shared/config.ts';
+import { initialTrackState } from '../../shared/domain/tracking/detector.ts';
+import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { ingestRecords } from '../../shared/pipeline/ingest.ts';
-import { anImei } from '../support/builders.ts';
+import { bucketName, s3 } from '../../shared/store/bucket.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { addFillSlip } from '../../shared/store/expense-slips.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { api } from '../support/api.ts';
+import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 
 const DAY = '2026-11-05';
 const range = (user: TestUser) => ({ api_key: user.key, start_date: DAY, end_date: DAY });
 const tripsOf = async (user: TestUser) => (await api.get('getTrips', range(user))).body.vehicles[0].trips;
-const fillsOf = async (user: TestUser, vehicle: Vehicle) => (await api.get('getFuelFillReport', { ...range(user), vehicle_uid: vehicle.vehicleUid })).body.fills;
+const fillsOf = async (user: TestUser, vehicle: Vehicle) =>
+  (await api.get('getFuelFillReport', { ...range(user), vehicle_uid: vehicle.vehicleUid })).body.fills;
 const odometerOf = async (user: TestUser) => (await api.get('getVehicles', { api_key: user.key })).body.vehicles[0].curent_odo;
 
 /** A day: a morning drive, parked, an afternoon drive back. */
@@ -69,7 +69,10 @@ describe('late positions', () => {
     // Assess
     expect(await odometerOf(user)).toBe(await odometerOf(other));
     const live = (await api.get('getLiveData', { api_key: user.key })).body.vehicles[0];
-    expect(live).toMatchObject({ gps_datetime: lateDay.afternoon.at(-1)?.gps_datetime.slice(0, 19).replace('T', ' '), latitude: String(DEPOT.lat) });
+    expect(live).toMatchObject({
+      gps_datetime: lateDay.afternoon.at(-1)?.gps_datetime.slice(0, 19).replace('T', ' '),
+      latitude: String(DEPOT.lat),
+    });
   });
 
   it('changes nothing when a late batch is delivered again', async () => {
@@ -102,13 +105,17 @@ describe('late positions', () => {
     expect(outcome).toMatchObject({ accepted: 1, tooLate: 1, rejected: [{ id: '2', reason: 'too late' }] });
     const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: 'positions/dead-letter/' }));
     const key = (listed.Contents ?? []).map((object) => object.Key as string).find((name) => name.includes(batchName));
-    const lines = (await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }))).Body?.transformToString())?.trim().split('\n');
-    expect(lines?.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ reason: 'too late', data: expect.stringContaining('2026-10-29T12:01:00') })]);
+    const lines = (await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }))).Body?.transformToString())
+      ?.trim()
+      .split('\n');
+    expect(lines?.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ reason: 'too late', data: expect.stringContaining('2026-10-29T12:01:00') }),
+    ]);
   });
 });
 
 describe('position history retention', () => {
-  it('gives every history chunk and checkpoint the table\'s TTL attribute, the retention after its hour', async () => {
+  it("gives every history chunk and checkpoint the table's TTL attribute, the retention after its hour", async () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
@@ -117,8 +124,15 @@ describe('position history retention', () => {
     await ingest([...day.morning, ...day.parked, ...day.afternoon]);
     // Assess
     const itemsUnder = async (pk: string) =>
-      (await dynamo().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }))).Items ?? [];
-    const history = [...(await itemsUnder(`VEHICLE#${vehicle.vehicleUid}#POSITIONS`)), ...(await itemsUnder(keys.checkpointRange(vehicle.vehicleUid, '9999').pk))];
+      (
+        await dynamo().send(
+          new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+        )
+      ).Items ?? [];
+    const history = [
+      ...(await itemsUnder(`VEHICLE#${vehicle.vehicleUid}#POSITIONS`)),
+      ...(await itemsUnder(keys.checkpointRange(vehicle.vehicleUid, '9999').pk)),
+    ];
     const retentionS = config.positionRetentionDays() * 86_400;
     const dayStartS = Date.parse(`${DAY}T00:00:00Z`) / 1000;
     expect(history.length).toBeGreaterThan(1);
@@ -135,16 +149,36 @@ describe('an earlier day simulated after a later one (npm run simulate -- --date
     const user = await givenUser();
     const imeis = await Promise.all([anImei(), anImei(), anImei()]);
     const [later, earlier] = ['2026-11-09', '2026-11-08'].map((date) => demoFleetDay(date, imeis, 7));
-    const vehicles = await Promise.all((later ?? []).map(({ vehicle }) => givenVehicle(user, { imei: vehicle.imei, fuelCapacity: vehicle.fuelCapacity, ...(vehicle.ignitionWired ? {} : { detection: { useIgnition: false } }) })));
-    await ingestRecords(interleave(later ?? []).map((record) => JSON.stringify(record)), `later-${user.userUid}`);
+    const vehicles = await Promise.all(
+      (later ?? []).map(({ vehicle }) =>
+        givenVehicle(user, {
+          imei: vehicle.imei,
+          fuelCapacity: vehicle.fuelCapacity,
+          ...(vehicle.ignitionWired ? {} : { detection: { useIgnition: false } }),
+        }),
+      ),
+    );
+    await ingestRecords(
+      interleave(later ?? []).map((record) => JSON.stringify(record)),
+      `later-${user.userUid}`,
+    );
     // Act
-    const totals = await ingestRecords(interleave(earlier ?? []).map((record) => JSON.stringify(record)), `earlier-${user.userUid}`);
+    const totals = await ingestRecords(
+      interleave(earlier ?? []).map((record) => JSON.stringify(record)),
+      `earlier-${user.userUid}`,
+    );
     // Assess
     const truth = earlier ?? [];
-    expect(totals).toMatchObject({ rejected: 0, trips: truth.reduce((sum, day) => sum + day.truth.trips.length, 0), fills: truth.reduce((sum, day) => sum + day.truth.fills.length, 0) });
+    expect(totals).toMatchObject({
+      rejected: 0,
+      trips: truth.reduce((sum, day) => sum + day.truth.trips.length, 0),
+      fills: truth.reduce((sum, day) => sum + day.truth.fills.length, 0),
+    });
     const trips = (await api.get('getTrips', { api_key: user.key, start_date: '2026-11-08', end_date: '2026-11-08' })).body.vehicles;
     vehicles.forEach((vehicle, v) => {
-      expect(trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trip_cnt).toBe(truth[v]?.truth.trips.length);
+      expect(trips.find((entry: { vehicle_uid: string }) => entry.vehicle_uid === String(vehicle.vehicleUid)).trip_cnt).toBe(
+        truth[v]?.truth.trips.length,
+      );
     });
   });
 });
@@ -157,9 +191,20 @@ describe('fills re-detected', () => {
     const second = fillAt(vehicle.imei, `${DAY}T14:00:00.000Z`, 30, 90);
     await ingest(second);
     const [alone] = await fillsOf(user, vehicle);
-    const slip = await addFillSlip({ eventUid: alone.event_uid, vehicleUid: vehicle.vehicleUid, qty: '60.000', amount: '1320.00', slipNumber: 'F-9', eventDatetime: `${DAY} 14:10:00` });
+    const slip = await addFillSlip({
+      eventUid: alone.event_uid,
+      vehicleUid: vehicle.vehicleUid,
+      qty: '60.000',
+      amount: '1320.00',
+      slipNumber: 'F-9',
+      eventDatetime: `${DAY} 14:10:00`,
+    });
     // Act: the morning's fill and drive arrive late
-    await ingest([...fillAt(vehicle.imei, `${DAY}T08:00:00.000Z`, 20, 80), ...drive(vehicle.imei, `${DAY}T09:00:00.000Z`, 20, DEPOT, CLIENT).records, ...drive(vehicle.imei, `${DAY}T12:00:00.000Z`, 20, CLIENT, DEPOT).records]);
+    await ingest([
+      ...fillAt(vehicle.imei, `${DAY}T08:00:00.000Z`, 20, 80),
+      ...drive(vehicle.imei, `${DAY}T09:00:00.000Z`, 20, DEPOT, CLIENT).records,
+      ...drive(vehicle.imei, `${DAY}T12:00:00.000Z`, 20, CLIENT, DEPOT).records,
+    ]);
     // Assess
     const fills = await fillsOf(user, vehicle);
     expect(fills).toHaveLength(2);
@@ -174,11 +219,21 @@ describe('fills re-detected', () => {
     const user = await givenUser();
     const withSlip = await givenVehicle(user, { fuelCapacity: 100 });
     const without = await givenVehicle(user, { fuelCapacity: 100 });
-    const silence = (imei: string) => [...parked(imei, `${DAY}T10:00:00.000Z`, 10, DEPOT, { fuel_raw: 20 }), ...parked(imei, `${DAY}T10:40:00.000Z`, 20, CLIENT, { fuel_raw: 60 })];
+    const silence = (imei: string) => [
+      ...parked(imei, `${DAY}T10:00:00.000Z`, 10, DEPOT, { fuel_raw: 20 }),
+      ...parked(imei, `${DAY}T10:40:00.000Z`, 20, CLIENT, { fuel_raw: 60 }),
+    ];
     await ingest([...silence(withSlip.imei), ...silence(without.imei)]);
     const [detected] = await fillsOf(user, withSlip);
     expect(await fillsOf(user, without)).toHaveLength(1);
-    await addFillSlip({ eventUid: detected.event_uid, vehicleUid: withSlip.vehicleUid, qty: '40.000', amount: '880.00', slipNumber: 'F-10', eventDatetime: `${DAY} 10:10:00` });
+    await addFillSlip({
+      eventUid: detected.event_uid,
+      vehicleUid: withSlip.vehicleUid,
+      qty: '40.000',
+      amount: '880.00',
+      slipNumber: 'F-10',
+      eventDatetime: `${DAY} 10:10:00`,
+    });
     // Act: the silence was a drive (the level rose while moving: the sensor, not a pump)
     const drove = (imei: string) => drive(imei, `${DAY}T10:10:00.000Z`, 25, DEPOT, CLIENT, { fuel_raw: 60 }).records;
     const outcome = await ingest([...drove(withSlip.imei), ...drove(without.imei)]);
@@ -195,7 +250,9 @@ describe('a vehicle tracked before position history existed', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user, { odometerAtStart: 1000 });
     const legacy = { ...initialTrackState({ odometerAtStartKm: 5432.1, startHours: null, fuelCapacity: null, fuelFactor: 1 }) };
-    await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...keys.trackState(vehicle.vehicleUid), state: legacy, version: 3 } }));
+    await dynamo().send(
+      new PutCommand({ TableName: tableName(), Item: { ...keys.trackState(vehicle.vehicleUid), state: legacy, version: 3 } }),
+    );
     // Act
     await ingest(drive(vehicle.imei, `${DAY}T06:00:00.000Z`, 20, DEPOT, CLIENT).records);
     // Assess

@@ -13,7 +13,8 @@ function aTripAndAFillAtTheDepot(imei: string, overrides: Record<string, unknown
   const trip = drive(imei, `${DAY}T06:00:00.000Z`, 20, CLIENT, DEPOT, { fuel_raw: 40, ...overrides });
   const before = parked(imei, `${DAY}T07:00:00.000Z`, 15, DEPOT, { fuel_raw: 40, ...overrides });
   const filling = [45, 60, 75, 90, 100].map(
-    (fuel, i) => parked(imei, new Date(Date.parse(`${DAY}T07:15:00.000Z`) + i * 36_000).toISOString(), 1, DEPOT, { fuel_raw: fuel, ...overrides })[0]!,
+    (fuel, i) =>
+      parked(imei, new Date(Date.parse(`${DAY}T07:15:00.000Z`) + i * 36_000).toISOString(), 1, DEPOT, { fuel_raw: fuel, ...overrides })[0]!,
   );
   const after = parked(imei, `${DAY}T07:18:00.000Z`, 15, DEPOT, { fuel_raw: 100, ...overrides });
   return [...trip.records, ...before, ...filling, ...after];
@@ -66,7 +67,8 @@ describe('places', () => {
     // Prepare: the wide region first, then the yard around the depot, then the fuel bay inside it
     const owner = await givenUser();
     const vehicle = await givenVehicle(owner);
-    const save = (params: Record<string, unknown>) => api.post('addUserLocation', { api_key: owner.key, latitude: DEPOT.lat, longitude: DEPOT.lng, ...params });
+    const save = (params: Record<string, unknown>) =>
+      api.post('addUserLocation', { api_key: owner.key, latitude: DEPOT.lat, longitude: DEPOT.lng, ...params });
     expect(await save({ description: 'Gauteng', radius: 60 })).toBeSuccess();
     expect(await save({ description: 'Yard', location_type: 'polygon', points: JSON.stringify(SQUARE_AROUND_DEPOT) })).toBeSuccess();
     expect(await save({ description: 'Fuel bay', radius: 0.05 })).toBeSuccess();

@@ -1,6 +1,13 @@
 /** Faults DynamoDB Local cannot produce on demand, injected with aws-sdk-client-mock. */
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { KinesisStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,13 +82,23 @@ describe('the processPositions handler', () => {
     const result = await handler(event, lambdaContext('processPositions', 'faults'));
     // Assess
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'seq-0' }, { itemIdentifier: 'seq-2' }] });
-    const tracksWritten = dynamo.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key).filter((key) => key?.sk === 'TRACK');
-    expect(tracksWritten).toEqual(expect.arrayContaining([{ pk: `VEHICLE#${HEALTHY.vehicleUid}`, sk: 'TRACK' }, { pk: `VEHICLE#${FAILING.vehicleUid}`, sk: 'TRACK' }]));
+    const tracksWritten = dynamo
+      .commandCalls(UpdateCommand)
+      .map((call) => call.args[0].input.Key)
+      .filter((key) => key?.sk === 'TRACK');
+    expect(tracksWritten).toEqual(
+      expect.arrayContaining([
+        { pk: `VEHICLE#${HEALTHY.vehicleUid}`, sk: 'TRACK' },
+        { pk: `VEHICLE#${FAILING.vehicleUid}`, sk: 'TRACK' },
+      ]),
+    );
   });
 
   it('fails the whole batch when the archive cannot be written, so Lambda retries it', async () => {
     s3.on(PutObjectCommand).rejects(new Error('S3 unavailable'));
-    await expect(handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]), lambdaContext('processPositions', 'faults'))).rejects.toThrow('S3 unavailable');
+    await expect(
+      handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]), lambdaContext('processPositions', 'faults')),
+    ).rejects.toThrow('S3 unavailable');
     expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
     expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { s3, bucketName } from '../../shared/store/bucket.ts';
+import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { api } from '../support/api.ts';
 import { anImei, givenUser, givenVehicle } from '../support/builders.ts';
 import { anOperator } from '../support/operators-builders.ts';
-import { CLIENT, DEPOT, drive, ingest, parked, aPositionRecord } from '../support/position-builders.ts';
+import { aPositionRecord, CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 import { givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
 
 const DAY = '2026-11-03';
-const tripsOf = async (key: string) =>
-  (await api.get('getTrips', { api_key: key, start_date: DAY, end_date: DAY })).body.vehicles[0].trips;
+const tripsOf = async (key: string) => (await api.get('getTrips', { api_key: key, start_date: DAY, end_date: DAY })).body.vehicles[0].trips;
 
 describe('processPositions', () => {
   it('turns an ignition cycle into a trip with named places, the driver, odometer and fuel', async () => {
@@ -28,9 +27,15 @@ describe('processPositions', () => {
     expect(outcome).toMatchObject({ records: 29 + trip.records.length, rejected: [], trips: 1, failedIds: [] });
     const [recorded] = await tripsOf(user.key);
     expect(recorded).toMatchObject({
-      start_time: `${DAY} 06:00:00`, stop_time: trip.stopTime.slice(0, 19).replace('T', ' '), start_odo: 5000,
-      start_location: 'Depot yard', stop_location: 'Client Sandton', driver_name: 'Anele Dlamini', driver_tag_id: tag,
-      fuel_start: '60.0', fuel_end: '60.0',
+      start_time: `${DAY} 06:00:00`,
+      stop_time: trip.stopTime.slice(0, 19).replace('T', ' '),
+      start_odo: 5000,
+      start_location: 'Depot yard',
+      stop_location: 'Client Sandton',
+      driver_name: 'Anele Dlamini',
+      driver_tag_id: tag,
+      fuel_start: '60.0',
+      fuel_end: '60.0',
     });
     expect(Number(recorded.distance)).toBeCloseTo(trip.distanceKm, 1);
   });
@@ -45,7 +50,12 @@ describe('processPositions', () => {
     // Assess
     const live = (await api.get('getLiveData', { api_key: user.key })).body.vehicles[0];
     const vehicles = (await api.get('getVehicles', { api_key: user.key })).body.vehicles[0];
-    expect(live).toMatchObject({ gps_datetime: trip.stopTime.slice(0, 19).replace('T', ' '), latitude: String(CLIENT.lat), fuel_value: '80', fuel_percent: '40' });
+    expect(live).toMatchObject({
+      gps_datetime: trip.stopTime.slice(0, 19).replace('T', ' '),
+      latitude: String(CLIENT.lat),
+      fuel_value: '80',
+      fuel_percent: '40',
+    });
     expect(Number(vehicles.curent_odo)).toBeCloseTo(100 + trip.distanceKm, 0);
   });
 
@@ -81,7 +91,14 @@ describe('processPositions', () => {
     const good = parked(vehicle.imei, `${DAY}T13:00:00.000Z`, 3, DEPOT);
     // Act
     const outcome = await ingest(
-      [good[0]!, '{"imei": "123', { imei: vehicle.imei, gps_datetime: 'yesterday' } as never, good[1]!, aPositionRecord(unknownImei, `${DAY}T13:00:00.000Z`), good[2]!],
+      [
+        good[0]!,
+        '{"imei": "123',
+        { imei: vehicle.imei, gps_datetime: 'yesterday' } as never,
+        good[1]!,
+        aPositionRecord(unknownImei, `${DAY}T13:00:00.000Z`),
+        good[2]!,
+      ],
       batchName,
     );
     // Assess
@@ -93,9 +110,19 @@ describe('processPositions', () => {
     ]);
     const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: 'positions/' }));
     const keys = (listed.Contents ?? []).map((object) => object.Key as string).filter((key) => key.includes(batchName));
-    expect(keys.sort()).toEqual([expect.stringMatching(/^positions\/dead-letter\/\d{4}\/\d{2}\/\d{2}\//), expect.stringMatching(/^positions\/raw\//)]);
-    const deadLetters = await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: keys.find((k) => k.includes('dead-letter')) }))).Body?.transformToString();
-    expect(deadLetters?.trim().split('\n').map((line) => JSON.parse(line).reason)).toEqual(outcome.rejected.map((r) => r.reason));
+    expect(keys.sort()).toEqual([
+      expect.stringMatching(/^positions\/dead-letter\/\d{4}\/\d{2}\/\d{2}\//),
+      expect.stringMatching(/^positions\/raw\//),
+    ]);
+    const deadLetters = await (
+      await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: keys.find((k) => k.includes('dead-letter')) }))
+    ).Body?.transformToString();
+    expect(
+      deadLetters
+        ?.trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).reason),
+    ).toEqual(outcome.rejected.map((r) => r.reason));
     expect((await api.get('getLiveData', { api_key: user.key })).body.vehicles[0].gps_datetime).toBe(`${DAY} 13:02:00`);
   });
 

@@ -30,7 +30,10 @@ describe('admin reprocess', () => {
     // Act
     const result = await reprocess('--vehicle', String(vehicle.vehicleUid), '--from', DAY);
     // Assess
-    expect(result).toEqual({ code: 0, json: { vehicle_uid: vehicle.vehicleUid, from: DAY, new_trips: 0, new_fills: 0, changed: 0, removed: 0, fills_kept_for_slip: 0 } });
+    expect(result).toEqual({
+      code: 0,
+      json: { vehicle_uid: vehicle.vehicleUid, from: DAY, new_trips: 0, new_fills: 0, changed: 0, removed: 0, fills_kept_for_slip: 0 },
+    });
   });
 
   it("applies a changed fuel_factor to the stored history's fills and trips, keeping their identities", async () => {
@@ -45,12 +48,22 @@ describe('admin reprocess', () => {
     const range = { api_key: user.key, start_date: DAY, end_date: DAY };
     const [fill] = (await api.get('getFuelFillReport', { ...range, vehicle_uid: vehicle.vehicleUid })).body.fills;
     const [trip] = (await api.get('getTrips', range)).body.vehicles[0].trips;
-    await dynamo().send(new UpdateCommand({ TableName: tableName(), Key: keys.vehicle(vehicle.vehicleUid), UpdateExpression: 'SET fuel_factor = :f', ExpressionAttributeValues: { ':f': 2 } }));
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.vehicle(vehicle.vehicleUid),
+        UpdateExpression: 'SET fuel_factor = :f',
+        ExpressionAttributeValues: { ':f': 2 },
+      }),
+    );
     // Act
     const result = await reprocess('--vehicle', String(vehicle.vehicleUid), '--from', DAY);
     const again = await reprocess('--vehicle', String(vehicle.vehicleUid), '--from', DAY);
     // Assess
-    expect(result).toEqual({ code: 0, json: { vehicle_uid: vehicle.vehicleUid, from: DAY, new_trips: 0, new_fills: 0, changed: 2, removed: 0, fills_kept_for_slip: 0 } });
+    expect(result).toEqual({
+      code: 0,
+      json: { vehicle_uid: vehicle.vehicleUid, from: DAY, new_trips: 0, new_fills: 0, changed: 2, removed: 0, fills_kept_for_slip: 0 },
+    });
     expect(again.json).toMatchObject({ new_trips: 0, new_fills: 0, changed: 0, removed: 0 });
     const [refilled] = (await api.get('getFuelFillReport', { ...range, vehicle_uid: vehicle.vehicleUid })).body.fills;
     const [retripped] = (await api.get('getTrips', range)).body.vehicles[0].trips;

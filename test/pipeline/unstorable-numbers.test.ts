@@ -10,7 +10,11 @@ describe('device readings DynamoDB cannot store', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     const record = aPositionRecord(vehicle.imei, '2026-11-03T05:00:00.000Z', {
-      latitude: -1e-200, longitude: 28.123456789012345, ext_temp: 1e-300, supp_volt: 13.800000000000001, heading: 1e-131,
+      latitude: -1e-200,
+      longitude: 28.123456789012345,
+      ext_temp: 1e-300,
+      supp_volt: 13.800000000000001,
+      heading: 1e-131,
     });
     // Act
     const outcome = await ingest([record]);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -27,14 +27,36 @@ describe('the admin CLI', () => {
     const user = await admin('user', 'create', '--name', 'Acme Logistics', '--gmt-offset', '120');
     const key = await admin('key', 'create', '--user', String(user.json.user_uid));
     const imei = await anImei();
-    const vehicle = await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'Truck 1', '--reg-num', 'GP 1', '--fuel-capacity', '200', '--fuel-factor', '1.1');
+    const vehicle = await admin(
+      'vehicle',
+      'add',
+      '--user',
+      String(user.json.user_uid),
+      '--imei',
+      imei,
+      '--name',
+      'Truck 1',
+      '--reg-num',
+      'GP 1',
+      '--fuel-capacity',
+      '200',
+      '--fuel-factor',
+      '1.1',
+    );
     const served = await api.get('getVehicles', { api_key: key.json.api_key });
     // Assess
     expect(user.json).toEqual({ user_uid: expect.any(Number), name: 'Acme Logistics' });
     expect(key.json).toEqual({ api_key: expect.stringMatching(/^[\w-]{43}$/), user_uid: user.json.user_uid });
     expect(vehicle.json).toEqual({ vehicle_uid: expect.any(Number), imei });
     expect(served.body.vehicles).toEqual([
-      expect.objectContaining({ vehicle_uid: String(vehicle.json.vehicle_uid), imei, name: 'Truck 1', reg_num: 'GP 1', fuel_capacity: '200', fuel_factor: '1.1' }),
+      expect.objectContaining({
+        vehicle_uid: String(vehicle.json.vehicle_uid),
+        imei,
+        name: 'Truck 1',
+        reg_num: 'GP 1',
+        fuel_capacity: '200',
+        fuel_factor: '1.1',
+      }),
     ]);
   });
 
@@ -50,7 +72,7 @@ describe('the admin CLI', () => {
   it('links an existing vehicle to a second user', async () => {
     const owner = await admin('user', 'create', '--name', 'Owner');
     const partner = await admin('user', 'create', '--name', 'Partner');
-    const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', (await anImei()), '--name', 'Shared');
+    const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', await anImei(), '--name', 'Shared');
     const link = await admin('vehicle', 'link', '--user', String(partner.json.user_uid), '--vehicle', String(vehicle.json.vehicle_uid));
     expect(link.json).toEqual({ user_uid: partner.json.user_uid, vehicle_uid: vehicle.json.vehicle_uid, imei: vehicle.json.imei });
   });
@@ -85,12 +107,30 @@ describe('the admin CLI', () => {
     [['vehicle', 'add', '--user', '1', '--imei', '35630704244101', '--name', 'T'], '--imei must be 15 digits'],
     [['vehicle', 'add', '--user', '1', '--imei', '35630704244101X', '--name', 'T'], '--imei must be 15 digits'],
     [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', ' '], '--name is required'],
-    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--fuel-capacity', '-5'], '--fuel-capacity must be a positive number'],
-    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--fuel-factor', '0'], '--fuel-factor must be a positive number'],
-    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--start-odo', '1e400'], '--start-odo must be a non-negative number'],
-    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--start-odo-date', '2026-02-30'], '--start-odo-date must be a date yyyy-mm-dd'],
-    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--model-year', '21'], '--model-year must be a year yyyy'],
-    [['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--reg-num', 'R'.repeat(256)], '--reg-num must be at most 255 characters'],
+    [
+      ['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--fuel-capacity', '-5'],
+      '--fuel-capacity must be a positive number',
+    ],
+    [
+      ['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--fuel-factor', '0'],
+      '--fuel-factor must be a positive number',
+    ],
+    [
+      ['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--start-odo', '1e400'],
+      '--start-odo must be a non-negative number',
+    ],
+    [
+      ['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--start-odo-date', '2026-02-30'],
+      '--start-odo-date must be a date yyyy-mm-dd',
+    ],
+    [
+      ['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--model-year', '21'],
+      '--model-year must be a year yyyy',
+    ],
+    [
+      ['vehicle', 'add', '--user', '1', '--imei', '356307042441013', '--name', 'T', '--reg-num', 'R'.repeat(256)],
+      '--reg-num must be at most 255 characters',
+    ],
     [['vehicle', 'link', '--user', '1', '--vehicle', '0'], '--vehicle must be a positive integer'],
     [['user', 'create', '--name', 'A', '--colour', 'red'], '--colour is not an option; see --help'],
     [['user', 'create', '--name'], '--name needs a value'],

@@ -45,7 +45,10 @@ describe('the API reference of npm start', () => {
 
   it('answers 404 for a file of the package it does not serve, and 405 for a method other than GET', async () => {
     // Act
-    const [other, posted] = await Promise.all([fetch(`${apiUrl()}/api/docs/package.json`), fetch(`${apiUrl()}/api/docs`, { method: 'POST' })]);
+    const [other, posted] = await Promise.all([
+      fetch(`${apiUrl()}/api/docs/package.json`),
+      fetch(`${apiUrl()}/api/docs`, { method: 'POST' }),
+    ]);
     // Assess
     expect(other.status).toBe(404);
     expect(posted.status).toBe(405);
@@ -55,7 +58,9 @@ describe('the API reference of npm start', () => {
     // Act
     const [direct, proxied] = await Promise.all([
       fetch(`${apiUrl()}/api/openapi.json`).then((res) => res.json() as Promise<OpenApiDocument>),
-      fetch(`${apiUrl()}/api/openapi.json`, { headers: { 'X-Forwarded-Proto': 'https' } }).then((res) => res.json() as Promise<OpenApiDocument>),
+      fetch(`${apiUrl()}/api/openapi.json`, { headers: { 'X-Forwarded-Proto': 'https' } }).then(
+        (res) => res.json() as Promise<OpenApiDocument>,
+      ),
     ]);
     // Assess
     const host = new URL(apiUrl()).host;
@@ -75,7 +80,13 @@ describe('the API reference of the deployed stack', () => {
     await build({
       entryPoints: [join(repositoryRoot, 'infra/api-docs-function.ts')],
       outfile: join(bundleDir, 'index.mjs'),
-      bundle: true, platform: 'node', format, target, mainFields, banner: { js: banner }, logLevel: 'silent',
+      bundle: true,
+      platform: 'node',
+      format,
+      target,
+      mainFields,
+      banner: { js: banner },
+      logLevel: 'silent',
     });
     writeFileSync(join(bundleDir, 'openapi.json'), JSON.stringify(openApiDocument()));
     for (const file of docsBundleFiles(bundleDir)) if (dirname(file) !== bundleDir) copyFileSync(file, join(bundleDir, basename(file)));
@@ -86,7 +97,9 @@ describe('the API reference of the deployed stack', () => {
 
   const event = (path: string): APIGatewayProxyEvent =>
     ({
-      httpMethod: 'GET', path, headers: { Host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'X-Forwarded-Proto': 'https' },
+      httpMethod: 'GET',
+      path,
+      headers: { Host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'X-Forwarded-Proto': 'https' },
       requestContext: { stage: 'v1' },
     }) as unknown as APIGatewayProxyEvent;
 
@@ -98,12 +111,15 @@ describe('the API reference of the deployed stack', () => {
     expect(deployed.body).toBe(local);
   });
 
-  it('answers the document made at synth, naming the stage\'s https URL as its server', async () => {
+  it("answers the document made at synth, naming the stage's https URL as its server", async () => {
     // Act
     const res = await handler(event('/api/openapi.json'));
     // Assess
     expect(res.statusCode).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ ...openApiDocument(), servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/v1' }] });
+    expect(JSON.parse(res.body)).toEqual({
+      ...openApiDocument(),
+      servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/v1' }],
+    });
   });
 
   it.each(Object.keys(DOCS_ASSETS))('serves %s from its bundle', async (name) => {

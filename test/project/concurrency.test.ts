@@ -14,11 +14,11 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sameExpenseName } from '../../shared/domain/expense-type.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
-import { keys, type Key } from '../../shared/store/keys.ts';
+import { type Key, keys } from '../../shared/store/keys.ts';
 import { batchGet, type Item, itemKey, queryRange } from '../../shared/store/requests.ts';
 import { addVehicle } from '../../shared/store/vehicles.ts';
-import { api, type ApiResponse } from '../support/api.ts';
-import { aVehicle, anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { type ApiResponse, api } from '../support/api.ts';
+import { anImei, aVehicle, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
 import { givenJobCard } from '../support/job-card-builders.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
@@ -48,7 +48,8 @@ async function expectNameClaimsMatchTypes(user: TestUser, names: string[]): Prom
   expect(new Set(types.map((type) => type.name.trim().toLowerCase())).size).toBe(types.length);
 }
 
-const rename = (user: TestUser, type: number, expense_name: string) => api.post('editExpenseType', { api_key: user.key, type, expense_name });
+const rename = (user: TestUser, type: number, expense_name: string) =>
+  api.post('editExpenseType', { api_key: user.key, type, expense_name });
 
 describe('expense type names under concurrency', () => {
   it('gives a name to exactly one of several types renamed to it at once; the others keep their names and claims', async () => {
@@ -92,7 +93,10 @@ describe('expense type names under concurrency', () => {
     const results = await Promise.all([rename(user, tolls, 'Parking'), rename(user, parking, 'Tolls')]);
     // Assess
     for (const res of results) expect(res).toBeError(409, TYPE_TAKEN);
-    expect(await liveTypes(user)).toEqual([{ type: tolls, name: 'Tolls' }, { type: parking, name: 'Parking' }]);
+    expect(await liveTypes(user)).toEqual([
+      { type: tolls, name: 'Tolls' },
+      { type: parking, name: 'Parking' },
+    ]);
     await expectNameClaimsMatchTypes(user, ['Tolls', 'Parking']);
   });
 
@@ -106,7 +110,10 @@ describe('expense type names under concurrency', () => {
     );
     // Assess
     for (const res of lost(results)) expect(res).toBeError(404, 'expense type not found or not linked to this api key');
-    await expectNameClaimsMatchTypes(user, types.flatMap((_, i) => [`Old ${i}`, `New ${i}`]));
+    await expectNameClaimsMatchTypes(
+      user,
+      types.flatMap((_, i) => [`Old ${i}`, `New ${i}`]),
+    );
   });
 });
 
@@ -136,7 +143,11 @@ describe('expense type names over many rounds of racing renames and deletes', ()
   it('keeps each claim on its live name, and answers a rename 200 or 409, or 404 only once its type is deleted', async () => {
     // Prepare
     const user = await givenUser();
-    const [alpha, bravo, charlie] = (await Promise.all(['Alpha', 'Bravo', 'Charlie'].map((name) => givenExpenseType(user, name)))) as [number, number, number];
+    const [alpha, bravo, charlie] = (await Promise.all(['Alpha', 'Bravo', 'Charlie'].map((name) => givenExpenseType(user, name)))) as [
+      number,
+      number,
+      number,
+    ];
     let doomed = await givenExpenseType(user, 'Doomed 0');
     let names = await expectClaimsMatchLiveNames(user);
     for (let round = 1; round <= ROUNDS; round++) {
@@ -160,7 +171,8 @@ describe('expense type names over many rounds of racing renames and deletes', ()
       for (const res of results.slice(0, 7)) {
         if (res.status !== 200) expect([TYPE_TAKEN, BUSY('expense type')], `round ${round}`).toContain(res.body.error_msg);
       }
-      if (renamedDoomed.status !== 200) expect(['expense type not found or not linked to this api key', TYPE_TAKEN]).toContain(renamedDoomed.body.error_msg);
+      if (renamedDoomed.status !== 200)
+        expect(['expense type not found or not linked to this api key', TYPE_TAKEN]).toContain(renamedDoomed.body.error_msg);
       expect(deleted, `round ${round}`).toBeSuccess();
       if (added.status !== 200) expect(added).toBeError(409, TYPE_TAKEN);
       names = await expectClaimsMatchLiveNames(user);
@@ -203,11 +215,26 @@ const editedRecords: Array<[string, (user: TestUser) => Promise<EditedRecord>]> 
     'an expense slip',
     async (user) => {
       const vehicle = await givenVehicle(user);
-      const slip = (await api.post('addExpenseSlip', { api_key: user.key, vehicle_uid: vehicle.vehicleUid, type: 2, amount: '10.00', qty: '1', event_datetime: '2026-11-01 08:00:00' })).body.slip_uid;
+      const slip = (
+        await api.post('addExpenseSlip', {
+          api_key: user.key,
+          vehicle_uid: vehicle.vehicleUid,
+          type: 2,
+          amount: '10.00',
+          qty: '1',
+          event_datetime: '2026-11-01 08:00:00',
+        })
+      ).body.slip_uid;
       const day = (round: number) => `2026-11-${String(round).padStart(2, '0')}`;
       return {
         busy: BUSY('slip'),
-        edit: (round, i) => api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip, comment: `edit ${round}-${i}`, event_datetime: `${day(round)} 08:${String(i).padStart(2, '0')}:00` }),
+        edit: (round, i) =>
+          api.post('editExpenseSlip', {
+            api_key: user.key,
+            slip_uid: slip,
+            comment: `edit ${round}-${i}`,
+            event_datetime: `${day(round)} 08:${String(i).padStart(2, '0')}:00`,
+          }),
         read: async () => {
           const read = (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip })).body.slip;
           return [read.comment, read.event_datetime];
@@ -224,7 +251,13 @@ const editedRecords: Array<[string, (user: TestUser) => Promise<EditedRecord>]> 
       const tag = (round: number, i: number) => tags.get(`${round}-${i}`) ?? tags.set(`${round}-${i}`, aTagId()).get(`${round}-${i}`)!;
       return {
         busy: BUSY('operator'),
-        edit: (round, i) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, fullname: `Driver ${round}-${i}`, tag_id: tag(round, i) }),
+        edit: (round, i) =>
+          api.post('editOperator', {
+            api_key: user.key,
+            operator_uid: operatorUid,
+            fullname: `Driver ${round}-${i}`,
+            tag_id: tag(round, i),
+          }),
         read: async () => {
           const read = (await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).body.operator;
           // Only the live tag is claimed, and by this operator.
@@ -239,13 +272,21 @@ const editedRecords: Array<[string, (user: TestUser) => Promise<EditedRecord>]> 
   [
     'a user location, changing its shape',
     async (user) => {
-      const location = (await api.post('addUserLocation', { api_key: user.key, description: 'Depot', latitude: -26.2041, longitude: 28.0473 })).body.user_location_uid;
-      const square = JSON.stringify([{ lat: -26.19, lng: 28.03 }, { lat: -26.19, lng: 28.06 }, { lat: -26.22, lng: 28.06 }]);
+      const location = (
+        await api.post('addUserLocation', { api_key: user.key, description: 'Depot', latitude: -26.2041, longitude: 28.0473 })
+      ).body.user_location_uid;
+      const square = JSON.stringify([
+        { lat: -26.19, lng: 28.03 },
+        { lat: -26.19, lng: 28.06 },
+        { lat: -26.22, lng: 28.06 },
+      ]);
       return {
         busy: BUSY('location'),
         edit: (round, i) =>
           api.post('editUserLocation', {
-            api_key: user.key, user_location_uid: location, description: `Place ${round}-${i}`,
+            api_key: user.key,
+            user_location_uid: location,
+            description: `Place ${round}-${i}`,
             ...(i % 2 ? { location_type: 'polygon', points: square } : { location_type: 'point' }),
           }),
         read: async () => {
@@ -259,20 +300,24 @@ const editedRecords: Array<[string, (user: TestUser) => Promise<EditedRecord>]> 
 ];
 
 describe('edits of one existing record racing each other', () => {
-  it.each(editedRecords)('answers every parallel edit of %s 200 or its 409, never 404, and keeps one edit whole', async (_, given) => {
-    // Prepare
-    const user = await givenUser();
-    const record = await given(user);
-    for (let round = 1; round <= ROUNDS; round++) {
-      // Act
-      const results = await Promise.all(Array.from({ length: PARALLEL_EDITS }, (_, i) => record.edit(round, i)));
-      // Assess
-      for (const res of lost(results)) expect(res, `round ${round}`).toBeError(409, record.busy);
-      const winners = results.flatMap((res, i) => (res.status === 200 ? [record.expected(round, i)] : []));
-      expect(winners.length, `round ${round}`).toBeGreaterThan(0);
-      expect(winners).toContainEqual(await record.read());
-    }
-  }, 60_000);
+  it.each(editedRecords)(
+    'answers every parallel edit of %s 200 or its 409, never 404, and keeps one edit whole',
+    async (_, given) => {
+      // Prepare
+      const user = await givenUser();
+      const record = await given(user);
+      for (let round = 1; round <= ROUNDS; round++) {
+        // Act
+        const results = await Promise.all(Array.from({ length: PARALLEL_EDITS }, (_, i) => record.edit(round, i)));
+        // Assess
+        for (const res of lost(results)) expect(res, `round ${round}`).toBeError(409, record.busy);
+        const winners = results.flatMap((res, i) => (res.status === 200 ? [record.expected(round, i)] : []));
+        expect(winners.length, `round ${round}`).toBeGreaterThan(0);
+        expect(winners).toContainEqual(await record.read());
+      }
+    },
+    60_000,
+  );
 });
 
 // ---- job card history, in commit order -----------------------------------------------------------
@@ -287,7 +332,17 @@ describe('job card history under parallel edits', () => {
       // Act
       const edits = Array.from({ length: PARALLEL_EDITS }, (_, i) => `${round}-${i}`);
       const results = await Promise.all(
-        edits.map((edit) => api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: { 'Content-Type': 'application/json' }, rawBody: JSON.stringify({ Edit: edit }) })),
+        edits.map((edit) =>
+          api.post(
+            'editJobCard',
+            {},
+            {
+              query: { api_key: user.key, job_card_uid: card.jobCardUid },
+              headers: { 'Content-Type': 'application/json' },
+              rawBody: JSON.stringify({ Edit: edit }),
+            },
+          ),
+        ),
       );
       // Assess
       for (const res of lost(results)) expect(res, `round ${round}`).toBeError(409, BUSY('job card'));
@@ -351,7 +406,11 @@ describe('tag_id under concurrency', () => {
   });
 
   it.each([
-    ['renamed away', (owner: TestUser, operatorUid: number, newTag: string) => api.post('editOperator', { api_key: owner.key, operator_uid: operatorUid, tag_id: newTag })],
+    [
+      'renamed away',
+      (owner: TestUser, operatorUid: number, newTag: string) =>
+        api.post('editOperator', { api_key: owner.key, operator_uid: operatorUid, tag_id: newTag }),
+    ],
     ['deleted', (owner: TestUser, operatorUid: number) => api.post('deleteOperator', { api_key: owner.key, operator_uid: operatorUid })],
   ])('gives a tag freed by an operator %s to at most one of the users racing for it', async (how, free) => {
     // Prepare
@@ -394,7 +453,10 @@ describe('tag claims over many rounds of racing tag moves and deletes', () => {
       if (added.status !== 200) expect(added).toBeError(409, TAG_TAKEN);
       const claims = await batchGet([tagId, ...newTags].map((tag) => keys.operatorTag(tag)));
       const holder = added.status === 200 ? [[keys.operatorTag(tagId).pk, racer.userUid, added.body.operator_uid]] : [];
-      expect(claims.map((claim) => [claim.pk, claim.user_uid, claim.operator_uid]), `round ${round}`).toEqual(holder);
+      expect(
+        claims.map((claim) => [claim.pk, claim.user_uid, claim.operator_uid]),
+        `round ${round}`,
+      ).toEqual(holder);
       expect(await item(keys.operator(owner.userUid, operatorUid))).toBeUndefined();
     }
   }, 60_000);
@@ -426,8 +488,12 @@ describe('one slip per fill under concurrency', () => {
     }
     const fill = await item(keys.fuelFill(eventUid));
     expect(fill?.slip_uid).toBe(winner);
-    expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid: first })).toBeError(404, 'slip not found or not linked to this api key');
-    if (winner !== undefined) expect((await api.get('getExpenseSlip', { api_key: user.key, slip_uid: winner })).body.slip).toMatchObject({ type: 1 });
+    expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid: first })).toBeError(
+      404,
+      'slip not found or not linked to this api key',
+    );
+    if (winner !== undefined)
+      expect((await api.get('getExpenseSlip', { api_key: user.key, slip_uid: winner })).body.slip).toMatchObject({ type: 1 });
   });
 });
 

@@ -24,7 +24,7 @@ const justBefore = (offset: number) => utcOf(`${DAY_BEFORE}T23:59:30.000`, offse
 const justAfter = (offset: number) => utcOf(`${DAY}T00:00:30.000`, offset);
 
 describe.each(OFFSETS)('date ranges for a user at GMT offset %i minutes', (offset) => {
-  it('getTrips: any valid range, far bounds included, splits the records at the user\'s midnight', async () => {
+  it("getTrips: any valid range, far bounds included, splits the records at the user's midnight", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: offset });
     const vehicle = await givenVehicle(user);
@@ -43,7 +43,7 @@ describe.each(OFFSETS)('date ranges for a user at GMT offset %i minutes', (offse
     expect(await tripsOf('0001-01-01', '0001-01-01')).toEqual([]);
   });
 
-  it('getFuelFillReport: any valid range up to 366 days, far years included, splits the fills at the user\'s midnight', async () => {
+  it("getFuelFillReport: any valid range up to 366 days, far years included, splits the fills at the user's midnight", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: offset });
     const vehicle = await givenVehicle(user);
@@ -62,7 +62,7 @@ describe.each(OFFSETS)('date ranges for a user at GMT offset %i minutes', (offse
     expect(await fillsOf('0001-01-01', '0001-12-31')).toEqual([]);
   });
 
-  it('getJobCards: any valid bound, far bounds included, splits the cards at the user\'s midnight', async () => {
+  it("getJobCards: any valid bound, far bounds included, splits the cards at the user's midnight", async () => {
     // Prepare
     const user = await givenUser({ gmtOffsetMinutes: offset });
     const before = await givenJobCard(user, aJobCardPayload(), { createdAt: justBefore(offset) });
@@ -104,7 +104,11 @@ describe('a date that cannot be handled', () => {
     ['getTrips', () => ({ start_date: '2026-01-01', end_date: '10000-01-01' }), 'end_date is required (yyyy-mm-dd)'],
     ['getTrips', () => ({ start_date: '0000-02-30', end_date: '2026-01-01' }), 'start_date is required (yyyy-mm-dd)'],
     ['getExpenseSlips', () => ({ vehicle_uid: 1, start_date: '2026-01-01', end_date: '+9999-12-31' }), 'end_date is required (yyyy-mm-dd)'],
-    ['getFuelFillReport', () => ({ vehicle_uid: 1, start_date: '-0001-01-01', end_date: '2026-01-01' }), 'start_date is required (yyyy-mm-dd)'],
+    [
+      'getFuelFillReport',
+      () => ({ vehicle_uid: 1, start_date: '-0001-01-01', end_date: '2026-01-01' }),
+      'start_date is required (yyyy-mm-dd)',
+    ],
     ['getJobCards', () => ({ from_date: '2026-01-01', to_date: '99999-12-31' }), 'from_date / to_date format error (yyyy-mm-dd)'],
   ];
 

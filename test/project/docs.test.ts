@@ -9,7 +9,12 @@ import { anImei, givenUser } from '../support/builders.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The command lines of a document's ```sh blocks, continuation lines joined, comment-only lines dropped. */
 function documentedCommands(markdown: string): string[] {
@@ -27,7 +32,7 @@ function documentedCommands(markdown: string): string[] {
 const notRunHere = /^(npm (install|ci|start|test)\b|npm run (deploy|bench|fuzz|docs|typecheck|synth)\b|npx cdk\b|aws\s)|--table </;
 
 describe('README.md', () => {
-  it('lists exactly the registry\'s operations (run `npm run docs` after changing the registry)', () => {
+  it("lists exactly the registry's operations (run `npm run docs` after changing the registry)", () => {
     const readme = readFileSync('README.md', 'utf8');
     expect(readme).toBe(withOperationsTable(readme));
   });
@@ -40,11 +45,13 @@ describe('README.md', () => {
   });
 });
 
-describe('the documents\' references', () => {
+describe("the documents' references", () => {
   it.each(documents)('in %s link only to files that are in the repository', (document) => {
     // Prepare
     const text = readFileSync(join(root, document), 'utf8');
-    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1] as string).filter((target) => !/^[a-z]+:/.test(target));
+    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((match) => match[1] as string)
+      .filter((target) => !/^[a-z]+:/.test(target));
     // Act
     const missing = targets.filter((target) => !existsSync(resolve(root, dirname(document), target)));
     // Assess
@@ -85,7 +92,10 @@ describe('every documented command', () => {
       workDirs.push(workDir);
       mkdirSync(join(workDir, '.local'));
       // IMEIs of its own, so the documented `npm run simulate` never feeds another test's vehicles
-      writeFileSync(join(workDir, '.local', 'demo.json'), JSON.stringify({ apiKey: user.key, imeis: await Promise.all([anImei(), anImei(), anImei()]) }));
+      writeFileSync(
+        join(workDir, '.local', 'demo.json'),
+        JSON.stringify({ apiKey: user.key, imeis: await Promise.all([anImei(), anImei(), anImei()]) }),
+      );
       const script = [
         'set -euo pipefail',
         // the project's npm scripts, run from the user's folder (npm runs them at the package root)
@@ -101,7 +111,9 @@ describe('every documented command', () => {
         timeout: 120_000,
       }).catch((error: { code: number; stdout: string; stderr: string }) => error);
       // Assess
-      expect('code' in result ? result : { code: 0 }, `${document}:\n${script}\n${result.stdout}\n${result.stderr}`).toMatchObject({ code: 0 });
+      expect('code' in result ? result : { code: 0 }, `${document}:\n${script}\n${result.stdout}\n${result.stderr}`).toMatchObject({
+        code: 0,
+      });
       expect(result.stdout).not.toMatch(/"result":\s*"error"/);
     },
     180_000,

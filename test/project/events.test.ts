@@ -5,9 +5,9 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { withApiKey } from '../../scripts/invoke.ts';
 import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { givenUser } from '../support/builders.ts';
-import { withApiKey } from '../../scripts/invoke.ts';
 
 /** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */
 const handlerUrl = (name: string): string => new URL(`../../${handlerPath(name)}`, import.meta.url).href;
@@ -23,7 +23,12 @@ function declaredResourcePaths(template: Template): Set<string> {
     return `${parent ? pathOf(parent) : ''}/${PathPart}`;
   };
   const methods = Object.values(template.findResources('AWS::ApiGateway::Method') as Record<string, Resource>);
-  return new Set(methods.map(({ Properties }) => (Properties.ResourceId as { Ref?: string }).Ref).filter((id) => id !== undefined).map(pathOf));
+  return new Set(
+    methods
+      .map(({ Properties }) => (Properties.ResourceId as { Ref?: string }).Ref)
+      .filter((id) => id !== undefined)
+      .map(pathOf),
+  );
 }
 
 let declaredPaths: Set<string>;
@@ -70,7 +75,10 @@ describe('events/processPositions.json', () => {
     const result = await handler(event);
     // Assess
     expect(event.Records.length).toBeGreaterThan(0);
-    expect(event.Records[0]).toMatchObject({ eventSource: 'aws:kinesis', kinesis: { data: expect.any(String), sequenceNumber: expect.any(String) } });
+    expect(event.Records[0]).toMatchObject({
+      eventSource: 'aws:kinesis',
+      kinesis: { data: expect.any(String), sequenceNumber: expect.any(String) },
+    });
     expect(result).toEqual({ batchItemFailures: [] });
   });
 });

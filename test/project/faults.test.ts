@@ -31,7 +31,7 @@ import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aContext, anEvent } from '../support/events.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload } from '../support/job-card-builders.ts';
-import { givenPlacedVehicle, startFakeStaticMaps, type FakeStaticMaps } from '../support/live-map-builders.ts';
+import { type FakeStaticMaps, givenPlacedVehicle, startFakeStaticMaps } from '../support/live-map-builders.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
 import { rawStops, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
@@ -39,7 +39,14 @@ import { givenUserLocation } from '../support/user-locations-builders.ts';
 const dynamo = mockClient(DynamoDBDocumentClient);
 const s3 = mockClient(S3Client);
 
-const PROVIDER_ENV = ['LIVE_MAP_PROVIDER', 'GOOGLE_STATIC_MAPS_URL', 'DIRECTIONS_PROVIDER', 'OSRM_URL', 'GOOGLE_DIRECTIONS_URL', 'GOOGLE_DIRECTIONS_API_KEY'];
+const PROVIDER_ENV = [
+  'LIVE_MAP_PROVIDER',
+  'GOOGLE_STATIC_MAPS_URL',
+  'DIRECTIONS_PROVIDER',
+  'OSRM_URL',
+  'GOOGLE_DIRECTIONS_URL',
+  'GOOGLE_DIRECTIONS_API_KEY',
+];
 const savedEnv = Object.fromEntries(PROVIDER_ENV.map((name) => [name, process.env[name]]));
 
 beforeEach(() => {
@@ -103,7 +110,8 @@ function writesSent(): string[] {
     .map((command) => command.constructor.name);
 }
 
-const read = async (user: TestUser, operation: string, params: Params = {}) => (await api.get(operation, { api_key: user.key, ...params })).body;
+const read = async (user: TestUser, operation: string, params: Params = {}) =>
+  (await api.get(operation, { api_key: user.key, ...params })).body;
 
 // ---- DynamoDB faults on each store's representative writes ------------------------------------
 
@@ -217,7 +225,11 @@ interface Fault {
 const faults: Fault[] = [
   {
     name: 'DynamoDB throttling the write',
-    error: () => new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded', $metadata: {} }),
+    error: () =>
+      new ProvisionedThroughputExceededException({
+        message: 'The level of configured provisioned throughput for the table was exceeded',
+        $metadata: {},
+      }),
     status: 429,
     message: THROTTLED,
   },
@@ -254,22 +266,25 @@ const faultCases = writeFixtures.flatMap((fixture) =>
 );
 
 describe('a DynamoDB fault on a write', () => {
-  it.each(faultCases)('$operation answers $fault.status to $fault.name, having written nothing', async ({ operation, write, items, given, state, fault }) => {
-    // Prepare
-    const user = await givenUser();
-    const params = await given(user);
-    const before = await state(user, params);
-    dynamo.resetHistory();
-    failWrite(write, fault.error());
-    // Act
-    const result = await invoke(operation, user, params);
-    // Assess
-    expectEnvelope(result, fault.status, fault.message);
-    expect(writesSent()).toEqual([write.name]);
-    const [sent] = dynamo.commandCalls(TransactWriteCommand);
-    expect(sent?.args[0].input.TransactItems?.length ?? 1).toBe(items);
-    expect(await state(user, params)).toEqual(before);
-  });
+  it.each(faultCases)(
+    '$operation answers $fault.status to $fault.name, having written nothing',
+    async ({ operation, write, items, given, state, fault }) => {
+      // Prepare
+      const user = await givenUser();
+      const params = await given(user);
+      const before = await state(user, params);
+      dynamo.resetHistory();
+      failWrite(write, fault.error());
+      // Act
+      const result = await invoke(operation, user, params);
+      // Assess
+      expectEnvelope(result, fault.status, fault.message);
+      expect(writesSent()).toEqual([write.name]);
+      const [sent] = dynamo.commandCalls(TransactWriteCommand);
+      expect(sent?.args[0].input.TransactItems?.length ?? 1).toBe(items);
+      expect(await state(user, params)).toEqual(before);
+    },
+  );
 });
 
 describe('addRoute with raw stops when the route cannot be written', () => {
@@ -298,7 +313,8 @@ describe('addRoute with raw stops when the route cannot be written', () => {
 
 /** S3's own 503: a passing outage, answered as one. */
 const UNAVAILABLE = 'service unavailable, retry later';
-const s3Down = () => new S3ServiceException({ name: 'ServiceUnavailable', message: 'Service is unable to handle request.', $fault: 'server', $metadata: {} });
+const s3Down = () =>
+  new S3ServiceException({ name: 'ServiceUnavailable', message: 'Service is unable to handle request.', $fault: 'server', $metadata: {} });
 
 /** A fake OSRM on 127.0.0.1: every leg 1 km and 60 s, every request counted. */
 async function startFakeOsrm(): Promise<{ url: string; requests: number; close(): Promise<void> }> {
@@ -357,7 +373,9 @@ describe('S3 down', () => {
   it('getLiveMap answers 429 when S3 asks it to slow down', async () => {
     const user = await givenUser();
     await givenPlacedVehicle(user, somewhere());
-    s3.on(GetObjectCommand).rejects(new S3ServiceException({ name: 'SlowDown', message: 'Please reduce your request rate.', $fault: 'client', $metadata: {} }));
+    s3.on(GetObjectCommand).rejects(
+      new S3ServiceException({ name: 'SlowDown', message: 'Please reduce your request rate.', $fault: 'client', $metadata: {} }),
+    );
     expectEnvelope(await invoke('getLiveMap', user, { map_api_key: 'map-key' }), 429, THROTTLED);
   });
 
@@ -424,7 +442,12 @@ describe('a provider that is down', () => {
   ] as const)('addRoute answers 502 to %s %s, saving nothing', async (provider, _case, url) => {
     // Prepare
     const base = await url();
-    Object.assign(process.env, { DIRECTIONS_PROVIDER: provider, OSRM_URL: base, GOOGLE_DIRECTIONS_URL: base, GOOGLE_DIRECTIONS_API_KEY: 'test-key' });
+    Object.assign(process.env, {
+      DIRECTIONS_PROVIDER: provider,
+      OSRM_URL: base,
+      GOOGLE_DIRECTIONS_URL: base,
+      GOOGLE_DIRECTIONS_API_KEY: 'test-key',
+    });
     const user = await givenUser();
     dynamo.resetHistory();
     // Act

@@ -11,7 +11,7 @@ import { operationContracts } from '../../shared/contracts/operations.ts';
 import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { type OperationName, operations } from '../../shared/operations.ts';
-import { api, type ApiResponse } from '../support/api.ts';
+import { type ApiResponse, api } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
@@ -52,10 +52,12 @@ const listsNothing = (field: string) => (res: ApiResponse) => {
   expect(res).toBeSuccess();
   expect(res.body).toMatchObject({ cnt: 0, [field]: [] });
 };
-const listsOnly = <R>(field: string, key: string, expected: (record: R) => unknown[]) => (res: ApiResponse, record: R) => {
-  expect(res).toBeSuccess();
-  expect(res.body[field].map((entry: Record<string, unknown>) => entry[key])).toEqual(expected(record));
-};
+const listsOnly =
+  <R>(field: string, key: string, expected: (record: R) => unknown[]) =>
+  (res: ApiResponse, record: R) => {
+    expect(res).toBeSuccess();
+    expect(res.body[field].map((entry: Record<string, unknown>) => entry[key])).toEqual(expected(record));
+  };
 
 // ---- reading A's data -------------------------------------------------------------------------
 
@@ -107,7 +109,8 @@ const fillReportOf = (a: TestUser, vehicle: Vehicle) => read(a, 'getFuelFillRepo
 const anExpense = { amount: '99.90', event_datetime: '2026-11-02 10:00:00', comment: 'not yours' };
 
 const operator = async (a: TestUser) => givenOperator(a);
-const operatorOf = (a: TestUser, { operatorUid }: Awaited<ReturnType<typeof operator>>) => read(a, 'getOperator', { operator_uid: operatorUid });
+const operatorOf = (a: TestUser, { operatorUid }: Awaited<ReturnType<typeof operator>>) =>
+  read(a, 'getOperator', { operator_uid: operatorUid });
 
 const location = async (a: TestUser) => givenUserLocation(a);
 const locationOf = (a: TestUser, { userLocationUid }: Awaited<ReturnType<typeof location>>) =>
@@ -144,13 +147,19 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
       return vehicle;
     },
     readA: (a, vehicle) => read(a, 'getPositions', { vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }),
-    cases: [{ foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }), answer: notFound('vehicle') }],
+    cases: [
+      { foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }), answer: notFound('vehicle') },
+    ],
   }),
   getLiveMap: fixture({
     given: twoVehicles,
     readA: (a) => read(a, 'getLiveData'),
     cases: [
-      { foreign: ['filter'], send: ({ mine }) => ({ map_api_key: 'map-key', filter: mine.imei }), answer: refused(404, 'no vehicle with a known position to show') },
+      {
+        foreign: ['filter'],
+        send: ({ mine }) => ({ map_api_key: 'map-key', filter: mine.imei }),
+        answer: refused(404, 'no vehicle with a known position to show'),
+      },
       {
         foreign: ['filter'],
         send: ({ mine, theirs }) => ({ map_api_key: 'map-key', filter: `${theirs.imei},${mine.imei}` }),
@@ -167,7 +176,13 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
   getExpenseTypes: fixture({
     given: (a) => givenExpenseType(a, 'Tolls'),
     readA: (a) => read(a, 'getExpenseTypes'),
-    cases: [{ foreign: [], send: () => ({}), answer: (res) => expect(res.body).toMatchObject({ cnt: 1, expense_types: [{ type: 2, name: 'Fuel' }] }) }],
+    cases: [
+      {
+        foreign: [],
+        send: () => ({}),
+        answer: (res) => expect(res.body).toMatchObject({ cnt: 1, expense_types: [{ type: 2, name: 'Fuel' }] }),
+      },
+    ],
   }),
   editExpenseType: fixture({
     given: (a) => givenExpenseType(a, 'Tolls'),
@@ -184,9 +199,21 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     given: slips,
     readA: slipsOf,
     cases: [
-      { foreign: ['vehicle_uid'], send: ({ vehicle }) => ({ vehicle_uid: vehicle.vehicleUid, type: 2, ...anExpense }), answer: notFound('vehicle') },
-      { foreign: ['type'], send: ({ theirVehicle, type }) => ({ vehicle_uid: theirVehicle.vehicleUid, type, ...anExpense }), answer: refused(400, SLIP_TYPE_INVALID) },
-      { foreign: ['vehicle_uid', 'type'], send: ({ vehicle, type }) => ({ vehicle_uid: vehicle.vehicleUid, type, ...anExpense }), answer: notFound('vehicle') },
+      {
+        foreign: ['vehicle_uid'],
+        send: ({ vehicle }) => ({ vehicle_uid: vehicle.vehicleUid, type: 2, ...anExpense }),
+        answer: notFound('vehicle'),
+      },
+      {
+        foreign: ['type'],
+        send: ({ theirVehicle, type }) => ({ vehicle_uid: theirVehicle.vehicleUid, type, ...anExpense }),
+        answer: refused(400, SLIP_TYPE_INVALID),
+      },
+      {
+        foreign: ['vehicle_uid', 'type'],
+        send: ({ vehicle, type }) => ({ vehicle_uid: vehicle.vehicleUid, type, ...anExpense }),
+        answer: notFound('vehicle'),
+      },
     ],
   }),
   getExpenseSlip: fixture({
@@ -200,13 +227,19 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
   getExpenseSlips: fixture({
     given: slips,
     readA: slipsOf,
-    cases: [{ foreign: ['vehicle_uid'], send: ({ vehicle }) => ({ vehicle_uid: vehicle.vehicleUid, ...NOVEMBER }), answer: notFound('vehicle') }],
+    cases: [
+      { foreign: ['vehicle_uid'], send: ({ vehicle }) => ({ vehicle_uid: vehicle.vehicleUid, ...NOVEMBER }), answer: notFound('vehicle') },
+    ],
   }),
   editExpenseSlip: fixture({
     given: slips,
     readA: async (a, record) => [await slipOf(a, record), await fillReportOf(a, record.vehicle)],
     cases: [
-      { foreign: ['slip_uid'], send: ({ slip }) => ({ slip_uid: slip.slipUid, amount: '1.00', comment: 'not yours' }), answer: notFound('slip') },
+      {
+        foreign: ['slip_uid'],
+        send: ({ slip }) => ({ slip_uid: slip.slipUid, amount: '1.00', comment: 'not yours' }),
+        answer: notFound('slip'),
+      },
       { foreign: ['slip_uid'], send: ({ fillSlip }) => ({ slip_uid: fillSlip.slipUid, qty: '1' }), answer: notFound('slip') },
       {
         foreign: ['type'],
@@ -225,7 +258,11 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     ],
   }),
   // operators
-  getOperators: fixture({ given: operator, readA: operatorOf, cases: [{ foreign: [], send: () => ({}), answer: listsNothing('operators') }] }),
+  getOperators: fixture({
+    given: operator,
+    readA: operatorOf,
+    cases: [{ foreign: [], send: () => ({}), answer: listsNothing('operators') }],
+  }),
   getOperator: fixture({
     given: operator,
     readA: operatorOf,
@@ -235,7 +272,11 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     given: operator,
     readA: operatorOf,
     cases: [
-      { foreign: ['operator_uid'], send: ({ operatorUid }) => ({ operator_uid: operatorUid, fullname: 'Mallory', tag_id: aTagId() }), answer: notFound('operator') },
+      {
+        foreign: ['operator_uid'],
+        send: ({ operatorUid }) => ({ operator_uid: operatorUid, fullname: 'Mallory', tag_id: aTagId() }),
+        answer: notFound('operator'),
+      },
     ],
   }),
   deleteOperator: fixture({
@@ -244,11 +285,21 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     cases: [{ foreign: ['operator_uid'], send: ({ operatorUid }) => ({ operator_uid: operatorUid }), answer: notFound('operator') }],
   }),
   // user locations
-  getUserLocations: fixture({ given: location, readA: locationOf, cases: [{ foreign: [], send: () => ({}), answer: listsNothing('locations') }] }),
+  getUserLocations: fixture({
+    given: location,
+    readA: locationOf,
+    cases: [{ foreign: [], send: () => ({}), answer: listsNothing('locations') }],
+  }),
   getUserLocation: fixture({
     given: location,
     readA: locationOf,
-    cases: [{ foreign: ['user_location_uid'], send: ({ userLocationUid }) => ({ user_location_uid: userLocationUid }), answer: notFound('location') }],
+    cases: [
+      {
+        foreign: ['user_location_uid'],
+        send: ({ userLocationUid }) => ({ user_location_uid: userLocationUid }),
+        answer: notFound('location'),
+      },
+    ],
   }),
   editUserLocation: fixture({
     given: location,
@@ -264,7 +315,13 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
   deleteUserLocation: fixture({
     given: location,
     readA: locationOf,
-    cases: [{ foreign: ['user_location_uid'], send: ({ userLocationUid }) => ({ user_location_uid: userLocationUid }), answer: notFound('location') }],
+    cases: [
+      {
+        foreign: ['user_location_uid'],
+        send: ({ userLocationUid }) => ({ user_location_uid: userLocationUid }),
+        answer: notFound('location'),
+      },
+    ],
   }),
   // fuel fills
   getFuelFillReport: fixture({
@@ -274,7 +331,9 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
       return vehicle;
     },
     readA: fillReportOf,
-    cases: [{ foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...NOVEMBER }), answer: notFound('vehicle') }],
+    cases: [
+      { foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...NOVEMBER }), answer: notFound('vehicle') },
+    ],
   }),
   addFuelFillSlip: fixture({
     given: async (a) => {
@@ -282,7 +341,13 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
       return { vehicle, eventUid: await givenFuelFill(vehicle) };
     },
     readA: (a, { vehicle }) => fillReportOf(a, vehicle),
-    cases: [{ foreign: ['event_uid'], send: ({ eventUid }) => ({ event_uid: eventUid, qty: '60', amount: '1.00' }), answer: notFound('fuel fill event') }],
+    cases: [
+      {
+        foreign: ['event_uid'],
+        send: ({ eventUid }) => ({ event_uid: eventUid, qty: '60', amount: '1.00' }),
+        answer: notFound('fuel fill event'),
+      },
+    ],
   }),
   // job cards
   getJobCards: fixture({
@@ -290,7 +355,11 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     readA: (a) => read(a, 'getJobCards'),
     cases: [
       { foreign: [], send: () => ({}), answer: listsNothing('job_cards') },
-      { foreign: ['external_reference'], send: ({ externalReference }) => ({ external_reference: externalReference ?? '' }), answer: listsNothing('job_cards') },
+      {
+        foreign: ['external_reference'],
+        send: ({ externalReference }) => ({ external_reference: externalReference ?? '' }),
+        answer: listsNothing('job_cards'),
+      },
     ],
   }),
   getJobCard: fixture({
@@ -317,11 +386,18 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
   // routes
   addRoute: fixture({
     given: routing,
-    readA: async (a, { vehicle }) => [await read(a, 'getUserLocations'), await read(a, 'getRoutes'), await scheduledRoutes(vehicle.vehicleUid)],
+    readA: async (a, { vehicle }) => [
+      await read(a, 'getUserLocations'),
+      await read(a, 'getRoutes'),
+      await scheduledRoutes(vehicle.vehicleUid),
+    ],
     cases: [
       {
         foreign: ['stops'],
-        send: (record) => ({ route_name: 'Not yours', stops: stopsText([{ user_location_uid: record.location.userLocationUid }, ...ownStops(record)]) }),
+        send: (record) => ({
+          route_name: 'Not yours',
+          stops: stopsText([{ user_location_uid: record.location.userLocationUid }, ...ownStops(record)]),
+        }),
         answer: notFound('location'),
       },
       {
@@ -376,7 +452,7 @@ const listings = registry.filter(({ access, scoped }) => access === 'read' && sc
 const checkedPairs = new Set<string>();
 const checkedListings = new Set<string>();
 
-describe('tenant isolation: user B with user A\'s records', () => {
+describe("tenant isolation: user B with user A's records", () => {
   for (const { name, method, scoped } of registry) {
     const entry = fixtures[name];
     const needsListing = listings.includes(name);
@@ -385,7 +461,9 @@ describe('tenant isolation: user B with user A\'s records', () => {
     describe(name, () => {
       if (!entry) {
         it('has an isolation fixture', () => {
-          expect.fail(`add an isolation fixture for ${name} (it takes ${scoped.join(', ') || 'no record parameter and lists the user\'s records'})`);
+          expect.fail(
+            `add an isolation fixture for ${name} (it takes ${scoped.join(', ') || "no record parameter and lists the user's records"})`,
+          );
         });
         return;
       }
@@ -398,7 +476,7 @@ describe('tenant isolation: user B with user A\'s records', () => {
 
       for (const isolationCase of entry.cases) {
         const unknown = isolationCase.foreign.filter((p) => !scoped.includes(p));
-        const title = isolationCase.foreign.length ? `B with A's ${isolationCase.foreign.join(' and ')}` : 'B\'s list';
+        const title = isolationCase.foreign.length ? `B with A's ${isolationCase.foreign.join(' and ')}` : "B's list";
         it(`${title}: refused or nothing of A's, and A's data unchanged`, async () => {
           expect(unknown, `the isolation fixture for ${name} names parameters its input schema has not`).toEqual([]);
           // Prepare

@@ -4,7 +4,7 @@
  * with a 400 naming the parameter and writes nothing. Never a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { api, type ApiResponse } from '../support/api.ts';
+import { type ApiResponse, api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { anOperator } from '../support/operators-builders.ts';
@@ -41,30 +41,61 @@ async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
     givenSlip(user, vehicle, { type: 2 }),
     givenFuelFill(vehicle),
   ]);
-  const read = (operation: string, params: Record<string, unknown> = {}) => async () => readBack(user, operation, params);
+  const read =
+    (operation: string, params: Record<string, unknown> = {}) =>
+    async () =>
+      readBack(user, operation, params);
   const locations = read('getUserLocations');
   const place = { description: 'Depot', latitude: DEPOT.lat, longitude: DEPOT.lng };
   const vertices = (lat: number | string) => [{ lat, lng: 28.03 }, ...SQUARE_AROUND_DEPOT.slice(1)];
   const slips = read('getExpenseSlips', { vehicle_uid: vehicle.vehicleUid, start_date: '2026-01-01', end_date: '2026-12-31' });
   const fills = read('getFuelFillReport', { vehicle_uid: vehicle.vehicleUid, start_date: '2026-11-01', end_date: '2026-11-30' });
   const newSlip = { vehicle_uid: vehicle.vehicleUid, type, amount: '10.00', event_datetime: '2026-11-01 08:00:00' };
-  const stops = (lat: number | string, lng: number | string) => [{ lat, lng }, { lat: -26.1, lng: 28.1 }];
+  const stops = (lat: number | string, lng: number | string) => [
+    { lat, lng },
+    { lat: -26.1, lng: 28.1 },
+  ];
   const edit = { user_location_uid: location.userLocationUid };
   const targets: Target[] = [
     { operation: 'addUserLocation', parameter: 'latitude', body: (value) => ({ ...place, latitude: value }), written: locations },
     { operation: 'addUserLocation', parameter: 'longitude', body: (value) => ({ ...place, longitude: value }), written: locations },
     { operation: 'addUserLocation', parameter: 'radius', body: (value) => ({ ...place, radius: value }), written: locations },
     { operation: 'addUserLocation', parameter: 'speed', body: (value) => ({ ...place, speed: value }), written: locations },
-    { operation: 'addUserLocation', parameter: 'points', body: (value) => ({ ...place, location_type: 'polygon', points: vertices(value) }), written: locations },
+    {
+      operation: 'addUserLocation',
+      parameter: 'points',
+      body: (value) => ({ ...place, location_type: 'polygon', points: vertices(value) }),
+      written: locations,
+    },
     { operation: 'editUserLocation', parameter: 'latitude', body: (value) => ({ ...edit, latitude: value }), written: locations },
     { operation: 'editUserLocation', parameter: 'longitude', body: (value) => ({ ...edit, longitude: value }), written: locations },
     { operation: 'editUserLocation', parameter: 'radius', body: (value) => ({ ...edit, radius: value }), written: locations },
     { operation: 'editUserLocation', parameter: 'speed', body: (value) => ({ ...edit, speed: value }), written: locations },
-    { operation: 'editUserLocation', parameter: 'points', body: (value) => ({ ...edit, location_type: 'polygon', points: vertices(value) }), written: locations },
+    {
+      operation: 'editUserLocation',
+      parameter: 'points',
+      body: (value) => ({ ...edit, location_type: 'polygon', points: vertices(value) }),
+      written: locations,
+    },
     { operation: 'editUserLocation', parameter: 'user_location_uid', body: (value) => ({ user_location_uid: value }), written: locations },
-    { operation: 'addRoute', parameter: 'lat', body: (value) => ({ route_name: 'R', stops: stops(value, 28) }), written: read('getRoutes') },
-    { operation: 'addRoute', parameter: 'lng', body: (value) => ({ route_name: 'R', stops: stops(-26, value) }), written: read('getRoutes') },
-    { operation: 'addRoute', parameter: 'vehicle_uid', body: (value) => ({ route_name: 'R', stops: stops(-26, 28), vehicle_uid: value }), written: read('getRoutes') },
+    {
+      operation: 'addRoute',
+      parameter: 'lat',
+      body: (value) => ({ route_name: 'R', stops: stops(value, 28) }),
+      written: read('getRoutes'),
+    },
+    {
+      operation: 'addRoute',
+      parameter: 'lng',
+      body: (value) => ({ route_name: 'R', stops: stops(-26, value) }),
+      written: read('getRoutes'),
+    },
+    {
+      operation: 'addRoute',
+      parameter: 'vehicle_uid',
+      body: (value) => ({ route_name: 'R', stops: stops(-26, 28), vehicle_uid: value }),
+      written: read('getRoutes'),
+    },
     { operation: 'addExpenseSlip', parameter: 'vehicle_uid', body: (value) => ({ ...newSlip, vehicle_uid: value }), written: slips },
     { operation: 'addExpenseSlip', parameter: 'type', body: (value) => ({ ...newSlip, type: value }), written: slips },
     { operation: 'addExpenseSlip', parameter: 'amount', body: (value) => ({ ...newSlip, amount: value }), written: slips },
@@ -74,9 +105,24 @@ async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
     { operation: 'editExpenseSlip', parameter: 'type', body: (value) => ({ slip_uid: slip.slipUid, type: value }), written: slips },
     { operation: 'addFuelFillSlip', parameter: 'event_uid', body: (value) => ({ event_uid: value, qty: '50' }), written: fills },
     { operation: 'addFuelFillSlip', parameter: 'qty', body: (value) => ({ event_uid: eventUid, qty: value }), written: fills },
-    { operation: 'addFuelFillSlip', parameter: 'amount', body: (value) => ({ event_uid: eventUid, qty: '50', amount: value }), written: fills },
-    { operation: 'addOperator', parameter: 'default_trip_type', body: (value) => anOperator({ default_trip_type: value }), written: read('getOperators') },
-    { operation: 'addExpenseType', parameter: 'expense_name', body: (value) => ({ expense_name: value }), written: read('getExpenseTypes') },
+    {
+      operation: 'addFuelFillSlip',
+      parameter: 'amount',
+      body: (value) => ({ event_uid: eventUid, qty: '50', amount: value }),
+      written: fills,
+    },
+    {
+      operation: 'addOperator',
+      parameter: 'default_trip_type',
+      body: (value) => anOperator({ default_trip_type: value }),
+      written: read('getOperators'),
+    },
+    {
+      operation: 'addExpenseType',
+      parameter: 'expense_name',
+      body: (value) => ({ expense_name: value }),
+      written: read('getExpenseTypes'),
+    },
   ];
   return { user, targets };
 }
@@ -116,11 +162,20 @@ describe('numbers DynamoDB cannot store', () => {
     const user = await givenUser();
     // Act
     const res = await postJson(user, 'addUserLocation', {
-      description: 'Exact', latitude: 1e-200, longitude: `28.${'1'.repeat(40)}`, radius: '0.0000004999', speed: 1e-131,
+      description: 'Exact',
+      latitude: 1e-200,
+      longitude: `28.${'1'.repeat(40)}`,
+      radius: '0.0000004999',
+      speed: 1e-131,
     });
     // Assess
     expect(res).toBeError(400, 'radius must be a number greater than 0 and at most 20000 (km)');
-    const saved = await postJson(user, 'addUserLocation', { description: 'Exact', latitude: 1e-200, longitude: `28.${'1'.repeat(40)}`, speed: 1e-131 });
+    const saved = await postJson(user, 'addUserLocation', {
+      description: 'Exact',
+      latitude: 1e-200,
+      longitude: `28.${'1'.repeat(40)}`,
+      speed: 1e-131,
+    });
     expect(saved).toBeSuccess();
     const read = await api.get('getUserLocation', { api_key: user.key, user_location_uid: saved.body.user_location_uid });
     expect(read.body.location).toMatchObject({ latitude: 0, longitude: 28.1111111, speed: 0, radius: 1 });
@@ -129,19 +184,37 @@ describe('numbers DynamoDB cannot store', () => {
   it('keeps polygon vertices to 7 decimals', async () => {
     // Prepare
     const user = await givenUser();
-    const points = [{ lat: -26.19, lng: 28.123456789 }, { lat: -1e-150, lng: 28.06 }, { lat: -26.22, lng: 28.06 }];
+    const points = [
+      { lat: -26.19, lng: 28.123456789 },
+      { lat: -1e-150, lng: 28.06 },
+      { lat: -26.22, lng: 28.06 },
+    ];
     // Act
-    const saved = await postJson(user, 'addUserLocation', { ...{ description: 'Yard', latitude: -26.2, longitude: 28.04 }, location_type: 'polygon', points });
+    const saved = await postJson(user, 'addUserLocation', {
+      ...{ description: 'Yard', latitude: -26.2, longitude: 28.04 },
+      location_type: 'polygon',
+      points,
+    });
     // Assess
     expect(saved).toBeSuccess();
     const read = await api.get('getUserLocation', { api_key: user.key, user_location_uid: saved.body.user_location_uid });
-    expect(JSON.parse(read.body.location.points)).toEqual([{ lat: -26.19, lng: 28.1234568 }, { lat: 0, lng: 28.06 }, { lat: -26.22, lng: 28.06 }]);
+    expect(JSON.parse(read.body.location.points)).toEqual([
+      { lat: -26.19, lng: 28.1234568 },
+      { lat: 0, lng: 28.06 },
+      { lat: -26.22, lng: 28.06 },
+    ]);
   });
 
   it('extracts no job-card coordinate DynamoDB cannot store, keeping the payload', async () => {
     // Prepare
     const user = await givenUser();
-    const payload = { ReferenceNumber: 'R-1', Latitude: 1e-200, Longitude: 1e200, PlannedSequence: 1e300, TripStopId: 12345678901234567890 };
+    const payload = {
+      ReferenceNumber: 'R-1',
+      Latitude: 1e-200,
+      Longitude: 1e200,
+      PlannedSequence: 1e300,
+      TripStopId: 12345678901234567890,
+    };
     // Act
     const res = await postJson(user, 'addJobCard', payload);
     // Assess

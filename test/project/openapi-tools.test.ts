@@ -13,8 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/ports.ts';
-import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { postmanCollection } from '../../scripts/postman.ts';
+import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const requireModule = createRequire(import.meta.url);
@@ -26,7 +26,12 @@ function binOf(pkg: string, name: string): string {
 }
 
 /** The tools must not phone home: no telemetry, no update checks. */
-const OFFLINE_ENV = { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_UPDATE_NOTIFIER: '1', DISABLE_TELEMETRY: 'true' };
+const OFFLINE_ENV = {
+  REDOCLY_TELEMETRY: 'off',
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+  NO_UPDATE_NOTIFIER: '1',
+  DISABLE_TELEMETRY: 'true',
+};
 
 interface Finished {
   code: number | null;
@@ -36,7 +41,11 @@ interface Finished {
 const children = new Set<ChildProcess>();
 
 function start(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...OFFLINE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...OFFLINE_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -87,7 +96,10 @@ beforeAll(async () => {
   const [apiPort, dynamoPort, s3Port, prismPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   // A fresh `npm start`: the demo the examples are written for.
   const server = start(['local/start.ts'], {
-    PORT: String(apiPort), DYNAMODB_PORT: String(dynamoPort), S3_PORT: String(s3Port), LOCAL_DATA_DIR: join(workDir, 'local'),
+    PORT: String(apiPort),
+    DYNAMODB_PORT: String(dynamoPort),
+    S3_PORT: String(s3Port),
+    LOCAL_DATA_DIR: join(workDir, 'local'),
   });
   apiKey = (await waitFor(server, /demo api key: (\S+)/))[1] as string;
   apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -96,9 +108,26 @@ beforeAll(async () => {
   writeFileSync(documentFile, JSON.stringify(document, null, 2));
   lints = {
     redocly: run([binOf('@redocly/cli', 'redocly'), 'lint', documentFile, '--config', join(root, 'redocly.yaml')]),
-    spectral: run([binOf('@stoplight/spectral-cli', 'spectral'), 'lint', documentFile, '--ruleset', join(root, '.spectral.yaml'), '--fail-severity', 'warn']),
+    spectral: run([
+      binOf('@stoplight/spectral-cli', 'spectral'),
+      'lint',
+      documentFile,
+      '--ruleset',
+      join(root, '.spectral.yaml'),
+      '--fail-severity',
+      'warn',
+    ]),
   };
-  const prism = start([binOf('@stoplight/prism-cli', 'prism'), 'proxy', documentFile, apiUrl, '--host', '127.0.0.1', '--port', String(prismPort)]);
+  const prism = start([
+    binOf('@stoplight/prism-cli', 'prism'),
+    'proxy',
+    documentFile,
+    apiUrl,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(prismPort),
+  ]);
   await waitFor(prism, /Prism is listening/);
   prismUrl = `http://127.0.0.1:${prismPort}`;
   newmanRun = runCollection();
@@ -113,8 +142,17 @@ async function runCollection(): Promise<Execution[]> {
   const reportFile = join(workDir, 'newman.json');
   // The collection points at the server it was made from; only the proxy in front of it is the test's own.
   const { code, output } = await run([
-    binOf('newman', 'newman'), 'run', collectionFile, '--env-var', `apiKey=${apiKey}`, '--env-var', `baseUrl=${prismUrl}`,
-    '--reporters', 'json', '--reporter-json-export', reportFile,
+    binOf('newman', 'newman'),
+    'run',
+    collectionFile,
+    '--env-var',
+    `apiKey=${apiKey}`,
+    '--env-var',
+    `baseUrl=${prismUrl}`,
+    '--reporters',
+    'json',
+    '--reporter-json-export',
+    reportFile,
   ]);
   if (code !== 0) throw new Error(`newman failed (${code}):\n${output}`);
   return (JSON.parse(readFileSync(reportFile, 'utf8')) as { run: { executions: Execution[] } }).run.executions;
@@ -165,7 +203,11 @@ describe('the Postman collection, run with newman through the Prism validating p
     expect(collection.variable.map(({ key }) => key).sort()).toEqual(['apiKey', 'baseUrl']);
     expect(collection.auth).toMatchObject({ type: 'apikey' });
     expect(collection.item.map(({ name }) => name)).toEqual(document.tags.map(({ name }) => name));
-    expect(executions.map((execution) => execution.request.url.path.at(-1)).sort()).toEqual(Object.keys(document.paths).map((path) => path.split('/').at(-1)).sort());
+    expect(executions.map((execution) => execution.request.url.path.at(-1)).sort()).toEqual(
+      Object.keys(document.paths)
+        .map((path) => path.split('/').at(-1))
+        .sort(),
+    );
   });
 
   it('gets a success for every request as it comes, with no request or response violation', () => {
@@ -178,16 +220,26 @@ describe('the Postman collection, run with newman through the Prism validating p
 });
 
 /** The documented error cases a request valid by the document can meet, built from each operation's example. */
-function errorCases(path: string, operation: OperationObject): { status: number; init: { query: Record<string, unknown>; body?: Record<string, unknown>; key: string } }[] {
-  const query = Object.fromEntries(operation.parameters.filter((parameter) => parameter.example !== undefined).map((parameter) => [parameter.name, parameter.example]));
+function errorCases(
+  path: string,
+  operation: OperationObject,
+): { status: number; init: { query: Record<string, unknown>; body?: Record<string, unknown>; key: string } }[] {
+  const query = Object.fromEntries(
+    operation.parameters.filter((parameter) => parameter.example !== undefined).map((parameter) => [parameter.name, parameter.example]),
+  );
   const body = operation.requestBody?.content['application/json']?.example as Record<string, unknown> | undefined;
   const withUnknownIds = <Values extends Record<string, unknown> | undefined>(values: Values): Values =>
-    values && (Object.fromEntries(Object.entries(values).map(([name, value]) => [name, name.endsWith('_uid') || name === 'type' ? 999_999 : value])) as Values);
+    values &&
+    (Object.fromEntries(
+      Object.entries(values).map(([name, value]) => [name, name.endsWith('_uid') || name === 'type' ? 999_999 : value]),
+    ) as Values);
   const namesRecords = [...Object.keys(query), ...Object.keys(body ?? {})].some((name) => name.endsWith('_uid') || name === 'type');
   const name = path.split('/').at(-1) as string;
   return [
     { status: 401, init: { query, body, key: 'not-a-key-anybody-has' } },
-    ...(namesRecords && operation.responses[404] ? [{ status: 404, init: { query: withUnknownIds(query), body: name === 'editJobCard' ? body : withUnknownIds(body), key: apiKey } }] : []),
+    ...(namesRecords && operation.responses[404]
+      ? [{ status: 404, init: { query: withUnknownIds(query), body: name === 'editJobCard' ? body : withUnknownIds(body), key: apiKey } }]
+      : []),
     ...(CONFLICTING[name] ? [{ status: 409, init: { query, body: CONFLICTING[name], key: apiKey } }] : []),
     ...(CROSS_CHECKED[name] ? [{ status: 400, init: { query: { ...query, ...CROSS_CHECKED[name] }, body, key: apiKey } }] : []),
   ];
@@ -214,7 +266,9 @@ describe('documented error cases through the Prism validating proxy', () => {
   it('answer their documented status with no request or response violation', async () => {
     // Prepare
     const cases = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).flatMap(([method, operation]) => errorCases(path, operation).map((errorCase) => ({ path, method, ...errorCase }))),
+      Object.entries(methods).flatMap(([method, operation]) =>
+        errorCases(path, operation).map((errorCase) => ({ path, method, ...errorCase })),
+      ),
     );
     // Act
     const answers = await Promise.all(
@@ -234,7 +288,9 @@ describe('documented error cases through the Prism validating proxy', () => {
     expect(new Set(cases.map(({ status }) => status))).toEqual(new Set([400, 401, 404, 409]));
     const unexpected = cases.flatMap(({ path, status }, index) => {
       const answer = answers[index];
-      return answer?.status === status && answer.violations === null ? [] : [`${path} ${status}: ${answer?.status} ${answer?.body} ${answer?.violations}`];
+      return answer?.status === status && answer.violations === null
+        ? []
+        : [`${path} ${status}: ${answer?.status} ${answer?.body} ${answer?.violations}`];
     });
     expect(unexpected).toEqual([]);
   }, 60_000);

@@ -14,7 +14,7 @@ import { freePort } from '../../local/ports.ts';
 import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { type Operation, type OperationName, operations } from '../../shared/operations.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
-import { api, type ApiResponse, createApi } from '../support/api.ts';
+import { type ApiResponse, api, createApi } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
@@ -76,7 +76,10 @@ function expectDocumented(operation: Operation, res: ApiResponse): void {
   const listed = operationObject(operation)?.responses[res.status] as { $ref?: string } | undefined;
   expect(listed, `${operation.name} answered ${res.status}, which the document does not list`).toBeDefined();
   const response = listed?.$ref ? resolve(listed.$ref) : listed;
-  const [mediaType, { schema }] = Object.entries(response.content as Record<string, { schema: { $ref?: string } }>)[0] ?? ['', { schema: {} }];
+  const [mediaType, { schema }] = Object.entries(response.content as Record<string, { schema: { $ref?: string } }>)[0] ?? [
+    '',
+    { schema: {} },
+  ];
   expect(res.contentType.split(';')[0], `${operation.name} ${res.status}`).toBe(mediaType);
   if (mediaType !== 'application/json') {
     expect(res.raw.subarray(0, PNG_SIGNATURE.length)).toEqual(PNG_SIGNATURE);
@@ -84,13 +87,19 @@ function expectDocumented(operation: Operation, res: ApiResponse): void {
   }
   const validate = ajv.getSchema(`${DOCUMENT_ID}${schema?.$ref}`);
   expect(validate, `${operation.name} ${res.status}: no schema ${schema?.$ref}`).toBeDefined();
-  expect(validate?.(res.body), `${operation.name} ${res.status}: ${ajv.errorsText(validate?.errors)}\n${JSON.stringify(res.body)}`).toBe(true);
+  expect(validate?.(res.body), `${operation.name} ${res.status}: ${ajv.errorsText(validate?.errors)}\n${JSON.stringify(res.body)}`).toBe(
+    true,
+  );
 }
 
 function send(operation: Operation, key: string | undefined, { params = {}, json, query = {} }: Call, client = api): Promise<ApiResponse> {
   if (operation.method === 'GET') return client.get(operation.name, { api_key: key, ...params });
   if (json === undefined) return client.post(operation.name, { api_key: key, ...params }, { query });
-  return client.post(operation.name, {}, { rawBody: JSON.stringify(json), headers: { 'Content-Type': 'application/json' }, query: { api_key: key, ...query } });
+  return client.post(
+    operation.name,
+    {},
+    { rawBody: JSON.stringify(json), headers: { 'Content-Type': 'application/json' }, query: { api_key: key, ...query } },
+  );
 }
 
 /** The registry's entries as one type (the registry's own type is a union of literals). */
@@ -117,7 +126,14 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   getTrips: async (user) => {
     const vehicle = await givenVehicle(user);
     await givenTrip(vehicle);
-    await givenTrip(vehicle, { startTime: '2026-11-01T08:00:00.000Z', stopTime: '2026-11-01T08:20:00.000Z', fuelStart: null, fuelEnd: null, driverName: null, driverTagId: null });
+    await givenTrip(vehicle, {
+      startTime: '2026-11-01T08:00:00.000Z',
+      stopTime: '2026-11-01T08:20:00.000Z',
+      fuelStart: null,
+      fuelEnd: null,
+      driverName: null,
+      driverTagId: null,
+    });
     await givenVehicle(user);
     return { params: DAY };
   },
@@ -125,9 +141,19 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
     const vehicle = await givenVehicle(user);
     await ingest([
       ...parked(vehicle.imei, '2026-11-01T06:00:00.000Z', 3, DEPOT),
-      aPositionRecord(vehicle.imei, '2026-11-01T06:05:00.000Z', { speed: null, heading: null, ignition: null, fuel_raw: null, supp_volt: null, int_batt_volt: null, int_temp: null }),
+      aPositionRecord(vehicle.imei, '2026-11-01T06:05:00.000Z', {
+        speed: null,
+        heading: null,
+        ignition: null,
+        fuel_raw: null,
+        supp_volt: null,
+        int_batt_volt: null,
+        int_temp: null,
+      }),
     ]);
-    return { params: { vehicle_uid: vehicle.vehicleUid, start_datetime: '2026-11-01 00:00:00', end_datetime: '2026-11-01 23:59:59', limit: 3 } };
+    return {
+      params: { vehicle_uid: vehicle.vehicleUid, start_datetime: '2026-11-01 00:00:00', end_datetime: '2026-11-01 23:59:59', limit: 3 },
+    };
   },
   getExpenseTypes: async (user) => {
     await givenExpenseType(user);
@@ -137,7 +163,13 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   editExpenseType: async (user) => ({ params: { type: await givenExpenseType(user), expense_name: 'Parking' } }),
   deleteExpenseType: async (user) => ({ params: { type: await givenExpenseType(user) } }),
   addExpenseSlip: async (user) => ({
-    params: { vehicle_uid: (await givenVehicle(user)).vehicleUid, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00', qty: '42.5' },
+    params: {
+      vehicle_uid: (await givenVehicle(user)).vehicleUid,
+      type: 2,
+      amount: '850.40',
+      event_datetime: '2026-11-01 07:30:00',
+      qty: '42.5',
+    },
   }),
   getExpenseSlip: async (user) => ({ params: { slip_uid: (await givenSlip(user, await givenVehicle(user))).slipUid } }),
   getExpenseSlips: async (user) => {
@@ -170,7 +202,13 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
     const vehicle = await givenVehicle(user);
     await givenFillSlip(vehicle);
     await givenFuelFill(vehicle, {
-      at: '2026-11-01T15:00:00.000Z', operatorUid: 7, operatorName: 'Thabo Mokoena', tripUid: 12, distanceKm: 310.4, durationS: 18_000, fuelUsed: 41.2,
+      at: '2026-11-01T15:00:00.000Z',
+      operatorUid: 7,
+      operatorName: 'Thabo Mokoena',
+      tripUid: 12,
+      distanceKm: 310.4,
+      durationS: 18_000,
+      fuelUsed: 41.2,
     });
     return { params: { vehicle_uid: vehicle.vehicleUid, ...DAY } };
   },
@@ -182,9 +220,14 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   },
   getJobCard: async (user) => ({ params: { job_card_uid: (await givenJobCard(user)).jobCardUid } }),
   addJobCard: async () => ({ json: aJobCardPayload() }),
-  editJobCard: async (user) => ({ json: aJobCardPayload({ ReferenceNumber: 'REF-78' }), query: { job_card_uid: (await givenJobCard(user)).jobCardUid } }),
+  editJobCard: async (user) => ({
+    json: aJobCardPayload({ ReferenceNumber: 'REF-78' }),
+    query: { job_card_uid: (await givenJobCard(user)).jobCardUid },
+  }),
   getJobCardHistory: async (user) => ({ params: { job_card_uid: (await givenJobCard(user)).jobCardUid } }),
-  addRoute: async (user) => ({ params: { route_name: 'Morning run', stops: stopsText(rawStops(3)), vehicle_uid: (await givenVehicle(user)).vehicleUid } }),
+  addRoute: async (user) => ({
+    params: { route_name: 'Morning run', stops: stopsText(rawStops(3)), vehicle_uid: (await givenVehicle(user)).vehicleUid },
+  }),
   getRoutes: async (user) => {
     await givenRoute(user);
     await givenRoute(user, { vehicle_uid: (await givenVehicle(user)).vehicleUid });
@@ -223,14 +266,19 @@ const isId = (name: string): boolean => name.endsWith('_uid') || name === 'type'
 /** The success call with every id of the user's records replaced by one nobody has; none when it names no record. */
 function withUnknownIds({ params = {}, query = {}, json }: Call): Call | undefined {
   if (![...Object.keys(params), ...Object.keys(query)].some(isId)) return undefined;
-  const unknown = (values: Params) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, isId(name) ? UNKNOWN_ID : value]));
+  const unknown = (values: Params) =>
+    Object.fromEntries(Object.entries(values).map(([name, value]) => [name, isId(name) ? UNKNOWN_ID : value]));
   return { params: unknown(params), query: unknown(query), json };
 }
 
 /** What every operation answers, whatever it does: a success, and the errors any request can meet. */
 async function realAnswers(operation: Operation): Promise<ApiResponse[]> {
   const [user, locked, other] = await Promise.all([givenUser(), givenUser(), givenUser()]);
-  const [success, particular] = await Promise.all([successes[named(operation)](user), particularErrors[named(operation)]?.(other) ?? ([] as Call[]), setApiKeyLocked(locked.key, true)]);
+  const [success, particular] = await Promise.all([
+    successes[named(operation)](user),
+    particularErrors[named(operation)]?.(other) ?? ([] as Call[]),
+    setApiKeyLocked(locked.key, true),
+  ]);
   const unknownIds = withUnknownIds(success);
   // In order: the success first, as the unknown ids and the locked key must not race the data it needs.
   const succeeded = await send(operation, user.key, success);
@@ -268,7 +316,7 @@ describe('the OpenAPI document', () => {
     expect(map.content['image/png']?.schema).toMatchObject({ type: 'string', format: 'binary' });
   });
 
-  it('lists exactly the registry\'s operations, each at /api/<operation> with its method and summary', () => {
+  it("lists exactly the registry's operations, each at /api/<operation> with its method and summary", () => {
     expect(Object.keys(document.paths).sort()).toEqual(operations.map(pathOf).sort());
     for (const operation of operations) {
       expect(Object.keys(document.paths[pathOf(operation)] ?? {}), operation.name).toEqual([operation.method.toLowerCase()]);
@@ -296,7 +344,10 @@ describe('the OpenAPI document', () => {
         expect(() => ajv.compile(parameter.schema), `${operation.name} ${parameter.name}`).not.toThrow();
       }
       if (operation.method === 'POST') {
-        expect(Object.keys(described?.requestBody?.content ?? {}).sort(), operation.name).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+        expect(Object.keys(described?.requestBody?.content ?? {}).sort(), operation.name).toEqual([
+          'application/json',
+          'application/x-www-form-urlencoded',
+        ]);
       } else {
         expect(described?.requestBody, operation.name).toBeUndefined();
       }
@@ -311,7 +362,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('tags every operation with its area, one tag per area in the registry\'s order', () => {
+  it("tags every operation with its area, one tag per area in the registry's order", () => {
     expect(document.tags.map(({ name }) => name)).toEqual([...new Set(registry.map((operation) => operation.area))]);
     for (const operation of registry) expect(operationObject(operation)?.tags, operation.name).toEqual([operation.area]);
   });
@@ -319,22 +370,36 @@ describe('the OpenAPI document', () => {
   it('gives every operation a description, a request example and a JSON success example', () => {
     for (const operation of registry) {
       const described = operationObject(operation) as OperationObject;
-      expect(described.description.length, operation.name).toBeGreaterThan(`${operation.method} /api/${operation.name}. Changes data.`.length + 40);
+      expect(described.description.length, operation.name).toBeGreaterThan(
+        `${operation.method} /api/${operation.name}. Changes data.`.length + 40,
+      );
       const success = described.responses[200] as { content: Record<string, { example?: unknown }> };
       const [[mediaType, content]] = Object.entries(success.content) as [[string, { example?: unknown }]];
-      if (mediaType === 'application/json') expect(content.example, `${operation.name}: no success example`).toMatchObject({ result: 'success' });
+      if (mediaType === 'application/json')
+        expect(content.example, `${operation.name}: no success example`).toMatchObject({ result: 'success' });
       else expect(mediaType, operation.name).toBe('image/png');
-      const request = operation.method === 'GET' ? described.parameters.map((parameter) => parameter.example) : [described.requestBody?.content['application/json']?.example];
+      const request =
+        operation.method === 'GET'
+          ? described.parameters.map((parameter) => parameter.example)
+          : [described.requestBody?.content['application/json']?.example];
       const declared = operation.method === 'GET' ? described.parameters.length : 1;
-      expect(request.filter((example) => example !== undefined), `${operation.name}: no request example`).toHaveLength(declared);
+      expect(
+        request.filter((example) => example !== undefined),
+        `${operation.name}: no request example`,
+      ).toHaveLength(declared);
     }
   });
 
   it('describes every parameter in words of its own, not with its error messages', () => {
     for (const operation of registry) {
       const described = operationObject(operation) as OperationObject;
-      const body = described.requestBody && resolve((described.requestBody.content['application/x-www-form-urlencoded']!.schema as { $ref: string }).$ref);
-      const parameters = [...described.parameters, ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ({ name, ...(schema as object) }))] as { name: string; description?: string }[];
+      const body =
+        described.requestBody &&
+        resolve((described.requestBody.content['application/x-www-form-urlencoded']!.schema as { $ref: string }).$ref);
+      const parameters = [
+        ...described.parameters,
+        ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ({ name, ...(schema as object) })),
+      ] as { name: string; description?: string }[];
       for (const { name, description } of parameters) {
         expect(description, `${operation.name} ${name}`).toMatch(/\w{3,}/);
         expect(description, `${operation.name} ${name}`).not.toMatch(/is required|must be|is too long|is invalid/);
@@ -348,7 +413,9 @@ describe('the OpenAPI document', () => {
       const form = resolve((requestBody!.content['application/x-www-form-urlencoded']!.schema as { $ref: string }).$ref);
       expect(Object.keys(form.properties), operation.name).not.toContain('api_key');
     }
-    expect((document.components.securitySchemes.apiKeyHeader as { description: string }).description).toMatch(/X-Api-Key header, in the body .* or in the api_key query parameter, looked for in that order/);
+    expect((document.components.securitySchemes.apiKeyHeader as { description: string }).description).toMatch(
+      /X-Api-Key header, in the body .* or in the api_key query parameter, looked for in that order/,
+    );
   });
 
   it('lists the error statuses every operation shares (503 included), 413 for bodies and 502 for provider calls', () => {
@@ -377,25 +444,45 @@ describe('inputs typed as the service reads them', () => {
 
   it('takes 0/1 flags as integers or text, and nothing else', () => {
     for (const no_go of [0, 1, '0', '1']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(true);
-    for (const no_go of [2, 'yes', true, '01']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(false);
+    for (const no_go of [2, 'yes', true, '01'])
+      expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, no_go }), String(no_go)).toBe(false);
   });
 
   it('takes numbers as a JSON number or decimal text, within their limits', () => {
-    for (const radius of [2.5, '2.5', 20_000]) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(true);
-    for (const radius of [0, -1, '1e3', 20_001]) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(false);
-    for (const latitude of [-26.2, '-26.2']) expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude }), String(latitude)).toBe(true);
+    for (const radius of [2.5, '2.5', 20_000])
+      expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(true);
+    for (const radius of [0, -1, '1e3', 20_001])
+      expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, radius }), String(radius)).toBe(false);
+    for (const latitude of [-26.2, '-26.2'])
+      expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude }), String(latitude)).toBe(true);
     expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude: 91 })).toBe(false);
   });
 
   it('states decimals with their places and digits, dates and datetimes with their patterns', () => {
     const slip = { vehicle_uid: 1, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00' };
-    for (const change of [{ amount: 850.4 }, { amount: '0850.40' }, { qty: '42.125' }, { qty: 0 }, { event_datetime: '2026-11-01' }, { vehicle_uid: '1' }]) {
+    for (const change of [
+      { amount: 850.4 },
+      { amount: '0850.40' },
+      { qty: '42.125' },
+      { qty: 0 },
+      { event_datetime: '2026-11-01' },
+      { vehicle_uid: '1' },
+    ]) {
       expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(true);
     }
-    for (const change of [{ amount: '850.401' }, { amount: '0' }, { amount: 0 }, { amount: '1234567890123' }, { qty: '1.1234' }, { event_datetime: '2026-11-01T07:30:00' }, { vehicle_uid: 'one' }]) {
+    for (const change of [
+      { amount: '850.401' },
+      { amount: '0' },
+      { amount: 0 },
+      { amount: '1234567890123' },
+      { qty: '1.1234' },
+      { event_datetime: '2026-11-01T07:30:00' },
+      { vehicle_uid: 'one' },
+    ]) {
       expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(false);
     }
-    const description = (name: string) => (operationObject(byName('getTrips'))?.parameters.find((parameter) => parameter.name === name)?.schema ?? {}) as object;
+    const description = (name: string) =>
+      (operationObject(byName('getTrips'))?.parameters.find((parameter) => parameter.name === name)?.schema ?? {}) as object;
     expect(description('start_date')).toMatchObject({ type: 'string', format: 'date', pattern: expect.any(String) });
   });
 
@@ -405,7 +492,11 @@ describe('inputs typed as the service reads them', () => {
     expect(isValidInput('AddRouteInput', { ...route, stops: JSON.stringify(route.stops) })).toBe(true);
     expect(isValidInput('AddRouteInput', { ...route, stops: [{ user_location_uid: 1 }] })).toBe(false);
     expect(isValidInput('AddRouteInput', { ...route, stops: [{ user_location_uid: 1 }, { lat: 95, lng: 28 }] })).toBe(false);
-    const square = [{ lat: -26, lng: 28 }, { lat: -26, lng: 28.01 }, { lat: -25.99, lng: 28.01 }];
+    const square = [
+      { lat: -26, lng: 28 },
+      { lat: -26, lng: 28.01 },
+      { lat: -25.99, lng: 28.01 },
+    ];
     expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, location_type: 'polygon', points: square })).toBe(true);
     expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, location_type: 'polygon', points: square.slice(0, 2) })).toBe(false);
   });
@@ -413,40 +504,69 @@ describe('inputs typed as the service reads them', () => {
   it('requires payload in the form of addJobCard, and job_card_uid of editJobCard in the query string or the form', () => {
     expect(isValidInput('AddJobCardInput', {})).toBe(false);
     expect(isValidInput('AddJobCardInput', { payload: '{"ReferenceNumber":"REF-1"}' })).toBe(true);
-    expect(operationObject(byName('editJobCard'))?.parameters).toEqual([expect.objectContaining({ name: 'job_card_uid', required: false })]);
+    expect(operationObject(byName('editJobCard'))?.parameters).toEqual([
+      expect.objectContaining({ name: 'job_card_uid', required: false }),
+    ]);
     expect(isValidInput('EditJobCardInput', { payload: '{}', job_card_uid: '7' })).toBe(true);
   });
 
-  it('says editExpenseSlip takes only the slip\'s own type', () => {
-    const properties = (resolve('#/components/schemas/EditExpenseSlipInput') as { properties: Record<string, { description: string }> }).properties;
+  it("says editExpenseSlip takes only the slip's own type", () => {
+    const properties = (resolve('#/components/schemas/EditExpenseSlipInput') as { properties: Record<string, { description: string }> })
+      .properties;
     expect(properties.type?.description).toMatch(/slip's own type.*any other type is refused/);
   });
 });
 
 describe('a record read back and sent to its edit operation', () => {
   it.each([
-    ['an operator', 'editOperator', async (user: TestUser) => {
-      const { operatorUid } = await givenOperator(user);
-      return (await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).body.operator as Record<string, unknown>;
-    }],
-    ['a polygon location', 'editUserLocation', async (user: TestUser) => {
-      const { userLocationUid } = await givenPolygonLocation(user, { no_go: 1 });
-      return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<string, unknown>;
-    }],
-    ['a point location', 'editUserLocation', async (user: TestUser) => {
-      const { userLocationUid } = await givenUserLocation(user);
-      return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<string, unknown>;
-    }],
-    ['a slip', 'editExpenseSlip', async (user: TestUser) => {
-      const { slipUid } = await givenSlip(user, await givenVehicle(user));
-      return (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip as Record<string, unknown>;
-    }],
+    [
+      'an operator',
+      'editOperator',
+      async (user: TestUser) => {
+        const { operatorUid } = await givenOperator(user);
+        return (await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).body.operator as Record<string, unknown>;
+      },
+    ],
+    [
+      'a polygon location',
+      'editUserLocation',
+      async (user: TestUser) => {
+        const { userLocationUid } = await givenPolygonLocation(user, { no_go: 1 });
+        return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<
+          string,
+          unknown
+        >;
+      },
+    ],
+    [
+      'a point location',
+      'editUserLocation',
+      async (user: TestUser) => {
+        const { userLocationUid } = await givenUserLocation(user);
+        return (await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid })).body.location as Record<
+          string,
+          unknown
+        >;
+      },
+    ],
+    [
+      'a slip',
+      'editExpenseSlip',
+      async (user: TestUser) => {
+        const { slipUid } = await givenSlip(user, await givenVehicle(user));
+        return (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip as Record<string, unknown>;
+      },
+    ],
   ] as const)('is valid by the document and accepted by the service: %s', async (_record, edit, readBack) => {
     // Prepare
     const user = await givenUser();
     const record = await readBack(user);
     // Act
-    const res = await api.post(edit, {}, { rawBody: JSON.stringify(record), headers: { 'Content-Type': 'application/json', 'X-Api-Key': user.key } });
+    const res = await api.post(
+      edit,
+      {},
+      { rawBody: JSON.stringify(record), headers: { 'Content-Type': 'application/json', 'X-Api-Key': user.key } },
+    );
     // Assess
     expect(isValidInput(`${pascal(edit)}Input`, record)).toBe(true);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -475,7 +595,12 @@ describe('operations calling a provider, when it fails', () => {
     provider = createServer((_req, res) => void res.writeHead(503, { 'Content-Type': 'text/plain' }).end('unavailable'));
     await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-    Object.assign(process.env, { LIVE_MAP_PROVIDER: 'google', GOOGLE_STATIC_MAPS_URL: `${url}/staticmap`, DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: url });
+    Object.assign(process.env, {
+      LIVE_MAP_PROVIDER: 'google',
+      GOOGLE_STATIC_MAPS_URL: `${url}/staticmap`,
+      DIRECTIONS_PROVIDER: 'osrm',
+      OSRM_URL: url,
+    });
     emulator = await startApiEmulator({ port: await freePort() });
   });
 
@@ -492,7 +617,12 @@ describe('operations calling a provider, when it fails', () => {
       const user = await givenUser();
       const call = await successes[named(operation)](user);
       // Act
-      const res = await send(operation, user.key, call, createApi(() => emulator.url));
+      const res = await send(
+        operation,
+        user.key,
+        call,
+        createApi(() => emulator.url),
+      );
       // Assess
       expect(res.status).toBe(502);
       expectDocumented(operation, res);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 
 const names = [...operations, ...streamConsumers].map((entry) => entry.name);
-const eventNames = readdirSync('events').filter((file) => file.endsWith('.json')).map((file) => file.replace(/\.json$/, ''));
+const eventNames = readdirSync('events')
+  .filter((file) => file.endsWith('.json'))
+  .map((file) => file.replace(/\.json$/, ''));
 
 describe('the operation registry', () => {
   it('has a handler module for every entry and a functions/ folder for nothing else', () => {
@@ -11,11 +13,14 @@ describe('the operation registry', () => {
     expect(readdirSync('functions').sort()).toEqual([...names].sort());
   });
 
-  it('keeps each operation\'s contract in a module of schemas only, which its handler and the OpenAPI document import', () => {
+  it("keeps each operation's contract in a module of schemas only, which its handler and the OpenAPI document import", () => {
     for (const { name } of operations) {
-      const imports = [...readFileSync(`functions/${name}/contract.ts`, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+      const imports = [...readFileSync(`functions/${name}/contract.ts`, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map(
+        (match) => match[1],
+      );
       // No store, middleware or provider: importing a contract reads no configuration and makes no client.
-      for (const module of imports) expect(module, `functions/${name}/contract.ts`).toMatch(/^(valibot|\.\.\/\.\.\/shared\/(contracts|domain)\/.*)$/);
+      for (const module of imports)
+        expect(module, `functions/${name}/contract.ts`).toMatch(/^(valibot|\.\.\/\.\.\/shared\/(contracts|domain)\/.*)$/);
     }
   });
 

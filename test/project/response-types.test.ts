@@ -2,13 +2,24 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../shared/openapi.ts';
 
-type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
 
 /** field name → the JSON types (null aside) it has in any success response, from the OpenAPI document the service serves. */
 function responseFieldTypes(): Map<string, Set<string>> {
-  const document = openApiDocument({}) as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>; components: { schemas: Record<string, Schema> } };
+  const document = openApiDocument({}) as unknown as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+    components: { schemas: Record<string, Schema> };
+  };
   const types = new Map<string, Set<string>>();
-  const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(document.components.schemas[schema.$ref.split('/').pop() as string] as Schema) : schema);
+  const resolve = (schema: Schema): Schema =>
+    schema.$ref ? resolve(document.components.schemas[schema.$ref.split('/').pop() as string] as Schema) : schema;
   const typesOf = (schema: Schema): string[] => {
     const resolved = resolve(schema);
     const own = [resolved.type ?? []].flat().filter((type) => type !== 'null');
@@ -40,7 +51,9 @@ describe('docs/response-types.md', () => {
   it('lists every response field whose JSON type differs between operations', () => {
     // Prepare
     const table = readFileSync('docs/response-types.md', 'utf8');
-    const listed = new Set([...table.matchAll(/^\| ([^|]+)\|/gm)].flatMap((row) => [...(row[1] as string).matchAll(/`(\w+)`/g)].map((name) => name[1])));
+    const listed = new Set(
+      [...table.matchAll(/^\| ([^|]+)\|/gm)].flatMap((row) => [...(row[1] as string).matchAll(/`(\w+)`/g)].map((name) => name[1])),
+    );
     // Act
     const differing = [...responseFieldTypes()].filter(([, types]) => types.size > 1).map(([name]) => name);
     // Assess

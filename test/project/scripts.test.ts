@@ -10,7 +10,11 @@ const run = promisify(execFile);
 const scripts = ['admin', 'simulate', 'invoke', 'ingest', 'make-event', 'make-kinesis-event', 'docs', 'openapi', 'bench', 'check-java'];
 
 /** A script run as npm runs it (no shell, this Node), its exit code and output. */
-async function script(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+async function script(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [`scripts/${name}.ts`, ...args], { env });
     return { code: 0, stdout, stderr };

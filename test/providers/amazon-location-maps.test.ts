@@ -10,11 +10,12 @@ const linked = (vehicleUid: number, lat: number, lng: number): LinkedVehicle => 
 });
 
 describe('vehiclesOverlay', () => {
-  it('labels each vehicle while the overlay stays within GetStaticMap\'s 4,200 characters', () => {
+  it("labels each vehicle while the overlay stays within GetStaticMap's 4,200 characters", () => {
     const map = composeLiveMap({ width: 600, height: 600, zoom: 5 }, [linked(1, -26.2, 28.04), linked(2, -26.1, 28.12)]);
     const overlay = JSON.parse(vehiclesOverlay(map));
     expect(overlay.features.map((feature: { properties: { label: string } }) => feature.properties.label)).toEqual([
-      'Long haul truck number 1', 'Long haul truck number 2',
+      'Long haul truck number 1',
+      'Long haul truck number 2',
     ]);
   });
 

@@ -18,8 +18,14 @@ import { somewhere } from '../support/routes-builders.ts';
 const DAY = '2026-11-05';
 const GOOGLE_KEY = 'AIzaGeocodingTestKey-0123';
 const SETTINGS = [
-  'GEOCODING_PROVIDER', 'GEOCODING_TIMEOUT_MS', 'GEOCODING_BATCH_CALLS', 'GEOCODING_BATCH_BUDGET_MS',
-  'AMAZON_LOCATION_PLACES_ENDPOINT', 'GOOGLE_GEOCODING_URL', 'GOOGLE_GEOCODING_API_KEY', 'NOMINATIM_URL',
+  'GEOCODING_PROVIDER',
+  'GEOCODING_TIMEOUT_MS',
+  'GEOCODING_BATCH_CALLS',
+  'GEOCODING_BATCH_BUDGET_MS',
+  'AMAZON_LOCATION_PLACES_ENDPOINT',
+  'GOOGLE_GEOCODING_URL',
+  'GOOGLE_GEOCODING_API_KEY',
+  'NOMINATIM_URL',
 ];
 const saved = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));
 
@@ -35,7 +41,11 @@ let google: FakeProvider;
 let nominatim: FakeProvider;
 
 beforeAll(async () => {
-  [amazon, google, nominatim] = await Promise.all([startFakeProvider(amazonAnswer), startFakeProvider(googleAnswer), startFakeProvider(nominatimAnswer)]);
+  [amazon, google, nominatim] = await Promise.all([
+    startFakeProvider(amazonAnswer),
+    startFakeProvider(googleAnswer),
+    startFakeProvider(nominatimAnswer),
+  ]);
 });
 
 afterAll(async () => {
@@ -101,9 +111,20 @@ function nominatimAnswer(url: URL): Answer {
   const lng = Number(url.searchParams.get('lon'));
   return {
     body: {
-      place_id: 123456, licence: 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright', osm_type: 'way', osm_id: 4242,
-      lat: String(lat), lon: String(lng), category: 'highway', type: 'primary', place_rank: 26, importance: 0.1, addresstype: 'road',
-      name: 'Main Reef Road', display_name: `${streetAt(lat, lng)}, Gauteng, South Africa`, boundingbox: [String(lat - 0.001), String(lat + 0.001), String(lng - 0.001), String(lng + 0.001)],
+      place_id: 123456,
+      licence: 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright',
+      osm_type: 'way',
+      osm_id: 4242,
+      lat: String(lat),
+      lon: String(lng),
+      category: 'highway',
+      type: 'primary',
+      place_rank: 26,
+      importance: 0.1,
+      addresstype: 'road',
+      name: 'Main Reef Road',
+      display_name: `${streetAt(lat, lng)}, Gauteng, South Africa`,
+      boundingbox: [String(lat - 0.001), String(lat + 0.001), String(lng - 0.001), String(lng + 0.001)],
     },
   };
 }
@@ -120,7 +141,10 @@ const aTrip = (imei: string, hour: number, from: LatLng, to: LatLng) => {
 async function tripPlaces(user: TestUser): Promise<Array<[string, string]>> {
   const res = await api.get('getTrips', { api_key: user.key, start_date: DAY, end_date: DAY });
   expect(res).toBeSuccess();
-  return res.body.vehicles[0].trips.map((trip: { start_location: string; stop_location: string }) => [trip.start_location, trip.stop_location]);
+  return res.body.vehicles[0].trips.map((trip: { start_location: string; stop_location: string }) => [
+    trip.start_location,
+    trip.stop_location,
+  ]);
 }
 
 const gazetteerName = (point: LatLng): string => describeNearTown(nearestTown(point)!);
@@ -151,25 +175,39 @@ describe('Amazon Location Service Places', () => {
     // Assess
     const asked = amazon.received.slice(before);
     expect(asked).toHaveLength(2);
-    expect(asked.map((request) => [request.method, request.url.pathname])).toEqual([['POST', '/v2/reverse-geocode'], ['POST', '/v2/reverse-geocode']]);
+    expect(asked.map((request) => [request.method, request.url.pathname])).toEqual([
+      ['POST', '/v2/reverse-geocode'],
+      ['POST', '/v2/reverse-geocode'],
+    ]);
     expect(asked.map((request) => request.body)).toEqual(
-      expect.arrayContaining([from, to].map((point) => ({ QueryPosition: [cell(point).lng, cell(point).lat], MaxResults: 1, IntendedUse: 'Storage' }))),
+      expect.arrayContaining(
+        [from, to].map((point) => ({ QueryPosition: [cell(point).lng, cell(point).lat], MaxResults: 1, IntendedUse: 'Storage' })),
+      ),
     );
-    expect(String(asked[0]?.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/[a-z0-9-]+\/geo-places\/aws4_request/);
-    expect(await tripPlaces(user)).toEqual([[`${streetAt(cell(from).lat, cell(from).lng)}, South Africa`, `${streetAt(cell(to).lat, cell(to).lng)}, South Africa`]]);
+    expect(String(asked[0]?.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/[a-z0-9-]+\/geo-places\/aws4_request/,
+    );
+    expect(await tripPlaces(user)).toEqual([
+      [`${streetAt(cell(from).lat, cell(from).lng)}, South Africa`, `${streetAt(cell(to).lat, cell(to).lng)}, South Africa`],
+    ]);
   });
 
   it('answers a place it has named before from the cache, without asking again, and asks once about a new one', async () => {
     // Prepare: the depot is geocoded with the first trip
     const { user, vehicle } = await givenTracked();
     const [yard, client, other] = [cell(somewhere()), somewhere(), somewhere()];
-    const [gate, bay] = [{ lat: yard.lat + 0.00002, lng: yard.lng + 0.00001 }, { lat: yard.lat - 0.00003, lng: yard.lng - 0.00004 }];
+    const [gate, bay] = [
+      { lat: yard.lat + 0.00002, lng: yard.lng + 0.00001 },
+      { lat: yard.lat - 0.00003, lng: yard.lng - 0.00004 },
+    ];
     await ingest(aTrip(vehicle.imei, 6, gate, client));
     const before = amazon.received.length;
     // Act: back to the depot a few metres away (same 4-decimal cell), then on to a new place
     await ingest([...aTrip(vehicle.imei, 8, client, bay), ...aTrip(vehicle.imei, 10, bay, other)]);
     // Assess
-    expect(amazon.received.slice(before).map((request) => request.body)).toEqual([{ QueryPosition: [cell(other).lng, cell(other).lat], MaxResults: 1, IntendedUse: 'Storage' }]);
+    expect(amazon.received.slice(before).map((request) => request.body)).toEqual([
+      { QueryPosition: [cell(other).lng, cell(other).lat], MaxResults: 1, IntendedUse: 'Storage' },
+    ]);
     const places = await tripPlaces(user);
     expect(places).toHaveLength(3);
     expect(new Set(places.flat()).size).toBe(3);
@@ -179,7 +217,9 @@ describe('Amazon Location Service Places', () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
     const [yard, client] = [somewhere(), somewhere()];
-    expect(await api.post('addUserLocation', { api_key: user.key, description: 'Yard', latitude: yard.lat, longitude: yard.lng, radius: 0.2 })).toBeSuccess();
+    expect(
+      await api.post('addUserLocation', { api_key: user.key, description: 'Yard', latitude: yard.lat, longitude: yard.lng, radius: 0.2 }),
+    ).toBeSuccess();
     const before = amazon.received.length;
     // Act
     await ingest(aTrip(vehicle.imei, 6, yard, client));
@@ -190,9 +230,15 @@ describe('Amazon Location Service Places', () => {
 
   it.each<[string, Answer]>([
     ['HTTP 500', { status: 500, body: { message: 'internal' }, headers: { 'x-amzn-errortype': 'InternalServerException' } }],
-    ['HTTP 403 (no permission)', { status: 403, body: { message: 'not authorized' }, headers: { 'x-amzn-errortype': 'AccessDeniedException' } }],
+    [
+      'HTTP 403 (no permission)',
+      { status: 403, body: { message: 'not authorized' }, headers: { 'x-amzn-errortype': 'AccessDeniedException' } },
+    ],
     ['a body that is not JSON', { text: '<html>bad gateway</html>' }],
-    ['a result without an address or title', { body: { PricingBucket: 'Core', ResultItems: [{ PlaceId: 'x', PlaceType: 'Street', Position: [28, -26] }] } }],
+    [
+      'a result without an address or title',
+      { body: { PricingBucket: 'Core', ResultItems: [{ PlaceId: 'x', PlaceType: 'Street', Position: [28, -26] }] } },
+    ],
     ['no answer within the timeout', 'hang'],
   ])('falls back to the gazetteer on %s, and asks again in a later batch', async (_case, answer) => {
     // Prepare
@@ -225,7 +271,9 @@ describe('Amazon Location Service Places', () => {
         [metricNames.geocodingFailures, 'Count', 1],
       ]);
       const logged = warned.mock.calls.filter(([message]) => String(message).startsWith('reverse geocoding failed'));
-      expect(logged).toEqual([[expect.any(String), { provider: 'amazon', reason: 'geocoding provider amazon answered HTTP 500 (InternalServerException)' }]]);
+      expect(logged).toEqual([
+        [expect.any(String), { provider: 'amazon', reason: 'geocoding provider amazon answered HTTP 500 (InternalServerException)' }],
+      ]);
     } finally {
       counted.mockRestore();
       warned.mockRestore();
@@ -243,17 +291,28 @@ describe('Amazon Location Service Places', () => {
     // Assess
     expect(amazon.received.length - before).toBe(1);
     const address = (point: LatLng) => `${streetAt(cell(point).lat, cell(point).lng)}, South Africa`;
-    expect([[address(from), gazetteerName(to)], [gazetteerName(from), address(to)]]).toContainEqual((await tripPlaces(user))[0]);
+    expect([
+      [address(from), gazetteerName(to)],
+      [gazetteerName(from), address(to)],
+    ]).toContainEqual((await tripPlaces(user))[0]);
   });
 
-  it('finishes a batch whose provider hangs within the per-call timeout, not the provider\'s time', async () => {
+  it("finishes a batch whose provider hangs within the per-call timeout, not the provider's time", async () => {
     // Prepare
     const { vehicle } = await givenTracked();
     amazon.answer = () => 'hang';
-    useSettings({ GEOCODING_PROVIDER: 'amazon', AMAZON_LOCATION_PLACES_ENDPOINT: amazon.url, GEOCODING_TIMEOUT_MS: '200', GEOCODING_BATCH_BUDGET_MS: '400' });
+    useSettings({
+      GEOCODING_PROVIDER: 'amazon',
+      AMAZON_LOCATION_PLACES_ENDPOINT: amazon.url,
+      GEOCODING_TIMEOUT_MS: '200',
+      GEOCODING_BATCH_BUDGET_MS: '400',
+    });
     const started = Date.now();
     // Act
-    const outcome = await ingest([...aTrip(vehicle.imei, 6, somewhere(), somewhere()), ...aTrip(vehicle.imei, 8, somewhere(), somewhere())]);
+    const outcome = await ingest([
+      ...aTrip(vehicle.imei, 6, somewhere(), somewhere()),
+      ...aTrip(vehicle.imei, 8, somewhere(), somewhere()),
+    ]);
     // Assess: DynamoDB Local takes its time; the hung provider adds at most the 0.4 s budget
     expect(outcome).toMatchObject({ trips: 2, failedIds: [] });
     expect(Date.now() - started).toBeLessThan(8_000);
@@ -265,10 +324,14 @@ describe('Amazon Location Service Places', () => {
 describe('Google Geocoding', () => {
   beforeEach(() => {
     google.answer = googleAnswer;
-    useSettings({ GEOCODING_PROVIDER: 'google', GOOGLE_GEOCODING_URL: `${google.url}/maps/api/geocode/json`, GOOGLE_GEOCODING_API_KEY: GOOGLE_KEY });
+    useSettings({
+      GEOCODING_PROVIDER: 'google',
+      GOOGLE_GEOCODING_URL: `${google.url}/maps/api/geocode/json`,
+      GOOGLE_GEOCODING_API_KEY: GOOGLE_KEY,
+    });
   });
 
-  it('names places by the first result\'s formatted_address, sending latlng and the configured key', async () => {
+  it("names places by the first result's formatted_address, sending latlng and the configured key", async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
     const [from, to] = [somewhere(), somewhere()];
@@ -277,9 +340,16 @@ describe('Google Geocoding', () => {
     await ingest(aTrip(vehicle.imei, 6, from, to));
     // Assess
     const asked = google.requests.slice(before);
-    expect(asked.map((url) => [url.pathname, url.searchParams.get('key')])).toEqual([['/maps/api/geocode/json', GOOGLE_KEY], ['/maps/api/geocode/json', GOOGLE_KEY]]);
-    expect(asked.map((url) => url.searchParams.get('latlng')).sort()).toEqual([from, to].map((point) => `${cell(point).lat},${cell(point).lng}`).sort());
-    expect(await tripPlaces(user)).toEqual([[`${streetAt(cell(from).lat, cell(from).lng)}, South Africa`, `${streetAt(cell(to).lat, cell(to).lng)}, South Africa`]]);
+    expect(asked.map((url) => [url.pathname, url.searchParams.get('key')])).toEqual([
+      ['/maps/api/geocode/json', GOOGLE_KEY],
+      ['/maps/api/geocode/json', GOOGLE_KEY],
+    ]);
+    expect(asked.map((url) => url.searchParams.get('latlng')).sort()).toEqual(
+      [from, to].map((point) => `${cell(point).lat},${cell(point).lng}`).sort(),
+    );
+    expect(await tripPlaces(user)).toEqual([
+      [`${streetAt(cell(from).lat, cell(from).lng)}, South Africa`, `${streetAt(cell(to).lat, cell(to).lng)}, South Africa`],
+    ]);
   });
 
   it.each<[string, Answer]>([
@@ -330,7 +400,12 @@ describe('Nominatim', () => {
       ['/reverse', 'jsonv2', NOMINATIM_USER_AGENT],
       ['/reverse', 'jsonv2', NOMINATIM_USER_AGENT],
     ]);
-    expect(await tripPlaces(user)).toEqual([[`${streetAt(cell(from).lat, cell(from).lng)}, Gauteng, South Africa`, `${streetAt(cell(to).lat, cell(to).lng)}, Gauteng, South Africa`]]);
+    expect(await tripPlaces(user)).toEqual([
+      [
+        `${streetAt(cell(from).lat, cell(from).lng)}, Gauteng, South Africa`,
+        `${streetAt(cell(to).lat, cell(to).lng)}, Gauteng, South Africa`,
+      ],
+    ]);
   });
 
   it('names the place by the gazetteer when Nominatim is unable to geocode it', async () => {

@@ -36,10 +36,12 @@ describe('googleStaticMapUrl', () => {
     expect(url.searchParams.getAll('markers').at(-1)).toBe('color:red|0,0.036');
   });
 
-  it('stays within Google\'s 16 384-character URL limit at the most vehicles a map may show', () => {
+  it("stays within Google's 16 384-character URL limit at the most vehicles a map may show", () => {
     const vehicles = Array.from({ length: 250 }, (_, index) => linked(index + 1, -89.123456 + index / 1e6, -179.123456 + index / 1e6));
     const map = composeLiveMap({ width: 640, height: 640, zoom: 20 }, vehicles);
-    expect(googleStaticMapUrl('https://maps.googleapis.com/maps/api/staticmap', map, 'k'.repeat(512)).href.length).toBeLessThanOrEqual(16_384);
+    expect(googleStaticMapUrl('https://maps.googleapis.com/maps/api/staticmap', map, 'k'.repeat(512)).href.length).toBeLessThanOrEqual(
+      16_384,
+    );
   });
 });
 

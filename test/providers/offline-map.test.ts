@@ -13,7 +13,15 @@ const parked = (vehicleUid: number, lat: number, lng: number, heading: number | 
 
 const fleet = [parked(1, -25.9992, 28.1263, 40), parked(2, -26.1015, 28.2308, 270), parked(3, -26.1076, 28.0567, null)];
 const zones: Geofence[] = [
-  { description: 'Client Sandton', locationType: 'point', latitude: -26.1076, longitude: 28.0567, radiusKm: 0.4, points: [], color: 'blue' },
+  {
+    description: 'Client Sandton',
+    locationType: 'point',
+    latitude: -26.1076,
+    longitude: 28.0567,
+    radiusKm: 0.4,
+    points: [],
+    color: 'blue',
+  },
 ];
 
 /** Share of the picture's pixels each distinct colour covers, largest first. */

@@ -3,10 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { addFillSlip, getSlipForUser } from '../../shared/store/expense-slips.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
-import { givenFuelFill, givenFillSlip } from '../support/expense-slips-builders.ts';
+import { givenFillSlip, givenFuelFill } from '../support/expense-slips-builders.ts';
 
 const aFill = (eventUid: number, vehicleUid: number) => ({
-  eventUid, vehicleUid, qty: '60.000', amount: '1320.00', slipNumber: 'F-1', eventDatetime: '2026-11-01 09:12:44',
+  eventUid,
+  vehicleUid,
+  qty: '60.000',
+  amount: '1320.00',
+  slipNumber: 'F-1',
+  eventDatetime: '2026-11-01 09:12:44',
 });
 
 describe('addFillSlip', () => {
@@ -19,8 +24,15 @@ describe('addFillSlip', () => {
     // Assess
     const res = await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
     expect(res.body.slip).toEqual({
-      slip_uid: slip.slipUid, vehicle_uid: vehicle.vehicleUid, type: 1, type_name: 'Fuel fill', slip_number: 'F-1',
-      slip_qty: '60.125', slip_amount: '0.10', event_datetime: '2026-11-01 09:12:44', comment: '',
+      slip_uid: slip.slipUid,
+      vehicle_uid: vehicle.vehicleUid,
+      type: 1,
+      type_name: 'Fuel fill',
+      slip_number: 'F-1',
+      slip_qty: '60.125',
+      slip_amount: '0.10',
+      event_datetime: '2026-11-01 09:12:44',
+      comment: '',
     });
   });
 
@@ -77,10 +89,19 @@ describe('addFillSlip', () => {
     const eventUid = await givenFuelFill(vehicle);
     const slip = await addFillSlip(aFill(eventUid, vehicle.vehicleUid));
     // Act
-    const edited = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '1400.00', event_datetime: '2026-11-01 09:15:00' });
+    const edited = await api.post('editExpenseSlip', {
+      api_key: user.key,
+      slip_uid: slip.slipUid,
+      amount: '1400.00',
+      event_datetime: '2026-11-01 09:15:00',
+    });
     // Assess
     expect(edited).toBeSuccess();
-    expect(await getSlipForUser(user.userUid, slip.slipUid)).toMatchObject({ type: 1, amount: '1400.00', eventDatetime: '2026-11-01 09:15:00' });
+    expect(await getSlipForUser(user.userUid, slip.slipUid)).toMatchObject({
+      type: 1,
+      amount: '1400.00',
+      eventDatetime: '2026-11-01 09:15:00',
+    });
     await expect(addFillSlip(aFill(eventUid, vehicle.vehicleUid))).rejects.toMatchObject({ status: 409 });
   });
 
@@ -90,7 +111,12 @@ describe('addFillSlip', () => {
     const vehicle = await givenVehicle(user);
     await givenFillSlip(vehicle);
     // Act
-    const res = await api.get('getExpenseSlips', { api_key: user.key, vehicle_uid: vehicle.vehicleUid, start_date: '2026-11-01', end_date: '2026-11-01' });
+    const res = await api.get('getExpenseSlips', {
+      api_key: user.key,
+      vehicle_uid: vehicle.vehicleUid,
+      start_date: '2026-11-01',
+      end_date: '2026-11-01',
+    });
     // Assess
     expect(res.body).toMatchObject({ cnt: 0, slips: [] });
   });

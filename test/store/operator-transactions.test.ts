@@ -38,7 +38,10 @@ describe('operator transactions', () => {
 
   it('answers 409 "tag_id already exists" once the retried claim finds the tag taken', async () => {
     dynamo.on(UpdateCommand).resolves({ Attributes: { value: 42 } });
-    dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('TransactionConflict', 'None')).rejects(cancelled('None', 'ConditionalCheckFailed'));
+    dynamo
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled('TransactionConflict', 'None'))
+      .rejects(cancelled('None', 'ConditionalCheckFailed'));
     await expect(addOperator(7, fields)).rejects.toMatchObject({ status: 409, message: 'tag_id already exists' });
   });
 

@@ -5,7 +5,11 @@ import { Conflict, NotFound } from '../../shared/errors.ts';
 import { isConditionFailed, OPTIMISTIC_ATTEMPTS, writeWithOptimisticRetry } from '../../shared/store/requests.ts';
 
 const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 describe('isConditionFailed', () => {
@@ -57,7 +61,7 @@ describe('writeWithOptimisticRetry', () => {
     expect(result).toBe('written at revision 3');
   });
 
-  it('answers the read\'s NotFound when the record was deleted between attempts', async () => {
+  it("answers the read's NotFound when the record was deleted between attempts", async () => {
     const record = scriptedRecord([conditionFailed()], { goneAfterReads: 1 });
     await expect(writeWithOptimisticRetry({ ...record, busyMessage: 'busy' })).rejects.toMatchObject({ status: 404 });
   });
@@ -83,7 +87,10 @@ describe('writeWithOptimisticRetry', () => {
   });
 
   it('answers NotFound rather than 409 when the last attempt lost to a delete', async () => {
-    const record = scriptedRecord(Array.from({ length: OPTIMISTIC_ATTEMPTS }, () => conditionFailed()), { goneAfterReads: OPTIMISTIC_ATTEMPTS });
+    const record = scriptedRecord(
+      Array.from({ length: OPTIMISTIC_ATTEMPTS }, () => conditionFailed()),
+      { goneAfterReads: OPTIMISTIC_ATTEMPTS },
+    );
     await expect(writeWithOptimisticRetry({ ...record, busyMessage: 'busy' })).rejects.toMatchObject({ status: 404 });
   });
 

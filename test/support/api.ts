@@ -18,7 +18,6 @@ interface CallOptions {
   query?: Params;
 }
 
-
 const toSearch = (params: Params = {}): string => {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) search.append(name, String(value));

@@ -14,7 +14,8 @@ export interface Batch<Record> {
 const chunked = <Record>(records: readonly Record[], size: number): Record[][] =>
   Array.from({ length: Math.ceil(records.length / size) }, (_, n) => records.slice(n * size, (n + 1) * size));
 
-const named = <Record>(label: string, chunks: Record[][]): Array<Batch<Record>> => chunks.map((records, n) => ({ name: `${label}-${n}`, records }));
+const named = <Record>(label: string, chunks: Record[][]): Array<Batch<Record>> =>
+  chunks.map((records, n) => ({ name: `${label}-${n}`, records }));
 
 /** A small seeded generator (mulberry32): the same seed, the same shuffle. */
 function seeded(seed: number): () => number {
@@ -33,13 +34,24 @@ export const arrivalOrders = {
 
   /** newest chunk first, each newest point first (Traccar Client empties its buffer this way) */
   reversedPerChunk: <Record extends Timed>(records: readonly Record[], size: number) =>
-    named('reversed', chunked(records, size).reverse().map((chunk) => [...chunk].reverse())),
+    named(
+      'reversed',
+      chunked(records, size)
+        .reverse()
+        .map((chunk) => [...chunk].reverse()),
+    ),
 
   /** the points of `hours` from `from` (a dead zone) arrive after everything else */
   lateStretch: <Record extends Timed>(records: readonly Record[], size: number, from: string, hours = 2) => {
     const to = new Date(Date.parse(from) + hours * 3_600_000).toISOString();
     const inStretch = (record: Record) => record.gps_datetime >= from && record.gps_datetime < to;
-    return named('late-stretch', [...chunked(records.filter((record) => !inStretch(record)), size), ...chunked(records.filter(inStretch), size)]);
+    return named('late-stretch', [
+      ...chunked(
+        records.filter((record) => !inStretch(record)),
+        size,
+      ),
+      ...chunked(records.filter(inStretch), size),
+    ]);
   },
 
   shuffled: <Record extends Timed>(records: readonly Record[], size: number, seed: number) => {

@@ -30,9 +30,23 @@ export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser
 
 export function aVehicle(overrides: Partial<NewVehicle> = {}): NewVehicle {
   return {
-    imei: UNSTORED_IMEI, name: 'Truck 7', regNum: 'GP 77-77', vehGrp: 'North', deviceType: 'FMB920', config: '12',
-    make: 'Isuzu', model: 'NPR 400', modelYear: '2020', vin: 'JALNPR1234567890A', odometerAtStart: 1000, odometerAtStartDate: '2026-01-01',
-    startHours: 50, startHoursDate: '2026-01-01', licenceExpireDate: '2027-01-31', fuelCapacity: 120, fuelFactor: 1,
+    imei: UNSTORED_IMEI,
+    name: 'Truck 7',
+    regNum: 'GP 77-77',
+    vehGrp: 'North',
+    deviceType: 'FMB920',
+    config: '12',
+    make: 'Isuzu',
+    model: 'NPR 400',
+    modelYear: '2020',
+    vin: 'JALNPR1234567890A',
+    odometerAtStart: 1000,
+    odometerAtStartDate: '2026-01-01',
+    startHours: 50,
+    startHoursDate: '2026-01-01',
+    licenceExpireDate: '2027-01-31',
+    fuelCapacity: 120,
+    fuelFactor: 1,
     ...overrides,
   };
 }
@@ -45,9 +59,23 @@ export async function givenVehicle(user: TestUser, overrides: Partial<NewVehicle
 
 export function aLiveState(overrides: Partial<LiveState> = {}): LiveState {
   return {
-    lastResponse: '2026-11-01T06:00:05.000Z', gpsDatetime: '2026-11-01T06:00:00.000Z', latitude: -26.2041, longitude: 28.0473,
-    speed: 42, heading: 180, driverId: '01A2B3C4', suppVolt: 13.8, intBattVolt: 4.1, intTemp: 31, extTemp: null,
-    fuelValue: 60, deviceType: 'FMB920', config: '12', odometerKm: 1234.5, engineHours: 77, ...overrides,
+    lastResponse: '2026-11-01T06:00:05.000Z',
+    gpsDatetime: '2026-11-01T06:00:00.000Z',
+    latitude: -26.2041,
+    longitude: 28.0473,
+    speed: 42,
+    heading: 180,
+    driverId: '01A2B3C4',
+    suppVolt: 13.8,
+    intBattVolt: 4.1,
+    intTemp: 31,
+    extTemp: null,
+    fuelValue: 60,
+    deviceType: 'FMB920',
+    config: '12',
+    odometerKm: 1234.5,
+    engineHours: 77,
+    ...overrides,
   };
 }
 
@@ -59,11 +87,25 @@ export async function givenLiveState(vehicle: Vehicle, overrides: Partial<LiveSt
 
 export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {}): Promise<Trip> {
   const trip: Trip = {
-    tripUid: await nextId('trip'), vehicleUid: vehicle.vehicleUid,
-    startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:30:00.000Z',
-    odometerAtStart: 1000, distanceKm: 21.5, durationS: 1800, maxSpeed: 88, fuelStart: 60, fuelEnd: 56.5,
-    startLat: -26.2041, startLng: 28.0473, startLocation: 'Depot', stopLat: -26.1076, stopLng: 28.0567, stopLocation: 'Client',
-    driverName: 'Thabo Mokoena', driverTagId: '01A2B3C4', ...overrides,
+    tripUid: await nextId('trip'),
+    vehicleUid: vehicle.vehicleUid,
+    startTime: '2026-11-01T06:00:00.000Z',
+    stopTime: '2026-11-01T06:30:00.000Z',
+    odometerAtStart: 1000,
+    distanceKm: 21.5,
+    durationS: 1800,
+    maxSpeed: 88,
+    fuelStart: 60,
+    fuelEnd: 56.5,
+    startLat: -26.2041,
+    startLng: 28.0473,
+    startLocation: 'Depot',
+    stopLat: -26.1076,
+    stopLng: 28.0567,
+    stopLocation: 'Client',
+    driverName: 'Thabo Mokoena',
+    driverTagId: '01A2B3C4',
+    ...overrides,
   };
   await commitDetected(vehicle.vehicleUid, { newTrips: [trip] });
   return trip;
@@ -71,5 +113,15 @@ export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {})
 
 /** Stores trips and fills as a detection does, through the pipeline's own commit. */
 export async function commitDetected(vehicleUid: number, found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills'>): Promise<void> {
-  await commitDetection({ vehicleUid, track: undefined, changedTrips: [], removedTrips: [], changedFills: [], removedFills: [], newTrips: [], newFills: [], ...found });
+  await commitDetection({
+    vehicleUid,
+    track: undefined,
+    changedTrips: [],
+    removedTrips: [],
+    changedFills: [],
+    removedFills: [],
+    newTrips: [],
+    newFills: [],
+    ...found,
+  });
 }

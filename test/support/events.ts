@@ -8,8 +8,22 @@ export function anEvent({
   query = '',
   headers = {},
   body = '',
-}: { operation?: string; method?: string; query?: string; headers?: Record<string, string>; body?: string } = {}): APIGatewayProxyEvent {
-  return toApiGatewayEvent({ method, path: `/api/${operation}`, operation, query, headers, body: Buffer.from(body), sourceIp: '198.51.100.7' });
+}: {
+  operation?: string;
+  method?: string;
+  query?: string;
+  headers?: Record<string, string>;
+  body?: string;
+} = {}): APIGatewayProxyEvent {
+  return toApiGatewayEvent({
+    method,
+    path: `/api/${operation}`,
+    operation,
+    query,
+    headers,
+    body: Buffer.from(body),
+    sourceIp: '198.51.100.7',
+  });
 }
 
 export const aContext = (operation = 'getExpenseTypes') => lambdaContext(operation, 'req-123');

@@ -36,7 +36,10 @@ export async function startFakeProvider(answer: (url: URL, request: ProviderRequ
       received.push(request);
       const reply = fake.answer(url, request);
       if (reply === 'hang') return;
-      res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json; charset=UTF-8', ...('headers' in reply ? reply.headers : {}) });
+      res.writeHead(reply.status ?? 200, {
+        'Content-Type': 'application/json; charset=UTF-8',
+        ...('headers' in reply ? reply.headers : {}),
+      });
       res.end('text' in reply ? reply.text : JSON.stringify(reply.body));
     });
   });

@@ -1,6 +1,7 @@
 /** Job cards made through the store, as addJobCard makes them, with a chosen creation time. */
-import { describePayload, type JobCard } from '../../shared/domain/job-card/rules.ts';
+
 import { parsePayload } from '../../shared/domain/job-card/parse.ts';
+import { describePayload, type JobCard } from '../../shared/domain/job-card/rules.ts';
 import { addJobCard } from '../../shared/store/job-cards.ts';
 import type { TestUser } from './builders.ts';
 
@@ -29,7 +30,11 @@ export interface JobCardOptions {
   sourceIp?: string;
 }
 
-export function givenJobCard(user: TestUser, payload = aJobCardPayload(), { createdAt, sourceIp = '198.51.100.7' }: JobCardOptions = {}): Promise<JobCard> {
+export function givenJobCard(
+  user: TestUser,
+  payload = aJobCardPayload(),
+  { createdAt, sourceIp = '198.51.100.7' }: JobCardOptions = {},
+): Promise<JobCard> {
   const content = describePayload(parsePayload(JSON.stringify(payload)), user.gmtOffsetMinutes);
   return addJobCard(user.userUid, content, sourceIp, createdAt);
 }
@@ -51,9 +56,7 @@ export async function givenJobCards(
   for (let offset = 0; offset < count; offset += PARALLEL_WRITES) {
     const batch = Array.from({ length: Math.min(PARALLEL_WRITES, count - offset) }, (_, i) => offset + i);
     cards.push(
-      ...(await Promise.all(
-        batch.map((n) => givenJobCard(user, payload, { createdAt: new Date(start + n * 60_000).toISOString() })),
-      )),
+      ...(await Promise.all(batch.map((n) => givenJobCard(user, payload, { createdAt: new Date(start + n * 60_000).toISOString() })))),
     );
   }
   return cards;

@@ -30,7 +30,9 @@ export async function startFakeStaticMaps(): Promise<FakeStaticMaps> {
     if (answer === 'hang') return;
     if (answer === 'not-png') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>quota page</html>');
     if (typeof answer === 'object') {
-      return void res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end('The Google Maps Platform server rejected your request.');
+      return void res
+        .writeHead(answer.status, { 'Content-Type': 'text/plain' })
+        .end('The Google Maps Platform server rejected your request.');
     }
     const [width, height] = (query.get('size') ?? '1x1').split('x').map(Number);
     const png = new PNG({ width, height });
@@ -80,7 +82,10 @@ export async function storedLiveMapKeys(): Promise<string[]> {
 }
 
 /** A 64 × 48 baseline JPEG of one colour (#3a7d44), as GetStaticMap answers JPEG (made with ImageMagick `convert -size 64x48 xc:#3a7d44 -strip`). */
-export const GREEN_JPEG_64X48 = Buffer.from('/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAUDBAQEAwUEBAQFBQUGBwwIBwcHBw8LCwkMEQ8SEhEPERETFhwXExQaFRERGCEYGh0dHx8fExciJCIeJBweHx7/2wBDAQUFBQcGBw4ICA4eFBEUHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh7/wAARCAAwAEADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFgEBAQEAAAAAAAAAAAAAAAAAAAUG/8QAFBEBAAAAAAAAAAAAAAAAAAAAAP/aAAwDAQACEQMRAD8AjwERkQAAAAAAAAAAAAAAAAAAAAAH/9k=', 'base64');
+export const GREEN_JPEG_64X48 = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAUDBAQEAwUEBAQFBQUGBwwIBwcHBw8LCwkMEQ8SEhEPERETFhwXExQaFRERGCEYGh0dHx8fExciJCIeJBweHx7/2wBDAQUFBQcGBw4ICA4eFBEUHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh7/wAARCAAwAEADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFgEBAQEAAAAAAAAAAAAAAAAAAAUG/8QAFBEBAAAAAAAAAAAAAAAAAAAAAP/aAAwDAQACEQMRAD8AjwERkQAAAAAAAAAAAAAAAAAAAAAH/9k=',
+  'base64',
+);
 export const JPEG_GREEN = [0x3a, 0x7d, 0x44] as const;
 
 /** A PNG of one colour: what the fake tile server sends. */
@@ -112,7 +117,9 @@ export async function startFakeTileServer(): Promise<FakeTileServer> {
     fake.requests.push({ z, x, y, key: url.searchParams.get('key') });
     inProgress += 1;
     fake.mostAtOnce = Math.max(fake.mostAtOnce, inProgress);
-    res.on('close', () => { inProgress -= 1; });
+    res.on('close', () => {
+      inProgress -= 1;
+    });
     const { answer } = fake;
     if (answer === 'hang') return;
     // A little latency, so parallel requests overlap as they would over a network.
@@ -157,14 +164,18 @@ export async function startFakeGeoMaps(image: { bytes: Buffer; mediaType: string
     fake.requests.push({ path: url.pathname, query: url.searchParams, authorization: req.headers.authorization });
     const { answer } = fake;
     if (answer === 'hang') return;
-    if (answer === 'not-png') return void res.writeHead(200, { 'Content-Type': 'text/html', 'x-amz-geo-pricing-bucket': 'Static' }).end('<html></html>');
+    if (answer === 'not-png')
+      return void res.writeHead(200, { 'Content-Type': 'text/html', 'x-amz-geo-pricing-bucket': 'Static' }).end('<html></html>');
     if (typeof answer === 'object') {
-      const type = answer.status === 403 ? 'AccessDeniedException' : answer.status === 429 ? 'ThrottlingException' : 'InternalServerException';
+      const type =
+        answer.status === 403 ? 'AccessDeniedException' : answer.status === 429 ? 'ThrottlingException' : 'InternalServerException';
       return void res
         .writeHead(answer.status, { 'Content-Type': 'application/json', 'x-amzn-errortype': type })
         .end(JSON.stringify({ message: 'User is not authorized to perform: geo-maps:GetStaticMap' }));
     }
-    res.writeHead(200, { 'Content-Type': image.mediaType, 'x-amz-geo-pricing-bucket': 'Static', 'Cache-Control': 'max-age=86400' }).end(image.bytes);
+    res
+      .writeHead(200, { 'Content-Type': image.mediaType, 'x-amz-geo-pricing-bucket': 'Static', 'Cache-Control': 'max-age=86400' })
+      .end(image.bytes);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const fake: FakeGeoMaps = {

@@ -13,14 +13,36 @@ const at = (start: string, seconds: number): string => new Date(Date.parse(start
 
 export function aPositionRecord(imei: string, gpsDatetime: string, overrides: Record<string, unknown> = {}): PositionRecordInput {
   return {
-    imei, gps_datetime: gpsDatetime, latitude: DEPOT.lat, longitude: DEPOT.lng, speed: 0, heading: 0, ignition: false,
-    odometer_km: null, engine_hours: null, fuel_raw: 50, supp_volt: 13.8, int_batt_volt: 4.1, int_temp: 30, ext_temp: null,
-    driver_tag_id: null, device_type: 'FMB920', config: '12', ...overrides,
+    imei,
+    gps_datetime: gpsDatetime,
+    latitude: DEPOT.lat,
+    longitude: DEPOT.lng,
+    speed: 0,
+    heading: 0,
+    ignition: false,
+    odometer_km: null,
+    engine_hours: null,
+    fuel_raw: 50,
+    supp_volt: 13.8,
+    int_batt_volt: 4.1,
+    int_temp: 30,
+    ext_temp: null,
+    driver_tag_id: null,
+    device_type: 'FMB920',
+    config: '12',
+    ...overrides,
   };
 }
 
 /** Parked at a place for `minutes`, one record every `intervalS` seconds. */
-export function parked(imei: string, start: string, minutes: number, place: LatLng, overrides: Record<string, unknown> = {}, intervalS = 60) {
+export function parked(
+  imei: string,
+  start: string,
+  minutes: number,
+  place: LatLng,
+  overrides: Record<string, unknown> = {},
+  intervalS = 60,
+) {
   return Array.from({ length: Math.floor((minutes * 60) / intervalS) }, (_, i) =>
     aPositionRecord(imei, at(start, i * intervalS), { latitude: place.lat, longitude: place.lng, ...overrides }),
   );
@@ -39,8 +61,11 @@ export function drive(imei: string, start: string, minutes: number, from: LatLng
     const f = i / steps;
     records.push(
       aPositionRecord(imei, at(start, 30 + i * 30), {
-        latitude: from.lat + (to.lat - from.lat) * f, longitude: from.lng + (to.lng - from.lng) * f,
-        speed: i === steps ? 0 : speed, ignition: true, ...overrides,
+        latitude: from.lat + (to.lat - from.lat) * f,
+        longitude: from.lng + (to.lng - from.lng) * f,
+        speed: i === steps ? 0 : speed,
+        ignition: true,
+        ...overrides,
       }),
     );
   }
@@ -50,6 +75,9 @@ export function drive(imei: string, start: string, minutes: number, from: LatLng
 
 /** Runs records through the pipeline as one batch (as a Kinesis event would carry them); the name (its archive's) is unique in the run. */
 export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${randomUUID()}`) {
-  const raw: RawRecord[] = records.map((record, i) => ({ id: String(i + 1), data: typeof record === 'string' ? record : JSON.stringify(record) }));
+  const raw: RawRecord[] = records.map((record, i) => ({
+    id: String(i + 1),
+    data: typeof record === 'string' ? record : JSON.stringify(record),
+  }));
   return processPositions(raw, { batchName });
 }

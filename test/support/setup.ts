@@ -25,10 +25,7 @@ declare module 'vitest' {
 expect.extend({
   toBeError(received: ApiResponse, status: number, message: string) {
     const expected = { version: '1', result: 'error', error_msg: message };
-    const pass =
-      received.status === status &&
-      received.contentType.startsWith('application/json') &&
-      this.equals(received.body, expected);
+    const pass = received.status === status && received.contentType.startsWith('application/json') && this.equals(received.body, expected);
     return {
       pass,
       message: () =>

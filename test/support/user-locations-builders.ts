@@ -13,10 +13,7 @@ export const SQUARE_AROUND_DEPOT = [
 ];
 
 export async function givenUserLocation(user: TestUser, params: LocationParams = {}): Promise<UserLocation> {
-  return addUserLocation(
-    user.userUid,
-    newLocation({ description: 'Depot', latitude: DEPOT.lat, longitude: DEPOT.lng, ...params }),
-  );
+  return addUserLocation(user.userUid, newLocation({ description: 'Depot', latitude: DEPOT.lat, longitude: DEPOT.lng, ...params }));
 }
 
 export async function givenPolygonLocation(user: TestUser, params: LocationParams = {}): Promise<UserLocation> {

@@ -43,12 +43,13 @@ export interface JobCardSnapshot {
 
 type Extractor = (value: unknown, offsetMinutes: number) => string | number | undefined;
 
-const characters = (max: number): Extractor => (value) =>
-  typeof value === 'string' && [...value].length <= max ? value : undefined;
+const characters =
+  (max: number): Extractor =>
+  (value) =>
+    typeof value === 'string' && [...value].length <= max ? value : undefined;
 
 /** MySQL TEXT: 65,535 bytes of UTF-8, which also keeps a card item well inside DynamoDB's 400 KB. */
-const text: Extractor = (value) =>
-  typeof value === 'string' && Buffer.byteLength(value, 'utf8') <= 65_535 ? value : undefined;
+const text: Extractor = (value) => (typeof value === 'string' && Buffer.byteLength(value, 'utf8') <= 65_535 ? value : undefined);
 
 const integer: Extractor = (value) => (Number.isSafeInteger(value) ? (value as number) : undefined);
 
@@ -59,8 +60,10 @@ const flag: Extractor = (value) => {
 };
 
 /** A coordinate in range and storable as a DynamoDB number (which has no exponent below -130). */
-const coordinate = (range: number): Extractor => (value) =>
-  typeof value === 'number' && Math.abs(value) <= range && (value === 0 || Math.abs(value) >= 1e-130) ? value : undefined;
+const coordinate =
+  (range: number): Extractor =>
+  (value) =>
+    typeof value === 'number' && Math.abs(value) <= range && (value === 0 || Math.abs(value) >= 1e-130) ? value : undefined;
 
 const dueDate: Extractor = (value, offsetMinutes) => (typeof value === 'string' ? toUtc(value, offsetMinutes) : undefined);
 
@@ -102,7 +105,10 @@ export const RECOGNISED: ReadonlyArray<readonly [string, Extractor]> = [
 
 /** `SiteAddress.PostalCode` → `site_address_postal_code` */
 const attributeName = (path: string): string =>
-  path.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/\./g, '_').toLowerCase();
+  path
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/\./g, '_')
+    .toLowerCase();
 
 const valueAt = (document: Record<string, unknown>, path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (isPlainObject(node) ? node[key] : undefined), document);
@@ -137,7 +143,11 @@ export function toUtc(value: string, offsetMinutes: number): string | undefined 
   if (!isCalendarDate(date as string) || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return undefined;
   if (Number(zoneHours) > 23 || Number(zoneMinutes) > 59) return undefined;
   const zoneOffset =
-    zone === undefined ? offsetMinutes : zone.toUpperCase() === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zoneHours) * 60 + Number(zoneMinutes));
+    zone === undefined
+      ? offsetMinutes
+      : zone.toUpperCase() === 'Z'
+        ? 0
+        : (zone.startsWith('-') ? -1 : 1) * (Number(zoneHours) * 60 + Number(zoneMinutes));
   const ms = Date.parse(`${date}T${hours}:${minutes}:${seconds}Z`) - zoneOffset * MINUTE_MS;
   const utc = new Date(ms).toISOString();
   return /^\d{4}-/.test(utc) ? `${utc.slice(0, 19)}Z` : undefined;

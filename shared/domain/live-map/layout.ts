@@ -40,7 +40,10 @@ export function groupMarkers(viewport: Viewport, vehicles: readonly MapVehicle[]
     .map((group) => group.sort((a, b) => a.vehicle.vehicleUid - b.vehicle.vehicleUid))
     .sort((a, b) => (a[0]?.vehicle.vehicleUid ?? 0) - (b[0]?.vehicle.vehicleUid ?? 0))
     .map((group) => ({
-      at: { x: group.reduce((sum, { at }) => sum + at.x, 0) / group.length, y: group.reduce((sum, { at }) => sum + at.y, 0) / group.length },
+      at: {
+        x: group.reduce((sum, { at }) => sum + at.x, 0) / group.length,
+        y: group.reduce((sum, { at }) => sum + at.y, 0) / group.length,
+      },
       vehicles: group.map(({ vehicle }) => vehicle),
     }));
 }

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { LatLng } from '../geo.ts';
-import { toWorldPixel } from './projection.ts';
 import type { LocationDetails } from '../user-location.ts';
 import type { LinkedVehicle } from '../vehicle.ts';
+import { toWorldPixel } from './projection.ts';
 
 export const MAP_DEFAULTS = { width: 600, height: 600, zoom: 13 } as const;
 /** Google Static Maps' own limits (640 × 640 without a premium plan); every other provider keeps the same contract. */
@@ -69,10 +69,19 @@ export function composeLiveMap(size: MapSize, linked: readonly LinkedVehicle[], 
     width: size.width,
     height: size.height,
     zoom: size.zoom,
-    centre: frameCentre(size, vehicles.map((vehicle) => vehicle.position)),
+    centre: frameCentre(
+      size,
+      vehicles.map((vehicle) => vehicle.position),
+    ),
     vehicles,
     geofences: geofences.map(({ description, locationType, latitude, longitude, radiusKm, points, color }) => ({
-      description, locationType, latitude, longitude, radiusKm, points, color,
+      description,
+      locationType,
+      latitude,
+      longitude,
+      radiusKm,
+      points,
+      color,
     })),
   };
 }

@@ -78,7 +78,12 @@ function worldShifts(viewport: Viewport): number[] {
 const CLIP_MARGIN_PX = 4;
 
 function pathOf(viewport: Viewport, lines: readonly Line[], closed: boolean): string {
-  const frame: Box = { left: -CLIP_MARGIN_PX, top: -CLIP_MARGIN_PX, right: viewport.width + CLIP_MARGIN_PX, bottom: viewport.height + CLIP_MARGIN_PX };
+  const frame: Box = {
+    left: -CLIP_MARGIN_PX,
+    top: -CLIP_MARGIN_PX,
+    right: viewport.width + CLIP_MARGIN_PX,
+    bottom: viewport.height + CLIP_MARGIN_PX,
+  };
   const north = fromImagePixel(viewport, { x: 0, y: frame.top }).lat;
   const south = fromImagePixel(viewport, { x: 0, y: frame.bottom }).lat;
   const parts: string[] = [];
@@ -136,9 +141,12 @@ function visibleRuns(points: readonly Pixel[], frame: Box): Pixel[][] {
   let run: Pixel[] = [];
   points.forEach((point, index) => {
     const next = points[index + 1];
-    const segmentVisible = next !== undefined
-      && Math.max(point.x, next.x) >= frame.left && Math.min(point.x, next.x) <= frame.right
-      && Math.max(point.y, next.y) >= frame.top && Math.min(point.y, next.y) <= frame.bottom;
+    const segmentVisible =
+      next !== undefined &&
+      Math.max(point.x, next.x) >= frame.left &&
+      Math.min(point.x, next.x) <= frame.right &&
+      Math.max(point.y, next.y) >= frame.top &&
+      Math.min(point.y, next.y) <= frame.bottom;
     if (segmentVisible) {
       if (run.length === 0) run.push(point);
       run.push(next);

@@ -74,9 +74,18 @@ export function tilesCovering(viewport: Viewport): TilePlacement[] {
   const top = middle.y - viewport.height / 2;
   const count = 2 ** viewport.zoom;
   const tiles: TilePlacement[] = [];
-  for (let row = Math.max(0, Math.floor(top / TILE_SIZE)); row <= Math.min(count - 1, Math.floor((top + viewport.height - 1) / TILE_SIZE)); row++) {
+  for (
+    let row = Math.max(0, Math.floor(top / TILE_SIZE));
+    row <= Math.min(count - 1, Math.floor((top + viewport.height - 1) / TILE_SIZE));
+    row++
+  ) {
     for (let column = Math.floor(left / TILE_SIZE); column <= Math.floor((left + viewport.width - 1) / TILE_SIZE); column++) {
-      tiles.push({ z: viewport.zoom, x: ((column % count) + count) % count, y: row, at: { x: column * TILE_SIZE - left, y: row * TILE_SIZE - top } });
+      tiles.push({
+        z: viewport.zoom,
+        x: ((column % count) + count) % count,
+        y: row,
+        at: { x: column * TILE_SIZE - left, y: row * TILE_SIZE - top },
+      });
     }
   }
   return tiles;

@@ -46,7 +46,12 @@ const escapeXml = (text: string): string =>
 
 const shorten = (text: string): string => {
   const characters = [...text.trim()];
-  return characters.length > MAX_LABEL_CHARACTERS ? `${characters.slice(0, MAX_LABEL_CHARACTERS - 1).join('').trimEnd()}…` : characters.join('');
+  return characters.length > MAX_LABEL_CHARACTERS
+    ? `${characters
+        .slice(0, MAX_LABEL_CHARACTERS - 1)
+        .join('')
+        .trimEnd()}…`
+    : characters.join('');
 };
 
 const textWidth = (text: string, size: number): number => [...text].length * size * EM_PER_CHARACTER;
@@ -55,8 +60,20 @@ const round = (value: number): number => Math.round(value * 10) / 10;
 
 /** Common colour names in tones that stay readable on the map; a user's text is never put into the SVG as is. */
 const NAMED_COLORS: Record<string, string> = {
-  black: '#000000', white: '#ffffff', gray: '#808080', grey: '#808080', red: '#dc2626', orange: '#ea7814', yellow: '#d6b400',
-  green: '#16963c', blue: '#2563eb', purple: '#7e22ce', pink: '#db2777', brown: '#854d0e', cyan: '#0891b2', magenta: '#c026d3',
+  black: '#000000',
+  white: '#ffffff',
+  gray: '#808080',
+  grey: '#808080',
+  red: '#dc2626',
+  orange: '#ea7814',
+  yellow: '#d6b400',
+  green: '#16963c',
+  blue: '#2563eb',
+  purple: '#7e22ce',
+  pink: '#db2777',
+  brown: '#854d0e',
+  cyan: '#0891b2',
+  magenta: '#c026d3',
 };
 
 /** A zone's colour text (a common name, #rgb or #rrggbb, with or without the #) as #rrggbb; blue when it is neither. */
@@ -94,7 +111,12 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
 
   const { lines: legendLines, box: legendBox } = legendOf(map, outside);
   const bar = scaleBar(viewport, Math.min(120, map.width / 3));
-  const scaleBox: Box = { left: 6, top: map.height - 30, right: 14 + Math.max(bar.length, textWidth(bar.text, 11)), bottom: map.height - 4 };
+  const scaleBox: Box = {
+    left: 6,
+    top: map.height - 30,
+    right: 14 + Math.max(bar.length, textWidth(bar.text, 11)),
+    bottom: map.height - 4,
+  };
   const attributionWidth = textWidth(basemap.attribution, 9);
   const attributionBox: Box = { left: map.width - attributionWidth - 8, top: map.height - 14, right: map.width, bottom: map.height };
 
@@ -105,21 +127,37 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
   const vehicleLabels: LabelRequest[] = visible.map(({ at, vehicles }) => {
     const [first] = vehicles;
     const text = shorten(vehicles.length === 1 || !first ? (first?.name ?? '') : `${first.name} +${vehicles.length - 1}`);
-    return { text, anchor: at, width: textWidth(text, LABEL_SIZE) + 8, height: LABEL_SIZE + 6, offset: (vehicles.length > 1 ? GROUP_RADIUS : MARKER_RADIUS) + 4 };
+    return {
+      text,
+      anchor: at,
+      width: textWidth(text, LABEL_SIZE) + 8,
+      height: LABEL_SIZE + 6,
+      offset: (vehicles.length > 1 ? GROUP_RADIUS : MARKER_RADIUS) + 4,
+    };
   });
   const labelledZones = map.geofences.filter((zone) => shorten(zone.description) && isInside(frame, zoneAnchor(viewport, zone)));
   const zoneLabels: LabelRequest[] = labelledZones.map((zone) => {
     const text = shorten(zone.description);
     return { text, anchor: zoneAnchor(viewport, zone), width: textWidth(text, LABEL_SIZE) + 4, height: LABEL_SIZE + 4, offset: 3 };
   });
-  const townLabels: LabelRequest[] = basemap.kind === 'drawn'
-    ? basemap.towns.map(({ name, at }) => ({ text: shorten(name), anchor: at, width: textWidth(shorten(name), TOWN_SIZE) + 2, height: TOWN_SIZE + 4, offset: 4 }))
-    : [];
+  const townLabels: LabelRequest[] =
+    basemap.kind === 'drawn'
+      ? basemap.towns.map(({ name, at }) => ({
+          text: shorten(name),
+          anchor: at,
+          width: textWidth(shorten(name), TOWN_SIZE) + 2,
+          height: TOWN_SIZE + 4,
+          offset: 4,
+        }))
+      : [];
   const chrome = [legendBox, scaleBox, attributionBox];
   const placedVehicles = placeLabels(vehicleLabels, frame, [...chrome, ...markerBoxes]);
   const placedZones = placeLabels(zoneLabels, frame, [...chrome, ...markerBoxes, ...placedVehicles.map((label) => label.box)]);
   const placedTowns = placeLabels(townLabels, frame, [
-    ...chrome, ...markerBoxes, ...placedVehicles.map((label) => label.box), ...placedZones.map((label) => label.box),
+    ...chrome,
+    ...markerBoxes,
+    ...placedVehicles.map((label) => label.box),
+    ...placedZones.map((label) => label.box),
   ]);
   // A town's dot under a vehicle's or zone's label would read as part of it: such a town is left out.
   const foreground = [...markerBoxes, ...placedVehicles.map((label) => label.box), ...placedZones.map((label) => label.box)];
@@ -134,7 +172,9 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
     open,
     basemapSvg(map, basemap),
     ...map.geofences.map((zone) => zoneSvg(viewport, zone)),
-    ...shownTowns.map(({ at }) => `<circle cx="${round(at.x)}" cy="${round(at.y)}" r="2.5" fill="${TOWN_INK}" stroke="#fff" stroke-width="1"/>`),
+    ...shownTowns.map(
+      ({ at }) => `<circle cx="${round(at.x)}" cy="${round(at.y)}" r="2.5" fill="${TOWN_INK}" stroke="#fff" stroke-width="1"/>`,
+    ),
     ...shown.map(({ text, box }) => haloText(text, box, TOWN_SIZE, TOWN_INK, 'normal')),
     ...placedZones.map(({ text, box, index }) => haloText(text, box, LABEL_SIZE, zoneColor(labelledZones[index]?.color ?? ''), '600')),
     ...visible.map(markerSvg),
@@ -151,11 +191,17 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
 function legendOf(map: LiveMap, outside: number): { lines: string[]; box: Box } {
   const lines = [
     `${map.vehicles.length} ${map.vehicles.length === 1 ? 'vehicle' : 'vehicles'}`,
-    `newest GPS ${gpsTimeText(map.vehicles.map((vehicle) => vehicle.gpsDatetime).sort().at(-1) ?? '')}`,
+    `newest GPS ${gpsTimeText(
+      map.vehicles
+        .map((vehicle) => vehicle.gpsDatetime)
+        .sort()
+        .at(-1) ?? '',
+    )}`,
     ...(outside > 0 ? [`${outside} outside the frame`] : []),
   ];
   const box: Box = {
-    left: 6, top: 6,
+    left: 6,
+    top: 6,
     right: 6 + 12 + Math.max(...lines.map((line) => textWidth(line, LEGEND_SIZE))),
     bottom: 6 + 8 + lines.length * (LEGEND_SIZE + 4),
   };
@@ -166,15 +212,19 @@ function basemapSvg(map: LiveMap, basemap: Exclude<Basemap, { kind: 'picture' }>
   if (basemap.kind === 'tiles') {
     return [
       `<rect width="${map.width}" height="${map.height}" fill="${LAND}"/>`,
-      ...basemap.tiles.map(({ at, size, image, format }) =>
-        `<image x="${round(at.x)}" y="${round(at.y)}" width="${size}" height="${size}" href="data:image/${format};base64,${Buffer.from(image).toString('base64')}"/>`),
+      ...basemap.tiles.map(
+        ({ at, size, image, format }) =>
+          `<image x="${round(at.x)}" y="${round(at.y)}" width="${size}" height="${size}" href="data:image/${format};base64,${Buffer.from(image).toString('base64')}"/>`,
+      ),
     ].join('\n');
   }
   return [
     `<rect width="${map.width}" height="${map.height}" fill="${SEA}"/>`,
     basemap.land && `<path d="${basemap.land}" fill="${LAND}" fill-rule="evenodd" stroke="${COAST}" stroke-width="1"/>`,
     basemap.borders && `<path d="${basemap.borders}" fill="none" stroke="${BORDER}" stroke-width="1.2" stroke-dasharray="5 3"/>`,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The zone's northernmost point: its name goes beside or above the outline, clear of the vehicles inside. */
@@ -193,7 +243,10 @@ function zoneSvg(viewport: Viewport, zone: Geofence): string {
   const color = zoneColor(zone.color);
   const style = `fill="${color}" fill-opacity="0.18" stroke="${color}" stroke-width="2"`;
   if (zone.locationType === 'polygon') {
-    const points = zone.points.map((point) => toImagePixel(viewport, point)).map(({ x, y }) => `${round(x)},${round(y)}`).join(' ');
+    const points = zone.points
+      .map((point) => toImagePixel(viewport, point))
+      .map(({ x, y }) => `${round(x)},${round(y)}`)
+      .join(' ');
     return `<polygon points="${points}" ${style}/>`;
   }
   const centre = toImagePixel(viewport, { lat: zone.latitude, lng: zone.longitude });
@@ -230,8 +283,10 @@ function boxedText(text: string, box: Box): string {
 function legendSvg(box: Box, lines: readonly string[]): string {
   return [
     `<rect x="${box.left}" y="${box.top}" width="${round(box.right - box.left)}" height="${round(box.bottom - box.top)}" rx="4" fill="#fff" fill-opacity="0.9" stroke="${INK}" stroke-opacity="0.3"/>`,
-    ...lines.map((line, index) =>
-      `<text x="${box.left + 6}" y="${box.top + 4 + (index + 1) * (LEGEND_SIZE + 4) - 3}" font-size="${LEGEND_SIZE}" font-weight="${index === 0 ? 700 : 400}" fill="${INK}">${escapeXml(line)}</text>`),
+    ...lines.map(
+      (line, index) =>
+        `<text x="${box.left + 6}" y="${box.top + 4 + (index + 1) * (LEGEND_SIZE + 4) - 3}" font-size="${LEGEND_SIZE}" font-weight="${index === 0 ? 700 : 400}" fill="${INK}">${escapeXml(line)}</text>`,
+    ),
   ].join('\n');
 }
 

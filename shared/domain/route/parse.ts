@@ -29,7 +29,8 @@ function readStop(item: unknown, name: string): StopRequest | string {
   const { user_location_uid: uid, lat, lng, description } = fields;
   const hasPoint = lat !== undefined && lng !== undefined;
   if (uid === undefined && !hasPoint) return `${name} must have user_location_uid or lat and lng`;
-  if (uid !== undefined && (lat !== undefined || lng !== undefined)) return `${name} must have either user_location_uid or lat and lng, not both`;
+  if (uid !== undefined && (lat !== undefined || lng !== undefined))
+    return `${name} must have either user_location_uid or lat and lng, not both`;
   if (uid !== undefined) {
     const userLocationUid = numberOf(uid, INTEGER);
     return userLocationUid !== undefined && Number.isSafeInteger(userLocationUid)

@@ -13,7 +13,6 @@ export const MAX_STOPS = 25;
 /** a raw point this close to a saved location is that location */
 export const REUSE_RADIUS_KM = 0.05;
 
-
 /** A stop as the request names it: a saved location, or a point to match or save. */
 export type StopRequest = { userLocationUid: number } | { lat: number; lng: number; description?: string };
 
@@ -93,7 +92,9 @@ export function planStops(requests: readonly StopRequest[], saved: readonly User
 
 /** Where the unnamed drafts are, in `plan.unnamed` order: the places nameDrafts needs names for. */
 export const unnamedPoints = (plan: StopPlan): LatLng[] =>
-  plan.unnamed.map((draft) => plan.drafts[draft] as LocationDetails).map((location) => ({ lat: location.latitude, lng: location.longitude }));
+  plan.unnamed
+    .map((draft) => plan.drafts[draft] as LocationDetails)
+    .map((location) => ({ lat: location.latitude, lng: location.longitude }));
 
 /** The plan with its unnamed drafts described by `names` (one per `plan.unnamed`, in order). */
 export function nameDrafts(plan: StopPlan, names: readonly string[]): StopPlan {
@@ -112,9 +113,13 @@ function locationToReuse<L extends LocationDetails>(locations: readonly L[], poi
   const inReach = locations
     .map((location) => ({ location, km: distanceKm({ lat: location.latitude, lng: location.longitude }, point) }))
     .filter(({ km }) => km <= REUSE_RADIUS_KM);
-  const containing = mostSpecificLocationAt(inReach.map(({ location }) => location), point);
+  const containing = mostSpecificLocationAt(
+    inReach.map(({ location }) => location),
+    point,
+  );
   if (containing) return containing;
-  return inReach.reduce<{ location: L; km: number } | undefined>((best, next) => (!best || next.km < best.km ? next : best), undefined)?.location;
+  return inReach.reduce<{ location: L; km: number } | undefined>((best, next) => (!best || next.km < best.km ? next : best), undefined)
+    ?.location;
 }
 
 /** Where each planned stop is, in order: what the directions are asked for. */

@@ -139,7 +139,12 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-export function detect(previous: TrackState, positions: readonly Position[], profile: VehicleProfile, settings: DetectionSettings): Detection {
+export function detect(
+  previous: TrackState,
+  positions: readonly Position[],
+  profile: VehicleProfile,
+  settings: DetectionSettings,
+): Detection {
   const state: TrackState = structuredClone(previous);
   const trips: DetectedTrip[] = [];
   const fills: DetectedFill[] = [];
@@ -285,7 +290,14 @@ function closeTrip(state: TrackState, end: TrackPoint, settings: DetectionSettin
   });
 }
 
-function trackFuel(state: TrackState, point: TrackPoint, position: Position, profile: VehicleProfile, settings: DetectionSettings, fills: DetectedFill[]): void {
+function trackFuel(
+  state: TrackState,
+  point: TrackPoint,
+  position: Position,
+  profile: VehicleProfile,
+  settings: DetectionSettings,
+  fills: DetectedFill[],
+): void {
   const threshold = Math.max(settings.fillMinLitres, ((profile.fuelCapacity ?? 0) * settings.fillMinPercent) / 100);
   const stationary = (point.speed ?? 0) < settings.fillMaxSpeedKmh;
   if (!stationary) {
@@ -361,7 +373,8 @@ function closeFill(state: TrackState, rise: NonNullable<Parked['rise']>): Detect
     sincePreviousFill: previous
       ? {
           distanceKm: before.odometerKm - previous.odometerKm,
-          durationS: before.engineHours !== null && previous.engineHours !== null ? (before.engineHours - previous.engineHours) * 3600 : null,
+          durationS:
+            before.engineHours !== null && previous.engineHours !== null ? (before.engineHours - previous.engineHours) * 3600 : null,
           fuelUsed: Math.max(0, previous.levelAfter - before.fuel),
         }
       : null,

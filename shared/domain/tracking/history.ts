@@ -7,8 +7,21 @@ import { createHash } from 'node:crypto';
 import type { Position } from './position.ts';
 
 const FIELDS = [
-  'latitude', 'longitude', 'speed', 'heading', 'ignition', 'odometer_km', 'engine_hours', 'fuel_raw',
-  'supp_volt', 'int_batt_volt', 'int_temp', 'ext_temp', 'driver_tag_id', 'device_type', 'config',
+  'latitude',
+  'longitude',
+  'speed',
+  'heading',
+  'ignition',
+  'odometer_km',
+  'engine_hours',
+  'fuel_raw',
+  'supp_volt',
+  'int_batt_volt',
+  'int_temp',
+  'ext_temp',
+  'driver_tag_id',
+  'device_type',
+  'config',
 ] as const satisfies ReadonlyArray<keyof Position>;
 
 /** `yyyy-mm-ddThh`: the hour a point belongs to, the unit of chunks and checkpoints. */

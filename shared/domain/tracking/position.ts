@@ -31,14 +31,28 @@ const optionalReading = v.optional(v.nullable(reading), null);
 const optionalTextReading = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
 
 export const PositionRecord = v.object({
-  imei: v.pipe(v.union([v.string(), v.number()], 'imei is required'), v.transform(String), v.regex(/^\d{6,20}$/, 'imei must be 6 to 20 digits')),
+  imei: v.pipe(
+    v.union([v.string(), v.number()], 'imei is required'),
+    v.transform(String),
+    v.regex(/^\d{6,20}$/, 'imei must be 6 to 20 digits'),
+  ),
   gps_datetime: v.pipe(
     v.string('gps_datetime is required'),
     v.check(isIsoInstant, 'gps_datetime must be ISO 8601 with an offset'),
     v.transform((text) => new Date(text).toISOString()),
   ),
-  latitude: v.pipe(v.number('latitude is required'), v.transform((value) => roundTo(value, COORDINATE_DECIMALS)), v.minValue(-90, 'latitude out of range'), v.maxValue(90, 'latitude out of range')),
-  longitude: v.pipe(v.number('longitude is required'), v.transform((value) => roundTo(value, COORDINATE_DECIMALS)), v.minValue(-180, 'longitude out of range'), v.maxValue(180, 'longitude out of range')),
+  latitude: v.pipe(
+    v.number('latitude is required'),
+    v.transform((value) => roundTo(value, COORDINATE_DECIMALS)),
+    v.minValue(-90, 'latitude out of range'),
+    v.maxValue(90, 'latitude out of range'),
+  ),
+  longitude: v.pipe(
+    v.number('longitude is required'),
+    v.transform((value) => roundTo(value, COORDINATE_DECIMALS)),
+    v.minValue(-180, 'longitude out of range'),
+    v.maxValue(180, 'longitude out of range'),
+  ),
   speed: v.optional(v.nullable(v.pipe(reading, v.minValue(0), v.maxValue(400))), null),
   heading: optionalReading,
   ignition: v.optional(v.nullable(v.boolean()), null),

@@ -40,11 +40,9 @@ export function amazonRoutesProvider(): DirectionsProvider {
         TravelMode: 'Car',
         LegAdditionalFeatures: ['Summary'],
       });
-      const answer = await (await routesClient())
-        .send(command, { abortSignal: AbortSignal.timeout(timeoutMs) })
-        .catch((error: unknown) => {
-          throw amazonLocationFailure(`directions provider ${NAME}`, error, timeoutMs);
-        });
+      const answer = await (await routesClient()).send(command, { abortSignal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
+        throw amazonLocationFailure(`directions provider ${NAME}`, error, timeoutMs);
+      });
       return measuredLegs(NAME, stopToStopLegs(answer, points.length - 1), points.length - 1, (leg) => [leg.distance, leg.duration]);
     },
   };

@@ -4,6 +4,7 @@
  * so an identical request never calls the provider twice.
  */
 import { createHash } from 'node:crypto';
+import { config } from '../../config.ts';
 import type { LatLng } from '../../domain/geo.ts';
 import type { LegMeasure } from '../../domain/route/rules.ts';
 import { findObject, putObject } from '../../store/bucket.ts';
@@ -12,7 +13,6 @@ import { estimateProvider } from './estimate.ts';
 import { googleProvider } from './google.ts';
 import { osrmProvider } from './osrm.ts';
 import type { DirectionsProvider } from './provider.ts';
-import { config } from '../../config.ts';
 
 export interface Directions {
   source: string;

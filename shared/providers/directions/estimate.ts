@@ -2,9 +2,10 @@
  * The built-in estimate: great-circle distance per leg at a steady speed (ESTIMATE_SPEED_KMH,
  * default 50 km/h). No network, so it serves local use and tests, and needs no cache.
  */
+
+import { config } from '../../config.ts';
 import { distanceKm, type LatLng } from '../../domain/geo.ts';
 import type { DirectionsProvider } from './provider.ts';
-import { config } from '../../config.ts';
 
 export function estimateProvider(): DirectionsProvider {
   const speedKmh = config.estimateSpeedKmh();

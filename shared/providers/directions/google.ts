@@ -4,10 +4,11 @@
  * `OK` (ZERO_RESULTS, REQUEST_DENIED, ...) is a failure. The URL carries the key, so it never
  * appears in a message, a log line or the cache key.
  */
-import type { LatLng } from '../../domain/geo.ts';
-import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
+
 import { config } from '../../config.ts';
+import type { LatLng } from '../../domain/geo.ts';
 import { googleApiKey } from '../google-api-key.ts';
+import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
 
 const NAME = 'google';
 const DEFAULT_URL = 'https://maps.googleapis.com/maps/api/directions/json';
@@ -33,8 +34,13 @@ export function googleProvider(): DirectionsProvider {
 }
 
 /** Google's `{ value, text }` measure, as its number. */
-const measureOf = (field: unknown): unknown => (typeof field === 'object' && field !== null ? (field as { value?: unknown }).value : undefined);
+const measureOf = (field: unknown): unknown =>
+  typeof field === 'object' && field !== null ? (field as { value?: unknown }).value : undefined;
 
 /** In AWS the secret GOOGLE_DIRECTIONS_API_KEY_SECRET names, locally GOOGLE_DIRECTIONS_API_KEY. */
 const googleDirectionsKey = (): Promise<string> =>
-  googleApiKey(config.googleDirectionsApiKeySecret(), config.googleDirectionsApiKey(), 'DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set');
+  googleApiKey(
+    config.googleDirectionsApiKeySecret(),
+    config.googleDirectionsApiKey(),
+    'DIRECTIONS_PROVIDER is google but GOOGLE_DIRECTIONS_API_KEY is not set',
+  );

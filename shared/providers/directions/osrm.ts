@@ -3,9 +3,10 @@
  * Coordinates go longitude first. The answer's routes[0].legs[i] carry distance (m) and duration (s);
  * a `code` other than `Ok` is a failure (OSRM itself answers those with HTTP 400).
  */
+
+import { config } from '../../config.ts';
 import type { LatLng } from '../../domain/geo.ts';
 import { type DirectionsProvider, fetchJson, measuredLegs, refusal } from './provider.ts';
-import { config } from '../../config.ts';
 
 const NAME = 'osrm';
 

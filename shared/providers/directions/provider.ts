@@ -30,7 +30,12 @@ export const refusal = (name: string, field: string, status: unknown): ProviderF
     : unexpectedAnswer(name);
 
 /** The legs a provider returned, in metres and seconds: one per pair of consecutive points, or its failure. */
-export function measuredLegs(name: string, legs: unknown, expected: number, read: (leg: Record<string, unknown>) => unknown[]): LegMeasure[] {
+export function measuredLegs(
+  name: string,
+  legs: unknown,
+  expected: number,
+  read: (leg: Record<string, unknown>) => unknown[],
+): LegMeasure[] {
   if (!Array.isArray(legs) || legs.length !== expected) throw unexpectedAnswer(name);
   return legs.map((leg: unknown) => {
     const [metres, seconds] = typeof leg === 'object' && leg !== null ? read(leg as Record<string, unknown>) : [];

@@ -30,11 +30,9 @@ export function amazonPlacesProvider(): GeocodingProvider {
     async address({ lat, lng }: LatLng, timeoutMs: number) {
       const { ReverseGeocodeCommand } = await import('@aws-sdk/client-geo-places');
       const command = new ReverseGeocodeCommand({ QueryPosition: [lng, lat], MaxResults: 1, IntendedUse: 'Storage' });
-      const answer = await (await placesClient())
-        .send(command, { abortSignal: AbortSignal.timeout(timeoutMs) })
-        .catch((error: unknown) => {
-          throw amazonLocationFailure(geocodingLabel(NAME), error, timeoutMs);
-        });
+      const answer = await (await placesClient()).send(command, { abortSignal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
+        throw amazonLocationFailure(geocodingLabel(NAME), error, timeoutMs);
+      });
       const [nearest] = answer.ResultItems ?? [];
       if (!nearest) return undefined;
       const address = addressText(nearest.Address?.Label) ?? addressText(nearest.Title);

@@ -10,7 +10,7 @@
 import { config } from '../../config.ts';
 import type { LatLng } from '../../domain/geo.ts';
 import { cellOf, findGeocodedPlace, saveGeocodedPlace } from '../../store/geocoded-places.ts';
-import { logger, metricNames, metrics, MetricUnit } from '../../telemetry.ts';
+import { logger, MetricUnit, metricNames, metrics } from '../../telemetry.ts';
 import { amazonPlacesProvider } from './amazon.ts';
 import { googleGeocodingProvider } from './google.ts';
 import { nominatimProvider } from './nominatim.ts';

@@ -25,7 +25,9 @@ export function googleGeocodingProvider(): GeocodingProvider {
       const answer = await providerJson(LABEL, url, timeoutMs);
       if (answer.status === 'ZERO_RESULTS') return undefined;
       if (answer.status !== 'OK') {
-        throw typeof answer.status === 'string' && /^[A-Z_]{1,40}$/.test(answer.status) ? new ProviderFailed(`${LABEL} answered status ${answer.status}`) : unexpectedAnswer(LABEL);
+        throw typeof answer.status === 'string' && /^[A-Z_]{1,40}$/.test(answer.status)
+          ? new ProviderFailed(`${LABEL} answered status ${answer.status}`)
+          : unexpectedAnswer(LABEL);
       }
       const [first] = Array.isArray(answer.results) ? (answer.results as Array<Record<string, unknown>>) : [];
       const address = addressText(first?.formatted_address);
@@ -37,4 +39,8 @@ export function googleGeocodingProvider(): GeocodingProvider {
 
 /** In AWS the secret GOOGLE_GEOCODING_API_KEY_SECRET names, locally GOOGLE_GEOCODING_API_KEY. */
 const googleGeocodingKey = (): Promise<string> =>
-  googleApiKey(config.googleGeocodingApiKeySecret(), config.googleGeocodingApiKey(), 'GEOCODING_PROVIDER is google but GOOGLE_GEOCODING_API_KEY is not set');
+  googleApiKey(
+    config.googleGeocodingApiKeySecret(),
+    config.googleGeocodingApiKey(),
+    'GEOCODING_PROVIDER is google but GOOGLE_GEOCODING_API_KEY is not set',
+  );

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { type Box, groupMarkers, type LabelRequest, overlaps, placeLabels, scaleBar } from '../../../shared/domain/live-map/layout.ts';
 import type { MapVehicle } from '../../../shared/domain/live-map/live-map.ts';
-import { liveMapSvg } from '../../../shared/domain/live-map/svg-map.ts';
 import { metresPerPixel, type Viewport } from '../../../shared/domain/live-map/projection.ts';
+import { liveMapSvg } from '../../../shared/domain/live-map/svg-map.ts';
 
 const viewport: Viewport = { centre: { lat: -26, lng: 28.1 }, zoom: 13, width: 600, height: 600 };
 /** metres east of the map's centre, as a longitude */
-const east = (metres: number): number => 28.1 + (metres / (111_320 * Math.cos((26 * Math.PI) / 180)));
+const east = (metres: number): number => 28.1 + metres / (111_320 * Math.cos((26 * Math.PI) / 180));
 
 const vehicle = (vehicleUid: number, lng: number, lat = -26): MapVehicle => ({
-  vehicleUid, name: `Truck ${vehicleUid}`, position: { lat, lng }, gpsDatetime: '2026-11-23T06:00:00.000Z', heading: null, label: undefined,
+  vehicleUid,
+  name: `Truck ${vehicleUid}`,
+  position: { lat, lng },
+  gpsDatetime: '2026-11-23T06:00:00.000Z',
+  heading: null,
+  label: undefined,
 });
 
 describe('groupMarkers', () => {
@@ -38,7 +43,9 @@ describe('placeLabels', () => {
   const label = (text: string, x: number, y: number): LabelRequest => ({ text, anchor: { x, y }, width: 80, height: 18, offset: 10 });
 
   it('never lets two placed labels overlap, however crowded the anchors', () => {
-    const requests = Array.from({ length: 40 }, (_, index) => label(`Truck ${index}`, 300 + (index % 5) * 7, 300 + Math.floor(index / 5) * 6));
+    const requests = Array.from({ length: 40 }, (_, index) =>
+      label(`Truck ${index}`, 300 + (index % 5) * 7, 300 + Math.floor(index / 5) * 6),
+    );
     const placed = placeLabels(requests, frame);
     expect(placed.length).toBeGreaterThan(3);
     expect(placed.length).toBeLessThan(requests.length);
@@ -84,7 +91,10 @@ describe('liveMapSvg', () => {
   });
 
   it('escapes names, so a vehicle called <script> stays text', () => {
-    const { svg } = liveMapSvg({ ...map, vehicles: [{ ...vehicle(1, east(0)), name: '<b>&"x"' }] }, { kind: 'tiles', tiles: [], attribution: '' });
+    const { svg } = liveMapSvg(
+      { ...map, vehicles: [{ ...vehicle(1, east(0)), name: '<b>&"x"' }] },
+      { kind: 'tiles', tiles: [], attribution: '' },
+    );
     expect(svg).toContain('&#60;b&#62;&#38;&#34;x&#34;');
     expect(svg).not.toContain('<b>');
   });

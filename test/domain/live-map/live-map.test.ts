@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  boundingBoxCentre, composeLiveMap, type Geofence, MAX_MAP_VEHICLES, mapFingerprint, NO_POSITION,
+  boundingBoxCentre,
+  composeLiveMap,
+  type Geofence,
+  MAX_MAP_VEHICLES,
+  mapFingerprint,
+  NO_POSITION,
 } from '../../../shared/domain/live-map/live-map.ts';
 import type { LinkedVehicle } from '../../../shared/domain/vehicle.ts';
 import { BadRequest, NotFound } from '../../../shared/errors.ts';
@@ -13,7 +18,15 @@ const linked = (vehicleUid: number, position?: { lat: number; lng: number }, nam
   live: position ? aLiveState({ latitude: position.lat, longitude: position.lng }) : undefined,
 });
 
-const depot: Geofence = { description: 'Depot', locationType: 'point', latitude: -26.2, longitude: 28.05, radiusKm: 1, points: [], color: 'blue' };
+const depot: Geofence = {
+  description: 'Depot',
+  locationType: 'point',
+  latitude: -26.2,
+  longitude: 28.05,
+  radiusKm: 1,
+  points: [],
+  color: 'blue',
+};
 
 describe('composeLiveMap', () => {
   it('shows the vehicles with a position, by vehicle_uid, labelled A, B, ...', () => {
@@ -31,8 +44,12 @@ describe('composeLiveMap', () => {
     expect(labels.slice(36)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
-  it('centres the map on the middle of the vehicles\' bounding box when they all fit in the picture', () => {
-    const map = composeLiveMap({ ...size, zoom: 6 }, [linked(1, { lat: -26, lng: 28 }), linked(2, { lat: -25, lng: 28.5 }), linked(3, { lat: -25.8, lng: 30 })]);
+  it("centres the map on the middle of the vehicles' bounding box when they all fit in the picture", () => {
+    const map = composeLiveMap({ ...size, zoom: 6 }, [
+      linked(1, { lat: -26, lng: 28 }),
+      linked(2, { lat: -25, lng: 28.5 }),
+      linked(3, { lat: -25.8, lng: 30 }),
+    ]);
     expect(map.centre).toEqual({ lat: -25.5, lng: 29 });
     expect(boundingBoxCentre([{ lat: 5, lng: 6 }])).toEqual({ lat: 5, lng: 6 });
   });
@@ -41,7 +58,12 @@ describe('composeLiveMap', () => {
     // At zoom 13 a 600-pixel picture spans about 10 km: the two trucks at the depot fit, the van 20 km away does not.
     const depotTrucks = [linked(1, { lat: -25.9992, lng: 28.1263 }), linked(3, { lat: -25.9996, lng: 28.1271 })];
     const map = composeLiveMap(size, [...depotTrucks, linked(2, { lat: -26.1015, lng: 28.2308 })]);
-    expect(map.centre).toEqual(boundingBoxCentre([{ lat: -25.9992, lng: 28.1263 }, { lat: -25.9996, lng: 28.1271 }]));
+    expect(map.centre).toEqual(
+      boundingBoxCentre([
+        { lat: -25.9992, lng: 28.1263 },
+        { lat: -25.9996, lng: 28.1271 },
+      ]),
+    );
   });
 
   it('answers 404 when no vehicle has a position', () => {
@@ -74,7 +96,10 @@ describe('mapFingerprint', () => {
     ['a vehicle name', mapFingerprint('google', composeLiveMap(size, [linked(1, { lat: -26.2041, lng: 28.0473 }, 'Renamed')], [depot]))],
     ['a heading', mapFingerprint('google', { ...map, vehicles: map.vehicles.map((v) => ({ ...v, heading: 90 })) })],
     ['a geofence name', mapFingerprint('google', { ...map, geofences: [{ ...depot, description: 'Old depot' }] })],
-    ['a GPS time', mapFingerprint('google', { ...map, vehicles: map.vehicles.map((v) => ({ ...v, gpsDatetime: '2027-01-01T00:00:00.000Z' })) })],
+    [
+      'a GPS time',
+      mapFingerprint('google', { ...map, vehicles: map.vehicles.map((v) => ({ ...v, gpsDatetime: '2027-01-01T00:00:00.000Z' })) }),
+    ],
     ['a geofence', mapFingerprint('google', { ...map, geofences: [{ ...depot, radiusKm: 2 }] })],
   ])('changes with %s', (_what, changed) => {
     expect(changed).not.toBe(mapFingerprint('google', map));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  fromImagePixel, fromWorldPixel, MAX_LATITUDE, metresPerPixel, tilesCovering, toImagePixel, toWorldPixel,
+  fromImagePixel,
+  fromWorldPixel,
+  MAX_LATITUDE,
+  metresPerPixel,
+  tilesCovering,
+  toImagePixel,
+  toWorldPixel,
 } from '../../../shared/domain/live-map/projection.ts';
 
 const johannesburg = { lat: -26.2041, lng: 28.0473 };
