@@ -133,7 +133,8 @@ const ERROR_RESPONSES = {
   503: {
     name: 'ServiceUnavailable',
     description:
-      'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; nothing was half-written, retry later.',
+      'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; ' +
+      'nothing was half-written, retry later.',
     example: 'service unavailable, retry later',
   },
 } as const;

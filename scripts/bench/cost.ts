@@ -230,7 +230,8 @@ export const costNotes = [
   `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY)
     .map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`)
     .join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
-  'durations are measured locally against DynamoDB Local; in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
+  'durations are measured locally against DynamoDB Local; ' +
+    'in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
 ];
 
 export async function benchCost(apiUrl: string): Promise<Row[]> {
