@@ -19,6 +19,14 @@ export interface OperationExamples {
   response?: Record<string, unknown>;
 }
 
+/** The demo depot's polygon as a saved location reads it back: its points' JSON text. */
+const DEPOT_POLYGON_TEXT = JSON.stringify([
+  { lat: -26.0022, lng: 28.1293 },
+  { lat: -26.0022, lng: 28.1233 },
+  { lat: -25.996199999999998, lng: 28.1233 },
+  { lat: -25.996199999999998, lng: 28.1293 },
+]);
+
 /** Partial, so an operation added to the registry without its examples is caught by the OpenAPI test rather than at type level only. */
 export const operationExamples: Partial<Record<OperationName, OperationExamples>> = {
   getVehicles: {
@@ -453,8 +461,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
           color: 'green',
           radius: 0.4,
           location_type: 'polygon',
-          points:
-            '[{"lat":-26.0022,"lng":28.1293},{"lat":-26.0022,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1293}]',
+          points: DEPOT_POLYGON_TEXT,
           speed: 0,
           no_go: 0,
           only_push: 0,
@@ -489,8 +496,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
         color: 'green',
         radius: 0.4,
         location_type: 'polygon',
-        points:
-          '[{"lat":-26.0022,"lng":28.1293},{"lat":-26.0022,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1293}]',
+        points: DEPOT_POLYGON_TEXT,
         speed: 0,
         no_go: 0,
         only_push: 0,
