@@ -34,7 +34,9 @@ export const bundlesNotes = [
   'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the ' +
     "repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is " +
     'therefore part of init, as in Lambda, and the `(empty handler + DynamoDB SDK)` row shows its share',
-  `init: the time of \`await import(bundle)\` in a fresh \`node\` process, median of ${PROCESSES} processes (rounds interleaved across functions), and the fastest of them, which other load on the machine can only slow; the deployed functions run with NODE_OPTIONS=--enable-source-maps`,
+  `init: the time of \`await import(bundle)\` in a fresh \`node\` process, median of ${PROCESSES} processes (rounds interleaved ` +
+    `across functions), and the fastest of them, which other load on the machine can only slow; the deployed functions run with ` +
+    `NODE_OPTIONS=--enable-source-maps`,
 ];
 
 const IMPORT_TIMER =
