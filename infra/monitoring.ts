@@ -153,7 +153,8 @@ export class Monitoring extends Construct {
     );
     this.alarm(
       'PositionsFailed',
-      'Positions failed to be written in three 5-minute periods in a row: retries are not clearing, batches may reach the failed-batches queue.',
+      'Positions failed to be written in three 5-minute periods in a row: ' +
+        'retries are not clearing, batches may reach the failed-batches queue.',
       {
         metric: serviceMetric(metricNames.positionsFailed),
         threshold: 1,

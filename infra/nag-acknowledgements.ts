@@ -38,7 +38,8 @@ export function acknowledgeNagFindings(stack: Stack): void {
     {
       id: 'AwsSolutions-SNS2',
       reason:
-        'The alarm topic carries alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs more than the data is worth.',
+        'The alarm topic carries alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, ' +
+        'and a customer key costs more than the data is worth.',
     },
     { id: 'AwsSolutions-SQS3', reason: 'FailedBatches is itself the dead-letter queue of the positions stream.' },
   ]);

@@ -70,7 +70,8 @@ export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
       afterBundling: (inputDir: string, outputDir: string) =>
         files.map(
           (file) =>
-            `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp -R "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`,
+            `mkdir -p "${outputDir}/node_modules/${dirname(file)}" && cp -R "${inputDir}/node_modules/${file}" ` +
+            `"${outputDir}/node_modules/${file}"`,
         ),
     },
   };

@@ -27,7 +27,8 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
     const provider = context('directionsProvider') ?? 'amazon';
     if (provider === 'osrm' && !context('osrmUrl')) {
       throw new Error(
-        'directionsProvider osrm needs the context value osrmUrl (your OSRM server: the public demo server does not allow production traffic)',
+        'directionsProvider osrm needs the context value osrmUrl ' +
+          '(your OSRM server: the public demo server does not allow production traffic)',
       );
     }
     fn.addEnvironment(env.directionsProvider, provider);

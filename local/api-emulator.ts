@@ -131,7 +131,14 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       ? [431, 'Request Header Fields Too Large', 'request headers too large']
       : [400, 'Bad Request', 'bad request'];
   const body = Buffer.from(envelopeResponse(status, {}, message).body, 'utf8');
-  const head = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  const head = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
 }
 

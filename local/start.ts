@@ -33,8 +33,10 @@ async function takenPorts(): Promise<string[]> {
     const leftover = name === 'dynamo' ? leftoverDynamoDbLocal(join(dataDir, 'dynamodb')) : undefined;
     lines.push(
       leftover
-        ? `port ${port} (${what}) is held by this project's own DynamoDB Local (pid ${leftover}), from an npm start that is still running or did not stop cleanly: stop that npm start, or \`kill ${leftover}\``
-        : `port ${port} (${what}) is already in use: stop what holds it (another npm start?) or choose another port, e.g. ${variable}=${port + 1} npm start`,
+        ? `port ${port} (${what}) is held by this project's own DynamoDB Local (pid ${leftover}), from an npm start that is still ` +
+            `running or did not stop cleanly: stop that npm start, or \`kill ${leftover}\``
+        : `port ${port} (${what}) is already in use: stop what holds it (another npm start?) or choose another port, e.g. ` +
+            `${variable}=${port + 1} npm start`,
     );
   }
   return lines;
@@ -65,7 +67,8 @@ function stopper(stack: LocalStack): (reason?: string) => Promise<never> {
       if (reason) console.error(reason);
       await stack.stop();
       console.log(
-        `\nstopped: the API (port ${ports.api.port}), S3 (port ${ports.s3.port}) and DynamoDB Local (port ${ports.dynamo.port})${existsSync(dataDir) ? `; data kept in ${shownDataDir}` : ''}`,
+        `\nstopped: the API (port ${ports.api.port}), S3 (port ${ports.s3.port}) ` +
+          `and DynamoDB Local (port ${ports.dynamo.port})${existsSync(dataDir) ? `; data kept in ${shownDataDir}` : ''}`,
       );
     }
     process.exit(reason ? 1 : 0);
@@ -100,7 +103,8 @@ try {
   setInterval(() => {
     if (!existsSync(dataDir))
       void stop(
-        `${shownDataDir} was deleted while npm start was running: stopping. To start afresh, stop npm start first (Ctrl-C), then delete ${shownDataDir}.`,
+        `${shownDataDir} was deleted while npm start was running: stopping. To start afresh, stop npm start first (Ctrl-C), then ` +
+          `delete ${shownDataDir}.`,
       );
   }, 1000).unref();
 } catch (error) {

@@ -24,7 +24,8 @@ folder you run npm in) for the server url (default http://127.0.0.1:3000).`,
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(document, null, 2)}\n`);
     console.log(
-      `${writtenNote(path, false)}: OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} operations, server ${document.servers[0]?.url}`,
+      `${writtenNote(path, false)}: OpenAPI ${document.openapi}, ` +
+        `${Object.keys(document.paths).length} operations, server ${document.servers[0]?.url}`,
     );
   },
 });

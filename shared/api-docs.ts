@@ -18,10 +18,11 @@ export const DOCS_ASSETS = {
 
 export type DocsAsset = keyof typeof DOCS_ASSETS;
 
-/**
- * Relative URLs, so the page works under any prefix (an API Gateway stage). validatorUrl null: Swagger UI
- * would otherwise send the document to validator.swagger.io.
- */
+/** validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io. */
+const SWAGGER_UI_OPTIONS =
+  "{ url: 'openapi.json', dom_id: '#reference', validatorUrl: null, tryItOutEnabled: true, persistAuthorization: true }";
+
+/** Relative URLs, so the page works under any prefix (an API Gateway stage). */
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +35,7 @@ const PAGE = `<!doctype html>
   <div id="reference"></div>
   <script src="docs/swagger-ui-bundle.js"></script>
   <script>
-    window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#reference', validatorUrl: null, tryItOutEnabled: true, persistAuthorization: true });
+    window.ui = SwaggerUIBundle(${SWAGGER_UI_OPTIONS});
   </script>
 </body>
 </html>

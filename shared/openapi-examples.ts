@@ -19,11 +19,21 @@ export interface OperationExamples {
   response?: Record<string, unknown>;
 }
 
+/** The demo depot's polygon as a saved location reads it back: its points' JSON text. */
+const DEPOT_POLYGON_TEXT = JSON.stringify([
+  { lat: -26.0022, lng: 28.1293 },
+  { lat: -26.0022, lng: 28.1233 },
+  { lat: -25.996199999999998, lng: 28.1233 },
+  { lat: -25.996199999999998, lng: 28.1293 },
+]);
+
 /** Partial, so an operation added to the registry without its examples is caught by the OpenAPI test rather than at type level only. */
 export const operationExamples: Partial<Record<OperationName, OperationExamples>> = {
   getVehicles: {
     description:
-      "The vehicles linked to the key's user, each with its details and current odometer. `filter` narrows them to a comma-delimited list of IMEIs; blanks are ignored and an IMEI the user has no vehicle for is simply not listed. Every value of the record is text or null, as the spec's records are.",
+      "The vehicles linked to the key's user, each with its details and current odometer. `filter` narrows them to a comma-delimited " +
+      'list of IMEIs; blanks are ignored and an IMEI the user has no vehicle for is simply not listed. Every value of the record is ' +
+      "text or null, as the spec's records are.",
     request: { filter: '356307042441013,356307042441021' },
     response: {
       filter: '356307042441013,356307042441021',
@@ -78,7 +88,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getLiveData: {
     description:
-      "The last known position and telemetry of each linked vehicle (or of the IMEIs in `filter`), as the positions pipeline last recorded them. Times are in the user's GMT offset; a vehicle that never reported has null position fields.",
+      'The last known position and telemetry of each linked vehicle (or of the IMEIs in `filter`), as the positions pipeline last ' +
+      "recorded them. Times are in the user's GMT offset; a vehicle that never reported has null position fields.",
     request: { filter: '356307042441013' },
     response: {
       filter: '356307042441013',
@@ -111,12 +122,20 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getLiveMap: {
     description:
-      "A PNG map of the linked vehicles (or the IMEIs in `filter`) at their last positions, with the user's saved locations. The picture comes from the deployment's provider: Amazon Location static maps (the AWS default; IAM, `map_api_key` unused), Google Static Maps (with `map_api_key`), an XYZ tile server (its key from the deployment or `map_api_key`), or the built-in offline map (Natural Earth land and borders, GeoNames towns, the user's zones, vehicles grouped when a few pixels apart, scale bar and legend; no network). The map is centred on the vehicles; when they do not all fit at the zoom, on the most that do, and the legend says how many are outside. Pictures are cached in S3 by a hash of what they show, never of the key. 404 when no vehicle has a position yet; 502 naming the provider when it fails (nothing is cached then).",
+      "A PNG map of the linked vehicles (or the IMEIs in `filter`) at their last positions, with the user's saved locations. The " +
+      "picture comes from the deployment's provider: Amazon Location static maps (the AWS default; IAM, `map_api_key` unused), " +
+      'Google Static Maps (with `map_api_key`), an XYZ tile server (its key from the deployment or `map_api_key`), or the built-in ' +
+      "offline map (Natural Earth land and borders, GeoNames towns, the user's zones, vehicles grouped when a few pixels apart, " +
+      'scale bar and legend; no network). The map is centred on the vehicles; when they do not all fit at the zoom, on the most that ' +
+      'do, and the legend says how many are outside. Pictures are cached in S3 by a hash of what they show, never of the key. 404 ' +
+      'when no vehicle has a position yet; 502 naming the provider when it fails (nothing is cached then).',
     request: { map_api_key: 'local', filter: '356307042441013,356307042441021', width: 640, height: 480, zoom: 11 },
   },
   getTrips: {
     description:
-      "The trips the positions pipeline detected for each linked vehicle (or the IMEIs in `filter`) between start_date and end_date, both calendar days in the user's GMT offset and both included. Each trip has its start and stop time, place and odometer, distance, duration, top speed, fuel levels and driver.",
+      'The trips the positions pipeline detected for each linked vehicle (or the IMEIs in `filter`) between start_date and end_date, ' +
+      "both calendar days in the user's GMT offset and both included. Each trip has its start and stop time, place and odometer, " +
+      'distance, duration, top speed, fuel levels and driver.',
     request: { filter: '356307042441013', start_date: '2026-11-22', end_date: '2026-11-22' },
     response: {
       filter: '356307042441013',
@@ -174,7 +193,10 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getPositions: {
     description:
-      "Trip playback: the positions a linked vehicle reported between start_datetime and end_datetime (the user's local time, at most 7 days apart), oldest first, as the pipeline stored them, whatever order they arrived in. gps_datetime is GMT+0, as in getLiveData. At most `limit` positions (default and maximum 10,000) are answered; when more exist, next_start_datetime is the start_datetime of the next call.",
+      "Trip playback: the positions a linked vehicle reported between start_datetime and end_datetime (the user's local time, at " +
+      'most 7 days apart), oldest first, as the pipeline stored them, whatever order they arrived in. gps_datetime is GMT+0, as in ' +
+      'getLiveData. At most `limit` positions (default and maximum 10,000) are answered; when more exist, next_start_datetime is the ' +
+      'start_datetime of the next call.',
     request: { vehicle_uid: 1, start_datetime: '2026-11-22 06:30:00', end_datetime: '2026-11-22 06:31:00', limit: 100 },
     response: {
       vehicle_uid: 1,
@@ -229,25 +251,30 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   addExpenseType: {
     description:
-      'Creates an expense type for the user and answers it with its new type number. Names are unique per user, compared trimmed and case-insensitively, and "Fuel" is taken by type 2.',
+      'Creates an expense type for the user and answers it with its new type number. Names are unique per user, compared trimmed and ' +
+      'case-insensitively, and "Fuel" is taken by type 2.',
     request: { expense_name: 'Fines' },
     response: { type: 5, name: 'Fines' },
   },
   editExpenseType: {
     description:
-      "Renames one of the user's expense types; old slips show the new name. Fuel (type 2) cannot be renamed; the new name must not be another of the user's types.",
+      "Renames one of the user's expense types; old slips show the new name. Fuel (type 2) cannot be renamed; the new name must not " +
+      "be another of the user's types.",
     request: { type: 5, expense_name: 'Traffic fines' },
     response: { type: 5, name: 'Traffic fines' },
   },
   deleteExpenseType: {
     description:
-      "Soft-deletes one of the user's expense types: it is no longer listed nor accepted for new slips, while existing slips keep it and its name.",
+      "Soft-deletes one of the user's expense types: it is no longer listed nor accepted for new slips, while existing slips keep it " +
+      'and its name.',
     request: { type: 5 },
     response: { type: 5 },
   },
   addExpenseSlip: {
     description:
-      "Records a slip on a vehicle linked to the key: a fuel slip (type 2) or one of the user's expense types. amount and qty are decimal text (a JSON number is read as its text) and are stored exactly as given; event_datetime is the user's local time, a bare date meaning its midnight.",
+      "Records a slip on a vehicle linked to the key: a fuel slip (type 2) or one of the user's expense types. amount and qty are " +
+      "decimal text (a JSON number is read as its text) and are stored exactly as given; event_datetime is the user's local time, a " +
+      'bare date meaning its midnight.',
     request: {
       vehicle_uid: 1,
       type: 3,
@@ -278,7 +305,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getExpenseSlips: {
     description:
-      "A vehicle's slips (expense, fuel and fill slips) whose event_datetime falls on the user's calendar days from start_date to end_date, both included.",
+      "A vehicle's slips (expense, fuel and fill slips) whose event_datetime falls on the user's calendar days from start_date to " +
+      'end_date, both included.',
     request: { vehicle_uid: 2, start_date: '2026-11-01', end_date: '2026-11-30' },
     response: {
       vehicle_uid: 2,
@@ -302,7 +330,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   editExpenseSlip: {
     description:
-      "Changes a slip: only the fields sent change, the others keep their value. A slip's type is fixed: `type` may be sent only as the slip's own type (a record read back and sent whole), any other type is refused.",
+      "Changes a slip: only the fields sent change, the others keep their value. A slip's type is fixed: `type` may be sent only as " +
+      "the slip's own type (a record read back and sent whole), any other type is refused.",
     request: { slip_uid: 4, amount: '64.50', comment: 'Midrand plaza, return (new tariff)' },
     response: { slip_uid: 4 },
   },
@@ -388,7 +417,9 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   addOperator: {
     description:
-      "Creates an operator (driver) for the user. fullname, id_number and tag_id are required; tag_id (the driver's identification tag, read by the tracking devices) is unique across all users. Fields left out take the spec's defaults: active, no expiry (2001-01-01), empty text.",
+      "Creates an operator (driver) for the user. fullname, id_number and tag_id are required; tag_id (the driver's identification " +
+      "tag, read by the tracking devices) is unique across all users. Fields left out take the spec's defaults: active, no expiry " +
+      '(2001-01-01), empty text.',
     request: {
       fullname: 'Sipho Ndlovu',
       id_number: '8507125800086',
@@ -403,7 +434,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   editOperator: {
     description:
-      "Changes an operator: only the fields sent change. fullname, id_number and tag_id may be left out but not blanked; a new tag_id must not be anyone else's.",
+      'Changes an operator: only the fields sent change. fullname, id_number and tag_id may be left out but not blanked; a new ' +
+      "tag_id must not be anyone else's.",
     request: { operator_uid: 3, mobile_number: '+27 84 555 0124', active_flag: '0' },
     response: { operator_uid: 3 },
   },
@@ -414,7 +446,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getUserLocations: {
     description:
-      "The user's saved locations: points (a centre and a radius in km) and polygons (geofences). The positions pipeline, the live map and routes name places from them.",
+      "The user's saved locations: points (a centre and a radius in km) and polygons (geofences). The positions pipeline, the live " +
+      'map and routes name places from them.',
     request: {},
     response: {
       cnt: 4,
@@ -428,8 +461,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
           color: 'green',
           radius: 0.4,
           location_type: 'polygon',
-          points:
-            '[{"lat":-26.0022,"lng":28.1293},{"lat":-26.0022,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1293}]',
+          points: DEPOT_POLYGON_TEXT,
           speed: 0,
           no_go: 0,
           only_push: 0,
@@ -464,8 +496,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
         color: 'green',
         radius: 0.4,
         location_type: 'polygon',
-        points:
-          '[{"lat":-26.0022,"lng":28.1293},{"lat":-26.0022,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1233},{"lat":-25.996199999999998,"lng":28.1293}]',
+        points: DEPOT_POLYGON_TEXT,
         speed: 0,
         no_go: 0,
         only_push: 0,
@@ -474,13 +505,16 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   addUserLocation: {
     description:
-      "Saves a point (the default: latitude, longitude and a radius in km) or a polygon (location_type polygon with at least 3 `points`). latitude and longitude are the polygon's reference point. speed is the zone's speed limit in km/h (0: none); no_go and only_push are 0/1 flags.",
+      'Saves a point (the default: latitude, longitude and a radius in km) or a polygon (location_type polygon with at least 3 ' +
+      "`points`). latitude and longitude are the polygon's reference point. speed is the zone's speed limit in km/h (0: none); no_go " +
+      'and only_push are 0/1 flags.',
     request: { description: 'Client Centurion', latitude: -25.8603, longitude: 28.1894, radius: 0.3, color: 'orange', speed: 40 },
     response: { user_location_uid: 5 },
   },
   editUserLocation: {
     description:
-      'Changes a saved location: only the fields sent change. Turning a point into a polygon needs its `points`; turning a polygon into a point drops them. A record read back from getUserLocation may be sent back as it is.',
+      'Changes a saved location: only the fields sent change. Turning a point into a polygon needs its `points`; turning a polygon ' +
+      'into a point drops them. A record read back from getUserLocation may be sent back as it is.',
     request: {
       user_location_uid: 5,
       location_type: 'polygon',
@@ -502,7 +536,9 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getFuelFillReport: {
     description:
-      "The fuel fills the pipeline detected for a vehicle on the user's calendar days from start_date to end_date (at most 366 days), each with its captured slip (or nulls), the difference between slip and measured litres, and the distance, time and fuel used since the previous fill with the consumption they give.",
+      "The fuel fills the pipeline detected for a vehicle on the user's calendar days from start_date to end_date (at most 366 " +
+      'days), each with its captured slip (or nulls), the difference between slip and measured litres, and the distance, time and ' +
+      'fuel used since the previous fill with the consumption they give.',
     request: { vehicle_uid: 1, start_date: '2026-11-01', end_date: '2026-11-30' },
     response: {
       vehicle_uid: 1,
@@ -571,13 +607,17 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   addFuelFillSlip: {
     description:
-      "Captures the slip of a detected fuel fill: a fill slip (type 1) dated at the fill, on the fill's vehicle. One per fill: a second answers 409 naming the existing slip, which editExpenseSlip or deleteExpenseSlip change.",
+      "Captures the slip of a detected fuel fill: a fill slip (type 1) dated at the fill, on the fill's vehicle. One per fill: a " +
+      'second answers 409 naming the existing slip, which editExpenseSlip or deleteExpenseSlip change.',
     request: { event_uid: 3, qty: '38.7', amount: '884.30', slip_number: 'DEPOT-0002' },
     response: { slip_uid: 5, event_uid: 3 },
   },
   addJobCard: {
     description:
-      "Stores a job card document from an external system verbatim: a raw JSON object body, or a form whose `payload` field holds its JSON text. Recognised keys (CompanyId, ReferenceNumber, DueDate, IsDelivery, ...) are extracted for filtering; a value of the wrong type or size is simply not extracted, never a reason to refuse the card. ReferenceNumber becomes the card's external_reference.",
+      'Stores a job card document from an external system verbatim: a raw JSON object body, or a form whose `payload` field holds ' +
+      'its JSON text. Recognised keys (CompanyId, ReferenceNumber, DueDate, IsDelivery, ...) are extracted for filtering; a value of ' +
+      "the wrong type or size is simply not extracted, never a reason to refuse the card. ReferenceNumber becomes the card's " +
+      'external_reference.',
     request: {
       CompanyId: 'ACME-LOGISTICS',
       ReferenceNumber: 'WO-2026-1187',
@@ -592,7 +632,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getJobCards: {
     description:
-      "The 1000 most recent job cards of the user, newest first, optionally from and to a calendar day (in the user's offset, both included) and with one external reference.",
+      "The 1000 most recent job cards of the user, newest first, optionally from and to a calendar day (in the user's offset, both " +
+      'included) and with one external reference.',
     request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187' },
     response: {
       cnt: 1,
@@ -618,7 +659,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   getJobCard: {
     description:
-      "One job card by job_card_uid with its document exactly as stored, its external reference, creation time (in the user's offset) and the address it came from.",
+      "One job card by job_card_uid with its document exactly as stored, its external reference, creation time (in the user's " +
+      'offset) and the address it came from.',
     request: { job_card_uid: 1 },
     response: {
       job_card: {
@@ -641,7 +683,8 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   editJobCard: {
     description:
-      "Replaces a job card's document, keeping a snapshot of every version (getJobCardHistory). With a raw JSON body, job_card_uid is in the query string; with a form it may be a form field too.",
+      "Replaces a job card's document, keeping a snapshot of every version (getJobCardHistory). With a raw JSON body, job_card_uid " +
+      'is in the query string; with a form it may be a form field too.',
     query: { job_card_uid: 1 },
     request: {
       CompanyId: 'ACME-LOGISTICS',
@@ -704,7 +747,10 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   },
   addRoute: {
     description:
-      'Creates a route through 2 to 25 ordered stops, each a saved location or a point (a saved location within 50 m is reused, otherwise the point is saved as a new location, described by its description or, without one, by the saved location containing it, its address, or the nearest town), with the driving distance and time of every leg from the configured directions provider. With vehicle_uid the vehicle is scheduled onto it. Everything is written in one transaction.',
+      'Creates a route through 2 to 25 ordered stops, each a saved location or a point (a saved location within 50 m is reused, ' +
+      'otherwise the point is saved as a new location, described by its description or, without one, by the saved location ' +
+      'containing it, its address, or the nearest town), with the driving distance and time of every leg from the configured ' +
+      'directions provider. With vehicle_uid the vehicle is scheduled onto it. Everything is written in one transaction.',
     request: {
       route_name: 'Morning deliveries',
       stops: [

@@ -7,7 +7,8 @@ export const parameterDescriptions: Record<string, string> = {
   filter:
     'Comma-delimited IMEIs of the vehicles wanted; blanks and spaces around commas are ignored. Absent: every vehicle linked to the key.',
   map_api_key:
-    "The map provider's key (Google Static Maps, or a tile server without a configured key), passed on with the request and never stored or logged; Amazon Location and the built-in offline map take any value.",
+    "The map provider's key (Google Static Maps, or a tile server without a configured key), passed on with the request and never " +
+    'stored or logged; Amazon Location and the built-in offline map take any value.',
   width: 'Width of the picture in pixels.',
   height: 'Height of the picture in pixels.',
   zoom: 'Map zoom level (1: the world, 20: a building).',
@@ -15,7 +16,8 @@ export const parameterDescriptions: Record<string, string> = {
   end_date: "Last calendar day of the range, yyyy-mm-dd, in the user's GMT offset (included); not before start_date.",
   start_datetime: "Start of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included).",
   end_datetime:
-    "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most 7 days after it.",
+    "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most 7 days " +
+    'after it.',
   limit: 'The most positions to answer, 1 to 10,000 (default 10,000); when more exist, the answer says where the next call starts.',
   from_date: "Only cards created on or after this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
   to_date: "Only cards created on or before this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
@@ -64,7 +66,8 @@ export const parameterDescriptions: Record<string, string> = {
   radius: "Radius of a point's geofence in km.",
   location_type: 'point (a centre and a radius) or polygon (its points).',
   points:
-    "A polygon's vertices in order, at least 3 {lat, lng}: a JSON array, or its JSON text (as a form sends it, and as the record reads back); ignored for a point.",
+    "A polygon's vertices in order, at least 3 {lat, lng}: a JSON array, or its JSON text (as a form sends it, and as the record " +
+    'reads back); ignored for a point.',
   icon: 'The icon shown for the location (free text); blank for none.',
   speed: 'Speed limit in the zone, km/h; 0 for none.',
   no_go: '1: a no-go zone, which vehicles must not enter.',
@@ -75,6 +78,7 @@ export const parameterDescriptions: Record<string, string> = {
   payload: 'The job card document as JSON text (a form field); a raw JSON object body is the document itself.',
   route_name: "The route's name.",
   stops:
-    'The stops in order, 2 to 25: each {"user_location_uid": id} of a saved location, or {"lat", "lng", "description"?} of a point (a saved location within 50 m is reused, otherwise the point is saved). A JSON array, or its JSON text in a form.',
+    'The stops in order, 2 to 25: each {"user_location_uid": id} of a saved location, or {"lat", "lng", "description"?} of a point ' +
+    '(a saved location within 50 m is reused, otherwise the point is saved). A JSON array, or its JSON text in a form.',
   route_uid: "One of the user's routes.",
 };

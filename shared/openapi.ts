@@ -133,7 +133,8 @@ const ERROR_RESPONSES = {
   503: {
     name: 'ServiceUnavailable',
     description:
-      'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; nothing was half-written, retry later.',
+      'DynamoDB, S3 or Secrets Manager did not answer within about 3 s, or the function ran out of time; ' +
+      'nothing was half-written, retry later.',
     example: 'service unavailable, retry later',
   },
 } as const;
@@ -424,7 +425,8 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
       requestBody: {
         description: takesDocument
           ? 'The job card document as a raw JSON object, or a form whose payload field holds it as JSON text.'
-          : `A form or a JSON object of the parameters: ${entries.map(([name, schema]) => (isRequired(schema) ? `${name} (required)` : name)).join(', ')}. ${API_KEY_IN_BODY}`,
+          : `A form or a JSON object of the parameters: ` +
+            `${entries.map(([name, schema]) => (isRequired(schema) ? `${name} (required)` : name)).join(', ')}. ${API_KEY_IN_BODY}`,
         required: true,
         content: {
           // Only job cards take a document as their body.

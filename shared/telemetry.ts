@@ -19,7 +19,10 @@ export const metrics = new Metrics({ namespace: metricsNamespace, serviceName })
 
 let secrets: SecretsProvider | undefined;
 
-/** Secrets Manager through Powertools Parameters with a traced client, created on first use (no I/O at init), failing as fast as every AWS client. */
+/**
+ * Secrets Manager through Powertools Parameters with a traced client, created on first use (no I/O at init), failing as fast as
+ * every AWS client.
+ */
 export function secretsProvider(): SecretsProvider {
   secrets ??= new SecretsProvider({ awsSdkV3Client: tracer.captureAWSv3Client(new SecretsManagerClient(awsClientTimeouts())) });
   return secrets;

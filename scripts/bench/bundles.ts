@@ -29,13 +29,19 @@ const referenceHandlers = {
 };
 
 export const bundlesNotes = [
-  "bundled with the CDK's esbuild options (infra/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the createRequire banner, source map as a separate file)",
-  "the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is therefore part of init, as in Lambda, and the `(empty handler + DynamoDB SDK)` row shows its share",
-  `init: the time of \`await import(bundle)\` in a fresh \`node\` process, median of ${PROCESSES} processes (rounds interleaved across functions), and the fastest of them, which other load on the machine can only slow; the deployed functions run with NODE_OPTIONS=--enable-source-maps`,
+  "bundled with the CDK's esbuild options (infra/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the " +
+    'createRequire banner, source map as a separate file)',
+  'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the ' +
+    "repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is " +
+    'therefore part of init, as in Lambda, and the `(empty handler + DynamoDB SDK)` row shows its share',
+  `init: the time of \`await import(bundle)\` in a fresh \`node\` process, median of ${PROCESSES} processes (rounds interleaved ` +
+    `across functions), and the fastest of them, which other load on the machine can only slow; the deployed functions run with ` +
+    `NODE_OPTIONS=--enable-source-maps`,
 ];
 
 const IMPORT_TIMER =
-  'const started = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - started)); process.exit(0);';
+  'const started = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - started)); ' +
+  'process.exit(0);';
 
 const run = promisify(execFile);
 

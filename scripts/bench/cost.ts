@@ -225,12 +225,17 @@ const money = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.toF
 
 export const costNotes = [
   `prices: ${prices.region}, on-demand list prices as of ${prices.asOf} (scripts/bench/prices.ts); no free tier`,
-  `one vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days, in a fleet of ${FLEET_VEHICLES} that shares the stream's hourly price and the pipeline's batches`,
-  `pipeline: ${MEASURED_VEHICLES} simulated vehicle-days through functions/processPositions on DynamoDB Local, each batch holding as many positions per vehicle as the ${pipelineSettings.batchingWindowS} s window gathers (${pipelineSettings.initialShards} shards, factor ${pipelineSettings.parallelizationFactor}); invocation time scaled to the ${vehiclesPerBatcher(FLEET_VEHICLES)} vehicles a real batch holds`,
+  `one vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days, in a fleet of ${FLEET_VEHICLES} that shares the ` +
+    `stream's hourly price and the pipeline's batches`,
+  `pipeline: ${MEASURED_VEHICLES} simulated vehicle-days through functions/processPositions on DynamoDB Local, each batch holding as ` +
+    `many positions per vehicle as the ${pipelineSettings.batchingWindowS} s window gathers (${pipelineSettings.initialShards} ` +
+    `shards, factor ${pipelineSettings.parallelizationFactor}); invocation time scaled to the ` +
+    `${vehiclesPerBatcher(FLEET_VEHICLES)} vehicles a real batch holds`,
   `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY)
     .map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`)
     .join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
-  'durations are measured locally against DynamoDB Local; in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
+  'durations are measured locally against DynamoDB Local; ' +
+    'in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
 ];
 
 export async function benchCost(apiUrl: string): Promise<Row[]> {
@@ -292,7 +297,9 @@ export async function benchCost(apiUrl: string): Promise<Row[]> {
     {
       item: 'Lambda',
       'per vehicle-month': money(costs.lambda),
-      measured: `${round(pipelineInvocations, 0)} pipeline invocations × ${round(meanInvocationMs, 1)} ms at ${pipelineSettings.memoryMb} MB; ${round(apiCalls, 0)} API calls at ${functionDefaults.memorySize} MB`,
+      measured:
+        `${round(pipelineInvocations, 0)} pipeline invocations × ${round(meanInvocationMs, 1)} ms at ` +
+        `${pipelineSettings.memoryMb} MB; ${round(apiCalls, 0)} API calls at ${functionDefaults.memorySize} MB`,
     },
     {
       item: 'Kinesis',
@@ -314,13 +321,16 @@ export async function benchCost(apiUrl: string): Promise<Row[]> {
     {
       item: 'pipeline: records per invocation',
       'per vehicle-month': round(vehiclesPerBatcher(FLEET_VEHICLES) * positionsPerVehicleBatch(), 0),
-      measured: `${pipeline.invocations} invocations of ${batch} records measured; WRU per position ${round(pipeline.usage.writeUnits / pipeline.positions, 2)}`,
+      measured:
+        `${pipeline.invocations} invocations of ${batch} records measured; WRU per position ` +
+        `${round(pipeline.usage.writeUnits / pipeline.positions, 2)}`,
     },
   ];
 }
 
 export const pipelineSizingNotes = [
-  `${MEASURED_VEHICLES} simulated vehicle-days (30 s reports) through functions/processPositions per batch size; one batcher, as one shard with parallelisation factor 1`,
+  `${MEASURED_VEHICLES} simulated vehicle-days (30 s reports) through functions/processPositions per batch size; one batcher, as one ` +
+    `shard with parallelisation factor 1`,
   'a shard accepts at most 1,000 records/s: a batcher faster than that never lets a shard fall behind',
 ];
 

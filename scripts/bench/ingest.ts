@@ -195,7 +195,9 @@ export async function benchIngest(): Promise<Row[]> {
 }
 
 export const ingestNotes = [
-  `${VEHICLES} vehicles × ${HOURS} hours (${hh(FROM_HOUR)}:00-${hh(FROM_HOUR + HOURS)}:00) at ${REPORTING_S} s reporting (fleetDay), batches by arrival window; late positions chosen with a fixed seed`,
+  `${VEHICLES} vehicles × ${HOURS} hours (${hh(FROM_HOUR)}:00-${hh(FROM_HOUR + HOURS)}:00) at ${REPORTING_S} s reporting (fleetDay), ` +
+    `batches by arrival window; late positions chosen with a fixed seed`,
   "WCU and RCU are DynamoDB Local's ConsumedCapacity for every request (transactions count twice); write requests count items",
-  'history bytes: the chunk items written (keys, attribute names, encoded points, TTL) per position; the newest points wait on the track item (≤ 1 KB with the live record) until they fill a chunk',
+  'history bytes: the chunk items written (keys, attribute names, encoded points, TTL) per position; ' +
+    'the newest points wait on the track item (≤ 1 KB with the live record) until they fill a chunk',
 ];

@@ -19,9 +19,11 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const READ_ROUND_TRIP_BUDGET = 2;
 
 export const operationsNotes = [
-  `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; the floor is one GetItem of the caller's key item, timed right after each call`,
+  `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; the floor is one GetItem of the caller's key item, ` +
+    `timed right after each call`,
   'the API key cache is off (API_KEY_CACHE_SECONDS=0), so every call pays its key lookup, as on a cold container or after the 60 s cache',
-  'round trips: the longest chain of DynamoDB requests each started after the previous one answered (requests running together count once); the key lookup is the first',
+  'round trips: the longest chain of DynamoDB requests each started after the previous one answered ' +
+    '(requests running together count once); the key lookup is the first',
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 

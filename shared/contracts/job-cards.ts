@@ -33,7 +33,8 @@ export function readPayload(body: ParsedBody, field: string | undefined): JobCar
 export const JobCardDocument = v.pipe(
   v.record(v.string(), v.unknown()),
   v.description(
-    `A JSON object, stored and returned verbatim: number spelling (12345678901234567890, 1.50), key order and escapes come back exactly as sent. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`,
+    `A JSON object, stored and returned verbatim: number spelling (12345678901234567890, 1.50), key order and escapes come back ` +
+      `exactly as sent. Recognised keys: ${RECOGNISED.map(([path]) => path).join(', ')}.`,
   ),
 );
 

@@ -11,7 +11,8 @@ export const stopList = v.pipe(
   v.unknown(),
   v.description(
     `the stops in order: a JSON array (or its JSON text) of ${MIN_STOPS} to ${MAX_STOPS} objects, each {"user_location_uid": id} ` +
-      `of a saved location or {"lat": .., "lng": .., "description": optional} of a point (a saved location within ${REUSE_RADIUS_KM * 1000} m is reused)`,
+      `of a saved location or {"lat": .., "lng": .., "description": optional} of a point (a saved location within ` +
+      `${REUSE_RADIUS_KM * 1000} m is reused)`,
   ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const stops = readStops(dataset.value);

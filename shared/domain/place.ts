@@ -5,7 +5,8 @@ import * as v from 'valibot';
 
 export const PLACE_NAMING =
   'the most specific saved location containing the point; else its address from the reverse-geocoding provider ' +
-  '(Amazon Location Service Places in AWS; Google Geocoding or Nominatim when configured; cached about 11 m around the point for 30 days); ' +
+  '(Amazon Location Service Places in AWS; Google Geocoding or Nominatim when configured; ' +
+  'cached about 11 m around the point for 30 days); ' +
   'else, as with no provider or when it fails, the nearest town from the offline GeoNames gazetteer, e.g. "3.2 km NE of Midrand, ZA"; ' +
   'else "<lat>, <lng>"';
 

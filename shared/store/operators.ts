@@ -41,14 +41,20 @@ export async function listOperators(userUid: number): Promise<Operator[]> {
   return items.map(operatorEntity.fromItem);
 }
 
-/** The user's operator; NotFound when there is none or it is another user's. An edit reads strongly consistently, to see the change that made its condition fail. */
+/**
+ * The user's operator; NotFound when there is none or it is another user's. An edit reads strongly consistently, to see the
+ * change that made its condition fail.
+ */
 export async function getOperator(userUid: number, operatorUid: number, consistentRead = false): Promise<Operator> {
   const item = await getItem(keys.operator(userUid, operatorUid), consistentRead);
   if (!item) throw NotFound.notLinked('operator');
   return operatorEntity.fromItem(item);
 }
 
-/** The operator holding a tag, whoever owns it (tag_id is unique across users); the pipeline names a driver by it only within the vehicle's users. */
+/**
+ * The operator holding a tag, whoever owns it (tag_id is unique across users); the pipeline names a driver by it only within the
+ * vehicle's users.
+ */
 export async function findOperatorByTag(tagId: string): Promise<Operator | undefined> {
   const claim = await getItem(keys.operatorTag(tagId.trim()));
   const item = claim && (await getItem(keys.operator(Number(claim.user_uid), Number(claim.operator_uid))));

@@ -210,7 +210,7 @@ describe('provider configuration', () => {
     expect(processorOf(template)[1].Properties.Environment.Variables).toMatchObject({ GEOCODING_PROVIDER: 'amazon' });
   });
 
-  it("grants each Amazon Location action only to the functions that call it (routes: addRoute; places: addRoute and processPositions; maps: getLiveMap), on the region's provider resource", () => {
+  it('grants Amazon Location actions only to callers (routes: addRoute; places: addRoute, processPositions; maps: getLiveMap)', () => {
     const amazonLocationGrants = (logicalId: string) =>
       statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
     const everyGrant = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(amazonLocationGrants);
@@ -254,7 +254,7 @@ describe('provider configuration', () => {
     expect(sources.filter((text) => text.includes('router.project-osrm.org'))).toEqual([]);
   });
 
-  it("gives the geocoding functions the Google Geocoding key's secret name and read access, never the key, and refuses google without one", () => {
+  it("gives the geocoding functions the Google key's secret name and read access, never the key, and refuses google without one", () => {
     const context = { 'aws:cdk:bundling-stacks': [], geocodingProvider: 'google', googleGeocodingSecretName: 'fleet/google-geocoding' };
     const withGoogle = Template.fromStack(new FleetTrackingStack(new App({ context }), 'GoogleGeocoding'));
     expect(

@@ -152,7 +152,7 @@ describe("the emulator's function timeout", () => {
   });
   afterAll(() => silent.close());
 
-  it('gives a handler the configured timeout as its deadline: one still waiting then answers 503, and the emulator serves the next request', async () => {
+  it('gives a handler the configured timeout as its deadline: one still waiting answers 503, and the next request is served', async () => {
     // Prepare: a map provider that never answers, and a timeout shorter than the provider's
     const user = await givenUser();
     await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });

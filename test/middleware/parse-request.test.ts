@@ -49,7 +49,7 @@ describe('parseRequest', () => {
     expect((await parsed(event)).params).toEqual({ expense_name: 'Büro' });
   });
 
-  it('keeps the refusal of malformed JSON and of JSON that is not an object for after the key check, with the query string read', async () => {
+  it('keeps the refusal of malformed or non-object JSON for after the key check, with the query string read', async () => {
     const malformed = await parsed(post('{"a":', 'application/json', 'api_key=k'));
     const array = await parsed(post('[1,2]', 'application/json'));
     expect(malformed).toMatchObject({

@@ -393,7 +393,8 @@ describe('addRoute with the built-in estimate (the default)', () => {
   it('keeps unicode text and trims the route name and descriptions', async () => {
     const user = await givenUser();
     const [a, b] = rawStops(2);
-    const res = await addRoute(user, { route_name: '  Tournée 北京 🚚 ', stops: stopsText([{ ...a, description: ' Dépôt 📍 ' }, b]) });
+    const stops = stopsText([{ ...a, description: ' Dépôt 📍 ' }, b]);
+    const res = await addRoute(user, { route_name: '  Tournée 北京 🚚 ', stops });
     expect(res.body.route_name).toBe('Tournée 北京 🚚');
     expect(res.body.stops[0].description).toBe('Dépôt 📍');
   });

@@ -431,7 +431,7 @@ describe('tag_id under concurrency', () => {
 });
 
 describe('tag claims over many rounds of racing tag moves and deletes', () => {
-  it('leaves each tag claimed exactly by the live operator holding it, and answers an edit 404 only once its operator is deleted', async () => {
+  it('leaves each tag claimed exactly by its live operator, and answers an edit 404 only once its operator is deleted', async () => {
     // Prepare
     const [owner, racer] = await Promise.all([givenUser(), givenUser()]);
     // Half the rounds of the others: every round moves one tag eight ways, so its transactions retry the most.

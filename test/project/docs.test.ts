@@ -28,7 +28,10 @@ function documentedCommands(markdown: string): string[] {
   );
 }
 
-/** Commands that install, start servers, deploy, take minutes, rewrite tracked files or work on a deployed table (`--table <TableName>`) are read, not run. */
+/**
+ * Commands that install, start servers, deploy, take minutes, rewrite tracked files or work on a deployed table
+ * (`--table <TableName>`) are read, not run.
+ */
 const notRunHere = /^(npm (install|ci|start|test)\b|npm run (deploy|bench|fuzz|docs|typecheck|synth)\b|npx cdk\b|aws\s)|--table </;
 
 describe('README.md', () => {

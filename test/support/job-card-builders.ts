@@ -66,7 +66,9 @@ export async function givenJobCards(
  * A payload whose text any parse-and-serialise would change: a 20-digit integer, trailing zeros, an exponent,
  * keys JavaScript would reorder ("2" before the others), \u escapes, nested arrays and free spacing.
  */
-export const TRICKY_PAYLOAD_TEXT = String.raw`{ "zeta": 12345678901234567890, "Amount": 1.50, "2": "index-like key", "SiteName": "Caf\u00e9 \ud83d\ude9a",
+export const TRICKY_PAYLOAD_TEXT =
+  '{ "zeta": 12345678901234567890, "Amount": 1.50, "2": "index-like key", ' +
+  String.raw`"SiteName": "Caf\u00e9 \ud83d\ude9a",
   "ReferenceNumber": "R-\u0031", "Nested": [[1, 2.0, [3e2, -0.0]], {"b": [], "a": null}], "alpha": 1E3 }`;
 
 /** The response's own bytes hold the payload text exactly as sent, however many times it appears. */

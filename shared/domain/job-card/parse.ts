@@ -3,7 +3,10 @@ import { BadRequest } from '../../errors.ts';
 import { isPlainObject } from '../json.ts';
 
 export const PAYLOAD_NOT_JSON = 'payload is not valid JSON';
-/** Deeper documents come only from abuse, and many clients' recursive JSON readers overflow their stack on them when reading a card back. */
+/**
+ * Deeper documents come only from abuse, and many clients' recursive JSON readers overflow their stack on them when reading a
+ * card back.
+ */
 export const MAX_PAYLOAD_DEPTH = 64;
 export const PAYLOAD_TOO_DEEP = `payload is nested too deeply (max ${MAX_PAYLOAD_DEPTH} levels)`;
 

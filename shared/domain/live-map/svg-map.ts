@@ -100,12 +100,16 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
   const groups = groupMarkers(viewport, map.vehicles);
   const visible = groups.filter((group) => isInside(frame, group.at));
   const outside = groups.filter((group) => !isInside(frame, group.at)).reduce((sum, group) => sum + group.vehicles.length, 0);
-  const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${map.width}" height="${map.height}" viewBox="0 0 ${map.width} ${map.height}" font-family="${FONT_FAMILY}">`;
+  const open =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${map.width}" height="${map.height}" viewBox="0 0 ${map.width} ` +
+    `${map.height}" font-family="${FONT_FAMILY}">`;
 
   if (basemap.kind === 'picture') {
     // The provider framed and drew the vehicles itself, so only what needs no pixel position is added.
     const legend = legendOf(map, 0);
-    const image = `<image x="${(map.width - basemap.width) / 2}" y="${(map.height - basemap.height) / 2}" width="${basemap.width}" height="${basemap.height}" href="data:image/${basemap.format};base64,${Buffer.from(basemap.image).toString('base64')}"/>`;
+    const image =
+      `<image x="${(map.width - basemap.width) / 2}" y="${(map.height - basemap.height) / 2}" width="${basemap.width}" ` +
+      `height="${basemap.height}" href="data:image/${basemap.format};base64,${Buffer.from(basemap.image).toString('base64')}"/>`;
     return { svg: [open, image, legendSvg(legend.box, legend.lines), '</svg>'].join('\n'), groups, outside: 0 };
   }
 
@@ -181,7 +185,8 @@ export function liveMapSvg(map: LiveMap, basemap: Basemap): SvgLiveMap {
     ...placedVehicles.map(({ text, box }) => boxedText(text, box)),
     legendSvg(legendBox, legendLines),
     scaleSvg(scaleBox, bar),
-    `<text x="${round(map.width - 4)}" y="${map.height - 4}" font-size="9" text-anchor="end" fill="#333" stroke="#fff" stroke-width="2.5" paint-order="stroke">${escapeXml(basemap.attribution)}</text>`,
+    `<text x="${round(map.width - 4)}" y="${map.height - 4}" font-size="9" text-anchor="end" fill="#333" stroke="#fff" ` +
+      `stroke-width="2.5" paint-order="stroke">${escapeXml(basemap.attribution)}</text>`,
     '</svg>',
   ].join('\n');
   return { svg, groups, outside };
@@ -214,7 +219,8 @@ function basemapSvg(map: LiveMap, basemap: Exclude<Basemap, { kind: 'picture' }>
       `<rect width="${map.width}" height="${map.height}" fill="${LAND}"/>`,
       ...basemap.tiles.map(
         ({ at, size, image, format }) =>
-          `<image x="${round(at.x)}" y="${round(at.y)}" width="${size}" height="${size}" href="data:image/${format};base64,${Buffer.from(image).toString('base64')}"/>`,
+          `<image x="${round(at.x)}" y="${round(at.y)}" width="${size}" height="${size}" ` +
+          `href="data:image/${format};base64,${Buffer.from(image).toString('base64')}"/>`,
       ),
     ].join('\n');
   }
@@ -266,26 +272,36 @@ function markerSvg({ at, vehicles }: MarkerGroup): string {
   const heading = vehicles[0]?.heading ?? null;
   if (heading === null) return `<circle cx="${x}" cy="${y}" r="${MARKER_RADIUS}" fill="${MARKER}" stroke="#fff" stroke-width="2.5"/>`;
   // An arrowhead pointing along the heading (degrees clockwise from north, as SVG rotates).
-  return `<path d="M0 -10 L7 7 L0 3 L-7 7 Z" transform="translate(${x} ${y}) rotate(${round(heading)})" fill="${MARKER}" stroke="#fff" stroke-width="2" stroke-linejoin="round"/>`;
+  return (
+    `<path d="M0 -10 L7 7 L0 3 L-7 7 Z" transform="translate(${x} ${y}) rotate(${round(heading)})" fill="${MARKER}" ` +
+    `stroke="#fff" stroke-width="2" stroke-linejoin="round"/>`
+  );
 }
 
 function haloText(text: string, box: Box, size: number, color: string, weight: string): string {
-  return `<text x="${round(box.left + 1)}" y="${round(box.bottom - 4)}" font-size="${size}" font-weight="${weight}" fill="${color}" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">${escapeXml(text)}</text>`;
+  return (
+    `<text x="${round(box.left + 1)}" y="${round(box.bottom - 4)}" font-size="${size}" font-weight="${weight}" fill="${color}" ` +
+    `stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">${escapeXml(text)}</text>`
+  );
 }
 
 function boxedText(text: string, box: Box): string {
   return [
-    `<rect x="${round(box.left)}" y="${round(box.top)}" width="${round(box.right - box.left)}" height="${round(box.bottom - box.top)}" rx="3" fill="#fff" fill-opacity="0.92" stroke="${INK}" stroke-opacity="0.35"/>`,
-    `<text x="${round(box.left + 4)}" y="${round(box.bottom - 5)}" font-size="${LABEL_SIZE}" font-weight="600" fill="${INK}">${escapeXml(text)}</text>`,
+    `<rect x="${round(box.left)}" y="${round(box.top)}" width="${round(box.right - box.left)}" ` +
+      `height="${round(box.bottom - box.top)}" rx="3" fill="#fff" fill-opacity="0.92" stroke="${INK}" stroke-opacity="0.35"/>`,
+    `<text x="${round(box.left + 4)}" y="${round(box.bottom - 5)}" font-size="${LABEL_SIZE}" font-weight="600" ` +
+      `fill="${INK}">${escapeXml(text)}</text>`,
   ].join('\n');
 }
 
 function legendSvg(box: Box, lines: readonly string[]): string {
   return [
-    `<rect x="${box.left}" y="${box.top}" width="${round(box.right - box.left)}" height="${round(box.bottom - box.top)}" rx="4" fill="#fff" fill-opacity="0.9" stroke="${INK}" stroke-opacity="0.3"/>`,
+    `<rect x="${box.left}" y="${box.top}" width="${round(box.right - box.left)}" height="${round(box.bottom - box.top)}" rx="4" ` +
+      `fill="#fff" fill-opacity="0.9" stroke="${INK}" stroke-opacity="0.3"/>`,
     ...lines.map(
       (line, index) =>
-        `<text x="${box.left + 6}" y="${box.top + 4 + (index + 1) * (LEGEND_SIZE + 4) - 3}" font-size="${LEGEND_SIZE}" font-weight="${index === 0 ? 700 : 400}" fill="${INK}">${escapeXml(line)}</text>`,
+        `<text x="${box.left + 6}" y="${box.top + 4 + (index + 1) * (LEGEND_SIZE + 4) - 3}" font-size="${LEGEND_SIZE}" ` +
+        `font-weight="${index === 0 ? 700 : 400}" fill="${INK}">${escapeXml(line)}</text>`,
     ),
   ].join('\n');
 }
@@ -294,7 +310,8 @@ function scaleSvg(box: Box, bar: { length: number; text: string }): string {
   const left = box.left + 4;
   const y = box.bottom - 6;
   return [
-    `<rect x="${box.left}" y="${box.top}" width="${round(box.right - box.left)}" height="${box.bottom - box.top}" rx="3" fill="#fff" fill-opacity="0.8"/>`,
+    `<rect x="${box.left}" y="${box.top}" width="${round(box.right - box.left)}" height="${box.bottom - box.top}" ` +
+      `rx="3" fill="#fff" fill-opacity="0.8"/>`,
     `<path d="M${left} ${y - 5}V${y}H${round(left + bar.length)}V${y - 5}" fill="none" stroke="${INK}" stroke-width="1.5"/>`,
     `<text x="${left}" y="${y - 8}" font-size="11" fill="${INK}">${escapeXml(bar.text)}</text>`,
   ].join('\n');
