@@ -27,6 +27,110 @@ const DEPOT_POLYGON_TEXT = JSON.stringify([
   { lat: -25.996199999999998, lng: 28.1293 },
 ]);
 
+/** Operator 1 of the demo, as getOperator and getOperators answer it. */
+const THABO_MOKOENA = {
+  operator_uid: 1,
+  id_number: '8001015009087',
+  fullname: 'Thabo Mokoena',
+  tag_id: '01A2B3C4',
+  default_trip_type: 0,
+  mobile_number: '+27 82 555 0101',
+  home_number: '',
+  driver_licence_expiry_datetime: '2027-05-31 00:00:00',
+  pdp_expiry_datetime: '2026-12-31 00:00:00',
+  dgp_expiry_datetime: '2001-01-01 00:00:00',
+  mc_expiry_datetime: '2001-01-01 00:00:00',
+  employee_number: 'EMP-0042',
+  current_points: '0',
+  home_address: '',
+  next_of_kin: '',
+  next_of_kin_contact_number: '',
+  active_flag: 1,
+  email_address: '',
+};
+
+/** Saved location 1 of the demo, the depot polygon, as getUserLocation and getUserLocations answer it. */
+const DEPOT_MIDRAND = {
+  user_location_uid: 1,
+  latitude: -25.9992,
+  longitude: 28.1263,
+  description: 'Depot Midrand',
+  icon: '',
+  color: 'green',
+  radius: 0.4,
+  location_type: 'polygon',
+  points: DEPOT_POLYGON_TEXT,
+  speed: 0,
+  no_go: 0,
+  only_push: 0,
+};
+
+/** Slip 1 of the demo, the van's fuel slip, as getExpenseSlip and getExpenseSlips answer it. */
+const VAN_FUEL_SLIP = {
+  slip_uid: 1,
+  vehicle_uid: 2,
+  type: 2,
+  type_name: 'Fuel',
+  slip_number: 'ENG-2211',
+  slip_qty: '38.500',
+  slip_amount: '812.40',
+  event_datetime: '2026-11-22 11:55:00',
+  comment: 'Engen Woodmead',
+};
+
+/** The job card document addJobCard sends and getJobCardHistory's first version holds. */
+const JOB_CARD_AS_ADDED = {
+  CompanyId: 'ACME-LOGISTICS',
+  ReferenceNumber: 'WO-2026-1187',
+  Consignee: 'Sandton City Mall',
+  SiteName: 'Loading bay 3',
+  ContactNumber: '+27 11 555 0142',
+  DueDate: '2026-11-24 10:00:00',
+  IsDelivery: 1,
+  Instructions: 'Call the site manager on arrival',
+};
+
+/** The document editJobCard replaces it with. */
+const JOB_CARD_AS_EDITED = {
+  CompanyId: 'ACME-LOGISTICS',
+  ReferenceNumber: 'WO-2026-1187',
+  Consignee: 'Sandton City Mall',
+  SiteName: 'Loading bay 5',
+  ContactNumber: '+27 11 555 0142',
+  DueDate: '2026-11-24 14:00:00',
+  IsDelivery: 1,
+  Instructions: 'Bay 3 closed: use bay 5',
+};
+
+/** Job card 1 as getJobCard and getJobCards answer it. */
+const JOB_CARD = {
+  job_card_uid: 1,
+  created_datetime: '2026-11-23 05:31:22',
+  source_ip: '127.0.0.1',
+  external_reference: 'WO-2026-1187',
+  payload: JOB_CARD_AS_ADDED,
+};
+
+/** Route 1 as addRoute answers it and getRoute reads it back. */
+const MORNING_DELIVERIES = {
+  route_uid: 1,
+  route_name: 'Morning deliveries',
+  vehicle_uid: 2,
+  directions_source: 'estimate',
+  stops: [
+    { seq: 1, user_location_uid: 1, description: 'Depot Midrand', latitude: -25.9992, longitude: 28.1263, created: false },
+    { seq: 2, user_location_uid: 2, description: 'Client Sandton', latitude: -26.1076, longitude: 28.0567, created: false },
+    { seq: 3, user_location_uid: 6, description: 'Client Rosebank', latitude: -26.1452, longitude: 28.0412, created: true },
+    { seq: 4, user_location_uid: 1, description: 'Depot Midrand', latitude: -25.9992, longitude: 28.1263, created: false },
+  ],
+  legs: [
+    { from_seq: 1, to_seq: 2, distance_km: 13.915, duration_s: 1002 },
+    { from_seq: 2, to_seq: 3, distance_km: 4.458, duration_s: 321 },
+    { from_seq: 3, to_seq: 4, distance_km: 18.325, duration_s: 1319 },
+  ],
+  totals: { distance_km: 36.698, duration_s: 2642 },
+};
+
 /** Partial, so an operation added to the registry without its examples is caught by the OpenAPI test rather than at type level only. */
 export const operationExamples: Partial<Record<OperationName, OperationExamples>> = {
   getVehicles: {
@@ -290,17 +394,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     description: "One slip by slip_uid, of any type, fill slips included, when its vehicle is linked to the key's user.",
     request: { slip_uid: 1 },
     response: {
-      slip: {
-        slip_uid: 1,
-        vehicle_uid: 2,
-        type: 2,
-        type_name: 'Fuel',
-        slip_number: 'ENG-2211',
-        slip_qty: '38.500',
-        slip_amount: '812.40',
-        event_datetime: '2026-11-22 11:55:00',
-        comment: 'Engen Woodmead',
-      },
+      slip: VAN_FUEL_SLIP,
     },
   },
   getExpenseSlips: {
@@ -313,19 +407,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       start_date: '2026-11-01 00:00:00',
       end_date: '2026-11-30 23:59:59',
       cnt: 1,
-      slips: [
-        {
-          slip_uid: 1,
-          vehicle_uid: 2,
-          type: 2,
-          type_name: 'Fuel',
-          slip_number: 'ENG-2211',
-          slip_qty: '38.500',
-          slip_amount: '812.40',
-          event_datetime: '2026-11-22 11:55:00',
-          comment: 'Engen Woodmead',
-        },
-      ],
+      slips: [VAN_FUEL_SLIP],
     },
   },
   editExpenseSlip: {
@@ -346,26 +428,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     response: {
       cnt: 2,
       operators: [
-        {
-          operator_uid: 1,
-          id_number: '8001015009087',
-          fullname: 'Thabo Mokoena',
-          tag_id: '01A2B3C4',
-          default_trip_type: 0,
-          mobile_number: '+27 82 555 0101',
-          home_number: '',
-          driver_licence_expiry_datetime: '2027-05-31 00:00:00',
-          pdp_expiry_datetime: '2026-12-31 00:00:00',
-          dgp_expiry_datetime: '2001-01-01 00:00:00',
-          mc_expiry_datetime: '2001-01-01 00:00:00',
-          employee_number: 'EMP-0042',
-          current_points: '0',
-          home_address: '',
-          next_of_kin: '',
-          next_of_kin_contact_number: '',
-          active_flag: 1,
-          email_address: '',
-        },
+        THABO_MOKOENA,
         {
           operator_uid: 2,
           id_number: '9106230234081',
@@ -393,26 +456,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     description: "One of the user's operators by operator_uid.",
     request: { operator_uid: 1 },
     response: {
-      operator: {
-        operator_uid: 1,
-        id_number: '8001015009087',
-        fullname: 'Thabo Mokoena',
-        tag_id: '01A2B3C4',
-        default_trip_type: 0,
-        mobile_number: '+27 82 555 0101',
-        home_number: '',
-        driver_licence_expiry_datetime: '2027-05-31 00:00:00',
-        pdp_expiry_datetime: '2026-12-31 00:00:00',
-        dgp_expiry_datetime: '2001-01-01 00:00:00',
-        mc_expiry_datetime: '2001-01-01 00:00:00',
-        employee_number: 'EMP-0042',
-        current_points: '0',
-        home_address: '',
-        next_of_kin: '',
-        next_of_kin_contact_number: '',
-        active_flag: 1,
-        email_address: '',
-      },
+      operator: THABO_MOKOENA,
     },
   },
   addOperator: {
@@ -452,20 +496,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     response: {
       cnt: 4,
       locations: [
-        {
-          user_location_uid: 1,
-          latitude: -25.9992,
-          longitude: 28.1263,
-          description: 'Depot Midrand',
-          icon: '',
-          color: 'green',
-          radius: 0.4,
-          location_type: 'polygon',
-          points: DEPOT_POLYGON_TEXT,
-          speed: 0,
-          no_go: 0,
-          only_push: 0,
-        },
+        DEPOT_MIDRAND,
         {
           user_location_uid: 2,
           latitude: -26.1076,
@@ -487,20 +518,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     description: "One of the user's saved locations by user_location_uid.",
     request: { user_location_uid: 1 },
     response: {
-      location: {
-        user_location_uid: 1,
-        latitude: -25.9992,
-        longitude: 28.1263,
-        description: 'Depot Midrand',
-        icon: '',
-        color: 'green',
-        radius: 0.4,
-        location_type: 'polygon',
-        points: DEPOT_POLYGON_TEXT,
-        speed: 0,
-        no_go: 0,
-        only_push: 0,
-      },
+      location: DEPOT_MIDRAND,
     },
   },
   addUserLocation: {
@@ -618,16 +636,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       'its JSON text. Recognised keys (CompanyId, ReferenceNumber, DueDate, IsDelivery, ...) are extracted for filtering; a value of ' +
       "the wrong type or size is simply not extracted, never a reason to refuse the card. ReferenceNumber becomes the card's " +
       'external_reference.',
-    request: {
-      CompanyId: 'ACME-LOGISTICS',
-      ReferenceNumber: 'WO-2026-1187',
-      Consignee: 'Sandton City Mall',
-      SiteName: 'Loading bay 3',
-      ContactNumber: '+27 11 555 0142',
-      DueDate: '2026-11-24 10:00:00',
-      IsDelivery: 1,
-      Instructions: 'Call the site manager on arrival',
-    },
+    request: JOB_CARD_AS_ADDED,
     response: { job_card_uid: 1, external_reference: 'WO-2026-1187' },
   },
   getJobCards: {
@@ -637,24 +646,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187' },
     response: {
       cnt: 1,
-      job_cards: [
-        {
-          job_card_uid: 1,
-          created_datetime: '2026-11-23 05:31:22',
-          source_ip: '127.0.0.1',
-          external_reference: 'WO-2026-1187',
-          payload: {
-            CompanyId: 'ACME-LOGISTICS',
-            ReferenceNumber: 'WO-2026-1187',
-            Consignee: 'Sandton City Mall',
-            SiteName: 'Loading bay 3',
-            ContactNumber: '+27 11 555 0142',
-            DueDate: '2026-11-24 10:00:00',
-            IsDelivery: 1,
-            Instructions: 'Call the site manager on arrival',
-          },
-        },
-      ],
+      job_cards: [JOB_CARD],
     },
   },
   getJobCard: {
@@ -663,22 +655,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       'offset) and the address it came from.',
     request: { job_card_uid: 1 },
     response: {
-      job_card: {
-        job_card_uid: 1,
-        created_datetime: '2026-11-23 05:31:22',
-        source_ip: '127.0.0.1',
-        external_reference: 'WO-2026-1187',
-        payload: {
-          CompanyId: 'ACME-LOGISTICS',
-          ReferenceNumber: 'WO-2026-1187',
-          Consignee: 'Sandton City Mall',
-          SiteName: 'Loading bay 3',
-          ContactNumber: '+27 11 555 0142',
-          DueDate: '2026-11-24 10:00:00',
-          IsDelivery: 1,
-          Instructions: 'Call the site manager on arrival',
-        },
-      },
+      job_card: JOB_CARD,
     },
   },
   editJobCard: {
@@ -686,16 +663,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       "Replaces a job card's document, keeping a snapshot of every version (getJobCardHistory). With a raw JSON body, job_card_uid " +
       'is in the query string; with a form it may be a form field too.',
     query: { job_card_uid: 1 },
-    request: {
-      CompanyId: 'ACME-LOGISTICS',
-      ReferenceNumber: 'WO-2026-1187',
-      Consignee: 'Sandton City Mall',
-      SiteName: 'Loading bay 5',
-      ContactNumber: '+27 11 555 0142',
-      DueDate: '2026-11-24 14:00:00',
-      IsDelivery: 1,
-      Instructions: 'Bay 3 closed: use bay 5',
-    },
+    request: JOB_CARD_AS_EDITED,
     response: { job_card_uid: 1, external_reference: 'WO-2026-1187' },
   },
   getJobCardHistory: {
@@ -713,16 +681,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
           changed_by_user_uid: 1,
           source_ip: '127.0.0.1',
           external_reference: 'WO-2026-1187',
-          payload: {
-            CompanyId: 'ACME-LOGISTICS',
-            ReferenceNumber: 'WO-2026-1187',
-            Consignee: 'Sandton City Mall',
-            SiteName: 'Loading bay 3',
-            ContactNumber: '+27 11 555 0142',
-            DueDate: '2026-11-24 10:00:00',
-            IsDelivery: 1,
-            Instructions: 'Call the site manager on arrival',
-          },
+          payload: JOB_CARD_AS_ADDED,
         },
         {
           history_uid: 2,
@@ -731,16 +690,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
           changed_by_user_uid: 1,
           source_ip: '127.0.0.1',
           external_reference: 'WO-2026-1187',
-          payload: {
-            CompanyId: 'ACME-LOGISTICS',
-            ReferenceNumber: 'WO-2026-1187',
-            Consignee: 'Sandton City Mall',
-            SiteName: 'Loading bay 5',
-            ContactNumber: '+27 11 555 0142',
-            DueDate: '2026-11-24 14:00:00',
-            IsDelivery: 1,
-            Instructions: 'Bay 3 closed: use bay 5',
-          },
+          payload: JOB_CARD_AS_EDITED,
         },
       ],
     },
@@ -761,21 +711,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       ],
       vehicle_uid: 2,
     },
-    response: {
-      route_uid: 1,
-      route_name: 'Morning deliveries',
-      vehicle_uid: 2,
-      directions_source: 'estimate',
-      stops: [
-        { seq: 1, user_location_uid: 1, description: 'Depot Midrand', latitude: -25.9992, longitude: 28.1263, created: false },
-        { seq: 2, user_location_uid: 2, description: 'Client Sandton', latitude: -26.1076, longitude: 28.0567, created: false },
-      ],
-      legs: [
-        { from_seq: 1, to_seq: 2, distance_km: 13.915, duration_s: 1002 },
-        { from_seq: 2, to_seq: 3, distance_km: 4.458, duration_s: 321 },
-      ],
-      totals: { distance_km: 36.698, duration_s: 2642 },
-    },
+    response: MORNING_DELIVERIES,
   },
   getRoutes: {
     description: "The user's routes with their stop count, total distance and time, and the vehicle scheduled onto them.",
@@ -798,23 +734,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   getRoute: {
     description: 'One route with its stops and legs, exactly as addRoute answered it.',
     request: { route_uid: 1 },
-    response: {
-      route: {
-        route_uid: 1,
-        route_name: 'Morning deliveries',
-        vehicle_uid: 2,
-        directions_source: 'estimate',
-        stops: [
-          { seq: 1, user_location_uid: 1, description: 'Depot Midrand', latitude: -25.9992, longitude: 28.1263, created: false },
-          { seq: 2, user_location_uid: 2, description: 'Client Sandton', latitude: -26.1076, longitude: 28.0567, created: false },
-        ],
-        legs: [
-          { from_seq: 1, to_seq: 2, distance_km: 13.915, duration_s: 1002 },
-          { from_seq: 2, to_seq: 3, distance_km: 4.458, duration_s: 321 },
-        ],
-        totals: { distance_km: 36.698, duration_s: 2642 },
-      },
-    },
+    response: { route: MORNING_DELIVERIES },
   },
   deleteRoute: {
     description: "Deletes a route and its vehicle's schedule; the locations it saved stay.",
