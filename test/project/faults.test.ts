@@ -9,8 +9,7 @@
  * test/pipeline/process-positions-faults.test.ts; provider HTTP errors, timeouts and bad answers in
  * test/operations/getLiveMap.test.ts and addRoute.test.ts (OSRM on a closed port included).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { InternalServerError, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import {
@@ -32,6 +31,7 @@ import { aContext, anEvent } from '../support/events.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload } from '../support/job-card-builders.ts';
 import { type FakeStaticMaps, givenPlacedVehicle, startFakeStaticMaps } from '../support/live-map-builders.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
 import { rawStops, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
@@ -325,21 +325,11 @@ async function startFakeOsrm(): Promise<{ url: string; requests: number; close()
     const legs = points.slice(1).map(() => ({ distance: 1000, duration: 60, steps: [], summary: '', weight: 60 }));
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 'Ok', routes: [{ legs }], waypoints: [] }));
   });
-  fake.url = await listen(server);
-  fake.close = () => close(server);
+  const listening = await listenOnLoopback(server);
+  fake.url = listening.origin;
+  fake.close = listening.close;
   return fake;
 }
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 
 describe('S3 down', () => {
   let staticMaps: FakeStaticMaps;
@@ -406,8 +396,8 @@ describe('S3 down', () => {
 async function startDroppingServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer();
   server.on('connection', (socket) => socket.destroy());
-  const url = await listen(server);
-  return { url, close: () => close(server) };
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: origin, close };
 }
 
 describe('a provider that is down', () => {

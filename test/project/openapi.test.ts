@@ -4,8 +4,7 @@
  * validated against the document's schema for their status. The schemas are closed for the check
  * (no field the document does not list), though the published document leaves them open.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,6 +18,7 @@ import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } fro
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { givenPlacedVehicle } from '../support/live-map-builders.ts';
+import { type Listening, listenOnLoopback } from '../support/loopback.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
 import { aPositionRecord, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
@@ -587,14 +587,15 @@ describe.each(registry.map((operation) => [operation.name, operation] as const))
 });
 
 describe('operations calling a provider, when it fails', () => {
-  let provider: Server;
+  let provider: Listening;
   let emulator: ApiEmulator;
   const configured = ['LIVE_MAP_PROVIDER', 'GOOGLE_STATIC_MAPS_URL', 'DIRECTIONS_PROVIDER', 'OSRM_URL'];
 
   beforeAll(async () => {
-    provider = createServer((_req, res) => void res.writeHead(503, { 'Content-Type': 'text/plain' }).end('unavailable'));
-    await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done));
-    const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    provider = await listenOnLoopback(
+      createServer((_req, res) => void res.writeHead(503, { 'Content-Type': 'text/plain' }).end('unavailable')),
+    );
+    const url = provider.origin;
     Object.assign(process.env, {
       LIVE_MAP_PROVIDER: 'google',
       GOOGLE_STATIC_MAPS_URL: `${url}/staticmap`,
@@ -607,7 +608,7 @@ describe('operations calling a provider, when it fails', () => {
   afterAll(async () => {
     for (const name of configured) delete process.env[name];
     await emulator.close();
-    await new Promise((done) => provider.close(done));
+    await provider.close();
   });
 
   it.each(registry.filter((operation) => operation.provider).map((operation) => [operation.name, operation] as const))(

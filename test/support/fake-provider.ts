@@ -1,6 +1,6 @@
 /** A third-party provider faked by a node:http server on 127.0.0.1 that answers in the provider's wire format. */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.ts';
 
 export type Answer = { status?: number; body: unknown; headers?: Record<string, string> } | { status?: number; text: string } | 'hang';
 
@@ -43,13 +43,9 @@ export async function startFakeProvider(answer: (url: URL, request: ProviderRequ
       res.end('text' in reply ? reply.text : JSON.stringify(reply.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const listening = await listenOnLoopback(server);
+  fake.url = listening.origin;
+  fake.close = listening.close;
   return fake;
 }
 

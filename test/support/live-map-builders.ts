@@ -1,11 +1,11 @@
 /** A fake Google Static Maps on 127.0.0.1, vehicles placed on the map, and the cached maps in S3. */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { PNG } from 'pngjs';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
 import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { givenLiveState, givenVehicle, type TestUser } from './builders.ts';
+import { listenOnLoopback } from './loopback.ts';
 
 /** How the fake answers: a PNG of the requested size, an HTTP error, a page that is not an image, or nothing at all. */
 export type FakeAnswer = 'png' | 'not-png' | 'hang' | { status: number };
@@ -42,17 +42,13 @@ export async function startFakeStaticMaps(): Promise<FakeStaticMaps> {
     fake.served.push(bytes);
     res.writeHead(200, { 'Content-Type': 'image/png' }).end(bytes);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin, close } = await listenOnLoopback(server);
   const fake: FakeStaticMaps = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/maps/api/staticmap`,
+    url: `${origin}/maps/api/staticmap`,
     requests: [],
     served: [],
     answer: 'png',
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
   return fake;
 }
@@ -135,17 +131,13 @@ export async function startFakeTileServer(): Promise<FakeTileServer> {
       res.writeHead(200, { 'Content-Type': 'image/png' }).end(tile);
     }, 20);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin, close } = await listenOnLoopback(server);
   const fake: FakeTileServer = {
-    template: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tiles/{z}/{x}/{y}.png?key={key}`,
+    template: `${origin}/tiles/{z}/{x}/{y}.png?key={key}`,
     requests: [],
     mostAtOnce: 0,
     answer: 'png',
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
   return fake;
 }
@@ -183,16 +175,12 @@ export async function startFakeGeoMaps(image: { bytes: Buffer; mediaType: string
       .writeHead(200, { 'Content-Type': image.mediaType, 'x-amz-geo-pricing-bucket': 'Static', 'Cache-Control': 'max-age=86400' })
       .end(image.bytes);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin, close } = await listenOnLoopback(server);
   const fake: FakeGeoMaps = {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoint: origin,
     requests: [],
     answer: 'png',
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
   return fake;
 }
