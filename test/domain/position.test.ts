@@ -19,6 +19,10 @@ const full = {
   driver_tag_id: '01A2B3C4',
   device_type: 'FMB920',
   config: '12',
+  valid: true,
+  satellites: 9,
+  protocol: 'teltonika',
+  received_at: '2026-11-01T06:00:02.000Z',
 };
 const required = { imei: full.imei, gps_datetime: full.gps_datetime, latitude: full.latitude, longitude: full.longitude };
 
@@ -55,6 +59,10 @@ describe('parsePosition of a valid record', () => {
         driver_tag_id: null,
         device_type: null,
         config: null,
+        valid: null,
+        satellites: null,
+        protocol: null,
+        received_at: null,
       },
     });
   });
@@ -66,7 +74,7 @@ describe('parsePosition of a valid record', () => {
         .map((key) => [key, null]),
     );
     const result = parse({ ...required, ...nulls });
-    expect(result.ok && Object.values(result.position).filter((value) => value === null)).toHaveLength(13);
+    expect(result.ok && Object.values(result.position).filter((value) => value === null)).toHaveLength(17);
   });
 
   it('reads a numeric imei and numeric texts as strings', () => {

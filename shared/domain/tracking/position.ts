@@ -66,9 +66,27 @@ export const PositionRecord = v.object({
   driver_tag_id: optionalTextReading,
   device_type: optionalTextReading,
   config: optionalTextReading,
+  /** false when the device marks its fix invalid (no GPS lock); null when the protocol does not say */
+  valid: v.optional(v.nullable(v.boolean()), null),
+  satellites: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))), null),
+  /** the entry point that turned a device's message into this record (osmand, traccar, teltonika); null: our JSON */
+  protocol: optionalTextReading,
+  /** when the entry point received the message; the pipeline measures lateness and the future from it */
+  received_at: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.check(isIsoInstant, 'received_at must be ISO 8601 with an offset'),
+        v.transform((text) => new Date(text).toISOString()),
+      ),
+    ),
+    null,
+  ),
 });
 
 export type Position = v.InferOutput<typeof PositionRecord>;
+/** A normalized record as an entry point writes it to the stream (JSON; the pipeline parses it). */
+export type PositionRecordInput = v.InferInput<typeof PositionRecord>;
 
 export type ParsedPosition = { ok: true; position: Position } | { ok: false; reason: string };
 
