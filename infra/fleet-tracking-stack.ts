@@ -5,8 +5,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { operations } from '../functions/registry.ts';
 import { openApiDocument } from '../shared/openapi.ts';
-import { operations } from '../shared/operations.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
@@ -68,7 +68,7 @@ export class FleetTrackingStack extends Stack {
       ],
     });
 
-    const apiDocument = openApiDocument();
+    const apiDocument = openApiDocument(operations);
     const api = new apigateway.RestApi(this, 'Api', {
       restApiName: 'fleet-tracking',
       description: 'Fleet tracking REST service: one /api/<operation> resource per operation',

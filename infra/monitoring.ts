@@ -7,8 +7,9 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import type { Operation } from '../functions/registry.ts';
+import { accessOf } from '../shared/contracts/operation.ts';
 import { metricNames, metricsNamespace } from '../shared/metric-names.ts';
-import type { Operation } from '../shared/operations.ts';
 import type { PositionsPipeline } from './positions-pipeline.ts';
 
 /** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
@@ -86,8 +87,8 @@ export class Monitoring extends Construct {
 
     // Lambda, per function group
     const groups: [string, lambda.IFunction[]][] = [
-      ['read', [...operationFunctions.filter(({ operation }) => operation.access === 'read').map(({ fn }) => fn), docsFunction]],
-      ['write', operationFunctions.filter(({ operation }) => operation.access === 'write').map(({ fn }) => fn)],
+      ['read', [...operationFunctions.filter(({ operation }) => accessOf(operation) === 'read').map(({ fn }) => fn), docsFunction]],
+      ['write', operationFunctions.filter(({ operation }) => accessOf(operation) === 'write').map(({ fn }) => fn)],
       ['pipeline', [pipeline.processor]],
     ];
     for (const [group, functions] of groups) {

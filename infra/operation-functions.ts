@@ -9,8 +9,9 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { handlerPath, type Operation, operations } from '../functions/registry.ts';
 import { env, limits } from '../shared/config.ts';
-import { handlerPath, type Operation, operations } from '../shared/operations.ts';
+import { accessOf } from '../shared/contracts/operation.ts';
 import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
 import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
 import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
@@ -133,7 +134,7 @@ export class OperationFunctions extends Construct {
         [env.rateLimitWindowSeconds]: '1',
       },
     });
-    if (operation.access === 'read') table.grantReadData(fn);
+    if (accessOf(operation) === 'read') table.grantReadData(fn);
     else table.grantReadWriteData(fn);
     if (operation.bucket === 'read-write') bucket.grantReadWrite(fn);
     configureProvider(this, fn, operation);

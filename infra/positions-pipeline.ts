@@ -9,7 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { handlerPath, streamConsumers } from '../shared/operations.ts';
+import { handlerPath, streamConsumers } from '../functions/registry.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 import { configureGeocoding } from './providers.ts';
 

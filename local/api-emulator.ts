@@ -4,11 +4,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { findOperation, handlerPath, operations } from '../functions/registry.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
-import { findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -96,7 +96,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
   // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
   const docs = docsResponse(
     { method: req.method ?? 'GET', path: url.pathname, headers: flattenHeaders(req) },
-    { readAsset, document: openApiDocument },
+    { readAsset, document: (options) => openApiDocument(operations, options) },
   );
   if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';

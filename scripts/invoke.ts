@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { findOperation, handlerPath, operations, streamConsumers } from '../functions/registry.ts';
 import { lambdaContext } from '../local/api-gateway-event.ts';
 import { localDataDir } from '../local/data-dir.ts';
-import { findOperation, handlerPath, operations, streamConsumers } from '../shared/operations.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
 
 const PLACEHOLDER = 'YOUR_API_KEY';

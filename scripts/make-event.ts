@@ -4,8 +4,8 @@
  * placeholder YOUR_API_KEY, which `npm run invoke` swaps for the local demo key.
  */
 import { writeFileSync } from 'node:fs';
+import { findOperation, operations } from '../functions/registry.ts';
 import { toApiGatewayEvent } from '../local/api-gateway-event.ts';
-import { findOperation, operations } from '../shared/operations.ts';
 import { runScript, UsageError, userPath, writtenNote } from './cli.ts';
 
 export const API_KEY_PLACEHOLDER = 'YOUR_API_KEY';

@@ -5,10 +5,12 @@
  * organization: Tags", plus the `apiKey` collection variable the header auth refers to. Set apiKey (the key
  * `npm start` prints) and the collection runs green, in order, against a fresh `npm start`.
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { operations } from '../functions/registry.ts';
 import { type OpenApiDocument, openApiDocument } from '../shared/openapi.ts';
 
 interface ConversionResult {
@@ -51,7 +53,7 @@ export function postmanCollection(document: OpenApiDocument): Promise<PostmanCol
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [file = 'docs/fleet.postman_collection.json', serverUrl] = process.argv.slice(2);
-  const collection = await postmanCollection(openApiDocument({ serverUrl }));
+  const collection = await postmanCollection(openApiDocument(operations, { serverUrl }));
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(collection, null, 2)}\n`);
   console.log(`${file}: ${collection.item.length} folders; set the collection variable apiKey to your key`);

@@ -76,3 +76,6 @@ export class ServiceUnavailable extends ApiError {
     super(503, message);
   }
 }
+
+/** The 409 of an edit that lost its optimistic retries to other requests changing the same record (store/requests.ts). */
+export const busyMessage = (subject: string): string => `${subject} is being changed by another request, try again`;

@@ -75,7 +75,6 @@ export const parameterDescriptions: Record<string, string> = {
   job_card_uid: "One of the user's job cards.",
   'editJobCard.job_card_uid':
     'The job card to replace: in the query string, or as a form field when the body is a form (a raw JSON body is the document itself).',
-  payload: 'The job card document as JSON text (a form field); a raw JSON object body is the document itself.',
   route_name: "The route's name.",
   stops:
     'The stops in order, 2 to 25: each {"user_location_uid": id} of a saved location, or {"lat", "lng", "description"?} of a point ' +

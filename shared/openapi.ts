@@ -1,7 +1,9 @@
 /**
- * The service's OpenAPI 3.1 document, made from the registry and each operation's contract (its valibot
- * input and output schemas in functions/<name>/contract.ts): there is no hand-kept copy of a schema. Descriptions and
- * examples are in openapi-examples.ts and openapi-parameters.ts. The local server serves it at
+ * The service's OpenAPI 3.1 document, made from the operations' declarations (functions/<name>/contract.ts, collected
+ * by functions/registry.ts and passed in: nothing under shared/ imports functions/): their valibot input and output
+ * schemas, whose actions and metadata state every limit once, their summaries, descriptions, examples and the 409
+ * messages the modules that enforce them word. Parameter descriptions shared by several operations are in
+ * openapi-parameters.ts, unless the schema carries its own. The local server serves it at
  * /api/openapi.json with a reference page at /api/docs (shared/api-docs.ts), `npm run openapi` writes it,
  * `npm run postman` turns it into a Postman collection, and the CDK stack serves it too and turns it into
  * API Gateway documentation parts.
@@ -13,21 +15,16 @@ import { SlipRecord } from './contracts/expense-slips.ts';
 import { ExpenseTypeRecord } from './contracts/expense-types.ts';
 import { FuelFillRecord } from './contracts/fuel-fills.ts';
 import { JobCardDocument, JobCardRecord, JobCardSnapshotRecord } from './contracts/job-cards.ts';
-import type { InputSchema, OperationContract } from './contracts/operation.ts';
-import { operationContracts } from './contracts/operations.ts';
+import { type Area, accessOf, type InputSchema, type OperationDeclaration } from './contracts/operation.ts';
 import { OperatorRecord } from './contracts/operators.ts';
 import { RouteRecord, RouteSummary } from './contracts/routes.ts';
 import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
-import { NO_POSITION } from './domain/live-map/live-map.ts';
-import { EXPIRY_FIELDS } from './domain/operator.ts';
-import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
+import { decimalTextUpTo, integerTextUpTo } from './contracts/wire.ts';
 import { NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
-import { type OperationExamples, operationExamples } from './openapi-examples.ts';
 import { parameterDescriptions } from './openapi-parameters.ts';
-import { type Area, isCreate, type Operation, type OperationName, operations } from './operations.ts';
 
 export interface ParameterObject {
   name: string;
@@ -141,113 +138,21 @@ const ERROR_RESPONSES = {
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-/** Uniqueness rules, and edits that give up after a few rounds of other requests changing the record; with a typical message. */
-const CONFLICTS: Partial<Record<OperationName, string>> = {
-  addExpenseType: 'expense type already exists',
-  editExpenseType: 'expense type already exists',
-  addOperator: 'tag_id already exists',
-  editOperator: 'tag_id already exists',
-  deleteOperator: 'operator is being changed by another request, try again',
-  deleteExpenseType: 'expense type is being changed by another request, try again',
-  editExpenseSlip: 'slip is being changed by another request, try again',
-  deleteExpenseSlip: 'slip is being changed by another request, try again',
-  editUserLocation: 'location is being changed by another request, try again',
-  deleteRoute: 'route is being changed by another request, try again',
-  addFuelFillSlip: 'a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid 42',
-  editJobCard: 'job card is being changed by another request, try again',
-};
-
-/** 404s not owed to an id parameter. */
-const NOT_FOUND_WITHOUT_ID: Partial<Record<OperationName, string>> = { getLiveMap: NO_POSITION };
-
 /** Parameters that name one of the user's records (type: an expense type). */
 const namesARecord = (parameter: string): boolean => parameter.endsWith('_uid') || parameter === 'type';
 
 const componentRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const pascalCase = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** Text the service reads as a number: what forms send, and what JSON clients may send instead of a number. */
+/** Text the service reads as a number, when its schema bounds it no further. */
 const INTEGER_TEXT = '^-?\\d{1,16}$';
 const DECIMAL_TEXT = '^-?\\d+(\\.\\d+)?$';
-const DATE_TEXT = '^\\d{4}-\\d{2}-\\d{2}$';
-const DATE_TIME_TEXT = '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$';
-
-const coordinateSchema = (range: number): JsonSchema => ({
-  anyOf: [
-    { type: 'number', minimum: -range, maximum: range },
-    { type: 'string', pattern: DECIMAL_TEXT },
-  ],
-});
-
-const integerOrText: JsonSchema = { anyOf: [{ type: 'integer' }, { type: 'string', pattern: INTEGER_TEXT }] };
-
-/** JSON text of an array, as a form sends it (and as a location record reads its points back). */
-const jsonText = (of: string): JsonSchema => ({ type: 'string', contentMediaType: 'application/json', description: `${of} as JSON text` });
-
-const STOPS_SCHEMA: JsonSchema = {
-  anyOf: [
-    {
-      type: 'array',
-      minItems: MIN_STOPS,
-      maxItems: MAX_STOPS,
-      items: {
-        anyOf: [
-          { type: 'object', title: 'Saved location', properties: { user_location_uid: integerOrText }, required: ['user_location_uid'] },
-          {
-            type: 'object',
-            title: 'Point',
-            properties: {
-              lat: coordinateSchema(90),
-              lng: coordinateSchema(180),
-              description: { type: ['string', 'null'], maxLength: 255 },
-            },
-            required: ['lat', 'lng'],
-          },
-        ],
-      },
-    },
-    jsonText('the same array'),
-  ],
-};
-
-const POINTS_SCHEMA: JsonSchema = {
-  anyOf: [
-    {
-      type: 'array',
-      minItems: 3,
-      maxItems: 1000,
-      items: {
-        type: 'object',
-        properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
-        required: ['lat', 'lng'],
-      },
-    },
-    jsonText('the same array'),
-  ],
-};
-
-/** A day, or the same day at midnight as the operator record reads it back. */
-const EXPIRY_SCHEMA: JsonSchema = {
-  anyOf: [
-    { type: 'string', format: 'date', pattern: DATE_TEXT },
-    { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} 00:00:00$' },
-  ],
-};
 
 /**
- * Parameters whose rules live in code rather than in valibot actions: their schema is written here, next to
- * what the code checks. Keyed by name: a parameter of that name means the same wherever it appears.
- */
-const WRITTEN_SCHEMAS: Record<string, JsonSchema> = {
-  stops: STOPS_SCHEMA,
-  points: POINTS_SCHEMA,
-  ...Object.fromEntries(EXPIRY_FIELDS.map((name) => [name, EXPIRY_SCHEMA])),
-};
-
-/**
- * errorMode 'ignore': transforms and custom checks have no JSON Schema of their own; the checks the
- * document must still state (dates, datetimes) are recognised by their requirement. Text parameters are a
- * union of string and number (JSON numbers are read as their text) and are documented as the text they are.
+ * errorMode 'ignore': transforms and custom checks have no JSON Schema of their own; what the document must still
+ * state about them the schema declares with v.metadata, `wire` for a parameter's whole form on the wire (stops,
+ * points, decimal text). Text parameters are a union of string and number (JSON numbers are read as their text) and
+ * are documented as the text they are.
  */
 const conversion: ConversionConfig = {
   target: 'draft-2020-12',
@@ -259,33 +164,12 @@ const conversion: ConversionConfig = {
     const { pattern: _text, minimum: _safeMinimum, maximum: _safeMaximum, ...numeric } = jsonSchema;
     if (valibotAction.type === 'safe_integer') return { ...numeric, type: 'integer' };
     if (valibotAction.type === 'finite') return { ...numeric, type: 'number' };
-    if (valibotAction.type !== 'check' || !('requirement' in valibotAction)) return undefined;
-    const takes = checkedTexts(valibotAction.requirement as (input: string) => boolean);
-    if (takes === 'day') return { ...jsonSchema, format: 'date', pattern: DATE_TEXT };
-    if (takes === 'day or datetime') return { ...jsonSchema, pattern: DATE_TIME_TEXT };
-    if (takes === 'day or nothing') return { anyOf: [{ type: 'string', format: 'date', pattern: DATE_TEXT }, { const: '' }] };
+    if (valibotAction.type === 'metadata' && 'wire' in (valibotAction as v.MetadataAction<unknown, { wire?: JsonSchema }>).metadata) {
+      return (valibotAction as v.MetadataAction<unknown, { wire: JsonSchema }>).metadata.wire;
+    }
     return undefined;
   },
 };
-
-/**
- * What a check on text takes, told by asking it (operations wrap the same rule in functions of their own, so it
- * is recognised by what it does): a real calendar day, a day or a datetime, a day or nothing, or something else.
- */
-function checkedTexts(requirement: (input: string) => boolean): 'day' | 'day or datetime' | 'day or nothing' | undefined {
-  const PROBES = ['2026-02-28', '2026-02-29', '2026-02-28 23:59:59', '2026-02-28 24:00:00', '', 'x'];
-  const answers = PROBES.map((probe) => {
-    try {
-      return requirement(probe) === true;
-    } catch {
-      return false;
-    }
-  }).join();
-  if (answers === 'true,false,false,false,false,false') return 'day';
-  if (answers === 'true,false,true,false,false,false') return 'day or datetime';
-  if (answers === 'true,false,false,false,true,false') return 'day or nothing';
-  return undefined;
-}
 
 function isTextOrNumber(schema: v.GenericSchema): boolean {
   return (
@@ -293,9 +177,6 @@ function isTextOrNumber(schema: v.GenericSchema): boolean {
     (schema as v.UnionSchema<v.GenericSchema[], undefined>).options.every((option) => ['string', 'number'].includes(option.type))
   );
 }
-
-/** Imported statically (shared/contracts/operations.ts), so CDK constructs, which cannot await, build from the same document. */
-const contractOf = (operation: Operation): OperationContract => operationContracts[operation.name as OperationName];
 
 export const API_KEY_DESCRIPTION = [
   'The API key may come in the X-Api-Key header, in the body of a POST (a form field or a JSON property named api_key)',
@@ -331,25 +212,26 @@ export interface OpenApiOptions {
   serverUrl?: string;
 }
 
-export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApiOptions = {}): OpenApiDocument {
-  const described = operations.map((operation) => ({ operation: operation as Operation, contract: contractOf(operation) }));
+type Operation = OperationDeclaration;
+
+export function openApiDocument(
+  operations: readonly Operation[],
+  { serverUrl = 'http://127.0.0.1:3000' }: OpenApiOptions = {},
+): OpenApiDocument {
   const named: Record<string, v.GenericSchema> = { ...SHARED_RECORDS };
-  for (const { operation, contract } of described) {
-    if ('entries' in contract.output) {
-      named[`${pascalCase(operation.name)}Response`] = v.object({ ...SuccessEnvelope.entries, ...contract.output.entries });
+  for (const operation of operations) {
+    if ('entries' in operation.output) {
+      named[`${pascalCase(operation.name)}Response`] = v.object({ ...SuccessEnvelope.entries, ...operation.output.entries });
     }
   }
   const requestSchemas = Object.fromEntries(
-    described
-      .filter(({ operation }) => operation.method === 'POST')
-      .map(({ operation, contract }) => [`${pascalCase(operation.name)}Input`, bodySchema(operation, contract)]),
+    operations
+      .filter((operation) => operation.method === 'POST')
+      .map((operation) => [`${pascalCase(operation.name)}Input`, bodySchema(operation)]),
   );
-  const areas = [...new Set(described.map(({ operation }) => operation.area))];
+  const areas = [...new Set(operations.map((operation) => operation.area))];
   const paths = Object.fromEntries(
-    described.map(({ operation, contract }) => [
-      `/api/${operation.name}`,
-      { [operation.method.toLowerCase()]: operationObject(operation, contract) },
-    ]),
+    operations.map((operation) => [`/api/${operation.name}`, { [operation.method.toLowerCase()]: operationObject(operation) }]),
   );
   // Only the shared error responses some operation refers to (a 409 always has its operation's own message).
   const referenced = Object.values(ERROR_RESPONSES).filter(({ name }) =>
@@ -380,7 +262,7 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
   };
 }
 
-// ---- Idempotency-Key (issue 15): every create takes it; see docs/idempotency.md ----
+// ---- Idempotency-Key (issue 15): every operation that declares it takes it; see docs/idempotency.md ----
 const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -392,34 +274,31 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
-/** The operation's examples; an operation without them is documented without, and the OpenAPI test fails. */
-const examplesOf = (operation: Operation): Partial<OperationExamples> => operationExamples[operation.name as OperationName] ?? {};
-
-function operationObject(operation: Operation, contract: OperationContract): OperationObject {
-  const entries = parameterEntries(contract.input);
-  const takesDocument = contract.jsonBody === 'payload';
-  const examples = examplesOf(operation);
+function operationObject(operation: Operation): OperationObject {
+  const entries = parameterEntries(operation.input);
+  const takesDocument = operation.jsonBody === 'payload';
+  const { examples } = operation;
   // A document body leaves only the query string for the other parameters (job_card_uid of editJobCard).
   const queryEntries = operation.method === 'GET' ? entries : takesDocument ? entries.filter(([name]) => name !== 'payload') : [];
-  const queryExamples = operation.method === 'GET' ? examples.request : examples.query;
+  const queryExamples: Readonly<Record<string, unknown>> | undefined = operation.method === 'GET' ? examples.request : examples.query;
   const inputName = `${pascalCase(operation.name)}Input`;
   return {
     operationId: operation.name,
     tags: [operation.area],
     summary: operation.summary,
-    description: operationDescription(operation, contract.input),
+    description: operationDescription(operation),
     parameters: [
       ...queryEntries.map(([name, schema]) => ({
         name,
         in: 'query' as const,
         // With a form, editJobCard's job_card_uid may be a form field instead.
         required: isRequired(schema) && !takesDocument,
-        description: parameterDescription(operation, name),
+        description: parameterDescription(operation, name, schema),
         // Also in the schema: tools that build requests from schemas (Postman's import) take it from there.
-        schema: withExample(inputSchema(name, schema), queryExamples?.[name]),
+        schema: withExample(inputSchema(schema), queryExamples?.[name]),
         ...(queryExamples?.[name] !== undefined && { example: queryExamples[name] }),
       })),
-      ...(isCreate(operation.name) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+      ...(operation.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ],
     ...(operation.method === 'POST' && {
       requestBody: {
@@ -432,19 +311,17 @@ function operationObject(operation: Operation, contract: OperationContract): Ope
           // Only job cards take a document as their body.
           'application/json': {
             schema: componentRef(takesDocument ? 'JobCardDocument' : inputName),
-            ...(examples.request && { example: examples.request }),
+            example: examples.request,
           },
           'application/x-www-form-urlencoded': {
             schema: componentRef(inputName),
-            ...(examples.request && {
-              example: takesDocument ? { payload: JSON.stringify(examples.request) } : formExample(examples.request),
-            }),
+            example: takesDocument ? { payload: JSON.stringify(examples.request) } : formExample(examples.request),
           },
         },
       },
     }),
     responses: {
-      200: successResponse(operation, contract),
+      200: successResponse(operation),
       ...Object.fromEntries(errorStatuses(operation, entries).map((status) => [status, statusResponse(operation, status)])),
     },
   };
@@ -457,17 +334,17 @@ const withExample = (schema: JsonSchema, example: unknown): JsonSchema =>
   example === undefined ? schema : ({ ...schema, example } as JsonSchema);
 
 /** A form sends every value as text; arrays (stops, points) as their JSON text. */
-function formExample(request: Record<string, unknown>): Record<string, string> {
+function formExample(request: Readonly<Record<string, unknown>>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(request).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]),
   );
 }
 
-function operationDescription(operation: Operation, input: InputSchema): string {
-  const crossChecks = 'pipe' in input ? input.pipe.slice(1).flatMap(messagesOf) : [];
-  const access = operation.access === 'read' ? 'Reads only.' : 'Changes data.';
+function operationDescription(operation: Operation): string {
+  const crossChecks = 'pipe' in operation.input ? operation.input.pipe.slice(1).flatMap(messagesOf) : [];
+  const access = accessOf(operation) === 'read' ? 'Reads only.' : 'Changes data.';
   return [
-    ...(examplesOf(operation).description ? [examplesOf(operation).description] : []),
+    operation.description,
     `${operation.method} /api/${operation.name}. ${access}`,
     ...(crossChecks.length ? [`Also refused: ${crossChecks.join('; ')}.`] : []),
   ].join(' ');
@@ -482,24 +359,19 @@ function parameterEntries(input: InputSchema): Entry[] {
 /** Required when an absent value is refused (the chain passes every declared key, absent ones as undefined). */
 const isRequired = (schema: v.GenericSchema): boolean => !v.safeParse(schema, undefined).success;
 
-export const parameterDescription = (operation: Operation, name: string): string =>
-  parameterDescriptions[`${operation.name}.${name}`] ?? parameterDescriptions[name] ?? '';
+/** The schema's own description (v.description), else the words of openapi-parameters.ts for that name. */
+export const parameterDescription = (operation: Operation, name: string, schema: v.GenericSchema): string =>
+  (toJsonSchema(schema, conversion).description as string | undefined) ??
+  parameterDescriptions[`${operation.name}.${name}`] ??
+  parameterDescriptions[name] ??
+  '';
 
 /**
- * A parameter's JSON Schema as the service reads it: numbers as a JSON number or its text, 0/1 flags as
- * either, decimals with their limits, text with its length. The limits come from the schema's own checks,
- * which state them in their messages.
+ * A parameter's JSON Schema as the service reads it: numbers as a JSON number or its text, both with the schema's
+ * bounds, 0/1 flags as either, text with its length. Everything comes from the schema's actions and metadata.
  */
-export function inputSchema(name: string, schema: v.GenericSchema): JsonSchema {
-  const written = WRITTEN_SCHEMAS[name];
-  if (written) return written;
-  const { $schema: _dialect, description: _stated, ...converted } = toJsonSchema(schema, conversion);
-  const messages = messagesOf(schema);
-  const limit = (pattern: RegExp): number | undefined => {
-    const found = messages.map((message) => pattern.exec(message)?.[1]).find(Boolean);
-    return found === undefined ? undefined : Number(found);
-  };
-  const maxLength = limit(/too long \(max (\d+) chars\)/);
+export function inputSchema(schema: v.GenericSchema): JsonSchema {
+  const { $schema: _dialect, description: _described, ...converted } = toJsonSchema(schema, conversion);
   if (converted.type === 'integer' || converted.type === 'number') {
     const { type, minimum, maximum, exclusiveMinimum, default: fallback, ...rest } = converted;
     // A number with both (radius: greater than 0 and within the storable range) keeps the tighter lower bound only.
@@ -513,70 +385,67 @@ export function inputSchema(name: string, schema: v.GenericSchema): JsonSchema {
       ...rest,
       anyOf: [
         { type, ...bounds },
-        { type: 'string', pattern: type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT },
+        { type: 'string', pattern: textPattern(type, bounds) },
       ],
       ...(fallback !== undefined && { default: fallback }),
     };
   }
   if (Array.isArray(converted.enum) && converted.enum.join() === '0,1') return { enum: [0, 1, '0', '1'] };
-  const decimals = limit(/may have at most (\d+) decimals/);
-  if (decimals !== undefined) {
-    const whole = limit(/at most (\d+) digits before the decimal point/) ?? 12;
-    const positive = messages.some((message) => message.includes('greater than 0'));
-    const { pattern: _loose, type: _text, default: fallback, ...rest } = converted;
-    return {
-      ...rest,
-      anyOf: [
-        { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), maximum: 10 ** whole - 10 ** -decimals },
-        { type: 'string', pattern: `^${positive ? '(?=.*[1-9])' : ''}0*\\d{1,${whole}}(\\.\\d{1,${decimals}})?$` },
-      ],
-      ...(fallback !== undefined && { default: fallback }),
-    };
-  }
-  return { ...converted, ...(maxLength !== undefined && converted.type === 'string' && { maxLength }) };
+  return converted;
 }
 
-/** The string messages of a schema, its pipe, what it wraps and its options, in order. */
+/** The text form of a bounded number, with the same bounds (so `width=0` or `latitude=100` is refused as text too). */
+function textPattern(
+  type: unknown,
+  { minimum, maximum, exclusiveMinimum }: { minimum?: unknown; maximum?: unknown; exclusiveMinimum?: unknown },
+) {
+  if (typeof maximum !== 'number') return type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT;
+  const lowest = typeof minimum === 'number' ? minimum : undefined;
+  if (type === 'integer') return integerTextUpTo(lowest ?? -maximum, maximum);
+  return decimalTextUpTo(maximum, {
+    negative: lowest === undefined ? exclusiveMinimum === undefined : lowest < 0,
+    positive: exclusiveMinimum === 0,
+  });
+}
+
+/** The string messages of a schema's pipe, for the cross-field checks an operation's input adds. */
 function messagesOf(node: unknown): string[] {
   if (typeof node !== 'object' || node === null) return [];
-  const { message, pipe, wrapped, options } = node as { message?: unknown; pipe?: unknown[]; wrapped?: unknown; options?: unknown[] };
-  return [
-    ...(typeof message === 'string' ? [message] : []),
-    ...(pipe ?? []).flatMap(messagesOf),
-    ...messagesOf(wrapped),
-    ...(Array.isArray(options) ? options.flatMap(messagesOf) : []),
-  ];
+  const { message, pipe } = node as { message?: unknown; pipe?: unknown[] };
+  return [...(typeof message === 'string' ? [message] : []), ...(pipe ?? []).flatMap(messagesOf)];
 }
 
 /**
  * A POST body: the parameters. The API key is no property of it (tools would fill it in and send it
  * beside the header); the security schemes and the body's description say it may come here too.
  */
-function bodySchema(operation: Operation, contract: OperationContract): JsonSchema {
-  const entries = parameterEntries(contract.input);
-  const { request, query } = examplesOf(operation);
+function bodySchema(operation: Operation): JsonSchema {
+  const entries = parameterEntries(operation.input);
+  const { request, query } = operation.examples;
   // Valid as a form and as JSON: the form's text (and a document's JSON text in payload).
-  const example =
-    contract.jsonBody === 'payload' ? { ...query, ...(request && { payload: JSON.stringify(request) }) } : formExample(request ?? {});
+  const example: Record<string, unknown> =
+    operation.jsonBody === 'payload' ? { ...query, payload: JSON.stringify(request) } : formExample(request);
   const properties = Object.fromEntries(
     entries.map(([name, schema]) => [
       name,
-      withExample({ ...inputSchema(name, schema), description: parameterDescription(operation, name) }, example[name]),
+      withExample({ ...inputSchema(schema), description: parameterDescription(operation, name, schema) }, example[name]),
     ]),
   );
   // A form carries the job card document in payload, so the form needs it (job_card_uid may be in the query string).
-  const required = contract.jsonBody === 'payload' ? ['payload'] : entries.filter(([, schema]) => isRequired(schema)).map(([name]) => name);
+  const required =
+    operation.jsonBody === 'payload' ? ['payload'] : entries.filter(([, schema]) => isRequired(schema)).map(([name]) => name);
   return { type: 'object', properties, required };
 }
 
-function successResponse(operation: Operation, { output }: OperationContract) {
+function successResponse(operation: Operation) {
+  const { output } = operation;
   if ('mediaType' in output) {
     return {
       description: operation.summary,
       content: { [output.mediaType]: { schema: { type: 'string', format: 'binary', contentMediaType: output.mediaType } } },
     };
   }
-  const example = examplesOf(operation).response;
+  const example = operation.examples.response;
   return {
     description: operation.summary,
     content: {
@@ -589,14 +458,14 @@ function successResponse(operation: Operation, { output }: OperationContract) {
 }
 
 function errorStatuses(operation: Operation, entries: Entry[]): ErrorStatus[] {
-  const notFound = entries.some(([name]) => namesARecord(name)) || NOT_FOUND_WITHOUT_ID[operation.name as OperationName] !== undefined;
+  const notFound = entries.some(([name]) => namesARecord(name)) || operation.notFound !== undefined;
   return [
     400,
     401,
     403,
     ...(notFound ? [404 as const] : []),
     405,
-    ...(CONFLICTS[operation.name as OperationName] ? [409 as const] : []),
+    ...(operation.conflicts?.length ? [409 as const] : []),
     ...(operation.method === 'POST' ? [413 as const] : []),
     429,
     500,
@@ -605,11 +474,15 @@ function errorStatuses(operation: Operation, entries: Entry[]): ErrorStatus[] {
   ];
 }
 
-/** The shared error response, or one with the operation's own message where it has one. */
+/** The shared error response, or one with the operation's own message where it has one (all of its 409s told). */
 function statusResponse(operation: Operation, status: ErrorStatus) {
-  const name = operation.name as OperationName;
-  const message = status === 409 ? CONFLICTS[name] : status === 404 ? NOT_FOUND_WITHOUT_ID[name] : undefined;
-  if (message) return errorResponse(ERROR_RESPONSES[status].description, message);
+  const { description } = ERROR_RESPONSES[status];
+  const [conflict, ...otherConflicts] = operation.conflicts ?? [];
+  if (status === 409 && conflict) {
+    const others = otherConflicts.map((message) => ` Also: \`${message}\`.`).join('');
+    return errorResponse(`${description}${others}`, conflict);
+  }
+  if (status === 404 && operation.notFound) return errorResponse(description, operation.notFound);
   return { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
 }
 

@@ -5,7 +5,7 @@ import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { config } from './config.ts';
-import type { BinaryOutput, OperationContract, OutputSchema } from './contracts/operation.ts';
+import type { BinaryOutput, OperationDeclaration, OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
@@ -18,7 +18,6 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import type { RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
-import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { findApiKey } from './store/api-keys.ts';
 import { countRequest } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
@@ -38,17 +37,14 @@ type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOut
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
  * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
- * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key on creates;
+ * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key where the operation declares it;
  * the handler returns plain fields; after: envelope; onError: the error mapper.
  */
-export function operation<C extends OperationContract>(
-  name: OperationName,
+export function operation<C extends OperationDeclaration>(
   contract: C,
   run: (context: OperationContext<v.InferOutput<C['input']>>) => Promise<Answer<C['output']>>,
 ) {
-  const definition = findOperation(name);
-  if (!definition) throw new Error(`operation ${name} is not in the registry`);
-
+  const { name } = contract;
   const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -58,13 +54,13 @@ export function operation<C extends OperationContract>(
     .use(requestTelemetry(name))
     .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
-    .use(methodGuard(definition.method))
+    .use(methodGuard(contract.method))
     .use(parseRequest(contract))
     .use(perKeyLimit.count)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));
-  if (isCreate(name)) chain.use(idempotency(name, contract));
+  if (contract.idempotencyKey) chain.use(idempotency(name, contract));
   chain.before(handOverToHandler).handler(async (_event, context) => {
     const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
     return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import {
   dateTimeParameter,
   decimalTextParameter,
@@ -23,4 +23,28 @@ const AddExpenseSlipInput = v.object({
 
 const AddExpenseSlipOutput = v.object({ slip_uid: integerField });
 
-export const contract = { input: AddExpenseSlipInput, output: AddExpenseSlipOutput } satisfies OperationContract;
+export const contract = {
+  name: 'addExpenseSlip',
+  method: 'POST',
+  area: 'slips',
+  summary: 'Record an expense or fuel slip on a linked vehicle',
+  idempotencyKey: true,
+  description:
+    "Records a slip on a vehicle linked to the key: a fuel slip (type 2) or one of the user's expense types. amount and qty are " +
+    "decimal text (a JSON number is read as its text) and are stored exactly as given; event_datetime is the user's local time, a " +
+    'bare date meaning its midnight.',
+  input: AddExpenseSlipInput,
+  output: AddExpenseSlipOutput,
+  examples: {
+    request: {
+      vehicle_uid: 1,
+      type: 3,
+      amount: '61.00',
+      event_datetime: '2026-11-22 16:40:00',
+      qty: '1',
+      slip_number: 'N1-0954',
+      comment: 'Midrand plaza, return',
+    },
+    response: { slip_uid: 4 },
+  },
+} as const satisfies OperationDeclaration;

@@ -2,7 +2,7 @@ import { operation } from '../../shared/operation.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('addExpenseSlip', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const slip = await addExpenseSlip(user.userUid, {
     vehicleUid: input.vehicle_uid,
     type: input.type,

@@ -7,7 +7,7 @@ import { findVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract } from './contract.ts';
 
 /** A type-1 slip dated at the fill (in the user's offset); the store keeps it to one slip per fill. */
-export const handler = operation('addFuelFillSlip', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const fill = await findFuelFill(input.event_uid);
   if (!fill || !(await findVehicleForUser(user.userUid, fill.vehicleUid))) throw NotFound.notLinked('fuel fill event');
   const slip = await addFillSlip({

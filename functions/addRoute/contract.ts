@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { MORNING_DELIVERIES } from '../../shared/contracts/demo-records.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
 import { RouteRecord, stopList } from '../../shared/contracts/routes.ts';
 
@@ -18,4 +19,32 @@ const AddRouteInput = v.object({
 
 const AddRouteOutput = RouteRecord;
 
-export const contract = { input: AddRouteInput, output: AddRouteOutput } satisfies OperationContract;
+export const contract = {
+  name: 'addRoute',
+  method: 'POST',
+  area: 'routes',
+  summary: 'Create a route through ordered stops, with driving distance and time per leg; optionally schedule a vehicle onto it',
+  bucket: 'read-write',
+  provider: 'directions',
+  idempotencyKey: true,
+  description:
+    'Creates a route through 2 to 25 ordered stops, each a saved location or a point (a saved location within 50 m is reused, ' +
+    'otherwise the point is saved as a new location, described by its description or, without one, by the saved location ' +
+    'containing it, its address, or the nearest town), with the driving distance and time of every leg from the configured ' +
+    'directions provider. With vehicle_uid the vehicle is scheduled onto it. Everything is written in one transaction.',
+  input: AddRouteInput,
+  output: AddRouteOutput,
+  examples: {
+    request: {
+      route_name: 'Morning deliveries',
+      stops: [
+        { user_location_uid: 1 },
+        { user_location_uid: 2 },
+        { lat: -26.1452, lng: 28.0412, description: 'Client Rosebank' },
+        { user_location_uid: 1 },
+      ],
+      vehicle_uid: 2,
+    },
+    response: MORNING_DELIVERIES,
+  },
+} as const satisfies OperationDeclaration;

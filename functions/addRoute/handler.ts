@@ -25,7 +25,7 @@ function placeNames(points: readonly LatLng[], locations: readonly UserLocation[
  * Reads first (stops, then vehicle, in parameter order), then the directions and the new stops' names (together),
  * and only then writes the route with its new locations in one transaction: a refusal or a failure leaves nothing behind.
  */
-export const handler = operation('addRoute', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const vehicleUid = input.vehicle_uid ?? null;
   const [locations, vehicle] = await Promise.all([
     listUserLocations(user.userUid),

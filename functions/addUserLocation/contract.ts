@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { coordinate, integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
 
@@ -12,4 +12,20 @@ const AddUserLocationInput = v.object({
 
 const AddUserLocationOutput = v.object({ user_location_uid: integerField });
 
-export const contract = { input: AddUserLocationInput, output: AddUserLocationOutput } satisfies OperationContract;
+export const contract = {
+  name: 'addUserLocation',
+  method: 'POST',
+  area: 'locations',
+  summary: 'Save a point or polygon location',
+  idempotencyKey: true,
+  description:
+    'Saves a point (the default: latitude, longitude and a radius in km) or a polygon (location_type polygon with at least 3 ' +
+    "`points`). latitude and longitude are the polygon's reference point. speed is the zone's speed limit in km/h (0: none); no_go " +
+    'and only_push are 0/1 flags.',
+  input: AddUserLocationInput,
+  output: AddUserLocationOutput,
+  examples: {
+    request: { description: 'Client Centurion', latitude: -25.8603, longitude: 28.1894, radius: 0.3, color: 'orange', speed: 40 },
+    response: { user_location_uid: 5 },
+  },
+} as const satisfies OperationDeclaration;

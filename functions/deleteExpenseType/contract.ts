@@ -1,9 +1,25 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { busyMessage } from '../../shared/errors.ts';
 
 const DeleteExpenseTypeInput = v.object({ type: requiredInteger('type') });
 
 const DeleteExpenseTypeOutput = v.object({ type: integerField });
 
-export const contract = { input: DeleteExpenseTypeInput, output: DeleteExpenseTypeOutput } satisfies OperationContract;
+export const contract = {
+  name: 'deleteExpenseType',
+  method: 'POST',
+  area: 'expense types',
+  summary: 'Soft-delete an expense type',
+  description:
+    "Soft-deletes one of the user's expense types: it is no longer listed nor accepted for new slips, while existing slips keep it " +
+    'and its name.',
+  conflicts: [busyMessage('expense type')],
+  input: DeleteExpenseTypeInput,
+  output: DeleteExpenseTypeOutput,
+  examples: {
+    request: { type: 5 },
+    response: { type: 5 },
+  },
+} as const satisfies OperationDeclaration;

@@ -1,9 +1,23 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { busyMessage } from '../../shared/errors.ts';
 
 const DeleteOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
 
 const DeleteOperatorOutput = v.object({ operator_uid: integerField });
 
-export const contract = { input: DeleteOperatorInput, output: DeleteOperatorOutput } satisfies OperationContract;
+export const contract = {
+  name: 'deleteOperator',
+  method: 'POST',
+  area: 'operators',
+  summary: 'Hard-delete an operator, freeing its tag_id',
+  description: "Deletes an operator for good and frees its tag_id. Trips and fills keep the driver's name they were recorded with.",
+  conflicts: [busyMessage('operator')],
+  input: DeleteOperatorInput,
+  output: DeleteOperatorOutput,
+  examples: {
+    request: { operator_uid: 3 },
+    response: { operator_uid: 3 },
+  },
+} as const satisfies OperationDeclaration;

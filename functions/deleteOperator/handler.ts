@@ -2,7 +2,7 @@ import { operation } from '../../shared/operation.ts';
 import { deleteOperator } from '../../shared/store/operators.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('deleteOperator', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   await deleteOperator(user.userUid, input.operator_uid);
   return { operator_uid: input.operator_uid };
 });

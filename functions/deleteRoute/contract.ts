@@ -1,9 +1,23 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { busyMessage } from '../../shared/errors.ts';
 
 const DeleteRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
 
 const DeleteRouteOutput = v.object({ route_uid: integerField });
 
-export const contract = { input: DeleteRouteInput, output: DeleteRouteOutput } satisfies OperationContract;
+export const contract = {
+  name: 'deleteRoute',
+  method: 'POST',
+  area: 'routes',
+  summary: 'Delete a route and its vehicle schedule; its locations stay',
+  description: "Deletes a route and its vehicle's schedule; the locations it saved stay.",
+  conflicts: [busyMessage('route')],
+  input: DeleteRouteInput,
+  output: DeleteRouteOutput,
+  examples: {
+    request: { route_uid: 1 },
+    response: { route_uid: 1 },
+  },
+} as const satisfies OperationDeclaration;

@@ -1,9 +1,21 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const DeleteUserLocationInput = v.object({ user_location_uid: requiredInteger('user_location_uid') });
 
 const DeleteUserLocationOutput = v.object({ user_location_uid: integerField });
 
-export const contract = { input: DeleteUserLocationInput, output: DeleteUserLocationOutput } satisfies OperationContract;
+export const contract = {
+  name: 'deleteUserLocation',
+  method: 'POST',
+  area: 'locations',
+  summary: 'Delete a saved location',
+  description: 'Deletes a saved location. Routes keep the stops they were made with.',
+  input: DeleteUserLocationInput,
+  output: DeleteUserLocationOutput,
+  examples: {
+    request: { user_location_uid: 5 },
+    response: { user_location_uid: 5 },
+  },
+} as const satisfies OperationDeclaration;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import {
   dateTimeParameter,
   decimalTextParameter,
@@ -9,6 +9,7 @@ import {
   positiveDecimal,
   requiredInteger,
 } from '../../shared/contracts/primitives.ts';
+import { busyMessage } from '../../shared/errors.ts';
 
 const EditExpenseSlipInput = v.object({
   slip_uid: requiredInteger('slip_uid'),
@@ -23,4 +24,19 @@ const EditExpenseSlipInput = v.object({
 
 const EditExpenseSlipOutput = v.object({ slip_uid: integerField });
 
-export const contract = { input: EditExpenseSlipInput, output: EditExpenseSlipOutput } satisfies OperationContract;
+export const contract = {
+  name: 'editExpenseSlip',
+  method: 'POST',
+  area: 'slips',
+  summary: 'Change a slip; omitted fields keep their value',
+  description:
+    "Changes a slip: only the fields sent change, the others keep their value. A slip's type is fixed: `type` may be sent only as " +
+    "the slip's own type (a record read back and sent whole), any other type is refused.",
+  conflicts: [busyMessage('slip')],
+  input: EditExpenseSlipInput,
+  output: EditExpenseSlipOutput,
+  examples: {
+    request: { slip_uid: 4, amount: '64.50', comment: 'Midrand plaza, return (new tariff)' },
+    response: { slip_uid: 4 },
+  },
+} as const satisfies OperationDeclaration;

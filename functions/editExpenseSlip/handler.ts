@@ -2,7 +2,7 @@ import { operation } from '../../shared/operation.ts';
 import { editExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('editExpenseSlip', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const changes = {
     amount: input.amount,
     qty: input.qty,

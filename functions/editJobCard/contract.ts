@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import { JOB_CARD_AS_EDITED } from '../../shared/contracts/demo-records.ts';
 import { JobCardReceipt, payloadField } from '../../shared/contracts/job-cards.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { busyMessage } from '../../shared/errors.ts';
 
 /** With a raw JSON body, job_card_uid (like api_key) can only come from the query string. */
 const EditJobCardInput = v.object({
@@ -11,4 +13,21 @@ const EditJobCardInput = v.object({
 
 const EditJobCardOutput = JobCardReceipt;
 
-export const contract = { input: EditJobCardInput, output: EditJobCardOutput, jsonBody: 'payload' } satisfies OperationContract;
+export const contract = {
+  name: 'editJobCard',
+  method: 'POST',
+  area: 'job cards',
+  summary: "Replace a job card's payload",
+  description:
+    "Replaces a job card's document, keeping a snapshot of every version (getJobCardHistory). With a raw JSON body, job_card_uid " +
+    'is in the query string; with a form it may be a form field too.',
+  conflicts: [busyMessage('job card')],
+  input: EditJobCardInput,
+  output: EditJobCardOutput,
+  jsonBody: 'payload',
+  examples: {
+    query: { job_card_uid: 1 },
+    request: JOB_CARD_AS_EDITED,
+    response: { job_card_uid: 1, external_reference: 'WO-2026-1187' },
+  },
+} as const satisfies OperationDeclaration;

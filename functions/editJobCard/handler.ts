@@ -4,7 +4,7 @@ import { operation } from '../../shared/operation.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('editJobCard', contract, async ({ user, input, body, sourceIp }) => {
+export const handler = operation(contract, async ({ user, input, body, sourceIp }) => {
   const content = describePayload(readPayload(body, input.payload), user.gmtOffsetMinutes);
   const card = await editJobCard(user.userUid, input.job_card_uid, content, sourceIp);
   return { job_card_uid: card.jobCardUid, external_reference: card.externalReference };

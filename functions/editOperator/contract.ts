@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { nonBlankText, operatorDetailEntries } from '../../shared/contracts/operators.ts';
 import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { TAG_ID_TAKEN } from '../../shared/domain/operator.ts';
+import { busyMessage } from '../../shared/errors.ts';
 
 const EditOperatorInput = v.object({
   operator_uid: requiredInteger('operator_uid'),
@@ -13,4 +15,19 @@ const EditOperatorInput = v.object({
 
 const EditOperatorOutput = v.object({ operator_uid: integerField });
 
-export const contract = { input: EditOperatorInput, output: EditOperatorOutput } satisfies OperationContract;
+export const contract = {
+  name: 'editOperator',
+  method: 'POST',
+  area: 'operators',
+  summary: 'Change an operator; omitted fields keep their value',
+  description:
+    'Changes an operator: only the fields sent change. fullname, id_number and tag_id may be left out but not blanked; a new ' +
+    "tag_id must not be anyone else's.",
+  conflicts: [TAG_ID_TAKEN, busyMessage('operator')],
+  input: EditOperatorInput,
+  output: EditOperatorOutput,
+  examples: {
+    request: { operator_uid: 3, mobile_number: '+27 84 555 0124', active_flag: '0' },
+    response: { operator_uid: 3 },
+  },
+} as const satisfies OperationDeclaration;

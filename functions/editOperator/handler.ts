@@ -3,7 +3,7 @@ import { operation } from '../../shared/operation.ts';
 import { editOperator } from '../../shared/store/operators.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('editOperator', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const { operator_uid, ...params } = input;
   await editOperator(user.userUid, operator_uid, operatorChanges(params));
   return { operator_uid };

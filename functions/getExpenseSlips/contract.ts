@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { VAN_FUEL_SLIP } from '../../shared/contracts/demo-records.ts';
 import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 
 const GetExpenseSlipsInput = v.pipe(
@@ -19,4 +20,24 @@ const GetExpenseSlipsOutput = v.object({
   slips: v.array(SlipRecord),
 });
 
-export const contract = { input: GetExpenseSlipsInput, output: GetExpenseSlipsOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getExpenseSlips',
+  method: 'GET',
+  area: 'slips',
+  summary: "A vehicle's expense and fuel slips between two dates",
+  description:
+    "A vehicle's slips (expense, fuel and fill slips) whose event_datetime falls on the user's calendar days from start_date to " +
+    'end_date, both included.',
+  input: GetExpenseSlipsInput,
+  output: GetExpenseSlipsOutput,
+  examples: {
+    request: { vehicle_uid: 2, start_date: '2026-11-01', end_date: '2026-11-30' },
+    response: {
+      vehicle_uid: 2,
+      start_date: '2026-11-01 00:00:00',
+      end_date: '2026-11-30 23:59:59',
+      cnt: 1,
+      slips: [VAN_FUEL_SLIP],
+    },
+  },
+} as const satisfies OperationDeclaration;

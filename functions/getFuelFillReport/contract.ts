@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { FuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import {
   dateField,
   dateRangeEntries,
@@ -31,4 +31,82 @@ const GetFuelFillReportOutput = v.object({
   fills: v.array(FuelFillRecord),
 });
 
-export const contract = { input: GetFuelFillReportInput, output: GetFuelFillReportOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getFuelFillReport',
+  method: 'GET',
+  area: 'fuel',
+  summary: 'Detected fuel fills of a vehicle with their slips and consumption',
+  description:
+    "The fuel fills the pipeline detected for a vehicle on the user's calendar days from start_date to end_date (at most 366 " +
+    'days), each with its captured slip (or nulls), the difference between slip and measured litres, and the distance, time and ' +
+    'fuel used since the previous fill with the consumption they give.',
+  input: GetFuelFillReportInput,
+  output: GetFuelFillReportOutput,
+  examples: {
+    request: { vehicle_uid: 1, start_date: '2026-11-01', end_date: '2026-11-30' },
+    response: {
+      vehicle_uid: 1,
+      imei: '356307042441013',
+      vehicle_name: 'Truck 01',
+      registration_number: 'CA 123-456',
+      fuel_factor: 1,
+      start_date: '2026-11-01',
+      end_date: '2026-11-30',
+      cnt: 2,
+      fills: [
+        {
+          event_uid: 1,
+          event_date: '2026-11-22',
+          event_time: '06:00:07',
+          slip_number: 'DEPOT-0001',
+          slip_uid: 3,
+          slip_qty: '125.6',
+          slip_amount: '2868.98',
+          slip_diff: 0,
+          fill_qty: 125.6,
+          operator_uid: null,
+          operator_name: null,
+          odo: 120345,
+          hours: 4210,
+          fuel_level_before: 61.8,
+          fuel_level_after: 187.4,
+          latitude: -25.999244,
+          longitude: 28.126298,
+          location: 'Depot Midrand',
+          trip_uid: null,
+          distance: null,
+          duration: null,
+          fuel_used: null,
+          consumption_km_per_l: null,
+          consumption_l_per_hr: null,
+        },
+        {
+          event_uid: 4,
+          event_date: '2026-11-22',
+          event_time: '13:49:25',
+          slip_number: null,
+          slip_uid: null,
+          slip_qty: null,
+          slip_amount: null,
+          slip_diff: null,
+          fill_qty: 45.1,
+          operator_uid: null,
+          operator_name: null,
+          odo: 120441.7,
+          hours: 4212.1,
+          fuel_level_before: 154.9,
+          fuel_level_after: 199.9,
+          latitude: -26.053542,
+          longitude: 28.093632,
+          location: 'Fuel stop Woodmead',
+          trip_uid: 13,
+          distance: 96.7,
+          duration: 7600,
+          fuel_used: 32.5,
+          consumption_km_per_l: 2.97,
+          consumption_l_per_hr: 15.41,
+        },
+      ],
+    },
+  },
+} as const satisfies OperationDeclaration;

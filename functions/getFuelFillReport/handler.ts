@@ -10,7 +10,7 @@ import { contract } from './contract.ts';
  * Read-only: the fills the pipeline already detected. The vehicle check and the fills Query run together,
  * then one BatchGetItem brings the linked slips (two round trips after the key lookup).
  */
-export const handler = operation('getFuelFillReport', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
   const [vehicle, fills] = await Promise.all([
     getVehicleForUser(user.userUid, input.vehicle_uid),

@@ -1,10 +1,27 @@
 import * as v from 'valibot';
+import { JOB_CARD } from '../../shared/contracts/demo-records.ts';
 import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
 const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
 
 const GetJobCardOutput = v.object({ job_card: JobCardRecord });
 
-export const contract = { input: GetJobCardInput, output: GetJobCardOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getJobCard',
+  method: 'GET',
+  area: 'job cards',
+  summary: 'One job card with its stored payload',
+  description:
+    "One job card by job_card_uid with its document exactly as stored, its external reference, creation time (in the user's " +
+    'offset) and the address it came from.',
+  input: GetJobCardInput,
+  output: GetJobCardOutput,
+  examples: {
+    request: { job_card_uid: 1 },
+    response: {
+      job_card: JOB_CARD,
+    },
+  },
+} as const satisfies OperationDeclaration;

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import { JOB_CARD } from '../../shared/contracts/demo-records.ts';
 import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
+import { DAY_OR_NOTHING_PATTERN, DAY_PATTERN } from '../../shared/contracts/wire.ts';
 import { isCalendarDate } from '../../shared/domain/time.ts';
 
 const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
@@ -11,7 +13,9 @@ const optionalDay = v.optional(
   v.pipe(
     v.string(DATE_FORMAT),
     v.trim(),
+    v.regex(DAY_OR_NOTHING_PATTERN, DATE_FORMAT),
     v.check((text) => text === '' || isCalendarDate(text), DATE_FORMAT),
+    v.metadata({ wire: { anyOf: [{ type: 'string', format: 'date', pattern: DAY_PATTERN.source }, { const: '' }] } }),
     v.transform((text) => text || undefined),
   ),
 );
@@ -30,4 +34,21 @@ const GetJobCardsInput = v.pipe(
 
 const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord) });
 
-export const contract = { input: GetJobCardsInput, output: GetJobCardsOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getJobCards',
+  method: 'GET',
+  area: 'job cards',
+  summary: 'The 1000 most recent job cards, by creation date and external reference',
+  description:
+    "The 1000 most recent job cards of the user, newest first, optionally from and to a calendar day (in the user's offset, both " +
+    'included) and with one external reference.',
+  input: GetJobCardsInput,
+  output: GetJobCardsOutput,
+  examples: {
+    request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187' },
+    response: {
+      cnt: 1,
+      job_cards: [JOB_CARD],
+    },
+  },
+} as const satisfies OperationDeclaration;

@@ -4,7 +4,7 @@ import { operation } from '../../shared/operation.ts';
 import { listJobCards } from '../../shared/store/job-cards.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('getJobCards', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const offset = user.gmtOffsetMinutes;
   const cards = await listJobCards(user.userUid, {
     from: input.from_date && userDayRange(input.from_date, input.from_date, offset).from,

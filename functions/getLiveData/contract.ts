@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 import { imeiFilter, LiveRecord } from '../../shared/contracts/vehicles.ts';
 
@@ -7,4 +7,45 @@ const GetLiveDataInput = v.object({ filter: imeiFilter });
 
 const GetLiveDataOutput = v.object({ filter: v.string(), cnt: integerField, vehicles: v.array(LiveRecord) });
 
-export const contract = { input: GetLiveDataInput, output: GetLiveDataOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getLiveData',
+  method: 'GET',
+  area: 'vehicles',
+  summary: 'Last known position and telemetry per vehicle',
+  description:
+    'The last known position and telemetry of each linked vehicle (or of the IMEIs in `filter`), as the positions pipeline last ' +
+    "recorded them. Times are in the user's GMT offset; a vehicle that never reported has null position fields.",
+  input: GetLiveDataInput,
+  output: GetLiveDataOutput,
+  examples: {
+    request: { filter: '356307042441013' },
+    response: {
+      filter: '356307042441013',
+      cnt: 1,
+      vehicles: [
+        {
+          vehicle_uid: '1',
+          imei: '356307042441013',
+          device_type: 'FMB920',
+          config: '12',
+          veh_grp: 'Long haul',
+          name: 'Truck 01',
+          reg_num: 'CA 123-456',
+          last_response: '2026-11-23 03:29:58',
+          gps_datetime: '2026-11-22 23:59:03',
+          latitude: '-25.99919',
+          longitude: '28.126301',
+          speed: '0',
+          heading: '31',
+          driver_id: null,
+          supp_volt: '12.65',
+          int_batt_volt: '4.1',
+          int_temp: '28',
+          ext_temp: null,
+          fuel_value: '196.3',
+          fuel_percent: '98.2',
+        },
+      ],
+    },
+  },
+} as const satisfies OperationDeclaration;

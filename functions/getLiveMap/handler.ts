@@ -3,7 +3,7 @@ import { operation } from '../../shared/operation.ts';
 import { liveMapPng } from '../../shared/providers/live-map.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('getLiveMap', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const png = await liveMapPng(user.userUid, {
     imeis: input.filter?.imeis,
     width: input.width,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { THABO_MOKOENA } from '../../shared/contracts/demo-records.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { OperatorRecord } from '../../shared/contracts/operators.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
@@ -7,4 +8,18 @@ const GetOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid'
 
 const GetOperatorOutput = v.object({ operator: OperatorRecord });
 
-export const contract = { input: GetOperatorInput, output: GetOperatorOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getOperator',
+  method: 'GET',
+  area: 'operators',
+  summary: 'One operator by operator_uid',
+  description: "One of the user's operators by operator_uid.",
+  input: GetOperatorInput,
+  output: GetOperatorOutput,
+  examples: {
+    request: { operator_uid: 1 },
+    response: {
+      operator: THABO_MOKOENA,
+    },
+  },
+} as const satisfies OperationDeclaration;

@@ -3,6 +3,6 @@ import { operation } from '../../shared/operation.ts';
 import { getOperator } from '../../shared/store/operators.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('getOperator', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   return { operator: toOperatorRecord(await getOperator(user.userUid, input.operator_uid)) };
 });

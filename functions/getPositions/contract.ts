@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import {
   dateTimeField,
   dateTimeParameter,
@@ -60,4 +60,58 @@ const GetPositionsOutput = v.object({
   next_start_datetime: v.optional(dateTimeField),
 });
 
-export const contract = { input: GetPositionsInput, output: GetPositionsOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getPositions',
+  method: 'GET',
+  area: 'positions',
+  summary: "A vehicle's stored positions between two times, oldest first (trip playback)",
+  description:
+    "Trip playback: the positions a linked vehicle reported between start_datetime and end_datetime (the user's local time, at " +
+    'most 7 days apart), oldest first, as the pipeline stored them, whatever order they arrived in. gps_datetime is GMT+0, as in ' +
+    'getLiveData. At most `limit` positions (default and maximum 10,000) are answered; when more exist, next_start_datetime is the ' +
+    'start_datetime of the next call.',
+  input: GetPositionsInput,
+  output: GetPositionsOutput,
+  examples: {
+    request: { vehicle_uid: 1, start_datetime: '2026-11-22 06:30:00', end_datetime: '2026-11-22 06:31:00', limit: 100 },
+    response: {
+      vehicle_uid: 1,
+      imei: '356307042441013',
+      start_datetime: '2026-11-22 06:30:00',
+      end_datetime: '2026-11-22 06:31:00',
+      cnt: 2,
+      positions: [
+        {
+          gps_datetime: '2026-11-22 04:30:00',
+          latitude: -25.999177,
+          longitude: 28.126312,
+          speed: 0,
+          heading: 31,
+          ignition: 1,
+          fuel_value: 187.2,
+          odometer: 120345,
+          driver_id: '01A2B3C4',
+          supp_volt: 12.65,
+          int_batt_volt: 4.1,
+          int_temp: 28,
+          ext_temp: null,
+        },
+        {
+          gps_datetime: '2026-11-22 04:30:30',
+          latitude: -25.998713,
+          longitude: 28.127805,
+          speed: 24,
+          heading: 64,
+          ignition: 1,
+          fuel_value: 187.2,
+          odometer: 120345.2,
+          driver_id: '01A2B3C4',
+          supp_volt: 13.9,
+          int_batt_volt: 4.1,
+          int_temp: 28,
+          ext_temp: null,
+        },
+      ],
+    },
+  },
+} as const satisfies OperationDeclaration;

@@ -27,7 +27,7 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
  * Read-only trip playback. The vehicle check (link and vehicle in one BatchGetItem) and the history Queries
  * (one per day, in parallel) run together: one round trip after the key lookup.
  */
-export const handler = operation('getPositions', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const from = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
   const [vehicle, stored] = await Promise.all([

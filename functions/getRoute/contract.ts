@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { MORNING_DELIVERIES } from '../../shared/contracts/demo-records.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';
 import { RouteRecord } from '../../shared/contracts/routes.ts';
 
@@ -7,4 +8,16 @@ const GetRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
 
 const GetRouteOutput = v.object({ route: RouteRecord });
 
-export const contract = { input: GetRouteInput, output: GetRouteOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getRoute',
+  method: 'GET',
+  area: 'routes',
+  summary: 'One route with its stops and legs, as addRoute returned it',
+  description: 'One route with its stops and legs, exactly as addRoute answered it.',
+  input: GetRouteInput,
+  output: GetRouteOutput,
+  examples: {
+    request: { route_uid: 1 },
+    response: { route: MORNING_DELIVERIES },
+  },
+} as const satisfies OperationDeclaration;

@@ -3,7 +3,7 @@ import { operation } from '../../shared/operation.ts';
 import { getRoute } from '../../shared/store/routes.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('getRoute', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const route = await getRoute(user.userUid, input.route_uid);
   return { route: toRouteRecord(route) };
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { dateField, dateRangeEntries, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { TripRecord } from '../../shared/contracts/trips.ts';
 import { imeiFilter } from '../../shared/contracts/vehicles.ts';
@@ -20,4 +20,71 @@ const GetTripsOutput = v.object({
   vehicles: v.array(v.object({ vehicle_uid: v.string(), imei: v.string(), trip_cnt: integerField, trips: v.array(TripRecord) })),
 });
 
-export const contract = { input: GetTripsInput, output: GetTripsOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getTrips',
+  method: 'GET',
+  area: 'vehicles',
+  summary: 'Trips per vehicle between two dates',
+  description:
+    'The trips the positions pipeline detected for each linked vehicle (or the IMEIs in `filter`) between start_date and end_date, ' +
+    "both calendar days in the user's GMT offset and both included. Each trip has its start and stop time, place and odometer, " +
+    'distance, duration, top speed, fuel levels and driver.',
+  input: GetTripsInput,
+  output: GetTripsOutput,
+  examples: {
+    request: { filter: '356307042441013', start_date: '2026-11-22', end_date: '2026-11-22' },
+    response: {
+      filter: '356307042441013',
+      start_date: '2026-11-22',
+      end_date: '2026-11-22',
+      cnt: 1,
+      vehicles: [
+        {
+          vehicle_uid: '1',
+          imei: '356307042441013',
+          trip_cnt: 7,
+          trips: [
+            {
+              trip_uid: '1',
+              start_time: '2026-11-22 06:30:00',
+              stop_time: '2026-11-22 06:54:24',
+              start_odo: 120345,
+              distance: '17.60',
+              duration: '1464',
+              max_speed: '101',
+              fuel_start: '187.2',
+              fuel_end: '180.6',
+              start_location_lat: '-25.999177',
+              start_location_lng: '28.126312',
+              start_location: 'Depot Midrand',
+              stop_location_lat: '-26.10147',
+              stop_location_lng: '28.23079',
+              stop_location: 'Client Kempton Park',
+              driver_name: 'Thabo Mokoena',
+              driver_tag_id: '01A2B3C4',
+            },
+            {
+              trip_uid: '4',
+              start_time: '2026-11-22 07:45:00',
+              stop_time: '2026-11-22 08:08:35',
+              start_odo: 120362.6,
+              distance: '19.30',
+              duration: '1415',
+              max_speed: '100',
+              fuel_start: '180.8',
+              fuel_end: '175.1',
+              start_location_lat: '-26.101505',
+              start_location_lng: '28.230829',
+              start_location: 'Client Kempton Park',
+              stop_location_lat: '-26.107595',
+              stop_location_lng: '28.056696',
+              stop_location: 'Client Sandton',
+              driver_name: 'Thabo Mokoena',
+              driver_tag_id: '01A2B3C4',
+            },
+          ],
+        },
+      ],
+    },
+  },
+} as const satisfies OperationDeclaration;

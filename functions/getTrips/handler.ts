@@ -5,7 +5,7 @@ import { listTrips } from '../../shared/store/trips.ts';
 import { listVehicleLinks } from '../../shared/store/vehicles.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('getTrips', contract, async ({ user, input }) => {
+export const handler = operation(contract, async ({ user, input }) => {
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
   const links = await listVehicleLinks(user.userUid, input.filter?.imeis);
   const vehicles = await Promise.all(

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { DEPOT_MIDRAND } from '../../shared/contracts/demo-records.ts';
+import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { requiredInteger } from '../../shared/contracts/primitives.ts';
 import { UserLocationRecord } from '../../shared/contracts/user-locations.ts';
 
@@ -7,4 +8,18 @@ const GetUserLocationInput = v.object({ user_location_uid: requiredInteger('user
 
 const GetUserLocationOutput = v.object({ location: UserLocationRecord });
 
-export const contract = { input: GetUserLocationInput, output: GetUserLocationOutput } satisfies OperationContract;
+export const contract = {
+  name: 'getUserLocation',
+  method: 'GET',
+  area: 'locations',
+  summary: 'One saved location',
+  description: "One of the user's saved locations by user_location_uid.",
+  input: GetUserLocationInput,
+  output: GetUserLocationOutput,
+  examples: {
+    request: { user_location_uid: 1 },
+    response: {
+      location: DEPOT_MIDRAND,
+    },
+  },
+} as const satisfies OperationDeclaration;

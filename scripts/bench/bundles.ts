@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
+import { handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
-import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { median, type Row, round } from './report.ts';
 
 const PROCESSES = 5;

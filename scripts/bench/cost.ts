@@ -6,11 +6,11 @@
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
+import type { OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/operation-functions.ts';
 import { pipelineSettings } from '../../infra/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { fleetDay, interleave } from '../../local/simulator.ts';
-import type { OperationName } from '../../shared/operations.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';

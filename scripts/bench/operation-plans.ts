@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { OperationName } from '../../functions/registry.ts';
 import { seedDemo } from '../../local/seed.ts';
 import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import { describePayload } from '../../shared/domain/job-card/rules.ts';
-import type { OperationName } from '../../shared/operations.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';

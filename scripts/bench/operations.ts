@@ -4,8 +4,9 @@
  * the same moment. A middleware on the shared clients counts what each call asks of DynamoDB (and S3).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { findOperation, type OperationName, operations } from '../../functions/registry.ts';
+import { accessOf } from '../../shared/contracts/operation.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
-import { findOperation, type OperationName, operations } from '../../shared/operations.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -116,7 +117,7 @@ export async function benchOperations(apiUrl: string): Promise<Row[]> {
     const afterKey = Math.max(...roundTrips) - 1;
     rows.push({
       operation: operation.name,
-      access: operation.access,
+      access: accessOf(operation),
       'p50 ms': round(percentile(latencies, 50)),
       'p99 ms': round(percentile(latencies, 99)),
       'floor p50 ms': round(percentile(floors, 50)),
@@ -126,7 +127,7 @@ export async function benchOperations(apiUrl: string): Promise<Row[]> {
       'round trips/call (incl. key)': spread(roundTrips),
       'S3 requests/call': spread(traces.map((call) => call.s3Requests)),
       'reads ≤ 2 round trips after key lookup':
-        operation.access === 'write' ? 'n/a' : afterKey <= READ_ROUND_TRIP_BUDGET ? `yes (${afterKey})` : `NO (${afterKey})`,
+        accessOf(operation) === 'write' ? 'n/a' : afterKey <= READ_ROUND_TRIP_BUDGET ? `yes (${afterKey})` : `NO (${afterKey})`,
     });
   }
   return rows;

@@ -12,7 +12,10 @@ export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload
 
 /** The `payload` form field of addJobCard and editJobCard; a raw JSON body is the document itself. */
 export const payloadField = v.optional(
-  v.pipe(v.string(PAYLOAD_NOT_JSON), v.description('the job card document as JSON text, when the body is a form')),
+  v.pipe(
+    v.string(PAYLOAD_NOT_JSON),
+    v.description('The job card document as JSON text (a form field); a raw JSON object body is the document itself.'),
+  ),
 );
 
 /**

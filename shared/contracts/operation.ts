@@ -1,9 +1,16 @@
 /**
- * What an operation declares about its requests and answers. Each operation keeps its contract in
- * functions/<name>/contract.ts, a module without side effects that its handler and the OpenAPI document
- * both import (shared/contracts/operations.ts collects them for the document).
+ * What an operation declares about itself: its HTTP method, area, summary and description, whether it takes an
+ * Idempotency-Key, its requests and answers, and examples of both. Each operation keeps its declaration in
+ * functions/<name>/contract.ts, a module without side effects that its handler imports (and nothing else of
+ * another operation); functions/registry.ts collects them for the stack, the local server, the scripts and the
+ * OpenAPI document.
  */
 import type * as v from 'valibot';
+
+export type HttpMethod = 'GET' | 'POST';
+export type Access = 'read' | 'write';
+/** The area an operation belongs to: its tag in the OpenAPI document (a folder in Postman, a class in generated clients). */
+export type Area = 'vehicles' | 'expense types' | 'slips' | 'operators' | 'locations' | 'fuel' | 'job cards' | 'routes' | 'positions';
 
 type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */
@@ -28,9 +35,46 @@ export interface BinaryOutput {
  */
 export type JsonBody = 'params' | 'payload';
 
+/** What the middleware chain needs of an operation's requests and answers. */
 export interface OperationContract {
   readonly input: InputSchema;
   /** what a success answers: types the handler and makes the OpenAPI document; answers are not validated at run time */
   readonly output: OutputSchema | BinaryOutput;
   readonly jsonBody?: JsonBody;
 }
+
+/** Example requests and answers: the seeded demo's (`npm start` on an empty .local/), each succeeding when run in the registry's order. */
+export interface OperationExamples {
+  /** the parameters: the query string of a GET, the body of a POST (for job cards, the document itself) */
+  readonly request: Readonly<Record<string, unknown>>;
+  /** parameters that go in the query string of a POST whose body is a document (editJobCard's job_card_uid) */
+  readonly query?: Readonly<Record<string, unknown>>;
+  /** the fields a success adds to the envelope; absent for an answer that is not JSON (getLiveMap's PNG) */
+  readonly response?: Readonly<Record<string, unknown>>;
+}
+
+export interface OperationDeclaration extends OperationContract {
+  /** the operation's name: its path /api/<name>, its folder functions/<name>/ and its function */
+  readonly name: string;
+  /** GET reads, POST changes data: the access the function gets in AWS follows from it (accessOf) */
+  readonly method: HttpMethod;
+  readonly area: Area;
+  /** one line, for the README table and the document's summary */
+  readonly summary: string;
+  /** what the operation does, for integrators */
+  readonly description: string;
+  /** true: a retry with the same Idempotency-Key answers the first answer and creates nothing twice (docs/idempotency.md) */
+  readonly idempotencyKey?: true;
+  /** S3 access, for operations that keep objects (rendered maps, cached directions) */
+  readonly bucket?: 'read-write';
+  /** the third-party provider whose configuration (and secret) the function needs in AWS */
+  readonly provider?: 'live-map' | 'directions';
+  /** 409 answers the operation can give, one message each, as the module that enforces the rule words it */
+  readonly conflicts?: readonly string[];
+  /** a 404 not owed to a parameter naming a record (getLiveMap without a placed vehicle) */
+  readonly notFound?: string;
+  readonly examples: OperationExamples;
+}
+
+/** Read operations get read-only grants in AWS: a GET never writes. */
+export const accessOf = ({ method }: Pick<OperationDeclaration, 'method'>): Access => (method === 'GET' ? 'read' : 'write');

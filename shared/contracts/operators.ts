@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { OPERATOR_LIMITS, type Operator } from '../domain/operator.ts';
 import { dateTimeField, flagField, integerField, optionalFlag, optionalInteger, optionalText, requiredDate } from './primitives.ts';
+import { DAY_OR_MIDNIGHT_PATTERN } from './wire.ts';
 
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -22,6 +23,7 @@ const expiryDate = v.optional(
     v.unknown(),
     v.transform((value) => (typeof value === 'string' ? value.trim().replace(/ 00:00:00$/, '') : value)),
     requiredDate(EXPIRY_FORMAT),
+    v.metadata({ wire: { type: 'string', pattern: DAY_OR_MIDNIGHT_PATTERN.source } }),
   ),
 );
 

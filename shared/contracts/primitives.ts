@@ -4,10 +4,14 @@
  *   carry numbers, so each accepts both and yields one type; each carries the spec's message for its parameter.
  * - fields (`...Field`): the types of what answers carry. They type the handlers (a contract's `output`) and make the
  *   OpenAPI document; answers are not validated at run time.
+ * A limit is declared once, as an action the document reads (maxLength through v.metadata where the check counts
+ * characters, not UTF-16 units; a day's pattern through v.regex ahead of the calendar check, with the same message).
  */
+import type { JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { COORDINATE_DECIMALS, roundTo } from '../domain/geo.ts';
 import { isCalendarDate } from '../domain/time.ts';
+import { DAY_OR_DATETIME_PATTERN, DAY_PATTERN } from './wire.ts';
 
 // ---- parameters
 
@@ -20,29 +24,27 @@ export const scalar = (message: string) =>
 
 const characterCount = (text: string): number => [...text].length;
 
+/** At most `max` characters (code points, as JSON Schema's maxLength counts them). */
+const maxCharacters = (name: string, max: number) =>
+  [
+    v.check<string, string>((text) => characterCount(text) <= max, `${name} is too long (max ${max} chars)`),
+    v.metadata<string, { maxLength: number }>({ maxLength: max }),
+  ] as const;
+
 /** `${name} is required and must be an integer` for anything but a safe integer. */
 export const requiredInteger = (name: string, message = `${name} is required and must be an integer`) =>
   v.pipe(scalar(message), v.regex(/^-?\d{1,16}$/, message), v.transform(Number), v.safeInteger(message));
 
 /** Required text, trimmed, at most `max` characters. */
 export const requiredText = (name: string, max: number) =>
-  v.pipe(
-    scalar(`${name} is required`),
-    v.nonEmpty(`${name} is required`),
-    v.check((text) => characterCount(text) <= max, `${name} is too long (max ${max} chars)`),
-  );
+  v.pipe(scalar(`${name} is required`), v.nonEmpty(`${name} is required`), ...maxCharacters(name, max));
 
 /** A real calendar day written yyyy-mm-dd. */
-export const requiredDate = (message: string) => v.pipe(scalar(message), v.check(isCalendarDate, message));
+export const requiredDate = (message: string) =>
+  v.pipe(scalar(message), v.regex(DAY_PATTERN, message), v.check(isCalendarDate, message), v.metadata({ format: 'date' }));
 
 /** Optional free text: absent stays undefined (edits keep the stored value); present is trimmed and bounded. */
-export const optionalText = (name: string, max: number) =>
-  v.optional(
-    v.pipe(
-      scalar(`${name} must be text`),
-      v.check((text) => characterCount(text) <= max, `${name} is too long (max ${max} chars)`),
-    ),
-  );
+export const optionalText = (name: string, max: number) => v.optional(v.pipe(scalar(`${name} must be text`), ...maxCharacters(name, max)));
 
 /** Optional integer (absent: undefined). */
 export const optionalInteger = (name: string, message = `${name} must be an integer`) =>
@@ -94,6 +96,7 @@ export const decimalTextParameter = (name: string, decimals: number, message: st
       (text) => (text.split('.')[0] ?? '').length <= MAX_WHOLE_DIGITS,
       `${name} is too large (at most ${MAX_WHOLE_DIGITS} digits before the decimal point)`,
     ),
+    v.metadata({ wire: decimalTextWire(decimals, false) }),
   );
 
 /** A decimal text greater than 0 (see decimalTextParameter). */
@@ -101,7 +104,19 @@ export const positiveDecimal = (name: string, decimals: number, message: string)
   v.pipe(
     decimalTextParameter(name, decimals, message),
     v.check((text) => /[1-9]/.test(text), message),
+    v.metadata({ wire: decimalTextWire(decimals, true) }),
   );
+
+/** A decimal text parameter as the document states it: the text (whose leading zeros are dropped), or a JSON number. */
+function decimalTextWire(decimals: number, positive: boolean): JsonSchema {
+  const largest = 10 ** MAX_WHOLE_DIGITS - 10 ** -decimals;
+  return {
+    anyOf: [
+      { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), maximum: largest },
+      { type: 'string', pattern: `^${positive ? '(?=.*[1-9])' : ''}0*\\d{1,${MAX_WHOLE_DIGITS}}(\\.\\d{1,${decimals}})?$` },
+    ],
+  };
+}
 
 /** A datetime 'yyyy-mm-dd hh:mm:ss' or a date 'yyyy-mm-dd' (midnight), kept as entered. */
 export const isDateTime = (text: string): boolean => {
@@ -115,6 +130,7 @@ export const isDateTime = (text: string): boolean => {
 export const dateTimeParameter = (message: string) =>
   v.pipe(
     scalar(message),
+    v.regex(DAY_OR_DATETIME_PATTERN, message),
     v.check(isDateTime, message),
     v.transform((text) => (text.length === 10 ? `${text} 00:00:00` : text)),
   );

@@ -1,10 +1,20 @@
 /** Routes on the wire: the `stops` parameter, the route record (addRoute, getRoute) and the summary line (getRoutes). */
 import * as v from 'valibot';
 import { PLACE_NAMING } from '../domain/place.ts';
-import { readStops } from '../domain/route/parse.ts';
+import { MAX_STOP_DESCRIPTION, readStops } from '../domain/route/parse.ts';
 import { MAX_STOPS, MIN_STOPS, REUSE_RADIUS_KM, type Route, routeTotals } from '../domain/route/rules.ts';
 import { formatDateTime } from '../domain/time.ts';
 import { dateTimeField, integerField } from './primitives.ts';
+import { decimalTextUpTo, jsonText } from './wire.ts';
+
+/** The wire forms of a stop's numbers (JSON numbers or their text), for the document. */
+const integerWire = { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?\\d{1,16}$' }] };
+const coordinateWire = (range: number) => ({
+  anyOf: [
+    { type: 'number', minimum: -range, maximum: range },
+    { type: 'string', pattern: decimalTextUpTo(range) },
+  ],
+});
 
 /** `stops`: a JSON array, or its text in a form field; each item checked in order, the first failure answers. */
 export const stopList = v.pipe(
@@ -21,6 +31,33 @@ export const stopList = v.pipe(
       return NEVER;
     }
     return stops;
+  }),
+  v.metadata({
+    wire: {
+      anyOf: [
+        {
+          type: 'array',
+          minItems: MIN_STOPS,
+          maxItems: MAX_STOPS,
+          items: {
+            anyOf: [
+              { type: 'object', title: 'Saved location', properties: { user_location_uid: integerWire }, required: ['user_location_uid'] },
+              {
+                type: 'object',
+                title: 'Point',
+                properties: {
+                  lat: coordinateWire(90),
+                  lng: coordinateWire(180),
+                  description: { type: ['string', 'null'], maxLength: MAX_STOP_DESCRIPTION },
+                },
+                required: ['lat', 'lng'],
+              },
+            ],
+          },
+        },
+        jsonText('the same array'),
+      ],
+    },
   }),
 );
 

@@ -2,14 +2,17 @@
 import * as v from 'valibot';
 import {
   LOCATION_TYPES,
+  MAX_POLYGON_VERTICES,
   MAX_RADIUS_KM,
   MAX_SPEED_LIMIT,
+  MIN_POLYGON_VERTICES,
   pointsText,
   RADIUS_DECIMALS,
   SPEED_DECIMALS,
   type UserLocation,
 } from '../domain/user-location.ts';
 import { flagField, integerField, optionalFlag, optionalNumber, optionalText } from './primitives.ts';
+import { jsonText } from './wire.ts';
 
 const RADIUS_MESSAGE = `radius must be a number greater than 0 and at most ${MAX_RADIUS_KM} (km)`;
 const SPEED_MESSAGE = `speed must be a number from 0 to ${MAX_SPEED_LIMIT} (km/h)`;
@@ -27,7 +30,23 @@ export const userLocationOptions = {
   // Checked by polygonVertices once the location type is known: a point ignores them.
   points: v.pipe(
     v.unknown(),
-    v.description("a polygon's vertices: a JSON array (or its JSON text) of at least 3 {lat,lng} objects; ignored for a point"),
+    v.metadata({
+      wire: {
+        anyOf: [
+          {
+            type: 'array',
+            minItems: MIN_POLYGON_VERTICES,
+            maxItems: MAX_POLYGON_VERTICES,
+            items: {
+              type: 'object',
+              properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+              required: ['lat', 'lng'],
+            },
+          },
+          jsonText('the same array'),
+        ],
+      },
+    }),
   ),
   icon: optionalText('icon', 255),
   speed: v.optional(

@@ -16,3 +16,6 @@ export const FIRST_USER_TYPE_OFFSET = 2;
 /** Names compare trimmed and case-insensitively; "Fuel" is taken by type 2 for everyone. */
 export const sameExpenseName = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 export const isReservedExpenseName = (name: string): boolean => sameExpenseName(name, FUEL_TYPE.name);
+
+/** Names are unique per user, compared trimmed and case-insensitively, Fuel included: the 409 of add and editExpenseType. */
+export const EXPENSE_TYPE_TAKEN = 'expense type already exists';

@@ -23,3 +23,7 @@ export interface FuelFill {
   fuelUsed: number | null;
   slipUid: number | null;
 }
+
+/** One slip per fill: the 409 of addFuelFillSlip, naming the slip to change instead. */
+export const fillSlipExists = (slipUid: number | string): string =>
+  `a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid ${slipUid}`;

@@ -110,3 +110,6 @@ export function operatorChanges(params: OperatorParams): OperatorChanges {
     mcExpiry: params.mc_expiry_datetime,
   };
 }
+
+/** tag_id is unique across all users (the devices read the tag, not the user): the 409 of addOperator and editOperator. */
+export const TAG_ID_TAKEN = 'tag_id already exists';

@@ -12,7 +12,7 @@ export function formatDateTime(instant: string | Date, offsetMinutes = 0): strin
 
 /**
  * Stored instants are 4-digit-year ISO text (keys compare as text), so a bound beyond them is clamped
- * to them: `9999-12-31` west of GMT or `0000-01-01` east of it still means "no end" / "no start",
+ * to them: `9999-12-31` west of GMT or `0001-01-01` east of it still means "no end" / "no start",
  * instead of a '+010000-…' or '-000001-…' key that sorts on the wrong side of every record.
  */
 const FIRST_INSTANT_MS = Date.parse('0000-01-01T00:00:00.000Z');
@@ -32,11 +32,12 @@ export function inclusiveDayCount(startDate: string, endDate: string): number {
   return (Date.parse(endDate) - Date.parse(startDate)) / (24 * 60 * MINUTE_MS) + 1;
 }
 
-/** A real calendar day written yyyy-mm-dd. */
+/** A real calendar day written yyyy-mm-dd, of the years 0001 to 9999 (there is no year 0 in the calendar people write). */
 export const isCalendarDate = (text: string): boolean => {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year === 0) return false;
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);

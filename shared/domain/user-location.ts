@@ -38,9 +38,10 @@ export const MAX_SPEED_LIMIT = 1_000;
 export const RADIUS_DECIMALS = 6;
 export const SPEED_DECIMALS = 2;
 /** keeps an item far below DynamoDB's 400 KB and a containment test cheap for every position */
-const MAX_POLYGON_VERTICES = 1_000;
+export const MAX_POLYGON_VERTICES = 1_000;
+export const MIN_POLYGON_VERTICES = 3;
 
-export const POINTS_REQUIRED = 'points must be a JSON array of at least 3 {lat,lng} vertices for a polygon';
+export const POINTS_REQUIRED = `points must be a JSON array of at least ${MIN_POLYGON_VERTICES} {lat,lng} vertices for a polygon`;
 
 /** Validated parameters of addUserLocation / editUserLocation; absent ones are undefined. */
 export interface LocationParams {
@@ -109,7 +110,7 @@ function applyChanges<T extends LocationDetails>(current: T, changes: Partial<Lo
 /** A polygon's vertices from JSON text (form bodies) or an array (JSON bodies). */
 export function polygonVertices(points: unknown): LatLng[] {
   const list = typeof points === 'string' ? parseJson(points) : points;
-  if (!Array.isArray(list) || list.length < 3) throw new BadRequest(POINTS_REQUIRED);
+  if (!Array.isArray(list) || list.length < MIN_POLYGON_VERTICES) throw new BadRequest(POINTS_REQUIRED);
   if (list.length > MAX_POLYGON_VERTICES) throw new BadRequest(`points may have at most ${MAX_POLYGON_VERTICES} vertices`);
   return list.map((vertex: unknown, index) => {
     const { lat, lng } = (typeof vertex === 'object' && vertex !== null ? vertex : {}) as Record<string, unknown>;

@@ -1,5 +1,5 @@
+import type { HttpMethod } from '../contracts/operation.ts';
 import { MethodNotAllowed } from '../errors.ts';
-import type { HttpMethod } from '../operations.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 /** Every resource accepts ANY method so that a wrong one gets the spec's message, not a gateway 403. */

@@ -9,7 +9,8 @@ import {
   type SlipChanges,
 } from '../domain/expense-slip.ts';
 import { FILL_SLIP_TYPE, FUEL_TYPE } from '../domain/expense-type.ts';
-import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import { fillSlipExists } from '../domain/fuel-fill.ts';
+import { BadRequest, busyMessage, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { absentWhenNull, defineEntity, number, text } from './entity.ts';
@@ -18,7 +19,7 @@ import { keys } from './keys.ts';
 import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 import { findVehicleForUser, getVehicleForUser } from './vehicles.ts';
 
-const BUSY = 'slip is being changed by another request, try again';
+const BUSY = busyMessage('slip');
 
 /**
  * An expense or fuel slip on a vehicle linked to the user. The vehicle and the type are looked up
@@ -65,7 +66,7 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
   } catch (error) {
     if (failedConditions(error)?.[1]) {
       const existing = claimedSlipUid(error);
-      throw new Conflict(`a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid ${existing}`);
+      throw new Conflict(fillSlipExists(existing));
     }
     throw error;
   }

@@ -1,6 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type ExpenseType, FIRST_USER_TYPE_OFFSET, FUEL_TYPE, isReservedExpenseName, sameExpenseName } from '../domain/expense-type.ts';
-import { BadRequest, Conflict, NotFound } from '../errors.ts';
+import {
+  EXPENSE_TYPE_TAKEN,
+  type ExpenseType,
+  FIRST_USER_TYPE_OFFSET,
+  FUEL_TYPE,
+  isReservedExpenseName,
+  sameExpenseName,
+} from '../domain/expense-type.ts';
+import { BadRequest, busyMessage, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { bool, defineEntity, number, text } from './entity.ts';
@@ -12,8 +19,6 @@ const expenseTypeEntity = defineEntity<ExpenseType, number>({
   keys: (expenseType, userUid) => keys.expenseType(userUid, expenseType.type),
   fields: { type: number('type'), name: text('name'), deleted: bool('deleted') },
 });
-
-const DUPLICATE = 'expense type already exists';
 
 /** Fuel first, then the user's live types by id. */
 export async function listExpenseTypes(userUid: number): Promise<ExpenseType[]> {
@@ -33,9 +38,9 @@ export async function findExpenseType(userUid: number, type: number): Promise<Ex
  * already claimed is refused before a type id is drawn, so a plain duplicate does not use one up.
  */
 export async function addExpenseType(userUid: number, name: string): Promise<ExpenseType> {
-  if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
+  if (isReservedExpenseName(name)) throw new Conflict(EXPENSE_TYPE_TAKEN);
   const { Item: claimed } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.expenseTypeName(userUid, name) }));
-  if (claimed) throw new Conflict(DUPLICATE);
+  if (claimed) throw new Conflict(EXPENSE_TYPE_TAKEN);
   const added: ExpenseType = { type: (await nextId('expense-type')) + FIRST_USER_TYPE_OFFSET, name, deleted: false };
   try {
     await transactWrite([
@@ -43,13 +48,13 @@ export async function addExpenseType(userUid: number, name: string): Promise<Exp
       { Put: nameClaim(userUid, added.type, name) },
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new Conflict(DUPLICATE);
+    if (failedConditions(error)?.[1]) throw new Conflict(EXPENSE_TYPE_TAKEN);
     throw error;
   }
   return added;
 }
 
-const BUSY = 'expense type is being changed by another request, try again';
+const BUSY = busyMessage('expense type');
 
 /**
  * Renames a live type. The type's update is conditioned on the name read, so a concurrent rename or delete
@@ -62,7 +67,7 @@ export async function renameExpenseType(userUid: number, type: number, name: str
   return writeWithOptimisticRetry({
     read: () => getLiveUserType(userUid, type),
     write: async (current) => {
-      if (isReservedExpenseName(name)) throw new Conflict(DUPLICATE);
+      if (isReservedExpenseName(name)) throw new Conflict(EXPENSE_TYPE_TAKEN);
       const renameType = { Update: updateAsRead(userUid, current, { name }) };
       const moveClaim = sameExpenseName(current.name, name)
         ? []
@@ -73,7 +78,7 @@ export async function renameExpenseType(userUid: number, type: number, name: str
     // Only the new name's claim failing, with the type as read, is another type holding the name.
     refuse: (error) => {
       const failed = failedConditions(error);
-      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(DUPLICATE) : undefined;
+      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(EXPENSE_TYPE_TAKEN) : undefined;
     },
     busyMessage: BUSY,
   });

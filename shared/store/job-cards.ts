@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExtractedFields, JobCard, JobCardAction, JobCardContent, JobCardSnapshot } from '../domain/job-card/rules.ts';
-import { NotFound } from '../errors.ts';
+import { busyMessage, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, nullableText, number, text } from './entity.ts';
@@ -103,7 +103,7 @@ export async function editJobCard(userUid: number, jobCardUid: number, content: 
       ]);
       return card;
     },
-    busyMessage: 'job card is being changed by another request, try again',
+    busyMessage: busyMessage('job card'),
   });
 }
 

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Operator, OperatorChanges, OperatorFields } from '../domain/operator.ts';
-import { Conflict, NotFound } from '../errors.ts';
+import { type Operator, type OperatorChanges, type OperatorFields, TAG_ID_TAKEN } from '../domain/operator.ts';
+import { busyMessage, Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, number, text } from './entity.ts';
@@ -32,8 +32,7 @@ const operatorEntity = defineEntity<Operator>({
     mcExpiry: text('mc_expiry_datetime'),
   },
 });
-const TAG_TAKEN = 'tag_id already exists';
-const BUSY = 'operator is being changed by another request, try again';
+const BUSY = busyMessage('operator');
 
 /** The user's operators by operator_uid. */
 export async function listOperators(userUid: number): Promise<Operator[]> {
@@ -70,7 +69,7 @@ export async function addOperator(userUid: number, fields: OperatorFields): Prom
   try {
     await transactWrite([putOperator, { Put: claimTag(operator, operator.tagId) }]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new Conflict(TAG_TAKEN);
+    if (failedConditions(error)?.[1]) throw new Conflict(TAG_ID_TAKEN);
     throw error;
   }
   return operator;
@@ -103,7 +102,7 @@ export async function editOperator(userUid: number, operatorUid: number, changes
     // Only the new tag's claim failing, with the operator as read, is another operator holding the tag.
     refuse: (error) => {
       const failed = failedConditions(error);
-      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(TAG_TAKEN) : undefined;
+      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(TAG_ID_TAKEN) : undefined;
     },
     busyMessage: BUSY,
   });

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { toRouteRecord } from '../contracts/routes.ts';
 import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route/rules.ts';
 import type { UserLocation } from '../domain/user-location.ts';
-import { NotFound } from '../errors.ts';
+import { busyMessage, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { bool, defineEntity, list, nullableNumber, number, text } from './entity.ts';
@@ -76,7 +76,7 @@ export async function deleteRoute(userUid: number, routeUid: number): Promise<vo
           ? []
           : [{ Delete: { TableName: tableName(), Key: keys.vehicleSchedule(route.vehicleUid, routeUid) } }]),
       ]),
-    busyMessage: 'route is being changed by another request, try again',
+    busyMessage: busyMessage('route'),
   });
 }
 

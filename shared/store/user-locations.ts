@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LatLng } from '../domain/geo.ts';
 import { type LocationDetails, pointsText, type UserLocation } from '../domain/user-location.ts';
-import { NotFound } from '../errors.ts';
+import { busyMessage, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextIds } from './counters.ts';
 import { defineEntity, flag, number, text } from './entity.ts';
@@ -73,7 +73,7 @@ export async function editUserLocation(
         }),
       );
     },
-    busyMessage: 'location is being changed by another request, try again',
+    busyMessage: busyMessage('location'),
   });
 }
 

@@ -6,10 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Operation, operations } from '../../functions/registry.ts';
 import { parameterNamesOf } from '../../shared/contracts/operation.ts';
-import { operationContracts } from '../../shared/contracts/operations.ts';
 import { FUEL_TYPE } from '../../shared/domain/expense-type.ts';
-import { type Operation, type OperationName, operations } from '../../shared/operations.ts';
 import { api } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenUser, givenVehicle } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
@@ -52,7 +51,7 @@ async function givenFuzzUser(gmtOffsetMinutes: number): Promise<KnownUser> {
 }
 
 /** The operation's parameter names, read from its contract as the validate middleware reads them. */
-const parameterNames = (operation: Operation): string[] => parameterNamesOf(operationContracts[operation.name as OperationName].input);
+const parameterNames = (operation: Operation): string[] => parameterNamesOf(operation.input);
 
 /** The envelope rules every answer keeps, whatever was sent. */
 function assertAnswer(operation: Operation, request: FuzzRequest, response: RawResponse): void {

@@ -6,8 +6,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import type { Operation } from '../../functions/registry.ts';
 import { MAX_BODY_BYTES } from '../../shared/middleware/parse-request.ts';
-import type { Operation } from '../../shared/operations.ts';
 import { asJson, type FuzzValue, hostile, type KnownUser, nasty, plausible, RawJson, strayName } from './values.ts';
 
 export interface FuzzRequest {

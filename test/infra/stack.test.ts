@@ -3,10 +3,11 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../functions/registry.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { limits } from '../../shared/config.ts';
+import { accessOf } from '../../shared/contracts/operation.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
-import { operations } from '../../shared/operations.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -84,7 +85,7 @@ describe('the operation functions', () => {
     expect(described).toHaveLength(operations.length);
   });
 
-  it.each(operations.filter((op) => op.access === 'read').map((op) => [op.name]))(
+  it.each(operations.filter((op) => accessOf(op) === 'read').map((op) => [op.name]))(
     '%s (read) has no write permission on the table',
     (name) => {
       const [logicalId] = functionOf(name);
@@ -94,7 +95,7 @@ describe('the operation functions', () => {
     },
   );
 
-  it.each(operations.filter((op) => op.access === 'write').map((op) => [op.name]))('%s (write) may write the table', (name) => {
+  it.each(operations.filter((op) => accessOf(op) === 'write').map((op) => [op.name]))('%s (write) may write the table', (name) => {
     const [logicalId] = functionOf(name);
     expect(actionsGrantedTo(logicalId)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
   });
@@ -471,7 +472,7 @@ describe('the API documentation', () => {
     ['query', 'QUERY_PARAMETER'],
     ['header', 'REQUEST_HEADER'],
   ])('documents the API and the %s parameters of the OpenAPI document', (place, type) => {
-    const document = openApiDocument();
+    const document = openApiDocument(operations);
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.values(item).flatMap((described) =>
         described.parameters.filter((parameter) => parameter.in === place).map((parameter) => `${path}?${parameter.name}`),

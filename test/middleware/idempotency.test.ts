@@ -1,7 +1,7 @@
 /** Idempotency-Key on every create, through real HTTP: retries answer the first answer and create nothing new. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isCreate, operations } from '../../shared/operations.ts';
+import { operations } from '../../functions/registry.ts';
 import { type ApiResponse, api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenFuelFill } from '../support/expense-slips-builders.ts';
@@ -104,7 +104,7 @@ describe('Idempotency-Key', () => {
   it('is honoured by every create in the registry', () => {
     expect(
       operations
-        .filter((operation) => isCreate(operation.name))
+        .filter((operation) => 'idempotencyKey' in operation)
         .map((operation) => operation.name)
         .sort(),
     ).toEqual(Object.keys(creates).sort());

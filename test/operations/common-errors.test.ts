@@ -1,6 +1,6 @@
 /** The errors every operation shares, checked for every registry entry so a new operation cannot skip them. */
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../shared/operations.ts';
+import { operations } from '../../functions/registry.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';

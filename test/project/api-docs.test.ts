@@ -3,6 +3,7 @@
  * CDN), and by the deployed stack's docs function, bundled here as CDK bundles it and invoked with API
  * Gateway's event, so both answer the same page and document.
  */
+
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { operations } from '../../functions/registry.ts';
 import { docsBundleFiles } from '../../infra/api-docs.ts';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
 import { DOCS_ASSETS } from '../../shared/api-docs.ts';
@@ -88,7 +90,7 @@ describe('the API reference of the deployed stack', () => {
       banner: { js: banner },
       logLevel: 'silent',
     });
-    writeFileSync(join(bundleDir, 'openapi.json'), JSON.stringify(openApiDocument()));
+    writeFileSync(join(bundleDir, 'openapi.json'), JSON.stringify(openApiDocument(operations)));
     for (const file of docsBundleFiles(bundleDir)) if (dirname(file) !== bundleDir) copyFileSync(file, join(bundleDir, basename(file)));
     ({ handler } = await import(pathToFileURL(join(bundleDir, 'index.mjs')).href));
   }, 60_000);
@@ -117,7 +119,7 @@ describe('the API reference of the deployed stack', () => {
     // Assess
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toEqual({
-      ...openApiDocument(),
+      ...openApiDocument(operations),
       servers: [{ url: 'https://abc123.execute-api.eu-west-1.amazonaws.com/v1' }],
     });
   });

@@ -3,10 +3,10 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { withApiKey } from '../../scripts/invoke.ts';
-import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { givenUser } from '../support/builders.ts';
 
 /** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */

@@ -23,8 +23,8 @@ import {
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findOperation } from '../../functions/registry.ts';
 import { freePort } from '../../local/ports.ts';
-import { findOperation } from '../../shared/operations.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aContext, anEvent } from '../support/events.ts';

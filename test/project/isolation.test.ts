@@ -6,11 +6,10 @@
  * lists the user's own records, so B's list must hold nothing of A's.
  */
 import { describe, expect, it } from 'vitest';
-import { parameterNamesOf } from '../../shared/contracts/operation.ts';
-import { operationContracts } from '../../shared/contracts/operations.ts';
+import { findOperation, type Operation, type OperationName, operations } from '../../functions/registry.ts';
+import { accessOf, parameterNamesOf } from '../../shared/contracts/operation.ts';
 import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
-import { type OperationName, operations } from '../../shared/operations.ts';
 import { type ApiResponse, api } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
@@ -441,14 +440,14 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
 // ---- the matrix, from the registry ------------------------------------------------------------
 
 /** The parameter names of an operation's input schema, as validate-input reads them. */
-const inputParameters = (name: OperationName): string[] => parameterNamesOf(operationContracts[name].input);
+const inputParameters = (name: OperationName): string[] => parameterNamesOf((findOperation(name) as Operation).input);
 
 const registry = await Promise.all(
   operations.map(async (operation) => ({ ...operation, scoped: inputParameters(operation.name).filter((name) => SCOPED.test(name)) })),
 );
 /** every operation/parameter pair the registry asks for, and the read operations that list the user's own records */
 const requiredPairs = registry.flatMap(({ name, scoped }) => scoped.map((parameter) => `${name}/${parameter}`));
-const listings = registry.filter(({ access, scoped }) => access === 'read' && scoped.length === 0).map(({ name }) => name);
+const listings = registry.filter((operation) => accessOf(operation) === 'read' && operation.scoped.length === 0).map(({ name }) => name);
 const checkedPairs = new Set<string>();
 const checkedListings = new Set<string>();
 

@@ -1,26 +1,47 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+/**
+ * Adding an operation is one folder and one registry line (docs/adding-an-operation.md): these cases fail, naming
+ * the operation, when one of the steps is missing.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
+import { handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
 
+const folders = readdirSync('functions').filter((entry) => statSync(`functions/${entry}`).isDirectory());
 const names = [...operations, ...streamConsumers].map((entry) => entry.name);
 const eventNames = readdirSync('events')
   .filter((file) => file.endsWith('.json'))
   .map((file) => file.replace(/\.json$/, ''));
+const importsOf = (path: string): string[] =>
+  [...readFileSync(path, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1] as string);
 
 describe('the operation registry', () => {
-  it('has a handler module for every entry and a functions/ folder for nothing else', () => {
-    for (const name of names) expect(existsSync(handlerPath(name)), handlerPath(name)).toBe(true);
-    expect(readdirSync('functions').sort()).toEqual([...names].sort());
+  it('lists every folder of functions/ (an operation or a stream consumer), each once, and nothing else', () => {
+    expect(new Set(names).size).toBe(names.length);
+    expect([...folders].sort()).toEqual([...names].sort());
   });
 
-  it("keeps each operation's contract in a module of schemas only, which its handler and the OpenAPI document import", () => {
+  it('collects each folder’s own declaration, named as its folder, in camelCase', async () => {
+    for (const operation of operations) {
+      const { contract } = (await import(`../../functions/${operation.name}/contract.ts`)) as { contract: unknown };
+      expect(contract, `functions/${operation.name}/contract.ts`).toBe(operation);
+      expect(operation.name).toMatch(/^[a-z][A-Za-z]+$/);
+    }
+  });
+
+  it('has a handler for every entry, which imports its own declaration and no other operation’s', () => {
+    for (const name of names) {
+      expect(existsSync(handlerPath(name)), handlerPath(name)).toBe(true);
+      const imports = importsOf(handlerPath(name));
+      if (name !== 'processPositions') expect(imports, handlerPath(name)).toContain('./contract.ts');
+      for (const module of imports) expect(module, handlerPath(name)).not.toMatch(/^\.\.\/(?!\.\.\/)/);
+    }
+  });
+
+  it("keeps each operation's declaration in a module of schemas only, which its handler and the OpenAPI document import", () => {
     for (const { name } of operations) {
-      const imports = [...readFileSync(`functions/${name}/contract.ts`, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map(
-        (match) => match[1],
-      );
-      // No store, middleware or provider: importing a contract reads no configuration and makes no client.
-      for (const module of imports)
-        expect(module, `functions/${name}/contract.ts`).toMatch(/^(valibot|\.\.\/\.\.\/shared\/(contracts|domain)\/.*)$/);
+      // No store, middleware or provider: importing a declaration reads no configuration and makes no client.
+      for (const module of importsOf(`functions/${name}/contract.ts`))
+        expect(module, `functions/${name}/contract.ts`).toMatch(/^(valibot|\.\.\/\.\.\/shared\/((contracts|domain)\/.*|errors\.ts))$/);
     }
   });
 
@@ -28,11 +49,11 @@ describe('the operation registry', () => {
     expect(eventNames.sort()).toEqual([...names].sort());
   });
 
-  it('names each operation once, in camelCase, with a method that matches its access', () => {
-    expect(new Set(names).size).toBe(names.length);
-    for (const operation of operations) {
-      expect(operation.name).toMatch(/^[a-z][A-Za-z]+$/);
-      expect(operation.method).toBe(operation.access === 'read' ? 'GET' : 'POST');
+  it('has a test file of its own for every operation, and a line in the README table', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    for (const { name } of operations) {
+      expect(existsSync(`test/operations/${name}.test.ts`), `test/operations/${name}.test.ts`).toBe(true);
+      expect(readme, `README.md (npm run docs)`).toContain(`| \`${name}\` |`);
     }
   });
 });

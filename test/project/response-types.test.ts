@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { operations } from '../../functions/registry.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
 
 type Schema = {
@@ -13,7 +14,7 @@ type Schema = {
 
 /** field name → the JSON types (null aside) it has in any success response, from the OpenAPI document the service serves. */
 function responseFieldTypes(): Map<string, Set<string>> {
-  const document = openApiDocument({}) as unknown as {
+  const document = openApiDocument(operations) as unknown as {
     paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
     components: { schemas: Record<string, Schema> };
   };

@@ -3,7 +3,7 @@ import { COORDINATE_DECIMALS, roundTo } from '../geo.ts';
 import { parseJson } from '../json.ts';
 import { MAX_STOPS, MIN_STOPS, type StopRequest } from './rules.ts';
 
-const MAX_DESCRIPTION = 255;
+export const MAX_STOP_DESCRIPTION = 255;
 
 export const STOPS_REQUIRED = `stops is required and must be a JSON array of at least ${MIN_STOPS} stops`;
 
@@ -43,7 +43,7 @@ function readStop(item: unknown, name: string): StopRequest | string {
   if (description === undefined || description === null) return { lat: point.lat, lng: point.lng };
   if (typeof description !== 'string') return `${name} description must be text`;
   const text = description.trim();
-  if ([...text].length > MAX_DESCRIPTION) return `${name} description is too long (max ${MAX_DESCRIPTION} chars)`;
+  if ([...text].length > MAX_STOP_DESCRIPTION) return `${name} description is too long (max ${MAX_STOP_DESCRIPTION} chars)`;
   return { lat: point.lat, lng: point.lng, ...(text ? { description: text } : {}) };
 }
 

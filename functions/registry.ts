@@ -1,0 +1,101 @@
+/**
+ * The operation registry: it collects the declarations, one per folder (functions/<name>/contract.ts), in the
+ * order the README table, the OpenAPI document and its examples follow (within an area: add before edit before
+ * delete). The CDK stack, the local API emulator, the scripts and the tests read it; nothing under shared/ does.
+ * Adding an operation is one folder and one line here (docs/adding-an-operation.md).
+ */
+import type { OperationDeclaration } from '../shared/contracts/operation.ts';
+import { contract as addExpenseSlip } from './addExpenseSlip/contract.ts';
+import { contract as addExpenseType } from './addExpenseType/contract.ts';
+import { contract as addFuelFillSlip } from './addFuelFillSlip/contract.ts';
+import { contract as addJobCard } from './addJobCard/contract.ts';
+import { contract as addOperator } from './addOperator/contract.ts';
+import { contract as addRoute } from './addRoute/contract.ts';
+import { contract as addUserLocation } from './addUserLocation/contract.ts';
+import { contract as deleteExpenseSlip } from './deleteExpenseSlip/contract.ts';
+import { contract as deleteExpenseType } from './deleteExpenseType/contract.ts';
+import { contract as deleteOperator } from './deleteOperator/contract.ts';
+import { contract as deleteRoute } from './deleteRoute/contract.ts';
+import { contract as deleteUserLocation } from './deleteUserLocation/contract.ts';
+import { contract as editExpenseSlip } from './editExpenseSlip/contract.ts';
+import { contract as editExpenseType } from './editExpenseType/contract.ts';
+import { contract as editJobCard } from './editJobCard/contract.ts';
+import { contract as editOperator } from './editOperator/contract.ts';
+import { contract as editUserLocation } from './editUserLocation/contract.ts';
+import { contract as getExpenseSlip } from './getExpenseSlip/contract.ts';
+import { contract as getExpenseSlips } from './getExpenseSlips/contract.ts';
+import { contract as getExpenseTypes } from './getExpenseTypes/contract.ts';
+import { contract as getFuelFillReport } from './getFuelFillReport/contract.ts';
+import { contract as getJobCard } from './getJobCard/contract.ts';
+import { contract as getJobCardHistory } from './getJobCardHistory/contract.ts';
+import { contract as getJobCards } from './getJobCards/contract.ts';
+import { contract as getLiveData } from './getLiveData/contract.ts';
+import { contract as getLiveMap } from './getLiveMap/contract.ts';
+import { contract as getOperator } from './getOperator/contract.ts';
+import { contract as getOperators } from './getOperators/contract.ts';
+import { contract as getPositions } from './getPositions/contract.ts';
+import { contract as getRoute } from './getRoute/contract.ts';
+import { contract as getRoutes } from './getRoutes/contract.ts';
+import { contract as getTrips } from './getTrips/contract.ts';
+import { contract as getUserLocation } from './getUserLocation/contract.ts';
+import { contract as getUserLocations } from './getUserLocations/contract.ts';
+import { contract as getVehicles } from './getVehicles/contract.ts';
+
+export const operations = [
+  getVehicles,
+  getLiveData,
+  getLiveMap,
+  getTrips,
+  getPositions,
+  getExpenseTypes,
+  addExpenseType,
+  editExpenseType,
+  deleteExpenseType,
+  addExpenseSlip,
+  getExpenseSlip,
+  getExpenseSlips,
+  editExpenseSlip,
+  deleteExpenseSlip,
+  getOperators,
+  getOperator,
+  addOperator,
+  editOperator,
+  deleteOperator,
+  getUserLocations,
+  getUserLocation,
+  addUserLocation,
+  editUserLocation,
+  deleteUserLocation,
+  getFuelFillReport,
+  addFuelFillSlip,
+  addJobCard,
+  getJobCards,
+  getJobCard,
+  editJobCard,
+  getJobCardHistory,
+  addRoute,
+  getRoutes,
+  getRoute,
+  deleteRoute,
+] as const satisfies readonly OperationDeclaration[];
+
+export type OperationName = (typeof operations)[number]['name'];
+/** One declaration, whichever: the registry's own type is a tuple of literal types. */
+export type Operation = OperationDeclaration;
+
+/** Where an operation's handler lives, relative to the repository root. */
+export const handlerPath = (name: string): string => `functions/${name}/handler.ts`;
+
+export function findOperation(name: string): Operation | undefined {
+  return (operations as readonly Operation[]).find((operation) => operation.name === name);
+}
+
+/** Functions fed by a stream rather than the API (same functions/<name>/handler.ts layout, own event shape). */
+export interface StreamConsumer {
+  readonly name: string;
+  readonly summary: string;
+}
+
+export const streamConsumers = [
+  { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
+] as const satisfies readonly StreamConsumer[];
