@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { callOperation } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { givenFuelFill } from '../support/expense-slips-builders.ts';
 
@@ -10,7 +10,7 @@ describe('addFuelFillSlip', () => {
     const vehicle = await givenVehicle(user);
     const eventUid = await givenFuelFill(vehicle, { at: '2026-11-01T07:12:44.000Z' });
     // Act
-    const res = await api.post('addFuelFillSlip', {
+    const res = await callOperation('addFuelFillSlip', {
       api_key: user.key,
       event_uid: eventUid,
       qty: '60.125',
@@ -19,7 +19,7 @@ describe('addFuelFillSlip', () => {
     });
     // Assess
     expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', slip_uid: expect.any(Number), event_uid: eventUid });
-    const slip = (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: res.body.slip_uid })).body.slip;
+    const slip = (await callOperation('getExpenseSlip', { api_key: user.key, slip_uid: res.body.slip_uid })).body.slip;
     expect(slip).toMatchObject({
       type: 1,
       slip_qty: '60.125',
@@ -33,8 +33,8 @@ describe('addFuelFillSlip', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     const eventUid = await givenFuelFill(vehicle, { at: '2026-11-01T07:00:00.000Z' });
-    await api.post('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '10' });
-    const res = await api.get('getExpenseSlips', {
+    await callOperation('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '10' });
+    const res = await callOperation('getExpenseSlips', {
       api_key: user.key,
       vehicle_uid: vehicle.vehicleUid,
       start_date: '2026-11-01',
@@ -50,7 +50,7 @@ describe('addFuelFillSlip', () => {
     const eventUid = await givenFuelFill(vehicle);
     // Act
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => api.post('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '50' })),
+      Array.from({ length: 20 }, () => callOperation('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '50' })),
     );
     // Assess
     const won = results.filter((res) => res.status === 200);
@@ -75,7 +75,7 @@ describe('addFuelFillSlip', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     const eventUid = await givenFuelFill(vehicle);
-    expect(await api.post('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '5', ...params })).toBeError(400, message);
+    expect(await callOperation('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: '5', ...params })).toBeError(400, message);
   });
 
   it("does not find a fill of another user's vehicle, or one that does not exist, and writes nothing", async () => {
@@ -85,18 +85,18 @@ describe('addFuelFillSlip', () => {
     const eventUid = await givenFuelFill(vehicle);
     const other = await givenUser();
     // Act
-    const foreign = await api.post('addFuelFillSlip', { api_key: other.key, event_uid: eventUid, qty: '5' });
-    const missing = await api.post('addFuelFillSlip', { api_key: owner.key, event_uid: 999999999, qty: '5' });
+    const foreign = await callOperation('addFuelFillSlip', { api_key: other.key, event_uid: eventUid, qty: '5' });
+    const missing = await callOperation('addFuelFillSlip', { api_key: owner.key, event_uid: 999999999, qty: '5' });
     // Assess
     expect(foreign).toBeError(404, 'fuel fill event not found or not linked to this api key');
     expect(missing).toBeError(404, 'fuel fill event not found or not linked to this api key');
-    expect(await api.post('addFuelFillSlip', { api_key: owner.key, event_uid: eventUid, qty: '5' })).toBeSuccess();
+    expect(await callOperation('addFuelFillSlip', { api_key: owner.key, event_uid: eventUid, qty: '5' })).toBeSuccess();
   });
 
   it('takes a JSON body', async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     const eventUid = await givenFuelFill(vehicle);
-    expect(await api.post('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: 12.5 }, { json: true })).toBeSuccess();
+    expect(await callOperation('addFuelFillSlip', { api_key: user.key, event_uid: eventUid, qty: 12.5 }, { json: true })).toBeSuccess();
   });
 });

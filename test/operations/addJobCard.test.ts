@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { aJobCardPayload, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
@@ -35,7 +35,11 @@ describe('addJobCard with a raw JSON body', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addJobCard', {}, { headers: { ...json, 'X-Api-Key': user.key }, rawBody: '{"ReferenceNumber":"R-1"}' });
+    const res = await callOperation(
+      'addJobCard',
+      {},
+      { headers: { ...json, 'X-Api-Key': user.key }, rawBody: '{"ReferenceNumber":"R-1"}' },
+    );
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('R-1');
@@ -46,11 +50,11 @@ describe('addJobCard with a raw JSON body', () => {
     const user = await givenUser();
     const text = '{ "zeta": 1.50, "Custom": {"b": [1, 2.0, "x"], "a": null}, "SiteName": "Café Ōsaka 🚚", "alpha": 1e3 }';
     // Act
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: text });
+    const res = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: text });
     // Assess
     expect(res).toBeSuccess();
     expect((await storedItem(user.userUid, res.body.job_card_uid))?.payload).toBe(text);
-    const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: res.body.job_card_uid });
+    const read = await callOperation('getJobCard', { api_key: user.key, job_card_uid: res.body.job_card_uid });
     expect(read.body.job_card.payload).toEqual(JSON.parse(text));
     expect(Object.keys(read.body.job_card.payload)).toEqual(['zeta', 'Custom', 'SiteName', 'alpha']);
   });
@@ -59,11 +63,15 @@ describe('addJobCard with a raw JSON body', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: '{"ReferenceNumber":"R-9"}' });
+    const res = await callOperation(
+      'addJobCard',
+      {},
+      { query: { api_key: user.key }, headers: json, rawBody: '{"ReferenceNumber":"R-9"}' },
+    );
     // Assess
-    const card = await api.get('getJobCard', { api_key: user.key, job_card_uid: res.body.job_card_uid });
+    const card = await callOperation('getJobCard', { api_key: user.key, job_card_uid: res.body.job_card_uid });
     expect(card.body.job_card.source_ip).toBe('127.0.0.1');
-    const history = await api.get('getJobCardHistory', { api_key: user.key, job_card_uid: res.body.job_card_uid });
+    const history = await callOperation('getJobCardHistory', { api_key: user.key, job_card_uid: res.body.job_card_uid });
     expect(history.body.history).toMatchObject([
       { action: 'create', source_ip: '127.0.0.1', external_reference: 'R-9', payload: { ReferenceNumber: 'R-9' } },
     ]);
@@ -73,7 +81,7 @@ describe('addJobCard with a raw JSON body', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addJobCard', {}, { headers: json, rawBody: JSON.stringify({ api_key: user.key }) });
+    const res = await callOperation('addJobCard', {}, { headers: json, rawBody: JSON.stringify({ api_key: user.key }) });
     // Assess
     expect(res).toBeError(401, 'api key missing');
   });
@@ -88,13 +96,13 @@ describe('addJobCard with a raw JSON body', () => {
     ['plain text', 'hello'],
   ])('refuses %s as not valid JSON', async (_, rawBody) => {
     const user = await givenUser();
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody });
+    const res = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody });
     expect(res).toBeError(400, NOT_JSON);
   });
 
   it('refuses a request without a body', async () => {
     const user = await givenUser();
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: '' });
+    const res = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: '' });
     expect(res).toBeError(400, REQUIRED);
   });
 
@@ -103,7 +111,7 @@ describe('addJobCard with a raw JSON body', () => {
     const user = await givenUser();
     const rawBody = JSON.stringify({ Instructions: 'x'.repeat(256 * 1024) });
     // Act
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody });
+    const res = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody });
     // Assess
     expect(res).toBeError(413, 'request body too large (max 256 KB)');
   });
@@ -114,7 +122,7 @@ describe('addJobCard with a raw JSON body', () => {
     const instructions = 'é'.repeat(120 * 1024);
     const rawBody = JSON.stringify({ ReferenceNumber: 'BIG-1', Instructions: instructions });
     // Act
-    const res = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody });
+    const res = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody });
     // Assess
     expect(res).toBeSuccess();
     const item = await storedItem(user.userUid, res.body.job_card_uid);
@@ -129,7 +137,7 @@ describe('addJobCard with a payload form field', () => {
     const user = await givenUser();
     const payload = JSON.stringify(aJobCardPayload({ SiteReferenceNumber: undefined }));
     // Act
-    const res = await api.post('addJobCard', { api_key: user.key, payload });
+    const res = await callOperation('addJobCard', { api_key: user.key, payload });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('REF-77');
@@ -141,7 +149,7 @@ describe('addJobCard with a payload form field', () => {
     const user = await givenUser();
     const rawBody = new URLSearchParams({ api_key: user.key, payload: '{"SiteReferenceNumber":"S-5"}' }).toString();
     // Act
-    const res = await api.post('addJobCard', {}, { headers: json, rawBody });
+    const res = await callOperation('addJobCard', {}, { headers: json, rawBody });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('S-5');
@@ -169,7 +177,7 @@ describe('addJobCard with a payload form field', () => {
     ['blank', '   '],
   ])('refuses a %s payload field', async (_, payload) => {
     const user = await givenUser();
-    const res = await api.post('addJobCard', { api_key: user.key, payload });
+    const res = await callOperation('addJobCard', { api_key: user.key, payload });
     expect(res).toBeError(400, REQUIRED);
   });
 
@@ -180,7 +188,7 @@ describe('addJobCard with a payload form field', () => {
     ['broken', '{"a":'],
   ])('refuses a payload field that is %s', async (_, payload) => {
     const user = await givenUser();
-    const res = await api.post('addJobCard', { api_key: user.key, payload });
+    const res = await callOperation('addJobCard', { api_key: user.key, payload });
     expect(res).toBeError(400, NOT_JSON);
   });
 });
@@ -190,7 +198,7 @@ describe('addJobCard extraction', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addJobCard', {
+    const res = await callOperation('addJobCard', {
       api_key: user.key,
       payload: JSON.stringify(aJobCardPayload({ IsPriority: true, SyncState: 2 })),
     });
@@ -233,7 +241,7 @@ describe('addJobCard extraction', () => {
       SiteAddress: 'Main Road',
     };
     // Act
-    const res = await api.post('addJobCard', { api_key: user.key, payload: JSON.stringify(payload) });
+    const res = await callOperation('addJobCard', { api_key: user.key, payload: JSON.stringify(payload) });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.external_reference).toBe('R-OK');
@@ -260,7 +268,7 @@ describe('addJobCard extraction', () => {
     ['null when neither is present', { CompanyId: 'ACME' }, null],
   ])('takes the external reference from %s', async (_, payload, expected) => {
     const user = await givenUser();
-    const res = await api.post('addJobCard', { api_key: user.key, payload: JSON.stringify(payload) });
+    const res = await callOperation('addJobCard', { api_key: user.key, payload: JSON.stringify(payload) });
     expect(res.body.external_reference).toBe(expected);
   });
 });
@@ -271,14 +279,14 @@ describe('addJobCard refusals', () => {
     const user = await givenUser();
     const nested = (levels: number) => `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
     // Act
-    const deepest = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: nested(64) });
-    const tooDeep = await api.post('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: nested(65) });
-    const farTooDeep = await api.post('addJobCard', { api_key: user.key, payload: nested(20_000) });
+    const deepest = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: nested(64) });
+    const tooDeep = await callOperation('addJobCard', {}, { query: { api_key: user.key }, headers: json, rawBody: nested(65) });
+    const farTooDeep = await callOperation('addJobCard', { api_key: user.key, payload: nested(20_000) });
     // Assess
     expect(deepest).toBeSuccess();
     expect(tooDeep).toBeError(400, TOO_DEEP);
     expect(farTooDeep).toBeError(400, TOO_DEEP);
-    const cards = await api.get('getJobCards', { api_key: user.key });
+    const cards = await callOperation('getJobCards', { api_key: user.key });
     expect(cards).toBeSuccess();
     expect(cards.body.cnt).toBe(1);
   });
@@ -290,8 +298,8 @@ describe('addJobCard refusals', () => {
   });
 
   it('refuses a missing or unknown api key', async () => {
-    const missing = await api.post('addJobCard', {}, { headers: json, rawBody: '{}' });
-    const unknown = await api.post('addJobCard', {}, { query: { api_key: 'not-a-key' }, headers: json, rawBody: '{}' });
+    const missing = await callOperation('addJobCard', {}, { headers: json, rawBody: '{}' });
+    const unknown = await callOperation('addJobCard', {}, { query: { api_key: 'not-a-key' }, headers: json, rawBody: '{}' });
     expect(missing).toBeError(401, 'api key missing');
     expect(unknown).toBeError(401, 'unknown api key');
   });
@@ -299,7 +307,7 @@ describe('addJobCard refusals', () => {
 
 describe('addJobCard payloads read back', () => {
   it.each([
-    ['a payload form field', (key: string) => api.post('addJobCard', { api_key: key, payload: TRICKY_PAYLOAD_TEXT })],
+    ['a payload form field', (key: string) => callOperation('addJobCard', { api_key: key, payload: TRICKY_PAYLOAD_TEXT })],
     [
       'a JSON body labelled as a form',
       (key: string) =>
@@ -311,7 +319,7 @@ describe('addJobCard payloads read back', () => {
     ],
     [
       'a raw JSON body',
-      (key: string) => api.post('addJobCard', {}, { query: { api_key: key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT }),
+      (key: string) => callOperation('addJobCard', {}, { query: { api_key: key }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT }),
     ],
   ])('returns the text sent in %s exactly, in the card and its create snapshot', async (_, add) => {
     // Prepare
@@ -321,8 +329,8 @@ describe('addJobCard payloads read back', () => {
     // Assess
     expect(added).toBeSuccess();
     const [card, history] = await Promise.all([
-      api.get('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid }),
-      api.get('getJobCardHistory', { api_key: user.key, job_card_uid: added.body.job_card_uid }),
+      callOperation('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid }),
+      callOperation('getJobCardHistory', { api_key: user.key, job_card_uid: added.body.job_card_uid }),
     ]);
     expect(payloadTextsIn(card.raw)).toBe(1);
     expect(payloadTextsIn(history.raw)).toBe(1);

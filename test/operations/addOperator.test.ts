@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, aTagId, givenOperator, operatorRecord } from '../support/operators-builders.ts';
 
@@ -24,7 +24,7 @@ describe('addOperator', () => {
       const user = await givenUser();
       const params = anOperator();
       // Act
-      const res = await api.post('addOperator', { api_key: user.key, ...params });
+      const res = await callOperation('addOperator', { api_key: user.key, ...params });
       // Assess
       expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', operator_uid: expect.any(Number) });
       expect(Number.isInteger(res.body.operator_uid)).toBe(true);
@@ -55,7 +55,7 @@ describe('addOperator', () => {
       const user = await givenUser();
       const tag_id = aTagId();
       // Act
-      const res = await api.post('addOperator', { api_key: user.key, fullname: 'Sipho Dube', id_number: '7702025009081', tag_id });
+      const res = await callOperation('addOperator', { api_key: user.key, fullname: 'Sipho Dube', id_number: '7702025009081', tag_id });
       // Assess
       expect(await operatorRecord(user, res.body.operator_uid)).toEqual({
         operator_uid: res.body.operator_uid,
@@ -112,7 +112,7 @@ describe('addOperator', () => {
       const user = await givenUser();
       const tag = aTagId();
       // Act
-      const res = await api.post('addOperator', {
+      const res = await callOperation('addOperator', {
         api_key: user.key,
         fullname: '  Zoë Ndlovu 🚚 ',
         id_number: ' 123 ',
@@ -145,7 +145,7 @@ describe('addOperator', () => {
       ['tag_id is blank', { fullname: 'A', id_number: '1', tag_id: ' ' }, 'tag_id is required'],
     ])('answers in spec order when %s', async (_case, params, message) => {
       const user = await givenUser();
-      expect(await api.post('addOperator', { api_key: user.key, ...params })).toBeError(400, message);
+      expect(await callOperation('addOperator', { api_key: user.key, ...params })).toBeError(400, message);
     });
 
     it('refuses a JSON null or object for a required field', async () => {
@@ -167,8 +167,8 @@ describe('addOperator', () => {
       const user = await givenUser();
       const atLimit = name === 'tag_id' ? aTagId().padEnd(max, 'é') : 'é'.repeat(max);
       // Act
-      const longest = await api.post('addOperator', { api_key: user.key, ...anOperator({ [name]: atLimit }) });
-      const tooLong = await api.post('addOperator', { api_key: user.key, ...anOperator({ [name]: 'x'.repeat(max + 1) }) });
+      const longest = await callOperation('addOperator', { api_key: user.key, ...anOperator({ [name]: atLimit }) });
+      const tooLong = await callOperation('addOperator', { api_key: user.key, ...anOperator({ [name]: 'x'.repeat(max + 1) }) });
       // Assess
       expect(longest).toBeSuccess();
       expect(tooLong).toBeError(400, `${name} is too long (max ${max} chars)`);
@@ -178,7 +178,7 @@ describe('addOperator', () => {
       'refuses the email address %s',
       async (email_address) => {
         const user = await givenUser();
-        expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ email_address }) })).toBeError(
+        expect(await callOperation('addOperator', { api_key: user.key, ...anOperator({ email_address }) })).toBeError(
           400,
           'email_address is not a valid email address',
         );
@@ -188,7 +188,7 @@ describe('addOperator', () => {
     it('refuses an email address over 254 characters', async () => {
       const user = await givenUser();
       const email_address = `${'a'.repeat(64)}@${'b'.repeat(186)}.com`;
-      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ email_address }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: user.key, ...anOperator({ email_address }) })).toBeError(
         400,
         'email_address is too long (max 254 chars)',
       );
@@ -200,7 +200,7 @@ describe('addOperator', () => {
       ),
     )('says "expiry dates must be yyyy-mm-dd" for %s = "%s"', async (name, value) => {
       const user = await givenUser();
-      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ [name]: value }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: user.key, ...anOperator({ [name]: value }) })).toBeError(
         400,
         'expiry dates must be yyyy-mm-dd',
       );
@@ -214,7 +214,7 @@ describe('addOperator', () => {
 
     it.each(['2', '-1', 'yes', '', '1.0', 'true'])('says "active_flag must be 0 or 1" for "%s"', async (active_flag) => {
       const user = await givenUser();
-      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ active_flag }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: user.key, ...anOperator({ active_flag }) })).toBeError(
         400,
         'active_flag must be 0 or 1',
       );
@@ -222,7 +222,7 @@ describe('addOperator', () => {
 
     it.each(['abc', '1.5', '-1', '1e30', '99999999999999999999', '', '٣'])('refuses default_trip_type "%s"', async (default_trip_type) => {
       const user = await givenUser();
-      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ default_trip_type }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: user.key, ...anOperator({ default_trip_type }) })).toBeError(
         400,
         'default_trip_type must be an integer of 0 or more',
       );
@@ -263,28 +263,28 @@ describe('addOperator', () => {
       const user = await givenUser();
       const { tagId } = await givenOperator(user);
       // Act
-      const res = await api.post('addOperator', { api_key: user.key, ...anOperator({ tag_id: ` ${tagId} ` }) });
+      const res = await callOperation('addOperator', { api_key: user.key, ...anOperator({ tag_id: ` ${tagId} ` }) });
       // Assess
       expect(res).toBeError(409, 'tag_id already exists');
-      expect((await api.get('getOperators', { api_key: user.key })).body.cnt).toBe(1);
+      expect((await callOperation('getOperators', { api_key: user.key })).body.cnt).toBe(1);
     });
 
     it('refuses a tag_id an operator of another user holds', async () => {
       const owner = await givenUser();
       const { tagId } = await givenOperator(owner);
       const other = await givenUser();
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(
         409,
         'tag_id already exists',
       );
-      expect((await api.get('getOperators', { api_key: other.key })).body.cnt).toBe(0);
+      expect((await callOperation('getOperators', { api_key: other.key })).body.cnt).toBe(0);
     });
 
     it('compares tags case-sensitively', async () => {
       const user = await givenUser();
       const tag = `ab${aTagId()}`.toLowerCase();
       await givenOperator(user, { tag_id: tag });
-      expect(await api.post('addOperator', { api_key: user.key, ...anOperator({ tag_id: tag.toUpperCase() }) })).toBeSuccess();
+      expect(await callOperation('addOperator', { api_key: user.key, ...anOperator({ tag_id: tag.toUpperCase() }) })).toBeSuccess();
     });
 
     it('creates exactly one operator when 20 requests from two users race for one tag_id', async () => {
@@ -294,13 +294,13 @@ describe('addOperator', () => {
       // Act
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          api.post('addOperator', { api_key: (i % 2 ? first : second).key, ...anOperator({ tag_id, fullname: `Driver ${i}` }) }),
+          callOperation('addOperator', { api_key: (i % 2 ? first : second).key, ...anOperator({ tag_id, fullname: `Driver ${i}` }) }),
         ),
       );
       // Assess
       expect(results.filter((res) => res.status === 200)).toHaveLength(1);
       for (const res of results.filter((r) => r.status !== 200)) expect(res).toBeError(409, 'tag_id already exists');
-      const lists = await Promise.all([first, second].map((user) => api.get('getOperators', { api_key: user.key })));
+      const lists = await Promise.all([first, second].map((user) => callOperation('getOperators', { api_key: user.key })));
       expect(lists.flatMap((res) => res.body.operators).filter((op: { tag_id: string }) => op.tag_id === tag_id)).toHaveLength(1);
     });
   });
@@ -311,6 +311,6 @@ describe('addOperator', () => {
   });
 
   it('refuses an unknown key before looking at the parameters', async () => {
-    expect(await api.post('addOperator', { api_key: 'not-a-key' })).toBeError(401, 'unknown api key');
+    expect(await callOperation('addOperator', { api_key: 'not-a-key' })).toBeError(401, 'unknown api key');
   });
 });

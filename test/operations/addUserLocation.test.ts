@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { SQUARE_AROUND_DEPOT, storedLocation } from '../support/user-locations-builders.ts';
 
@@ -11,12 +11,12 @@ describe('addUserLocation', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addUserLocation', { api_key: user.key, ...depot });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...depot });
     // Assess
     expect(res).toBeSuccess();
     expect(Object.keys(res.body).sort()).toEqual(['error_msg', 'result', 'user_location_uid', 'version']);
     expect(Number.isInteger(res.body.user_location_uid)).toBe(true);
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
     expect(got.body.location).toStrictEqual({
       user_location_uid: res.body.user_location_uid,
       latitude: -26.2041,
@@ -37,7 +37,7 @@ describe('addUserLocation', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addUserLocation', {
+    const res = await callOperation('addUserLocation', {
       api_key: user.key,
       ...depot,
       color: 'red',
@@ -73,7 +73,7 @@ describe('addUserLocation', () => {
     );
     // Assess
     expect(res).toBeSuccess();
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
     expect(got.body.location).toMatchObject({ location_type: 'polygon', points: squareText, latitude: -26.205, no_go: 1 });
   });
 
@@ -82,7 +82,7 @@ describe('addUserLocation', () => {
     const user = await givenUser();
     const body = JSON.stringify({ api_key: user.key, ...depot, location_type: 'polygon', points: SQUARE_AROUND_DEPOT });
     // Act
-    const res = await api.post('addUserLocation', {}, { rawBody: body, headers: { 'Content-Type': 'application/json' } });
+    const res = await callOperation('addUserLocation', {}, { rawBody: body, headers: { 'Content-Type': 'application/json' } });
     // Assess
     expect(res).toBeSuccess();
     expect((await storedLocation(user, res.body.user_location_uid)).points).toEqual(SQUARE_AROUND_DEPOT);
@@ -90,28 +90,28 @@ describe('addUserLocation', () => {
 
   it('reads location_type without regard to case or spaces', async () => {
     const user = await givenUser();
-    const res = await api.post('addUserLocation', { api_key: user.key, ...depot, location_type: ' Polygon ', points: squareText });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...depot, location_type: ' Polygon ', points: squareText });
     expect(res).toBeSuccess();
     expect((await storedLocation(user, res.body.user_location_uid)).locationType).toBe('polygon');
   });
 
   it("keeps a point's points empty, ignoring any points sent", async () => {
     const user = await givenUser();
-    const res = await api.post('addUserLocation', { api_key: user.key, ...depot, points: 'not even json' });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...depot, points: 'not even json' });
     expect(res).toBeSuccess();
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: res.body.user_location_uid });
     expect(got.body.location).toMatchObject({ location_type: 'point', points: '' });
   });
 
   it('takes a blank colour as blue', async () => {
     const user = await givenUser();
-    const res = await api.post('addUserLocation', { api_key: user.key, ...depot, color: ' ' });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...depot, color: ' ' });
     expect((await storedLocation(user, res.body.user_location_uid)).color).toBe('blue');
   });
 
   it('keeps unicode text and trims the description', async () => {
     const user = await givenUser();
-    const res = await api.post('addUserLocation', { api_key: user.key, ...depot, description: '  Dépôt 北京 🚚 ', icon: '📍' });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...depot, description: '  Dépôt 北京 🚚 ', icon: '📍' });
     expect(res).toBeSuccess();
     expect(await storedLocation(user, res.body.user_location_uid)).toMatchObject({ description: 'Dépôt 北京 🚚', icon: '📍' });
   });
@@ -123,7 +123,7 @@ describe('addUserLocation', () => {
       ['-90', '-180'],
       ['0', '0'],
     ]) {
-      const res = await api.post('addUserLocation', { api_key: user.key, description: 'Edge', latitude, longitude });
+      const res = await callOperation('addUserLocation', { api_key: user.key, description: 'Edge', latitude, longitude });
       expect(res).toBeSuccess();
     }
   });
@@ -133,12 +133,12 @@ describe('addUserLocation', () => {
     const user = await givenUser();
     // Act
     const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api.post('addUserLocation', { api_key: user.key, ...depot, description: `Stop ${i}` })),
+      Array.from({ length: 10 }, (_, i) => callOperation('addUserLocation', { api_key: user.key, ...depot, description: `Stop ${i}` })),
     );
     // Assess
     const ids = responses.map((res) => res.body.user_location_uid);
     expect(new Set(ids).size).toBe(10);
-    const list = await api.get('getUserLocations', { api_key: user.key });
+    const list = await callOperation('getUserLocations', { api_key: user.key });
     expect(list.body.cnt).toBe(10);
   });
 });
@@ -181,10 +181,10 @@ describe('addUserLocation refusals', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const res = await api.post('addUserLocation', { api_key: user.key, ...params });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...params });
     // Assess
     expect(res).toBeError(400, message);
-    expect((await api.get('getUserLocations', { api_key: user.key })).body.cnt).toBe(0);
+    expect((await callOperation('getUserLocations', { api_key: user.key })).body.cnt).toBe(0);
   });
 
   it.each([
@@ -211,7 +211,7 @@ describe('addUserLocation refusals', () => {
     ['a vertex of 1e30', '[{"lat":1e30,"lng":2},{"lat":3,"lng":4},{"lat":5,"lng":6}]', 'points vertex 1 is out of range'],
   ])('refuses a polygon with %s', async (_case, points, message) => {
     const user = await givenUser();
-    const res = await api.post('addUserLocation', { api_key: user.key, ...depot, location_type: 'polygon', points });
+    const res = await callOperation('addUserLocation', { api_key: user.key, ...depot, location_type: 'polygon', points });
     expect(res).toBeError(400, message);
   });
 
@@ -253,7 +253,7 @@ describe('addUserLocation refusals', () => {
   });
 
   it('refuses a request without an api key', async () => {
-    const res = await api.post('addUserLocation', depot);
+    const res = await callOperation('addUserLocation', depot);
     expect(res).toBeError(401, 'api key missing');
   });
 });

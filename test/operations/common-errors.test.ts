@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../functions/registry.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 
 const send = (operation: (typeof operations)[number], params: Record<string, string>, headers?: Record<string, string>) =>
@@ -54,7 +54,7 @@ describe('api key sources', () => {
   async function addTypeWith({ header, body, query, json = false }: { header?: string; body?: string; query?: string; json?: boolean }) {
     const name = `Tolls ${++typesAdded}`;
     const bodyParams = { expense_name: name, ...(body === undefined ? {} : { api_key: body }) };
-    return api.post('addExpenseType', bodyParams, {
+    return callOperation('addExpenseType', bodyParams, {
       json,
       headers: header === undefined ? {} : { 'X-Api-Key': header },
       query: query === undefined ? {} : { api_key: query },

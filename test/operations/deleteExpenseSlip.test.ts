@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenFillSlip, givenSlip } from '../support/expense-slips-builders.ts';
 
 const NOT_FOUND = 'slip not found or not linked to this api key';
 
-const getSlip = (user: TestUser, slipUid: number) => api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid });
+const getSlip = (user: TestUser, slipUid: number) => callOperation('getExpenseSlip', { api_key: user.key, slip_uid: slipUid });
 
 describe('deleteExpenseSlip', () => {
   describe('success', () => {
@@ -16,11 +16,11 @@ describe('deleteExpenseSlip', () => {
       const vehicle = await givenVehicle(user);
       const slip = await givenSlip(user, vehicle);
       // Act
-      const res = await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
+      const res = await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
       // Assess
       expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', slip_uid: slip.slipUid });
       expect(await getSlip(user, slip.slipUid)).toBeError(404, NOT_FOUND);
-      const listed = await api.get('getExpenseSlips', {
+      const listed = await callOperation('getExpenseSlips', {
         api_key: user.key,
         vehicle_uid: vehicle.vehicleUid,
         start_date: '2026-11-01',
@@ -32,14 +32,14 @@ describe('deleteExpenseSlip', () => {
     it('deletes a fill slip too', async () => {
       const user = await givenUser();
       const slip = await givenFillSlip(await givenVehicle(user));
-      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeSuccess();
+      expect(await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeSuccess();
       expect(await getSlip(user, slip.slipUid)).toBeError(404, NOT_FOUND);
     });
 
     it('takes a JSON body', async () => {
       const user = await givenUser();
       const slip = await givenSlip(user, await givenVehicle(user));
-      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid }, { json: true })).toBeSuccess();
+      expect(await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid }, { json: true })).toBeSuccess();
     });
 
     it('lets exactly one of parallel deletes of one slip succeed', async () => {
@@ -48,7 +48,7 @@ describe('deleteExpenseSlip', () => {
       const slip = await givenSlip(user, await givenVehicle(user));
       // Act
       const results = await Promise.all(
-        Array.from({ length: 8 }, () => api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })),
+        Array.from({ length: 8 }, () => callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })),
       );
       // Assess
       expect(results.map((res) => res.status).sort()).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
@@ -58,7 +58,7 @@ describe('deleteExpenseSlip', () => {
   describe('errors', () => {
     it.each(notIntegers)('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
       const user = await givenUser();
-      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid })).toBeError(
+      expect(await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid })).toBeError(
         400,
         'slip_uid is required and must be an integer',
       );
@@ -67,9 +67,9 @@ describe('deleteExpenseSlip', () => {
     it('says "slip not found" for a slip nobody has, and for one already deleted', async () => {
       const user = await givenUser();
       const slip = await givenSlip(user, await givenVehicle(user));
-      await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
-      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: 999999999 })).toBeError(404, NOT_FOUND);
-      expect(await api.post('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeError(404, NOT_FOUND);
+      await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
+      expect(await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: 999999999 })).toBeError(404, NOT_FOUND);
+      expect(await callOperation('deleteExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeError(404, NOT_FOUND);
     });
 
     it("never deletes another user's slip", async () => {
@@ -78,7 +78,7 @@ describe('deleteExpenseSlip', () => {
       const slip = await givenSlip(owner, await givenVehicle(owner));
       const stranger = await givenUser();
       // Act
-      const res = await api.post('deleteExpenseSlip', { api_key: stranger.key, slip_uid: slip.slipUid });
+      const res = await callOperation('deleteExpenseSlip', { api_key: stranger.key, slip_uid: slip.slipUid });
       // Assess
       expect(res).toBeError(404, NOT_FOUND);
       expect(await getSlip(owner, slip.slipUid)).toBeSuccess();

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 
 describe('deleteExpenseType', () => {
   it('soft-deletes the type and answers its id', async () => {
     // Prepare
     const user = await givenUser();
-    const type = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
+    const type = (await callOperation('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
     // Act
-    const res = await api.post('deleteExpenseType', { api_key: user.key, type });
+    const res = await callOperation('deleteExpenseType', { api_key: user.key, type });
     // Assess
     expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', type });
-    expect((await api.get('getExpenseTypes', { api_key: user.key })).body.cnt).toBe(1);
+    expect((await callOperation('getExpenseTypes', { api_key: user.key })).body.cnt).toBe(1);
   });
 
   it('refuses to delete Fuel (type 2)', async () => {
     const user = await givenUser();
-    expect(await api.post('deleteExpenseType', { api_key: user.key, type: 2 })).toBeError(
+    expect(await callOperation('deleteExpenseType', { api_key: user.key, type: 2 })).toBeError(
       400,
       'type 2 (Fuel) is built in and cannot be deleted',
     );
@@ -24,14 +24,14 @@ describe('deleteExpenseType', () => {
 
   it.each([[undefined], [''], ['x'], ['1.0'], ['１２']])('says "type is required and must be an integer" for %j', async (type) => {
     const user = await givenUser();
-    expect(await api.post('deleteExpenseType', { api_key: user.key, type })).toBeError(400, 'type is required and must be an integer');
+    expect(await callOperation('deleteExpenseType', { api_key: user.key, type })).toBeError(400, 'type is required and must be an integer');
   });
 
   it('does not find a type that is already deleted', async () => {
     const user = await givenUser();
-    const type = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
-    await api.post('deleteExpenseType', { api_key: user.key, type });
-    expect(await api.post('deleteExpenseType', { api_key: user.key, type })).toBeError(
+    const type = (await callOperation('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
+    await callOperation('deleteExpenseType', { api_key: user.key, type });
+    expect(await callOperation('deleteExpenseType', { api_key: user.key, type })).toBeError(
       404,
       'expense type not found or not linked to this api key',
     );
@@ -40,19 +40,19 @@ describe('deleteExpenseType', () => {
   it("does not find another user's type, and leaves it in place", async () => {
     // Prepare
     const owner = await givenUser();
-    const type = (await api.post('addExpenseType', { api_key: owner.key, expense_name: 'Tolls' })).body.type;
+    const type = (await callOperation('addExpenseType', { api_key: owner.key, expense_name: 'Tolls' })).body.type;
     const other = await givenUser();
     // Act
-    const res = await api.post('deleteExpenseType', { api_key: other.key, type });
+    const res = await callOperation('deleteExpenseType', { api_key: other.key, type });
     // Assess
     expect(res).toBeError(404, 'expense type not found or not linked to this api key');
-    expect((await api.get('getExpenseTypes', { api_key: owner.key })).body.cnt).toBe(2);
+    expect((await callOperation('getExpenseTypes', { api_key: owner.key })).body.cnt).toBe(2);
   });
 
   it('deletes once when the same delete races with itself', async () => {
     const user = await givenUser();
-    const type = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
-    const results = await Promise.all(Array.from({ length: 5 }, () => api.post('deleteExpenseType', { api_key: user.key, type })));
+    const type = (await callOperation('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
+    const results = await Promise.all(Array.from({ length: 5 }, () => callOperation('deleteExpenseType', { api_key: user.key, type })));
     expect(results.filter((res) => res.status === 200)).toHaveLength(1);
     expect(results.filter((res) => res.status === 404)).toHaveLength(4);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, givenOperator, operatorRecord } from '../support/operators-builders.ts';
@@ -13,11 +13,11 @@ describe('deleteOperator', () => {
     const { operatorUid } = await givenOperator(user);
     const kept = await givenOperator(user);
     // Act
-    const res = await api.post('deleteOperator', { api_key: user.key, operator_uid: operatorUid });
+    const res = await callOperation('deleteOperator', { api_key: user.key, operator_uid: operatorUid });
     // Assess
     expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', operator_uid: operatorUid });
-    expect(await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid })).toBeError(404, NOT_FOUND);
-    const listed = await api.get('getOperators', { api_key: user.key });
+    expect(await callOperation('getOperator', { api_key: user.key, operator_uid: operatorUid })).toBeError(404, NOT_FOUND);
+    const listed = await callOperation('getOperators', { api_key: user.key });
     expect(listed.body.operators.map((operator: { operator_uid: number }) => operator.operator_uid)).toEqual([kept.operatorUid]);
   });
 
@@ -27,8 +27,8 @@ describe('deleteOperator', () => {
     const { operatorUid, tagId } = await givenOperator(owner);
     const other = await givenUser();
     // Act
-    await api.post('deleteOperator', { api_key: owner.key, operator_uid: operatorUid });
-    const res = await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) });
+    await callOperation('deleteOperator', { api_key: owner.key, operator_uid: operatorUid });
+    const res = await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) });
     // Assess
     expect(res).toBeSuccess();
     expect((await operatorRecord(other, res.body.operator_uid)).tag_id).toBe(tagId);
@@ -37,22 +37,22 @@ describe('deleteOperator', () => {
   it('accepts a JSON body', async () => {
     const user = await givenUser();
     const { operatorUid } = await givenOperator(user);
-    expect(await api.post('deleteOperator', { api_key: user.key, operator_uid: operatorUid }, { json: true })).toBeSuccess();
+    expect(await callOperation('deleteOperator', { api_key: user.key, operator_uid: operatorUid }, { json: true })).toBeSuccess();
   });
 
   it('does not find an operator deleted before, nor one that never existed', async () => {
     const user = await givenUser();
     const { operatorUid } = await givenOperator(user);
-    await api.post('deleteOperator', { api_key: user.key, operator_uid: operatorUid });
+    await callOperation('deleteOperator', { api_key: user.key, operator_uid: operatorUid });
     for (const operator_uid of [operatorUid, 999999999]) {
-      expect(await api.post('deleteOperator', { api_key: user.key, operator_uid })).toBeError(404, NOT_FOUND);
+      expect(await callOperation('deleteOperator', { api_key: user.key, operator_uid })).toBeError(404, NOT_FOUND);
     }
   });
 
   it('deletes once when two deletes race', async () => {
     const user = await givenUser();
     const { operatorUid } = await givenOperator(user);
-    const results = await Promise.all([1, 2].map(() => api.post('deleteOperator', { api_key: user.key, operator_uid: operatorUid })));
+    const results = await Promise.all([1, 2].map(() => callOperation('deleteOperator', { api_key: user.key, operator_uid: operatorUid })));
     expect(results.map((res) => res.status).sort()).toEqual([200, 404]);
   });
 
@@ -63,16 +63,19 @@ describe('deleteOperator', () => {
     const before = await operatorRecord(owner, operatorUid);
     const other = await givenUser();
     // Act
-    const res = await api.post('deleteOperator', { api_key: other.key, operator_uid: operatorUid });
+    const res = await callOperation('deleteOperator', { api_key: other.key, operator_uid: operatorUid });
     // Assess
     expect(res).toBeError(404, NOT_FOUND);
     expect(await operatorRecord(owner, operatorUid)).toEqual(before);
-    expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(409, 'tag_id already exists');
+    expect(await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: tagId }) })).toBeError(
+      409,
+      'tag_id already exists',
+    );
   });
 
   it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
     const user = await givenUser();
-    expect(await api.post('deleteOperator', { api_key: user.key, operator_uid })).toBeError(
+    expect(await callOperation('deleteOperator', { api_key: user.key, operator_uid })).toBeError(
       400,
       'operator_uid is required and must be an integer',
     );

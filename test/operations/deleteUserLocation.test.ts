@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenPolygonLocation, givenUserLocation, storedLocation } from '../support/user-locations-builders.ts';
 
@@ -10,28 +10,32 @@ describe('deleteUserLocation', () => {
     const kept = await givenUserLocation(user, { description: 'Kept' });
     const doomed = await givenPolygonLocation(user);
     // Act
-    const res = await api.post('deleteUserLocation', { api_key: user.key, user_location_uid: doomed.userLocationUid });
+    const res = await callOperation('deleteUserLocation', { api_key: user.key, user_location_uid: doomed.userLocationUid });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.user_location_uid).toBe(doomed.userLocationUid);
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: doomed.userLocationUid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: doomed.userLocationUid });
     expect(got).toBeError(404, 'location not found or not linked to this api key');
-    const list = await api.get('getUserLocations', { api_key: user.key });
+    const list = await callOperation('getUserLocations', { api_key: user.key });
     expect(list.body.locations.map((l: { user_location_uid: number }) => l.user_location_uid)).toEqual([kept.userLocationUid]);
   });
 
   it('accepts a JSON body', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    const res = await api.post('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid }, { json: true });
+    const res = await callOperation(
+      'deleteUserLocation',
+      { api_key: user.key, user_location_uid: location.userLocationUid },
+      { json: true },
+    );
     expect(res).toBeSuccess();
   });
 
   it('answers not found to a second delete', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    await api.post('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
-    const res = await api.post('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
+    await callOperation('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
+    const res = await callOperation('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
     expect(res).toBeError(404, 'location not found or not linked to this api key');
   });
 
@@ -41,7 +45,9 @@ describe('deleteUserLocation', () => {
     const location = await givenUserLocation(user);
     // Act
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => api.post('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid })),
+      Array.from({ length: 5 }, () =>
+        callOperation('deleteUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid }),
+      ),
     );
     // Assess
     expect(responses.filter((res) => res.status === 200)).toHaveLength(1);
@@ -51,7 +57,7 @@ describe('deleteUserLocation', () => {
 
   it.each([undefined, '', 'abc', '2.5', '99999999999999999999'])('refuses user_location_uid %j', async (userLocationUid) => {
     const user = await givenUser();
-    const res = await api.post('deleteUserLocation', { api_key: user.key, user_location_uid: userLocationUid });
+    const res = await callOperation('deleteUserLocation', { api_key: user.key, user_location_uid: userLocationUid });
     expect(res).toBeError(400, 'user_location_uid is required and must be an integer');
   });
 
@@ -61,7 +67,7 @@ describe('deleteUserLocation', () => {
     const location = await givenUserLocation(owner);
     const stranger = await givenUser();
     // Act
-    const res = await api.post('deleteUserLocation', { api_key: stranger.key, user_location_uid: location.userLocationUid });
+    const res = await callOperation('deleteUserLocation', { api_key: stranger.key, user_location_uid: location.userLocationUid });
     // Assess
     expect(res).toBeError(404, 'location not found or not linked to this api key');
     expect(await storedLocation(owner, location.userLocationUid)).toEqual(location);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenSlip } from '../support/expense-slips-builders.ts';
 
 const slipOf = async (user: TestUser, slipUid: number) =>
-  (await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip;
+  (await callOperation('getExpenseSlip', { api_key: user.key, slip_uid: slipUid })).body.slip;
 
 async function givenUserWithSlip() {
   const user = await givenUser();
@@ -27,7 +27,7 @@ describe('editExpenseSlip', () => {
         comment: 'Corrected',
       };
       // Act
-      const res = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, ...changes });
+      const res = await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, ...changes });
       // Assess
       expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', slip_uid: slip.slipUid });
       expect(await slipOf(user, slip.slipUid)).toEqual({
@@ -42,25 +42,25 @@ describe('editExpenseSlip', () => {
 
     it('keeps every field it is not given', async () => {
       const { user, slip, before } = await givenUserWithSlip();
-      await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '0.10' });
+      await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '0.10' });
       expect(await slipOf(user, slip.slipUid)).toEqual({ ...before, slip_amount: '0.10' });
     });
 
     it('changes nothing when given only the slip_uid', async () => {
       const { user, slip, before } = await givenUserWithSlip();
-      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeSuccess();
+      expect(await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid })).toBeSuccess();
       expect(await slipOf(user, slip.slipUid)).toEqual(before);
     });
 
     it('clears slip_number and comment given empty, and sets qty to 0', async () => {
       const { user, slip } = await givenUserWithSlip();
-      await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, slip_number: '', comment: '', qty: '0' });
+      await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, slip_number: '', comment: '', qty: '0' });
       expect(await slipOf(user, slip.slipUid)).toMatchObject({ slip_number: '', comment: '', slip_qty: '0' });
     });
 
     it('reads a bare date as its midnight', async () => {
       const { user, slip } = await givenUserWithSlip();
-      await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, event_datetime: '2026-12-24' });
+      await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, event_datetime: '2026-12-24' });
       expect((await slipOf(user, slip.slipUid)).event_datetime).toBe('2026-12-24 00:00:00');
     });
 
@@ -80,8 +80,8 @@ describe('editExpenseSlip', () => {
       const { user, slip, before } = await givenUserWithSlip();
       const tolls = await givenExpenseType(user, 'Tolls');
       // Act
-      const same = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, type: 2, amount: '5.00' });
-      const other = await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, type: tolls, amount: '6.00' });
+      const same = await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, type: 2, amount: '5.00' });
+      const other = await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, type: tolls, amount: '6.00' });
       // Assess
       expect(same).toBeSuccess();
       expect(other).toBeError(400, 'type cannot be changed: delete the slip and add a new one');
@@ -91,8 +91,8 @@ describe('editExpenseSlip', () => {
     it('keeps both of two parallel edits of different fields', async () => {
       const { user, slip } = await givenUserWithSlip();
       await Promise.all([
-        api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '99.99' }),
-        api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, comment: 'Parallel' }),
+        callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount: '99.99' }),
+        callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, comment: 'Parallel' }),
       ]);
       expect(await slipOf(user, slip.slipUid)).toMatchObject({ slip_amount: '99.99', comment: 'Parallel' });
     });
@@ -101,7 +101,7 @@ describe('editExpenseSlip', () => {
   describe('errors', () => {
     it.each(notIntegers)('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
       const user = await givenUser();
-      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid, amount: '1' })).toBeError(
+      expect(await callOperation('editExpenseSlip', { api_key: user.key, slip_uid, amount: '1' })).toBeError(
         400,
         'slip_uid is required and must be an integer',
       );
@@ -109,7 +109,7 @@ describe('editExpenseSlip', () => {
 
     it('says "slip not found" for a slip nobody has', async () => {
       const user = await givenUser();
-      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid: 999999999, amount: '1' })).toBeError(
+      expect(await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: 999999999, amount: '1' })).toBeError(
         404,
         'slip not found or not linked to this api key',
       );
@@ -120,7 +120,12 @@ describe('editExpenseSlip', () => {
       const { user, slip, before } = await givenUserWithSlip();
       const stranger = await givenUser();
       // Act
-      const res = await api.post('editExpenseSlip', { api_key: stranger.key, slip_uid: slip.slipUid, amount: '1.00', comment: 'Hacked' });
+      const res = await callOperation('editExpenseSlip', {
+        api_key: stranger.key,
+        slip_uid: slip.slipUid,
+        amount: '1.00',
+        comment: 'Hacked',
+      });
       // Assess
       expect(res).toBeError(404, 'slip not found or not linked to this api key');
       expect(await slipOf(user, slip.slipUid)).toEqual(before);
@@ -128,7 +133,7 @@ describe('editExpenseSlip', () => {
 
     it.each(['0', '0.00', '-3', 'abc', '', '1e3'])('says "amount must be greater than 0" for amount "%s"', async (amount) => {
       const { user, slip, before } = await givenUserWithSlip();
-      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount })).toBeError(
+      expect(await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, amount })).toBeError(
         400,
         'amount must be greater than 0',
       );
@@ -146,7 +151,7 @@ describe('editExpenseSlip', () => {
       [{ type: 'Fuel' }, 'type must be an integer'],
     ])('refuses %o', async (params, message) => {
       const { user, slip } = await givenUserWithSlip();
-      expect(await api.post('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, ...params })).toBeError(400, message);
+      expect(await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid, ...params })).toBeError(400, message);
     });
 
     it('refuses a GET with the method message', async () => {

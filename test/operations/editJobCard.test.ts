@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { aJobCardPayload, givenJobCard, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
@@ -29,7 +29,7 @@ describe('editJobCard with a raw JSON body', () => {
       job_card_uid: card.jobCardUid,
       external_reference: 'R-NEW',
     });
-    const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const read = await callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(read.body.job_card).toEqual({
       job_card_uid: card.jobCardUid,
       created_datetime: '2026-11-01 08:00:00',
@@ -80,8 +80,8 @@ describe('editJobCard with a raw JSON body', () => {
       { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody: '{"SiteReferenceNumber":"NEW-1"}' },
     );
     // Assess
-    const byOld = await api.get('getJobCards', { api_key: user.key, external_reference: 'OLD-1' });
-    const byNew = await api.get('getJobCards', { api_key: user.key, external_reference: 'NEW-1' });
+    const byOld = await callOperation('getJobCards', { api_key: user.key, external_reference: 'OLD-1' });
+    const byNew = await callOperation('getJobCards', { api_key: user.key, external_reference: 'NEW-1' });
     expect(byOld.body.cnt).toBe(0);
     expect(byNew.body.job_cards.map((c: { job_card_uid: number }) => c.job_card_uid)).toEqual([card.jobCardUid]);
   });
@@ -105,7 +105,11 @@ describe('editJobCard with a raw JSON body', () => {
   ])('refuses a %s body as not valid JSON', async (_, rawBody) => {
     const user = await givenUser();
     const card = await givenJobCard(user);
-    const res = await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody });
+    const res = await callOperation(
+      'editJobCard',
+      {},
+      { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody },
+    );
     expect(res).toBeError(400, NOT_JSON);
   });
 
@@ -113,7 +117,11 @@ describe('editJobCard with a raw JSON body', () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
     const rawBody = JSON.stringify({ Instructions: 'x'.repeat(257 * 1024) });
-    const res = await api.post('editJobCard', {}, { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody });
+    const res = await callOperation(
+      'editJobCard',
+      {},
+      { query: { api_key: user.key, job_card_uid: card.jobCardUid }, headers: json, rawBody },
+    );
     expect(res).toBeError(413, 'request body too large (max 256 KB)');
   });
 });
@@ -124,14 +132,14 @@ describe('editJobCard with a payload form field', () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
     // Act
-    const res = await api.post('editJobCard', {
+    const res = await callOperation('editJobCard', {
       api_key: user.key,
       job_card_uid: card.jobCardUid,
       payload: '{"ReferenceNumber":"R-FORM"}',
     });
     // Assess
     expect(res).toBeSuccess();
-    const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const read = await callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(read.body.job_card.payload).toEqual({ ReferenceNumber: 'R-FORM' });
   });
 
@@ -141,14 +149,14 @@ describe('editJobCard with a payload form field', () => {
   ])('refuses a %s payload', async (_, payload) => {
     const user = await givenUser();
     const card = await givenJobCard(user);
-    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload });
+    const res = await callOperation('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload });
     expect(res).toBeError(400, REQUIRED);
   });
 
   it('refuses a payload field that is not a JSON object', async () => {
     const user = await givenUser();
     const card = await givenJobCard(user);
-    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload: '"text"' });
+    const res = await callOperation('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload: '"text"' });
     expect(res).toBeError(400, NOT_JSON);
   });
 
@@ -158,23 +166,23 @@ describe('editJobCard with a payload form field', () => {
     const card = await givenJobCard(user);
     const payload = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     // Act
-    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload });
+    const res = await callOperation('editJobCard', { api_key: user.key, job_card_uid: card.jobCardUid, payload });
     // Assess
     expect(res).toBeError(400, 'payload is nested too deeply (max 64 levels)');
-    const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const read = await callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(read).toBeSuccess();
     expect(read.body.job_card.payload).toEqual(aJobCardPayload());
   });
 
   it.each(['', 'abc', '1.5', '-', '1e30', '99999999999999999999', '１２'])('refuses job_card_uid %j', async (jobCardUid) => {
     const user = await givenUser();
-    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: jobCardUid, payload: '{}' });
+    const res = await callOperation('editJobCard', { api_key: user.key, job_card_uid: jobCardUid, payload: '{}' });
     expect(res).toBeError(400, 'job_card_uid is required and must be an integer');
   });
 
   it('checks job_card_uid before the payload', async () => {
     const user = await givenUser();
-    const res = await api.post('editJobCard', { api_key: user.key });
+    const res = await callOperation('editJobCard', { api_key: user.key });
     expect(res).toBeError(400, 'job_card_uid is required and must be an integer');
   });
 });
@@ -182,7 +190,7 @@ describe('editJobCard with a payload form field', () => {
 describe('editJobCard and other users', () => {
   it('answers not found for an unknown card', async () => {
     const user = await givenUser();
-    const res = await api.post('editJobCard', { api_key: user.key, job_card_uid: 999999999, payload: '{}' });
+    const res = await callOperation('editJobCard', { api_key: user.key, job_card_uid: 999999999, payload: '{}' });
     expect(res).toBeError(404, NOT_FOUND);
   });
 
@@ -192,16 +200,16 @@ describe('editJobCard and other users', () => {
     const card = await givenJobCard(owner);
     const other = await givenUser();
     // Act
-    const res = await api.post('editJobCard', {
+    const res = await callOperation('editJobCard', {
       api_key: other.key,
       job_card_uid: card.jobCardUid,
       payload: '{"ReferenceNumber":"HIJACK"}',
     });
     // Assess
     expect(res).toBeError(404, NOT_FOUND);
-    const read = await api.get('getJobCard', { api_key: owner.key, job_card_uid: card.jobCardUid });
+    const read = await callOperation('getJobCard', { api_key: owner.key, job_card_uid: card.jobCardUid });
     expect(read.body.job_card).toMatchObject({ external_reference: 'SITE-1001', payload: aJobCardPayload() });
-    const history = await api.get('getJobCardHistory', { api_key: owner.key, job_card_uid: card.jobCardUid });
+    const history = await callOperation('getJobCardHistory', { api_key: owner.key, job_card_uid: card.jobCardUid });
     expect(history.body.cnt).toBe(1);
   });
 });
@@ -215,7 +223,7 @@ describe('editJobCard under concurrency', () => {
     // Act
     const results = await Promise.all(
       references.map((reference) =>
-        api.post('editJobCard', {
+        callOperation('editJobCard', {
           api_key: user.key,
           job_card_uid: card.jobCardUid,
           payload: JSON.stringify({ ReferenceNumber: reference }),
@@ -224,14 +232,14 @@ describe('editJobCard under concurrency', () => {
     );
     // Assess
     for (const res of results) expect(res).toBeSuccess();
-    const history = await api.get('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const history = await callOperation('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(history.body.cnt).toBe(6);
-    const edits = history.body.history.slice(1).map((s: { external_reference: string }) => s.external_reference);
+    const edits = history.body.history.slice(1).map((snapshot) => snapshot.external_reference);
     expect([...edits].sort()).toEqual(references);
-    const current = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const current = await callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(current.body.job_card.external_reference).toBe(edits.at(-1));
     const listed = await Promise.all(
-      references.map((reference) => api.get('getJobCards', { api_key: user.key, external_reference: reference })),
+      references.map((reference) => callOperation('getJobCards', { api_key: user.key, external_reference: reference })),
     );
     expect(listed.map((res) => res.body.cnt)).toEqual(references.map((reference) => (reference === edits.at(-1) ? 1 : 0)));
   });
@@ -245,7 +253,7 @@ describe('editJobCard refusals', () => {
   });
 
   it('refuses an unknown api key', async () => {
-    const res = await api.post('editJobCard', { api_key: 'nope', job_card_uid: 1, payload: '{}' });
+    const res = await callOperation('editJobCard', { api_key: 'nope', job_card_uid: 1, payload: '{}' });
     expect(res).toBeError(401, 'unknown api key');
   });
 });
@@ -254,12 +262,12 @@ describe('editJobCard payloads read back', () => {
   it.each([
     [
       'a payload form field',
-      (key: string, uid: number) => api.post('editJobCard', { api_key: key, job_card_uid: uid, payload: TRICKY_PAYLOAD_TEXT }),
+      (key: string, uid: number) => callOperation('editJobCard', { api_key: key, job_card_uid: uid, payload: TRICKY_PAYLOAD_TEXT }),
     ],
     [
       'a raw JSON body',
       (key: string, uid: number) =>
-        api.post('editJobCard', {}, { query: { api_key: key, job_card_uid: uid }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT }),
+        callOperation('editJobCard', {}, { query: { api_key: key, job_card_uid: uid }, headers: json, rawBody: TRICKY_PAYLOAD_TEXT }),
     ],
   ])('returns the text sent in %s exactly, in the card and its edit snapshot', async (_, edit) => {
     // Prepare
@@ -270,8 +278,8 @@ describe('editJobCard payloads read back', () => {
     // Assess
     expect(edited).toBeSuccess();
     const [read, history] = await Promise.all([
-      api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid }),
-      api.get('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid }),
+      callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid }),
+      callOperation('getJobCardHistory', { api_key: user.key, job_card_uid: card.jobCardUid }),
     ]);
     expect(payloadTextsIn(read.raw)).toBe(1);
     expect(payloadTextsIn(history.raw)).toBe(1);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, type TestUser } from '../support/builders.ts';
 import { anOperator, aTagId, givenOperator, operatorRecord } from '../support/operators-builders.ts';
 
 const holdersOf = async (tagId: string, users: TestUser[]) => {
-  const lists = await Promise.all(users.map((user) => api.get('getOperators', { api_key: user.key })));
+  const lists = await Promise.all(users.map((user) => callOperation('getOperators', { api_key: user.key })));
   return lists.flatMap((res) => res.body.operators).filter((operator: { tag_id: string }) => operator.tag_id === tagId);
 };
 
@@ -17,7 +17,7 @@ describe('editOperator', () => {
       const { operatorUid } = await givenOperator(user);
       const before = await operatorRecord(user, operatorUid);
       // Act
-      const res = await api.post('editOperator', {
+      const res = await callOperation('editOperator', {
         api_key: user.key,
         operator_uid: operatorUid,
         fullname: 'Thabo M. Mokoena',
@@ -61,7 +61,7 @@ describe('editOperator', () => {
         mc_expiry_datetime: '2030-01-04',
       });
       // Act
-      const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, ...changes });
+      const res = await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, ...changes });
       // Assess
       expect(res).toBeSuccess();
       expect(await operatorRecord(user, operatorUid)).toEqual({
@@ -90,7 +90,7 @@ describe('editOperator', () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
       const before = await operatorRecord(user, operatorUid);
-      expect(await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid })).toBeSuccess();
+      expect(await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid })).toBeSuccess();
       expect(await operatorRecord(user, operatorUid)).toEqual(before);
     });
 
@@ -109,7 +109,7 @@ describe('editOperator', () => {
     it('reactivates an inactive operator', async () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user, { active_flag: 0 });
-      await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, active_flag: 1 });
+      await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, active_flag: 1 });
       expect((await operatorRecord(user, operatorUid)).active_flag).toBe(1);
     });
   });
@@ -117,7 +117,7 @@ describe('editOperator', () => {
   describe('refusals', () => {
     it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
       const user = await givenUser();
-      expect(await api.post('editOperator', { api_key: user.key, operator_uid, fullname: '' })).toBeError(
+      expect(await callOperation('editOperator', { api_key: user.key, operator_uid, fullname: '' })).toBeError(
         400,
         'operator_uid is required and must be an integer',
       );
@@ -125,7 +125,7 @@ describe('editOperator', () => {
 
     it('refuses a huge number in a JSON body', async () => {
       const user = await givenUser();
-      expect(await api.post('editOperator', { api_key: user.key, operator_uid: 1e30 }, { json: true })).toBeError(
+      expect(await callOperation('editOperator', { api_key: user.key, operator_uid: 1e30 }, { json: true })).toBeError(
         400,
         'operator_uid is required and must be an integer',
       );
@@ -137,8 +137,8 @@ describe('editOperator', () => {
       const { operatorUid } = await givenOperator(user);
       const before = await operatorRecord(user, operatorUid);
       // Act
-      const empty = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: '' });
-      const blank = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: '   ' });
+      const empty = await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: '' });
+      const blank = await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: '   ' });
       // Assess
       expect(empty).toBeError(400, `${name} may not be blank`);
       expect(blank).toBeError(400, `${name} may not be blank`);
@@ -151,7 +151,7 @@ describe('editOperator', () => {
         const user = await givenUser();
         const { operatorUid } = await givenOperator(user);
         for (const value of ['2026-02-30', '2026-1-1', '2026-01-01 10:00:00', '2026-02-30 00:00:00', '']) {
-          expect(await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: value })).toBeError(
+          expect(await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, [name]: value })).toBeError(
             400,
             'expiry dates must be yyyy-mm-dd',
           );
@@ -164,14 +164,14 @@ describe('editOperator', () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
       // Act
-      const res = await api.post('editOperator', {
+      const res = await callOperation('editOperator', {
         api_key: user.key,
         operator_uid: operatorUid,
         pdp_expiry_datetime: '2027-08-31 00:00:00',
       });
       // Assess
       expect(res.status).toBe(200);
-      const read = await api.get('getOperator', { api_key: user.key, operator_uid: operatorUid });
+      const read = await callOperation('getOperator', { api_key: user.key, operator_uid: operatorUid });
       expect(read.body.operator).toMatchObject({ pdp_expiry_datetime: '2027-08-31 00:00:00' });
     });
 
@@ -179,7 +179,7 @@ describe('editOperator', () => {
       const user = await givenUser();
       const { operatorUid } = await givenOperator(user);
       const edit = (params: Record<string, string>) =>
-        api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, ...params });
+        callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, ...params });
       expect(await edit({ email_address: 'nobody' })).toBeError(400, 'email_address is not a valid email address');
       expect(await edit({ active_flag: '2' })).toBeError(400, 'active_flag must be 0 or 1');
       expect(await edit({ default_trip_type: 'x' })).toBeError(400, 'default_trip_type must be an integer of 0 or more');
@@ -189,7 +189,7 @@ describe('editOperator', () => {
 
     it('does not find an operator_uid that never existed', async () => {
       const user = await givenUser();
-      expect(await api.post('editOperator', { api_key: user.key, operator_uid: 999999999, fullname: 'X' })).toBeError(
+      expect(await callOperation('editOperator', { api_key: user.key, operator_uid: 999999999, fullname: 'X' })).toBeError(
         404,
         'operator not found or not linked to this api key',
       );
@@ -202,7 +202,12 @@ describe('editOperator', () => {
       const before = await operatorRecord(owner, operatorUid);
       const other = await givenUser();
       // Act
-      const res = await api.post('editOperator', { api_key: other.key, operator_uid: operatorUid, fullname: 'Mine now', tag_id: aTagId() });
+      const res = await callOperation('editOperator', {
+        api_key: other.key,
+        operator_uid: operatorUid,
+        fullname: 'Mine now',
+        tag_id: aTagId(),
+      });
       // Assess
       expect(res).toBeError(404, 'operator not found or not linked to this api key');
       expect(await operatorRecord(owner, operatorUid)).toEqual(before);
@@ -218,7 +223,7 @@ describe('editOperator', () => {
     it('keeps the tag when the same tag is sent again, trimmed', async () => {
       const user = await givenUser();
       const { operatorUid, tagId } = await givenOperator(user);
-      expect(await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: ` ${tagId} ` })).toBeSuccess();
+      expect(await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: ` ${tagId} ` })).toBeSuccess();
       expect((await operatorRecord(user, operatorUid)).tag_id).toBe(tagId);
     });
 
@@ -230,7 +235,7 @@ describe('editOperator', () => {
       const { operatorUid } = await givenOperator(user);
       const before = await operatorRecord(user, operatorUid);
       // Act
-      const res = await api.post('editOperator', {
+      const res = await callOperation('editOperator', {
         api_key: user.key,
         operator_uid: operatorUid,
         tag_id: taken.tagId,
@@ -248,11 +253,11 @@ describe('editOperator', () => {
       const newTag = aTagId();
       const other = await givenUser();
       // Act
-      const res = await api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: newTag });
+      const res = await callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: newTag });
       // Assess
       expect(res).toBeSuccess();
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: oldTag }) })).toBeSuccess();
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: newTag }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: oldTag }) })).toBeSuccess();
+      expect(await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: newTag }) })).toBeError(
         409,
         'tag_id already exists',
       );
@@ -263,7 +268,7 @@ describe('editOperator', () => {
       const user = await givenUser();
       const [a, b] = [await givenOperator(user), await givenOperator(user)];
       const spare = aTagId();
-      const edit = (operator_uid: number, tag_id: string) => api.post('editOperator', { api_key: user.key, operator_uid, tag_id });
+      const edit = (operator_uid: number, tag_id: string) => callOperation('editOperator', { api_key: user.key, operator_uid, tag_id });
       expect(await edit(a.operatorUid, spare)).toBeSuccess();
       expect(await edit(b.operatorUid, a.tagId)).toBeSuccess();
       expect(await edit(a.operatorUid, b.tagId)).toBeSuccess();
@@ -279,8 +284,8 @@ describe('editOperator', () => {
         const tag = aTagId();
         // Act
         const [edited, added] = await Promise.all([
-          api.post('editOperator', { api_key: editor.key, operator_uid: operatorUid, tag_id: tag }),
-          api.post('addOperator', { api_key: adder.key, ...anOperator({ tag_id: tag }) }),
+          callOperation('editOperator', { api_key: editor.key, operator_uid: operatorUid, tag_id: tag }),
+          callOperation('addOperator', { api_key: adder.key, ...anOperator({ tag_id: tag }) }),
         ]);
         // Assess
         expect([edited.status, added.status].sort()).toEqual([200, 409]);
@@ -297,7 +302,7 @@ describe('editOperator', () => {
       const tag = aTagId();
       // Act
       const results = await Promise.all(
-        operators.map(({ operatorUid }) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: tag })),
+        operators.map(({ operatorUid }) => callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id: tag })),
       );
       // Assess
       expect(results.filter((res) => res.status === 200)).toHaveLength(1);
@@ -312,16 +317,16 @@ describe('editOperator', () => {
       const tags = Array.from({ length: 5 }, aTagId);
       // Act
       const results = await Promise.all(
-        tags.map((tag_id) => api.post('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id })),
+        tags.map((tag_id) => callOperation('editOperator', { api_key: user.key, operator_uid: operatorUid, tag_id })),
       );
       // Assess
       for (const res of results) expect(res).toBeSuccess();
       const final = String((await operatorRecord(user, operatorUid)).tag_id);
       const other = await givenUser();
       for (const tag of tags.filter((t) => t !== final)) {
-        expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: tag }) })).toBeSuccess();
+        expect(await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: tag }) })).toBeSuccess();
       }
-      expect(await api.post('addOperator', { api_key: other.key, ...anOperator({ tag_id: final }) })).toBeError(
+      expect(await callOperation('addOperator', { api_key: other.key, ...anOperator({ tag_id: final }) })).toBeError(
         409,
         'tag_id already exists',
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenPolygonLocation, givenUserLocation, SQUARE_AROUND_DEPOT, storedLocation } from '../support/user-locations-builders.ts';
 
@@ -16,7 +16,7 @@ describe('editUserLocation', () => {
     const user = await givenUser();
     const location = await givenUserLocation(user, { color: 'green', icon: 'fuel', speed: 40, no_go: 1 });
     // Act
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: location.userLocationUid,
       description: 'Main depot',
@@ -26,7 +26,7 @@ describe('editUserLocation', () => {
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.user_location_uid).toBe(location.userLocationUid);
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
     expect(got.body.location).toStrictEqual({
       user_location_uid: location.userLocationUid,
       latitude: -26.3,
@@ -78,7 +78,7 @@ describe('editUserLocation', () => {
   it('changes nothing and succeeds when only the id is given', async () => {
     const user = await givenUser();
     const location = await givenPolygonLocation(user);
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
+    const res = await callOperation('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
     expect(res).toBeSuccess();
     expect(await storedLocation(user, location.userLocationUid)).toEqual(location);
   });
@@ -86,14 +86,14 @@ describe('editUserLocation', () => {
   it('resets a blanked colour to blue and clears a blanked icon', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user, { color: 'red', icon: 'truck' });
-    await api.post('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, color: '', icon: '' });
+    await callOperation('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, color: '', icon: '' });
     expect(await storedLocation(user, location.userLocationUid)).toMatchObject({ color: 'blue', icon: '' });
   });
 
   it('can set the flags back to 0', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user, { no_go: 1, only_push: 1 });
-    await api.post('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, no_go: '0', only_push: 0 });
+    await callOperation('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, no_go: '0', only_push: 0 });
     expect(await storedLocation(user, location.userLocationUid)).toMatchObject({ noGo: false, onlyPush: false });
   });
 
@@ -104,8 +104,8 @@ describe('editUserLocation', () => {
     const uid = location.userLocationUid;
     // Act
     const [first, second] = await Promise.all([
-      api.post('editUserLocation', { api_key: user.key, user_location_uid: uid, description: 'Renamed' }),
-      api.post('editUserLocation', { api_key: user.key, user_location_uid: uid, color: 'red' }),
+      callOperation('editUserLocation', { api_key: user.key, user_location_uid: uid, description: 'Renamed' }),
+      callOperation('editUserLocation', { api_key: user.key, user_location_uid: uid, color: 'red' }),
     ]);
     // Assess
     expect(first).toBeSuccess();
@@ -118,7 +118,7 @@ describe('editUserLocation changing the shape', () => {
   it('turns a point into a polygon when valid points come with it', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: location.userLocationUid,
       location_type: 'polygon',
@@ -131,7 +131,7 @@ describe('editUserLocation changing the shape', () => {
   it('refuses to turn a point into a polygon without points', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: location.userLocationUid,
       location_type: 'polygon',
@@ -143,7 +143,7 @@ describe('editUserLocation changing the shape', () => {
   it("keeps a polygon's stored points when the type is restated without points", async () => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: yard.userLocationUid,
       location_type: 'polygon',
@@ -160,34 +160,34 @@ describe('editUserLocation changing the shape', () => {
   it("replaces a polygon's points, normalized", async () => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: yard.userLocationUid,
       points: ' [ {"lng":1, "lat":1, "z":0}, {"lat":1,"lng":2}, {"lat":2,"lng":1} ] ',
     });
     expect(res).toBeSuccess();
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
     expect(got.body.location.points).toBe(JSON.stringify(triangle));
   });
 
   it('clears the points when a polygon becomes a point', async () => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: yard.userLocationUid,
       location_type: 'point',
       points: JSON.stringify(triangle),
     });
     expect(res).toBeSuccess();
-    const got = await api.get('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
+    const got = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
     expect(got.body.location).toMatchObject({ location_type: 'point', points: '' });
   });
 
   it('ignores points sent for a location that stays a point', async () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
-    const res = await api.post('editUserLocation', {
+    const res = await callOperation('editUserLocation', {
       api_key: user.key,
       user_location_uid: location.userLocationUid,
       points: JSON.stringify(triangle),
@@ -203,7 +203,7 @@ describe('editUserLocation changing the shape', () => {
   ])('refuses new points of a polygon with %s and keeps the old ones', async (_case, points, message) => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid, points });
+    const res = await callOperation('editUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid, points });
     expect(res).toBeError(400, message);
     expect(await storedLocation(user, yard.userLocationUid)).toEqual(yard);
   });
@@ -216,7 +216,7 @@ describe('editUserLocation refusals', () => {
     ['user_location_uid is huge', { user_location_uid: '99999999999999999999' }, 'user_location_uid is required and must be an integer'],
   ])('refuses when %s', async (_case, params, message) => {
     const user = await givenUser();
-    const res = await api.post('editUserLocation', { api_key: user.key, ...params });
+    const res = await callOperation('editUserLocation', { api_key: user.key, ...params });
     expect(res).toBeError(400, message);
   });
 
@@ -240,7 +240,7 @@ describe('editUserLocation refusals', () => {
     const user = await givenUser();
     const location = await givenUserLocation(user);
     // Act
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, ...params });
+    const res = await callOperation('editUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid, ...params });
     // Assess
     expect(res).toBeError(400, message);
     expect(await storedLocation(user, location.userLocationUid)).toEqual(location);
@@ -248,7 +248,7 @@ describe('editUserLocation refusals', () => {
 
   it('answers not found for an id that does not exist', async () => {
     const user = await givenUser();
-    const res = await api.post('editUserLocation', { api_key: user.key, user_location_uid: 999999999, description: 'X' });
+    const res = await callOperation('editUserLocation', { api_key: user.key, user_location_uid: 999999999, description: 'X' });
     expect(res).toBeError(404, 'location not found or not linked to this api key');
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deleteExpenseType, renameExpenseType } from '../../shared/store/expense-types.ts';
 import { linkVehicle } from '../../shared/store/vehicles.ts';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { givenExpenseType, givenSlip } from '../support/expense-slips-builders.ts';
@@ -14,7 +14,7 @@ describe('getExpenseSlip', () => {
       const vehicle = await givenVehicle(user);
       const slip = await givenSlip(user, vehicle, { amount: '12.30', qty: '0.100' });
       // Act
-      const res = await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
+      const res = await callOperation('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
       // Assess
       expect(res.body).toEqual({
         version: '1',
@@ -42,7 +42,7 @@ describe('getExpenseSlip', () => {
       const slip = await givenSlip(user, vehicle, { type });
       // Act
       await renameExpenseType(user.userUid, type, 'Road tolls');
-      const res = await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
+      const res = await callOperation('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
       // Assess
       expect(res.body.slip).toMatchObject({ type, type_name: 'Road tolls' });
     });
@@ -55,7 +55,7 @@ describe('getExpenseSlip', () => {
       const slip = await givenSlip(user, vehicle, { type });
       // Act
       await deleteExpenseType(user.userUid, type);
-      const res = await api.get('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
+      const res = await callOperation('getExpenseSlip', { api_key: user.key, slip_uid: slip.slipUid });
       // Assess
       expect(res.body.slip).toMatchObject({ type, type_name: 'Parking' });
     });
@@ -69,7 +69,7 @@ describe('getExpenseSlip', () => {
       const colleague = await givenUser();
       await linkVehicle(colleague.userUid, vehicle.vehicleUid);
       // Act
-      const res = await api.get('getExpenseSlip', { api_key: colleague.key, slip_uid: slip.slipUid });
+      const res = await callOperation('getExpenseSlip', { api_key: colleague.key, slip_uid: slip.slipUid });
       // Assess
       expect(res.body.slip).toMatchObject({ slip_uid: slip.slipUid, type_name: 'Tolls' });
     });
@@ -78,7 +78,7 @@ describe('getExpenseSlip', () => {
   describe('errors', () => {
     it.each(notIntegers)('says "slip_uid is required and must be an integer" when it is %s', async (_case, slip_uid) => {
       const user = await givenUser();
-      expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid })).toBeError(
+      expect(await callOperation('getExpenseSlip', { api_key: user.key, slip_uid })).toBeError(
         400,
         'slip_uid is required and must be an integer',
       );
@@ -86,7 +86,7 @@ describe('getExpenseSlip', () => {
 
     it('says "slip not found" for a slip nobody has', async () => {
       const user = await givenUser();
-      expect(await api.get('getExpenseSlip', { api_key: user.key, slip_uid: 999999999 })).toBeError(
+      expect(await callOperation('getExpenseSlip', { api_key: user.key, slip_uid: 999999999 })).toBeError(
         404,
         'slip not found or not linked to this api key',
       );
@@ -99,7 +99,7 @@ describe('getExpenseSlip', () => {
       const stranger = await givenUser();
       await givenVehicle(stranger);
       // Act
-      const res = await api.get('getExpenseSlip', { api_key: stranger.key, slip_uid: slip.slipUid });
+      const res = await callOperation('getExpenseSlip', { api_key: stranger.key, slip_uid: slip.slipUid });
       // Assess
       expect(res).toBeError(404, 'slip not found or not linked to this api key');
     });

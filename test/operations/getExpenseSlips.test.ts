@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { deleteExpenseType, renameExpenseType } from '../../shared/store/expense-types.ts';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenSlip } from '../support/expense-slips-builders.ts';
 
 const list = (user: TestUser, vehicle_uid: number | string | undefined, start_date?: string, end_date?: string) =>
-  api.get('getExpenseSlips', { api_key: user.key, vehicle_uid, start_date, end_date });
+  callOperation('getExpenseSlips', { api_key: user.key, vehicle_uid, start_date, end_date });
 
 const datetimesOf = (body: { slips: { event_datetime: string }[] }) => body.slips.map((slip) => slip.event_datetime);
 
@@ -80,9 +80,9 @@ describe('getExpenseSlips', () => {
       const moved = await givenSlip(user, vehicle, { eventDatetime: '2026-11-01 08:00:00' });
       await givenSlip(user, vehicle, { eventDatetime: '2026-11-01 09:00:00' });
       // Act
-      await api.post('editExpenseSlip', { api_key: user.key, slip_uid: moved.slipUid, event_datetime: '2026-11-01 10:00:00' });
+      await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: moved.slipUid, event_datetime: '2026-11-01 10:00:00' });
       const sameDay = await list(user, vehicle.vehicleUid, '2026-11-01', '2026-11-01');
-      await api.post('editExpenseSlip', { api_key: user.key, slip_uid: moved.slipUid, event_datetime: '2026-12-01' });
+      await callOperation('editExpenseSlip', { api_key: user.key, slip_uid: moved.slipUid, event_datetime: '2026-12-01' });
       const afterMove = await list(user, vehicle.vehicleUid, '2026-11-01', '2026-11-01');
       // Assess
       expect(datetimesOf(sameDay.body)).toEqual(['2026-11-01 09:00:00', '2026-11-01 10:00:00']);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 
 describe('getExpenseTypes', () => {
   it('lists Fuel (type 2) for a user with no types of their own', async () => {
     const user = await givenUser();
-    const res = await api.get('getExpenseTypes', { api_key: user.key });
+    const res = await callOperation('getExpenseTypes', { api_key: user.key });
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ cnt: 1, expense_types: [{ type: 2, name: 'Fuel' }] });
   });
@@ -13,11 +13,11 @@ describe('getExpenseTypes', () => {
   it("lists the user's live types after Fuel, with integer ids, and hides deleted ones", async () => {
     // Prepare
     const user = await givenUser();
-    const tolls = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
-    const parking = (await api.post('addExpenseType', { api_key: user.key, expense_name: 'Parking' })).body.type;
-    await api.post('deleteExpenseType', { api_key: user.key, type: tolls });
+    const tolls = (await callOperation('addExpenseType', { api_key: user.key, expense_name: 'Tolls' })).body.type;
+    const parking = (await callOperation('addExpenseType', { api_key: user.key, expense_name: 'Parking' })).body.type;
+    await callOperation('deleteExpenseType', { api_key: user.key, type: tolls });
     // Act
-    const res = await api.get('getExpenseTypes', { api_key: user.key });
+    const res = await callOperation('getExpenseTypes', { api_key: user.key });
     // Assess
     expect(res.body).toEqual({
       version: '1',
@@ -33,9 +33,9 @@ describe('getExpenseTypes', () => {
 
   it("never shows another user's types", async () => {
     const owner = await givenUser();
-    await api.post('addExpenseType', { api_key: owner.key, expense_name: 'Secret type' });
+    await callOperation('addExpenseType', { api_key: owner.key, expense_name: 'Secret type' });
     const other = await givenUser();
-    const res = await api.get('getExpenseTypes', { api_key: other.key });
+    const res = await callOperation('getExpenseTypes', { api_key: other.key });
     expect(res.body.expense_types).toEqual([{ type: 2, name: 'Fuel' }]);
   });
 });

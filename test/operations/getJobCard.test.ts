@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { aJobCardPayload, givenJobCard, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
@@ -11,7 +11,7 @@ describe('getJobCard', () => {
     const user = await givenUser({ gmtOffsetMinutes: -300 });
     const card = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T03:30:15.000Z', sourceIp: '203.0.113.9' });
     // Act
-    const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const res = await callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body).toEqual({
@@ -31,13 +31,13 @@ describe('getJobCard', () => {
   it('answers a null external reference for a card without one', async () => {
     const user = await givenUser();
     const card = await givenJobCard(user, { CompanyId: 'ACME' });
-    const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
+    const res = await callOperation('getJobCard', { api_key: user.key, job_card_uid: card.jobCardUid });
     expect(res.body.job_card.external_reference).toBeNull();
   });
 
   it('answers not found for an unknown card', async () => {
     const user = await givenUser();
-    const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: 999999999 });
+    const res = await callOperation('getJobCard', { api_key: user.key, job_card_uid: 999999999 });
     expect(res).toBeError(404, NOT_FOUND);
   });
 
@@ -47,14 +47,14 @@ describe('getJobCard', () => {
     const card = await givenJobCard(owner);
     const other = await givenUser();
     // Act
-    const res = await api.get('getJobCard', { api_key: other.key, job_card_uid: card.jobCardUid });
+    const res = await callOperation('getJobCard', { api_key: other.key, job_card_uid: card.jobCardUid });
     // Assess
     expect(res).toBeError(404, NOT_FOUND);
   });
 
   it.each([undefined, '', 'abc', '1.5', '1e30', '99999999999999999999', 'ٱ', '0x10'])('refuses job_card_uid %j', async (jobCardUid) => {
     const user = await givenUser();
-    const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: jobCardUid });
+    const res = await callOperation('getJobCard', { api_key: user.key, job_card_uid: jobCardUid });
     expect(res).toBeError(400, 'job_card_uid is required and must be an integer');
   });
 
@@ -65,7 +65,7 @@ describe('getJobCard', () => {
   });
 
   it('refuses a missing api key', async () => {
-    const res = await api.get('getJobCard', { job_card_uid: 1 });
+    const res = await callOperation('getJobCard', { job_card_uid: 1 });
     expect(res).toBeError(401, 'api key missing');
   });
 });
@@ -80,7 +80,7 @@ describe('getJobCard payloads', () => {
       { query: { api_key: user.key }, headers: { 'Content-Type': 'application/json' }, rawBody: TRICKY_PAYLOAD_TEXT },
     );
     // Act
-    const res = await api.get('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid });
+    const res = await callOperation('getJobCard', { api_key: user.key, job_card_uid: added.body.job_card_uid });
     // Assess
     expect(res).toBeSuccess();
     expect(payloadTextsIn(res.raw)).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import { describePayload } from '../../shared/domain/job-card/rules.ts';
 import { addJobCard } from '../../shared/store/job-cards.ts';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards, payloadTextsIn, TRICKY_PAYLOAD_TEXT } from '../support/job-card-builders.ts';
 
@@ -16,7 +16,7 @@ describe('getJobCards', () => {
     const older = await givenJobCard(user, aJobCardPayload(), { createdAt: '2026-11-01T06:00:00.000Z', sourceIp: '198.51.100.7' });
     const newer = await givenJobCard(user, { ReferenceNumber: 'R-2' }, { createdAt: '2026-11-02T06:00:00.000Z' });
     // Act
-    const res = await api.get('getJobCards', { api_key: user.key });
+    const res = await callOperation('getJobCards', { api_key: user.key });
     // Assess
     expect(res).toBeSuccess();
     expect(Object.keys(res.body)).toEqual(['version', 'result', 'error_msg', 'cnt', 'job_cards']);
@@ -49,9 +49,9 @@ describe('getJobCards', () => {
       .map((card) => card.jobCardUid);
     // Act
     const [all, dated, referenced] = await Promise.all([
-      api.get('getJobCards', { api_key: user.key }),
-      api.get('getJobCards', { api_key: user.key, from_date: '2026-01-01', to_date: '2026-01-01' }),
-      api.get('getJobCards', { api_key: user.key, external_reference: 'BULK' }),
+      callOperation('getJobCards', { api_key: user.key }),
+      callOperation('getJobCards', { api_key: user.key, from_date: '2026-01-01', to_date: '2026-01-01' }),
+      callOperation('getJobCards', { api_key: user.key, external_reference: 'BULK' }),
     ]);
     // Assess
     for (const res of [all, dated, referenced]) {
@@ -63,7 +63,7 @@ describe('getJobCards', () => {
 
   it('answers an empty list to a user without cards', async () => {
     const user = await givenUser();
-    const res = await api.get('getJobCards', { api_key: user.key });
+    const res = await callOperation('getJobCards', { api_key: user.key });
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ cnt: 0, job_cards: [] });
   });
@@ -74,8 +74,8 @@ describe('getJobCards', () => {
     await givenJobCard(owner);
     const other = await givenUser();
     // Act
-    const all = await api.get('getJobCards', { api_key: other.key });
-    const byReference = await api.get('getJobCards', { api_key: other.key, external_reference: 'SITE-1001' });
+    const all = await callOperation('getJobCards', { api_key: other.key });
+    const byReference = await callOperation('getJobCards', { api_key: other.key, external_reference: 'SITE-1001' });
     // Assess
     expect(all.body.cnt).toBe(0);
     expect(byReference.body.cnt).toBe(0);
@@ -92,7 +92,7 @@ describe('getJobCards date bounds', () => {
     const lastInstant = await at('2026-11-01T21:59:59.999Z');
     await at('2026-11-01T22:00:00.000Z');
     // Act
-    const res = await api.get('getJobCards', { api_key: user.key, from_date: '2026-11-01', to_date: '2026-11-01' });
+    const res = await callOperation('getJobCards', { api_key: user.key, from_date: '2026-11-01', to_date: '2026-11-01' });
     // Assess
     expect(uids(res)).toEqual([lastInstant.jobCardUid, firstInstant.jobCardUid]);
     expect(res.body.job_cards.map((card: { created_datetime: string }) => card.created_datetime)).toEqual([
@@ -108,8 +108,8 @@ describe('getJobCards date bounds', () => {
     const inside = await givenJobCard(user, {}, { createdAt: '2026-11-02T04:59:59.999Z' });
     const after = await givenJobCard(user, {}, { createdAt: '2026-11-02T05:00:00.000Z' });
     // Act
-    const fromOnly = await api.get('getJobCards', { api_key: user.key, from_date: '2026-11-01' });
-    const toOnly = await api.get('getJobCards', { api_key: user.key, to_date: '2026-11-01' });
+    const fromOnly = await callOperation('getJobCards', { api_key: user.key, from_date: '2026-11-01' });
+    const toOnly = await callOperation('getJobCards', { api_key: user.key, to_date: '2026-11-01' });
     // Assess
     expect(uids(fromOnly)).toEqual([after.jobCardUid, inside.jobCardUid]);
     expect(uids(toOnly)).toEqual([inside.jobCardUid, before.jobCardUid]);
@@ -118,7 +118,7 @@ describe('getJobCards date bounds', () => {
   it('treats empty bounds as no bounds', async () => {
     const user = await givenUser();
     await givenJobCard(user);
-    const res = await api.get('getJobCards', { api_key: user.key, from_date: '', to_date: '', external_reference: '' });
+    const res = await callOperation('getJobCards', { api_key: user.key, from_date: '', to_date: '', external_reference: '' });
     expect(res.body.cnt).toBe(1);
   });
 
@@ -126,20 +126,20 @@ describe('getJobCards date bounds', () => {
     'refuses from_date %j with the format message',
     async (fromDate) => {
       const user = await givenUser();
-      const res = await api.get('getJobCards', { api_key: user.key, from_date: fromDate });
+      const res = await callOperation('getJobCards', { api_key: user.key, from_date: fromDate });
       expect(res).toBeError(400, FORMAT);
     },
   );
 
   it('refuses a malformed to_date with the same message', async () => {
     const user = await givenUser();
-    const res = await api.get('getJobCards', { api_key: user.key, from_date: '2026-11-01', to_date: '1e30' });
+    const res = await callOperation('getJobCards', { api_key: user.key, from_date: '2026-11-01', to_date: '1e30' });
     expect(res).toBeError(400, FORMAT);
   });
 
   it('refuses from_date after to_date', async () => {
     const user = await givenUser();
-    const res = await api.get('getJobCards', { api_key: user.key, from_date: '2026-11-02', to_date: '2026-11-01' });
+    const res = await callOperation('getJobCards', { api_key: user.key, from_date: '2026-11-02', to_date: '2026-11-01' });
     expect(res).toBeError(400, 'from_date may not be after to_date');
   });
 });
@@ -153,8 +153,8 @@ describe('getJobCards external_reference', () => {
     await givenJobCard(user, { SiteReferenceNumber: 'site-9' });
     await givenJobCard(user, { SiteReferenceNumber: 'SITE-90' });
     // Act
-    const all = await api.get('getJobCards', { api_key: user.key, external_reference: 'SITE-9' });
-    const dated = await api.get('getJobCards', { api_key: user.key, external_reference: 'SITE-9', to_date: '2026-11-02' });
+    const all = await callOperation('getJobCards', { api_key: user.key, external_reference: 'SITE-9' });
+    const dated = await callOperation('getJobCards', { api_key: user.key, external_reference: 'SITE-9', to_date: '2026-11-02' });
     // Assess
     expect(uids(all)).toEqual([second.jobCardUid, first.jobCardUid]);
     expect(all.body.job_cards[0]).toEqual({
@@ -170,13 +170,13 @@ describe('getJobCards external_reference', () => {
   it('finds references with unicode and separators', async () => {
     const user = await givenUser();
     const card = await givenJobCard(user, { ReferenceNumber: 'Ünï#cödé/1 2' });
-    const res = await api.get('getJobCards', { api_key: user.key, external_reference: 'Ünï#cödé/1 2' });
+    const res = await callOperation('getJobCards', { api_key: user.key, external_reference: 'Ünï#cödé/1 2' });
     expect(uids(res)).toEqual([card.jobCardUid]);
   });
 
   it('refuses a reference longer than any card can carry', async () => {
     const user = await givenUser();
-    const res = await api.get('getJobCards', { api_key: user.key, external_reference: 'R'.repeat(101) });
+    const res = await callOperation('getJobCards', { api_key: user.key, external_reference: 'R'.repeat(101) });
     expect(res).toBeError(400, 'external_reference is too long (max 100 chars)');
   });
 
@@ -187,7 +187,7 @@ describe('getJobCards external_reference', () => {
   });
 
   it('refuses a locked-out or unknown key', async () => {
-    const res = await api.get('getJobCards', { api_key: 'unknown' });
+    const res = await callOperation('getJobCards', { api_key: 'unknown' });
     expect(res).toBeError(401, 'unknown api key');
   });
 });
@@ -199,7 +199,7 @@ describe('getJobCards payloads', () => {
     const content = describePayload(parsePayload(TRICKY_PAYLOAD_TEXT), 0);
     await Promise.all([1, 2, 3].map(() => addJobCard(user.userUid, content, '198.51.100.7')));
     // Act
-    const res = await api.get('getJobCards', { api_key: user.key, external_reference: 'R-1' });
+    const res = await callOperation('getJobCards', { api_key: user.key, external_reference: 'R-1' });
     // Assess
     expect(res.body.cnt).toBe(3);
     expect(payloadTextsIn(res.raw)).toBe(3);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { callOperation } from '../support/api.ts';
 import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
 
 describe('getLiveData', () => {
@@ -24,7 +24,7 @@ describe('getLiveData', () => {
       config: '12',
     });
     // Act
-    const res = await api.get('getLiveData', { api_key: user.key });
+    const res = await callOperation('getLiveData', { api_key: user.key });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ filter: '', cnt: 1 });
@@ -57,7 +57,7 @@ describe('getLiveData', () => {
   it('answers null device and telemetry fields for a vehicle that never reported', async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const res = await api.get('getLiveData', { api_key: user.key });
+    const res = await callOperation('getLiveData', { api_key: user.key });
     expect(res.body.vehicles).toEqual([
       {
         vehicle_uid: String(vehicle.vehicleUid),
@@ -88,7 +88,7 @@ describe('getLiveData', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user, { fuelCapacity: null });
     await givenLiveState(vehicle, { fuelValue: 30 });
-    const res = await api.get('getLiveData', { api_key: user.key });
+    const res = await callOperation('getLiveData', { api_key: user.key });
     expect(res.body.vehicles[0]).toMatchObject({ fuel_value: '30', fuel_percent: null });
   });
 
@@ -101,10 +101,10 @@ describe('getLiveData', () => {
     const theirs = await givenVehicle(stranger);
     await givenLiveState(theirs);
     // Act
-    const res = await api.get('getLiveData', { api_key: user.key, filter: `${mine.imei},${theirs.imei},000` });
+    const res = await callOperation('getLiveData', { api_key: user.key, filter: `${mine.imei},${theirs.imei},000` });
     // Assess
     expect(res.body.cnt).toBe(1);
-    expect(res.body.vehicles[0].imei).toBe(mine.imei);
+    expect(res.body.vehicles[0]?.imei).toBe(mine.imei);
   });
 
   it('shows another user nothing of a vehicle they are not linked to', async () => {
@@ -112,7 +112,7 @@ describe('getLiveData', () => {
     const vehicle = await givenVehicle(owner);
     await givenLiveState(vehicle);
     const other = await givenUser();
-    const res = await api.get('getLiveData', { api_key: other.key, filter: vehicle.imei });
+    const res = await callOperation('getLiveData', { api_key: other.key, filter: vehicle.imei });
     expect(res.body).toMatchObject({ cnt: 0, vehicles: [] });
   });
 });

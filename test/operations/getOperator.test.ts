@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser } from '../support/builders.ts';
 import { anOperator, givenOperator } from '../support/operators-builders.ts';
@@ -9,9 +9,9 @@ describe('getOperator', () => {
     // Prepare
     const user = await givenUser();
     const params = anOperator({ default_trip_type: 7, active_flag: 0, mc_expiry_datetime: '2029-09-09' });
-    const created = await api.post('addOperator', { api_key: user.key, ...params });
+    const created = await callOperation('addOperator', { api_key: user.key, ...params });
     // Act
-    const res = await api.get('getOperator', { api_key: user.key, operator_uid: created.body.operator_uid });
+    const res = await callOperation('getOperator', { api_key: user.key, operator_uid: created.body.operator_uid });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.operator).toEqual({
@@ -39,12 +39,12 @@ describe('getOperator', () => {
   it('accepts operator_uid with surrounding spaces', async () => {
     const user = await givenUser();
     const { operatorUid } = await givenOperator(user);
-    expect(await api.get('getOperator', { api_key: user.key, operator_uid: ` ${operatorUid} ` })).toBeSuccess();
+    expect(await callOperation('getOperator', { api_key: user.key, operator_uid: ` ${operatorUid} ` })).toBeSuccess();
   });
 
   it.each(notIntegers)('says "operator_uid is required and must be an integer" when it is %s', async (_case, operator_uid) => {
     const user = await givenUser();
-    expect(await api.get('getOperator', { api_key: user.key, operator_uid })).toBeError(
+    expect(await callOperation('getOperator', { api_key: user.key, operator_uid })).toBeError(
       400,
       'operator_uid is required and must be an integer',
     );
@@ -52,7 +52,7 @@ describe('getOperator', () => {
 
   it('does not find an operator_uid that never existed', async () => {
     const user = await givenUser();
-    expect(await api.get('getOperator', { api_key: user.key, operator_uid: 999999999 })).toBeError(
+    expect(await callOperation('getOperator', { api_key: user.key, operator_uid: 999999999 })).toBeError(
       404,
       'operator not found or not linked to this api key',
     );
@@ -64,7 +64,7 @@ describe('getOperator', () => {
     const { operatorUid } = await givenOperator(owner);
     const other = await givenUser();
     // Act
-    const res = await api.get('getOperator', { api_key: other.key, operator_uid: operatorUid });
+    const res = await callOperation('getOperator', { api_key: other.key, operator_uid: operatorUid });
     // Assess
     expect(res).toBeError(404, 'operator not found or not linked to this api key');
   });

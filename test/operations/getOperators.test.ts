@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenOperator, operatorRecord } from '../support/operators-builders.ts';
 
@@ -10,7 +10,7 @@ describe('getOperators', () => {
     const created = [];
     for (let i = 0; i < 3; i++) created.push(await givenOperator(user, { fullname: `Driver ${i}` }));
     // Act
-    const res = await api.get('getOperators', { api_key: user.key });
+    const res = await callOperation('getOperators', { api_key: user.key });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.cnt).toBe(3);
@@ -23,23 +23,23 @@ describe('getOperators', () => {
     const user = await givenUser();
     await givenOperator(user);
     // Act
-    const [operator] = (await api.get('getOperators', { api_key: user.key })).body.operators;
+    const [operator] = (await callOperation('getOperators', { api_key: user.key })).body.operators;
     // Assess
-    for (const [name, value] of Object.entries(operator)) {
+    for (const [name, value] of Object.entries(operator ?? {})) {
       expect(typeof value, name).toBe(['operator_uid', 'default_trip_type', 'active_flag'].includes(name) ? 'number' : 'string');
     }
-    expect(Object.keys(operator)).toHaveLength(18);
+    expect(Object.keys(operator ?? {})).toHaveLength(18);
   });
 
   it('lists inactive operators too', async () => {
     const user = await givenUser();
     await givenOperator(user, { active_flag: 0 });
-    expect((await api.get('getOperators', { api_key: user.key })).body.operators[0].active_flag).toBe(0);
+    expect((await callOperation('getOperators', { api_key: user.key })).body.operators[0]?.active_flag).toBe(0);
   });
 
   it('answers an empty list to a user without operators', async () => {
     const user = await givenUser();
-    const res = await api.get('getOperators', { api_key: user.key });
+    const res = await callOperation('getOperators', { api_key: user.key });
     expect(res.body).toEqual({ version: '1', result: 'success', error_msg: '', cnt: 0, operators: [] });
   });
 
@@ -50,10 +50,10 @@ describe('getOperators', () => {
     const other = await givenUser();
     const own = await givenOperator(other);
     // Act
-    const res = await api.get('getOperators', { api_key: other.key });
+    const res = await callOperation('getOperators', { api_key: other.key });
     // Assess
     expect(res.body.cnt).toBe(1);
-    expect(res.body.operators[0].operator_uid).toBe(own.operatorUid);
+    expect(res.body.operators[0]?.operator_uid).toBe(own.operatorUid);
   });
 
   it('refuses a POST with the method message', async () => {
@@ -62,6 +62,6 @@ describe('getOperators', () => {
   });
 
   it('refuses a request without a key', async () => {
-    expect(await api.get('getOperators')).toBeError(401, 'api key missing');
+    expect(await callOperation('getOperators')).toBeError(401, 'api key missing');
   });
 });

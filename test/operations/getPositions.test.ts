@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aPositionRecord, CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 
 const positionsOf = (user: TestUser, params: Record<string, string | number | undefined>) =>
-  api.get('getPositions', { api_key: user.key, ...params });
+  callOperation('getPositions', { api_key: user.key, ...params });
 const WHOLE_DAY = { start_datetime: '2026-11-04 00:00:00', end_datetime: '2026-11-04 23:59:59' };
 
 describe('getPositions', () => {

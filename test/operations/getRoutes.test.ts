@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../shared/domain/time.ts';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
 
@@ -12,7 +12,7 @@ describe('getRoutes', () => {
     const first = await givenRoute(user, { route_name: 'Morning run', stops: stopsText(rawStops(3)) });
     const second = await givenRoute(user, { route_name: 'Afternoon run', stops: stopsText(rawStops(4)), vehicle_uid: vehicle.vehicleUid });
     // Act
-    const res = await api.get('getRoutes', { api_key: user.key });
+    const res = await callOperation('getRoutes', { api_key: user.key });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.cnt).toBe(2);
@@ -45,16 +45,16 @@ describe('getRoutes', () => {
     await givenRoute(user);
     const after = Date.now();
     // Act
-    const res = await api.get('getRoutes', { api_key: user.key });
+    const res = await callOperation('getRoutes', { api_key: user.key });
     // Assess
-    const shown = res.body.routes[0].created_datetime as string;
+    const shown = String(res.body.routes[0]?.created_datetime);
     expect(shown).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(shown >= formatDateTime(new Date(before - 1000), 120) && shown <= formatDateTime(new Date(after), 120)).toBe(true);
   });
 
   it('answers an empty list to a user without routes', async () => {
     const user = await givenUser();
-    const res = await api.get('getRoutes', { api_key: user.key });
+    const res = await callOperation('getRoutes', { api_key: user.key });
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ cnt: 0, routes: [] });
   });
@@ -63,7 +63,7 @@ describe('getRoutes', () => {
     const owner = await givenUser();
     await givenRoute(owner);
     const other = await givenUser();
-    const res = await api.get('getRoutes', { api_key: other.key });
+    const res = await callOperation('getRoutes', { api_key: other.key });
     expect(res.body).toMatchObject({ cnt: 0, routes: [] });
   });
 
@@ -74,7 +74,7 @@ describe('getRoutes', () => {
   });
 
   it('answers the common key errors', async () => {
-    expect(await api.get('getRoutes')).toBeError(401, 'api key missing');
-    expect(await api.get('getRoutes', { api_key: 'not-a-key' })).toBeError(401, 'unknown api key');
+    expect(await callOperation('getRoutes')).toBeError(401, 'api key missing');
+    expect(await callOperation('getRoutes', { api_key: 'not-a-key' })).toBeError(401, 'unknown api key');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { callOperation } from '../support/api.ts';
 import { givenTrip, givenUser, givenVehicle } from '../support/builders.ts';
 
 describe('getTrips', () => {
@@ -9,7 +9,7 @@ describe('getTrips', () => {
     const vehicle = await givenVehicle(user);
     const trip = await givenTrip(vehicle, { startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:30:00.000Z' });
     // Act
-    const res = await api.get('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
+    const res = await callOperation('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ filter: '', start_date: '2026-11-01', end_date: '2026-11-01', cnt: 1 });
@@ -46,7 +46,7 @@ describe('getTrips', () => {
   it('lists each vehicle with an empty trips array when it has none', async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    const res = await api.get('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-02' });
+    const res = await callOperation('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-02' });
     expect(res.body.vehicles).toEqual([{ vehicle_uid: String(vehicle.vehicleUid), imei: vehicle.imei, trip_cnt: 0, trips: [] }]);
   });
 
@@ -58,12 +58,9 @@ describe('getTrips', () => {
     const outside = ['2026-10-31T21:59:59.000Z', '2026-11-01T22:00:00.000Z'];
     for (const startTime of [...inside, ...outside]) await givenTrip(vehicle, { startTime, stopTime: startTime });
     // Act
-    const res = await api.get('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
+    const res = await callOperation('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
     // Assess
-    expect(res.body.vehicles[0].trips.map((t: { start_time: string }) => t.start_time)).toEqual([
-      '2026-11-01 00:00:00',
-      '2026-11-01 23:59:59',
-    ]);
+    expect(res.body.vehicles[0]?.trips.map((trip) => trip.start_time)).toEqual(['2026-11-01 00:00:00', '2026-11-01 23:59:59']);
   });
 
   it('orders trips by start time and honours the IMEI filter', async () => {
@@ -72,20 +69,17 @@ describe('getTrips', () => {
     await givenTrip(a, { startTime: '2026-11-02T10:00:00.000Z' });
     await givenTrip(a, { startTime: '2026-11-02T07:00:00.000Z' });
     await givenTrip(b, { startTime: '2026-11-02T08:00:00.000Z' });
-    const res = await api.get('getTrips', { api_key: user.key, filter: a.imei, start_date: '2026-11-02', end_date: '2026-11-02' });
+    const res = await callOperation('getTrips', { api_key: user.key, filter: a.imei, start_date: '2026-11-02', end_date: '2026-11-02' });
     expect(res.body.cnt).toBe(1);
-    expect(res.body.vehicles[0].trips.map((t: { start_time: string }) => t.start_time)).toEqual([
-      '2026-11-02 07:00:00',
-      '2026-11-02 10:00:00',
-    ]);
+    expect(res.body.vehicles[0]?.trips.map((trip) => trip.start_time)).toEqual(['2026-11-02 07:00:00', '2026-11-02 10:00:00']);
   });
 
   it('shows null for a trip without a driver', async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     await givenTrip(vehicle, { driverName: null, driverTagId: null, fuelStart: null, fuelEnd: null });
-    const res = await api.get('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
-    expect(res.body.vehicles[0].trips[0]).toMatchObject({ driver_name: null, driver_tag_id: null, fuel_start: null, fuel_end: null });
+    const res = await callOperation('getTrips', { api_key: user.key, start_date: '2026-11-01', end_date: '2026-11-01' });
+    expect(res.body.vehicles[0]?.trips[0]).toMatchObject({ driver_name: null, driver_tag_id: null, fuel_start: null, fuel_end: null });
   });
 
   it.each([
@@ -97,7 +91,7 @@ describe('getTrips', () => {
     [{ start_date: '2026-11-02', end_date: '2026-11-01' }, 'start_date may not be after end_date'],
   ])('refuses %j with "%s"', async (dates, message) => {
     const user = await givenUser();
-    expect(await api.get('getTrips', { api_key: user.key, ...dates })).toBeError(400, message);
+    expect(await callOperation('getTrips', { api_key: user.key, ...dates })).toBeError(400, message);
   });
 
   it("never shows trips of another user's vehicle", async () => {
@@ -105,7 +99,12 @@ describe('getTrips', () => {
     const vehicle = await givenVehicle(owner);
     await givenTrip(vehicle);
     const other = await givenUser();
-    const res = await api.get('getTrips', { api_key: other.key, filter: vehicle.imei, start_date: '2026-11-01', end_date: '2026-11-01' });
+    const res = await callOperation('getTrips', {
+      api_key: other.key,
+      filter: vehicle.imei,
+      start_date: '2026-11-01',
+      end_date: '2026-11-01',
+    });
     expect(res.body).toMatchObject({ cnt: 0, vehicles: [] });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenPolygonLocation, givenUserLocation, SQUARE_AROUND_DEPOT } from '../support/user-locations-builders.ts';
 
@@ -9,7 +9,7 @@ describe('getUserLocation', () => {
     const user = await givenUser();
     const location = await givenUserLocation(user, { color: 'green', radius: 0.5, icon: 'fuel', speed: 40, no_go: 1 });
     // Act
-    const res = await api.get('getUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
+    const res = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: location.userLocationUid });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.location).toStrictEqual({
@@ -31,20 +31,20 @@ describe('getUserLocation', () => {
   it("returns a polygon's points as JSON text of its vertices", async () => {
     const user = await givenUser();
     const yard = await givenPolygonLocation(user);
-    const res = await api.get('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
+    const res = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: yard.userLocationUid });
     expect(res.body.location).toMatchObject({ location_type: 'polygon', points: JSON.stringify(SQUARE_AROUND_DEPOT) });
     expect(JSON.parse(res.body.location.points)).toEqual(SQUARE_AROUND_DEPOT);
   });
 
   it.each([undefined, '', 'abc', '1.5', '1e3', '99999999999999999999', '١٢'])('refuses user_location_uid %j', async (userLocationUid) => {
     const user = await givenUser();
-    const res = await api.get('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid });
+    const res = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: userLocationUid });
     expect(res).toBeError(400, 'user_location_uid is required and must be an integer');
   });
 
   it('answers not found for an id that does not exist', async () => {
     const user = await givenUser();
-    const res = await api.get('getUserLocation', { api_key: user.key, user_location_uid: 999999999 });
+    const res = await callOperation('getUserLocation', { api_key: user.key, user_location_uid: 999999999 });
     expect(res).toBeError(404, 'location not found or not linked to this api key');
   });
 
@@ -54,7 +54,7 @@ describe('getUserLocation', () => {
     const location = await givenUserLocation(owner);
     const stranger = await givenUser();
     // Act
-    const res = await api.get('getUserLocation', { api_key: stranger.key, user_location_uid: location.userLocationUid });
+    const res = await callOperation('getUserLocation', { api_key: stranger.key, user_location_uid: location.userLocationUid });
     // Assess
     expect(res).toBeError(404, 'location not found or not linked to this api key');
   });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenPolygonLocation, givenUserLocation, SQUARE_AROUND_DEPOT } from '../support/user-locations-builders.ts';
 
 describe('getUserLocations', () => {
   it('answers an empty list to a user without locations', async () => {
     const user = await givenUser();
-    const res = await api.get('getUserLocations', { api_key: user.key });
+    const res = await callOperation('getUserLocations', { api_key: user.key });
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ cnt: 0, locations: [] });
   });
@@ -17,7 +17,7 @@ describe('getUserLocations', () => {
     const depot = await givenUserLocation(user);
     const yard = await givenPolygonLocation(user, { only_push: 1 });
     // Act
-    const res = await api.get('getUserLocations', { api_key: user.key });
+    const res = await callOperation('getUserLocations', { api_key: user.key });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.cnt).toBe(2);
@@ -59,7 +59,7 @@ describe('getUserLocations', () => {
     const points = Array.from({ length: 1000 }, (_, i) => ({ lat: -26 - i / 1e5 - 0.123456789, lng: 28 + (i % 2) * 0.123456789 }));
     await Promise.all(Array.from({ length: 30 }, () => givenPolygonLocation(user, { points })));
     // Act
-    const res = await api.get('getUserLocations', { api_key: user.key });
+    const res = await callOperation('getUserLocations', { api_key: user.key });
     // Assess
     expect(res.body.cnt).toBe(30);
     expect(res.body.locations).toHaveLength(30);
@@ -72,7 +72,7 @@ describe('getUserLocations', () => {
     const stranger = await givenUser();
     const own = await givenUserLocation(stranger, { description: 'Mine' });
     // Act
-    const res = await api.get('getUserLocations', { api_key: stranger.key });
+    const res = await callOperation('getUserLocations', { api_key: stranger.key });
     // Assess
     expect(res.body.cnt).toBe(1);
     expect(res.body.locations[0]).toMatchObject({ user_location_uid: own.userLocationUid, description: 'Mine' });
@@ -85,7 +85,7 @@ describe('getUserLocations', () => {
   });
 
   it('refuses an unknown api key', async () => {
-    const res = await api.get('getUserLocations', { api_key: 'not-a-key' });
+    const res = await callOperation('getUserLocations', { api_key: 'not-a-key' });
     expect(res).toBeError(401, 'unknown api key');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
 
 describe('getVehicles', () => {
@@ -8,7 +8,7 @@ describe('getVehicles', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user, { startHoursDate: null, licenceExpireDate: null, fuelFactor: 1.05 });
     // Act
-    const res = await api.get('getVehicles', { api_key: user.key });
+    const res = await callOperation('getVehicles', { api_key: user.key });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ filter: '', cnt: 1 });
@@ -44,7 +44,7 @@ describe('getVehicles', () => {
     const vehicle = await givenVehicle(user);
     await givenLiveState(vehicle, { odometerKm: 1523.44, gpsDatetime: '2026-11-02T08:15:00.000Z' });
     // Act
-    const res = await api.get('getVehicles', { api_key: user.key });
+    const res = await callOperation('getVehicles', { api_key: user.key });
     // Assess
     expect(res.body.vehicles[0]).toMatchObject({ curent_odo: '1523.4', current_odo_date: '2026-11-02 08:15:00' });
   });
@@ -57,7 +57,7 @@ describe('getVehicles', () => {
     const strangers = await givenVehicle(stranger);
     const filter = `${first.imei}, ${third.imei},999999999999999,${strangers.imei}`;
     // Act
-    const res = await api.get('getVehicles', { api_key: user.key, filter });
+    const res = await callOperation('getVehicles', { api_key: user.key, filter });
     // Assess
     expect(res).toBeSuccess();
     expect(res.body.filter).toBe(filter);
@@ -67,7 +67,7 @@ describe('getVehicles', () => {
 
   it('answers an empty list to a user without vehicles', async () => {
     const user = await givenUser();
-    const res = await api.get('getVehicles', { api_key: user.key });
+    const res = await callOperation('getVehicles', { api_key: user.key });
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ cnt: 0, vehicles: [] });
   });
@@ -78,7 +78,7 @@ describe('getVehicles', () => {
     await givenVehicle(owner);
     const other = await givenUser();
     // Act
-    const res = await api.get('getVehicles', { api_key: other.key });
+    const res = await callOperation('getVehicles', { api_key: other.key });
     // Assess
     expect(res.body.cnt).toBe(0);
   });

@@ -1,14 +1,17 @@
 /**
- * Every date-range parameter takes any yyyy-mm-dd for users on both sides of GMT: `9999-12-31` as
+ * Every date input is a real calendar day of the years 0001 to 9999 (issue 23): a year 0000 day is refused with
+ * the parameter's own message, by every operation that takes a date. Every date-range parameter takes any
+ * yyyy-mm-dd of those years for users on both sides of GMT: `9999-12-31` as
  * "no end", `0001-01-01` as "no start", and records a second either side of the user's midnight
  * fall on the right day. getTrips, getFuelFillReport and getJobCards convert the user's days to UTC
  * instants; getExpenseSlips compares the local datetimes as entered.
  */
 import { describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, callOperation } from '../support/api.ts';
 import { givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
+import { anOperator, givenOperator } from '../support/operators-builders.ts';
 
 const OFFSETS = [-720, -300, 0, 330, 840];
 const DAY = '2026-03-01';
@@ -115,6 +118,58 @@ describe('a date that cannot be handled', () => {
   it.each(refusals)('is refused by %s with its own date message', async (operation, params, message) => {
     const user = await givenUser({ gmtOffsetMinutes: -720 });
     const res = await api.get(operation, { api_key: user.key, ...params(user) });
+    expect(res).toBeError(400, message);
+  });
+});
+
+describe('a day of the year 0000', () => {
+  const YEAR_ZERO = '0000-01-01';
+  const refusals: Array<[string, (user: TestUser) => Promise<Parameters<typeof callOperation>[1]>, string]> = [
+    ['getTrips', async () => ({ start_date: YEAR_ZERO, end_date: '2026-01-01' }), 'start_date is required (yyyy-mm-dd)'],
+    [
+      'getExpenseSlips',
+      async (user) => ({ vehicle_uid: (await givenVehicle(user)).vehicleUid, start_date: YEAR_ZERO, end_date: '2026-01-01' }),
+      'start_date is required (yyyy-mm-dd)',
+    ],
+    [
+      'getFuelFillReport',
+      async (user) => ({ vehicle_uid: (await givenVehicle(user)).vehicleUid, start_date: YEAR_ZERO, end_date: '2026-01-01' }),
+      'start_date is required (yyyy-mm-dd)',
+    ],
+    ['getJobCards', async () => ({ from_date: YEAR_ZERO }), 'from_date / to_date format error (yyyy-mm-dd)'],
+    [
+      'getPositions',
+      async (user) => ({
+        vehicle_uid: (await givenVehicle(user)).vehicleUid,
+        start_datetime: `${YEAR_ZERO} 00:00:00`,
+        end_datetime: '0001-01-01 00:00:00',
+      }),
+      'start_datetime is required (yyyy-mm-dd hh:mm:ss)',
+    ],
+    [
+      'addExpenseSlip',
+      async (user) => ({ vehicle_uid: (await givenVehicle(user)).vehicleUid, type: 2, amount: '10', event_datetime: YEAR_ZERO }),
+      'event_datetime is required (yyyy-mm-dd hh:mm:ss or yyyy-mm-dd)',
+    ],
+    [
+      'editExpenseSlip',
+      async (user) => ({ slip_uid: (await givenSlip(user, await givenVehicle(user))).slipUid, event_datetime: `${YEAR_ZERO} 08:00:00` }),
+      'event_datetime must be yyyy-mm-dd hh:mm:ss or yyyy-mm-dd',
+    ],
+    ['addOperator', async () => anOperator({ driver_licence_expiry_datetime: YEAR_ZERO }), 'expiry dates must be yyyy-mm-dd'],
+    [
+      'editOperator',
+      async (user) => ({ operator_uid: (await givenOperator(user)).operatorUid, mc_expiry_datetime: `${YEAR_ZERO} 00:00:00` }),
+      'expiry dates must be yyyy-mm-dd',
+    ],
+  ];
+
+  it.each(refusals)('is refused by %s with its own message', async (operation, params, message) => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const res = await callOperation(operation as 'getTrips', { api_key: user.key, ...(await params(user)) });
+    // Assess
     expect(res).toBeError(400, message);
   });
 });

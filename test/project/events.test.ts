@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
+import { handlerPath, type Operation, operations, streamConsumers } from '../../functions/registry.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { withApiKey } from '../../scripts/invoke.ts';
+import { parameterNamesOf } from '../../shared/contracts/operation.ts';
 import { givenUser } from '../support/builders.ts';
 
 /** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */
@@ -39,7 +41,27 @@ beforeAll(() => {
   declaredPaths = declaredResourcePaths(Template.fromStack(new FleetTrackingStack(app, 'Events')));
 });
 
+/** The parameters a sample event sends (the api key aside), every declared one present as the chain passes them. */
+function parametersOf(event: APIGatewayProxyEvent, operation: Operation): Record<string, unknown> {
+  const { api_key: _key, ...query } = event.queryStringParameters ?? {};
+  const body = event.body === null ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const form = /urlencoded/.test(event.headers['Content-Type'] ?? '') ? Object.fromEntries(new URLSearchParams(body)) : {};
+  const sent: Record<string, unknown> = { ...query, ...form };
+  return Object.fromEntries(parameterNamesOf(operation.input).map((name) => [name, sent[name]]));
+}
+
 describe.each(operations.map((operation) => [operation.name, operation] as const))('events/%s.json', (name, operation) => {
+  it("sends parameters its declaration names and accepts, and nothing else's", () => {
+    // Prepare
+    const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
+    // Act
+    const parsed = v.safeParse(operation.input, parametersOf(event, operation));
+    // Assess
+    const { api_key: _key, ...query } = event.queryStringParameters ?? {};
+    for (const parameter of Object.keys(query)) expect(parameterNamesOf(operation.input), parameter).toContain(parameter);
+    expect(parsed.issues?.map((issue) => issue.message) ?? [], name).toEqual([]);
+  });
+
   it('is the REST proxy event of the fixed resource the stack declares for it, without path parameters', () => {
     // Prepare
     const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;

@@ -1,4 +1,7 @@
+import type * as v from 'valibot';
 import { inject } from 'vitest';
+import { findOperation, type OperationName, type operations } from '../../functions/registry.ts';
+import type { OutputSchema } from '../../shared/contracts/operation.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -52,6 +55,11 @@ export const createApi = (baseUrl: () => string) => ({
     return call('POST', url, { headers: { Accept: 'application/json', 'Content-Type': contentType, ...options.headers }, body });
   },
 
+  /** an operation with the method its declaration says, the answer typed from its output schema */
+  operation<N extends OperationName>(name: N, params: Params = {}, options: CallOptions = {}): Promise<ApiResponse<AnswerOf<N>>> {
+    return findOperation(name)?.method === 'GET' ? this.get(name, params, options) : this.post(name, params, options);
+  },
+
   /** any method, for the method guard */
   request(method: string, operation: string, params: Params = {}): Promise<ApiResponse> {
     const query = toSearch(params);
@@ -60,3 +68,23 @@ export const createApi = (baseUrl: () => string) => ({
 });
 
 export const api = createApi(() => inject('apiUrl'));
+
+/** The fields every answer carries. */
+export interface Envelope {
+  version: string;
+  result: 'success' | 'error';
+  error_msg: string;
+}
+
+type DeclarationOf<N extends OperationName> = Extract<(typeof operations)[number], { name: N }>;
+
+/**
+ * An operation's answer as its declaration types it: the envelope plus the fields its output schema declares (an
+ * error carries only the envelope's, which tests read after checking the status; a PNG arrives in `raw`).
+ */
+export type AnswerOf<N extends OperationName> = Envelope &
+  (DeclarationOf<N>['output'] extends OutputSchema ? v.InferOutput<DeclarationOf<N>['output']> : unknown);
+
+/** Calls an operation of the run's shared server with the method its declaration says, the answer typed from its output schema. */
+export const callOperation = <N extends OperationName>(name: N, params: Params = {}, options: CallOptions = {}) =>
+  api.operation(name, params, options);
