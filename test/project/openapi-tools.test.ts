@@ -295,3 +295,31 @@ describe('documented error cases through the Prism validating proxy', () => {
     expect(unexpected).toEqual([]);
   }, 60_000);
 });
+
+/** Values the service refuses, sent as text (a query string or a form), as forms and most clients send them. */
+const OUT_OF_RANGE_TEXT: [string, string, Record<string, string>][] = [
+  ['getLiveMap', 'GET', { map_api_key: 'local', width: '0' }],
+  ['getLiveMap', 'GET', { map_api_key: 'local', zoom: '21' }],
+  ['getPositions', 'GET', { vehicle_uid: '1', start_datetime: '2026-11-22', end_datetime: '2026-11-22', limit: '10001' }],
+  ['getTrips', 'GET', { start_date: '0000-01-01', end_date: '2026-11-22' }],
+  ['addUserLocation', 'POST', { description: 'Nowhere', latitude: '100', longitude: '28' }],
+  ['addUserLocation', 'POST', { description: 'Nowhere', latitude: '-26', longitude: '28', radius: '0' }],
+  ['addExpenseSlip', 'POST', { vehicle_uid: '1', type: '2', amount: '10', event_datetime: '2026-02-30 25:00:00' }],
+];
+
+describe('values out of range in their text form, through the Prism validating proxy', () => {
+  it.each(OUT_OF_RANGE_TEXT)('%s (%s) %o is a request violation, and the service refuses it too', async (name, method, values) => {
+    // Prepare
+    const text = new URLSearchParams(values).toString();
+    const url = method === 'GET' ? `${prismUrl}/api/${name}?${text}` : `${prismUrl}/api/${name}`;
+    // Act
+    const res = await fetch(url, {
+      method,
+      headers: { 'X-Api-Key': apiKey, ...(method === 'POST' && { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+      ...(method === 'POST' && { body: text }),
+    });
+    // Assess
+    expect(res.status).toBe(400);
+    expect(res.headers.get('sl-violations'), name).toMatch(/"location":\["request"/);
+  });
+});
