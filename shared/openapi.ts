@@ -2,8 +2,7 @@
  * The service's OpenAPI 3.1 document, made from the operations' declarations (functions/<name>/contract.ts, collected
  * by functions/registry.ts and passed in: nothing under shared/ imports functions/): their valibot input and output
  * schemas, whose actions and metadata state every limit once, their summaries, descriptions, examples and the 409
- * messages the modules that enforce them word. Parameter descriptions shared by several operations are in
- * openapi-parameters.ts, unless the schema carries its own. The local server serves it at
+ * messages the modules that enforce them word. The local server serves it at
  * /api/openapi.json with a reference page at /api/docs (shared/api-docs.ts), `npm run openapi` writes it,
  * `npm run postman` turns it into a Postman collection, and the CDK stack serves it too and turns it into
  * API Gateway documentation parts.
@@ -24,7 +23,6 @@ import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { decimalTextUpTo, integerTextUpTo } from './contracts/wire.ts';
 import { NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
-import { parameterDescriptions } from './openapi-parameters.ts';
 
 export interface ParameterObject {
   name: string;
@@ -165,7 +163,8 @@ const conversion: ConversionConfig = {
     if (valibotAction.type === 'safe_integer') return { ...numeric, type: 'integer' };
     if (valibotAction.type === 'finite') return { ...numeric, type: 'number' };
     if (valibotAction.type === 'metadata' && 'wire' in (valibotAction as v.MetadataAction<unknown, { wire?: JsonSchema }>).metadata) {
-      return (valibotAction as v.MetadataAction<unknown, { wire: JsonSchema }>).metadata.wire;
+      const { description } = jsonSchema;
+      return { ...(valibotAction as v.MetadataAction<unknown, { wire: JsonSchema }>).metadata.wire, ...(description && { description }) };
     }
     return undefined;
   },
@@ -293,7 +292,7 @@ function operationObject(operation: Operation): OperationObject {
         in: 'query' as const,
         // With a form, editJobCard's job_card_uid may be a form field instead.
         required: isRequired(schema) && !takesDocument,
-        description: parameterDescription(operation, name, schema),
+        description: parameterDescription(schema),
         // Also in the schema: tools that build requests from schemas (Postman's import) take it from there.
         schema: withExample(inputSchema(schema), queryExamples?.[name]),
         ...(queryExamples?.[name] !== undefined && { example: queryExamples[name] }),
@@ -359,12 +358,9 @@ function parameterEntries(input: InputSchema): Entry[] {
 /** Required when an absent value is refused (the chain passes every declared key, absent ones as undefined). */
 const isRequired = (schema: v.GenericSchema): boolean => !v.safeParse(schema, undefined).success;
 
-/** The schema's own description (v.description), else the words of openapi-parameters.ts for that name. */
-export const parameterDescription = (operation: Operation, name: string, schema: v.GenericSchema): string =>
-  (toJsonSchema(schema, conversion).description as string | undefined) ??
-  parameterDescriptions[`${operation.name}.${name}`] ??
-  parameterDescriptions[name] ??
-  '';
+/** What a parameter means: its schema's own description (v.description); the OpenAPI test fails for one without. */
+const parameterDescription = (schema: v.GenericSchema): string =>
+  (toJsonSchema(schema, conversion).description as string | undefined) ?? '';
 
 /**
  * A parameter's JSON Schema as the service reads it: numbers as a JSON number or its text, both with the schema's
@@ -428,7 +424,7 @@ function bodySchema(operation: Operation): JsonSchema {
   const properties = Object.fromEntries(
     entries.map(([name, schema]) => [
       name,
-      withExample({ ...inputSchema(schema), description: parameterDescription(operation, name, schema) }, example[name]),
+      withExample({ ...inputSchema(schema), description: parameterDescription(schema) }, example[name]),
     ]),
   );
   // A form carries the job card document in payload, so the form needs it (job_card_uid may be in the query string).

@@ -1,13 +1,23 @@
 import * as v from 'valibot';
+import { slipNumber } from '../../shared/contracts/expense-slips.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { decimalTextParameter, integerField, optionalText, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { decimalTextParameter, described, integerField, positiveDecimal, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { fillSlipExists } from '../../shared/domain/fuel-fill.ts';
 
 const AddFuelFillSlipInput = v.object({
-  event_uid: requiredInteger('event_uid'),
-  qty: positiveDecimal('qty', 3, 'qty is required and must be greater than 0'),
-  amount: v.optional(decimalTextParameter('amount', 2, 'amount must be a number of 0 or more'), '0'),
-  slip_number: optionalText('slip_number', 100),
+  event_uid: described(
+    requiredInteger('event_uid'),
+    "A detected fuel fill of a vehicle linked to the key's user (event_uid of getFuelFillReport).",
+  ),
+  qty: described(
+    positiveDecimal('qty', 3, 'qty is required and must be greater than 0'),
+    'The litres on the slip, a decimal of at most 3 places, greater than 0.',
+  ),
+  amount: described(
+    v.optional(decimalTextParameter('amount', 2, 'amount must be a number of 0 or more'), '0'),
+    'The amount paid, a decimal of at most 2 places; 0 when left out.',
+  ),
+  slip_number: slipNumber,
 });
 
 const AddFuelFillSlipOutput = v.object({ slip_uid: integerField, event_uid: integerField });

@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { operatorDetailEntries } from '../../shared/contracts/operators.ts';
-import { integerField, requiredText } from '../../shared/contracts/primitives.ts';
+import { OPERATOR_NAMES, operatorDetailEntries } from '../../shared/contracts/operators.ts';
+import { described, integerField, requiredText } from '../../shared/contracts/primitives.ts';
 import { OPERATOR_LIMITS, TAG_ID_TAKEN } from '../../shared/domain/operator.ts';
 
 const AddOperatorInput = v.object({
-  fullname: requiredText('fullname', OPERATOR_LIMITS.fullname),
-  id_number: requiredText('id_number', OPERATOR_LIMITS.id_number),
-  tag_id: requiredText('tag_id', OPERATOR_LIMITS.tag_id),
+  fullname: described(requiredText('fullname', OPERATOR_LIMITS.fullname), OPERATOR_NAMES.fullname),
+  id_number: described(requiredText('id_number', OPERATOR_LIMITS.id_number), OPERATOR_NAMES.id_number),
+  tag_id: described(requiredText('tag_id', OPERATOR_LIMITS.tag_id), OPERATOR_NAMES.tag_id),
   ...operatorDetailEntries,
 });
 

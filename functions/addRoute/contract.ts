@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MORNING_DELIVERIES } from '../../shared/contracts/demo-records.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
+import { described, optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
 import { RouteRecord, stopList } from '../../shared/contracts/routes.ts';
 
 /** Form clients send every field: a blank vehicle_uid, like a JSON null, means no vehicle. */
@@ -9,10 +9,11 @@ const optionalVehicleUid = v.pipe(
   v.unknown(),
   v.transform((value) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value)),
   optionalInteger('vehicle_uid'),
+  v.description("A vehicle linked to the key's user to schedule onto the route; blank or null for none."),
 );
 
 const AddRouteInput = v.object({
-  route_name: requiredText('route_name', 255),
+  route_name: described(requiredText('route_name', 255), "The route's name."),
   stops: stopList,
   vehicle_uid: optionalVehicleUid,
 });

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { coordinate, integerField, requiredText } from '../../shared/contracts/primitives.ts';
-import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
+import { coordinate, described, integerField, requiredText } from '../../shared/contracts/primitives.ts';
+import { PLACE_PARAMETERS, userLocationOptions } from '../../shared/contracts/user-locations.ts';
 
 const AddUserLocationInput = v.object({
-  description: requiredText('description', 255),
-  latitude: coordinate('latitude'),
-  longitude: coordinate('longitude'),
+  description: described(requiredText('description', 255), PLACE_PARAMETERS.description),
+  latitude: described(coordinate('latitude'), PLACE_PARAMETERS.latitude),
+  longitude: described(coordinate('longitude'), PLACE_PARAMETERS.longitude),
   ...userLocationOptions,
 });
 

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
+import { slipUid } from '../../shared/contracts/expense-slips.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
-const DeleteExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_uid') });
+const DeleteExpenseSlipInput = v.object({ slip_uid: slipUid });
 
 const DeleteExpenseSlipOutput = v.object({ slip_uid: integerField });
 

@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { described, integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
-const DeleteExpenseTypeInput = v.object({ type: requiredInteger('type') });
+const DeleteExpenseTypeInput = v.object({
+  type: described(requiredInteger('type'), "One of the user's own expense types (Fuel, type 2, cannot be deleted)."),
+});
 
 const DeleteExpenseTypeOutput = v.object({ type: integerField });
 

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { operatorUid } from '../../shared/contracts/operators.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
-const DeleteOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
+const DeleteOperatorInput = v.object({ operator_uid: operatorUid });
 
 const DeleteOperatorOutput = v.object({ operator_uid: integerField });
 

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { routeUid } from '../../shared/contracts/routes.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
-const DeleteRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
+const DeleteRouteInput = v.object({ route_uid: routeUid });
 
 const DeleteRouteOutput = v.object({ route_uid: integerField });
 

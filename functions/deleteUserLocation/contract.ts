@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
+import { userLocationUid } from '../../shared/contracts/user-locations.ts';
 
-const DeleteUserLocationInput = v.object({ user_location_uid: requiredInteger('user_location_uid') });
+const DeleteUserLocationInput = v.object({ user_location_uid: userLocationUid });
 
 const DeleteUserLocationOutput = v.object({ user_location_uid: integerField });
 

@@ -1,11 +1,14 @@
 import * as v from 'valibot';
 import { ExpenseTypeRecord, expenseName } from '../../shared/contracts/expense-types.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { described, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { EXPENSE_TYPE_TAKEN } from '../../shared/domain/expense-type.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
-const EditExpenseTypeInput = v.object({ type: requiredInteger('type'), expense_name: expenseName });
+const EditExpenseTypeInput = v.object({
+  type: described(requiredInteger('type'), "One of the user's own expense types (Fuel, type 2, cannot be renamed)."),
+  expense_name: expenseName,
+});
 
 const EditExpenseTypeOutput = ExpenseTypeRecord;
 

@@ -2,12 +2,15 @@ import * as v from 'valibot';
 import { JOB_CARD_AS_EDITED } from '../../shared/contracts/demo-records.ts';
 import { JobCardReceipt, payloadField } from '../../shared/contracts/job-cards.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { described, requiredInteger } from '../../shared/contracts/primitives.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
 /** With a raw JSON body, job_card_uid (like api_key) can only come from the query string. */
 const EditJobCardInput = v.object({
-  job_card_uid: requiredInteger('job_card_uid'),
+  job_card_uid: described(
+    requiredInteger('job_card_uid'),
+    'The job card to replace: in the query string, or as a form field when the body is a form (a raw JSON body is the document itself).',
+  ),
   payload: payloadField,
 });
 

@@ -1,15 +1,15 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { nonBlankText, operatorDetailEntries } from '../../shared/contracts/operators.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { nonBlankText, OPERATOR_NAMES, operatorDetailEntries, operatorUid } from '../../shared/contracts/operators.ts';
+import { described, integerField } from '../../shared/contracts/primitives.ts';
 import { TAG_ID_TAKEN } from '../../shared/domain/operator.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
 const EditOperatorInput = v.object({
-  operator_uid: requiredInteger('operator_uid'),
-  fullname: nonBlankText('fullname'),
-  id_number: nonBlankText('id_number'),
-  tag_id: nonBlankText('tag_id'),
+  operator_uid: operatorUid,
+  fullname: described(nonBlankText('fullname'), OPERATOR_NAMES.fullname),
+  id_number: described(nonBlankText('id_number'), OPERATOR_NAMES.id_number),
+  tag_id: described(nonBlankText('tag_id'), OPERATOR_NAMES.tag_id),
   ...operatorDetailEntries,
 });
 

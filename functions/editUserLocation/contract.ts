@@ -1,14 +1,17 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { coordinate, integerField, optionalText, requiredInteger } from '../../shared/contracts/primitives.ts';
-import { userLocationOptions } from '../../shared/contracts/user-locations.ts';
+import { coordinate, described, integerField, optionalText } from '../../shared/contracts/primitives.ts';
+import { PLACE_PARAMETERS, userLocationOptions, userLocationUid } from '../../shared/contracts/user-locations.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
 const EditUserLocationInput = v.object({
-  user_location_uid: requiredInteger('user_location_uid'),
-  description: v.optional(v.pipe(v.unwrap(optionalText('description', 255)), v.nonEmpty('description may not be blank'))),
-  latitude: v.optional(coordinate('latitude')),
-  longitude: v.optional(coordinate('longitude')),
+  user_location_uid: userLocationUid,
+  description: described(
+    v.optional(v.pipe(v.unwrap(optionalText('description', 255)), v.nonEmpty('description may not be blank'))),
+    PLACE_PARAMETERS.description,
+  ),
+  latitude: described(v.optional(coordinate('latitude')), PLACE_PARAMETERS.latitude),
+  longitude: described(v.optional(coordinate('longitude')), PLACE_PARAMETERS.longitude),
   ...userLocationOptions,
 });
 

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { VAN_FUEL_SLIP } from '../../shared/contracts/demo-records.ts';
-import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
+import { SlipRecord, slipUid } from '../../shared/contracts/expense-slips.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
-const GetExpenseSlipInput = v.object({ slip_uid: requiredInteger('slip_uid') });
+const GetExpenseSlipInput = v.object({ slip_uid: slipUid });
 
 const GetExpenseSlipOutput = v.object({ slip: SlipRecord });
 

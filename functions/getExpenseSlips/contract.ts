@@ -2,11 +2,12 @@ import * as v from 'valibot';
 import { VAN_FUEL_SLIP } from '../../shared/contracts/demo-records.ts';
 import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { dateRangeEntries, dateTimeField, integerField, requiredInteger, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import { dateRangeEntries, dateTimeField, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import { vehicleUid } from '../../shared/contracts/vehicles.ts';
 
 const GetExpenseSlipsInput = v.pipe(
   v.object({
-    vehicle_uid: requiredInteger('vehicle_uid'),
+    vehicle_uid: vehicleUid,
     ...dateRangeEntries,
   }),
   startNotAfterEnd(),

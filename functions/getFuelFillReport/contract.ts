@@ -1,20 +1,14 @@
 import * as v from 'valibot';
 import { FuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import {
-  dateField,
-  dateRangeEntries,
-  integerField,
-  nullableTextField,
-  requiredInteger,
-  startNotAfterEnd,
-} from '../../shared/contracts/primitives.ts';
+import { dateField, dateRangeEntries, integerField, nullableTextField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
+import { vehicleUid } from '../../shared/contracts/vehicles.ts';
 import { inclusiveDayCount } from '../../shared/domain/time.ts';
 
 const MAX_RANGE_DAYS = 366;
 
 const GetFuelFillReportInput = v.pipe(
-  v.object({ vehicle_uid: requiredInteger('vehicle_uid'), ...dateRangeEntries }),
+  v.object({ vehicle_uid: vehicleUid, ...dateRangeEntries }),
   startNotAfterEnd(),
   v.check((input) => inclusiveDayCount(input.start_date, input.end_date) <= MAX_RANGE_DAYS, 'date range may not exceed 366 days'),
 );

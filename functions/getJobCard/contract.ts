@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { JOB_CARD } from '../../shared/contracts/demo-records.ts';
-import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
+import { JobCardRecord, jobCardUid } from '../../shared/contracts/job-cards.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
 
-const GetJobCardInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
+const GetJobCardInput = v.object({ job_card_uid: jobCardUid });
 
 const GetJobCardOutput = v.object({ job_card: JobCardRecord });
 

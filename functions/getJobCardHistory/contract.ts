@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { JOB_CARD_AS_ADDED, JOB_CARD_AS_EDITED } from '../../shared/contracts/demo-records.ts';
-import { JobCardSnapshotRecord } from '../../shared/contracts/job-cards.ts';
+import { JobCardSnapshotRecord, jobCardUid } from '../../shared/contracts/job-cards.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, requiredInteger } from '../../shared/contracts/primitives.ts';
+import { integerField } from '../../shared/contracts/primitives.ts';
 
-const GetJobCardHistoryInput = v.object({ job_card_uid: requiredInteger('job_card_uid') });
+const GetJobCardHistoryInput = v.object({ job_card_uid: jobCardUid });
 
 const GetJobCardHistoryOutput = v.object({ job_card_uid: integerField, cnt: integerField, history: v.array(JobCardSnapshotRecord) });
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { JOB_CARD } from '../../shared/contracts/demo-records.ts';
 import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
+import { described, integerField, optionalText } from '../../shared/contracts/primitives.ts';
 import { DAY_OR_NOTHING_PATTERN, DAY_PATTERN } from '../../shared/contracts/wire.ts';
 import { isCalendarDate } from '../../shared/domain/time.ts';
 
@@ -22,11 +22,20 @@ const optionalDay = v.optional(
 
 const GetJobCardsInput = v.pipe(
   v.object({
-    from_date: optionalDay,
-    to_date: optionalDay,
-    external_reference: v.pipe(
-      optionalText('external_reference', 100),
-      v.transform((text) => text || undefined),
+    from_date: described(
+      optionalDay,
+      "Only cards created on or after this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
+    ),
+    to_date: described(
+      optionalDay,
+      "Only cards created on or before this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
+    ),
+    external_reference: described(
+      v.pipe(
+        optionalText('external_reference', 100),
+        v.transform((text) => text || undefined),
+      ),
+      'Only cards with this external reference (the ReferenceNumber of their document); empty means all.',
     ),
   }),
   v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
+import { described, optionalInteger, requiredText } from '../../shared/contracts/primitives.ts';
 import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 import { MAP_DEFAULTS, MAP_LIMITS, NO_POSITION } from '../../shared/domain/live-map/live-map.ts';
 
@@ -10,11 +10,14 @@ const integerFrom = (name: string, { min, max }: { min: number; max: number }, f
 };
 
 const GetLiveMapInput = v.object({
-  map_api_key: requiredText('map_api_key', 512),
+  map_api_key: described(
+    requiredText('map_api_key', 512),
+    "The map provider's key (Google Static Maps, or a tile server without a configured key), passed on with the request and never stored or logged; Amazon Location and the built-in offline map take any value.",
+  ),
   filter: imeiFilter,
-  width: integerFrom('width', MAP_LIMITS.size, MAP_DEFAULTS.width),
-  height: integerFrom('height', MAP_LIMITS.size, MAP_DEFAULTS.height),
-  zoom: integerFrom('zoom', MAP_LIMITS.zoom, MAP_DEFAULTS.zoom),
+  width: described(integerFrom('width', MAP_LIMITS.size, MAP_DEFAULTS.width), 'Width of the picture in pixels.'),
+  height: described(integerFrom('height', MAP_LIMITS.size, MAP_DEFAULTS.height), 'Height of the picture in pixels.'),
+  zoom: described(integerFrom('zoom', MAP_LIMITS.zoom, MAP_DEFAULTS.zoom), 'Map zoom level (1: the world, 20: a building).'),
 });
 
 const GetLiveMapOutput = { mediaType: 'image/png' } as const;

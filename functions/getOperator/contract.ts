@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { THABO_MOKOENA } from '../../shared/contracts/demo-records.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { OperatorRecord } from '../../shared/contracts/operators.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
+import { OperatorRecord, operatorUid } from '../../shared/contracts/operators.ts';
 
-const GetOperatorInput = v.object({ operator_uid: requiredInteger('operator_uid') });
+const GetOperatorInput = v.object({ operator_uid: operatorUid });
 
 const GetOperatorOutput = v.object({ operator: OperatorRecord });
 

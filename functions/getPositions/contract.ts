@@ -3,11 +3,13 @@ import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import {
   dateTimeField,
   dateTimeParameter,
+  described,
   integerField,
   nullableNumberField,
   nullableTextField,
   requiredInteger,
 } from '../../shared/contracts/primitives.ts';
+import { vehicleUid } from '../../shared/contracts/vehicles.ts';
 
 const MAX_RANGE_MS = 7 * 86_400_000;
 const MAX_LIMIT = 10_000;
@@ -18,12 +20,21 @@ export const instantOf = (text: string, offsetMinutes: number): number => Date.p
 
 const GetPositionsInput = v.pipe(
   v.object({
-    vehicle_uid: requiredInteger('vehicle_uid'),
-    start_datetime: dateTimeParameter('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    end_datetime: dateTimeParameter('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    limit: v.optional(
-      v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)),
-      MAX_LIMIT,
+    vehicle_uid: vehicleUid,
+    start_datetime: described(
+      dateTimeParameter('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
+      "Start of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included).",
+    ),
+    end_datetime: described(
+      dateTimeParameter('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
+      "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most 7 days after it.",
+    ),
+    limit: described(
+      v.optional(
+        v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)),
+        MAX_LIMIT,
+      ),
+      'The most positions to answer, 1 to 10,000 (default 10,000); when more exist, the answer says where the next call starts.',
     ),
   }),
   v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { MORNING_DELIVERIES } from '../../shared/contracts/demo-records.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
-import { RouteRecord } from '../../shared/contracts/routes.ts';
+import { RouteRecord, routeUid } from '../../shared/contracts/routes.ts';
 
-const GetRouteInput = v.object({ route_uid: requiredInteger('route_uid') });
+const GetRouteInput = v.object({ route_uid: routeUid });
 
 const GetRouteOutput = v.object({ route: RouteRecord });
 

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
 import { DEPOT_MIDRAND } from '../../shared/contracts/demo-records.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { requiredInteger } from '../../shared/contracts/primitives.ts';
-import { UserLocationRecord } from '../../shared/contracts/user-locations.ts';
+import { UserLocationRecord, userLocationUid } from '../../shared/contracts/user-locations.ts';
 
-const GetUserLocationInput = v.object({ user_location_uid: requiredInteger('user_location_uid') });
+const GetUserLocationInput = v.object({ user_location_uid: userLocationUid });
 
 const GetUserLocationOutput = v.object({ location: UserLocationRecord });
 

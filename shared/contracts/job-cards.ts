@@ -4,9 +4,12 @@ import { asPayload, type JobCardPayload, PAYLOAD_NOT_JSON, parsePayload } from '
 import { JOB_CARD_ACTIONS, type JobCard, type JobCardSnapshot, RECOGNISED } from '../domain/job-card/rules.ts';
 import { formatDateTime } from '../domain/time.ts';
 import { BadRequest } from '../errors.ts';
-import { dateTimeField, integerField, nullableTextField } from './primitives.ts';
+import { dateTimeField, described, integerField, nullableTextField, requiredInteger } from './primitives.ts';
 import type { ParsedBody } from './request-body.ts';
 import { verbatimJsonObject } from './verbatim-json.ts';
+
+/** One of the user's job cards, by its id. */
+export const jobCardUid = described(requiredInteger('job_card_uid'), "One of the user's job cards.");
 
 export const PAYLOAD_REQUIRED = 'payload is required (raw JSON body or a payload form field)';
 

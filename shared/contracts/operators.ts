@@ -1,7 +1,17 @@
 /** Operators on the wire: the parameters addOperator and editOperator share, and the spec's operator record. */
 import * as v from 'valibot';
 import { OPERATOR_LIMITS, type Operator } from '../domain/operator.ts';
-import { dateTimeField, flagField, integerField, optionalFlag, optionalInteger, optionalText, requiredDate } from './primitives.ts';
+import {
+  dateTimeField,
+  described,
+  flagField,
+  integerField,
+  optionalFlag,
+  optionalInteger,
+  optionalText,
+  requiredDate,
+  requiredInteger,
+} from './primitives.ts';
 import { DAY_OR_MIDNIGHT_PATTERN } from './wire.ts';
 
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -16,6 +26,16 @@ export const nonBlankText = (name: 'fullname' | 'id_number' | 'tag_id') =>
   );
 
 const EXPIRY_FORMAT = 'expiry dates must be yyyy-mm-dd';
+
+/** One of the user's operators, by its id. */
+export const operatorUid = described(requiredInteger('operator_uid'), "One of the user's operators.");
+
+/** What the names mean where addOperator requires them and editOperator only refuses them blank. */
+export const OPERATOR_NAMES = {
+  fullname: "The driver's full name.",
+  id_number: "The driver's identity document number.",
+  tag_id: "The driver's identification tag as the tracking devices read it; unique across all users.",
+};
 
 /** An expiry day; the record reads it back as `yyyy-mm-dd 00:00:00`, so a record sent back to editOperator is taken too. */
 const expiryDate = v.optional(
@@ -32,26 +52,41 @@ const expiryDate = v.optional(
  * undefined: addOperator then applies the defaults, editOperator keeps the stored value.
  */
 export const operatorDetailEntries = {
-  default_trip_type: v.pipe(
-    optionalInteger('default_trip_type', 'default_trip_type must be an integer of 0 or more'),
-    v.check((type) => type === undefined || type >= 0, 'default_trip_type must be an integer of 0 or more'),
+  default_trip_type: described(
+    v.pipe(
+      optionalInteger('default_trip_type', 'default_trip_type must be an integer of 0 or more'),
+      v.check((type) => type === undefined || type >= 0, 'default_trip_type must be an integer of 0 or more'),
+    ),
+    "Id of the driver's default trip type, a whole number of 0 or more.",
   ),
-  active_flag: optionalFlag('active_flag'),
-  mobile_number: text('mobile_number'),
-  home_number: text('home_number'),
-  employee_number: text('employee_number'),
-  current_points: text('current_points'),
-  home_address: text('home_address'),
-  next_of_kin: text('next_of_kin'),
-  next_of_kin_contact_number: text('next_of_kin_contact_number'),
-  email_address: v.pipe(
-    text('email_address'),
-    v.check((address) => !address || EMAIL_ADDRESS.test(address), 'email_address is not a valid email address'),
+  active_flag: described(optionalFlag('active_flag'), '1: active, 0: inactive.'),
+  mobile_number: described(text('mobile_number'), 'Mobile phone number.'),
+  home_number: described(text('home_number'), 'Home phone number.'),
+  employee_number: described(text('employee_number'), "The employer's number for the driver."),
+  current_points: described(text('current_points'), "Demerit points on the driver's licence, as text."),
+  home_address: described(text('home_address'), 'Postal or street address.'),
+  next_of_kin: described(text('next_of_kin'), "Name of the driver's next of kin."),
+  next_of_kin_contact_number: described(text('next_of_kin_contact_number'), 'Phone number of the next of kin.'),
+  email_address: described(
+    v.pipe(
+      text('email_address'),
+      v.check((address) => !address || EMAIL_ADDRESS.test(address), 'email_address is not a valid email address'),
+    ),
+    'E-mail address; empty for none.',
   ),
-  driver_licence_expiry_datetime: expiryDate,
-  pdp_expiry_datetime: expiryDate,
-  dgp_expiry_datetime: expiryDate,
-  mc_expiry_datetime: expiryDate,
+  driver_licence_expiry_datetime: described(
+    expiryDate,
+    'Expiry of the driving licence, yyyy-mm-dd (or yyyy-mm-dd 00:00:00, as the record reads it back); 2001-01-01 for none.',
+  ),
+  pdp_expiry_datetime: described(
+    expiryDate,
+    'Expiry of the professional driving permit, yyyy-mm-dd (or yyyy-mm-dd 00:00:00); 2001-01-01 for none.',
+  ),
+  dgp_expiry_datetime: described(
+    expiryDate,
+    'Expiry of the dangerous goods permit, yyyy-mm-dd (or yyyy-mm-dd 00:00:00); 2001-01-01 for none.',
+  ),
+  mc_expiry_datetime: described(expiryDate, 'Expiry of the medical certificate, yyyy-mm-dd (or yyyy-mm-dd 00:00:00); 2001-01-01 for none.'),
 };
 
 const expiry = (date: string): string => `${date} 00:00:00`;

@@ -15,6 +15,10 @@ import { DAY_OR_DATETIME_PATTERN, DAY_PATTERN } from './wire.ts';
 
 // ---- parameters
 
+/** A parameter with its description for the OpenAPI document (what it means, in the words of docs/; the schema states the rules). */
+export const described = <Schema extends v.GenericSchema>(schema: Schema, description: string) =>
+  v.pipe(schema, v.description(description));
+
 /** Text or a JSON number, as trimmed text: what every parameter is read as first. */
 export const scalar = (message: string) =>
   v.pipe(
@@ -137,8 +141,14 @@ export const dateTimeParameter = (message: string) =>
 
 /** start_date and end_date of the user's calendar days (getTrips, getExpenseSlips, getFuelFillReport). */
 export const dateRangeEntries = {
-  start_date: requiredDate('start_date is required (yyyy-mm-dd)'),
-  end_date: requiredDate('end_date is required (yyyy-mm-dd)'),
+  start_date: described(
+    requiredDate('start_date is required (yyyy-mm-dd)'),
+    "First calendar day of the range, yyyy-mm-dd, in the user's GMT offset (included).",
+  ),
+  end_date: described(
+    requiredDate('end_date is required (yyyy-mm-dd)'),
+    "Last calendar day of the range, yyyy-mm-dd, in the user's GMT offset (included); not before start_date.",
+  ),
 };
 
 export const startNotAfterEnd = <Input extends { start_date: string; end_date: string }>() =>

@@ -4,7 +4,7 @@ import { PLACE_NAMING } from '../domain/place.ts';
 import { MAX_STOP_DESCRIPTION, readStops } from '../domain/route/parse.ts';
 import { MAX_STOPS, MIN_STOPS, REUSE_RADIUS_KM, type Route, routeTotals } from '../domain/route/rules.ts';
 import { formatDateTime } from '../domain/time.ts';
-import { dateTimeField, integerField } from './primitives.ts';
+import { dateTimeField, described, integerField, requiredInteger } from './primitives.ts';
 import { decimalTextUpTo, jsonText } from './wire.ts';
 
 /** The wire forms of a stop's numbers (JSON numbers or their text), for the document. */
@@ -20,9 +20,9 @@ const coordinateWire = (range: number) => ({
 export const stopList = v.pipe(
   v.unknown(),
   v.description(
-    `the stops in order: a JSON array (or its JSON text) of ${MIN_STOPS} to ${MAX_STOPS} objects, each {"user_location_uid": id} ` +
-      `of a saved location or {"lat": .., "lng": .., "description": optional} of a point (a saved location within ` +
-      `${REUSE_RADIUS_KM * 1000} m is reused)`,
+    `The stops in order, ${MIN_STOPS} to ${MAX_STOPS}: each {"user_location_uid": id} of a saved location, or {"lat", "lng", ` +
+      `"description"?} of a point (a saved location within ${REUSE_RADIUS_KM * 1000} m is reused, otherwise the point is saved). ` +
+      'A JSON array, or its JSON text in a form.',
   ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const stops = readStops(dataset.value);
@@ -60,6 +60,9 @@ export const stopList = v.pipe(
     },
   }),
 );
+
+/** One of the user's routes, by its id. */
+export const routeUid = described(requiredInteger('route_uid'), "One of the user's routes.");
 
 /** The route as addRoute answers it and getRoute returns it. */
 export const RouteRecord = v.object({

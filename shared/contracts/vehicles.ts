@@ -1,7 +1,7 @@
 /** The spec's vehicle and live records (all values strings or null): getVehicles, getLiveData. */
 import * as v from 'valibot';
 import type { LinkedVehicle } from '../domain/vehicle.ts';
-import { dateTimeField, nullableTextField, scalar } from './primitives.ts';
+import { dateTimeField, described, nullableTextField, requiredInteger, scalar } from './primitives.ts';
 
 const text = (value: number | string | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
 
@@ -111,17 +111,23 @@ export function toLiveRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<ty
 }
 
 /** The `filter` of IMEIs: comma-delimited, blanks ignored; absent means every vehicle of the key. */
-export const imeiFilter = v.optional(
-  v.pipe(
-    scalar('filter must be a comma-delimited list of IMEI numbers'),
-    v.transform((text) => ({
-      text,
-      imeis: text
-        .split(',')
-        .map((imei) => imei.trim())
-        .filter((imei) => imei !== ''),
-    })),
+export const imeiFilter = described(
+  v.optional(
+    v.pipe(
+      scalar('filter must be a comma-delimited list of IMEI numbers'),
+      v.transform((text) => ({
+        text,
+        imeis: text
+          .split(',')
+          .map((imei) => imei.trim())
+          .filter((imei) => imei !== ''),
+      })),
+    ),
   ),
+  'Comma-delimited IMEIs of the vehicles wanted; blanks and spaces around commas are ignored. Absent: every vehicle linked to the key.',
 );
+
+/** A vehicle linked to the key's user, by its id. */
+export const vehicleUid = described(requiredInteger('vehicle_uid'), "A vehicle linked to the key's user (vehicle_uid of getVehicles).");
 
 export type ImeiFilter = v.InferOutput<typeof imeiFilter>;
