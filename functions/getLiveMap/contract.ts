@@ -12,7 +12,8 @@ const integerFrom = (name: string, { min, max }: { min: number; max: number }, f
 const GetLiveMapInput = v.object({
   map_api_key: described(
     requiredText('map_api_key', 512),
-    "The map provider's key (Google Static Maps, or a tile server without a configured key), passed on with the request and never stored or logged; Amazon Location and the built-in offline map take any value.",
+    "The map provider's key (Google Static Maps, or a tile server without a configured key), passed on with the request and " +
+      'never stored or logged; Amazon Location and the built-in offline map take any value.',
   ),
   filter: imeiFilter,
   width: described(integerFrom('width', MAP_LIMITS.size, MAP_DEFAULTS.width), 'Width of the picture in pixels.'),

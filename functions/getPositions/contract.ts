@@ -11,7 +11,8 @@ import {
 } from '../../shared/contracts/primitives.ts';
 import { vehicleUid } from '../../shared/contracts/vehicles.ts';
 
-const MAX_RANGE_MS = 7 * 86_400_000;
+const MAX_RANGE_DAYS = 7;
+const MAX_RANGE_MS = MAX_RANGE_DAYS * 86_400_000;
 const MAX_LIMIT = 10_000;
 const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_LIMIT}`;
 
@@ -27,7 +28,8 @@ const GetPositionsInput = v.pipe(
     ),
     end_datetime: described(
       dateTimeParameter('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-      "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most 7 days after it.",
+      "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most " +
+        `${MAX_RANGE_DAYS} days after it.`,
     ),
     limit: described(
       v.optional(
@@ -40,7 +42,7 @@ const GetPositionsInput = v.pipe(
   v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),
   v.check(
     (input) => instantOf(input.end_datetime, 0) - instantOf(input.start_datetime, 0) <= MAX_RANGE_MS,
-    'datetime range may not exceed 7 days',
+    `datetime range may not exceed ${MAX_RANGE_DAYS} days`,
   ),
 );
 

@@ -62,7 +62,8 @@ export const userLocationOptions = {
         },
       }),
     ),
-    "A polygon's vertices in order, at least 3 {lat, lng}: a JSON array, or its JSON text (as a form sends it, and as the record reads back); ignored for a point.",
+    `A polygon's vertices in order, at least ${MIN_POLYGON_VERTICES} {lat, lng}: a JSON array, or its JSON text (as a form sends ` +
+      'it, and as the record reads back); ignored for a point.',
   ),
   icon: described(optionalText('icon', 255), 'The icon shown for the location (free text); blank for none.'),
   speed: described(
