@@ -461,6 +461,36 @@ describe('inputs typed as the service reads them', () => {
     expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, latitude: 91 })).toBe(false);
   });
 
+  it('bounds the text form of a number as the number itself, so tools refuse out-of-range text too', () => {
+    for (const [change, valid] of [
+      [{ latitude: '90' }, true],
+      [{ latitude: '-89.9999999' }, true],
+      [{ latitude: '90.0001' }, false],
+      [{ latitude: '100' }, false],
+      [{ longitude: '-180' }, true],
+      [{ longitude: '181' }, false],
+      [{ radius: '0' }, false],
+      [{ radius: '0.000' }, false],
+      [{ radius: '0.001' }, true],
+      [{ radius: '20000' }, true],
+      [{ radius: '20000.01' }, false],
+      [{ speed: '1000' }, true],
+      [{ speed: '1000.5' }, false],
+    ] as const) {
+      expect(isValidInput('AddUserLocationInput', { ...DEPOT_INPUT, ...change }), JSON.stringify(change)).toBe(valid);
+    }
+    const liveMap = operationObject(byName('getLiveMap'))?.parameters ?? [];
+    const accepts = (name: string, value: string) =>
+      published.compile(liveMap.find((parameter) => parameter.name === name)?.schema as object)(value) as boolean;
+    expect([accepts('width', '0'), accepts('width', '1'), accepts('width', '640'), accepts('width', '641')]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect([accepts('zoom', '20'), accepts('zoom', '21')]).toEqual([true, false]);
+  });
+
   it('states decimals with their places and digits, dates and datetimes with their patterns', () => {
     const slip = { vehicle_uid: 1, type: 2, amount: '850.40', event_datetime: '2026-11-01 07:30:00' };
     for (const change of [
@@ -474,6 +504,9 @@ describe('inputs typed as the service reads them', () => {
       expect(isValidInput('AddExpenseSlipInput', { ...slip, ...change }), JSON.stringify(change)).toBe(true);
     }
     for (const change of [
+      { event_datetime: '0000-01-01' },
+      { event_datetime: '2026-13-01 07:30:00' },
+      { event_datetime: '2026-11-01 24:00:00' },
       { amount: '850.401' },
       { amount: '0' },
       { amount: 0 },
