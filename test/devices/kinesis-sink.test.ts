@@ -3,13 +3,18 @@ import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { kinesisSink, RecordsNotAccepted } from '../../shared/devices/kinesis-sink.ts';
-import { aPositionRecord } from '../support/position-builders.ts';
+import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
+import { aPositionRecord, DEPOT } from '../support/position-builders.ts';
 
 const kinesis = mockClient(KinesisClient);
 const sink = () => kinesisSink({ client: new KinesisClient({ region: 'eu-west-1' }), streamName: 'positions', backoffMs: 1 });
 
-const records = (count: number, imei = '356000000000001') =>
-  Array.from({ length: count }, (_, i) => aPositionRecord(imei, new Date(Date.UTC(2026, 0, 1, 8, 0, i)).toISOString()));
+const records = (count: number, imei = '356000000000001'): PositionRecordInput[] =>
+  Array.from({ length: count }, (_, i) => ({
+    ...aPositionRecord(imei, new Date(Date.UTC(2026, 0, 1, 8, 0, i)).toISOString()),
+    latitude: DEPOT.lat,
+    longitude: DEPOT.lng,
+  }));
 
 const sentInputs = (): PutRecordsCommandInput[] => kinesis.commandCalls(PutRecordsCommand).map((call) => call.args[0].input);
 const decoded = (input: PutRecordsCommandInput) =>
