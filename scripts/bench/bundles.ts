@@ -93,7 +93,10 @@ export async function benchBundles(): Promise<Row[]> {
     });
     const entries: [string, string][] = [
       ...references,
-      ...[...operations, ...streamConsumers, ...deviceEndpoints].map(({ name }): [string, string] => [name, join(repositoryRoot, handlerPath(name))]),
+      ...[...operations, ...streamConsumers, ...deviceEndpoints].map(({ name }): [string, string] => [
+        name,
+        join(repositoryRoot, handlerPath(name)),
+      ]),
     ];
     const timings: { name: string; file: string; plain: number[]; withMaps: number[] }[] = [];
     for (const [name, entry] of entries) {
