@@ -1,9 +1,10 @@
 /**
- * The operation registry: it collects the declarations, one per folder (functions/<name>/contract.ts), in the
+ * The registry: it collects the declarations, one per folder (functions/<name>/contract.ts), the operations in the
  * order the README table, the OpenAPI document and its examples follow (within an area: add before edit before
- * delete). The CDK stack, the local API emulator, the scripts and the tests read it; nothing under shared/ does.
- * Adding an operation is one folder and one line here (docs/adding-an-operation.md).
+ * delete), then the device entry points. The CDK stack, the local API emulator, the scripts and the tests read it;
+ * nothing under shared/ does. Adding an operation is one folder and one line here (docs/adding-an-operation.md).
  */
+import type { DeviceEndpointDeclaration } from '../shared/contracts/device-endpoint.ts';
 import type { OperationDeclaration } from '../shared/contracts/operation.ts';
 import { contract as addExpenseSlip } from './addExpenseSlip/contract.ts';
 import { contract as addExpenseType } from './addExpenseType/contract.ts';
@@ -40,6 +41,8 @@ import { contract as getTrips } from './getTrips/contract.ts';
 import { contract as getUserLocation } from './getUserLocation/contract.ts';
 import { contract as getUserLocations } from './getUserLocations/contract.ts';
 import { contract as getVehicles } from './getVehicles/contract.ts';
+import { contract as osmandPositions } from './osmandPositions/contract.ts';
+import { contract as traccarPositions } from './traccarPositions/contract.ts';
 
 export const operations = [
   getVehicles,
@@ -99,3 +102,18 @@ export interface StreamConsumer {
 export const streamConsumers = [
   { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
 ] as const satisfies readonly StreamConsumer[];
+
+/** HTTP entry points devices call directly, outside /api/ (docs/devices.md); same folder layout as operations. */
+export const deviceEndpoints = [osmandPositions, traccarPositions] as const satisfies readonly DeviceEndpointDeclaration[];
+
+/** The device entry point serving an API Gateway resource path, with the token when the path carries one. */
+export function findDeviceEndpoint(path: string): { endpoint: DeviceEndpointDeclaration; resource: string; token?: string } | undefined {
+  for (const endpoint of deviceEndpoints) {
+    for (const resource of endpoint.resources) {
+      const pattern = new RegExp(`^${resource.replace('{token}', '(?<token>[^/]+)')}/?$`);
+      const match = pattern.exec(path);
+      if (match) return { endpoint, resource, ...(match.groups?.token ? { token: decodeURIComponent(match.groups.token) } : {}) };
+    }
+  }
+  return undefined;
+}

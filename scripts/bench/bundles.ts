@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
-import { handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
+import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
 import { median, type Row, round } from './report.ts';
 
@@ -93,7 +93,10 @@ export async function benchBundles(): Promise<Row[]> {
     });
     const entries: [string, string][] = [
       ...references,
-      ...[...operations, ...streamConsumers].map(({ name }): [string, string] => [name, join(repositoryRoot, handlerPath(name))]),
+      ...[...operations, ...streamConsumers, ...deviceEndpoints].map(({ name }): [string, string] => [
+        name,
+        join(repositoryRoot, handlerPath(name)),
+      ]),
     ];
     const timings: { name: string; file: string; plain: number[]; withMaps: number[] }[] = [];
     for (const [name, entry] of entries) {

@@ -4,7 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handlerPath, type Operation, operations, streamConsumers } from '../../functions/registry.ts';
+import { deviceEndpoints, handlerPath, type Operation, operations, streamConsumers } from '../../functions/registry.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { withApiKey } from '../../scripts/invoke.ts';
@@ -85,6 +85,25 @@ describe.each(operations.map((operation) => [operation.name, operation] as const
     // Assess
     expect(result.statusCode).toBeLessThan(500);
     expect(JSON.parse(result.body)).toMatchObject({ version: '1', result: expect.stringMatching(/^(success|error)$/) });
+  });
+});
+
+describe.each(deviceEndpoints.map((endpoint) => [endpoint.name, endpoint] as const))('events/%s.json', (name, endpoint) => {
+  it('is the REST proxy event of a device resource the stack declares, answered by its handler in the envelope', async () => {
+    // Prepare
+    const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
+    const { handler } = (await import(handlerUrl(name))) as {
+      handler: (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    };
+    // Act
+    const result = await handler(event, lambdaContext(name, 'event-check'));
+    // Assess
+    expect(endpoint.resources).toContain(event.resource);
+    expect(declaredPaths).toContain(event.resource);
+    expect(endpoint.methods).toContain(event.httpMethod);
+    // The sample's token is a placeholder: the handler refuses it in the envelope.
+    expect(result.statusCode).toBe(401);
+    expect(JSON.parse(result.body)).toMatchObject({ version: '1', result: 'error', error_msg: 'unknown or revoked device token' });
   });
 });
 

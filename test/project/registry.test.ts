@@ -4,10 +4,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
+import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
 
 const folders = readdirSync('functions').filter((entry) => statSync(`functions/${entry}`).isDirectory());
-const names = [...operations, ...streamConsumers].map((entry) => entry.name);
+/** The entries whose folder holds a declaration (contract.ts) its handler imports: all but the stream consumer. */
+const declared = [...operations, ...deviceEndpoints];
+const names = [...declared, ...streamConsumers].map((entry) => entry.name);
 const eventNames = readdirSync('events')
   .filter((file) => file.endsWith('.json'))
   .map((file) => file.replace(/\.json$/, ''));
@@ -15,16 +17,16 @@ const importsOf = (path: string): string[] =>
   [...readFileSync(path, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1] as string);
 
 describe('the operation registry', () => {
-  it('lists every folder of functions/ (an operation or a stream consumer), each once, and nothing else', () => {
+  it('lists every folder of functions/ (an operation, a device entry point or a stream consumer), each once, and nothing else', () => {
     expect(new Set(names).size).toBe(names.length);
     expect([...folders].sort()).toEqual([...names].sort());
   });
 
   it('collects each folder’s own declaration, named as its folder, in camelCase', async () => {
-    for (const operation of operations) {
-      const { contract } = (await import(`../../functions/${operation.name}/contract.ts`)) as { contract: unknown };
-      expect(contract, `functions/${operation.name}/contract.ts`).toBe(operation);
-      expect(operation.name).toMatch(/^[a-z][A-Za-z]+$/);
+    for (const entry of declared) {
+      const { contract } = (await import(`../../functions/${entry.name}/contract.ts`)) as { contract: unknown };
+      expect(contract, `functions/${entry.name}/contract.ts`).toBe(entry);
+      expect(entry.name).toMatch(/^[a-z][A-Za-z]+$/);
     }
   });
 
@@ -32,13 +34,13 @@ describe('the operation registry', () => {
     for (const name of names) {
       expect(existsSync(handlerPath(name)), handlerPath(name)).toBe(true);
       const imports = importsOf(handlerPath(name));
-      if (name !== 'processPositions') expect(imports, handlerPath(name)).toContain('./contract.ts');
+      if (declared.some((entry) => entry.name === name)) expect(imports, handlerPath(name)).toContain('./contract.ts');
       for (const module of imports) expect(module, handlerPath(name)).not.toMatch(/^\.\.\/(?!\.\.\/)/);
     }
   });
 
-  it("keeps each operation's declaration in a module of schemas only, which its handler and the OpenAPI document import", () => {
-    for (const { name } of operations) {
+  it('keeps each declaration in a module of schemas only, which its handler (and the OpenAPI document) imports', () => {
+    for (const { name } of declared) {
       // No store, middleware or provider: importing a declaration reads no configuration and makes no client.
       for (const module of importsOf(`functions/${name}/contract.ts`))
         expect(module, `functions/${name}/contract.ts`).toMatch(/^(valibot|\.\.\/\.\.\/shared\/((contracts|domain)\/.*|errors\.ts))$/);
@@ -54,6 +56,15 @@ describe('the operation registry', () => {
     for (const { name } of operations) {
       expect(existsSync(`test/operations/${name}.test.ts`), `test/operations/${name}.test.ts`).toBe(true);
       expect(readme, `README.md (npm run docs)`).toContain(`| \`${name}\` |`);
+    }
+  });
+
+  it('gives every device entry point a test file of its own and resources outside /api/ that no other entry point serves', () => {
+    const resources = deviceEndpoints.flatMap((endpoint) => endpoint.resources);
+    expect(new Set(resources).size).toBe(resources.length);
+    for (const { name, resources: own } of deviceEndpoints) {
+      expect(existsSync(`test/devices/${name}.test.ts`), `test/devices/${name}.test.ts`).toBe(true);
+      for (const resource of own) expect(resource, name).toMatch(/^\/devices\/[a-z]+(\/\{token\})?$/);
     }
   });
 });
