@@ -36,18 +36,20 @@ interface Converter {
 
 const converter = createRequire(import.meta.url)('openapi-to-postmanv2') as Converter;
 
-export function postmanCollection(document: OpenApiDocument): Promise<PostmanCollection> {
+/** Postman's import with these settings; other options (`{}`: its defaults) are for checking what integrators get. */
+const IMPORT_OPTIONS = { folderStrategy: 'Tags', parametersResolution: 'Example' };
+
+export function postmanCollection(
+  document: OpenApiDocument,
+  options: Record<string, unknown> = IMPORT_OPTIONS,
+): Promise<PostmanCollection> {
   return new Promise((resolve, reject) => {
-    converter.convertV2(
-      { type: 'json', data: structuredClone(document) },
-      { folderStrategy: 'Tags', parametersResolution: 'Example' },
-      (error, result) => {
-        const collection = result?.output[0]?.data;
-        if (error || !result.result || !collection) return reject(error ?? new Error(`openapi-to-postmanv2: ${result.reason}`));
-        const variables = collection.variable.filter(({ key }) => key !== 'apiKey');
-        resolve({ ...collection, variable: [...variables, { key: 'apiKey', value: '' }] });
-      },
-    );
+    converter.convertV2({ type: 'json', data: structuredClone(document) }, options, (error, result) => {
+      const collection = result?.output[0]?.data;
+      if (error || !result.result || !collection) return reject(error ?? new Error(`openapi-to-postmanv2: ${result.reason}`));
+      const variables = collection.variable.filter(({ key }) => key !== 'apiKey');
+      resolve({ ...collection, variable: [...variables, { key: 'apiKey', value: '' }] });
+    });
   });
 }
 

@@ -20,7 +20,7 @@ import { RouteRecord, RouteSummary } from './contracts/routes.ts';
 import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
-import { decimalTextUpTo, integerTextUpTo } from './contracts/wire.ts';
+import { decimalTextUpTo, IDEMPOTENCY_KEY, integerTextUpTo } from './contracts/wire.ts';
 import { NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 
@@ -270,7 +270,8 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
     "Optional, 1 to 255 printable ASCII characters, scoped to the API key's user. The same key with the same request within 24 h " +
     'answers the first answer again and creates nothing; with a different request it answers 409 `Idempotency-Key already used ' +
     'with a different request`; while the first request still runs, 409 `a request with this Idempotency-Key is still in progress`.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  // Any key of this form does: Postman's import fills in a random one, Prism checks it.
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY.source },
 };
 
 function operationObject(operation: Operation): OperationObject {
@@ -294,7 +295,7 @@ function operationObject(operation: Operation): OperationObject {
         required: isRequired(schema) && !takesDocument,
         description: parameterDescription(schema),
         // Also in the schema: tools that build requests from schemas (Postman's import) take it from there.
-        schema: withExample(inputSchema(schema), queryExamples?.[name]),
+        schema: withExample(inputSchema(schema), queryExamples?.[name], isRequired(schema)),
         ...(queryExamples?.[name] !== undefined && { example: queryExamples[name] }),
       })),
       ...(operation.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
@@ -329,8 +330,31 @@ function operationObject(operation: Operation): OperationObject {
 const API_KEY_IN_BODY =
   'The body may also carry the API key as api_key (see the security schemes); tools should send the X-Api-Key header instead.';
 
-const withExample = (schema: JsonSchema, example: unknown): JsonSchema =>
-  example === undefined ? schema : ({ ...schema, example } as JsonSchema);
+/**
+ * The example on the schema; for a required value also as its `default`, the one value Postman's converter reads
+ * with its default options (docs/decisions.md: a required value's default states no server-side assumption).
+ */
+const withExample = (schema: JsonSchema, example: unknown, required: boolean): JsonSchema => {
+  if (example === undefined) return schema;
+  return { ...(required ? withDefault(schema, example) : schema), example } as JsonSchema;
+};
+
+/**
+ * `default` on the schema and on each alternative of a number | text one, in that alternative's form: Postman's
+ * converter resolves an anyOf to its first alternative and reads nothing from the anyOf itself.
+ */
+function withDefault(schema: JsonSchema, value: unknown): JsonSchema {
+  const { anyOf } = schema as { anyOf?: JsonSchema[] };
+  if (!anyOf) return { ...schema, default: value } as JsonSchema;
+  const formOf = (alternative: JsonSchema): unknown => {
+    const { type } = alternative as { type?: unknown };
+    if (type === 'string') return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (type === 'number' || type === 'integer') return typeof value === 'string' ? Number(value) : value;
+    // A form's example of an array is its JSON text.
+    return typeof value === 'string' && (type === 'array' || type === 'object') ? JSON.parse(value) : value;
+  };
+  return { ...schema, anyOf: anyOf.map((alternative) => ({ ...alternative, default: formOf(alternative) })), default: value } as JsonSchema;
+}
 
 /** A form sends every value as text; arrays (stops, points) as their JSON text. */
 function formExample(request: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -377,14 +401,15 @@ export function inputSchema(schema: v.GenericSchema): JsonSchema {
       ...(maximum !== undefined && { maximum }),
       ...(exclusive && { exclusiveMinimum }),
     };
-    return {
+    const alternatives: JsonSchema = {
       ...rest,
+      // Text first, as forms and query strings send it: Postman's converter fills a value from the first alternative.
       anyOf: [
-        { type, ...bounds },
         { type: 'string', pattern: textPattern(type, bounds) },
+        { type, ...bounds },
       ],
-      ...(fallback !== undefined && { default: fallback }),
     };
+    return fallback === undefined ? alternatives : withDefault(alternatives, fallback);
   }
   if (Array.isArray(converted.enum) && converted.enum.join() === '0,1') return { enum: [0, 1, '0', '1'] };
   return converted;
@@ -424,7 +449,11 @@ function bodySchema(operation: Operation): JsonSchema {
   const properties = Object.fromEntries(
     entries.map(([name, schema]) => [
       name,
-      withExample({ ...inputSchema(schema), description: parameterDescription(schema) }, example[name]),
+      withExample(
+        { ...inputSchema(schema), description: parameterDescription(schema) },
+        example[name],
+        isRequired(schema) && operation.jsonBody !== 'payload',
+      ),
     ]),
   );
   // A form carries the job card document in payload, so the form needs it (job_card_uid may be in the query string).

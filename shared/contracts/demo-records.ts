@@ -4,13 +4,15 @@
  * hands out: vehicles 1-3, saved locations 1-4, operators 1-2, expense types 3 (Tolls) and 4 (Parking), slips 1-3,
  * and fuel fills 1-4 (3, the van's, without a slip); records the examples create come next.
  */
-/** The demo depot's polygon as a saved location reads it back: its points' JSON text. */
-export const DEPOT_POLYGON_TEXT = JSON.stringify([
+/** The demo depot's polygon as a saved location reads it back. */
+export const DEPOT_POLYGON = [
   { lat: -26.0022, lng: 28.1293 },
   { lat: -26.0022, lng: 28.1233 },
   { lat: -25.996199999999998, lng: 28.1233 },
   { lat: -25.996199999999998, lng: 28.1293 },
-]);
+] as const;
+/** Its points' JSON text. */
+export const DEPOT_POLYGON_TEXT = JSON.stringify(DEPOT_POLYGON);
 
 /** Operator 1 of the demo, as getOperator and getOperators answer it. */
 export const THABO_MOKOENA = {

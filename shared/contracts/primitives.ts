@@ -48,7 +48,9 @@ export const requiredDate = (message: string) =>
   v.pipe(scalar(message), v.regex(DAY_PATTERN, message), v.check(isCalendarDate, message), v.metadata({ format: 'date' }));
 
 /** Optional free text: absent stays undefined (edits keep the stored value); present is trimmed and bounded. */
-export const optionalText = (name: string, max: number) => v.optional(v.pipe(scalar(`${name} must be text`), ...maxCharacters(name, max)));
+/** Optional text: its pattern states it (any text up to the length), so tools without an example make a valid one. */
+export const optionalText = (name: string, max: number) =>
+  v.optional(v.pipe(scalar(`${name} must be text`), ...maxCharacters(name, max), v.metadata({ pattern: `^[\\s\\S]{0,${max}}$` })));
 
 /** Optional integer (absent: undefined). */
 export const optionalInteger = (name: string, message = `${name} must be an integer`) =>
@@ -116,8 +118,8 @@ function decimalTextWire(decimals: number, positive: boolean): JsonSchema {
   const largest = 10 ** MAX_WHOLE_DIGITS - 10 ** -decimals;
   return {
     anyOf: [
-      { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), maximum: largest },
       { type: 'string', pattern: `^${positive ? '(?=.*[1-9])' : ''}0*\\d{1,${MAX_WHOLE_DIGITS}}(\\.\\d{1,${decimals}})?$` },
+      { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), maximum: largest },
     ],
   };
 }

@@ -23,6 +23,7 @@ export const PLACE_PARAMETERS = {
   longitude: "Longitude of the point (a polygon's reference point), decimal degrees.",
 };
 
+import { DEPOT_POLYGON } from './demo-records.ts';
 import { jsonText } from './wire.ts';
 
 const RADIUS_MESSAGE = `radius must be a number greater than 0 and at most ${MAX_RADIUS_KM} (km)`;
@@ -53,7 +54,11 @@ export const userLocationOptions = {
               maxItems: MAX_POLYGON_VERTICES,
               items: {
                 type: 'object',
-                properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } },
+                // A vertex needs both, so a default states no server-side assumption (docs/decisions.md): a demo corner.
+                properties: {
+                  lat: { type: 'number', minimum: -90, maximum: 90, default: DEPOT_POLYGON[0].lat },
+                  lng: { type: 'number', minimum: -180, maximum: 180, default: DEPOT_POLYGON[0].lng },
+                },
                 required: ['lat', 'lng'],
               },
             },

@@ -115,6 +115,8 @@ export const imeiFilter = described(
   v.optional(
     v.pipe(
       scalar('filter must be a comma-delimited list of IMEI numbers'),
+      // What it means, for tools that make a value of it: IMEIs, commas and blanks (other text only matches no vehicle).
+      v.metadata({ pattern: '^[\\d, ]*$' }),
       v.transform((text) => ({
         text,
         imeis: text

@@ -5,9 +5,14 @@
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
 
-/** Years 0001 to 9999, months 01-12, days 01-31 (whether the day exists in its month is checked in code). */
+/**
+ * Calendar days of years 0001 to 9999: months of 31, 30 and 28 days, and 29 February in leap years (divisible by
+ * 4 but not by 100, or by 400). Exact, so a tool making a value from the pattern makes a real day.
+ */
 const YEAR = '(000[1-9]|00[1-9]\\d|0[1-9]\\d{2}|[1-9]\\d{3})';
-const DAY_TEXT = `${YEAR}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])`;
+const LEAP_YEAR = '(\\d{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)';
+const MONTH_DAY = '((0[13578]|1[02])-(0[1-9]|[12]\\d|3[01])|(0[469]|11)-(0[1-9]|[12]\\d|30)|02-(0[1-9]|1\\d|2[0-8]))';
+const DAY_TEXT = `(${YEAR}-${MONTH_DAY}|${LEAP_YEAR}-02-29)`;
 const TIME_TEXT = '([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d';
 
 /** A day yyyy-mm-dd of years 0001-9999. */
@@ -56,3 +61,6 @@ export const jsonText = (of: string): JsonSchema => ({
   contentMediaType: 'application/json',
   description: `${of} as JSON text`,
 });
+
+/** An Idempotency-Key: printable ASCII, as an HTTP header carries it; long enough for a UUID or a client's own request id. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

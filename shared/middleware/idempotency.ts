@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_KEY } from '../contracts/wire.ts';
 import { BadRequest, Conflict } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, releaseIdempotencyKey } from '../store/idempotency.ts';
 import type { ParseRequestOptions } from './parse-request.ts';
@@ -8,8 +9,6 @@ import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
 /** Longer than a function's 10 s timeout: a claim older than this belongs to a function that died. */
 export const IDEMPOTENCY_LOCK_S = 15;
-/** Printable ASCII, as an HTTP header carries it; long enough for a UUID or a client's own request id. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
