@@ -420,7 +420,8 @@ function textPattern(
   type: unknown,
   { minimum, maximum, exclusiveMinimum }: { minimum?: unknown; maximum?: unknown; exclusiveMinimum?: unknown },
 ) {
-  if (typeof maximum !== 'number') return type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT;
+  // Unbounded above: only a lower bound of 0 changes the text (no sign).
+  if (typeof maximum !== 'number') return (type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT).replace('-?', minimum === 0 ? '' : '-?');
   const lowest = typeof minimum === 'number' ? minimum : undefined;
   if (type === 'integer') return integerTextUpTo(lowest ?? -maximum, maximum);
   return decimalTextUpTo(maximum, {

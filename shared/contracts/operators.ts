@@ -53,9 +53,11 @@ const expiryDate = v.optional(
  */
 export const operatorDetailEntries = {
   default_trip_type: described(
-    v.pipe(
-      optionalInteger('default_trip_type', 'default_trip_type must be an integer of 0 or more'),
-      v.check((type) => type === undefined || type >= 0, 'default_trip_type must be an integer of 0 or more'),
+    v.optional(
+      v.pipe(
+        v.unwrap(optionalInteger('default_trip_type', 'default_trip_type must be an integer of 0 or more')),
+        v.minValue(0, 'default_trip_type must be an integer of 0 or more'),
+      ),
     ),
     "Id of the driver's default trip type, a whole number of 0 or more.",
   ),
@@ -71,6 +73,8 @@ export const operatorDetailEntries = {
     v.pipe(
       text('email_address'),
       v.check((address) => !address || EMAIL_ADDRESS.test(address), 'email_address is not a valid email address'),
+      // The same rule for the document (empty allowed), in place of the plain text's pattern.
+      v.metadata({ pattern: `^(${EMAIL_ADDRESS.source.slice(1, -1)})?$` }),
     ),
     'E-mail address; empty for none.',
   ),
