@@ -34,7 +34,7 @@ function asApiError(error: unknown): unknown {
   if (error instanceof ApiError || !(error instanceof Error)) return error;
   const sdkError = error as SdkError;
   if (isThrottlingError(sdkError) || throttledTransaction(error)) return new Throttled('request throttled, retry later', { cause: error });
-  // Timeouts (the SDK's, AWS's, middy's just before the deadline), refused or dropped connections and 5xx answers, also as a wrapper's cause.
+  // Timeouts (the SDK's, AWS's, middy's at the deadline), refused or dropped connections, 5xx answers; also as a wrapper's cause.
   if (isTransientError(sdkError)) return new ServiceUnavailable('service unavailable, retry later', { cause: error });
   return error;
 }
