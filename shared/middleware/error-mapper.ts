@@ -35,7 +35,7 @@ function asApiError(error: unknown): unknown {
   const sdkError = error as SdkError;
   if (isThrottlingError(sdkError) || throttledTransaction(error)) return new Throttled('request throttled, retry later', { cause: error });
   // Timeouts (the SDK's, AWS's, middy's at the deadline), refused or dropped connections, 5xx answers; also as a wrapper's cause.
-  if (isTransientError(sdkError)) return new ServiceUnavailable('service unavailable, retry later', { cause: error });
+  if (isTransientError(sdkError) || error.name === S3_UNAVAILABLE) return new ServiceUnavailable('service unavailable, retry later', { cause: error });
   return error;
 }
 
@@ -46,6 +46,9 @@ function logAnswered(request: HttpRequest, operation: string, error: ApiError): 
   else if (error.status >= 500) logger.warn('dependency failed', fields);
   else logger.info('request refused', fields);
 }
+
+/** S3's 503 by its code: the classifier knows a 503 only by `$metadata.httpStatusCode`, which a modelled S3 error may lack. */
+const S3_UNAVAILABLE = 'ServiceUnavailable';
 
 /** The classifiers read an SDK error's optional `$metadata` and `$retryable`, and a Node error's `code`: any Error will do. */
 type SdkError = Parameters<typeof isTransientError>[0];
