@@ -35,7 +35,9 @@ function asApiError(error: unknown): unknown {
   const sdkError = error as SdkError;
   if (isThrottlingError(sdkError) || throttledTransaction(error)) return new Throttled('request throttled, retry later', { cause: error });
   // Timeouts (the SDK's, AWS's, middy's at the deadline), refused or dropped connections, 5xx answers; also as a wrapper's cause.
-  if (isTransientError(sdkError) || error.name === S3_UNAVAILABLE) return new ServiceUnavailable('service unavailable, retry later', { cause: error });
+  if (isTransientError(sdkError) || error.name === S3_UNAVAILABLE) {
+    return new ServiceUnavailable('service unavailable, retry later', { cause: error });
+  }
   return error;
 }
 
