@@ -14,67 +14,35 @@ export class ApiError extends Error {
   }
 }
 
-export class BadRequest extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(400, message, options);
-  }
-}
+/** The base of one status's error class: the status fixed, the message and `ErrorOptions` given. */
+const withStatus = (status: number) =>
+  class extends ApiError {
+    constructor(message: string, options?: ErrorOptions) {
+      super(status, message, options);
+    }
+  };
 
-export class Unauthorized extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(401, message, options);
-  }
-}
+export class BadRequest extends withStatus(400) {}
 
-export class Forbidden extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(403, message, options);
-  }
-}
+export class Unauthorized extends withStatus(401) {}
 
-export class NotFound extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(404, message, options);
-  }
+export class Forbidden extends withStatus(403) {}
 
+export class NotFound extends withStatus(404) {
   /** The spec's one answer for a record that does not exist and for one of another user: the two are not told apart. */
   static notLinked(subject: string, options?: ErrorOptions): NotFound {
     return new NotFound(`${subject} not found or not linked to this api key`, options);
   }
 }
 
-export class MethodNotAllowed extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(405, message, options);
-  }
-}
+export class MethodNotAllowed extends withStatus(405) {}
 
-export class Conflict extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(409, message, options);
-  }
-}
+export class Conflict extends withStatus(409) {}
 
-export class PayloadTooLarge extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(413, message, options);
-  }
-}
+export class PayloadTooLarge extends withStatus(413) {}
 
-export class Throttled extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(429, message, options);
-  }
-}
+export class Throttled extends withStatus(429) {}
 
-export class ProviderFailed extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(502, message, options);
-  }
-}
+export class ProviderFailed extends withStatus(502) {}
 
-export class ServiceUnavailable extends ApiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(503, message, options);
-  }
-}
+export class ServiceUnavailable extends withStatus(503) {}
