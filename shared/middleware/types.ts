@@ -1,5 +1,6 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { DeviceTokenAuthState } from '../devices/device-token-auth.ts';
 import type { ApiKeyAuthState } from './api-key-auth.ts';
 import type { IdempotencyRequestState } from './idempotency.ts';
 import type { ParsedRequestState } from './parse-request.ts';
@@ -7,7 +8,12 @@ import type { RateLimitState } from './rate-limit.ts';
 import type { ValidatedInputState } from './validate-input.ts';
 
 /** Per-request state the middlewares hand to each other (middy's request.internal): what each one declares it puts there. */
-export type RequestState = ParsedRequestState & ApiKeyAuthState & RateLimitState & ValidatedInputState & IdempotencyRequestState;
+export type RequestState = ParsedRequestState &
+  ApiKeyAuthState &
+  RateLimitState &
+  ValidatedInputState &
+  IdempotencyRequestState &
+  DeviceTokenAuthState;
 
 export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;
