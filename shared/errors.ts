@@ -59,6 +59,16 @@ export class PayloadTooLarge extends ApiError {
   }
 }
 
+/**
+ * A valid request whose answer would pass Lambda's or API Gateway's limit (docs/paging.md): 422, not 413, which
+ * the service answers for a request body that is too large.
+ */
+export class AnswerTooLarge extends ApiError {
+  constructor() {
+    super(422, 'answer too large: narrow the date range or filter, or page with limit and cursor');
+  }
+}
+
 export class Throttled extends ApiError {
   constructor(message: string) {
     super(429, message);
