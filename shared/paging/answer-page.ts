@@ -1,5 +1,6 @@
 import { config } from '../config.ts';
 import { AnswerTooLarge } from '../errors.ts';
+import { toResponseJson } from '../middleware/envelope.ts';
 import type { ItemPosition, PagedRead } from '../store/requests.ts';
 import { type CursorScope, openCursor, sealCursor } from './cursor.ts';
 
@@ -151,7 +152,7 @@ export class AnswerPage<Position> {
 }
 
 /** A record's share of the Lambda response: its JSON as a string inside the response JSON, and a separating comma. */
-export const recordCost = (record: unknown): number => Buffer.byteLength(JSON.stringify(JSON.stringify(record)), 'utf8') - 1;
+export const recordCost = (record: unknown): number => Buffer.byteLength(JSON.stringify(toResponseJson(record)), 'utf8') - 1;
 
 /**
  * gzip shrinks the service's JSON to about a tenth (measured: `npm run bench -- sizes`, docs/operations.md), and base64
