@@ -230,5 +230,4 @@ describe("the emulator's AWS limits", () => {
       await emulator.stop();
     }
   });
-
 });
