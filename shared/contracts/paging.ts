@@ -45,3 +45,15 @@ export const nextCursorField = v.optional(
     v.description('present when a paged request (limit or cursor sent) left records out: send it as cursor for the next page'),
   ),
 );
+
+/** The operations that take limit and cursor: the stack gives these, and only these, the cursor key. */
+export const pagedOperations: readonly string[] = [
+  'getVehicles',
+  'getLiveData',
+  'getTrips',
+  'getPositions',
+  'getExpenseSlips',
+  'getFuelFillReport',
+  'getJobCards',
+  'getJobCardHistory',
+];
