@@ -156,7 +156,8 @@ function get(url: string, acceptEncoding: string): Promise<{ status: number; byt
 }
 
 async function measure(apiUrl: string, operation: string, params: Record<string, string | number>, list: string): Promise<Measured> {
-  const url = `${apiUrl}/api/${operation}?${new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])))}`;
+  const query = new URLSearchParams(Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)])));
+  const url = `${apiUrl}/api/${operation}?${query}`;
   const [plain, gzip] = await Promise.all([get(url, 'identity'), get(url, 'gzip')]);
   if (plain.status !== 200 || gzip.status !== 200) throw new Error(`${operation} answered ${plain.status}: ${plain.body}`);
   const answer = JSON.parse(plain.body.toString()) as Record<string, unknown>;
@@ -193,7 +194,8 @@ export async function benchSizes(apiUrl: string): Promise<Row[]> {
       'trips',
       (n) => {
         const vehicleDays = n / DENSITY.tripsPerDay;
-        return `${thousands(vehicleDays)} vehicle-days: ${thousands(vehicleDays / 30)} vehicles × 30 d, ${thousands(vehicleDays / 7)} × 7 d`;
+        const fleets = `${thousands(vehicleDays / 30)} vehicles × 30 d, ${thousands(vehicleDays / 7)} × 7 d`;
+        return `${thousands(vehicleDays)} vehicle-days: ${fleets}`;
       },
     ],
     [
