@@ -110,15 +110,8 @@ export class AnswerPage<Position> {
       this.more = true;
       return false;
     }
-    const cost = recordCost(record);
-    if (this.usedBytes + cost > this.budgetBytes) {
-      if (!this.paging || this.last === undefined) throw new AnswerTooLarge();
-      this.more = true;
-      return false;
-    }
-    this.usedBytes += cost;
+    if (!this.take(recordCost(record), position)) return false;
     this.count++;
-    this.last = position;
     return true;
   }
 
@@ -127,10 +120,21 @@ export class AnswerPage<Position> {
    * past it; false when a paged answer is full.
    */
   addFrame(frame: unknown, position: Position): boolean {
-    const cost = recordCost(frame);
+    return this.take(recordCost(frame), position);
+  }
+
+  /**
+   * Ends the page where it stands, with more to come (a reader stopped before its records ran out). An unpaged answer,
+   * or a page with nothing in it yet, cannot end early: it is too large.
+   */
+  endEarly(): void {
+    if (!this.paging || this.last === undefined) throw new AnswerTooLarge();
+    this.more = true;
+  }
+
+  private take(cost: number, position: Position): boolean {
     if (this.usedBytes + cost > this.budgetBytes) {
-      if (!this.paging || this.last === undefined) throw new AnswerTooLarge();
-      this.more = true;
+      this.endEarly();
       return false;
     }
     this.usedBytes += cost;
@@ -138,11 +142,6 @@ export class AnswerPage<Position> {
     return true;
   }
 
-  /** Ends the page where it stands, with more to come (a reader stopped before its records ran out). */
-  endEarly(): void {
-    if (!this.paging || this.last === undefined) throw new AnswerTooLarge();
-    this.more = true;
-  }
 
   /** `next_cursor` when a paged request left records out; nothing otherwise, so an unpaged answer is the spec's. */
   async nextCursor(): Promise<{ next_cursor?: string }> {

@@ -111,8 +111,11 @@ export async function getJobCard(userUid: number, jobCardUid: number): Promise<J
   return jobCardEntity.fromItem(await getCardItem(userUid, jobCardUid));
 }
 
-/** Cards fetched per BatchGetItem when a reference is given: at 256 KB a card, a wave never holds much past a page. */
-const CARDS_PER_WAVE = 25;
+/**
+ * Cards fetched per wave of BatchGetItems when a reference is given: one wave (one round trip) for up to 100 cards, and
+ * at 256 KB a card a wave holds no more than a gzip answer's budget.
+ */
+const CARDS_PER_WAVE = 100;
 
 /**
  * Newest first, as far as the answer takes them (the handler caps the walk at the 1000 most recent cards). Without a
