@@ -64,6 +64,11 @@ export const handler = operation('getTrips', contract, async (context) => {
   const vehicles = [];
   for (const [index, { vehicleUid, imei }] of links.entries()) {
     const { trips, cut } = reads[index] as VehicleRead;
+    // Other vehicles took the shared tally before this one read anything: it starts the next page.
+    if (cut && trips.length === 0) {
+      page.endEarly();
+      break;
+    }
     const entry = { vehicle_uid: String(vehicleUid), imei, trip_cnt: 0, trips: [] as ReturnType<typeof toRecord>[] };
     if (
       !page.addFrame(

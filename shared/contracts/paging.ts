@@ -8,6 +8,9 @@ import { scalar } from './primitives.ts';
 
 export const DEFAULT_MAX_LIMIT = 10_000;
 
+/** The one answer for every cursor that cannot be used: it says nothing about why, so it reveals nothing. */
+export const INVALID_CURSOR = 'cursor is not valid for this request (send the same filters as the call that answered it)';
+
 /** An empty value is no value, as clients often send every parameter. */
 const absentWhenEmpty = <T>(value: T | '') => (value === '' ? undefined : value);
 
@@ -29,7 +32,7 @@ export const pageLimit = (max = DEFAULT_MAX_LIMIT, description = 'the most recor
 /** `cursor`: a previous page's `next_cursor`, sent with the same filters. */
 export const pageCursor = v.optional(
   v.pipe(
-    scalar('cursor is not valid for this request'),
+    scalar(INVALID_CURSOR),
     v.transform(absentWhenEmpty),
     v.description(
       "the previous answer's next_cursor, with the same filters; it is opaque, bound to the api key's user and to the filters, " +

@@ -142,7 +142,6 @@ export class AnswerPage<Position> {
     return true;
   }
 
-
   /** `next_cursor` when a paged request left records out; nothing otherwise, so an unpaged answer is the spec's. */
   async nextCursor(): Promise<{ next_cursor?: string }> {
     if (!this.paging || !this.more || this.last === undefined) return {};

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { config } from '../config.ts';
+import { INVALID_CURSOR } from '../contracts/paging.ts';
 import { BadRequest } from '../errors.ts';
 import { secretsProvider } from '../telemetry.ts';
 
@@ -29,9 +30,6 @@ export interface CursorPosition<Position> {
   position: Position;
   taken: number;
 }
-
-/** The one answer for every cursor that cannot be used: it says nothing about why, so it reveals nothing. */
-export const INVALID_CURSOR = 'cursor is not valid for this request (send the same filters as the call that answered it)';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

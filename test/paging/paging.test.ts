@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_CURSOR } from '../../shared/paging/cursor.ts';
+import { INVALID_CURSOR } from '../../shared/contracts/paging.ts';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
