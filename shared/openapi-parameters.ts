@@ -33,7 +33,7 @@ export const parameterDescriptions: Record<string, string> = {
     'listed again there with the rest. An answer that left trips out carries next_cursor.',
   cursor:
     "The previous answer's next_cursor, sent with the same other parameters: opaque, bound to the API key's user, the " +
-    'operation and those parameters; any other use answers 400.',
+    'operation and those parameters; any other use answers 400. Empty or absent: the first page.',
   from_date: "Only cards created on or after this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
   to_date: "Only cards created on or before this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
   external_reference: 'Only cards with this external reference (the ReferenceNumber of their document); empty means all.',

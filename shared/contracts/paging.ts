@@ -4,26 +4,24 @@
  * spec's answer, with no new field.
  */
 import * as v from 'valibot';
-import { scalar } from './primitives.ts';
+import { requiredInteger, scalar } from './primitives.ts';
 
 export const DEFAULT_MAX_LIMIT = 10_000;
 
 /** The one answer for every cursor that cannot be used: it says nothing about why, so it reveals nothing. */
 export const INVALID_CURSOR = 'cursor is not valid for this request (send the same filters as the call that answered it)';
 
-/** An empty value is no value, as clients often send every parameter. */
-const absentWhenEmpty = <T>(value: T | '') => (value === '' ? undefined : value);
+/** An empty cursor is no cursor, as clients often send every parameter (and a first page has none). */
+const absentWhenEmpty = (value: string) => (value === '' ? undefined : value);
 
 /** `limit`: at most this many records in the answer; setting it (or a cursor) asks for paging. */
 export const pageLimit = (max = DEFAULT_MAX_LIMIT, description = 'the most records this page answers; sending it asks for paging') => {
   const message = `limit must be an integer from 1 to ${max}`;
   return v.optional(
     v.pipe(
-      scalar(message),
-      v.transform(absentWhenEmpty),
-      v.check((text) => text === undefined || /^\d{1,16}$/.test(text), message),
-      v.transform((text) => (text === undefined ? undefined : Number(text))),
-      v.check((limit) => limit === undefined || (limit >= 1 && limit <= max), message),
+      requiredInteger('limit', message),
+      v.minValue(1, message),
+      v.maxValue(max, message),
       v.description(`${description} (1 to ${max}); the answer may hold fewer when its records reach the size limit`),
     ),
   );
