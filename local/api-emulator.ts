@@ -7,10 +7,12 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
+import { localPipelineSink } from '../shared/devices/local-sink.ts';
+import { useLocalSink } from '../shared/devices/sinks.ts';
 import { lambdaResponseSize } from '../shared/middleware/answer-encoding.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
-import { findOperation, handlerPath } from '../shared/operations.ts';
+import { findDeviceEndpoint, findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -60,6 +62,8 @@ export async function startApiEmulator({
   integrationTimeoutMs = limits.integrationTimeoutSeconds * 1000,
   lambdaResponseBytes = limits.lambdaResponseBytes,
 }: ApiEmulatorOptions): Promise<ApiEmulator> {
+  // Device entry points feed the local pipeline in batches, as the stream feeds processPositions in AWS.
+  useLocalSink(localPipelineSink());
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const loadHandler = (name: string): Promise<LambdaHandler> => {
     let loaded = handlers.get(name);
@@ -131,7 +135,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
   );
   if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
-  const operation = findOperation(name);
+  // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).
+  const device = findDeviceEndpoint(url.pathname);
+  const operation = device?.endpoint ?? findOperation(name);
   if (!operation) return send(res, gatewayResponse(gatewayAnswers.UnknownOperation));
   const body = await readBody(req);
   if (!body) return send(res, gatewayResponse(gatewayAnswers.TooLarge));
@@ -140,6 +146,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
     method: req.method ?? 'GET',
     path: url.pathname,
     operation: operation.name,
+    ...(device ? { resource: device.resource } : {}),
+    ...(device?.token ? { pathParameters: { token: device.token } } : {}),
     query: url.search.slice(1),
     headers: flattenHeaders(req),
     body,

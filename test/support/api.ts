@@ -30,7 +30,8 @@ const toSearch = (params: Params = {}): string => {
   return search.toString();
 };
 
-async function call(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
+/** One HTTP call, its JSON body parsed. */
+export async function call(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
   if (Object.keys(init.headers).some((name) => name.toLowerCase() === 'accept-encoding')) return callNamingEncoding(method, url, init);
   const response = await fetch(url, { method, headers: init.headers, body: init.body });
   const raw = Buffer.from(await response.arrayBuffer());
