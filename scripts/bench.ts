@@ -10,6 +10,8 @@
  *   npm run bench -- cost          the monthly cost of one vehicle (30 s reports, a realistic API mix) from capacity units
  *                                  measured on DynamoDB Local, measured durations and the prices in scripts/bench/prices.ts
  *   npm run bench -- pipeline      processPositions at batch sizes 8 to 1,000: ms per batch and positions/s per batcher
+ *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
+ *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -80,6 +82,14 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('cost needs the local stack');
       const { benchCost, costNotes } = await import('./bench/cost.ts');
       return { rows: await benchCost(stack.apiUrl), notes: costNotes };
+    },
+  },
+  sizes: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('sizes needs the local stack');
+      const { benchSizes, sizesNotes } = await import('./bench/sizes.ts');
+      return { rows: await benchSizes(stack.apiUrl), notes: sizesNotes };
     },
   },
   pipeline: {

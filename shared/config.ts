@@ -28,6 +28,10 @@ export const env = {
   rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
   lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
   positionRetentionDays: 'POSITION_RETENTION_DAYS',
+  // answer size and paging (docs/paging.md)
+  answerBudgetBytes: 'ANSWER_BUDGET_BYTES',
+  cursorKey: 'CURSOR_KEY',
+  cursorKeySecret: 'CURSOR_KEY_SECRET',
   // device entry points (docs/devices.md)
   positionsStreamName: 'POSITIONS_STREAM_NAME',
   kinesisEndpoint: 'KINESIS_ENDPOINT',
@@ -69,6 +73,12 @@ export const limits = {
   /** the longest one attempt may wait for its answer */
   awsRequestTimeoutMs: 1_500,
   awsMaxAttempts: 2,
+  /** Lambda's synchronous response limit: the whole response JSON (status, headers, body as sent) may be this long */
+  lambdaResponseBytes: 6_291_556,
+  /** API Gateway's payload limit, requests and answers */
+  gatewayPayloadBytes: 10 * 1024 * 1024,
+  /** API Gateway's REST integration timeout: past it the client gets a 504 whatever the function does */
+  integrationTimeoutSeconds: 29,
 } as const;
 
 /** The client settings every AWS SDK client of the functions is built with. */
@@ -123,6 +133,14 @@ export const config = {
   lateWindowMs: (): number => positiveNumber('lateWindowDays', 7) * 86_400_000,
   /** how long position history and detection checkpoints are kept (DynamoDB TTL) */
   positionRetentionDays: (): number => positiveNumber('positionRetentionDays', 400),
+  /**
+   * How many bytes of records one plain JSON answer may carry (docs/paging.md): Lambda's limit less room for the
+   * envelope and headers. Tests set a small one so a refusal needs little data.
+   */
+  answerBudgetBytes: (): number => positiveNumber('answerBudgetBytes', limits.lambdaResponseBytes - 64 * 1024),
+  /** the key cursors are sealed with: locally a text; in AWS the secret the stack creates (CURSOR_KEY_SECRET) */
+  cursorKey: (): string | undefined => text('cursorKey'),
+  cursorKeySecret: (): string | undefined => text('cursorKeySecret'),
   ...placesConfig(),
   ...devicesConfig(),
 };

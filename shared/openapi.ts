@@ -23,7 +23,7 @@ import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { NO_POSITION } from './domain/live-map/live-map.ts';
 import { EXPIRY_FIELDS } from './domain/operator.ts';
 import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
-import { NotFound } from './errors.ts';
+import { AnswerTooLarge, NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 import { type OperationExamples, operationExamples } from './openapi-examples.ts';
 import { parameterDescriptions } from './openapi-parameters.ts';
@@ -114,6 +114,13 @@ const ERROR_RESPONSES = {
     name: 'PayloadTooLarge',
     description: 'The body is over the limit.',
     example: `request body too large (max ${MAX_BODY_BYTES / 1024} KB)`,
+  },
+  422: {
+    name: 'AnswerTooLarge',
+    description:
+      "The answer would pass Lambda's 6 MB (counted after gzip when the client accepts it): nothing was built; narrow the request " +
+      'or page it with limit and cursor (docs/paging.md).',
+    example: new AnswerTooLarge().message,
   },
   429: {
     name: 'Throttled',
@@ -598,6 +605,7 @@ function errorStatuses(operation: Operation, entries: Entry[]): ErrorStatus[] {
     405,
     ...(CONFLICTS[operation.name as OperationName] ? [409 as const] : []),
     ...(operation.method === 'POST' ? [413 as const] : []),
+    ...(entries.some(([name]) => name === 'cursor') ? [422 as const] : []),
     429,
     500,
     ...(operation.provider ? [502 as const] : []),

@@ -5,7 +5,7 @@ import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, nullableNumber, nullableText, number, stored, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryRange, transactWrite } from './requests.ts';
+import { batchGet, failedConditions, type Item, itemKey, type PagedRead, queryRange, transactWrite } from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -90,7 +90,36 @@ export async function listVehicleLinks(userUid: number, imeis?: readonly string[
  * and their track items, which carry the live record (the pipeline writes both in one Put).
  */
 export async function listLinkedVehicles(userUid: number, imeis?: readonly string[]): Promise<LinkedVehicle[]> {
-  const links = await listVehicleLinks(userUid, imeis);
+  return withVehicles(await listVehicleLinks(userUid, imeis));
+}
+
+/** Vehicles fetched per wave of BatchGetItems: one wave (one round trip) for fleets up to this size. */
+const VEHICLES_PER_WAVE = 500;
+
+/**
+ * getVehicles and getLiveData: the linked vehicles in vehicle_uid order after `read.after`, a wave of BatchGetItems at a
+ * time, as far as the answer takes them (shared/paging). A position is the link's key.
+ */
+export async function readLinkedVehicles(
+  userUid: number,
+  imeis: readonly string[] | undefined,
+  read: PagedRead<LinkedVehicle>,
+): Promise<LinkedVehicle[]> {
+  const after = read.after?.sk ?? '';
+  const links = (await listVehicleLinks(userUid, imeis)).filter((link) => keys.vehicleLink(userUid, link.vehicleUid).sk > after);
+  const taken: LinkedVehicle[] = [];
+  for (let start = 0; start < links.length; start += VEHICLES_PER_WAVE) {
+    for (const vehicle of await withVehicles(links.slice(start, start + VEHICLES_PER_WAVE))) {
+      const position = { ...keys.vehicleLink(userUid, vehicle.vehicle.vehicleUid) };
+      if (!read.take(vehicle, position)) return taken;
+      taken.push(vehicle);
+    }
+  }
+  return taken;
+}
+
+/** One BatchGetItem (in parallel chunks) for the links' vehicles and their track items, which carry the live record. */
+async function withVehicles(links: readonly VehicleLink[]): Promise<LinkedVehicle[]> {
   const items = await batchGet(links.flatMap((link) => [keys.vehicle(link.vehicleUid), keys.trackState(link.vehicleUid)]));
   const byKey = new Map(items.map((item) => [itemKey(item), item]));
   return links.flatMap((link) => {

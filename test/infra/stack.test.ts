@@ -4,7 +4,9 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
-import { limits } from '../../shared/config.ts';
+import { gatewayAnswerBody, gatewayAnswers } from '../../infra/gateway-answers.ts';
+import { env, limits } from '../../shared/config.ts';
+import { pagedOperations } from '../../shared/contracts/paging.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
 import { deviceEndpoints, operations } from '../../shared/operations.ts';
 
@@ -218,6 +220,33 @@ describe('the API', () => {
 
   it("lets a timed-out or failed Lambda keep API Gateway's 502, as the local emulator answers it", () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'DEFAULT_5XX', StatusCode: Match.absent() });
+  });
+
+  it('answers the gateway responses the local emulator answers: the same types, statuses and bodies', () => {
+    for (const answer of Object.values(gatewayAnswers)) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: answer.type,
+        StatusCode: answer.status === undefined ? Match.absent() : String(answer.status),
+        ResponseTemplates: { 'application/json': gatewayAnswerBody(answer) },
+      });
+    }
+  });
+
+  it("passes gzip answers as getLiveMap's PNG passes: every media type is binary, and API Gateway compresses nothing again", () => {
+    const [api] = Object.values(template.findResources('AWS::ApiGateway::RestApi')) as Resource[];
+    expect(api?.Properties.BinaryMediaTypes).toEqual(['*/*']);
+    expect(api?.Properties.MinimumCompressionSize).toBeUndefined();
+  });
+
+  it('gives the paged operations, and only those, the secret their cursors are sealed with', () => {
+    const [secretId] = Object.keys(template.findResources('AWS::SecretsManager::Secret'));
+    for (const { name } of operations) {
+      const [logicalId, fn] = functionOf(name);
+      const variable = fn.Properties.Environment.Variables[env.cursorKeySecret];
+      const reads = actionsGrantedTo(logicalId).includes('secretsmanager:GetSecretValue');
+      expect(variable === undefined ? undefined : variable.Ref, name).toBe(pagedOperations.includes(name) ? secretId : undefined);
+      expect(reads, name).toBe(pagedOperations.includes(name));
+    }
   });
 
   it('gives every operation the function timeout the local emulator enforces', () => {
