@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 export interface ApiResponse<T = any> {
   status: number;
   contentType: string;
+  headers: Headers;
   body: T;
   raw: Buffer;
 }
@@ -29,7 +30,7 @@ async function call(method: string, url: string, init: { headers: Record<string,
   const raw = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';
   const body = contentType.startsWith('application/json') ? JSON.parse(raw.toString('utf8')) : raw;
-  return { status: response.status, contentType, body, raw } satisfies ApiResponse;
+  return { status: response.status, contentType, headers: response.headers, body, raw } satisfies ApiResponse;
 }
 
 /** The service as an integrator calls it: real HTTP against a local API emulator (by default the run's shared one). */

@@ -20,8 +20,6 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
-  // Tests send hundreds of requests a second with one key; the per-key limit has its own test (rate-limit.test.ts).
-  process.env.RATE_LIMIT_REQUESTS = '0';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
