@@ -22,25 +22,32 @@ const MAX_SEEN_KEYS = 10_000;
 type Side = 'refill' | 'drain';
 type Attempt = { tat: number } | { storedTat: number | undefined };
 
-/** Takes one request from the key's bucket and answers what the client has left. */
-export async function takeToken(keyHash: string, policy: BucketPolicy, nowMs = Date.now()): Promise<Allowance> {
+/**
+ * Takes one request from the key's bucket and answers what the client has left. A refusal is judged again at the
+ * time the refusing write answered: a write that waited behind others (many requests of one process, locally) must
+ * not be judged at the time it was sent, after later requests have already moved the bucket on.
+ */
+export async function takeToken(keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
+  let judgedAt = clock();
   const seen = seenTats.get(keyHash);
-  let attempt = await attemptSide(seen !== undefined && seen >= nowMs ? 'drain' : 'refill', keyHash, policy, nowMs);
-  if ('storedTat' in attempt && !isPastBurst(policy, nowMs, attempt.storedTat)) {
-    attempt = await attemptSide(sideOf(attempt.storedTat, nowMs), keyHash, policy, nowMs);
+  let attempt = await attemptSide(seen !== undefined && seen >= judgedAt ? 'drain' : 'refill', keyHash, policy, judgedAt);
+  if ('storedTat' in attempt) {
+    judgedAt = clock();
+    if (!isPastBurst(policy, judgedAt, attempt.storedTat)) {
+      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), keyHash, policy, judgedAt);
+    }
   }
-  if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, nowMs, attempt.tat));
+  if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
   const { storedTat } = attempt;
-  if (storedTat !== undefined && isPastBurst(policy, nowMs, storedTat))
-    return remember(keyHash, storedTat, refused(policy, nowMs, storedTat));
+  if (isPastBurst(policy, judgedAt, storedTat)) return remember(keyHash, storedTat, refused(policy, judgedAt, storedTat));
   // Both sides lost a race against other containers' writes: let the request pass uncounted rather than refuse a
   // client for the store's bookkeeping (it takes two opposite races within one request's few milliseconds).
-  return passed(policy, nowMs, tatAfter(policy, nowMs, storedTat));
+  return passed(policy, judgedAt, tatAfter(policy, judgedAt, storedTat));
 }
 
 const sideOf = (storedTat: number | undefined, nowMs: number): Side => (storedTat === undefined || storedTat < nowMs ? 'refill' : 'drain');
 
-const isPastBurst = (policy: BucketPolicy, nowMs: number, storedTat: number | undefined): boolean =>
+const isPastBurst = (policy: BucketPolicy, nowMs: number, storedTat: number | undefined): storedTat is number =>
   storedTat !== undefined && storedTat > latestPassingTat(policy, nowMs);
 
 function remember(keyHash: string, tat: number, allowance: Allowance): Allowance {

@@ -62,14 +62,14 @@ describe('clients the per-key limit never throttles', () => {
     expect(Math.min(...answers.map((res) => rateLimitOf(res).remaining))).toBeGreaterThanOrEqual(burst - 2);
   });
 
-  it('lets a burst of 40 parallel requests through and says what is left of the bucket', async () => {
+  it('lets a burst of 40 parallel requests through, each told what is left of the bucket', async () => {
     // Prepare
     const user = await givenUser();
     // Act
     const answers = await burstOf(40, user.key);
     // Assess
     expect(countOf(answers, 200)).toBe(40);
-    expect(Math.min(...answers.map((res) => rateLimitOf(res).remaining))).toBeGreaterThanOrEqual(burst - 40);
+    expect(Math.max(...answers.map((res) => rateLimitOf(res).remaining))).toBeLessThan(burst);
   });
 });
 
