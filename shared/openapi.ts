@@ -639,7 +639,7 @@ function errorResponse(description: string, example: string, throttled = false) 
 const RATE_LIMIT_HEADERS = {
   RateLimit: {
     description:
-      'What is left of the API key\'s bucket (IETF draft-ietf-httpapi-ratelimit-headers): r requests may come at once now, ' +
+      "What is left of the API key's bucket (IETF draft-ietf-httpapi-ratelimit-headers): r requests may come at once now, " +
       'and in t seconds the bucket is full again. Absent when the request carried no API key.',
     schema: { type: 'string', example: '"default";r=299;t=1' },
   },

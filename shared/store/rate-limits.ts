@@ -40,8 +40,8 @@ export async function takeToken(keyHash: string, policy: BucketPolicy, clock: ()
   if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
   const { storedTat } = attempt;
   if (isPastBurst(policy, judgedAt, storedTat)) return remember(keyHash, storedTat, refused(policy, judgedAt, storedTat));
-  // Both sides lost a race against other containers' writes: let the request pass uncounted rather than refuse a
-  // client for the store's bookkeeping (it takes two opposite races within one request's few milliseconds).
+  // A TAT only grows, so a retry that fails without refusing found the item gone (removed by hand, or by TTL while
+  // idle): let the request pass uncounted rather than refuse a client for the store's bookkeeping.
   return passed(policy, judgedAt, tatAfter(policy, judgedAt, storedTat));
 }
 
