@@ -82,6 +82,14 @@ const benchmarks: Record<string, Benchmark> = {
       return { rows: await benchCost(stack.apiUrl), notes: costNotes };
     },
   },
+  limiter: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('limiter needs the local stack');
+      const { benchLimiter, limiterNotes } = await import('./bench/limiter.ts');
+      return { rows: await benchLimiter(stack.apiUrl), notes: limiterNotes };
+    },
+  },
   pipeline: {
     needsStack: true,
     run: async () => {

@@ -1,9 +1,10 @@
 /**
  * Per-api-key token buckets (GCRA, shared/domain/token-bucket.ts): one item per key holding its theoretical arrival
  * time, taken with one conditional UpdateItem and no read. DynamoDB cannot compute max(tat, now), so there are two
- * writes, one per side of now: `refill` for a bucket idle since its TAT (or never used), `drain` for one in use. The
- * container's last sight of the key's TAT picks the side; a wrong guess fails its condition, which answers the stored
- * TAT (ReturnValuesOnConditionCheckFailure), so the one retry is the right side, and a refusal needs no second write.
+ * writes, one per side of now: `drain` for a bucket in use (or never used), `refill` for one idle since its TAT. The
+ * container's last sight of the key's TAT picks the side (a key it has not seen is most likely busy: new containers
+ * start when requests come together); a wrong guess fails its condition, which answers the stored TAT
+ * (ReturnValuesOnConditionCheckFailure), so the one retry is the right side, and a refusal needs no second write.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Allowance, type BucketPolicy, intervalMs, latestPassingTat, passed, refused, tatAfter } from '../domain/token-bucket.ts';
@@ -30,7 +31,7 @@ type Attempt = { tat: number } | { storedTat: number | undefined };
 export async function takeToken(keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
   let judgedAt = clock();
   const seen = seenTats.get(keyHash);
-  let attempt = await attemptSide(seen !== undefined && seen >= judgedAt ? 'drain' : 'refill', keyHash, policy, judgedAt);
+  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', keyHash, policy, judgedAt);
   if ('storedTat' in attempt) {
     judgedAt = clock();
     if (!isPastBurst(policy, judgedAt, attempt.storedTat)) {
@@ -40,12 +41,13 @@ export async function takeToken(keyHash: string, policy: BucketPolicy, clock: ()
   if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
   const { storedTat } = attempt;
   if (isPastBurst(policy, judgedAt, storedTat)) return remember(keyHash, storedTat, refused(policy, judgedAt, storedTat));
-  // A TAT only grows, so a retry that fails without refusing found the item gone (removed by hand, or by TTL while
-  // idle): let the request pass uncounted rather than refuse a client for the store's bookkeeping.
+  // A TAT only grows, so a retry that fails without refusing is a drain that found the bucket idle and a refill that
+  // found another request had refilled it meanwhile: the bucket was full a moment ago, so letting this one request
+  // pass uncounted cannot take a client past its limit, where refusing it would punish the store's bookkeeping.
   return passed(policy, judgedAt, tatAfter(policy, judgedAt, storedTat));
 }
 
-const sideOf = (storedTat: number | undefined, nowMs: number): Side => (storedTat === undefined || storedTat < nowMs ? 'refill' : 'drain');
+const sideOf = (storedTat: number | undefined, nowMs: number): Side => (storedTat !== undefined && storedTat < nowMs ? 'refill' : 'drain');
 
 const isPastBurst = (policy: BucketPolicy, nowMs: number, storedTat: number | undefined): storedTat is number =>
   storedTat !== undefined && storedTat > latestPassingTat(policy, nowMs);
@@ -58,7 +60,10 @@ function remember(keyHash: string, tat: number, allowance: Allowance): Allowance
 
 const SIDES = {
   refill: { update: 'SET #tat = :refilled, #ttl = :expires', condition: 'attribute_not_exists(#tat) OR #tat < :now' },
-  drain: { update: 'SET #tat = #tat + :interval, #ttl = :expires', condition: '#tat BETWEEN :now AND :latest' },
+  drain: {
+    update: 'SET #tat = if_not_exists(#tat, :now) + :interval, #ttl = :expires',
+    condition: 'attribute_not_exists(#tat) OR #tat BETWEEN :now AND :latest',
+  },
 } as const;
 
 async function attemptSide(side: Side, keyHash: string, policy: BucketPolicy, nowMs: number): Promise<Attempt> {

@@ -55,13 +55,13 @@ describe('the per-key limit when its write fails', () => {
     expect(result.headers?.RateLimit).toBeUndefined();
   });
 
-  it('lets a request through uncounted when its bucket vanishes between its two writes, with no third write', async () => {
-    // Prepare: the first write finds the bucket in use, the retry finds no item at all
-    const noItem = new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+  it('lets a request through uncounted when another refills the idle bucket between its two writes', async () => {
+    // Prepare: the first write finds the bucket idle, the retry's refill finds it just refilled
+    const now = Date.now();
     dynamo
       .on(UpdateCommand)
-      .rejectsOnce(conditionFailed(Date.now() + 500))
-      .rejectsOnce(noItem);
+      .rejectsOnce(conditionFailed(now - 1_000))
+      .rejectsOnce(conditionFailed(now + 7));
     // Act
     const result = await call();
     // Assess

@@ -39,9 +39,9 @@ async function givenBucketWith(key: string, left: number): Promise<void> {
 const givenDrainedBucket = (key: string, emptyForMs: number) => givenBucketWith(key, -emptyForMs / intervalMs(rateLimitDefaults));
 
 /** A client that waits for each answer, each call taking at least `callMs` as it does in production. */
-async function sequentialClient(key: string, durationMs: number, callMs: number): Promise<ApiResponse[]> {
+async function sequentialClient(key: string, durationMs: number, callMs: number, minCalls: number): Promise<ApiResponse[]> {
   const answers: ApiResponse[] = [];
-  for (const start = Date.now(); Date.now() - start < durationMs; ) {
+  for (const start = Date.now(); Date.now() - start < durationMs || answers.length < minCalls; ) {
     const called = Date.now();
     answers.push(await listVehicles(key));
     await sleep(Math.max(0, callMs - (Date.now() - called)));
@@ -54,9 +54,8 @@ describe('clients the per-key limit never throttles', () => {
     // Prepare
     const user = await givenUser();
     // Act
-    const answers = await sequentialClient(user.key, 3_000, PRODUCTION_CALL_MS);
+    const answers = await sequentialClient(user.key, 3_000, PRODUCTION_CALL_MS, 50);
     // Assess
-    expect(answers.length).toBeGreaterThan(10);
     expect(answers.map((res) => res.status)).toEqual(answers.map(() => 200));
     // refilled faster than it is drained: the bucket never runs low
     expect(Math.min(...answers.map((res) => rateLimitOf(res).remaining))).toBeGreaterThanOrEqual(burst - 2);
@@ -89,10 +88,10 @@ describe('a burst past the bucket', () => {
     for (const res of answers.filter((answer) => answer.status === 429)) expect(rateLimitOf(res).remaining).toBe(0);
   });
 
-  it('answers 429 in the envelope with Retry-After while the bucket is empty, and lets the key in again after it', async () => {
+  it('answers 429 in the envelope with Retry-After to every request while the bucket is empty', async () => {
     // Prepare
     const user = await givenUser();
-    await givenDrainedBucket(user.key, 1_000);
+    await givenDrainedBucket(user.key, 5_000);
     // Act
     const answers = await burstOf(40, user.key);
     // Assess
@@ -100,10 +99,22 @@ describe('a burst past the bucket', () => {
     expect(answers[0]).toBeError(429, 'too many requests for this api key, retry later');
     for (const res of answers) {
       expect(rateLimitOf(res).remaining).toBe(0);
-      expect(res.headers.get('retry-after')).toMatch(/^[12]$/);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(6);
     }
-    await sleep(Number(answers[0]?.headers.get('retry-after')) * 1000);
-    expect(await listVehicles(user.key)).toBeSuccess();
+  });
+
+  it('lets the key in again once Retry-After has passed', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenDrainedBucket(user.key, 2_000);
+    const refused = await listVehicles(user.key);
+    expect(refused.status).toBe(429);
+    await sleep(Number(refused.headers.get('retry-after')) * 1000);
+    // Act
+    const res = await listVehicles(user.key);
+    // Assess
+    expect(res).toBeSuccess();
   });
 
   it('limits a key, not a user: another key of the same user still has its whole bucket', async () => {

@@ -53,7 +53,7 @@ describe('takeToken', () => {
     const bucket = aBucket();
     const allowance = await bucket.take();
     expect(allowance).toEqual({ allowed: true, remaining: 9, fullInMs: 10, retryInMs: 0 });
-    expect(bucket.writes()).toEqual(['refill']);
+    expect(bucket.writes()).toEqual(['drain']);
   });
 
   it('drains a bucket in use with one write each, as the container saw it last', async () => {
@@ -64,10 +64,10 @@ describe('takeToken', () => {
     const allowances = [await bucket.take(), await bucket.take()];
     // Assess
     expect(allowances.map(({ remaining }) => remaining)).toEqual([8, 7]);
-    expect(bucket.writes()).toEqual(['refill', 'drain', 'drain']);
+    expect(bucket.writes()).toEqual(['drain', 'drain', 'drain']);
   });
 
-  it('refills a bucket idle long enough with one write, whatever it held', async () => {
+  it('refills a bucket idle long enough with one write, whatever it held, once the container has seen it', async () => {
     // Prepare
     const bucket = aBucket();
     for (let i = 0; i < 5; i++) await bucket.take();
@@ -89,7 +89,7 @@ describe('takeToken', () => {
     const allowance = await bucket.take();
     // Assess
     expect(allowance).toMatchObject({ allowed: true, remaining: 6 });
-    expect(bucket.writes()).toEqual(['refill', 'refill failed', 'drain']);
+    expect(bucket.writes()).toEqual(['drain', 'refill failed', 'drain']);
   });
 
   it('refuses past the burst with the one failed write, saying when the next request may come', async () => {
