@@ -640,7 +640,7 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: {
     description:
       "What is left of the API key's bucket (IETF draft-ietf-httpapi-ratelimit-headers): r requests may come at once now, " +
-      'and in t seconds the bucket is full again. Absent when the request carried no API key.',
+      'and in t seconds the bucket is full again. Absent when the request was refused before its key was read (no key, wrong method).',
     schema: { type: 'string', example: '"default";r=299;t=1' },
   },
   RateLimitPolicy: {
