@@ -20,6 +20,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
+  // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
+  process.env.DEVICE_TOKEN_CACHE_SECONDS = '0';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
