@@ -9,12 +9,15 @@ export interface GatewayAnswer {
   /** undefined keeps the status API Gateway chose (a failed Lambda's 502) */
   status: number | undefined;
   message: string;
+  /** headers beyond Content-Type */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export const gatewayAnswers = {
   // An unknown /api/<name> has no resource, which API Gateway reports as a missing token.
   UnknownOperation: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'unknown operation' },
-  Throttled: { type: 'THROTTLED', status: 429, message: 'request throttled, retry later' },
+  // Every 429 says when to come back, as the functions' own do (docs/operations.md, "Scaling").
+  Throttled: { type: 'THROTTLED', status: 429, message: 'request throttled, retry later', headers: { 'Retry-After': '1' } },
   TooLarge: { type: 'REQUEST_TOO_LARGE', status: 413, message: 'request body too large' },
   // The integration's 29 s passed (infra/config limits.integrationTimeoutSeconds).
   Timeout: { type: 'INTEGRATION_TIMEOUT', status: 504, message: 'request timed out' },

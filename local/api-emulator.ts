@@ -25,7 +25,7 @@ const MAX_DRAINED_BYTES = 4 * GATEWAY_MAX_BODY_BYTES;
 /** What API Gateway sends for one of its own answers: the gateway response the stack configures (infra/gateway-answers.ts). */
 const gatewayResponse = (answer: GatewayAnswer, status = 502): APIGatewayProxyResult => ({
   statusCode: answer.status ?? status,
-  headers: { 'Content-Type': 'application/json' },
+  headers: { 'Content-Type': 'application/json', ...answer.headers },
   body: gatewayAnswerBody(answer),
 });
 

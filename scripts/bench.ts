@@ -24,7 +24,7 @@ import { runScript, UsageError, userPath } from './cli.ts';
 
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
-  process.env.RATE_LIMIT_REQUESTS ??= '0';
+  process.env.RATE_LIMIT_PER_SECOND ??= '0';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const stack = await startLocalStack({
     apiPort: await freePort(),
@@ -90,6 +90,14 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('sizes needs the local stack');
       const { benchSizes, sizesNotes } = await import('./bench/sizes.ts');
       return { rows: await benchSizes(stack.apiUrl), notes: sizesNotes };
+    },
+  },
+  limiter: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('limiter needs the local stack');
+      const { benchLimiter, limiterNotes } = await import('./bench/limiter.ts');
+      return { rows: await benchLimiter(stack.apiUrl), notes: limiterNotes };
     },
   },
   pipeline: {

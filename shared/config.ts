@@ -1,3 +1,5 @@
+import type { BucketPolicy } from './domain/token-bucket.ts';
+
 /**
  * Every setting the functions read, in one typed place. Each is read when asked for, not at module
  * init, so a test or script may set the environment after importing. infra/ sets the same variable
@@ -24,8 +26,8 @@ export const env = {
   googleDirectionsApiKey: 'GOOGLE_DIRECTIONS_API_KEY',
   googleDirectionsApiKeySecret: 'GOOGLE_DIRECTIONS_API_KEY_SECRET',
   estimateSpeedKmh: 'ESTIMATE_SPEED_KMH',
-  rateLimitRequests: 'RATE_LIMIT_REQUESTS',
-  rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
+  rateLimitPerSecond: 'RATE_LIMIT_PER_SECOND',
+  rateLimitBurst: 'RATE_LIMIT_BURST',
   lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
   positionRetentionDays: 'POSITION_RETENTION_DAYS',
   // answer size and paging (docs/paging.md)
@@ -92,6 +94,12 @@ export const awsClientTimeouts = () => ({
   },
 });
 
+/**
+ * The per-key limit the stack and the local server both run with: Samsara's per-token 150 requests a second, a
+ * bucket of 2 s of it (docs/decisions.md, "Per-api-key token bucket").
+ */
+export const rateLimitDefaults = { perSecond: 150, burst: 300 } as const satisfies BucketPolicy;
+
 export const config = {
   tableName: (): string => text('tableName') ?? 'fleet-tracking',
   bucketName: (): string => text('bucketName') ?? 'fleet-tracking-local',
@@ -121,12 +129,14 @@ export const config = {
   googleDirectionsUrl: (): string | undefined => text('googleDirectionsUrl'),
   googleDirectionsApiKey: (): string | undefined => text('googleDirectionsApiKey'),
   googleDirectionsApiKeySecret: (): string | undefined => text('googleDirectionsApiKeySecret'),
-  /** requests one api key may make per window; 0 turns the limit off (the shared test stack) */
-  rateLimitRequests: (): number => {
-    const requests = Number(text('rateLimitRequests') ?? 25);
-    return Number.isInteger(requests) && requests >= 0 ? requests : 25;
+  /** each api key's token bucket (docs/operations.md, "Scaling"); RATE_LIMIT_PER_SECOND=0 turns it off (the benchmark's baseline) */
+  rateLimit: (): BucketPolicy | undefined => {
+    if (text('rateLimitPerSecond') === '0') return undefined;
+    return {
+      perSecond: positiveNumber('rateLimitPerSecond', rateLimitDefaults.perSecond),
+      burst: positiveNumber('rateLimitBurst', rateLimitDefaults.burst),
+    };
   },
-  rateLimitWindowSeconds: (): number => positiveNumber('rateLimitWindowSeconds', 1),
   /** checked by the estimate provider, which names the variable when it is not a positive number */
   estimateSpeedKmh: (): number => Number(text('estimateSpeedKmh') ?? 50),
   /** how far behind a vehicle's newest point a position may arrive and still be detected (Kinesis keeps records 7 days) */

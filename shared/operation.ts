@@ -22,7 +22,7 @@ import { validateInput } from './middleware/validate-input.ts';
 import { findOperation, isCreate, type OperationName } from './operations.ts';
 import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
 import { findApiKey } from './store/api-keys.ts';
-import { countRequest } from './store/rate-limits.ts';
+import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
@@ -42,9 +42,9 @@ type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOut
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
  * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
- * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key on creates;
- * the handler returns plain fields; after: envelope, then gzip and Lambda's size limit; onError: the error mapper, then
- * the same gzip and size limit.
+ * per-key rate limit taken alongside the lookup) → validate → Idempotency-Key on creates;
+ * the handler returns plain fields; after: envelope, then the rate-limit headers, then gzip and Lambda's size limit;
+ * onError: the error mapper, then the same headers, gzip and size limit.
  */
 export function operation<C extends OperationContract>(
   name: OperationName,
@@ -54,7 +54,7 @@ export function operation<C extends OperationContract>(
   const definition = findOperation(name);
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
 
-  const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
+  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
@@ -62,11 +62,12 @@ export function operation<C extends OperationContract>(
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
     .use(answerEncoding())
+    .use(perKeyLimit.headers)
     .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
     .use(parseRequest(contract))
-    .use(perKeyLimit.count)
+    .use(perKeyLimit.take)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));

@@ -99,7 +99,9 @@ describe('answers over HTTP', () => {
       api.get('getVehicles', { api_key: 'wrong' }, { headers: gzip }),
     ]);
     // Assess
-    for (const res of [success, error]) expect(res.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    for (const res of [success, error]) {
+      expect([res.headers.get('content-encoding'), res.headers.get('vary')]).toEqual(['gzip', 'Accept-Encoding']);
+    }
     expect(success.wireBytes).toBeLessThan(success.raw.length);
     expect(success).toBeSuccess();
     expect(success.body.cnt).toBe(1);
@@ -110,8 +112,8 @@ describe('answers over HTTP', () => {
     const user = await givenUser();
     for (const acceptEncoding of ['identity', 'gzip;q=0, br', 'br']) {
       const res = await api.get('getVehicles', { api_key: user.key }, { headers: { 'Accept-Encoding': acceptEncoding } });
-      expect(res.headers?.['content-encoding'], acceptEncoding).toBeUndefined();
-      expect(res.headers?.vary).toBe('Accept-Encoding');
+      expect(res.headers.get('content-encoding'), acceptEncoding).toBeNull();
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
       expect(res).toBeSuccess();
     }
   });

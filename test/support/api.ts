@@ -5,11 +5,11 @@ import { inject } from 'vitest';
 export interface ApiResponse<T = any> {
   status: number;
   contentType: string;
+  headers: Headers;
   body: T;
   /** the body as sent, decoded from its Content-Encoding */
   raw: Buffer;
-  /** set when the request named its Accept-Encoding (sent over node:http): the headers and the bytes on the wire */
-  headers?: Record<string, string | string[] | undefined>;
+  /** set when the request named its Accept-Encoding (sent over node:http): the bytes on the wire */
   wireBytes?: number;
 }
 
@@ -37,7 +37,7 @@ export async function call(method: string, url: string, init: { headers: Record<
   const raw = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';
   const body = contentType.startsWith('application/json') ? JSON.parse(raw.toString('utf8')) : raw;
-  return { status: response.status, contentType, body, raw } satisfies ApiResponse;
+  return { status: response.status, contentType, headers: response.headers, body, raw } satisfies ApiResponse;
 }
 
 /**
@@ -55,7 +55,11 @@ function callNamingEncoding(method: string, url: string, init: { headers: Record
         const raw = response.headers['content-encoding'] === 'gzip' ? gunzipSync(wire) : wire;
         const contentType = response.headers['content-type'] ?? '';
         const body = contentType.startsWith('application/json') ? JSON.parse(raw.toString('utf8')) : raw;
-        resolve({ status: response.statusCode ?? 0, contentType, body, raw, headers: response.headers, wireBytes: wire.length });
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          for (const item of [value ?? []].flat()) headers.append(name, item);
+        }
+        resolve({ status: response.statusCode ?? 0, contentType, body, raw, headers, wireBytes: wire.length });
       });
     });
     outgoing.on('error', reject);
