@@ -19,3 +19,15 @@ export const metricNames = {
   /** reverse-geocoding calls that failed (error, timeout, unreadable answer): those places got the gazetteer's name */
   geocodingFailures: 'GeocodingFailures',
 } as const;
+
+/** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */
+export const faultMetricNames = {
+  'in the future': 'PositionsInTheFuture',
+  'too late': 'PositionsTooLateFault',
+  'zero fix': 'PositionsZeroFix',
+  'invalid fix': 'PositionsInvalidFix',
+  'speed jump': 'PositionsSpeedJump',
+  'fuel dropout': 'FuelDropouts',
+  'odometer reset': 'OdometerResets',
+  'odometer jump': 'OdometerJumps',
+} as const;

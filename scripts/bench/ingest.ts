@@ -88,7 +88,11 @@ function seeded(seed: number): () => number {
 }
 
 /** Batches by arrival: every record that arrives within one window is one batch; late records arrive 1 to 6 h after their time. */
-function batchesOf(records: readonly SimulatedRecord[], windowS: number, lateShare: number): SimulatedRecord[][] {
+function batchesOf(
+  records: readonly SimulatedRecord[],
+  windowS: number,
+  lateShare: number,
+): Array<{ records: SimulatedRecord[]; receivedAt: Date }> {
   const random = seeded(20261123);
   const arriving = records.map((record) => {
     const delayS = random() < lateShare ? 3600 + random() * 5 * 3600 : 0;
@@ -99,7 +103,8 @@ function batchesOf(records: readonly SimulatedRecord[], windowS: number, lateSha
     const window = Math.floor(arrivesAt / windowS);
     byWindow.set(window, [...(byWindow.get(window) ?? []), record]);
   }
-  return [...byWindow.values()];
+  // a batch is received as its window closes: lateness and the future are measured from there
+  return [...byWindow].map(([window, batch]) => ({ records: batch, receivedAt: new Date((window + 1) * windowS * 1000) }));
 }
 
 const hh = (hour: number): string => String(hour).padStart(2, '0');
@@ -145,10 +150,10 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
   let positions = 0;
   let trips = 0;
   let fills = 0;
-  for (const [n, batch] of batches.entries()) {
+  for (const [n, { records: batch, receivedAt }] of batches.entries()) {
     const outcome = await processPositions(
       batch.map((record, i) => ({ id: String(i), data: JSON.stringify(record) })),
-      { batchName: `bench-${date}-${n}` },
+      { batchName: `bench-${date}-${n}`, receivedAt },
     );
     if (outcome.failedIds.length + outcome.rejected.length > 0)
       throw new Error(`bench batch ${n}: ${outcome.failedIds.length} failed, ${outcome.rejected.length} rejected`);

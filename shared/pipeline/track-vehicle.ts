@@ -14,6 +14,7 @@ import {
   type TrackState,
   type VehicleProfile,
 } from '../domain/tracking/detector.ts';
+import type { Fault, IgnoredReading } from '../domain/tracking/faults.ts';
 import { byTime, chunksOf, encodePoints, hourOf } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
@@ -38,6 +39,8 @@ export interface VehicleOutcome {
   /** fills no longer detected but kept because a slip is linked to them */
   keptForSlip: number;
   writeRequests: number;
+  /** points and readings of this batch detection did not count, per fault class (a dropout counts when its return arrives) */
+  faults: Partial<Record<Fault, number>>;
 }
 
 export interface TrackOptions {
@@ -60,7 +63,7 @@ export async function trackVehicle(
   incoming: readonly Position[],
   options: TrackOptions,
 ): Promise<VehicleOutcome> {
-  const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0 };
+  const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0, faults: {} };
   const arrived = byTime(incoming);
   const earliest = options.reprocessFrom ?? arrived[0]?.gps_datetime;
   if (earliest === undefined) return outcome;
@@ -99,9 +102,12 @@ export async function trackVehicle(
   for (const trip of [...trips.newTrips, ...trips.changedTrips.map(({ trip }) => trip)]) tripUidByStart.set(trip.startTime, trip.tripUid);
   const fills = await replaceFills(vehicle, storedFills, run.fills, tripUidByStart, settings, options.namer);
 
-  const newest = points.at(-1) as Position;
+  // The live record is the newest point detection counted: a bad fix stays in the history only.
+  const newest = run.latest ?? (points.at(-1) as Position);
   const liveNow = liveStateOf(newest, run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= newest.gps_datetime) && !sameLive(live, liveNow);
+  const freshAt = new Set(fresh.map((position) => position.gps_datetime));
+  for (const { fault, decidedAt } of run.ignored) if (freshAt.has(decidedAt)) outcome.faults[fault] = (outcome.faults[fault] ?? 0) + 1;
   // The new points join the tail on the track item; a tail that outgrows it moves into chunks first.
   const newTail = byTime([...tail, ...fresh]);
   const tailHour = newTail[0] ? hourOf(newTail[0].gps_datetime) : undefined;
@@ -159,12 +165,15 @@ interface HourlyRun {
   state: TrackState;
   trips: DetectedTrip[];
   fills: DetectedFill[];
+  ignored: IgnoredReading[];
+  /** the newest point detection counted */
+  latest: Position | null;
   /** the state before each hour's first point */
   checkpoints: Checkpoint[];
 }
 
 function detectByHour(start: TrackState, points: readonly Position[], profile: VehicleProfile, settings: DetectionSettings): HourlyRun {
-  const run: HourlyRun = { state: start, trips: [], fills: [], checkpoints: [] };
+  const run: HourlyRun = { state: start, trips: [], fills: [], ignored: [], latest: null, checkpoints: [] };
   for (let i = 0; i < points.length; ) {
     const hour = hourOf((points[i] as Position).gps_datetime);
     let end = i;
@@ -174,6 +183,8 @@ function detectByHour(start: TrackState, points: readonly Position[], profile: V
     run.state = detection.state;
     run.trips.push(...detection.trips);
     run.fills.push(...detection.fills);
+    run.ignored.push(...detection.ignored);
+    run.latest = detection.latest ?? run.latest;
     i = end;
   }
   return run;
@@ -317,7 +328,8 @@ function liveStateOf(position: Position, state: TrackState, vehicle: Vehicle, re
     intBattVolt: position.int_batt_volt,
     intTemp: position.int_temp,
     extTemp: position.ext_temp,
-    fuelValue: position.fuel_raw === null ? null : position.fuel_raw * vehicle.fuelFactor,
+    // a dropout shows the level, not the sensor's 0
+    fuelValue: position.fuel_raw === null ? null : (state.last?.fuelReading ?? state.last?.fuel ?? position.fuel_raw * vehicle.fuelFactor),
     deviceType: position.device_type,
     config: position.config,
     odometerKm: state.odometerKm,

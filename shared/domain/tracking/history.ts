@@ -22,6 +22,9 @@ const FIELDS = [
   'driver_tag_id',
   'device_type',
   'config',
+  // appended: older chunks simply lack them (null)
+  'valid',
+  'satellites',
 ] as const satisfies ReadonlyArray<keyof Position>;
 
 /** `yyyy-mm-ddThh`: the hour a point belongs to, the unit of chunks and checkpoints. */
