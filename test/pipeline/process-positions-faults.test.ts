@@ -21,7 +21,8 @@ const s3 = mockClient(S3Client);
 const FAILING = { imei: '356000000000001', vehicleUid: 901 };
 const HEALTHY = { imei: '356000000000002', vehicleUid: 902 };
 
-const kinesisEvent = (records: object[]): KinesisStreamEvent => ({
+/** Each record reaches the stream a second after its device time, as a live device's do. */
+const kinesisEvent = (records: Array<{ gps_datetime: string }>): KinesisStreamEvent => ({
   Records: records.map((record, i) => ({
     eventID: `shardId-000000000000:seq-${i}`,
     eventSource: 'aws:kinesis',
@@ -34,7 +35,7 @@ const kinesisEvent = (records: object[]): KinesisStreamEvent => ({
       kinesisSchemaVersion: '1.0',
       partitionKey: 'x',
       sequenceNumber: `seq-${i}`,
-      approximateArrivalTimestamp: 0,
+      approximateArrivalTimestamp: Date.parse(record.gps_datetime) / 1000 + 1,
       data: Buffer.from(JSON.stringify(record)).toString('base64'),
     },
   })),
