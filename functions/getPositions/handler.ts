@@ -1,13 +1,19 @@
 import type * as v from 'valibot';
 import { formatDateTime } from '../../shared/domain/time.ts';
+import { type PointFault, pointFaults } from '../../shared/domain/tracking/faults.ts';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { operation } from '../../shared/operation.ts';
 import { listPositions } from '../../shared/store/positions.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { getVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract, instantOf, type PositionRecordOutput } from './contract.ts';
 
-const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput<typeof PositionRecordOutput> => ({
+const toPositionRecord = (
+  position: Position,
+  fuelFactor: number,
+  ignored: PointFault | null,
+): v.InferOutput<typeof PositionRecordOutput> => ({
   gps_datetime: formatDateTime(position.gps_datetime),
   latitude: position.latitude,
   longitude: position.longitude,
@@ -21,6 +27,7 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
   int_batt_volt: position.int_batt_volt,
   int_temp: position.int_temp,
   ext_temp: position.ext_temp,
+  ...(ignored ? { ignored } : {}),
 });
 
 /**
@@ -37,13 +44,14 @@ export const handler = operation('getPositions', contract, async ({ user, input 
   const positions = byTime(stored);
   const returned = positions.slice(0, input.limit);
   const next = positions[input.limit];
+  const ignored = pointFaults(returned, detectionSettings(vehicle.detection).maxSpeedKmh);
   return {
     vehicle_uid: vehicle.vehicleUid,
     imei: vehicle.imei,
     start_datetime: input.start_datetime,
     end_datetime: input.end_datetime,
     cnt: returned.length,
-    positions: returned.map((position) => toPositionRecord(position, vehicle.fuelFactor)),
+    positions: returned.map((position, n) => toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null)),
     ...(next ? { next_start_datetime: formatDateTime(next.gps_datetime, user.gmtOffsetMinutes) } : {}),
   };
 });

@@ -50,7 +50,7 @@ export interface BatchOptions {
   batchName: string;
   /**
    * When the batch was received: the arrival of its records that carry none of their own. Without it the batch is
-   * a replay (a file, the simulator): it arrives when its newest plausible point was made, never later than now.
+   * a replay (a file, the simulator): it arrives when its newest point not in the future was made.
    */
   receivedAt?: Date;
 }
@@ -129,14 +129,16 @@ export async function processPositions(
 }
 
 /**
- * A replayed batch's arrival: its newest point that another point of the batch follows closely (one point alone
- * may be a clock glitch), else its newest point; never later than now.
+ * A replayed batch's arrival (a file, the simulator: no record says when it arrived): its newest point that is not
+ * in the future of now, and never later than now. A glitch that stays in the past cannot be told from a real point
+ * this way; live streams always carry their arrival.
  */
 function replayArrival(positions: readonly Position[]): Date {
-  const times = positions.map((position) => Date.parse(position.gps_datetime)).sort((a, b) => a - b);
-  const closeMs = DEFAULT_DETECTION.futureToleranceS * 1000;
-  const corroborated = times.filter((at, n) => n > 0 && at - (times[n - 1] as number) <= closeMs).at(-1);
-  return new Date(Math.min(Date.now(), corroborated ?? times.at(-1) ?? Date.now()));
+  const now = Date.now();
+  const plausible = positions
+    .map((position) => Date.parse(position.gps_datetime))
+    .filter((at) => at <= now + DEFAULT_DETECTION.futureToleranceS * 1000);
+  return new Date(Math.min(now, Math.max(0, ...plausible) || now));
 }
 
 /** The raw batch goes to the archive; rejected records to the dead-letter prefix with their reasons. */

@@ -9,13 +9,13 @@ import type { FuelFill } from '../domain/fuel-fill.ts';
 import {
   type DetectedFill,
   type DetectedTrip,
-  detect,
   initialTrackState,
   type TrackState,
   type VehicleProfile,
 } from '../domain/tracking/detector.ts';
-import type { Fault, IgnoredReading } from '../domain/tracking/faults.ts';
+import type { Fault } from '../domain/tracking/faults.ts';
 import { byTime, chunksOf, encodePoints, hourOf } from '../domain/tracking/history.ts';
+import { detectByHour } from '../domain/tracking/hourly-run.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
 import type { Trip } from '../domain/trip.ts';
@@ -23,7 +23,7 @@ import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
-import { type Checkpoint, checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
+import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveRecordEntity } from '../store/vehicles.ts';
@@ -161,35 +161,6 @@ function replacedSpan(state: TrackState, from: string): { trips: string; fills: 
   };
 }
 
-interface HourlyRun {
-  state: TrackState;
-  trips: DetectedTrip[];
-  fills: DetectedFill[];
-  ignored: IgnoredReading[];
-  /** the newest point detection counted */
-  latest: Position | null;
-  /** the state before each hour's first point */
-  checkpoints: Checkpoint[];
-}
-
-function detectByHour(start: TrackState, points: readonly Position[], profile: VehicleProfile, settings: DetectionSettings): HourlyRun {
-  const run: HourlyRun = { state: start, trips: [], fills: [], ignored: [], latest: null, checkpoints: [] };
-  for (let i = 0; i < points.length; ) {
-    const hour = hourOf((points[i] as Position).gps_datetime);
-    let end = i;
-    while (end < points.length && hourOf((points[end] as Position).gps_datetime) === hour) end++;
-    run.checkpoints.push({ hour, state: run.state });
-    const detection = detect(run.state, points.slice(i, end), profile, settings);
-    run.state = detection.state;
-    run.trips.push(...detection.trips);
-    run.fills.push(...detection.fills);
-    run.ignored.push(...detection.ignored);
-    run.latest = detection.latest ?? run.latest;
-    i = end;
-  }
-  return run;
-}
-
 const seconds = (from: string, to: string): number => Math.abs(Date.parse(to) - Date.parse(from)) / 1000;
 
 /** Pairs each found item with the nearest unpaired stored one within the tolerance. */
@@ -306,7 +277,7 @@ async function replaceFills(
   };
 }
 
-function profileOf(vehicle: Vehicle): VehicleProfile {
+export function profileOf(vehicle: Vehicle): VehicleProfile {
   return {
     odometerAtStartKm: vehicle.odometerAtStart ?? 0,
     startHours: vehicle.startHours,

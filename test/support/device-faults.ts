@@ -28,11 +28,22 @@ const replaced = (records: readonly SimulatedRecord[], from: number, count: numb
   records.map((record, n) => (n >= from && n < from + count ? change(record) : record));
 
 export const deviceFaults = {
-  /** one more record, a copy of the one at `index` with its clock `ms` off (years ahead, or 1024 weeks back), delivered in its place */
+  /**
+   * One more record, a copy of the one at `index` with its clock `ms` off (years ahead, or 1024 weeks back), delivered
+   * in its place: it arrives when the true one does.
+   */
   clockGlitch: (records: readonly SimulatedRecord[], index: number, ms: number): SimulatedRecord[] => {
     const original = records[index] as SimulatedRecord;
-    return [...records.slice(0, index + 1), { ...original, gps_datetime: shifted(original.gps_datetime, ms) }, ...records.slice(index + 1)];
+    const glitch = { ...original, gps_datetime: shifted(original.gps_datetime, ms), received_at: shifted(original.gps_datetime, 1000) };
+    return [...records.slice(0, index + 1), glitch, ...records.slice(index + 1)];
   },
+
+  /** the `count` records after `index` carry its timestamp (a stuck clock) */
+  stuckClock: (records: readonly SimulatedRecord[], index: number, count: number) =>
+    replaced(records, index + 1, count, (record) => ({ ...record, gps_datetime: (records[index] as SimulatedRecord).gps_datetime })),
+
+  /** every record sent twice (double reporting) */
+  doubled: (records: readonly SimulatedRecord[]) => records.flatMap((record) => [record, { ...record }]),
 
   /** `count` records from `index` at 0,0 (a tracker without a fix yet) */
   zeroFixes: (records: readonly SimulatedRecord[], index: number, count: number) =>

@@ -105,3 +105,25 @@ export function odometerStep(
   if (delta > settings.maxSpeedKmh * hours + settings.odometerSlackKm) return { km: fallbackKm, fault: 'odometer jump' };
   return { km: delta, fault: null };
 }
+
+/**
+ * Which fixes of a stretch of history detection ignores, and why (getPositions marks them): the fix rules, then the
+ * jump rule from the last counted fix. Detection decides the same way from its checkpoint; a stretch starts fresh.
+ */
+export function pointFaults(positions: readonly Position[], maxSpeedKmh: number): Array<PointFault | null> {
+  let last: Fix | null = null;
+  let run: Fix[] = [];
+  return positions.map((position) => {
+    const fix = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
+    const bad = fixFault(position);
+    if (bad) return bad;
+    const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
+    if (jump.verdict === 'jump') {
+      run = jump.run;
+      return 'speed jump';
+    }
+    last = fix;
+    run = [];
+    return null;
+  });
+}
