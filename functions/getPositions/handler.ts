@@ -3,9 +3,9 @@ import { formatDateTime } from '../../shared/domain/time.ts';
 import { type PointFault, pointFaults } from '../../shared/domain/tracking/faults.ts';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { operation } from '../../shared/operation.ts';
 import { listPositions } from '../../shared/store/positions.ts';
-import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { getVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract, instantOf, type PositionRecordOutput } from './contract.ts';
 
