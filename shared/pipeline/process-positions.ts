@@ -66,7 +66,7 @@ export async function processPositions(
     if (!result.ok) rejected.push({ id: record.id, reason: result.reason });
     else parsed.push({ id: record.id, position: result.position, arrivedAt: record.arrivedAt });
   }
-  const receivedAt = given ?? replayArrival(parsed.map((entry) => entry.position));
+  const receivedAt = given ?? newestArrival(parsed) ?? replayArrival(parsed.map((entry) => entry.position));
 
   const tracked = await findTrackedVehicles([...new Set(parsed.map((entry) => entry.position.imei))]);
   const faults: BatchOutcome['faults'] = {};
@@ -126,6 +126,14 @@ export async function processPositions(
   if (rejected.length > 0)
     logger.warn('positions rejected', { batchName, rejected: rejected.length, faults, firstReason: rejected[0]?.reason });
   return outcome;
+}
+
+/** Without a receive time of its own, a batch was received when its newest record arrived (when records say so). */
+function newestArrival(parsed: ReadonlyArray<{ position: Position; arrivedAt?: number }>): Date | undefined {
+  const arrivals = parsed.flatMap(({ position, arrivedAt }) =>
+    position.received_at ? [Date.parse(position.received_at)] : (arrivedAt ?? []),
+  );
+  return arrivals.length > 0 ? new Date(Math.max(...arrivals)) : undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ export function midTrip(day: SimulatedDay, n: number): number {
   const trip = day.truth.trips.at(n);
   if (!trip) throw new Error(`the day has no trip ${n}`);
   const middle = (Date.parse(trip.start) + Date.parse(trip.stop)) / 2;
-  return day.records.findIndex((record) => Date.parse(record.gps_datetime) >= middle);
+  return indexBetween(day.records, middle, Date.parse(trip.stop));
 }
 
 /** The index of a record `minutes` after the day's n-th true trip stopped (parked, before the next one starts). */
@@ -21,7 +21,14 @@ export function parkedAfter(day: SimulatedDay, n: number, minutes = 10): number 
   const trip = day.truth.trips.at(n);
   if (!trip) throw new Error(`the day has no trip ${n}`);
   const from = Date.parse(trip.stop) + minutes * 60_000;
-  return day.records.findIndex((record) => Date.parse(record.gps_datetime) >= from);
+  return indexBetween(day.records, from, from + 3_600_000);
+}
+
+/** The first record from `from` up to `to` (ms): a glitch injected before, dated elsewhere, is not it. */
+function indexBetween(records: readonly SimulatedRecord[], from: number, to: number): number {
+  const index = records.findIndex((record) => Date.parse(record.gps_datetime) >= from && Date.parse(record.gps_datetime) <= to);
+  if (index < 0) throw new Error(`no record between ${new Date(from).toISOString()} and ${new Date(to).toISOString()}`);
+  return index;
 }
 
 const replaced = (records: readonly SimulatedRecord[], from: number, count: number, change: (record: SimulatedRecord) => SimulatedRecord) =>
