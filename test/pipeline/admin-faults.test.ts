@@ -66,7 +66,7 @@ describe('admin vehicle settings', () => {
 });
 
 describe('admin faults', () => {
-  it('counts each class set aside or ignored in the days, with the newest example, and reprocess applies a lower maximum speed', async () => {
+  it('counts each class set aside or ignored in the days with the newest example; reprocess applies a lower maximum speed', async () => {
     // Prepare: a fix 1.5 km off mid-drive (180 km/h: believable at the default 250), two at 0,0, one dated a day ahead
     const user = await givenUser();
     const vehicle = await givenVehicle(user);

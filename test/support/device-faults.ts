@@ -72,7 +72,7 @@ export const deviceFaults = {
       longitude: record.longitude + (km * 1000) / (M_PER_DEG * Math.cos((record.latitude * Math.PI) / 180)),
     })),
 
-  /** `count` fuel readings from `index` replaced by `litres` of sensor value (0: the sensor's dropout; low: a fall; high: beyond the tank) */
+  /** `count` fuel readings from `index` replaced by a sensor value `raw` (0: the dropout value; low: a fall; high: beyond the tank) */
   fuelReadings: (records: readonly SimulatedRecord[], index: number, count: number, raw: number) =>
     replaced(records, index, count, (record) => ({ ...record, fuel_raw: raw })),
 
