@@ -103,7 +103,8 @@ describe('admin faults', () => {
     expect(after.json.faults).toMatchObject({ 'speed jump': { count: 1 }, 'zero fix': { count: 2 }, 'in the future': { count: 1 } });
     expect(inflated).toBeGreaterThan(day.distanceKm * 1.05);
     expect(Math.abs((await tripDistance()) - day.distanceKm) / day.distanceKm).toBeLessThanOrEqual(0.02);
-  });
+    // four CLI runs, each its own Node process
+  }, 90_000);
 
   it.each([
     [['--vehicle', '1'], '--from is required'],
