@@ -6,9 +6,11 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
+import { localPipelineSink } from '../shared/devices/local-sink.ts';
+import { useLocalSink } from '../shared/devices/sinks.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
-import { findOperation, handlerPath } from '../shared/operations.ts';
+import { findDeviceEndpoint, findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -45,6 +47,8 @@ export async function startApiEmulator({
   host = '127.0.0.1',
   functionTimeoutMs = limits.functionTimeoutSeconds * 1000,
 }: ApiEmulatorOptions): Promise<ApiEmulator> {
+  // Device entry points feed the local pipeline in batches, as the stream feeds processPositions in AWS.
+  useLocalSink(localPipelineSink());
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const loadHandler = (name: string): Promise<LambdaHandler> => {
     let loaded = handlers.get(name);
@@ -100,7 +104,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
   );
   if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
-  const operation = findOperation(name);
+  // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).
+  const device = findDeviceEndpoint(url.pathname);
+  const operation = device?.endpoint ?? findOperation(name);
   if (!operation) return send(res, envelopeResponse(404, {}, 'unknown operation'));
   const body = await readBody(req);
   if (!body) return send(res, envelopeResponse(413, {}, 'request body too large'));
@@ -109,6 +115,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
     method: req.method ?? 'GET',
     path: url.pathname,
     operation: operation.name,
+    ...(device ? { resource: device.resource } : {}),
+    ...(device?.token ? { pathParameters: { token: device.token } } : {}),
     query: url.search.slice(1),
     headers: flattenHeaders(req),
     body,

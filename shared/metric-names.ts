@@ -18,6 +18,9 @@ export const metricNames = {
   fuelFillsKeptForSlip: 'FuelFillsKeptForSlip',
   /** reverse-geocoding calls that failed (error, timeout, unreadable answer): those places got the gazetteer's name */
   geocodingFailures: 'GeocodingFailures',
+  /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
+  devicePositionsAccepted: 'DevicePositionsAccepted',
+  devicePositionsRefused: 'DevicePositionsRefused',
 } as const;
 
 /** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */
