@@ -94,18 +94,20 @@ describe('late positions', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    await ingest(parked(vehicle.imei, `${DAY}T12:00:00.000Z`, 3, DEPOT));
+    const receivedAt = Date.parse(`${DAY}T12:02:00.000Z`);
+    const windowStart = receivedAt - config.lateWindowMs();
+    const [inside, outside] = [windowStart + 60_000, windowStart - 60_000].map((at) => new Date(at).toISOString());
     const batchName = `too-late-${Date.now()}`;
-    // Act: received at 12:02; just inside the window, and 7 days and one minute before it
+    // Act: one minute inside the window before the arrival, one minute outside it
     const outcome = await ingest(
-      [parked(vehicle.imei, '2026-10-29T12:03:00.000Z', 1, DEPOT)[0]!, parked(vehicle.imei, '2026-10-29T12:01:00.000Z', 1, DEPOT)[0]!],
+      [parked(vehicle.imei, inside as string, 1, DEPOT)[0]!, parked(vehicle.imei, outside as string, 1, DEPOT)[0]!],
       batchName,
-      new Date(`${DAY}T12:02:00.000Z`),
+      new Date(receivedAt),
     );
     // Assess
     expect(outcome).toMatchObject({ accepted: 1, tooLate: 1, rejected: [{ id: '2', reason: 'too late' }] });
     expect(await deadLetterLines(batchName)).toEqual([
-      expect.objectContaining({ reason: 'too late', data: expect.stringContaining('2026-10-29T12:01:00') }),
+      expect.objectContaining({ reason: 'too late', data: expect.stringContaining((outside as string).slice(0, 19)) }),
     ]);
   });
 
