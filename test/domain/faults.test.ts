@@ -1,6 +1,5 @@
 /** The device-fault rules (shared/domain/tracking/faults.ts) and the detector with faults injected, without DynamoDB. */
 import { describe, expect, it } from 'vitest';
-import { demoFleetDay, type SimulatedDay, type SimulatedRecord } from '../../local/simulator.ts';
 import { type DetectedFill, type DetectedTrip, detect, initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import {
   arrivalFault,
@@ -13,6 +12,7 @@ import {
 } from '../../shared/domain/tracking/faults.ts';
 import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import { demoFleetDay, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
 import { deviceFaults, midTrip, parkedAfter } from '../support/device-faults.ts';
 
 const DATE = '2026-11-01';

@@ -4,7 +4,7 @@
  * (within 3 %), odometer and live record, and every order the same figures as in-order delivery.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoFleetDay, interleave, type SimulatedRecord } from '../../local/simulator.ts';
+import { demoFleetDay, interleave, type SimulatedRecord } from '../../simulator/index.ts';
 import { arrivalOrders, type Batch } from '../support/arrival-orders.ts';
 import { anImei } from '../support/builders.ts';
 import { type Delivered, deliverDays, expectTrueDay } from '../support/fleet-truth.ts';

@@ -4,12 +4,12 @@
  * Each vehicle carries several faults at different places, so each delivery tries every class on both vehicle kinds.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoFleetDay, interleave, type SimulatedDay, type SimulatedRecord } from '../../local/simulator.ts';
 import { detect, initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import type { Fault } from '../../shared/domain/tracking/faults.ts';
 import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { faultReport } from '../../shared/pipeline/fault-report.ts';
+import { demoFleetDay, interleave, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
 import { api } from '../support/api.ts';
 import { arrivalOrders } from '../support/arrival-orders.ts';
 import { anImei } from '../support/builders.ts';

@@ -3,7 +3,7 @@
  * the fault, leaving the simulator's truth as it was. Where in the day and how large are parameters, so tests can
  * try the classes at other places and magnitudes.
  */
-import type { SimulatedDay, SimulatedRecord } from '../../local/simulator.ts';
+import type { SimulatedDay, SimulatedRecord } from '../../simulator/index.ts';
 
 const shifted = (at: string, ms: number): string => new Date(Date.parse(at) + ms).toISOString();
 const M_PER_DEG = 111_320;

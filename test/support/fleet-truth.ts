@@ -4,8 +4,8 @@
  * ended. What the arrival-order and device-fault truth tests share.
  */
 import { expect } from 'vitest';
-import { DEFAULT_REPORTING, type SimulatedDay, type SimulatedRecord } from '../../local/simulator.ts';
 import { type BatchOutcome, processPositions } from '../../shared/pipeline/process-positions.ts';
+import { DEFAULT_REPORTING, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
 import { api } from './api.ts';
 import type { Batch } from './arrival-orders.ts';
 import { givenUser, givenVehicle, type TestUser } from './builders.ts';

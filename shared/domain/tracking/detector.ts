@@ -5,6 +5,7 @@
  * pipeline (shared/pipeline/track-vehicle.ts) handles late points by re-running from an earlier checkpoint.
  */
 import { distanceKm } from '../geo.ts';
+import { secondsBetween as seconds } from '../time.ts';
 import { fixFault, fuelReadingFault, type IgnoredReading, jumpVerdict, type OdometerReading, odometerStep } from './faults.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
@@ -144,8 +145,6 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     fuelHeld: [],
   };
 }
-
-const seconds = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
