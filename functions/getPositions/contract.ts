@@ -9,6 +9,7 @@ import {
   nullableTextField,
   requiredInteger,
 } from '../../shared/contracts/primitives.ts';
+import { POINT_FAULTS } from '../../shared/domain/tracking/faults.ts';
 
 const MAX_RANGE_MS = 7 * 86_400_000;
 export const MAX_POSITIONS = 10_000;
@@ -48,6 +49,8 @@ export const PositionRecordOutput = v.object({
   int_batt_volt: nullableNumberField,
   int_temp: nullableNumberField,
   ext_temp: nullableNumberField,
+  /** present on a point trips, distance, places, fills and the live record leave out: why (docs/positions.md) */
+  ignored: v.optional(v.picklist(POINT_FAULTS)),
 });
 
 const GetPositionsOutput = v.object({

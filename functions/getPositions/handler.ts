@@ -1,14 +1,20 @@
 import type * as v from 'valibot';
 import { formatDateTime } from '../../shared/domain/time.ts';
+import { type PointFault, pointFaults } from '../../shared/domain/tracking/faults.ts';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { operation } from '../../shared/operation.ts';
 import { AnswerPage } from '../../shared/paging/answer-page.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { getVehicleForUser } from '../../shared/store/vehicles.ts';
 import { contract, instantOf, MAX_POSITIONS, type PositionRecordOutput } from './contract.ts';
 
-const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput<typeof PositionRecordOutput> => ({
+const toPositionRecord = (
+  position: Position,
+  fuelFactor: number,
+  ignored: PointFault | null,
+): v.InferOutput<typeof PositionRecordOutput> => ({
   gps_datetime: formatDateTime(position.gps_datetime),
   latitude: position.latitude,
   longitude: position.longitude,
@@ -22,6 +28,7 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
   int_batt_volt: position.int_batt_volt,
   int_temp: position.int_temp,
   ext_temp: position.ext_temp,
+  ...(ignored ? { ignored } : {}),
 });
 
 /**
@@ -40,7 +47,9 @@ export const handler = operation('getPositions', contract, async (context) => {
     listPositions(input.vehicle_uid, from, to),
   ]);
   const positions = byTime(stored).filter((position) => position.gps_datetime !== page.after);
-  const taken = positions.findIndex((position) => !page.add(toPositionRecord(position, vehicle.fuelFactor), position.gps_datetime));
+  const ignored = pointFaults(positions, detectionSettings(vehicle.detection).maxSpeedKmh);
+  const recordAt = (n: number) => toPositionRecord(positions[n] as Position, vehicle.fuelFactor, ignored[n] ?? null);
+  const taken = positions.findIndex((position, n) => !page.add(recordAt(n), position.gps_datetime));
   const returned = taken < 0 ? positions : positions.slice(0, taken);
   const next = taken < 0 ? undefined : positions[taken];
   return {
@@ -49,7 +58,7 @@ export const handler = operation('getPositions', contract, async (context) => {
     start_datetime: input.start_datetime,
     end_datetime: input.end_datetime,
     cnt: returned.length,
-    positions: returned.map((position) => toPositionRecord(position, vehicle.fuelFactor)),
+    positions: returned.map((_, n) => recordAt(n)),
     ...(next ? { next_start_datetime: formatDateTime(next.gps_datetime, user.gmtOffsetMinutes) } : {}),
     ...(await page.nextCursor()),
   };

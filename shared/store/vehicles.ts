@@ -1,11 +1,21 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DetectionSettings } from '../domain/tracking/settings.ts';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, nullableNumber, nullableText, number, stored, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, type PagedRead, queryRange, transactWrite } from './requests.ts';
+import {
+  batchGet,
+  failedConditions,
+  type Item,
+  isConditionFailed,
+  itemKey,
+  type PagedRead,
+  queryRange,
+  transactWrite,
+} from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -53,6 +63,25 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
     }),
   );
   return { vehicleUid, imei: vehicle.imei };
+}
+
+/** Replaces a vehicle's own detection settings (those it does not name take the defaults); false when there is no such vehicle. */
+export async function setVehicleDetection(vehicleUid: number, detection: Partial<DetectionSettings>): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.vehicle(vehicleUid),
+        UpdateExpression: 'SET detection = :detection',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':detection': detection },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
 }
 
 export async function findVehicle(vehicleUid: number): Promise<Vehicle | undefined> {
