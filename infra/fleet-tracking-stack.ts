@@ -6,10 +6,13 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { operations } from '../functions/registry.ts';
+import { pagedOperations } from '../shared/contracts/paging.ts';
+import { serviceName } from '../shared/metric-names.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
+import { shareCursorKey } from './cursor-key.ts';
 import { DeviceEndpoints } from './device-endpoints.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
@@ -71,7 +74,7 @@ export class FleetTrackingStack extends Stack {
 
     const apiDocument = openApiDocument(operations);
     const api = new apigateway.RestApi(this, 'Api', {
-      restApiName: 'fleet-tracking',
+      restApiName: serviceName,
       description: 'Fleet tracking REST service: one /api/<operation> resource per operation',
       // Integrators send Accept: application/json even when asking for the map's PNG, and API Gateway turns a
       // base64 body into binary only when the Accept type is a binary media type: so every type is one.
@@ -98,6 +101,10 @@ export class FleetTrackingStack extends Stack {
     acknowledgeNagFindings(this);
 
     const operationFunctions = new OperationFunctions(this, 'Operations', { api, table, bucket });
+    shareCursorKey(
+      this,
+      pagedOperations.map((name) => operationFunctions.function(name)),
+    );
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
     const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });

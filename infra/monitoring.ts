@@ -9,7 +9,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { Operation } from '../functions/registry.ts';
 import { accessOf } from '../shared/contracts/operation.ts';
-import { metricNames, metricsNamespace } from '../shared/metric-names.ts';
+import { metricNames, metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import type { PositionsPipeline } from './positions-pipeline.ts';
 
 /** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
@@ -47,7 +47,7 @@ const serviceMetric = (metricName: string, dimensions: Record<string, string> = 
   new cloudwatch.Metric({
     namespace: metricsNamespace,
     metricName,
-    dimensionsMap: { service: 'fleet-tracking', ...dimensions },
+    dimensionsMap: { service: serviceName, ...dimensions },
     statistic,
     period: Duration.minutes(5),
   });

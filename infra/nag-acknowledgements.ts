@@ -43,6 +43,12 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'The alarm topic carries alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, ' +
         'and a customer key costs more than the data is worth.',
     },
+    {
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The cursor key only seals paging cursors (docs/paging.md): rotating it ends the walks in progress, which clients restart; ' +
+        'an operator may still rotate it by hand.',
+    },
     { id: 'AwsSolutions-SQS3', reason: 'FailedBatches is itself the dead-letter queue of the positions stream.' },
   ]);
 }

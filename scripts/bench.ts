@@ -10,6 +10,8 @@
  *   npm run bench -- cost          the monthly cost of one vehicle (30 s reports, a realistic API mix) from capacity units
  *                                  measured on DynamoDB Local, measured durations and the prices in scripts/bench/prices.ts
  *   npm run bench -- pipeline      processPositions at batch sizes 8 to 1,000: ms per batch and positions/s per batcher
+ *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
+ *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -22,7 +24,7 @@ import { runScript, UsageError, userPath } from './cli.ts';
 
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
-  process.env.RATE_LIMIT_REQUESTS ??= '0';
+  process.env.RATE_LIMIT_PER_SECOND ??= '0';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const stack = await startLocalStack({
     apiPort: await freePort(),
@@ -80,6 +82,22 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('cost needs the local stack');
       const { benchCost, costNotes } = await import('./bench/cost.ts');
       return { rows: await benchCost(stack.apiUrl), notes: costNotes };
+    },
+  },
+  sizes: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('sizes needs the local stack');
+      const { benchSizes, sizesNotes } = await import('./bench/sizes.ts');
+      return { rows: await benchSizes(stack.apiUrl), notes: sizesNotes };
+    },
+  },
+  limiter: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('limiter needs the local stack');
+      const { benchLimiter, limiterNotes } = await import('./bench/limiter.ts');
+      return { rows: await benchLimiter(stack.apiUrl), notes: limiterNotes };
     },
   },
   pipeline: {

@@ -4,9 +4,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { localDataDir } from '../local/data-dir.ts';
-import { demoFleetDay, interleave, recordsUntil } from '../local/simulator.ts';
 import { isCalendarDate } from '../shared/domain/time.ts';
 import { ingestRecords } from '../shared/pipeline/ingest.ts';
+import { demoFleetDay, interleave, recordsUntil } from '../simulator/index.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
 
 const DEMO_IMEIS = ['356307042441013', '356307042441021', '356307042441039'];

@@ -1,3 +1,6 @@
+/** The service's name: the logs' `service`, the traces' service and every custom metric's `service` dimension. */
+export const serviceName = 'fleet-tracking';
+
 /** The namespace of every custom metric (EMF through Powertools Metrics). */
 export const metricsNamespace = 'FleetTracking';
 
@@ -21,4 +24,16 @@ export const metricNames = {
   /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
   devicePositionsAccepted: 'DevicePositionsAccepted',
   devicePositionsRefused: 'DevicePositionsRefused',
+} as const;
+
+/** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */
+export const faultMetricNames = {
+  'in the future': 'PositionsInTheFuture',
+  'too late': 'PositionsTooLateFault',
+  'zero fix': 'PositionsZeroFix',
+  'invalid fix': 'PositionsInvalidFix',
+  'speed jump': 'PositionsSpeedJump',
+  'fuel dropout': 'FuelDropouts',
+  'odometer reset': 'OdometerResets',
+  'odometer jump': 'OdometerJumps',
 } as const;

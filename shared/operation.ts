@@ -8,7 +8,8 @@ import { config } from './config.ts';
 import type { BinaryOutput, OperationDeclaration, OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
-import { apiKeyAuth } from './middleware/api-key-auth.ts';
+import { acceptsGzip, answerEncoding } from './middleware/answer-encoding.ts';
+import { apiKeyAuth, authenticatedUser } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
 import { idempotency } from './middleware/idempotency.ts';
@@ -16,10 +17,11 @@ import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest } from './middleware/parse-request.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
-import type { RequestState } from './middleware/types.ts';
+import { headerValue, type RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
+import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
 import { findApiKey } from './store/api-keys.ts';
-import { countRequest } from './store/rate-limits.ts';
+import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
@@ -28,6 +30,8 @@ export interface OperationContext<Input> {
   /** the parsed body, for operations whose body is a document rather than parameters */
   body: ParsedBody;
   sourceIp: string;
+  /** the operation and the bytes of records its answer may carry (shared/paging) */
+  answer: AnswerContext;
 }
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
@@ -37,48 +41,58 @@ type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOut
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
  * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
- * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key where the operation declares it;
- * the handler returns plain fields; after: envelope; onError: the error mapper.
+ * per-key rate limit taken alongside the lookup) → validate → Idempotency-Key where the operation declares it;
+ * the handler returns plain fields; after: envelope, then the rate-limit headers, then gzip and Lambda's size limit;
+ * onError: the error mapper, then the same headers, gzip and size limit.
  */
 export function operation<C extends OperationDeclaration>(
   contract: C,
   run: (context: OperationContext<v.InferOutput<C['input']>>) => Promise<Answer<C['output']>>,
 ) {
   const { name } = contract;
-  const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
+  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
+    .use(answerEncoding())
+    .use(perKeyLimit.headers)
     .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
     .use(methodGuard(contract.method))
     .use(parseRequest(contract))
-    .use(perKeyLimit.count)
+    .use(perKeyLimit.take)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));
   if (contract.idempotencyKey) chain.use(idempotency(name, contract));
-  chain.before(handOverToHandler).handler(async (_event, context) => {
-    const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
-    return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
-  });
+  chain
+    .before((request) => handOverToHandler(request, name))
+    .handler(async (_event, context) => {
+      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
+      return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
+    });
   return chain;
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
 type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input>; replay?: Record<string, unknown> };
 
-function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
+function handOverToHandler(
+  request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>,
+  operation: string,
+): void {
   const { internal, event } = request;
-  identifyUser((internal.user as AuthenticatedUser).userUid);
+  const user = authenticatedUser(request);
+  identifyUser(user.userUid);
   (request.context as OperationLambdaContext<unknown>).replay = internal.replay;
   (request.context as OperationLambdaContext<unknown>).operation = {
-    user: internal.user as AuthenticatedUser,
+    user,
     input: internal.input,
     body: internal.body ?? { kind: 'none' },
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
+    answer: { operation, budgetBytes: answerBudgetBytes(acceptsGzip(headerValue(event, 'accept-encoding'))) },
   };
 }

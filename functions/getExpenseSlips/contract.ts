@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { VAN_FUEL_SLIP } from '../../shared/contracts/demo-records.ts';
 import { SlipRecord } from '../../shared/contracts/expense-slips.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { dateRangeEntries, dateTimeField, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { vehicleUid } from '../../shared/contracts/vehicles.ts';
 
@@ -9,6 +10,8 @@ const GetExpenseSlipsInput = v.pipe(
   v.object({
     vehicle_uid: vehicleUid,
     ...dateRangeEntries,
+    limit: pageLimit(),
+    cursor: pageCursor,
   }),
   startNotAfterEnd(),
 );
@@ -19,6 +22,7 @@ const GetExpenseSlipsOutput = v.object({
   end_date: dateTimeField,
   cnt: integerField,
   slips: v.array(SlipRecord),
+  next_cursor: nextCursorField,
 });
 
 export const contract = {
@@ -32,7 +36,7 @@ export const contract = {
   input: GetExpenseSlipsInput,
   output: GetExpenseSlipsOutput,
   examples: {
-    request: { vehicle_uid: 2, start_date: '2026-11-01', end_date: '2026-11-30' },
+    request: { vehicle_uid: 2, start_date: '2026-11-01', end_date: '2026-11-30', limit: 100, cursor: '' },
     response: {
       vehicle_uid: 2,
       start_date: '2026-11-01 00:00:00',

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { FuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { dateField, dateRangeEntries, integerField, nullableTextField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { vehicleUid } from '../../shared/contracts/vehicles.ts';
 import { inclusiveDayCount } from '../../shared/domain/time.ts';
@@ -8,7 +9,7 @@ import { inclusiveDayCount } from '../../shared/domain/time.ts';
 const MAX_RANGE_DAYS = 366;
 
 const GetFuelFillReportInput = v.pipe(
-  v.object({ vehicle_uid: vehicleUid, ...dateRangeEntries }),
+  v.object({ vehicle_uid: vehicleUid, ...dateRangeEntries, limit: pageLimit(), cursor: pageCursor }),
   startNotAfterEnd(),
   v.check((input) => inclusiveDayCount(input.start_date, input.end_date) <= MAX_RANGE_DAYS, 'date range may not exceed 366 days'),
 );
@@ -23,6 +24,7 @@ const GetFuelFillReportOutput = v.object({
   end_date: dateField,
   cnt: integerField,
   fills: v.array(FuelFillRecord),
+  next_cursor: nextCursorField,
 });
 
 export const contract = {
@@ -37,7 +39,7 @@ export const contract = {
   input: GetFuelFillReportInput,
   output: GetFuelFillReportOutput,
   examples: {
-    request: { vehicle_uid: 1, start_date: '2026-11-01', end_date: '2026-11-30' },
+    request: { vehicle_uid: 1, start_date: '2026-11-01', end_date: '2026-11-30', limit: 100, cursor: '' },
     response: {
       vehicle_uid: 1,
       imei: '356307042441013',

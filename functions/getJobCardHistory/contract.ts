@@ -2,11 +2,17 @@ import * as v from 'valibot';
 import { JOB_CARD_AS_ADDED, JOB_CARD_AS_EDITED } from '../../shared/contracts/demo-records.ts';
 import { JobCardSnapshotRecord, jobCardUid } from '../../shared/contracts/job-cards.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 
-const GetJobCardHistoryInput = v.object({ job_card_uid: jobCardUid });
+const GetJobCardHistoryInput = v.object({ job_card_uid: jobCardUid, limit: pageLimit(), cursor: pageCursor });
 
-const GetJobCardHistoryOutput = v.object({ job_card_uid: integerField, cnt: integerField, history: v.array(JobCardSnapshotRecord) });
+const GetJobCardHistoryOutput = v.object({
+  job_card_uid: integerField,
+  cnt: integerField,
+  history: v.array(JobCardSnapshotRecord),
+  next_cursor: nextCursorField,
+});
 
 export const contract = {
   name: 'getJobCardHistory',
@@ -18,7 +24,7 @@ export const contract = {
   input: GetJobCardHistoryInput,
   output: GetJobCardHistoryOutput,
   examples: {
-    request: { job_card_uid: 1 },
+    request: { job_card_uid: 1, limit: 100, cursor: '' },
     response: {
       job_card_uid: 1,
       cnt: 2,

@@ -2,9 +2,13 @@ import * as v from 'valibot';
 import { JOB_CARD } from '../../shared/contracts/demo-records.ts';
 import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { described, integerField, optionalText } from '../../shared/contracts/primitives.ts';
 import { DAY_OR_NOTHING_PATTERN, DAY_PATTERN } from '../../shared/contracts/wire.ts';
 import { isCalendarDate } from '../../shared/domain/time.ts';
+
+/** The newest cards one answer, or one walk of pages, holds (the spec's cap). */
+export const MAX_JOB_CARDS = 1000;
 
 const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 
@@ -37,11 +41,17 @@ const GetJobCardsInput = v.pipe(
       ),
       'Only cards with this external reference (the ReferenceNumber of their document); empty means all.',
     ),
+    limit: pageLimit(MAX_JOB_CARDS, {
+      description:
+        'Paging (docs/paging.md): the most cards this page answers, 1 to 1000; the pages together answer the 1000 newest, as one ' +
+        'answer does. An answer that left cards out carries next_cursor.',
+    }),
+    cursor: pageCursor,
   }),
   v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
 );
 
-const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord) });
+const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord), next_cursor: nextCursorField });
 
 export const contract = {
   name: 'getJobCards',
@@ -54,7 +64,7 @@ export const contract = {
   input: GetJobCardsInput,
   output: GetJobCardsOutput,
   examples: {
-    request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187' },
+    request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187', limit: 100, cursor: '' },
     response: {
       cnt: 1,
       job_cards: [JOB_CARD],

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 import { imeiFilter, LiveRecord } from '../../shared/contracts/vehicles.ts';
 
-const GetLiveDataInput = v.object({ filter: imeiFilter });
+const GetLiveDataInput = v.object({ filter: imeiFilter, limit: pageLimit(), cursor: pageCursor });
 
-const GetLiveDataOutput = v.object({ filter: v.string(), cnt: integerField, vehicles: v.array(LiveRecord) });
+const GetLiveDataOutput = v.object({ filter: v.string(), cnt: integerField, vehicles: v.array(LiveRecord), next_cursor: nextCursorField });
 
 export const contract = {
   name: 'getLiveData',
@@ -18,7 +19,7 @@ export const contract = {
   input: GetLiveDataInput,
   output: GetLiveDataOutput,
   examples: {
-    request: { filter: '356307042441013' },
+    request: { filter: '356307042441013', limit: 100, cursor: '' },
     response: {
       filter: '356307042441013',
       cnt: 1,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import {
   dateTimeField,
   dateTimeParameter,
@@ -7,14 +8,13 @@ import {
   integerField,
   nullableNumberField,
   nullableTextField,
-  requiredInteger,
 } from '../../shared/contracts/primitives.ts';
 import { vehicleUid } from '../../shared/contracts/vehicles.ts';
+import { POINT_FAULTS } from '../../shared/domain/tracking/faults.ts';
 
 const MAX_RANGE_DAYS = 7;
 const MAX_RANGE_MS = MAX_RANGE_DAYS * 86_400_000;
-const MAX_LIMIT = 10_000;
-const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_LIMIT}`;
+export const MAX_POSITIONS = 10_000;
 
 /** A 'yyyy-mm-dd hh:mm:ss' in the user's offset → the UTC instant (ms). */
 export const instantOf = (text: string, offsetMinutes: number): number => Date.parse(`${text.replace(' ', 'T')}Z`) - offsetMinutes * 60_000;
@@ -31,13 +31,14 @@ const GetPositionsInput = v.pipe(
       "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most " +
         `${MAX_RANGE_DAYS} days after it.`,
     ),
-    limit: described(
-      v.optional(
-        v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)),
-        MAX_LIMIT,
-      ),
-      'The most positions to answer, 1 to 10,000 (default 10,000); when more exist, the answer says where the next call starts.',
-    ),
+    limit: pageLimit(MAX_POSITIONS, {
+      description:
+        'The most positions to answer, 1 to 10,000 (default 10,000); when more exist, the answer says where the next call starts ' +
+        '(next_start_datetime, and next_cursor when limit or cursor was sent).',
+      // Without limit the answer holds at most 10,000 positions, as with limit=10000 (which also asks for next_cursor).
+      serviceDefault: MAX_POSITIONS,
+    }),
+    cursor: pageCursor,
   }),
   v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),
   v.check(
@@ -60,6 +61,10 @@ export const PositionRecordOutput = v.object({
   int_batt_volt: nullableNumberField,
   int_temp: nullableNumberField,
   ext_temp: nullableNumberField,
+  ignored: described(
+    v.optional(v.picklist(POINT_FAULTS)),
+    'Present on a point that trips, distance, places, fills and the live record leave out: why (docs/positions.md).',
+  ),
 });
 
 const GetPositionsOutput = v.object({
@@ -71,6 +76,7 @@ const GetPositionsOutput = v.object({
   positions: v.array(PositionRecordOutput),
   /** present when more positions exist than were returned: the next call's start_datetime */
   next_start_datetime: v.optional(dateTimeField),
+  next_cursor: nextCursorField,
 });
 
 export const contract = {
@@ -86,7 +92,7 @@ export const contract = {
   input: GetPositionsInput,
   output: GetPositionsOutput,
   examples: {
-    request: { vehicle_uid: 1, start_datetime: '2026-11-22 06:30:00', end_datetime: '2026-11-22 06:31:00', limit: 100 },
+    request: { vehicle_uid: 1, start_datetime: '2026-11-22 06:30:00', end_datetime: '2026-11-22 06:31:00', limit: 100, cursor: '' },
     response: {
       vehicle_uid: 1,
       imei: '356307042441013',

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { DEFAULT_MAX_LIMIT, nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { dateField, dateRangeEntries, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
 import { TripRecord } from '../../shared/contracts/trips.ts';
 import { imeiFilter } from '../../shared/contracts/vehicles.ts';
@@ -8,6 +9,12 @@ const GetTripsInput = v.pipe(
   v.object({
     filter: imeiFilter,
     ...dateRangeEntries,
+    limit: pageLimit(DEFAULT_MAX_LIMIT, {
+      description:
+        'Paging (docs/paging.md): the most trips this page answers, 1 to 10,000; a vehicle whose trips go on to the next page is ' +
+        'listed again there with the rest. An answer that left trips out carries next_cursor.',
+    }),
+    cursor: pageCursor,
   }),
   startNotAfterEnd(),
 );
@@ -18,6 +25,7 @@ const GetTripsOutput = v.object({
   end_date: dateField,
   cnt: integerField,
   vehicles: v.array(v.object({ vehicle_uid: v.string(), imei: v.string(), trip_cnt: integerField, trips: v.array(TripRecord) })),
+  next_cursor: nextCursorField,
 });
 
 export const contract = {
@@ -32,7 +40,7 @@ export const contract = {
   input: GetTripsInput,
   output: GetTripsOutput,
   examples: {
-    request: { filter: '356307042441013', start_date: '2026-11-22', end_date: '2026-11-22' },
+    request: { filter: '356307042441013', start_date: '2026-11-22', end_date: '2026-11-22', limit: 100, cursor: '' },
     response: {
       filter: '356307042441013',
       start_date: '2026-11-22',

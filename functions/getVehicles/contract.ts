@@ -1,11 +1,17 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
 import { imeiFilter, VehicleRecord } from '../../shared/contracts/vehicles.ts';
 
-const GetVehiclesInput = v.object({ filter: imeiFilter });
+const GetVehiclesInput = v.object({ filter: imeiFilter, limit: pageLimit(), cursor: pageCursor });
 
-const GetVehiclesOutput = v.object({ filter: v.string(), cnt: integerField, vehicles: v.array(VehicleRecord) });
+const GetVehiclesOutput = v.object({
+  filter: v.string(),
+  cnt: integerField,
+  vehicles: v.array(VehicleRecord),
+  next_cursor: nextCursorField,
+});
 
 export const contract = {
   name: 'getVehicles',
@@ -19,7 +25,7 @@ export const contract = {
   input: GetVehiclesInput,
   output: GetVehiclesOutput,
   examples: {
-    request: { filter: '356307042441013,356307042441021' },
+    request: { filter: '356307042441013,356307042441021', limit: 100, cursor: '' },
     response: {
       filter: '356307042441013,356307042441021',
       cnt: 2,

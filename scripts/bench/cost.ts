@@ -10,11 +10,11 @@ import type { OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/operation-functions.ts';
 import { pipelineSettings } from '../../infra/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
-import { fleetDay, interleave } from '../../local/simulator.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
+import { fleetDay, interleave } from '../../simulator/index.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation } from './operations.ts';
 import { prices } from './prices.ts';
@@ -240,7 +240,7 @@ export const costNotes = [
 
 export async function benchCost(apiUrl: string): Promise<Row[]> {
   process.env.API_KEY_CACHE_SECONDS = '0';
-  process.env.RATE_LIMIT_REQUESTS = '1000000';
+  process.env.RATE_LIMIT_PER_SECOND = '1000000';
   meterClients();
   // The measured vehicles in batches with as many positions of each as the window gathers.
   const batch = MEASURED_VEHICLES * positionsPerVehicleBatch();
