@@ -37,11 +37,10 @@ export interface AvlPacket {
 export type RefusalReason = 'bad crc' | 'malformed' | 'too large' | 'unsupported codec';
 
 export class AvlRefusal extends Error {
-  constructor(
-    readonly reason: RefusalReason,
-    detail: string,
-  ) {
+  readonly reason: RefusalReason;
+  constructor(reason: RefusalReason, detail: string) {
     super(`${reason}: ${detail}`);
+    this.reason = reason;
   }
 }
 
