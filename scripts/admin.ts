@@ -8,7 +8,7 @@ import { isCalendarDate } from '../shared/domain/time.ts';
 import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
-import { addVehicle, linkVehicle } from '../shared/store/vehicles.ts';
+import { addVehicle, linkVehicle, setFuelSensor } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
 import { ingestFileOption } from './ingest.ts';
 import { useAwsTable } from './local-defaults.ts';
@@ -23,6 +23,8 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
       [--make M] [--model M] [--model-year YYYY] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd]
       [--device-type T] [--group G] [--no-ignition]       IMEI: 15 digits; --no-ignition: trips from movement
   vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
+  vehicle fuel-sensor --vehicle VEHICLE_UID --io ID [--scale S]
+                                                        the Teltonika IO element carrying fuel (default 201), × S (default 1)
   ingest --file positions.ndjson                        normalized position records, one JSON object a line
   reprocess --vehicle VEHICLE_UID --from yyyy-mm-dd     re-detect trips and fills from that UTC day on (docs/positions-pipeline.md)
 
@@ -54,6 +56,8 @@ const options = {
   file: 'string',
   get: 'string',
   from: 'string',
+  io: 'string',
+  scale: 'string',
 } as const;
 
 type Flags = ParsedArgs['values'];
@@ -183,6 +187,14 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     const userUid = await existingUser(flags);
     const link = await linkVehicle(userUid, vehicleUid);
     return { user_uid: userUid, vehicle_uid: link.vehicleUid, imei: link.imei };
+  },
+  async 'vehicle fuel-sensor'(flags) {
+    const vehicleUid = uid(flags, 'vehicle');
+    const ioId = uid(flags, 'io');
+    if (ioId > 65_535) throw new UsageError('--io must be a Teltonika IO element id, 1 to 65535');
+    const fuelSensor = { ioId, scale: optionalNumber(flags, 'scale') ?? 1 };
+    await setFuelSensor(vehicleUid, fuelSensor);
+    return { vehicle_uid: vehicleUid, fuel_sensor: { io: fuelSensor.ioId, scale: fuelSensor.scale } };
   },
   ingest: (flags) => ingestFileOption(flags) as Promise<Record<string, unknown>>,
 };

@@ -1,5 +1,8 @@
 /** Teltonika test data: Traccar's published packets and a builder for AVL records. */
+import type { PositionSink } from '../../shared/devices/position-sink.ts';
 import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
+import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
+import { ingest } from './position-builders.ts';
 
 /** From traccar/traccar src/test/java/org/traccar/protocol/TeltonikaProtocolDecoderTest.java (CRCs checked). */
 export const traccarVectors = {
@@ -38,4 +41,22 @@ export function anAvlRecord(overrides: Partial<AvlRecord> = {}): AvlRecord {
     io: new Map(),
     ...overrides,
   };
+}
+
+/**
+ * The real positions pipeline as a sink (one batch per put, as the local stack feeds it), which a test can make fail
+ * to stand for a stream that does not take the records.
+ */
+export function pipelineSink(): PositionSink & { failing: boolean; puts: number } {
+  const sink = {
+    failing: false,
+    puts: 0,
+    async put(records: readonly PositionRecordInput[]) {
+      sink.puts++;
+      if (sink.failing) throw new Error('the stream is unavailable');
+      const outcome = await ingest(records.map((record) => JSON.stringify(record)));
+      if (outcome.failedIds.length > 0) throw new Error(`${outcome.failedIds.length} records failed`);
+    },
+  };
+  return sink;
 }
