@@ -28,6 +28,10 @@ export const env = {
   rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
   lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
   positionRetentionDays: 'POSITION_RETENTION_DAYS',
+  // device entry points (docs/devices.md)
+  positionsStreamName: 'POSITIONS_STREAM_NAME',
+  kinesisEndpoint: 'KINESIS_ENDPOINT',
+  deviceTokenCacheSeconds: 'DEVICE_TOKEN_CACHE_SECONDS',
   // places: reverse geocoding and Amazon Location routes (docs/positions-pipeline.md, "Place names")
   geocodingProvider: 'GEOCODING_PROVIDER',
   geocodingTimeoutMs: 'GEOCODING_TIMEOUT_MS',
@@ -120,7 +124,23 @@ export const config = {
   /** how long position history and detection checkpoints are kept (DynamoDB TTL) */
   positionRetentionDays: (): number => positiveNumber('positionRetentionDays', 400),
   ...placesConfig(),
+  ...devicesConfig(),
 };
+
+/** The device entry points' settings (docs/devices.md). */
+function devicesConfig() {
+  return {
+    /** the positions stream device entry points write to; unset locally, where they feed the local pipeline */
+    positionsStreamName: (): string | undefined => text('positionsStreamName'),
+    /** set only by tests: a Kinesis endpoint other than AWS's */
+    kinesisEndpoint: (): string | undefined => text('kinesisEndpoint'),
+    /** how long a found device token (and a token's IMEIs) may be cached: a revoked token stops within this; 0 turns it off */
+    deviceTokenCacheMs: (): number => {
+      const seconds = Number(text('deviceTokenCacheSeconds') ?? 60);
+      return Number.isFinite(seconds) && seconds >= 0 && seconds <= 60 ? seconds * 1000 : 60_000;
+    },
+  };
+}
 
 /** Reverse geocoding and Amazon Location settings, kept together (docs/positions-pipeline.md, "Place names"). */
 function placesConfig() {

@@ -1,0 +1,94 @@
+/** The local pipeline sink batches puts as the Kinesis event source does; the pipeline is passed in, so its outcome is chosen. */
+import { describe, expect, it } from 'vitest';
+import { localPipelineSink } from '../../shared/devices/local-sink.ts';
+import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
+import type { BatchOutcome, RawRecord } from '../../shared/pipeline/process-positions.ts';
+
+const aPositionRecord = (imei: string, at: string): PositionRecordInput => ({ imei, gps_datetime: at, latitude: -26.2, longitude: 28.04 });
+
+const outcome = (records: readonly RawRecord[], failedIds: string[] = []): BatchOutcome => ({
+  records: records.length,
+  accepted: records.length,
+  rejected: [],
+  imeis: [],
+  trips: 0,
+  fills: 0,
+  changed: 0,
+  removed: 0,
+  fillsKeptForSlip: 0,
+  tooLate: 0,
+  failedIds,
+  writeRequests: 0,
+});
+
+/** A pipeline that records its batches and fails the records of `failingImei`. */
+const aPipeline = (failingImei?: string) => {
+  const batches: RawRecord[][] = [];
+  const process = async (records: readonly RawRecord[]) => {
+    batches.push([...records]);
+    const failed = records.filter((record) => JSON.parse(record.data).imei === failingImei).map((record) => record.id);
+    return outcome(records, failed);
+  };
+  return { batches, process };
+};
+
+describe('the local pipeline sink', () => {
+  it('feeds the puts of one window to the pipeline as one batch', async () => {
+    // Prepare
+    const pipeline = aPipeline();
+    const sink = localPipelineSink({ windowMs: 20, process: pipeline.process });
+    // Act
+    await Promise.all([
+      sink.put([aPositionRecord('356000000000001', '2026-01-01T08:00:00Z')]),
+      sink.put([aPositionRecord('356000000000002', '2026-01-01T08:00:00Z'), aPositionRecord('356000000000002', '2026-01-01T08:00:30Z')]),
+    ]);
+    // Assess
+    expect(pipeline.batches).toHaveLength(1);
+    expect(pipeline.batches[0]?.map((record) => JSON.parse(record.data).imei)).toEqual([
+      '356000000000001',
+      '356000000000002',
+      '356000000000002',
+    ]);
+  });
+
+  it('processes a full batch without waiting for the window', async () => {
+    // Prepare
+    const pipeline = aPipeline();
+    const sink = localPipelineSink({ windowMs: 60_000, maxRecords: 2, process: pipeline.process });
+    // Act
+    await sink.put([
+      aPositionRecord('356000000000001', '2026-01-01T08:00:00Z'),
+      aPositionRecord('356000000000001', '2026-01-01T08:00:30Z'),
+    ]);
+    // Assess
+    expect(pipeline.batches).toHaveLength(1);
+  });
+
+  it('rejects only the puts whose records the pipeline failed', async () => {
+    // Prepare
+    const pipeline = aPipeline('356000000000002');
+    const sink = localPipelineSink({ windowMs: 20, process: pipeline.process });
+    // Act
+    const [healthy, failing] = await Promise.allSettled([
+      sink.put([aPositionRecord('356000000000001', '2026-01-01T08:00:00Z')]),
+      sink.put([aPositionRecord('356000000000002', '2026-01-01T08:00:00Z')]),
+    ]);
+    // Assess
+    expect(healthy.status).toBe('fulfilled');
+    expect(failing.status).toBe('rejected');
+  });
+
+  it('rejects every put of a batch the pipeline could not process', async () => {
+    // Prepare
+    const sink = localPipelineSink({
+      windowMs: 20,
+      process: async () => {
+        throw new Error('archive unavailable');
+      },
+    });
+    // Act
+    const put = sink.put([aPositionRecord('356000000000001', '2026-01-01T08:00:00Z')]);
+    // Assess
+    await expect(put).rejects.toThrow('the local pipeline failed');
+  });
+});
