@@ -6,11 +6,11 @@ import { startTeltonikaListener, type TeltonikaListener } from '../../shared/dev
 import { findVehicleByImei, setFuelSensor } from '../../shared/store/vehicles.ts';
 import { createApi } from '../support/api.ts';
 import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { anAvlRecord, io, pipelineSink, traccarVectors } from '../support/teltonika.ts';
+import { anAvlRecord, io, switchableSink, traccarVectors } from '../support/teltonika.ts';
 
 const api = createApi(() => inject('apiUrl'));
 const HOST = '127.0.0.1';
-const sink = pipelineSink();
+const sink = switchableSink();
 let listener: TeltonikaListener;
 
 beforeAll(async () => {

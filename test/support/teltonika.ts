@@ -1,8 +1,8 @@
 /** Teltonika test data: Traccar's published packets and a builder for AVL records. */
+import { localPipelineSink } from '../../shared/devices/local-sink.ts';
 import type { PositionSink } from '../../shared/devices/position-sink.ts';
 import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
 import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
-import { ingest } from './position-builders.ts';
 
 /** From traccar/traccar src/test/java/org/traccar/protocol/TeltonikaProtocolDecoderTest.java (CRCs checked). */
 export const traccarVectors = {
@@ -43,20 +43,13 @@ export function anAvlRecord(overrides: Partial<AvlRecord> = {}): AvlRecord {
   };
 }
 
-/**
- * The real positions pipeline as a sink (one batch per put, as the local stack feeds it), which a test can make fail
- * to stand for a stream that does not take the records.
- */
-export function pipelineSink(): PositionSink & { failing: boolean; puts: number } {
+/** The local pipeline sink (as `npm start` runs it), which a test can make fail to stand for a stream that is down. */
+export function switchableSink(): PositionSink & { failing: boolean } {
+  const pipeline = localPipelineSink({ windowMs: 20 });
   const sink = {
     failing: false,
-    puts: 0,
-    async put(records: readonly PositionRecordInput[]) {
-      sink.puts++;
-      if (sink.failing) throw new Error('the stream is unavailable');
-      const outcome = await ingest(records.map((record) => JSON.stringify(record)));
-      if (outcome.failedIds.length > 0) throw new Error(`${outcome.failedIds.length} records failed`);
-    },
+    put: (records: readonly PositionRecordInput[]) =>
+      sink.failing ? Promise.reject(new Error('the stream is unavailable')) : pipeline.put(records),
   };
   return sink;
 }
