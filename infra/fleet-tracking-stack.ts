@@ -15,6 +15,7 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
+import { TeltonikaService } from './teltonika-service.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
 export class FleetTrackingStack extends Stack {
@@ -100,11 +101,13 @@ export class FleetTrackingStack extends Stack {
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
     const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });
+    const teltonika = new TeltonikaService(this, 'Teltonika', { stream: pipeline.stream, table });
     new Monitoring(this, 'Monitoring', {
       api,
       operationFunctions: operations.map((operation) => ({ operation, fn: operationFunctions.function(operation.name) })),
       docsFunction: docs.function,
       pipeline,
+      teltonika,
       table,
     });
 

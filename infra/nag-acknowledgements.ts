@@ -41,6 +41,16 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'The alarm topic carries alarm names and states only; CloudWatch cannot publish to a topic under the AWS-managed SNS key, ' +
         'and a customer key costs more than the data is worth.',
     },
+    {
+      id: 'AwsSolutions-ECS2',
+      reason: 'The Teltonika task gets only the names of the stream and the table and its port as environment variables; no secrets.',
+    },
+    {
+      id: 'AwsSolutions-ELB2',
+      reason:
+        'Network Load Balancer access logs cover TLS listeners only; the Teltonika TCP listener is logged by the service ' +
+        '(refused handshakes and packets, with the IMEI) and its rejected flows by the VPC flow log.',
+    },
     { id: 'AwsSolutions-SQS3', reason: 'FailedBatches is itself the dead-letter queue of the positions stream.' },
   ]);
 }

@@ -18,4 +18,12 @@ export const metricNames = {
   fuelFillsKeptForSlip: 'FuelFillsKeptForSlip',
   /** reverse-geocoding calls that failed (error, timeout, unreadable answer): those places got the gazetteer's name */
   geocodingFailures: 'GeocodingFailures',
+  // the Teltonika listener (shared/devices/teltonika/service.ts), per minute
+  teltonikaOpenConnections: 'TeltonikaOpenConnections',
+  teltonikaHandshakesRejected: 'TeltonikaHandshakesRejected',
+  teltonikaCrcFailures: 'TeltonikaCrcFailures',
+  teltonikaMalformedPackets: 'TeltonikaMalformedPackets',
+  teltonikaRecordsAcked: 'TeltonikaRecordsAcked',
+  /** records of well-formed packets the stream did not take: not acknowledged, the units resend them */
+  teltonikaRecordsNotAcked: 'TeltonikaRecordsNotAcked',
 } as const;
