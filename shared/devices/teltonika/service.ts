@@ -6,8 +6,8 @@
  */
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
-import { metricNames, MetricUnit, metrics } from '../../telemetry.ts';
 import { findVehicleByImei } from '../../store/vehicles.ts';
+import { MetricUnit, metricNames, metrics } from '../../telemetry.ts';
 import { kinesisClient, kinesisSink } from '../kinesis-sink.ts';
 import { startTeltonikaListener, type TeltonikaCounters } from './listener.ts';
 
