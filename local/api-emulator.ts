@@ -8,7 +8,7 @@ import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
-import { findOperation, handlerPath } from '../shared/operations.ts';
+import { findDeviceEndpoint, findOperation, handlerPath } from '../shared/operations.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -100,7 +100,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
   );
   if (docs) return send(res, docs);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
-  const operation = findOperation(name);
+  // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).
+  const device = findDeviceEndpoint(url.pathname);
+  const operation = device?.endpoint ?? findOperation(name);
   if (!operation) return send(res, envelopeResponse(404, {}, 'unknown operation'));
   const body = await readBody(req);
   if (!body) return send(res, envelopeResponse(413, {}, 'request body too large'));
@@ -109,6 +111,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
     method: req.method ?? 'GET',
     path: url.pathname,
     operation: operation.name,
+    ...(device ? { resource: device.resource } : {}),
+    ...(device?.token ? { pathParameters: { token: device.token } } : {}),
     query: url.search.slice(1),
     headers: flattenHeaders(req),
     body,

@@ -12,6 +12,9 @@ export interface HttpCall {
   headers: Record<string, string>;
   body: Buffer;
   sourceIp: string;
+  /** a device entry point's resource (`/devices/osmand/{token}`) and its path parameters; operations have `/api/<name>` and none */
+  resource?: string;
+  pathParameters?: Record<string, string>;
 }
 
 /**
@@ -25,8 +28,9 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
   const header = (name: string) => Object.entries(call.headers).find(([key]) => key.toLowerCase() === name)?.[1];
   const requestId = randomUUID();
   const hasQuery = multiValueQuery.size > 0;
+  const resource = call.resource ?? `/api/${call.operation}`;
   return {
-    resource: `/api/${call.operation}`,
+    resource,
     path: call.path,
     httpMethod: call.method,
     headers: call.headers,
@@ -34,7 +38,7 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
     // API Gateway keeps the last value of a repeated parameter here.
     queryStringParameters: hasQuery ? Object.fromEntries([...multiValueQuery].map(([k, v]) => [k, v.at(-1) ?? ''])) : null,
     multiValueQueryStringParameters: hasQuery ? Object.fromEntries(multiValueQuery) : null,
-    pathParameters: null,
+    pathParameters: call.pathParameters ?? null,
     stageVariables: null,
     // The deployed API treats every media type as binary (infra/fleet-tracking-stack.ts), so bodies arrive base64-encoded.
     body: call.body.length === 0 ? null : call.body.toString('base64'),
@@ -50,7 +54,7 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
       requestId,
       requestTimeEpoch: Date.now(),
       resourceId: 'local',
-      resourcePath: `/api/${call.operation}`,
+      resourcePath: resource,
       identity: {
         accessKey: null,
         accountId: null,

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { isCalendarDate } from '../shared/domain/time.ts';
 import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
+import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, setFuelSensor } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
@@ -25,6 +26,9 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
   vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
   vehicle fuel-sensor --vehicle VEHICLE_UID --io ID [--scale S]
                                                         the Teltonika IO element carrying fuel (default 201), × S (default 1)
+  device-token create --user USER_UID                   a token for the user's phones and Traccar servers (docs/devices.md)
+  device-token revoke --token TOKEN                     stops working within 60 s
+  device-token list --user USER_UID                     ids and dates only, never the tokens
   ingest --file positions.ndjson                        normalized position records, one JSON object a line
   reprocess --vehicle VEHICLE_UID --from yyyy-mm-dd     re-detect trips and fills from that UTC day on (docs/positions-pipeline.md)
 
@@ -53,6 +57,7 @@ const options = {
   'device-type': 'string',
   group: 'string',
   'no-ignition': 'boolean',
+  token: 'string',
   file: 'string',
   get: 'string',
   from: 'string',
@@ -195,6 +200,24 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     const fuelSensor = { ioId, scale: optionalNumber(flags, 'scale') ?? 1 };
     await setFuelSensor(vehicleUid, fuelSensor);
     return { vehicle_uid: vehicleUid, fuel_sensor: { io: fuelSensor.ioId, scale: fuelSensor.scale } };
+  },
+  async 'device-token create'(flags) {
+    const userUid = await existingUser(flags);
+    const { token } = await createDeviceToken(userUid);
+    return { device_token: token, user_uid: userUid };
+  },
+  async 'device-token revoke'(flags) {
+    const revoked = await revokeDeviceToken(requiredOption(flags, 'token'));
+    if (!revoked) throw new UsageError('unknown device token');
+    return { token_id: revoked.tokenId, user_uid: revoked.userUid, revoked_at: revoked.revokedAt };
+  },
+  async 'device-token list'(flags) {
+    const userUid = await existingUser(flags);
+    const tokens = await listDeviceTokens(userUid);
+    return {
+      user_uid: userUid,
+      device_tokens: tokens.map((token) => ({ token_id: token.tokenId, created_at: token.createdAt, revoked_at: token.revokedAt })),
+    };
   },
   ingest: (flags) => ingestFileOption(flags) as Promise<Record<string, unknown>>,
 };

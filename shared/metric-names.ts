@@ -26,4 +26,7 @@ export const metricNames = {
   teltonikaRecordsAcked: 'TeltonikaRecordsAcked',
   /** records of well-formed packets the stream did not take: not acknowledged, the units resend them */
   teltonikaRecordsNotAcked: 'TeltonikaRecordsNotAcked',
+  /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
+  devicePositionsAccepted: 'DevicePositionsAccepted',
+  devicePositionsRefused: 'DevicePositionsRefused',
 } as const;

@@ -180,5 +180,48 @@ export const streamConsumers = [
   { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
 ] as const satisfies readonly StreamConsumer[];
 
+/**
+ * Device entry points (docs/devices.md): HTTP functions devices call directly, on resources of their own outside
+ * /api/, authenticated by a device token instead of an api key; they only put records on the positions stream.
+ */
+export interface DeviceEndpoint {
+  readonly name: string;
+  readonly summary: string;
+  readonly methods: readonly HttpMethod[];
+  /** API Gateway resource paths; `{token}` is the device token */
+  readonly resources: readonly string[];
+  /** the grant it needs in AWS: PutRecords on the positions stream */
+  readonly stream: 'put-records';
+}
+
+export const deviceEndpoints = [
+  {
+    name: 'osmandPositions',
+    summary: 'Positions from the Traccar Client, OsmAnd and GPSLogger apps (OsmAnd protocol)',
+    methods: ['GET', 'POST'],
+    resources: ['/devices/osmand/{token}'],
+    stream: 'put-records',
+  },
+  {
+    name: 'traccarPositions',
+    summary: 'Positions a Traccar server forwards (forward.type=json), with the token in the path or a Bearer header',
+    methods: ['POST'],
+    resources: ['/devices/traccar', '/devices/traccar/{token}'],
+    stream: 'put-records',
+  },
+] as const satisfies readonly DeviceEndpoint[];
+
+/** The device entry point serving an API Gateway resource path, with the token when the path carries one. */
+export function findDeviceEndpoint(path: string): { endpoint: DeviceEndpoint; resource: string; token?: string } | undefined {
+  for (const endpoint of deviceEndpoints) {
+    for (const resource of endpoint.resources) {
+      const pattern = new RegExp(`^${resource.replace('{token}', '(?<token>[^/]+)')}/?$`);
+      const match = pattern.exec(path);
+      if (match) return { endpoint, resource, ...(match.groups?.token ? { token: decodeURIComponent(match.groups.token) } : {}) };
+    }
+  }
+  return undefined;
+}
+
 /** Creates (add*) honour an Idempotency-Key header: a retry after a timeout must not create a second record. */
 export const isCreate = (name: string): boolean => name.startsWith('add');

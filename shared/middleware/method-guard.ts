@@ -3,10 +3,11 @@ import type { HttpMethod } from '../operations.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 /** Every resource accepts ANY method so that a wrong one gets the spec's message, not a gateway 403. */
-export const methodGuard = (allowed: HttpMethod): HttpMiddleware => {
+export const methodGuard = (allowed: HttpMethod | readonly HttpMethod[]): HttpMiddleware => {
+  const methods: readonly string[] = typeof allowed === 'string' ? [allowed] : allowed;
   const methodGuardBefore = (request: HttpRequest): void => {
-    if (request.event.httpMethod?.toUpperCase() !== allowed) {
-      throw new MethodNotAllowed(`method not allowed, use ${allowed}`);
+    if (!methods.includes(request.event.httpMethod?.toUpperCase() ?? '')) {
+      throw new MethodNotAllowed(`method not allowed, use ${methods.join(' or ')}`);
     }
   };
   return { name: 'methodGuard', before: methodGuardBefore };

@@ -48,6 +48,13 @@ export const keys = {
     sk: `OPERATION#${operation}`,
   }),
   user: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'PROFILE' }),
+  /** a device token, found by its hash as an api key is; gsi1 lists a user's tokens by creation */
+  deviceToken: (tokenHash: string): Key => ({ pk: `DEVTOKEN#${tokenHash}`, sk: 'DEVTOKEN' }),
+  deviceTokenTimeline: (userUid: number, createdAt: string, tokenId: string): IndexKey => ({
+    gsi1pk: `USER#${userUid}#DEVTOKENS`,
+    gsi1sk: `${createdAt}#${tokenId}`,
+  }),
+  deviceTokenRange: (userUid: number): Range => ({ index: 'gsi1', pk: `USER#${userUid}#DEVTOKENS` }),
 
   vehicle: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'VEHICLE' }),
   imeiClaim: (imei: string): Key => ({ pk: `IMEI#${imei}`, sk: 'IMEI' }),

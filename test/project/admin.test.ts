@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -188,5 +188,39 @@ describe('the admin CLI', () => {
     await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'A');
     const again = await admin('vehicle', 'add', '--user', String(user.json.user_uid), '--imei', imei, '--name', 'B');
     expect(again).toEqual({ code: 1, json: { error: `imei ${imei} is already registered` } });
+  });
+});
+
+describe('the admin CLI device-token commands', () => {
+  it("create a token the user's phones report with, list it without the secret, and revoke it", async () => {
+    // Prepare
+    const user = await admin('user', 'create', '--name', 'Phones');
+    const userUid = String(user.json.user_uid);
+    const vehicle = await admin('vehicle', 'add', '--user', userUid, '--imei', await anImei(), '--name', 'Van');
+    const point = `/devices/osmand/%s?id=${vehicle.json.imei}&lat=60&lon=30&timestamp=1700000000`;
+    const report = (token: string) => fetch(`${inject('apiUrl')}${point.replace('%s', token)}`, { method: 'POST' });
+    // Act
+    const created = await admin('device-token', 'create', '--user', userUid);
+    const token = created.json.device_token as string;
+    const accepted = await report(token);
+    const listed = await admin('device-token', 'list', '--user', userUid);
+    const revoked = await admin('device-token', 'revoke', '--token', token);
+    const refused = await report(token);
+    const unknown = await admin('device-token', 'revoke', '--token', 'not-a-token');
+    // Assess
+    expect(created.json).toEqual({ device_token: expect.stringMatching(/^[\w-]{43}$/), user_uid: user.json.user_uid });
+    expect(accepted.status).toBe(200);
+    expect(listed.json).toEqual({
+      user_uid: user.json.user_uid,
+      device_tokens: [{ token_id: expect.stringMatching(/^[0-9a-f]{12}$/), created_at: expect.any(String), revoked_at: null }],
+    });
+    expect(JSON.stringify(listed.json)).not.toContain(token);
+    expect(revoked.json).toEqual({
+      token_id: listed.json.device_tokens[0].token_id,
+      user_uid: user.json.user_uid,
+      revoked_at: expect.any(String),
+    });
+    expect(refused.status).toBe(401);
+    expect(unknown).toEqual({ json: { error: 'unknown device token' }, code: 1 });
   });
 });

@@ -24,7 +24,8 @@ const toSearch = (params: Params = {}): string => {
   return search.toString();
 };
 
-async function call(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
+/** One HTTP call, its JSON body parsed. */
+export async function call(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
   const response = await fetch(url, { method, headers: init.headers, body: init.body });
   const raw = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';

@@ -20,6 +20,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
+  // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
+  process.env.DEVICE_TOKEN_CACHE_SECONDS = '0';
   // Tests send hundreds of requests a second with one key; the per-key limit has its own test (rate-limit.test.ts).
   process.env.RATE_LIMIT_REQUESTS = '0';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';

@@ -5,6 +5,7 @@ import { createApi } from './api.ts';
 
 export interface IsolatedEmulator {
   api: ReturnType<typeof createApi>;
+  url: string;
   stop(): Promise<void>;
 }
 
@@ -25,7 +26,7 @@ export async function startIsolatedEmulator(env: Record<string, string>): Promis
     });
     child.once('exit', (code) => reject(new Error(`the emulator exited (${code}): ${errors}`)));
   });
-  return { api: createApi(() => url), stop: () => stopChild(child) };
+  return { api: createApi(() => url), url, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,0 +1,151 @@
+/**
+ * The one chain every HTTP device entry point is built with, beside `operation(...)` for the API: Powertools,
+ * telemetry, the error mapper and the envelope as there; then method → body size → device token. The handler
+ * turns the request into normalized records; this module checks them, refuses IMEIs that are not vehicles of the
+ * token's user, and answers 200 only once the sink took every record (503 when it did not).
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { config } from '../config.ts';
+import { type PositionRecordInput, parsePosition } from '../domain/tracking/position.ts';
+import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable } from '../errors.ts';
+import { envelopeSerializer } from '../middleware/envelope.ts';
+import { errorMapper } from '../middleware/error-mapper.ts';
+import { methodGuard } from '../middleware/method-guard.ts';
+import { parseRequest } from '../middleware/parse-request.ts';
+import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
+import type { HttpRequest, RequestState } from '../middleware/types.ts';
+import type { DeviceEndpoint } from '../operations.ts';
+import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../store/device-tokens.ts';
+import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
+import { deviceTokenAuth, tokenUserOf } from './device-token-auth.ts';
+import { expiringCache } from './expiring-cache.ts';
+import type { DecodedPosition } from './osmand.ts';
+import type { PositionSink } from './position-sink.ts';
+import { positionSink } from './sinks.ts';
+
+/** Positions one request may carry: a phone's buffer sent at once stays far below it. */
+export const MAX_POSITIONS_PER_REQUEST = 1000;
+
+/** What a device request is, as the protocol's decoder needs it. */
+export interface DeviceRequest {
+  /** query string merged with form-encoded body parameters (the body wins) */
+  params: Record<string, string>;
+  /** the parsed JSON body, when the body is JSON */
+  json?: unknown;
+  receivedAt: string;
+}
+
+export interface DecodedRequest {
+  /** the value of every record's `protocol` */
+  protocol: string;
+  positions: readonly DecodedPosition[];
+}
+
+export interface DeviceEndpointDependencies {
+  sink: () => PositionSink;
+  /** of the IMEIs given, those that are vehicles linked to the user */
+  findLinkedImeis: (userUid: number, imeis: readonly string[]) => Promise<ReadonlySet<string>>;
+}
+
+export function deviceEndpoint(
+  endpoint: DeviceEndpoint,
+  decode: (request: DeviceRequest) => DecodedRequest,
+  dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis() },
+) {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(requestTelemetry(endpoint.name))
+    .use(errorMapper({ operation: endpoint.name }))
+    .use(envelopeSerializer())
+    .use(methodGuard(endpoint.methods))
+    .use(parseRequest({ jsonBody: 'payload' }))
+    .use(
+      deviceTokenAuth({
+        findTokenOwner: async (tokenHash) => {
+          const token = await findDeviceToken(tokenHash);
+          return token && { userUid: token.userUid, revoked: token.revokedAt !== null };
+        },
+        hashToken: hashDeviceToken,
+        cacheTtlMs: config.deviceTokenCacheMs(),
+      }),
+    )
+    .before(captureRequest)
+    .handler(async (_event, context) => {
+      const { request } = context as DeviceLambdaContext;
+      const userUid = tokenUserOf(request);
+      identifyUser(userUid);
+      const receivedAt = new Date().toISOString();
+      const decoded = decode({ ...readRequest(request), receivedAt });
+      const accepted = await accept(userUid, decoded, receivedAt, dependencies);
+      return { accepted } as unknown as APIGatewayProxyResult;
+    });
+}
+
+/** middy hands the handler only (event, context): the chain's findings ride on the context, as in operation(). */
+type DeviceLambdaContext = Context & { request: HttpRequest };
+
+function captureRequest(request: HttpRequest): void {
+  (request.context as DeviceLambdaContext).request = request;
+}
+
+function readRequest({ internal }: HttpRequest): Omit<DeviceRequest, 'receivedAt'> {
+  const params = Object.fromEntries(Object.entries(internal.params ?? {}).map(([name, value]) => [name, String(value)]));
+  const body = internal.body ?? { kind: 'none' };
+  if (body.kind === 'invalid-json') throw new BadRequest('request body is not valid JSON');
+  return body.kind === 'json' ? { params, json: body.value } : { params };
+}
+
+/** Checks every record, then the IMEIs, then puts them all on the sink: a refused request stores nothing. */
+async function accept(userUid: number, decoded: DecodedRequest, receivedAt: string, dependencies: DeviceEndpointDependencies) {
+  if (decoded.positions.length > MAX_POSITIONS_PER_REQUEST) {
+    throw new PayloadTooLarge(`too many positions (max ${MAX_POSITIONS_PER_REQUEST} a request)`);
+  }
+  const records = decoded.positions.map((position) => normalized({ ...position, protocol: decoded.protocol, received_at: receivedAt }));
+  const imeis = [...new Set(records.map((record) => String(record.imei)))];
+  const linked = await dependencies.findLinkedImeis(userUid, imeis);
+  const refused = imeis.filter((imei) => !linked.has(imei));
+  if (refused.length > 0) {
+    const count = records.filter((record) => refused.includes(String(record.imei))).length;
+    metrics.addMetric(metricNames.devicePositionsRefused, MetricUnit.Count, count);
+    logger.warn('device positions refused: imei not a vehicle of the token user', { user_uid: userUid, imeis: refused, positions: count });
+    throw new NotFound(`imei ${refused[0]} is not a vehicle of this device token's user`);
+  }
+  try {
+    await dependencies.sink().put(records);
+  } catch (error) {
+    logger.warn('positions not accepted by the stream; the device will resend', { error: error as Error, positions: records.length });
+    throw new ServiceUnavailable('position stream unavailable, retry later');
+  }
+  metrics.addMetric(metricNames.devicePositionsAccepted, MetricUnit.Count, records.length);
+  return records.length;
+}
+
+/** The record as the pipeline will read it, or 400 with the first problem (a value out of range, a malformed IMEI…). */
+function normalized(record: PositionRecordInput): PositionRecordInput {
+  const parsed = parsePosition(JSON.stringify(record));
+  if (!parsed.ok) throw new BadRequest(parsed.reason);
+  return parsed.position;
+}
+
+/**
+ * The user's IMEIs, remembered per container as long as a token is (≤ 60 s): a phone reporting every few seconds
+ * costs one token read and two small batch reads a minute, not a DynamoDB read per point.
+ */
+function cachedLinkedImeis(): DeviceEndpointDependencies['findLinkedImeis'] {
+  const known = expiringCache<boolean>(config.deviceTokenCacheMs());
+  return async (userUid, imeis) => {
+    const unknown = imeis.filter((imei) => known.get(`${userUid}#${imei}`) === undefined);
+    if (unknown.length > 0) {
+      const found = await findUserVehiclesByImei(userUid, unknown);
+      for (const imei of unknown) known.set(`${userUid}#${imei}`, found.has(imei));
+      return new Set(imeis.filter((imei) => found.has(imei) || known.get(`${userUid}#${imei}`) === true));
+    }
+    return new Set(imeis.filter((imei) => known.get(`${userUid}#${imei}`) === true));
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The device entry points' own authentication (they sit outside the api-key middleware): the token from the path
+ * (`/devices/osmand/{token}`: the apps only take a URL) or an `Authorization: Bearer` header (what Traccar's
+ * forward.header sends). Found tokens are cached at most 60 s, so a revoked one stops within a minute.
+ */
+import { Unauthorized } from '../errors.ts';
+import type { HttpMiddleware, HttpRequest } from '../middleware/types.ts';
+import { headerValue } from '../middleware/types.ts';
+import { expiringCache } from './expiring-cache.ts';
+
+export interface TokenOwner {
+  userUid: number;
+  revoked: boolean;
+}
+
+export interface DeviceTokenAuthOptions {
+  /** the owner of the token with this hash, or undefined when there is none */
+  findTokenOwner: (tokenHash: string) => Promise<TokenOwner | undefined>;
+  hashToken: (token: string) => string;
+  cacheTtlMs: number;
+  now?: () => number;
+}
+
+/** Where the chain keeps the token's user for the handler. */
+export const tokenUserOf = (request: HttpRequest): number => request.internal.deviceUserUid as number;
+
+export const deviceTokenAuth = ({ findTokenOwner, hashToken, cacheTtlMs, now }: DeviceTokenAuthOptions): HttpMiddleware => {
+  const owners = expiringCache<TokenOwner>(Math.min(cacheTtlMs, 60_000), now);
+
+  const deviceTokenAuthBefore = async (request: HttpRequest): Promise<void> => {
+    const token = presentedToken(request);
+    if (!token) throw new Unauthorized('device token missing');
+    const tokenHash = hashToken(token);
+    let owner = owners.get(tokenHash);
+    if (!owner) {
+      owner = await findTokenOwner(tokenHash);
+      if (owner) owners.set(tokenHash, owner);
+    }
+    if (!owner || owner.revoked) throw new Unauthorized('unknown or revoked device token');
+    request.internal.deviceUserUid = owner.userUid;
+  };
+  return { name: 'deviceTokenAuth', before: deviceTokenAuthBefore };
+};
+
+function presentedToken({ event }: HttpRequest): string | undefined {
+  const fromPath = event.pathParameters?.token?.trim();
+  if (fromPath) return fromPath;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(event, 'authorization') ?? '')?.[1];
+  return bearer || undefined;
+}
