@@ -10,6 +10,8 @@
  *   npm run bench -- cost          the monthly cost of one vehicle (30 s reports, a realistic API mix) from capacity units
  *                                  measured on DynamoDB Local, measured durations and the prices in scripts/bench/prices.ts
  *   npm run bench -- pipeline      processPositions at batch sizes 8 to 1,000: ms per batch and positions/s per batcher
+ *   npm run bench -- devices       positions/s and p50/p99 through each device entry point (OsmAnd, Traccar, Teltonika), and
+ *                                  Teltonika packets/s with 200 units connected at once
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -28,6 +30,7 @@ async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promis
     apiPort: await freePort(),
     dynamoPort: await freePort(),
     s3Port: await freePort(),
+    deviceTcpPort: await freePort(),
     s3Dir,
     tableName: 'fleet-tracking-bench',
     bucketName: 'fleet-tracking-bench',
@@ -80,6 +83,14 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('cost needs the local stack');
       const { benchCost, costNotes } = await import('./bench/cost.ts');
       return { rows: await benchCost(stack.apiUrl), notes: costNotes };
+    },
+  },
+  devices: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('devices needs the local stack');
+      const { benchDevices, devicesNotes } = await import('./bench/devices.ts');
+      return { rows: await benchDevices(stack), notes: devicesNotes };
     },
   },
   pipeline: {
