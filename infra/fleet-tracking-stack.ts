@@ -10,6 +10,7 @@ import { operations } from '../shared/operations.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
+import { DeviceEndpoints } from './device-endpoints.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
@@ -102,16 +103,22 @@ export class FleetTrackingStack extends Stack {
     const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });
     const teltonika = new TeltonikaService(this, 'Teltonika', { stream: pipeline.stream, table });
+    const devices = new DeviceEndpoints(this, 'Devices', { api, table, bucket, stream: pipeline.stream });
     new Monitoring(this, 'Monitoring', {
       api,
       operationFunctions: operations.map((operation) => ({ operation, fn: operationFunctions.function(operation.name) })),
       docsFunction: docs.function,
+      deviceFunctions: [...devices.functions.values()],
       pipeline,
       teltonika,
       table,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.url}api/`, description: 'Base URL: {ApiUrl}<operation>' });
+    new CfnOutput(this, 'DevicesUrl', {
+      value: `${api.url}devices/`,
+      description: 'OsmAnd: {DevicesUrl}osmand/<token>; Traccar: {DevicesUrl}traccar',
+    });
     new CfnOutput(this, 'ApiDocsUrl', { value: `${api.url}api/docs`, description: 'The interactive API reference' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });

@@ -36,6 +36,8 @@ export interface MonitoringProps {
   operationFunctions: readonly { operation: Operation; fn: lambda.IFunction }[];
   /** the function serving /api/docs and /api/openapi.json (read-only, outside the registry) */
   docsFunction: lambda.IFunction;
+  /** the HTTP device entry points' functions (infra/device-endpoints.ts) */
+  deviceFunctions: readonly lambda.IFunction[];
   pipeline: PositionsPipeline;
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;
@@ -60,7 +62,11 @@ export class Monitoring extends Construct {
   readonly dashboard: cloudwatch.Dashboard;
   private readonly action: SnsAction;
 
-  constructor(scope: Construct, id: string, { api, operationFunctions, docsFunction, pipeline, teltonika, table }: MonitoringProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, teltonika, table }: MonitoringProps,
+  ) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
     this.action = new SnsAction(this.topic);
@@ -91,6 +97,7 @@ export class Monitoring extends Construct {
       ['read', [...operationFunctions.filter(({ operation }) => operation.access === 'read').map(({ fn }) => fn), docsFunction]],
       ['write', operationFunctions.filter(({ operation }) => operation.access === 'write').map(({ fn }) => fn)],
       ['pipeline', [pipeline.processor]],
+      ['devices', [...deviceFunctions]],
     ];
     for (const [group, functions] of groups) {
       slices(functions, METRICS_PER_ALARM).forEach((slice, index, all) => {

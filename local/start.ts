@@ -57,6 +57,8 @@ function printReady(stack: LocalStack, demo: { apiKey: string; day: string; vehi
   curl -s '${base}/getFuelFillReport?api_key=${key}&vehicle_uid=${demo.vehicleUids[0]}&start_date=${demo.day}&end_date=${demo.day}'
   curl -s '${base}/getLiveMap?api_key=${key}&map_api_key=local' -o map.png
 
+  devices (docs/devices.md): ${stack.apiUrl}/devices/osmand/<token>, ${stack.apiUrl}/devices/traccar
+
 Ctrl-C stops everything.`);
 }
 

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
-import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
+import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { median, type Row, round } from './report.ts';
 
 const PROCESSES = 5;
@@ -93,7 +93,10 @@ export async function benchBundles(): Promise<Row[]> {
     });
     const entries: [string, string][] = [
       ...references,
-      ...[...operations, ...streamConsumers].map(({ name }): [string, string] => [name, join(repositoryRoot, handlerPath(name))]),
+      ...[...operations, ...streamConsumers, ...deviceEndpoints].map(({ name }): [string, string] => [
+        name,
+        join(repositoryRoot, handlerPath(name)),
+      ]),
     ];
     const timings: { name: string; file: string; plain: number[]; withMaps: number[] }[] = [];
     for (const [name, entry] of entries) {

@@ -10,7 +10,7 @@ import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { TELTONIKA_ALLOWED_CIDRS_CONTEXT, TeltonikaService, teltonikaSettings } from '../../infra/teltonika-service.ts';
 import { limits } from '../../shared/config.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
-import { operations } from '../../shared/operations.ts';
+import { deviceEndpoints, operations } from '../../shared/operations.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -104,6 +104,59 @@ describe('the operation functions', () => {
     const [logicalId] = functionOf(name);
     expect(actionsGrantedTo(logicalId)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
   });
+});
+
+describe('the device entry points', () => {
+  const deviceFunctionOf = (name: string): [string, Resource] => {
+    const endpoint = deviceEndpoints.find((candidate) => candidate.name === name);
+    const found = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+      String((fn as Resource).Properties.Description ?? '').includes(`: ${endpoint?.summary}`),
+    );
+    if (!found) throw new Error(`no function for ${name}`);
+    return found as [string, Resource];
+  };
+  /** Each resource's full path, from its chain of parents. */
+  const resourcePaths = (): Map<string, string> => {
+    const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, Resource>;
+    const pathOf = (id: string): string => {
+      const { ParentId, PathPart } = resources[id]?.Properties ?? {};
+      const parent = (ParentId as { Ref?: string } | undefined)?.Ref;
+      return `${parent && resources[parent] ? pathOf(parent) : ''}/${PathPart}`;
+    };
+    return new Map(Object.keys(resources).map((id) => [pathOf(id), id]));
+  };
+
+  it.each(deviceEndpoints.flatMap((endpoint) => endpoint.resources.map((path) => [path, endpoint.name])))(
+    '%s is routed to %s with ANY method',
+    (path, name) => {
+      const [logicalId] = deviceFunctionOf(name);
+      const resourceId = resourcePaths().get(path);
+      expect(resourceId).toBeDefined();
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: 'ANY',
+        AuthorizationType: 'NONE',
+        ResourceId: { Ref: resourceId },
+        Integration: {
+          Type: 'AWS_PROXY',
+          Uri: Match.objectLike({
+            'Fn::Join': Match.arrayWith([Match.arrayWith([Match.objectLike({ 'Fn::GetAtt': [logicalId, 'Arn'] })])]),
+          }),
+        },
+      });
+    },
+  );
+
+  it.each(deviceEndpoints.map((endpoint) => [endpoint.name]))(
+    '%s may put records on the positions stream and read the table, never write it',
+    (name) => {
+      const [logicalId, fn] = deviceFunctionOf(name);
+      const actions = actionsGrantedTo(logicalId);
+      expect(actions).toContain('kinesis:PutRecords');
+      expect(actions).toContain('dynamodb:BatchGetItem');
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+      expect(fn.Properties.Environment.Variables).toMatchObject({ POSITIONS_STREAM_NAME: { Ref: expect.stringMatching(/Positions/) } });
+    },
+  );
 });
 
 describe('the table', () => {

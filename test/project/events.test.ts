@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { withApiKey } from '../../scripts/invoke.ts';
-import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
+import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { givenUser } from '../support/builders.ts';
 
 /** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */
@@ -63,6 +63,25 @@ describe.each(operations.map((operation) => [operation.name, operation] as const
     // Assess
     expect(result.statusCode).toBeLessThan(500);
     expect(JSON.parse(result.body)).toMatchObject({ version: '1', result: expect.stringMatching(/^(success|error)$/) });
+  });
+});
+
+describe.each(deviceEndpoints.map((endpoint) => [endpoint.name, endpoint] as const))('events/%s.json', (name, endpoint) => {
+  it('is the REST proxy event of a device resource the stack declares, answered by its handler in the envelope', async () => {
+    // Prepare
+    const event = JSON.parse(readFileSync(`events/${name}.json`, 'utf8')) as APIGatewayProxyEvent;
+    const { handler } = (await import(handlerUrl(name))) as {
+      handler: (e: APIGatewayProxyEvent, c: Context) => Promise<APIGatewayProxyResult>;
+    };
+    // Act
+    const result = await handler(event, lambdaContext(name, 'event-check'));
+    // Assess
+    expect(endpoint.resources).toContain(event.resource);
+    expect(declaredPaths).toContain(event.resource);
+    expect(endpoint.methods).toContain(event.httpMethod);
+    // The sample's token is a placeholder: the handler refuses it in the envelope.
+    expect(result.statusCode).toBe(401);
+    expect(JSON.parse(result.body)).toMatchObject({ version: '1', result: 'error', error_msg: 'unknown or revoked device token' });
   });
 });
 

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
+import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 
-const names = [...operations, ...streamConsumers].map((entry) => entry.name);
+const names = [...operations, ...streamConsumers, ...deviceEndpoints].map((entry) => entry.name);
 const eventNames = readdirSync('events')
   .filter((file) => file.endsWith('.json'))
   .map((file) => file.replace(/\.json$/, ''));

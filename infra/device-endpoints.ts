@@ -1,0 +1,58 @@
+/**
+ * The HTTP device entry points (docs/devices.md): one function per registry entry, on resources of their own
+ * beside /api/ (`/devices/osmand/{token}`, `/devices/traccar[/{token}]`), with ANY method so the function answers a
+ * wrong one in the envelope. They check their own device token (no api key), read the table for tokens and IMEIs,
+ * and may only PutRecords on the positions stream.
+ */
+import { join } from 'node:path';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import { LambdaIntegration } from 'aws-cdk-lib/aws-apigateway';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { env } from '../shared/config.ts';
+import { deviceEndpoints, handlerPath } from '../shared/operations.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
+
+export interface DeviceEndpointsProps {
+  api: apigateway.RestApi;
+  table: dynamodb.ITableV2;
+  bucket: s3.IBucket;
+  stream: kinesis.IStream;
+}
+
+export class DeviceEndpoints extends Construct {
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, { api, table, bucket, stream }: DeviceEndpointsProps) {
+    super(scope, id);
+    for (const endpoint of deviceEndpoints) {
+      const fn = new NodejsFunction(this, endpoint.name, {
+        ...functionDefaults,
+        // One small record a request: less memory than the API's functions (docs/cost.md).
+        memorySize: 256,
+        bundling: bundlingOf(endpoint.name),
+        entry: join(repositoryRoot, handlerPath(endpoint.name)),
+        description: `${endpoint.methods.join('|')} ${endpoint.resources.join(', ')}: ${endpoint.summary}`,
+        logGroup: new logs.LogGroup(this, `${endpoint.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
+        environment: { ...functionEnvironment(table, bucket), [env.positionsStreamName]: stream.streamName },
+      });
+      table.grantReadData(fn);
+      stream.grant(fn, 'kinesis:PutRecords');
+      const integration = new LambdaIntegration(fn);
+      for (const path of endpoint.resources) resourceAt(api.root, path).addMethod('ANY', integration);
+      this.functions.set(endpoint.name, fn);
+    }
+  }
+}
+
+/** The resource at a path, made part by part where missing (both Traccar paths share /devices/traccar). */
+function resourceAt(root: apigateway.IResource, path: string): apigateway.IResource {
+  return path
+    .split('/')
+    .filter((part) => part !== '')
+    .reduce((parent, part) => parent.getResource(part) ?? parent.addResource(part), root);
+}
