@@ -48,6 +48,12 @@ export function acknowledgeNagFindings(stack: Stack): void {
       reason: 'The Teltonika task gets only the names of the stream and the table and its port as environment variables; no secrets.',
     },
     {
+      id: 'AwsSolutions-ECS4',
+      reason:
+        "Container Insights would bill per task metric; the service's CPU and memory come free in AWS/ECS and the listener " +
+        'publishes its own connection and record counts (on the dashboard).',
+    },
+    {
       id: 'AwsSolutions-ELB2',
       reason:
         'Network Load Balancer access logs cover TLS listeners only; the Teltonika TCP listener is logged by the service ' +

@@ -32,7 +32,7 @@ export const teltonikaSettings = {
   maxTasks: 10,
   cpuTargetPercent: 50,
   /** open device connections per task the scaling keeps to (each unit keeps one open) */
-  connectionsPerTask: 2000,
+  connectionsPerTask: 5000,
 } as const;
 
 export interface TeltonikaServiceProps {
@@ -91,7 +91,7 @@ export class TeltonikaService extends Construct {
     taskGroup.addIngressRule(balancerGroup, ec2.Port.tcp(port), 'device connections and health checks from the load balancer');
     balancerGroup.addEgressRule(taskGroup, ec2.Port.tcp(port), 'to the listener tasks');
 
-    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.DISABLED });
     const task = new ecs.FargateTaskDefinition(this, 'Task', {
       cpu: teltonikaSettings.cpu,
       memoryLimitMiB: teltonikaSettings.memoryMiB,

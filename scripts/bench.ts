@@ -12,6 +12,7 @@
  *   npm run bench -- pipeline      processPositions at batch sizes 8 to 1,000: ms per batch and positions/s per batcher
  *   npm run bench -- devices       positions/s and p50/p99 through each device entry point (OsmAnd, Traccar, Teltonika), and
  *                                  Teltonika packets/s with 200 units connected at once
+ *   npm run bench -- device-cost   what each device entry point adds per vehicle-month, from scripts/bench/prices.ts
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -91,6 +92,13 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('devices needs the local stack');
       const { benchDevices, devicesNotes } = await import('./bench/devices.ts');
       return { rows: await benchDevices(stack), notes: devicesNotes };
+    },
+  },
+  'device-cost': {
+    needsStack: false,
+    run: async () => {
+      const { deviceCost, deviceCostNotes } = await import('./bench/device-cost.ts');
+      return { rows: deviceCost(), notes: deviceCostNotes };
     },
   },
   pipeline: {
