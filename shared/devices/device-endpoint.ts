@@ -18,7 +18,7 @@ import { methodGuard } from '../middleware/method-guard.ts';
 import { parseRequest } from '../middleware/parse-request.ts';
 import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
 import type { HttpRequest, RequestState } from '../middleware/types.ts';
-import type { DeviceEndpoint } from '../operations.ts';
+import { deviceEndpoints } from '../operations.ts';
 import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../store/device-tokens.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
 import { deviceTokenAuth, tokenUserOf } from './device-token-auth.ts';
@@ -52,10 +52,12 @@ export interface DeviceEndpointDependencies {
 }
 
 export function deviceEndpoint(
-  endpoint: DeviceEndpoint,
+  name: (typeof deviceEndpoints)[number]['name'],
   decode: (request: DeviceRequest) => DecodedRequest,
   dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis() },
 ) {
+  const endpoint = deviceEndpoints.find((candidate) => candidate.name === name);
+  if (!endpoint) throw new Error(`device endpoint ${name} is not in the registry`);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))

@@ -7,7 +7,7 @@
 import { isPlainObject } from '../domain/json.ts';
 import type { PositionRecordInput } from '../domain/tracking/position.ts';
 import { BadRequest } from '../errors.ts';
-import { booleanOf, instantOf, KNOTS_TO_KMH, METRES_PER_SECOND_TO_KMH, numberOf, scaled, textOf } from './readings.ts';
+import { booleanOf, instantOf, KNOTS_TO_KMH, METRES_PER_SECOND_TO_KMH, numberOf, scaled, textOf, traccarAttributes } from './readings.ts';
 
 /** The record without what the entry point adds (protocol, received_at). */
 export type DecodedPosition = Omit<PositionRecordInput, 'protocol' | 'received_at'>;
@@ -45,17 +45,8 @@ function decodeQuery(params: Record<string, string>, receivedAt: string): Decode
     longitude,
     speed: unknownWhenNegative(scaled(params.speed, 'speed', KNOTS_TO_KMH)),
     heading: unknownWhenNegative(numberOf(params.bearing ?? params.heading, params.bearing === undefined ? 'heading' : 'bearing') ?? null),
-    ignition: booleanOf(params.ignition, 'ignition'),
-    odometer_km: scaled(params.odometer, 'odometer', 1 / 1000),
-    engine_hours: scaled(params.hours, 'hours', 1 / 3_600_000),
-    fuel_raw: numberOf(params.fuel, 'fuel') ?? null,
-    supp_volt: numberOf(params.power, 'power') ?? null,
-    int_batt_volt: numberOf(params.battery, 'battery') ?? null,
-    int_temp: numberOf(params.deviceTemp, 'deviceTemp') ?? null,
-    ext_temp: numberOf(params.temp1, 'temp1') ?? null,
-    driver_tag_id: textOf(params.driverUniqueId, 'driverUniqueId'),
+    ...traccarAttributes(params),
     valid: booleanOf(params.valid, 'valid'),
-    satellites: numberOf(params.sat ?? params.satellites, 'sat') ?? null,
   };
 }
 

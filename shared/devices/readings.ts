@@ -58,3 +58,24 @@ export function instantOf(value: Raw, name: string): string {
   }
   return date.toISOString();
 }
+
+/**
+ * The readings Traccar names as attributes (its Position keys and units), which the OsmAnd query form carries as
+ * parameters too: ignition, odometer (m), hours (ms), fuel, power and battery (V), deviceTemp and temp1 (°C),
+ * driverUniqueId, sat. `prefix` names where they were in the request, for the 400's message.
+ */
+export function traccarAttributes(attributes: Record<string, unknown>, prefix = '') {
+  const name = (key: string) => `${prefix}${key}`;
+  return {
+    ignition: booleanOf(attributes.ignition, name('ignition')),
+    odometer_km: scaled(attributes.odometer, name('odometer'), 1 / 1000),
+    engine_hours: scaled(attributes.hours, name('hours'), 1 / 3_600_000),
+    fuel_raw: numberOf(attributes.fuel, name('fuel')) ?? null,
+    supp_volt: numberOf(attributes.power, name('power')) ?? null,
+    int_batt_volt: numberOf(attributes.battery, name('battery')) ?? null,
+    int_temp: numberOf(attributes.deviceTemp, name('deviceTemp')) ?? null,
+    ext_temp: numberOf(attributes.temp1, name('temp1')) ?? null,
+    driver_tag_id: textOf(attributes.driverUniqueId, name('driverUniqueId')),
+    satellites: numberOf(attributes.sat ?? attributes.satellites, name('sat')) ?? null,
+  };
+}

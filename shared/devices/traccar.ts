@@ -6,7 +6,7 @@
 import { isPlainObject } from '../domain/json.ts';
 import { BadRequest } from '../errors.ts';
 import type { DecodedPosition } from './osmand.ts';
-import { booleanOf, instantOf, KNOTS_TO_KMH, numberOf, scaled, textOf } from './readings.ts';
+import { booleanOf, instantOf, KNOTS_TO_KMH, numberOf, scaled, textOf, traccarAttributes } from './readings.ts';
 
 export interface TraccarPosition extends DecodedPosition {
   /** the protocol the Traccar server decoded (teltonika, osmand, gt06…) */
@@ -34,16 +34,7 @@ export function decodeTraccar(body: unknown): TraccarPosition {
     speed: scaled(position.speed, 'position.speed', KNOTS_TO_KMH),
     heading: numberOf(position.course, 'position.course') ?? null,
     valid: booleanOf(position.valid, 'position.valid'),
-    ignition: booleanOf(attributes.ignition, 'attributes.ignition'),
-    odometer_km: scaled(attributes.odometer, 'attributes.odometer', 1 / 1000),
-    engine_hours: scaled(attributes.hours, 'attributes.hours', 1 / 3_600_000),
-    fuel_raw: numberOf(attributes.fuel, 'attributes.fuel') ?? null,
-    supp_volt: numberOf(attributes.power, 'attributes.power') ?? null,
-    int_batt_volt: numberOf(attributes.battery, 'attributes.battery') ?? null,
-    int_temp: numberOf(attributes.deviceTemp, 'attributes.deviceTemp') ?? null,
-    ext_temp: numberOf(attributes.temp1, 'attributes.temp1') ?? null,
-    driver_tag_id: textOf(attributes.driverUniqueId, 'attributes.driverUniqueId'),
-    satellites: numberOf(attributes.sat, 'attributes.sat') ?? null,
+    ...traccarAttributes(attributes, 'attributes.'),
     device_type: textOf(device.model, 'device.model'),
     sourceProtocol: textOf(position.protocol, 'position.protocol'),
   };
