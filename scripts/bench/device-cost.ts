@@ -37,50 +37,55 @@ export const deviceCostNotes = [
     'and the first-year free tiers',
 ];
 
-export function deviceCost(): Row[] {
-  const http = (entryPoint: string): Row => {
-    const apiGateway = (POSITIONS_PER_MONTH / 1e6) * prices.apiGateway.perMillionRestRequests;
-    const lambda =
-      (POSITIONS_PER_MONTH / 1e6) * prices.lambda.perMillionRequests +
-      POSITIONS_PER_MONTH * (DEVICE_LAMBDA_MS / 1000) * DEVICE_LAMBDA_GB * prices.lambda.perGbSecondArm;
-    const tokenReads = ((30 * 24 * 60 * TOKEN_READ_UNITS_PER_MINUTE) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
-    const total = apiGateway + lambda + tokenReads;
-    return {
-      'entry point': entryPoint,
-      'per vehicle-month': `$${round(total, 3)}`,
-      ...Object.fromEntries(fleets.map((n) => [`${n.toLocaleString('en')} vehicles (fleet)`, `$${round(total * n, 2)}`])),
-      breakdown: `API Gateway $${round(apiGateway, 3)}, Lambda $${round(lambda, 3)}, token reads $${round(tokenReads, 4)}`,
-    };
+/** A fleet's monthly cost per fleet size, as table columns. */
+const fleetColumns = (monthly: (vehicles: number) => number): Row =>
+  Object.fromEntries(fleets.map((vehicles) => [`${vehicles.toLocaleString('en')} vehicles (fleet)`, `$${round(monthly(vehicles), 2)}`]));
+
+/** Per position: a REST request, a Lambda invocation and the token lookups. */
+function httpCost(entryPoint: string): Row {
+  const apiGateway = (POSITIONS_PER_MONTH / 1e6) * prices.apiGateway.perMillionRestRequests;
+  const lambda =
+    (POSITIONS_PER_MONTH / 1e6) * prices.lambda.perMillionRequests +
+    POSITIONS_PER_MONTH * (DEVICE_LAMBDA_MS / 1000) * DEVICE_LAMBDA_GB * prices.lambda.perGbSecondArm;
+  const tokenReads = ((30 * 24 * 60 * TOKEN_READ_UNITS_PER_MINUTE) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const perVehicle = apiGateway + lambda + tokenReads;
+  return {
+    'entry point': entryPoint,
+    'per vehicle-month': `$${round(perVehicle, 3)}`,
+    ...fleetColumns((vehicles) => perVehicle * vehicles),
+    breakdown: `API Gateway $${round(apiGateway, 3)}, Lambda $${round(lambda, 3)}, token reads $${round(tokenReads, 4)}`,
   };
-  const teltonika = fleets.map((vehicles) => {
-    const tasks = teltonikaSettings.minTasks;
-    const fargate =
-      tasks *
-      HOURS_PER_MONTH *
-      ((teltonikaSettings.cpu / 1024) * prices.fargate.perVcpuHourArm + (teltonikaSettings.memoryMiB / 1024) * prices.fargate.perGbHourArm);
-    const addresses = tasks * HOURS_PER_MONTH * prices.publicIpv4PerHour;
-    const gbPerHour = (vehicles * (3600 / REPORT_EVERY_S) * TELTONIKA_BYTES_PER_POSITION) / 1e9;
-    const nlcu = Math.max(gbPerHour / 1, vehicles / 100_000, vehicles / REPORT_EVERY_S / 800);
-    const balancer = HOURS_PER_MONTH * (prices.networkLoadBalancer.perHour + nlcu * prices.networkLoadBalancer.perNlcuHour);
-    const metrics = LISTENER_METRICS * prices.cloudwatch.perMetricMonth;
-    return { vehicles, total: fargate + addresses + balancer + metrics, fargate, addresses, balancer, metrics };
-  });
-  const [first] = teltonika;
+}
+
+/** The listener's month: the tasks, their addresses, the load balancer with the fleet's capacity units, the metrics. */
+function teltonikaMonth(vehicles: number) {
+  const tasks = teltonikaSettings.minTasks;
+  const perTaskHour =
+    (teltonikaSettings.cpu / 1024) * prices.fargate.perVcpuHourArm + (teltonikaSettings.memoryMiB / 1024) * prices.fargate.perGbHourArm;
+  const fargate = tasks * HOURS_PER_MONTH * perTaskHour;
+  const addresses = tasks * HOURS_PER_MONTH * prices.publicIpv4PerHour;
+  const gbPerHour = (vehicles * (3600 / REPORT_EVERY_S) * TELTONIKA_BYTES_PER_POSITION) / 1e9;
+  // An NLCU is 1 GB an hour, 100,000 active connections or 800 new connections a second, whichever is most used.
+  const nlcu = Math.max(gbPerHour, vehicles / 100_000, vehicles / REPORT_EVERY_S / 800);
+  const balancer = HOURS_PER_MONTH * (prices.networkLoadBalancer.perHour + nlcu * prices.networkLoadBalancer.perNlcuHour);
+  const metrics = LISTENER_METRICS * prices.cloudwatch.perMetricMonth;
+  return { total: fargate + addresses + balancer + metrics, fargate, addresses, balancer, metrics };
+}
+
+export function deviceCost(): Row[] {
+  const [smallest, largest] = [teltonikaMonth(fleets[0] as number), teltonikaMonth(fleets.at(-1) as number)];
   return [
-    http('OsmAnd (a phone, the Traccar Client app)'),
-    http('Traccar forwarding (one request a position)'),
+    httpCost('OsmAnd (a phone, the Traccar Client app)'),
+    httpCost('Traccar forwarding (one request a position)'),
     {
       'entry point': 'Teltonika over TCP (fixed cost a month, spread)',
-      'per vehicle-month': teltonika
-        .map(({ vehicles, total }) => `$${round(total / vehicles, 4)} at ${vehicles.toLocaleString('en')}`)
+      'per vehicle-month': fleets
+        .map((vehicles) => `$${round(teltonikaMonth(vehicles).total / vehicles, 4)} at ${vehicles.toLocaleString('en')}`)
         .join(', '),
-      ...Object.fromEntries(
-        teltonika.map(({ vehicles, total }) => [`${vehicles.toLocaleString('en')} vehicles (fleet)`, `$${round(total, 2)}`]),
-      ),
-      breakdown: first
-        ? `Fargate $${round(first.fargate, 2)}, load balancer $${round(first.balancer, 2)}–$${round(teltonika.at(-1)?.balancer ?? 0, 2)}, ` +
-          `IPv4 $${round(first.addresses, 2)}, metrics $${round(first.metrics, 2)}`
-        : '',
+      ...fleetColumns((vehicles) => teltonikaMonth(vehicles).total),
+      breakdown:
+        `Fargate $${round(smallest.fargate, 2)}, load balancer $${round(smallest.balancer, 2)}–$${round(largest.balancer, 2)}, ` +
+        `IPv4 $${round(smallest.addresses, 2)}, metrics $${round(smallest.metrics, 2)}`,
     },
   ];
 }
