@@ -4,7 +4,7 @@
  * them; then 200 Teltonika units on parallel connections against the listener alone (a sink that takes records at
  * once: what one Fargate task can decode and acknowledge; in AWS the stream takes them, not the local pipeline).
  */
-import { fleetDay, interleave } from '../../local/simulator.ts';
+import { fleetDay, interleave, type SimulatedRecord } from '../../local/simulator.ts';
 import type { LocalStack } from '../../local/stack.ts';
 import type { PositionSink } from '../../shared/devices/position-sink.ts';
 import { TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
@@ -14,7 +14,7 @@ import { startTeltonikaListener } from '../../shared/devices/teltonika/listener.
 import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, findVehicleByImei, linkVehicle } from '../../shared/store/vehicles.ts';
-import { avlRecord, type DeviceReading, PROTOCOLS, sendReadings } from '../devices/protocols.ts';
+import { avlRecord, PROTOCOLS, sendReadings } from '../devices/protocols.ts';
 import { percentile, type Row, round } from './report.ts';
 
 const VEHICLES = 20;
@@ -36,7 +36,7 @@ export const devicesNotes = [
 ];
 
 /** A fleet's readings, its vehicles registered to one user with a device token. */
-async function givenFleet(count: number): Promise<{ readings: DeviceReading[]; imeis: string[]; token: string }> {
+async function givenFleet(count: number): Promise<{ readings: SimulatedRecord[]; imeis: string[]; token: string }> {
   const days = fleetDay(count, DATE, 30);
   const user = await createUser('Device bench', 0);
   const imeis = days.map((day) => day.records[0]?.imei as string);
@@ -105,7 +105,7 @@ export async function benchDevices(stack: LocalStack): Promise<Row[]> {
 }
 
 /** Every unit connects at once and sends its packets one after the other's ack. */
-async function manyUnits(label: string, fleet: { readings: DeviceReading[]; imeis: string[] }, port: number): Promise<Row> {
+async function manyUnits(label: string, fleet: { readings: SimulatedRecord[]; imeis: string[] }, port: number): Promise<Row> {
   const perUnit = Map.groupBy(fleet.readings, (reading) => reading.imei);
   const timings: number[] = [];
   const started = performance.now();

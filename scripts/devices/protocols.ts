@@ -4,6 +4,7 @@
  * `npm run bench -- devices` send through these, so both exercise the entry points a device reaches.
  */
 
+import type { SimulatedRecord } from '../../local/simulator.ts';
 import { TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
 import { CODEC_8 } from '../../shared/devices/teltonika/codec.ts';
@@ -12,25 +13,6 @@ import { DEFAULT_FUEL_SENSOR } from '../../shared/domain/tracking/settings.ts';
 
 export const PROTOCOLS = ['osmand', 'traccar', 'teltonika'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
-
-/** The fields of a normalized record the simulator fills (local/simulator.ts's SimulatedRecord). */
-export interface DeviceReading {
-  imei: string;
-  gps_datetime: string;
-  latitude: number;
-  longitude: number;
-  speed: number;
-  heading: number;
-  ignition: boolean | null;
-  odometer_km: number | null;
-  fuel_raw: number;
-  supp_volt: number;
-  int_batt_volt: number;
-  int_temp: number;
-  ext_temp: number | null;
-  driver_tag_id: string | null;
-  device_type: string;
-}
 
 export interface Target {
   /** the stack's base URL (before /devices/…) */
@@ -53,7 +35,7 @@ const RETRIES = 3;
 
 const optional = (name: string, value: unknown): [string, string][] => (value === null ? [] : [[name, String(value)]]);
 
-export function osmandQuery(reading: DeviceReading): URLSearchParams {
+export function osmandQuery(reading: SimulatedRecord): URLSearchParams {
   return new URLSearchParams([
     ['id', reading.imei],
     ['timestamp', String(Date.parse(reading.gps_datetime) / 1000)],
@@ -72,7 +54,7 @@ export function osmandQuery(reading: DeviceReading): URLSearchParams {
   ]);
 }
 
-export function traccarForward(reading: DeviceReading): Record<string, unknown> {
+export function traccarForward(reading: SimulatedRecord): Record<string, unknown> {
   const attributes: Record<string, unknown> = {
     fuel: reading.fuel_raw,
     power: reading.supp_volt,
@@ -101,7 +83,7 @@ export function traccarForward(reading: DeviceReading): Record<string, unknown> 
 }
 
 /** The reading as an FMB unit records it: IO elements in Teltonika's ids and units (fuel on the default fuel sensor). */
-export function avlRecord(reading: DeviceReading): AvlRecord {
+export function avlRecord(reading: SimulatedRecord): AvlRecord {
   const bytes = (size: number, value: number) => {
     const buffer = Buffer.alloc(size);
     buffer.writeIntBE(Math.round(value), 0, size);
@@ -131,13 +113,13 @@ export function avlRecord(reading: DeviceReading): AvlRecord {
 }
 
 /** Sends every reading through the protocol; resolves with each send's answer time once all were taken. */
-export async function sendReadings(protocol: Protocol, readings: readonly DeviceReading[], target: Target): Promise<Timing[]> {
+export async function sendReadings(protocol: Protocol, readings: readonly SimulatedRecord[], target: Target): Promise<Timing[]> {
   if (protocol === 'teltonika') return sendTeltonika(readings, target);
   const send =
     protocol === 'osmand'
-      ? (reading: DeviceReading) =>
+      ? (reading: SimulatedRecord) =>
           fetch(`${target.baseUrl}/devices/osmand/${encodeURIComponent(target.token)}?${osmandQuery(reading)}`, { method: 'POST' })
-      : (reading: DeviceReading) =>
+      : (reading: SimulatedRecord) =>
           fetch(`${target.baseUrl}/devices/traccar`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${target.token}` },
@@ -157,7 +139,7 @@ export async function sendReadings(protocol: Protocol, readings: readonly Device
 }
 
 /** One connection per unit, its readings in packets, each sent after the previous one's ack (as a unit does). */
-async function sendTeltonika(readings: readonly DeviceReading[], target: Target): Promise<Timing[]> {
+async function sendTeltonika(readings: readonly SimulatedRecord[], target: Target): Promise<Timing[]> {
   const byImei = Map.groupBy(readings, (reading) => reading.imei);
   const timings = await Promise.all(
     [...byImei].map(async ([imei, unitReadings]) => {
