@@ -10,6 +10,7 @@ import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
 import { CODEC_8 } from '../../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket } from '../../shared/devices/teltonika/encode.ts';
 import { DEFAULT_FUEL_SENSOR } from '../../shared/domain/tracking/settings.ts';
+import { inBatches } from '../../shared/providers/map-tiles.ts';
 
 export const PROTOCOLS = ['osmand', 'traccar', 'teltonika'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -125,7 +126,7 @@ export async function sendReadings(protocol: Protocol, readings: readonly Simula
             headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${target.token}` },
             body: JSON.stringify(traccarForward(reading)),
           });
-  return pool(readings, HTTP_CONCURRENCY, async (reading) => {
+  return inBatches(readings, HTTP_CONCURRENCY, async (reading) => {
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const response = await send(reading);
@@ -160,18 +161,4 @@ async function sendTeltonika(readings: readonly SimulatedRecord[], target: Targe
     }),
   );
   return timings.flat();
-}
-
-/** Runs `work` over the items with at most `limit` at once, answers in the items' order. */
-export async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

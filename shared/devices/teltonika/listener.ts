@@ -118,6 +118,8 @@ function serveDevice(socket: Socket, settings: Settings, counters: TeltonikaCoun
     if (!found) {
       counters.handshakesRejected++;
       logger.warn('teltonika handshake refused: no vehicle has this IMEI', { imei: hello.imei });
+      // Whatever the refused unit sends after its IMEI is not read: the connection only says 00 and closes.
+      socket.removeAllListeners('data');
       socket.end(Buffer.from([0x00]), () => socket.destroy());
       return false;
     }
