@@ -6,6 +6,8 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
+import { localPipelineSink } from '../shared/devices/local-sink.ts';
+import { useLocalSink } from '../shared/devices/sinks.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { findDeviceEndpoint, findOperation, handlerPath } from '../shared/operations.ts';
@@ -45,6 +47,8 @@ export async function startApiEmulator({
   host = '127.0.0.1',
   functionTimeoutMs = limits.functionTimeoutSeconds * 1000,
 }: ApiEmulatorOptions): Promise<ApiEmulator> {
+  // Device entry points feed the local pipeline in batches, as the stream feeds processPositions in AWS.
+  useLocalSink(localPipelineSink());
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const loadHandler = (name: string): Promise<LambdaHandler> => {
     let loaded = handlers.get(name);
