@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { serviceName } from '../shared/metric-names.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { operations } from '../shared/operations.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
@@ -72,7 +73,7 @@ export class FleetTrackingStack extends Stack {
 
     const apiDocument = openApiDocument();
     const api = new apigateway.RestApi(this, 'Api', {
-      restApiName: 'fleet-tracking',
+      restApiName: serviceName,
       description: 'Fleet tracking REST service: one /api/<operation> resource per operation',
       // Integrators send Accept: application/json even when asking for the map's PNG, and API Gateway turns a
       // base64 body into binary only when the Accept type is a binary media type: so every type is one.

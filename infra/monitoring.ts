@@ -7,7 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { metricNames, metricsNamespace } from '../shared/metric-names.ts';
+import { metricNames, metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import type { Operation } from '../shared/operations.ts';
 import type { PositionsPipeline } from './positions-pipeline.ts';
 import type { TeltonikaService } from './teltonika-service.ts';
@@ -48,7 +48,7 @@ const serviceMetric = (metricName: string, dimensions: Record<string, string> = 
   new cloudwatch.Metric({
     namespace: metricsNamespace,
     metricName,
-    dimensionsMap: { service: 'fleet-tracking', ...dimensions },
+    dimensionsMap: { service: serviceName, ...dimensions },
     statistic,
     period: Duration.minutes(5),
   });

@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { env, limits } from '../shared/config.ts';
+import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
 import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
 import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
@@ -82,8 +83,8 @@ export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket
   return {
     [env.tableName]: table.tableName,
     [env.bucketName]: bucket.bucketName,
-    POWERTOOLS_SERVICE_NAME: 'fleet-tracking',
-    POWERTOOLS_METRICS_NAMESPACE: 'FleetTracking',
+    POWERTOOLS_SERVICE_NAME: serviceName,
+    POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
     POWERTOOLS_LOG_LEVEL: 'INFO',
     NODE_OPTIONS: '--enable-source-maps',
   };

@@ -18,7 +18,7 @@ import { addOperator } from '../shared/store/operators.ts';
 import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
-import { demoFleetDay, interleave, places, recordsUntil } from './simulator.ts';
+import { demoFleetDay, interleave, places, recordsUntil } from '../simulator/index.ts';
 
 export interface DemoAccount {
   apiKey: string;

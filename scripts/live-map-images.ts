@@ -6,10 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repositoryRoot } from '../infra/operation-functions.ts';
-import { places } from '../local/simulator.ts';
 import { composeLiveMap, type Geofence } from '../shared/domain/live-map/live-map.ts';
 import type { LinkedVehicle } from '../shared/domain/vehicle.ts';
 import { renderOfflineMap } from '../shared/providers/offline-map.ts';
+import { places } from '../simulator/index.ts';
 
 const place = (name: string) => {
   const found = places.find((candidate) => candidate.name === name);

@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { localDataDir } from '../local/data-dir.ts';
-import { demoFleetDay, interleave, recordsUntil } from '../local/simulator.ts';
 import { isCalendarDate } from '../shared/domain/time.ts';
 import { ingestRecords } from '../shared/pipeline/ingest.ts';
 import { createDeviceToken } from '../shared/store/device-tokens.ts';
+import { demoFleetDay, interleave, recordsUntil } from '../simulator/index.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
 import { PROTOCOLS, type Protocol, sendReadings } from './devices/protocols.ts';
 

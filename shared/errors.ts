@@ -1,78 +1,48 @@
 /**
  * The service's typed errors. Each carries the HTTP status and the spec's message;
- * the error-mapper middleware is the one place that turns them into the envelope.
+ * the error-mapper middleware is the one place that turns them into the envelope. Like Powertools' errors they
+ * take `ErrorOptions`: an error that stands for a lower one (a cancelled transaction, a provider's failure) keeps
+ * it as `cause`, which the log shows and the answer never does.
  */
 export class ApiError extends Error {
   readonly status: number;
 
-  constructor(status: number, message: string) {
-    super(message);
+  constructor(status: number, message: string, options?: ErrorOptions) {
+    super(message, options);
     this.status = status;
     this.name = new.target.name;
   }
 }
 
-export class BadRequest extends ApiError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
+/** The base of one status's error class: the status fixed, the message and `ErrorOptions` given. */
+const withStatus = (status: number) =>
+  class extends ApiError {
+    constructor(message: string, options?: ErrorOptions) {
+      super(status, message, options);
+    }
+  };
 
-export class Unauthorized extends ApiError {
-  constructor(message: string) {
-    super(401, message);
-  }
-}
+export class BadRequest extends withStatus(400) {}
 
-export class Forbidden extends ApiError {
-  constructor(message: string) {
-    super(403, message);
-  }
-}
+export class Unauthorized extends withStatus(401) {}
 
-export class NotFound extends ApiError {
-  constructor(message: string) {
-    super(404, message);
-  }
+export class Forbidden extends withStatus(403) {}
 
+export class NotFound extends withStatus(404) {
   /** The spec's one answer for a record that does not exist and for one of another user: the two are not told apart. */
-  static notLinked(subject: string): NotFound {
-    return new NotFound(`${subject} not found or not linked to this api key`);
+  static notLinked(subject: string, options?: ErrorOptions): NotFound {
+    return new NotFound(`${subject} not found or not linked to this api key`, options);
   }
 }
 
-export class MethodNotAllowed extends ApiError {
-  constructor(message: string) {
-    super(405, message);
-  }
-}
+export class MethodNotAllowed extends withStatus(405) {}
 
-export class Conflict extends ApiError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
+export class Conflict extends withStatus(409) {}
 
-export class PayloadTooLarge extends ApiError {
-  constructor(message: string) {
-    super(413, message);
-  }
-}
+export class PayloadTooLarge extends withStatus(413) {}
 
-export class Throttled extends ApiError {
-  constructor(message: string) {
-    super(429, message);
-  }
-}
+export class Throttled extends withStatus(429) {}
 
-export class ProviderFailed extends ApiError {
-  constructor(message: string) {
-    super(502, message);
-  }
-}
+export class ProviderFailed extends withStatus(502) {}
 
-export class ServiceUnavailable extends ApiError {
-  constructor(message: string) {
-    super(503, message);
-  }
-}
+export class ServiceUnavailable extends withStatus(503) {}

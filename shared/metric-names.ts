@@ -1,3 +1,6 @@
+/** The service's name: the logs' `service`, the traces' service and every custom metric's `service` dimension. */
+export const serviceName = 'fleet-tracking';
+
 /** The namespace of every custom metric (EMF through Powertools Metrics). */
 export const metricsNamespace = 'FleetTracking';
 

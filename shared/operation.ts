@@ -8,7 +8,7 @@ import { config } from './config.ts';
 import type { BinaryOutput, OperationContract, OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
-import { apiKeyAuth } from './middleware/api-key-auth.ts';
+import { apiKeyAuth, authenticatedUser } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
 import { idempotency } from './middleware/idempotency.ts';
@@ -77,10 +77,11 @@ type OperationLambdaContext<Input> = Context & { operation: OperationContext<Inp
 
 function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
   const { internal, event } = request;
-  identifyUser((internal.user as AuthenticatedUser).userUid);
+  const user = authenticatedUser(request);
+  identifyUser(user.userUid);
   (request.context as OperationLambdaContext<unknown>).replay = internal.replay;
   (request.context as OperationLambdaContext<unknown>).operation = {
-    user: internal.user as AuthenticatedUser,
+    user,
     input: internal.input,
     body: internal.body ?? { kind: 'none' },
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',

@@ -3,13 +3,11 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { awsClientTimeouts } from './config.ts';
-import { metricsNamespace } from './metric-names.ts';
+import { metricsNamespace, serviceName } from './metric-names.ts';
 
 export { logger } from './logger.ts';
 export { metricNames } from './metric-names.ts';
 export { MetricUnit };
-
-const serviceName = 'fleet-tracking';
 
 /** X-Ray through Powertools: outside Lambda (local stack, tests, scripts) it is off and every call is a no-op. */
 export const tracer = new Tracer({ serviceName });

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
+import { serviceName } from '../../shared/metric-names.ts';
 import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../shared/operations.ts';
 import { median, type Row, round } from './report.ts';
 
@@ -72,7 +73,7 @@ async function importTime(file: string, flags: string[]): Promise<number> {
     AWS_REGION: 'eu-west-1',
     TABLE_NAME: 'fleet-tracking',
     BUCKET_NAME: 'fleet-tracking',
-    POWERTOOLS_SERVICE_NAME: 'fleet-tracking',
+    POWERTOOLS_SERVICE_NAME: serviceName,
     POWERTOOLS_LOG_LEVEL: 'INFO',
   };
   const { stdout } = await run(process.execPath, [...flags, '--input-type=module', '-e', IMPORT_TIMER, pathToFileURL(file).href], { env });

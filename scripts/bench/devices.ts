@@ -4,7 +4,7 @@
  * them; then 200 Teltonika units on parallel connections against the listener alone (a sink that takes records at
  * once: what one Fargate task can decode and acknowledge; in AWS the stream takes them, not the local pipeline).
  */
-import { fleetDay, interleave, type SimulatedRecord } from '../../local/simulator.ts';
+
 import type { LocalStack } from '../../local/stack.ts';
 import type { PositionSink } from '../../shared/devices/position-sink.ts';
 import { TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
@@ -14,6 +14,7 @@ import { startTeltonikaListener } from '../../shared/devices/teltonika/listener.
 import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, findVehicleByImei, linkVehicle } from '../../shared/store/vehicles.ts';
+import { fleetDay, interleave, type SimulatedRecord } from '../../simulator/index.ts';
 import { avlRecord, PROTOCOLS, sendReadings } from '../devices/protocols.ts';
 import { percentile, type Row, round } from './report.ts';
 

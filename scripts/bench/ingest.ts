@@ -5,11 +5,11 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { fleetDay, interleave, type SimulatedRecord } from '../../local/simulator.ts';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
 import { dynamo } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
+import { fleetDay, interleave, prng, type SimulatedRecord } from '../../simulator/index.ts';
 import type { Row } from './report.ts';
 
 const VEHICLES = 10;
@@ -75,21 +75,9 @@ function measureCapacity(): void {
   );
 }
 
-/** A seeded generator (mulberry32), so every run delays the same positions. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Batches by arrival: every record that arrives within one window is one batch; late records arrive 1 to 6 h after their time. */
 function batchesOf(records: readonly SimulatedRecord[], windowS: number, lateShare: number): SimulatedRecord[][] {
-  const random = seeded(20261123);
+  const random = prng(20261123);
   const arriving = records.map((record) => {
     const delayS = random() < lateShare ? 3600 + random() * 5 * 3600 : 0;
     return { record, arrivesAt: Date.parse(record.gps_datetime) / 1000 + delayS };

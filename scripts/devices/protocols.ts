@@ -4,13 +4,13 @@
  * `npm run bench -- devices` send through these, so both exercise the entry points a device reaches.
  */
 
-import type { SimulatedRecord } from '../../local/simulator.ts';
 import { TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
 import { CODEC_8 } from '../../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket } from '../../shared/devices/teltonika/encode.ts';
 import { DEFAULT_FUEL_SENSOR } from '../../shared/domain/tracking/settings.ts';
 import { inBatches } from '../../shared/providers/map-tiles.ts';
+import type { SimulatedRecord } from '../../simulator/index.ts';
 
 export const PROTOCOLS = ['osmand', 'traccar', 'teltonika'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];

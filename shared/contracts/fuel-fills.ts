@@ -2,12 +2,12 @@
 import * as v from 'valibot';
 import type { ExpenseSlip } from '../domain/expense-slip.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
+import { roundTo } from '../domain/geo.ts';
 import { placeName } from '../domain/place.ts';
 import { formatDateTime } from '../domain/time.ts';
 import { dateField, decimalTextField, integerField, nullableNumberField, nullableTextField } from './primitives.ts';
 
-const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
-const maybe = (value: number | null, decimals: number): number | null => (value === null ? null : round(value, decimals));
+const maybe = (value: number | null, decimals: number): number | null => (value === null ? null : roundTo(value, decimals));
 
 export const FuelFillRecord = v.object({
   event_uid: integerField,
@@ -56,14 +56,14 @@ export function toFuelFillRecord(
     slip_uid: slip?.slipUid ?? null,
     slip_qty: slip?.qty ?? null,
     slip_amount: slip?.amount ?? null,
-    slip_diff: slip ? round(Number(slip.qty) - round(fill.fillQty, 1), 3) : null,
-    fill_qty: round(fill.fillQty, 1),
+    slip_diff: slip ? roundTo(Number(slip.qty) - roundTo(fill.fillQty, 1), 3) : null,
+    fill_qty: roundTo(fill.fillQty, 1),
     operator_uid: fill.operatorUid,
     operator_name: fill.operatorName,
-    odo: round(fill.odometerKm, 1),
+    odo: roundTo(fill.odometerKm, 1),
     hours: maybe(fill.engineHours, 1),
     fuel_level_before: maybe(fill.levelBefore, 1),
-    fuel_level_after: round(fill.levelAfter, 1),
+    fuel_level_after: roundTo(fill.levelAfter, 1),
     latitude: fill.latitude,
     longitude: fill.longitude,
     location: fill.location,
@@ -71,7 +71,7 @@ export function toFuelFillRecord(
     distance: maybe(fill.distanceKm, 1),
     duration: fill.durationS === null ? null : Math.round(fill.durationS),
     fuel_used: maybe(fill.fuelUsed, 1),
-    consumption_km_per_l: computable(fill.distanceKm) && computable(fill.fuelUsed) ? round(fill.distanceKm / fill.fuelUsed, 2) : null,
-    consumption_l_per_hr: computable(fill.fuelUsed) && computable(hours) ? round(fill.fuelUsed / hours, 2) : null,
+    consumption_km_per_l: computable(fill.distanceKm) && computable(fill.fuelUsed) ? roundTo(fill.distanceKm / fill.fuelUsed, 2) : null,
+    consumption_l_per_hr: computable(fill.fuelUsed) && computable(hours) ? roundTo(fill.fuelUsed / hours, 2) : null,
   };
 }

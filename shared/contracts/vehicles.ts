@@ -1,11 +1,10 @@
 /** The spec's vehicle and live records (all values strings or null): getVehicles, getLiveData. */
 import * as v from 'valibot';
+import { roundTo } from '../domain/geo.ts';
 import type { LinkedVehicle } from '../domain/vehicle.ts';
 import { dateTimeField, nullableTextField, scalar } from './primitives.ts';
 
 const text = (value: number | string | null | undefined): string | null => (value === null || value === undefined ? null : String(value));
-
-const round = (value: number, decimals: number): number => Number(value.toFixed(decimals));
 
 const utcDateTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 
@@ -60,7 +59,7 @@ export function toVehicleRecord({ vehicle, live }: LinkedVehicle): v.InferOutput
     licence_expire_date: vehicle.licenceExpireDate,
     fuel_capacity: text(vehicle.fuelCapacity),
     fuel_factor: String(vehicle.fuelFactor),
-    curent_odo: odometerNow === null ? null : String(round(odometerNow, 1)),
+    curent_odo: odometerNow === null ? null : String(roundTo(odometerNow, 1)),
     current_odo_date: odometerNowDate,
   };
 }
@@ -85,7 +84,7 @@ export const LiveRecord = v.object({
 
 export function toLiveRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<typeof LiveRecord> {
   const fuelPercent =
-    live?.fuelValue != null && vehicle.fuelCapacity ? String(round((live.fuelValue / vehicle.fuelCapacity) * 100, 1)) : null;
+    live?.fuelValue != null && vehicle.fuelCapacity ? String(roundTo((live.fuelValue / vehicle.fuelCapacity) * 100, 1)) : null;
   return {
     vehicle_uid: String(vehicle.vehicleUid),
     imei: vehicle.imei,
@@ -105,7 +104,7 @@ export function toLiveRecord({ vehicle, live }: LinkedVehicle): v.InferOutput<ty
     int_batt_volt: text(live?.intBattVolt),
     int_temp: text(live?.intTemp),
     ext_temp: text(live?.extTemp),
-    fuel_value: live?.fuelValue == null ? null : String(round(live.fuelValue, 2)),
+    fuel_value: live?.fuelValue == null ? null : String(roundTo(live.fuelValue, 2)),
     fuel_percent: fuelPercent,
   };
 }
@@ -123,5 +122,3 @@ export const imeiFilter = v.optional(
     })),
   ),
 );
-
-export type ImeiFilter = v.InferOutput<typeof imeiFilter>;

@@ -122,7 +122,7 @@ async function accept(userUid: number, decoded: DecodedRequest, receivedAt: stri
     await dependencies.sink().put(records);
   } catch (error) {
     logger.warn('positions not accepted by the stream; the device will resend', { error: error as Error, positions: records.length });
-    throw new ServiceUnavailable('position stream unavailable, retry later');
+    throw new ServiceUnavailable('position stream unavailable, retry later', { cause: error });
   }
   metrics.addMetric(metricNames.devicePositionsAccepted, MetricUnit.Count, records.length);
   return records.length;

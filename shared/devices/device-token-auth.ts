@@ -21,8 +21,15 @@ export interface DeviceTokenAuthOptions {
   now?: () => number;
 }
 
+/** What deviceTokenAuth puts in request.internal: the token's user, for the handler. */
+export type DeviceTokenAuthState = { deviceUserUid?: number };
+
 /** Where the chain keeps the token's user for the handler. */
-export const tokenUserOf = (request: HttpRequest): number => request.internal.deviceUserUid as number;
+export function tokenUserOf(request: HttpRequest): number {
+  const { deviceUserUid } = request.internal;
+  if (deviceUserUid === undefined) throw new Error('no device user: deviceTokenAuth must run before the handler');
+  return deviceUserUid;
+}
 
 export const deviceTokenAuth = ({ findTokenOwner, hashToken, cacheTtlMs, now }: DeviceTokenAuthOptions): HttpMiddleware => {
   const owners = expiringCache<TokenOwner>(Math.min(cacheTtlMs, 60_000), now);

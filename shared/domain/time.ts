@@ -42,3 +42,6 @@ export const isCalendarDate = (text: string): boolean => {
   date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 };
+
+/** Seconds from one ISO instant to another (negative when `to` is earlier). */
+export const secondsBetween = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;

@@ -1,5 +1,5 @@
 import { hashApiKey } from '../domain/api-key.ts';
-import type { ApiKeyRecord } from '../domain/user.ts';
+import type { ApiKeyRecord, AuthenticatedUser } from '../domain/user.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
 import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
@@ -13,6 +13,9 @@ export interface ApiKeyAuthOptions {
 }
 
 export const MAX_KEY_CACHE_MS = 60_000;
+
+/** What apiKeyAuth puts in request.internal. */
+export type ApiKeyAuthState = { user?: AuthenticatedUser };
 
 /**
  * Finds the key in the X-Api-Key header (which wins), the body or the query string, and puts its
@@ -50,4 +53,11 @@ export function presentedKey(request: HttpRequest): string | undefined {
     if (typeof source === 'string' && source.trim() !== '') return source.trim();
   }
   return undefined;
+}
+
+/** The user apiKeyAuth found, for the middlewares and the handler after it in the chain. */
+export function authenticatedUser(request: HttpRequest): AuthenticatedUser {
+  const { user } = request.internal;
+  if (!user) throw new Error('no authenticated user: apiKeyAuth must run before this middleware');
+  return user;
 }

@@ -1,3 +1,4 @@
+import { isThrottlingError, isTransientError } from '@smithy/service-error-classification';
 import { ApiError, ServiceUnavailable, Throttled } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { envelopeResponse } from './envelope.ts';
@@ -7,14 +8,14 @@ import type { HttpMiddleware, HttpRequest } from './types.ts';
  * The one place errors become responses: a typed ApiError keeps its status and message; AWS throttling
  * is a 429, a dependency that is down or silent a 503; anything else is a 500 `internal error`, logged
  * with the request id and the operation the chain was built for (never the event, so never the key).
+ * An answered error that stands for a lower one (its `cause`: the cancelled transaction behind a 409, the
+ * provider's timeout behind a 502) is logged with that cause, which the answer never shows.
  */
 export const errorMapper = ({ operation }: { operation: string }): HttpMiddleware => {
   const errorMapperOnError = (request: HttpRequest): void => {
-    const unavailable = asUnavailable(request.error);
-    // The caller is told to retry; operations still need to see which dependency stopped answering.
-    if (unavailable) logger.warn('dependency unavailable', { requestId: requestIdOf(request), error: errorFields(request.error) });
-    const error = asThrottled(request.error) ?? unavailable ?? request.error;
+    const error = asApiError(request.error);
     if (error instanceof ApiError) {
+      if (error.cause !== undefined) logAnswered(request, operation, error);
       request.response = envelopeResponse(error.status, {}, error.message);
       return;
     }
@@ -28,58 +29,60 @@ export const errorMapper = ({ operation }: { operation: string }): HttpMiddlewar
   return { name: 'errorMapper', onError: errorMapperOnError };
 };
 
+/** A typed error as it is; AWS throttling as a 429 and a dependency that is down or hung as a 503, each keeping its cause. */
+function asApiError(error: unknown): unknown {
+  if (error instanceof ApiError || !(error instanceof Error)) return error;
+  const sdkError = error as SdkError;
+  if (isThrottlingError(sdkError) || throttledTransaction(error)) return new Throttled('request throttled, retry later', { cause: error });
+  // Timeouts (the SDK's, AWS's, middy's at the deadline), refused or dropped connections, 5xx answers; also as a wrapper's cause.
+  if (isTransientError(sdkError) || error.name === S3_UNAVAILABLE) {
+    return new ServiceUnavailable('service unavailable, retry later', { cause: error });
+  }
+  return error;
+}
+
+/** The caller is told to retry or why they were refused; operations still need to see what lay behind it. */
+function logAnswered(request: HttpRequest, operation: string, error: ApiError): void {
+  const fields = { requestId: requestIdOf(request), operation, status: error.status, error: errorFields(error) };
+  if (error instanceof ServiceUnavailable) logger.warn('dependency unavailable', fields);
+  else if (error.status >= 500) logger.warn('dependency failed', fields);
+  else logger.info('request refused', fields);
+}
+
+/** S3's 503 by its code: the classifier knows a 503 only by `$metadata.httpStatusCode`, which a modelled S3 error may lack. */
+const S3_UNAVAILABLE = 'ServiceUnavailable';
+
+/** The classifiers read an SDK error's optional `$metadata` and `$retryable`, and a Node error's `code`: any Error will do. */
+type SdkError = Parameters<typeof isTransientError>[0];
+
 const requestIdOf = (request: HttpRequest): string | undefined => request.context?.awsRequestId ?? request.event?.requestContext?.requestId;
 
-const errorFields = (error: unknown) =>
-  error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error);
-
-const THROTTLING_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'SlowDown']);
-
-/** How DynamoDB says a transaction was cancelled because a table or index was throttled. */
-const THROTTLED_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
-
-/** AWS throttling is the caller's cue to retry, not a fault of ours: 429, not 500. */
-function asThrottled(error: unknown): Throttled | undefined {
-  if (error instanceof Error && (THROTTLING_ERRORS.has(error.name) || throttledTransaction(error))) {
-    return new Throttled('request throttled, retry later');
-  }
-  return undefined;
+interface ErrorFields {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: string;
+  cause?: ErrorFields | string;
 }
+
+/** The error and its chain of causes (a few levels: wrappers of wrappers add nothing after that). */
+const errorFields = (error: unknown, depth = 0): ErrorFields | string => {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    message: error.message,
+    stack: error.stack,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(error.cause !== undefined && depth < 4 ? { cause: errorFields(error.cause, depth + 1) } : {}),
+  };
+};
+
+/** How DynamoDB says a transaction was cancelled because a table or index was throttled (which no classifier reads). */
+const THROTTLED_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 /** Stores turn failed conditions into 404/409 first; a cancellation that still reaches here naming throttling is throttling. */
 function throttledTransaction(error: Error): boolean {
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
   return error.name === 'TransactionCanceledException' && (reasons ?? []).some((reason) => THROTTLED_CANCELLATIONS.has(reason.Code ?? ''));
-}
-
-/**
- * How a dependency that did not answer in time shows: the SDK's HTTP handler (connection or request timeout),
- * AWS itself, and middy's own TimeoutError just before the function's deadline (the handler was still waiting on something).
- */
-const TIMEOUT_ERRORS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ServiceUnavailable']);
-
-/** Node's codes for a dependency that cannot be reached or dropped the connection. */
-const CONNECTION_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
-
-/**
- * A DynamoDB, S3 or Secrets Manager that is down or hung is a passing outage, not a fault of ours: 503, not 500.
- * Wrappers (Powertools' GetParameterError) keep the SDK's error as their cause.
- */
-function asUnavailable(error: unknown): ServiceUnavailable | undefined {
-  for (let cause = error, depth = 0; cause instanceof Error && !(cause instanceof ApiError) && depth < 5; cause = cause.cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (TIMEOUT_ERRORS.has(cause.name) || (typeof code === 'string' && CONNECTION_ERRORS.has(code))) {
-      return new ServiceUnavailable('service unavailable, retry later');
-    }
-  }
-  return undefined;
 }

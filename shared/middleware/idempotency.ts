@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BadRequest, Conflict } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, type IdempotencyScope, releaseIdempotencyKey } from '../store/idempotency.ts';
+import { authenticatedUser } from './api-key-auth.ts';
 import type { ParseRequestOptions } from './parse-request.ts';
 import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
@@ -13,10 +14,12 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
-interface IdempotencyState {
-  scope: IdempotencyScope;
-  fingerprint: string;
-}
+/** What idempotency puts in request.internal: the claim to complete or release, or the first answer to repeat. */
+export type IdempotencyRequestState = {
+  idempotency?: { scope: IdempotencyScope; fingerprint: string };
+  /** a create's first answer, when this request repeats its Idempotency-Key and body */
+  replay?: Record<string, unknown>;
+};
 
 /**
  * Honours an optional Idempotency-Key header on a create: the first request claims the key (a conditional write,
@@ -29,11 +32,11 @@ export const idempotency = (operation: string, { jsonBody = 'params' }: ParseReq
     const idempotencyKey = headerValue(request.event, IDEMPOTENCY_HEADER);
     if (idempotencyKey === undefined) return;
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new BadRequest('invalid Idempotency-Key: 1 to 255 printable ASCII characters');
-    const scope = { userUid: (request.internal.user as { userUid: number }).userUid, operation, idempotencyKey };
+    const scope = { userUid: authenticatedUser(request).userUid, operation, idempotencyKey };
     const fingerprint = fingerprintOf(request, jsonBody === 'payload');
     const claim = await claimIdempotencyKey(scope, fingerprint, IDEMPOTENCY_RETENTION_S, IDEMPOTENCY_LOCK_S);
     if (claim.claimed) {
-      request.internal.idempotency = { scope, fingerprint } satisfies IdempotencyState;
+      request.internal.idempotency = { scope, fingerprint };
       return;
     }
     if (claim.existing.fingerprint !== fingerprint) throw new Conflict('Idempotency-Key already used with a different request');
@@ -42,12 +45,12 @@ export const idempotency = (operation: string, { jsonBody = 'params' }: ParseReq
   };
 
   const idempotencyAfter = async (request: HttpRequest): Promise<void> => {
-    const state = request.internal.idempotency as IdempotencyState | undefined;
+    const state = request.internal.idempotency;
     if (state) await completeIdempotencyKey(state.scope, request.response as unknown as Record<string, unknown>);
   };
 
   const idempotencyOnError = async (request: HttpRequest): Promise<void> => {
-    const state = request.internal.idempotency as IdempotencyState | undefined;
+    const state = request.internal.idempotency;
     if (state) await releaseIdempotencyKey(state.scope, state.fingerprint);
   };
   return { name: 'idempotency', before: idempotencyBefore, after: idempotencyAfter, onError: idempotencyOnError };

@@ -6,6 +6,18 @@ import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
+/** What parseRequest puts in request.internal. */
+export type ParsedRequestState = {
+  /** query string merged with form or JSON-object body fields; body wins */
+  params?: Record<string, unknown>;
+  /** each source on its own, for the api key (which skips blank values source by source) */
+  queryParams?: Record<string, unknown>;
+  bodyParams?: Record<string, unknown>;
+  /** a body that cannot be read as parameters; thrown after the api key check, so a keyless request still answers 401 */
+  bodyError?: BadRequest;
+  body?: ParsedBody;
+};
+
 export interface ParseRequestOptions {
   jsonBody?: JsonBody | undefined;
 }

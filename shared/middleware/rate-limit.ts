@@ -13,9 +13,8 @@ export interface RateLimitOptions {
 
 type Counted = { count: number } | { error: unknown };
 
-interface RateLimitState {
-  rateCount?: Promise<Counted>;
-}
+/** What rateLimit's `count` phase puts in request.internal for its `enforce` phase. */
+export type RateLimitState = { rateCount?: Promise<Counted> };
 
 /**
  * Per-api-key throttling shared by every Lambda container: one atomic counter per key and window in the table.
@@ -26,7 +25,7 @@ export const rateLimit = ({ countRequest, limit, windowS }: RateLimitOptions): {
   const rateLimitCountBefore = (request: HttpRequest): void => {
     const apiKey = presentedKey(request);
     if (!apiKey || limit() === 0) return;
-    (request.internal as RateLimitState).rateCount = countRequest(hashApiKey(apiKey), windowS()).then(
+    request.internal.rateCount = countRequest(hashApiKey(apiKey), windowS()).then(
       (count) => ({ count }),
       // kept, not thrown: a lookup that fails first must not leave an unhandled rejection behind
       (error: unknown) => ({ error }),
@@ -34,7 +33,7 @@ export const rateLimit = ({ countRequest, limit, windowS }: RateLimitOptions): {
   };
 
   const rateLimitEnforceBefore = async (request: HttpRequest): Promise<void> => {
-    const counted = await (request.internal as RateLimitState).rateCount;
+    const counted = await request.internal.rateCount;
     if (!counted) return;
     if ('error' in counted) throw counted.error;
     if (counted.count > limit()) throw new Throttled('too many requests for this api key, retry later');

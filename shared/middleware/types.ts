@@ -1,23 +1,19 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { ParsedBody } from '../contracts/request-body.ts';
-import type { AuthenticatedUser } from '../domain/user.ts';
+import type { DeviceTokenAuthState } from '../devices/device-token-auth.ts';
+import type { ApiKeyAuthState } from './api-key-auth.ts';
+import type { IdempotencyRequestState } from './idempotency.ts';
+import type { ParsedRequestState } from './parse-request.ts';
+import type { RateLimitState } from './rate-limit.ts';
+import type { ValidatedInputState } from './validate-input.ts';
 
-/** Per-request state the middlewares hand to each other (middy's request.internal). */
-export interface RequestState extends Record<string, unknown> {
-  /** query string merged with form or JSON-object body fields; body wins */
-  params?: Record<string, unknown>;
-  /** each source on its own, for the api key (which skips blank values source by source) */
-  queryParams?: Record<string, unknown>;
-  bodyParams?: Record<string, unknown>;
-  /** a body that cannot be read as parameters; thrown after the api key check, so a keyless request still answers 401 */
-  bodyError?: Error;
-  body?: ParsedBody;
-  user?: AuthenticatedUser;
-  input?: unknown;
-  /** a create's first answer, when this request repeats its Idempotency-Key and body */
-  replay?: Record<string, unknown>;
-}
+/** Per-request state the middlewares hand to each other (middy's request.internal): what each one declares it puts there. */
+export type RequestState = ParsedRequestState &
+  ApiKeyAuthState &
+  RateLimitState &
+  ValidatedInputState &
+  IdempotencyRequestState &
+  DeviceTokenAuthState;
 
 export type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;
 export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>;

@@ -6,6 +6,7 @@
  */
 
 import type { FuelFill } from '../domain/fuel-fill.ts';
+import { secondsBetween } from '../domain/time.ts';
 import {
   type DetectedFill,
   type DetectedTrip,
@@ -179,7 +180,7 @@ function detectByHour(start: TrackState, points: readonly Position[], profile: V
   return run;
 }
 
-const seconds = (from: string, to: string): number => Math.abs(Date.parse(to) - Date.parse(from)) / 1000;
+const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));
 
 /** Pairs each found item with the nearest unpaired stored one within the tolerance. */
 function pair<Found, Stored>(

@@ -105,9 +105,10 @@ export async function fetchAmazonLocationMap(map: LiveMap, timeoutMs = providerT
 function providerFailure(error: unknown, timeoutMs: number): ProviderFailed {
   const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   const status = failure.$metadata?.httpStatusCode;
-  if (status) return new ProviderFailed(`${AMAZON_LOCATION_MAPS} answered HTTP ${status}`);
+  if (status) return new ProviderFailed(`${AMAZON_LOCATION_MAPS} answered HTTP ${status}`, { cause: error });
   const timedOut = ['TimeoutError', 'AbortError', 'RequestTimeout'].includes(failure.name ?? '');
   return new ProviderFailed(
     timedOut ? `${AMAZON_LOCATION_MAPS} did not answer within ${timeoutMs / 1000} s` : `${AMAZON_LOCATION_MAPS} could not be reached`,
+    { cause: error },
   );
 }

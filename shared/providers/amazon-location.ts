@@ -14,8 +14,8 @@ export function amazonLocationClientSettings(endpoint: string | undefined) {
 export function amazonLocationFailure(provider: string, error: unknown, timeoutMs: number): ProviderFailed {
   const name = error instanceof Error ? error.name : 'Error';
   if (name === 'TimeoutError' || name === 'AbortError' || name === 'RequestTimeout')
-    return new ProviderFailed(`${provider} did not answer within ${timeoutMs / 1000} s`);
+    return new ProviderFailed(`${provider} did not answer within ${timeoutMs / 1000} s`, { cause: error });
   const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
   const word = /^[A-Za-z]{1,60}$/.test(name) ? name : 'an error';
-  return new ProviderFailed(status ? `${provider} answered HTTP ${status} (${word})` : `${provider} failed with ${word}`);
+  return new ProviderFailed(status ? `${provider} answered HTTP ${status} (${word})` : `${provider} failed with ${word}`, { cause: error });
 }

@@ -36,9 +36,9 @@ export async function fetchGoogleStaticMap(map: LiveMap, mapApiKey: string, time
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await response.arrayBuffer());
-  } catch {
+  } catch (error) {
     // The request's deadline also covers the body: a stalled image is a provider failure, not ours.
-    throw new ProviderFailed(`${GOOGLE_STATIC_MAPS} did not send the whole image within ${timeoutMs / 1000} s`);
+    throw new ProviderFailed(`${GOOGLE_STATIC_MAPS} did not send the whole image within ${timeoutMs / 1000} s`, { cause: error });
   }
   if (!isPng(bytes)) throw new ProviderFailed(`${GOOGLE_STATIC_MAPS} did not answer with a PNG image`);
   return bytes;

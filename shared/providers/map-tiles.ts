@@ -69,8 +69,8 @@ async function fetchTile(url: URL, timeoutMs: number, deadline: AbortSignal): Pr
   let image: Uint8Array;
   try {
     image = new Uint8Array(await response.arrayBuffer());
-  } catch {
-    throw new ProviderFailed(`${MAP_TILES} did not send the whole tile within ${timeoutMs / 1000} s`);
+  } catch (error) {
+    throw new ProviderFailed(`${MAP_TILES} did not send the whole tile within ${timeoutMs / 1000} s`, { cause: error });
   }
   const format = imageFormat(image);
   if (!format) throw new ProviderFailed(`${MAP_TILES} did not answer with a PNG or JPEG tile`);

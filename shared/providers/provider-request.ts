@@ -20,7 +20,9 @@ export async function providerRequest(
     response = await fetch(url, { signal: deadline, headers });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new ProviderFailed(timedOut ? `${provider} did not answer within ${timeoutMs / 1000} s` : `${provider} could not be reached`);
+    throw new ProviderFailed(timedOut ? `${provider} did not answer within ${timeoutMs / 1000} s` : `${provider} could not be reached`, {
+      cause: error,
+    });
   }
   if (!response.ok) {
     await response.body?.cancel();

@@ -65,7 +65,9 @@ export async function addFillSlip(fill: NewFillSlip): Promise<ExpenseSlip> {
   } catch (error) {
     if (failedConditions(error)?.[1]) {
       const existing = claimedSlipUid(error);
-      throw new Conflict(`a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid ${existing}`);
+      throw new Conflict(`a slip already exists for this fill: use editExpenseSlip or deleteExpenseSlip with slip_uid ${existing}`, {
+        cause: error,
+      });
     }
     throw error;
   }

@@ -43,7 +43,7 @@ export async function addExpenseType(userUid: number, name: string): Promise<Exp
       { Put: nameClaim(userUid, added.type, name) },
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new Conflict(DUPLICATE);
+    if (failedConditions(error)?.[1]) throw new Conflict(DUPLICATE, { cause: error });
     throw error;
   }
   return added;
@@ -73,7 +73,7 @@ export async function renameExpenseType(userUid: number, type: number, name: str
     // Only the new name's claim failing, with the type as read, is another type holding the name.
     refuse: (error) => {
       const failed = failedConditions(error);
-      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(DUPLICATE) : undefined;
+      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(DUPLICATE, { cause: error }) : undefined;
     },
     busyMessage: BUSY,
   });

@@ -70,7 +70,7 @@ export async function addOperator(userUid: number, fields: OperatorFields): Prom
   try {
     await transactWrite([putOperator, { Put: claimTag(operator, operator.tagId) }]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new Conflict(TAG_TAKEN);
+    if (failedConditions(error)?.[1]) throw new Conflict(TAG_TAKEN, { cause: error });
     throw error;
   }
   return operator;
@@ -103,7 +103,7 @@ export async function editOperator(userUid: number, operatorUid: number, changes
     // Only the new tag's claim failing, with the operator as read, is another operator holding the tag.
     refuse: (error) => {
       const failed = failedConditions(error);
-      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(TAG_TAKEN) : undefined;
+      return failed?.[2] && !failed[0] && !failed[1] ? new Conflict(TAG_TAKEN, { cause: error }) : undefined;
     },
     busyMessage: BUSY,
   });

@@ -184,7 +184,7 @@ export async function writeWithOptimisticRetry<Current, Result>(edit: Optimistic
       if (refusal) throw refusal;
       if (attempt === OPTIMISTIC_ATTEMPTS) {
         await edit.read();
-        throw new Conflict(edit.busyMessage);
+        throw new Conflict(edit.busyMessage, { cause: error });
       }
       await backOff(attempt);
     }

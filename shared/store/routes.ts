@@ -47,7 +47,7 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
       ...newLocations.map((location) => ({ Put: newLocationPut(userUid, location) })),
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw NotFound.notLinked('vehicle');
+    if (failedConditions(error)?.[1]) throw NotFound.notLinked('vehicle', { cause: error });
     throw error;
   }
   return route;

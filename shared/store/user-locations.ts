@@ -87,7 +87,7 @@ export async function deleteUserLocation(userUid: number, userLocationUid: numbe
       }),
     );
   } catch (error) {
-    if (isConditionFailed(error)) throw NotFound.notLinked('location');
+    if (isConditionFailed(error)) throw NotFound.notLinked('location', { cause: error });
     throw error;
   }
 }

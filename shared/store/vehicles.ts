@@ -31,7 +31,7 @@ export async function addVehicle(details: NewVehicle): Promise<Vehicle> {
       },
     ]);
   } catch (error) {
-    if (failedConditions(error)?.[1]) throw new Conflict(`imei ${vehicle.imei} is already registered`);
+    if (failedConditions(error)?.[1]) throw new Conflict(`imei ${vehicle.imei} is already registered`, { cause: error });
     throw error;
   }
   return vehicle;

@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_REPORTING,
-  demoFleetDay,
-  fleetDay,
-  type PlanEvent,
-  type SimulatedDay,
-  type SimulatedRecord,
-  type SimVehicle,
-  simulateDay,
-  type TruthFill,
-} from '../../local/simulator.ts';
-import {
   type DetectedFill,
   type DetectedTrip,
   detect,
@@ -20,6 +9,17 @@ import {
 } from '../../shared/domain/tracking/detector.ts';
 import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import {
+  DEFAULT_REPORTING,
+  demoFleetDay,
+  fleetDay,
+  type PlanEvent,
+  type SimulatedDay,
+  type SimulatedRecord,
+  type SimVehicle,
+  simulateDay,
+  type TruthFill,
+} from '../../simulator/index.ts';
 
 // Tolerances of DESIGN.md section 5's acceptance: never loosened to make a case pass.
 const DISTANCE_TOLERANCE = 0.02;

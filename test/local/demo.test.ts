@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedDemo } from '../../local/seed.ts';
-import { demoFleetDay, interleave, recordsUntil } from '../../local/simulator.ts';
 import { ensureTable } from '../../local/table.ts';
 import { distanceKm } from '../../shared/domain/geo.ts';
+import { demoFleetDay, interleave, recordsUntil } from '../../simulator/index.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 
 const IMEIS = ['356307042441013', '356307042441021', '356307042441039'];

@@ -1,104 +1,122 @@
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * apiKeyAuth behind the parser, against the keys in DynamoDB Local: keys made by the store (createApiKey) or
+ * planted under a hash this file states itself, so the hashing is checked apart from the code that does it.
+ */
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../shared/domain/api-key.ts';
+import { describe, expect, it } from 'vitest';
 import { Forbidden, Unauthorized } from '../../shared/errors.ts';
-import { apiKeyAuth, MAX_KEY_CACHE_MS } from '../../shared/middleware/api-key-auth.ts';
+import { apiKeyAuth, authenticatedUser, MAX_KEY_CACHE_MS } from '../../shared/middleware/api-key-auth.ts';
 import { parseRequest } from '../../shared/middleware/parse-request.ts';
-import type { RequestState } from '../../shared/middleware/types.ts';
-import { findApiKey } from '../../shared/store/api-keys.ts';
+import type { HttpRequest } from '../../shared/middleware/types.ts';
+import { findApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { givenUser } from '../support/builders.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
-const dynamo = mockClient(DynamoDBDocumentClient);
-afterEach(() => dynamo.reset());
+/** The FIPS 180-2 test vector: SHA-256("abc"), in hex. */
+const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
-const KEY = 'k3y-of-the-test-user';
-const keyItem = { ...keys.apiKey(hashApiKey(KEY)), user_uid: 42, gmt_offset_minutes: 120, locked: false };
-
-/** The auth middleware behind the parser, with a handler that reports the user it was given. */
+/** The auth middleware behind the parser, with a handler that answers the user it was given. */
 function authenticated(options: { now?: () => number; cacheTtlMs?: number } = {}) {
   return middy()
     .use(parseRequest())
     .use(apiKeyAuth({ findApiKey, ...options }))
     .before((request) => {
-      (request.context as typeof request.context & { user?: unknown }).user = (request.internal as RequestState).user;
+      (request.context as typeof request.context & { user?: unknown }).user = authenticatedUser(request as unknown as HttpRequest);
     })
     .handler(async (_event: unknown, context: any) => context.user);
 }
 
+/** A key item written straight to the table under the given hash, as the store lays it out. */
+async function plantKey(keyHash: string, item: { userUid: number; gmtOffsetMinutes: number }): Promise<void> {
+  await dynamo().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.apiKey(keyHash), user_uid: item.userUid, gmt_offset_minutes: item.gmtOffsetMinutes, locked: false },
+    }),
+  );
+}
+
+const withQueryKey = (key: string) => anEvent({ query: `api_key=${encodeURIComponent(key)}` });
+
 describe('apiKeyAuth', () => {
-  it('finds the key by its SHA-256 hash and hands the user on', async () => {
+  it('finds the key by its SHA-256 hash in hex and hands the user on, with the offset stored beside the key', async () => {
     // Prepare
-    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
+    const user = await givenUser({ gmtOffsetMinutes: 120 });
+    await plantKey(ABC_SHA256, { userUid: user.userUid, gmtOffsetMinutes: 120 });
     // Act
-    const user = await authenticated()(anEvent({ query: `api_key=${KEY}` }), aContext());
+    const found = await authenticated()(withQueryKey('abc'), aContext());
     // Assess
-    expect(user).toEqual({ userUid: 42, gmtOffsetMinutes: 120 });
-    expect(JSON.stringify(dynamo.calls().map((call) => call.args[0].input))).not.toContain(KEY);
+    expect(found).toEqual({ userUid: user.userUid, gmtOffsetMinutes: 120 });
   });
 
   it('prefers the X-Api-Key header over the query string and the body', async () => {
-    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
+    const user = await givenUser();
     const event = anEvent({
       method: 'POST',
       query: 'api_key=wrong',
-      headers: { 'x-api-key': KEY, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { 'x-api-key': user.key, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'api_key=also-wrong',
     });
-    await expect(authenticated()(event, aContext())).resolves.toMatchObject({ userUid: 42 });
+    await expect(authenticated()(event, aContext())).resolves.toMatchObject({ userUid: user.userUid });
   });
 
   it('reads the key from a form or JSON body', async () => {
-    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
-    const form = anEvent({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `api_key=${KEY}` });
-    const json = anEvent({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: KEY }) });
-    await expect(authenticated()(form, aContext())).resolves.toMatchObject({ userUid: 42 });
-    await expect(authenticated()(json, aContext())).resolves.toMatchObject({ userUid: 42 });
+    const user = await givenUser();
+    const form = anEvent({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `api_key=${user.key}` });
+    const json = anEvent({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: user.key }) });
+    await expect(authenticated()(form, aContext())).resolves.toMatchObject({ userUid: user.userUid });
+    await expect(authenticated()(json, aContext())).resolves.toMatchObject({ userUid: user.userUid });
   });
 
   it.each([
-    ['a blank header and a query key', anEvent({ query: `api_key=${KEY}`, headers: { 'x-api-key': ' ' } })],
+    ['a blank header and a query key', (key: string) => anEvent({ query: `api_key=${key}`, headers: { 'x-api-key': ' ' } })],
     [
       'an empty form body key and a query key',
-      anEvent({
-        method: 'POST',
-        query: `api_key=${KEY}`,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'api_key=',
-      }),
+      (key: string) =>
+        anEvent({
+          method: 'POST',
+          query: `api_key=${key}`,
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'api_key=',
+        }),
     ],
     [
       'a blank JSON body key and a query key',
-      anEvent({ method: 'POST', query: `api_key=${KEY}`, headers: { 'Content-Type': 'application/json' }, body: '{"api_key":"  "}' }),
+      (key: string) =>
+        anEvent({ method: 'POST', query: `api_key=${key}`, headers: { 'Content-Type': 'application/json' }, body: '{"api_key":"  "}' }),
     ],
     [
       'a blank query key and a body key',
-      anEvent({
-        method: 'POST',
-        query: 'api_key=',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `api_key=${KEY}`,
-      }),
+      (key: string) =>
+        anEvent({
+          method: 'POST',
+          query: 'api_key=',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `api_key=${key}`,
+        }),
     ],
     [
       'a blank header, a blank body key and a query key',
-      anEvent({
-        method: 'POST',
-        query: `api_key=${KEY}`,
-        headers: { 'x-api-key': '', 'Content-Type': 'application/json' },
-        body: '{"api_key":""}',
-      }),
+      (key: string) =>
+        anEvent({
+          method: 'POST',
+          query: `api_key=${key}`,
+          headers: { 'x-api-key': '', 'Content-Type': 'application/json' },
+          body: '{"api_key":""}',
+        }),
     ],
-  ])('never lets a blank key hide a given one: %s', async (_case, event) => {
-    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
-    await expect(authenticated()(event, aContext())).resolves.toMatchObject({ userUid: 42 });
+  ])('never lets a blank key hide a given one: %s', async (_case, eventWith) => {
+    const user = await givenUser();
+    await expect(authenticated()(eventWith(user.key), aContext())).resolves.toMatchObject({ userUid: user.userUid });
   });
 
   it('prefers the body over the query string when both carry a key', async () => {
-    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: keyItem });
-    dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey('wrong')) }).resolves({});
+    const user = await givenUser();
     const event = (body: string, query: string) =>
       anEvent({
         method: 'POST',
@@ -106,8 +124,8 @@ describe('apiKeyAuth', () => {
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: `api_key=${body}`,
       });
-    await expect(authenticated()(event(KEY, 'wrong'), aContext())).resolves.toMatchObject({ userUid: 42 });
-    await expect(authenticated()(event('wrong', KEY), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
+    await expect(authenticated()(event(user.key, 'wrong'), aContext())).resolves.toMatchObject({ userUid: user.userUid });
+    await expect(authenticated()(event('wrong', user.key), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
   });
 
   it('says "api key missing" for a keyless request whose body is broken JSON, before the body error', async () => {
@@ -118,57 +136,74 @@ describe('apiKeyAuth', () => {
   it('says "api key missing" when no key is given, or only blanks', async () => {
     await expect(authenticated()(anEvent(), aContext())).rejects.toEqual(new Unauthorized('api key missing'));
     await expect(authenticated()(anEvent({ query: 'api_key=%20%20' }), aContext())).rejects.toEqual(new Unauthorized('api key missing'));
-    expect(dynamo.calls()).toHaveLength(0);
   });
 
   it('says "unknown api key" when no item has the hash', async () => {
-    dynamo.on(GetCommand).resolves({});
-    await expect(authenticated()(anEvent({ query: 'api_key=nope' }), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
+    await expect(authenticated()(withQueryKey('no-such-key'), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
   });
 
   it('says "api key locked" for a locked key', async () => {
-    dynamo.on(GetCommand).resolves({ Item: { ...keyItem, locked: true } });
-    await expect(authenticated()(anEvent({ query: `api_key=${KEY}` }), aContext())).rejects.toEqual(new Forbidden('api key locked'));
+    const user = await givenUser();
+    await setApiKeyLocked(user.key, true);
+    await expect(authenticated()(withQueryKey(user.key), aContext())).rejects.toEqual(new Forbidden('api key locked'));
   });
 
-  it('lets a DynamoDB failure during the lookup through, for the error mapper to answer 500', async () => {
-    dynamo.on(GetCommand).rejects(new Error('connection reset'));
-    await expect(authenticated()(anEvent({ query: `api_key=${KEY}` }), aContext())).rejects.toThrow('connection reset');
+  it('lets a DynamoDB failure during the lookup through, for the error mapper to answer', async () => {
+    // Prepare: DynamoDB Local does not fail on demand, so this one lookup is made to
+    const failing = mockClient(dynamo());
+    failing.on(GetCommand).rejects(new Error('connection reset'));
+    try {
+      // Act
+      const answer = authenticated()(withQueryKey('any-key'), aContext());
+      // Assess
+      await expect(answer).rejects.toThrow('connection reset');
+    } finally {
+      failing.restore();
+    }
   });
 
-  it('serves a found key from memory within the cache time, then looks again', async () => {
+  it('serves a found key from memory within the cache time, then reads it again', async () => {
     // Prepare
+    const user = await givenUser();
     let clock = 1_000_000;
-    dynamo.on(GetCommand).resolves({ Item: keyItem });
     const handler = authenticated({ now: () => clock, cacheTtlMs: 30_000 });
-    const event = anEvent({ query: `api_key=${KEY}` });
+    await handler(withQueryKey(user.key), aContext());
+    await setApiKeyLocked(user.key, true);
     // Act
-    await handler(event, aContext());
     clock += 29_000;
-    await handler(event, aContext());
-    const callsWithinTtl = dynamo.commandCalls(GetCommand).length;
+    const withinTtl = await handler(withQueryKey(user.key), aContext()).catch((error: Error) => error);
     clock += 2_000;
-    dynamo.on(GetCommand).resolves({ Item: { ...keyItem, locked: true } });
-    const afterTtl = handler(event, aContext());
+    const afterTtl = await handler(withQueryKey(user.key), aContext()).catch((error: Error) => error);
     // Assess
-    expect(callsWithinTtl).toBe(1);
-    await expect(afterTtl).rejects.toEqual(new Forbidden('api key locked'));
+    expect(withinTtl).toMatchObject({ userUid: user.userUid });
+    expect(afterTtl).toEqual(new Forbidden('api key locked'));
   });
 
   it('never caches a key for more than 60 seconds, whatever it is told', async () => {
+    // Prepare
+    const user = await givenUser();
     let clock = 0;
-    dynamo.on(GetCommand).resolves({ Item: keyItem });
     const handler = authenticated({ now: () => clock, cacheTtlMs: 10 * MAX_KEY_CACHE_MS });
-    await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
+    await handler(withQueryKey(user.key), aContext());
+    await setApiKeyLocked(user.key, true);
+    // Act
     clock += MAX_KEY_CACHE_MS + 1;
-    await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
-    expect(dynamo.commandCalls(GetCommand)).toHaveLength(2);
+    const later = handler(withQueryKey(user.key), aContext());
+    // Assess
+    await expect(later).rejects.toEqual(new Forbidden('api key locked'));
   });
 
   it('does not remember unknown keys, so a key created a moment later works at once', async () => {
-    dynamo.on(GetCommand).resolvesOnce({}).resolves({ Item: keyItem });
+    // Prepare
+    const user = await givenUser();
     const handler = authenticated();
-    await expect(handler(anEvent({ query: `api_key=${KEY}` }), aContext())).rejects.toEqual(new Unauthorized('unknown api key'));
-    await expect(handler(anEvent({ query: `api_key=${KEY}` }), aContext())).resolves.toMatchObject({ userUid: 42 });
+    const key = `made-later-${user.userUid}`;
+    const before = handler(withQueryKey(key), aContext());
+    await expect(before).rejects.toEqual(new Unauthorized('unknown api key'));
+    // Act
+    await plantKey(createHash('sha256').update(key).digest('hex'), { userUid: user.userUid, gmtOffsetMinutes: 0 });
+    const after = handler(withQueryKey(key), aContext());
+    // Assess
+    await expect(after).resolves.toMatchObject({ userUid: user.userUid });
   });
 });

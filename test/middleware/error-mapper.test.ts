@@ -4,7 +4,10 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/getExpenseTypes/handler.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
+import { Conflict } from '../../shared/errors.ts';
 import { logger } from '../../shared/logger.ts';
+import { errorMapper } from '../../shared/middleware/error-mapper.ts';
+import type { HttpRequest } from '../../shared/middleware/types.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
@@ -85,5 +88,59 @@ describe('the error mapper in the chain', () => {
     expect(result.statusCode).toBe(405);
     expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'method not allowed, use GET' });
     expect(result.headers).toMatchObject({ 'Content-Type': 'application/json; charset=utf-8' });
+  });
+});
+
+describe('the causes the error mapper logs', () => {
+  // Called directly: in the chain, Powertools resets the level to the run's SILENT at every invocation after the first.
+  const mapped = async (error: Error) => {
+    const request = { event: anEvent(), context: aContext(), error, internal: {} } as unknown as HttpRequest;
+    await errorMapper({ operation: 'addExpenseType' }).onError?.(request);
+    return request.response;
+  };
+  const lines = () => logged.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line));
+
+  it('logs the cancelled transaction behind a 409 as its cause, and answers only the message', async () => {
+    // Prepare
+    logger.setLogLevel('INFO');
+    const cancelled = Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons'), {
+      name: 'TransactionCanceledException',
+    });
+    // Act
+    const response = await mapped(new Conflict('expense type already exists', { cause: cancelled }));
+    // Assess
+    expect(response?.statusCode).toBe(409);
+    expect(JSON.parse(response?.body ?? '')).toEqual({ version: '1', result: 'error', error_msg: 'expense type already exists' });
+    expect(lines()).toContainEqual(
+      expect.objectContaining({
+        level: 'INFO',
+        message: 'request refused',
+        operation: 'addExpenseType',
+        status: 409,
+        error: expect.objectContaining({ name: 'Conflict', cause: expect.objectContaining({ name: 'TransactionCanceledException' }) }),
+      }),
+    );
+  });
+
+  it("logs the SDK's timeout behind a 503 as its cause, and answers only the message", async () => {
+    // Prepare
+    logger.setLogLevel('WARN');
+    const timeout = Object.assign(new Error('socket timed out'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+    // Act
+    const response = await mapped(timeout);
+    // Assess
+    expect(response?.statusCode).toBe(503);
+    expect(response?.body).not.toContain('socket');
+    expect(lines()).toContainEqual(
+      expect.objectContaining({
+        level: 'WARN',
+        message: 'dependency unavailable',
+        status: 503,
+        error: expect.objectContaining({
+          name: 'ServiceUnavailable',
+          cause: expect.objectContaining({ name: 'TimeoutError', code: 'ETIMEDOUT', message: 'socket timed out' }),
+        }),
+      }),
+    );
   });
 });

@@ -190,10 +190,32 @@ describe('Idempotency-Key', () => {
     });
   });
 
-  it('refuses a key that is not printable ASCII', async () => {
+  // Header values travel as bytes: HTTP itself refuses control characters other than a tab, so these are what can arrive.
+  it.each([
+    ['a space', 'two words'],
+    ['a tab', 'tab\there'],
+    ['a Latin-1 letter (byte 0xE9)', 'cl\u00e9'],
+    ['UTF-8 Cyrillic, byte by byte', Buffer.from('ключ', 'utf8').toString('latin1')],
+    ['an emoji, byte by byte', Buffer.from('key-🔑', 'utf8').toString('latin1')],
+  ])('refuses a key that is not printable ASCII: %s, creating nothing', async (_case, key) => {
+    // Prepare
     const user = await givenUser();
-    const res = await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' }, { headers: withKey('x'.repeat(256)) });
+    // Act
+    const res = await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' }, { headers: withKey(key) });
+    // Assess
     expect(res).toBeError(400, 'invalid Idempotency-Key: 1 to 255 printable ASCII characters');
+    expect(await listed('getExpenseTypes')(user)).toBe(1);
+  });
+
+  it('refuses a key longer than 255 characters, and takes one of 255', async () => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const tooLong = await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' }, { headers: withKey('x'.repeat(256)) });
+    const longest = await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' }, { headers: withKey('~'.repeat(255)) });
+    // Assess
+    expect(tooLong).toBeError(400, 'invalid Idempotency-Key: 1 to 255 printable ASCII characters');
+    expect(longest).toBeSuccess();
   });
 
   it('is optional: without it every request creates', async () => {

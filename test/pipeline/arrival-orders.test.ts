@@ -3,8 +3,8 @@
  * really arrive in: every order gives the trips, fills, odometer and engine hours of in-order delivery, and the truth.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoFleetDay, interleave, type SimulatedDay, type SimulatedRecord } from '../../local/simulator.ts';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
+import { demoFleetDay, interleave, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
 import { api } from '../support/api.ts';
 import { arrivalOrders, type Batch } from '../support/arrival-orders.ts';
 import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';

@@ -2,7 +2,6 @@
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { demoFleetDay, interleave } from '../../local/simulator.ts';
 import { config } from '../../shared/config.ts';
 import { initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
@@ -12,6 +11,7 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { addFillSlip } from '../../shared/store/expense-slips.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { demoFleetDay, interleave } from '../../simulator/index.ts';
 import { api } from '../support/api.ts';
 import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';

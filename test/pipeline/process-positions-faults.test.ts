@@ -1,25 +1,19 @@
-/** Faults DynamoDB Local cannot produce on demand, injected with aws-sdk-client-mock. */
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import {
-  BatchGetCommand,
-  DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+/**
+ * Faults DynamoDB Local and s3rver cannot produce on demand: the real table and bucket answer every call
+ * (aws-sdk-client-mock's stubs call through), except the one write each case makes fail.
+ */
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KinesisStreamEvent } from 'aws-lambda';
-import { mockClient } from 'aws-sdk-client-mock';
+import { type AwsStub, mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/processPositions/handler.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { s3 } from '../../shared/store/bucket.ts';
+import { dynamo } from '../../shared/store/client.ts';
+import { api } from '../support/api.ts';
+import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aPositionRecord } from '../support/position-builders.ts';
-
-const dynamo = mockClient(DynamoDBDocumentClient);
-const s3 = mockClient(S3Client);
-
-const FAILING = { imei: '356000000000001', vehicleUid: 901 };
-const HEALTHY = { imei: '356000000000002', vehicleUid: 902 };
 
 const kinesisEvent = (records: object[]): KinesisStreamEvent => ({
   Records: records.map((record, i) => ({
@@ -40,67 +34,66 @@ const kinesisEvent = (records: object[]): KinesisStreamEvent => ({
   })),
 });
 
-beforeEach(() => {
-  const vehicles = [FAILING, HEALTHY];
-  dynamo.on(BatchGetCommand).callsFake(({ RequestItems }) => {
-    const [table, { Keys }] = Object.entries(RequestItems as Record<string, { Keys: Array<{ pk: string; sk: string }> }>)[0]!;
-    const items = Keys.flatMap((key) => {
-      const vehicle = vehicles.find((v) => key.pk === `IMEI#${v.imei}` || key.pk === `VEHICLE#${v.vehicleUid}`);
-      if (!vehicle || key.sk === 'TRACK') return [];
-      return key.sk === 'IMEI'
-        ? [{ ...key, vehicle_uid: vehicle.vehicleUid }]
-        : [{ ...key, vehicle_uid: vehicle.vehicleUid, imei: vehicle.imei, name: 'V', fuel_factor: 1 }];
-    });
-    return { Responses: { [table]: items } };
-  });
-  // the failing vehicle's track item (its new points and live record) cannot be written
-  dynamo.on(UpdateCommand).callsFake(({ Key }) => {
-    if (Key.pk === `VEHICLE#${FAILING.vehicleUid}` && Key.sk === 'TRACK') {
-      throw Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
-    }
-    return { Attributes: { value: 1 } };
-  });
-  dynamo.on(QueryCommand).resolves({ Items: [] });
-  dynamo.on(PutCommand).resolves({});
-  s3.on(PutObjectCommand).resolves({});
-});
+const throughputExceeded = () =>
+  Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
 
+/** The vehicle's positions of 1 November as getPositions answers them. */
+const positionsOf = async (user: TestUser, vehicleUid: number): Promise<unknown[]> =>
+  (
+    await api.get('getPositions', {
+      api_key: user.key,
+      vehicle_uid: vehicleUid,
+      start_datetime: '2026-11-01 00:00:00',
+      end_datetime: '2026-11-01 23:59:59',
+    })
+  ).body.positions;
+
+// The shared clients the handler uses in this process, with every call passed through to DynamoDB Local and s3rver.
+let table: AwsStub<any, any, any>;
+let bucket: AwsStub<any, any, any>;
+beforeEach(() => {
+  table = mockClient(dynamo());
+  table.send.callThrough();
+  bucket = mockClient(s3());
+  bucket.send.callThrough();
+});
 afterEach(() => {
-  dynamo.reset();
-  s3.reset();
+  table.restore();
+  bucket.restore();
 });
 
 describe('the processPositions handler', () => {
   it('reports the records of a vehicle whose writes failed as batch item failures, and only those', async () => {
     // Prepare
+    const user = await givenUser();
+    const [failing, healthy] = [await givenVehicle(user), await givenVehicle(user)];
+    // the failing vehicle's track item (its new points and live record) cannot be written
+    table.on(UpdateCommand, { Key: { pk: `VEHICLE#${failing.vehicleUid}`, sk: 'TRACK' } }).rejects(throughputExceeded());
     const event = kinesisEvent([
-      aPositionRecord(FAILING.imei, '2026-11-01T06:00:00Z'),
-      aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z'),
-      aPositionRecord(FAILING.imei, '2026-11-01T06:00:30Z'),
+      aPositionRecord(failing.imei, '2026-11-01T06:00:00Z'),
+      aPositionRecord(healthy.imei, '2026-11-01T06:00:00Z'),
+      aPositionRecord(failing.imei, '2026-11-01T06:00:30Z'),
     ]);
     // Act
     const result = await handler(event, lambdaContext('processPositions', 'faults'));
     // Assess
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'seq-0' }, { itemIdentifier: 'seq-2' }] });
-    const tracksWritten = dynamo
-      .commandCalls(UpdateCommand)
-      .map((call) => call.args[0].input.Key)
-      .filter((key) => key?.sk === 'TRACK');
-    expect(tracksWritten).toEqual(
-      expect.arrayContaining([
-        { pk: `VEHICLE#${HEALTHY.vehicleUid}`, sk: 'TRACK' },
-        { pk: `VEHICLE#${FAILING.vehicleUid}`, sk: 'TRACK' },
-      ]),
-    );
+    expect(await positionsOf(user, healthy.vehicleUid)).toHaveLength(1);
+    expect(await positionsOf(user, failing.vehicleUid)).toHaveLength(0);
   });
 
-  it('fails the whole batch when the archive cannot be written, so Lambda retries it', async () => {
-    s3.on(PutObjectCommand).rejects(new Error('S3 unavailable'));
-    await expect(
-      handler(kinesisEvent([aPositionRecord(HEALTHY.imei, '2026-11-01T06:00:00Z')]), lambdaContext('processPositions', 'faults')),
-    ).rejects.toThrow('S3 unavailable');
-    expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
-    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  it('fails the whole batch when the archive cannot be written, so Lambda retries it, having stored nothing', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    bucket.on(PutObjectCommand).rejects(new Error('S3 unavailable'));
+    const event = kinesisEvent([aPositionRecord(vehicle.imei, '2026-11-01T06:00:00Z')]);
+    // Act
+    const run = handler(event, lambdaContext('processPositions', 'faults'));
+    // Assess
+    await expect(run).rejects.toThrow('S3 unavailable');
+    expect(await positionsOf(user, vehicle.vehicleUid)).toHaveLength(0);
+    const live = await api.get('getLiveData', { api_key: user.key });
+    expect(live.body.vehicles[0]).toMatchObject({ vehicle_uid: String(vehicle.vehicleUid), last_response: null });
   });
 });

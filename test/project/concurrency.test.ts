@@ -9,19 +9,77 @@
  * (deleteExpenseType, deleteOperator, deleteExpenseSlip tests). This file adds the renames, swaps and frees, and
  * many rounds of parallel edits and deletes of one record: never a 404 while the record lives, claims that follow
  * the live names and tags (read from the table after every round), and a job card history in commit order.
+ *
+ * The races go through an API emulator in this worker, so the handlers use this file's DynamoDB client, which
+ * counts contention: conditional writes DynamoDB refused, and writes sent while another write to the same item was
+ * still in flight. Every race shows it really contended (one that never overlaps would pass the checks on the
+ * answers and the table without proving anything).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
+import { freePort } from '../../local/ports.ts';
 import { sameExpenseName } from '../../shared/domain/expense-type.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { type Key, keys } from '../../shared/store/keys.ts';
 import { batchGet, type Item, itemKey, queryRange } from '../../shared/store/requests.ts';
 import { addVehicle } from '../../shared/store/vehicles.ts';
-import { type ApiResponse, api } from '../support/api.ts';
+import { type ApiResponse, createApi } from '../support/api.ts';
 import { anImei, aVehicle, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
 import { givenJobCard } from '../support/job-card-builders.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
+
+let emulator: ApiEmulator;
+const api = createApi(() => emulator.url);
+
+const REFUSED_WRITES = new Set(['ConditionalCheckFailedException', 'TransactionCanceledException']);
+let refusedWrites = 0;
+let overlappingWrites = 0;
+const writesInFlight = new Map<string, number>();
+
+/** The items a write request touches, as `pk|sk`. */
+function writtenItems(input: Record<string, any>): string[] {
+  const targets = input.TransactItems
+    ? input.TransactItems.map((action: Record<string, any>) => {
+        const [request] = Object.values(action);
+        return request.Key ?? request.Item;
+      })
+    : [input.Key ?? input.Item];
+  return targets.filter(Boolean).map((key: Item) => `${key.pk}|${key.sk}`);
+}
+
+beforeAll(async () => {
+  emulator = await startApiEmulator({ port: await freePort() });
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const items = /^(Put|Update|Delete|TransactWrite)/.test(context.commandName ?? '')
+        ? writtenItems(args.input as Record<string, any>)
+        : [];
+      if (items.some((key) => (writesInFlight.get(key) ?? 0) > 0)) overlappingWrites++;
+      for (const key of items) writesInFlight.set(key, (writesInFlight.get(key) ?? 0) + 1);
+      try {
+        return await next(args);
+      } catch (error) {
+        if (error instanceof Error && REFUSED_WRITES.has(error.name)) refusedWrites++;
+        throw error;
+      } finally {
+        for (const key of items) writesInFlight.set(key, (writesInFlight.get(key) ?? 1) - 1);
+      }
+    },
+    { step: 'initialize', name: 'countContention' },
+  );
+});
+afterAll(async () => {
+  dynamo().middlewareStack.remove('countContention');
+  await emulator.close();
+});
+
+/** Refused and overlapping writes so far. */
+const contended = () => refusedWrites + overlappingWrites;
+
+/** Since `before`, DynamoDB refused a conditional write or two writes to one item overlapped: the racing requests met. */
+const expectContended = (before: number) => expect(contended() - before, 'refused or overlapping writes in the race').toBeGreaterThan(0);
 
 const TYPE_TAKEN = 'expense type already exists';
 const TAG_TAKEN = 'tag_id already exists';
@@ -54,6 +112,7 @@ const rename = (user: TestUser, type: number, expense_name: string) =>
 describe('expense type names under concurrency', () => {
   it('gives a name to exactly one of several types renamed to it at once; the others keep their names and claims', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const names = Array.from({ length: 6 }, (_, i) => `Type ${i + 1}`);
     const types = await Promise.all(names.map((name) => givenExpenseType(user, name)));
@@ -66,10 +125,12 @@ describe('expense type names under concurrency', () => {
     const expected = types.map((type, i) => ({ type, name: type === winner.type ? winner.name : names[i] }));
     expect(await liveTypes(user)).toEqual(expected.sort((x, y) => x.type - y.type));
     await expectNameClaimsMatchTypes(user, ['Tolls', ...names]);
+    expectContended(contention);
   });
 
   it('gives a name to exactly one of the adds and renames racing for it', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const names = Array.from({ length: 5 }, (_, i) => `Type ${i + 1}`);
     const types = await Promise.all(names.map((name) => givenExpenseType(user, name)));
@@ -83,10 +144,12 @@ describe('expense type names under concurrency', () => {
     for (const res of lost(results)) expect(res).toBeError(409, TYPE_TAKEN);
     expect((await liveTypes(user)).filter((type) => sameExpenseName(type.name, 'parking'))).toHaveLength(1);
     await expectNameClaimsMatchTypes(user, ['Parking', ...names]);
+    expectContended(contention);
   });
 
   it('refuses both of two types swapping names at once, leaving both as they were', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const [tolls, parking] = [await givenExpenseType(user, 'Tolls'), await givenExpenseType(user, 'Parking')];
     // Act
@@ -98,15 +161,21 @@ describe('expense type names under concurrency', () => {
       { type: parking, name: 'Parking' },
     ]);
     await expectNameClaimsMatchTypes(user, ['Tolls', 'Parking']);
+    expectContended(contention);
   });
 
   it('never leaves a name claimed by a deleted type when a rename races its delete', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const types = await Promise.all(Array.from({ length: 5 }, (_, i) => givenExpenseType(user, `Old ${i}`)));
     // Act
     const results = await Promise.all(
-      types.flatMap((type, i) => [rename(user, type, `New ${i}`), api.post('deleteExpenseType', { api_key: user.key, type })]),
+      // half the pairs send the delete first, so either can reach the table first
+      types.flatMap((type, i) => {
+        const pair = [() => rename(user, type, `New ${i}`), () => api.post('deleteExpenseType', { api_key: user.key, type })];
+        return (i % 2 ? pair.reverse() : pair).map((send) => send());
+      }),
     );
     // Assess
     for (const res of lost(results)) expect(res).toBeError(404, 'expense type not found or not linked to this api key');
@@ -114,6 +183,7 @@ describe('expense type names under concurrency', () => {
       user,
       types.flatMap((_, i) => [`Old ${i}`, `New ${i}`]),
     );
+    expectContended(contention);
   });
 });
 
@@ -142,6 +212,7 @@ const BUSY = (thing: string) => `${thing} is being changed by another request, t
 describe('expense type names over many rounds of racing renames and deletes', () => {
   it('keeps each claim on its live name, and answers a rename 200 or 409, or 404 only once its type is deleted', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const [alpha, bravo, charlie] = (await Promise.all(['Alpha', 'Bravo', 'Charlie'].map((name) => givenExpenseType(user, name)))) as [
       number,
@@ -180,6 +251,7 @@ describe('expense type names over many rounds of racing renames and deletes', ()
       doomed = added.status === 200 ? added.body.type : await givenExpenseType(user, `Doomed ${round} again`);
       names.set(doomed, added.status === 200 ? `DOOMED ${round}` : `Doomed ${round} again`);
     }
+    expectContended(contention);
   }, 60_000);
 });
 
@@ -304,6 +376,7 @@ describe('edits of one existing record racing each other', () => {
     'answers every parallel edit of %s 200 or its 409, never 404, and keeps one edit whole',
     async (_, given) => {
       // Prepare
+      const contention = contended();
       const user = await givenUser();
       const record = await given(user);
       for (let round = 1; round <= ROUNDS; round++) {
@@ -315,6 +388,7 @@ describe('edits of one existing record racing each other', () => {
         expect(winners.length, `round ${round}`).toBeGreaterThan(0);
         expect(winners).toContainEqual(await record.read());
       }
+      expectContended(contention);
     },
     60_000,
   );
@@ -325,6 +399,7 @@ describe('edits of one existing record racing each other', () => {
 describe('job card history under parallel edits', () => {
   it('numbers the snapshots of every committed edit in history order, one each, over many rounds', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const card = await givenJobCard(user, { Edit: 'created' });
     const committed: string[] = ['created'];
@@ -360,6 +435,7 @@ describe('job card history under parallel edits', () => {
       // The last snapshot is the edit that committed last: the card holds its payload.
       expect(current.body.job_card.payload).toEqual(snapshots.at(-1)!.payload);
     }
+    expectContended(contention);
   }, 60_000);
 });
 
@@ -392,6 +468,7 @@ function addWinner(results: ApiResponse[], users: TestUser[]): Holder | undefine
 describe('tag_id under concurrency', () => {
   it('refuses both of two operators swapping tags at once, leaving each tag with its holder', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const [first, second] = [await givenOperator(user), await givenOperator(user)];
     // Act
@@ -403,6 +480,7 @@ describe('tag_id under concurrency', () => {
     for (const res of results) expect(res).toBeError(409, TAG_TAKEN);
     await expectTagHeldBy(first.tagId, { user, operatorUid: first.operatorUid }, [user]);
     await expectTagHeldBy(second.tagId, { user, operatorUid: second.operatorUid }, [user]);
+    expectContended(contention);
   });
 
   it.each([
@@ -414,6 +492,7 @@ describe('tag_id under concurrency', () => {
     ['deleted', (owner: TestUser, operatorUid: number) => api.post('deleteOperator', { api_key: owner.key, operator_uid: operatorUid })],
   ])('gives a tag freed by an operator %s to at most one of the users racing for it', async (how, free) => {
     // Prepare
+    const contention = contended();
     const owner = await givenUser();
     const { operatorUid, tagId } = await givenOperator(owner);
     const newTag = aTagId();
@@ -427,12 +506,14 @@ describe('tag_id under concurrency', () => {
     expect(freed).toBeSuccess();
     await expectTagHeldBy(tagId, addWinner(added, racers), [owner, ...racers]);
     await expectTagHeldBy(newTag, how === 'deleted' ? undefined : { user: owner, operatorUid }, [owner]);
+    expectContended(contention);
   });
 });
 
 describe('tag claims over many rounds of racing tag moves and deletes', () => {
   it('leaves each tag claimed exactly by its live operator, and answers an edit 404 only once its operator is deleted', async () => {
     // Prepare
+    const contention = contended();
     const [owner, racer] = await Promise.all([givenUser(), givenUser()]);
     // Half the rounds of the others: every round moves one tag eight ways, so its transactions retry the most.
     for (let round = 1; round <= ROUNDS / 2; round++) {
@@ -459,6 +540,7 @@ describe('tag claims over many rounds of racing tag moves and deletes', () => {
       ).toEqual(holder);
       expect(await item(keys.operator(owner.userUid, operatorUid))).toBeUndefined();
     }
+    expectContended(contention);
   }, 60_000);
 });
 
@@ -469,6 +551,7 @@ const SLIP_EXISTS = /^a slip already exists for this fill: use editExpenseSlip o
 describe('one slip per fill under concurrency', () => {
   it('keeps at most one slip on a fill when its slip is deleted while new slips race for it', async () => {
     // Prepare
+    const contention = contended();
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     const eventUid = await givenFuelFill(vehicle);
@@ -494,6 +577,7 @@ describe('one slip per fill under concurrency', () => {
     );
     if (winner !== undefined)
       expect((await api.get('getExpenseSlip', { api_key: user.key, slip_uid: winner })).body.slip).toMatchObject({ type: 1 });
+    expectContended(contention);
   });
 });
 
@@ -504,6 +588,7 @@ const vehicleCounter = async (): Promise<number> => Number((await item(keys.coun
 describe('vehicle IMEIs under concurrency', () => {
   it('registers one of 20 vehicles added at once with one IMEI, and stores no vehicle for the others', async () => {
     // Prepare
+    const contention = contended();
     const imei = await anImei();
     const firstId = (await vehicleCounter()) + 1;
     // Act
@@ -518,5 +603,6 @@ describe('vehicle IMEIs under concurrency', () => {
     const ids = Array.from({ length: (await vehicleCounter()) - firstId + 1 }, (_, i) => firstId + i);
     const stored = await batchGet(ids.map((id) => keys.vehicle(id)));
     expect(stored.filter((vehicle) => vehicle.imei === imei).map((vehicle) => vehicle.vehicle_uid)).toEqual([winners[0]!.vehicleUid]);
+    expectContended(contention);
   });
 });

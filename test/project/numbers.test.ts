@@ -27,9 +27,20 @@ interface Target {
   parameter: string;
   /** the request's JSON body with the value in place */
   body: (value: number | string) => Promise<Record<string, unknown>> | Record<string, unknown>;
-  /** what the operation has written for the user, to prove a refusal writes nothing and a success reads back */
+  /** what the operation has written for the user, to prove a refusal writes nothing */
   written: () => Promise<unknown>;
+  /** for a parameter that may be normalised: the value as read back after a success, and what it must be */
+  kept?: { read: (res: ApiResponse) => Promise<unknown>; expected: (value: number | string) => unknown };
 }
+
+/** The value rounded to `decimals` places, worked out apart from the service's own rounding (and -0 as 0). */
+const toDecimals =
+  (decimals: number) =>
+  (value: number | string): number =>
+    Math.round(Number(value) * 10 ** decimals) / 10 ** decimals + 0;
+const COORDINATE = toDecimals(7);
+/** text parameters keep a JSON number as JavaScript spells it, and decimal text as sent */
+const AS_TEXT = (value: number | string): string => String(value);
 
 /** A fresh user and the records each target needs, per case: no case sees another's writes. */
 async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
@@ -46,6 +57,19 @@ async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
     async () =>
       readBack(user, operation, params);
   const locations = read('getUserLocations');
+  const locationRead = async (uid: number): Promise<Record<string, any>> =>
+    (await api.get('getUserLocation', { api_key: user.key, user_location_uid: uid })).body.location;
+  /** a field of the location the request added (or edited, when `uid` is given) */
+  const locationField = (field: string, uid?: number) => async (res: ApiResponse) =>
+    (await locationRead(uid ?? res.body.user_location_uid))[field];
+  const firstVertexLat = (uid?: number) => async (res: ApiResponse) =>
+    JSON.parse((await locationRead(uid ?? res.body.user_location_uid)).points)[0].lat;
+  /** the route's first stop is a location of its own */
+  const firstStopField = (field: string) => async (res: ApiResponse) => (await locationRead(res.body.stops[0].user_location_uid))[field];
+  const typeName = async (res: ApiResponse) =>
+    (await api.get('getExpenseTypes', { api_key: user.key })).body.expense_types.find(
+      (type: { type: number }) => type.type === res.body.type,
+    )?.name;
   const place = { description: 'Depot', latitude: DEPOT.lat, longitude: DEPOT.lng };
   const vertices = (lat: number | string) => [{ lat, lng: 28.03 }, ...SQUARE_AROUND_DEPOT.slice(1)];
   const slips = read('getExpenseSlips', { vehicle_uid: vehicle.vehicleUid, start_date: '2026-01-01', end_date: '2026-12-31' });
@@ -57,25 +81,75 @@ async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
   ];
   const edit = { user_location_uid: location.userLocationUid };
   const targets: Target[] = [
-    { operation: 'addUserLocation', parameter: 'latitude', body: (value) => ({ ...place, latitude: value }), written: locations },
-    { operation: 'addUserLocation', parameter: 'longitude', body: (value) => ({ ...place, longitude: value }), written: locations },
-    { operation: 'addUserLocation', parameter: 'radius', body: (value) => ({ ...place, radius: value }), written: locations },
-    { operation: 'addUserLocation', parameter: 'speed', body: (value) => ({ ...place, speed: value }), written: locations },
+    {
+      operation: 'addUserLocation',
+      parameter: 'latitude',
+      body: (value) => ({ ...place, latitude: value }),
+      written: locations,
+      kept: { read: locationField('latitude'), expected: COORDINATE },
+    },
+    {
+      operation: 'addUserLocation',
+      parameter: 'longitude',
+      body: (value) => ({ ...place, longitude: value }),
+      written: locations,
+      kept: { read: locationField('longitude'), expected: COORDINATE },
+    },
+    {
+      operation: 'addUserLocation',
+      parameter: 'radius',
+      body: (value) => ({ ...place, radius: value }),
+      written: locations,
+      kept: { read: locationField('radius'), expected: toDecimals(6) },
+    },
+    {
+      operation: 'addUserLocation',
+      parameter: 'speed',
+      body: (value) => ({ ...place, speed: value }),
+      written: locations,
+      kept: { read: locationField('speed'), expected: toDecimals(2) },
+    },
     {
       operation: 'addUserLocation',
       parameter: 'points',
       body: (value) => ({ ...place, location_type: 'polygon', points: vertices(value) }),
       written: locations,
+      kept: { read: firstVertexLat(), expected: COORDINATE },
     },
-    { operation: 'editUserLocation', parameter: 'latitude', body: (value) => ({ ...edit, latitude: value }), written: locations },
-    { operation: 'editUserLocation', parameter: 'longitude', body: (value) => ({ ...edit, longitude: value }), written: locations },
-    { operation: 'editUserLocation', parameter: 'radius', body: (value) => ({ ...edit, radius: value }), written: locations },
-    { operation: 'editUserLocation', parameter: 'speed', body: (value) => ({ ...edit, speed: value }), written: locations },
+    {
+      operation: 'editUserLocation',
+      parameter: 'latitude',
+      body: (value) => ({ ...edit, latitude: value }),
+      written: locations,
+      kept: { read: locationField('latitude', edit.user_location_uid), expected: COORDINATE },
+    },
+    {
+      operation: 'editUserLocation',
+      parameter: 'longitude',
+      body: (value) => ({ ...edit, longitude: value }),
+      written: locations,
+      kept: { read: locationField('longitude', edit.user_location_uid), expected: COORDINATE },
+    },
+    {
+      operation: 'editUserLocation',
+      parameter: 'radius',
+      body: (value) => ({ ...edit, radius: value }),
+      written: locations,
+      kept: { read: locationField('radius', edit.user_location_uid), expected: toDecimals(6) },
+    },
+    {
+      operation: 'editUserLocation',
+      parameter: 'speed',
+      body: (value) => ({ ...edit, speed: value }),
+      written: locations,
+      kept: { read: locationField('speed', edit.user_location_uid), expected: toDecimals(2) },
+    },
     {
       operation: 'editUserLocation',
       parameter: 'points',
       body: (value) => ({ ...edit, location_type: 'polygon', points: vertices(value) }),
       written: locations,
+      kept: { read: firstVertexLat(edit.user_location_uid), expected: COORDINATE },
     },
     { operation: 'editUserLocation', parameter: 'user_location_uid', body: (value) => ({ user_location_uid: value }), written: locations },
     {
@@ -83,12 +157,14 @@ async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
       parameter: 'lat',
       body: (value) => ({ route_name: 'R', stops: stops(value, 28) }),
       written: read('getRoutes'),
+      kept: { read: firstStopField('latitude'), expected: COORDINATE },
     },
     {
       operation: 'addRoute',
       parameter: 'lng',
       body: (value) => ({ route_name: 'R', stops: stops(-26, value) }),
       written: read('getRoutes'),
+      kept: { read: firstStopField('longitude'), expected: COORDINATE },
     },
     {
       operation: 'addRoute',
@@ -122,6 +198,7 @@ async function givenTargets(): Promise<{ user: TestUser; targets: Target[] }> {
       parameter: 'expense_name',
       body: (value) => ({ expense_name: value }),
       written: read('getExpenseTypes'),
+      kept: { read: typeName, expected: AS_TEXT },
     },
   ];
   return { user, targets };
@@ -152,7 +229,8 @@ describe('numbers DynamoDB cannot store', () => {
         expect(res.body.error_msg, where).toContain(target.parameter);
         expect(await target.written(), `${where} wrote nothing`).toEqual(before);
       } else {
-        await target.written();
+        expect(target.kept, `${where} answered 200: what it kept must be read back`).toBeDefined();
+        expect(await target.kept?.read(res), `${where} as read back`).toEqual(target.kept?.expected(value));
       }
     }
   });
@@ -208,18 +286,20 @@ describe('numbers DynamoDB cannot store', () => {
   it('extracts no job-card coordinate DynamoDB cannot store, keeping the payload', async () => {
     // Prepare
     const user = await givenUser();
-    const payload = {
-      ReferenceNumber: 'R-1',
-      Latitude: 1e-200,
-      Longitude: 1e200,
-      PlannedSequence: 1e300,
-      TripStopId: 12345678901234567890,
-    };
+    const payload =
+      '{"ReferenceNumber":"R-1","Latitude":1e-200,"Longitude":1e200,"PlannedSequence":1e300,"TripStopId":12345678901234567890}';
     // Act
-    const res = await postJson(user, 'addJobCard', payload);
+    const res = await api.post(
+      'addJobCard',
+      {},
+      { headers: { 'Content-Type': 'application/json', 'X-Api-Key': user.key }, rawBody: payload },
+    );
     // Assess
     expect(res).toBeSuccess();
     const read = await api.get('getJobCard', { api_key: user.key, job_card_uid: res.body.job_card_uid });
     expect(read).toBeSuccess();
+    expect(read.body.job_card).toMatchObject({ job_card_uid: res.body.job_card_uid, external_reference: 'R-1' });
+    // the stored document comes back byte for byte: numbers as spelled, none rounded to what DynamoDB could hold
+    expect(read.raw.toString('utf8')).toContain(`"payload":${payload}`);
   });
 });

@@ -1,6 +1,7 @@
 /** findOperatorByTag serves the positions pipeline (driver names on trips), so it is checked at the store. */
 import { describe, expect, it } from 'vitest';
-import { findOperatorByTag } from '../../shared/store/operators.ts';
+import { newOperatorFields } from '../../shared/domain/operator.ts';
+import { addOperator, findOperatorByTag } from '../../shared/store/operators.ts';
 import { api } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { aTagId, givenOperator } from '../support/operators-builders.ts';
@@ -35,5 +36,20 @@ describe('findOperatorByTag', () => {
     const { tagId } = await givenOperator(user);
     expect(await findOperatorByTag(aTagId())).toBeUndefined();
     expect(await findOperatorByTag(tagId.toLowerCase())).toBeUndefined();
+  });
+});
+
+describe('addOperator', () => {
+  it("refuses a tag another operator holds with a 409 that keeps DynamoDB's cancelled transaction as its cause", async () => {
+    // Prepare
+    const user = await givenUser();
+    const { tagId } = await givenOperator(user);
+    // Act
+    const refused = await addOperator(
+      user.userUid,
+      newOperatorFields({ fullname: 'Second holder', idNumber: '8001015009087', tagId }),
+    ).catch((error: Error) => error);
+    // Assess
+    expect(refused).toMatchObject({ status: 409, cause: { name: 'TransactionCanceledException' } });
   });
 });

@@ -2,6 +2,8 @@
  * The orders positions really arrive in (issue 12): devices that buffer, send newest first, retry; Kinesis that
  * redelivers. Each turns one stream of records into the batches the pipeline is given.
  */
+import { prng } from '../../simulator/index.ts';
+
 export interface Timed {
   gps_datetime: string;
 }
@@ -16,18 +18,6 @@ const chunked = <Record>(records: readonly Record[], size: number): Record[][] =
 
 const named = <Record>(label: string, chunks: Record[][]): Array<Batch<Record>> =>
   chunks.map((records, n) => ({ name: `${label}-${n}`, records }));
-
-/** A small seeded generator (mulberry32): the same seed, the same shuffle. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export const arrivalOrders = {
   inOrder: <Record extends Timed>(records: readonly Record[], size: number) => named('in-order', chunked(records, size)),
@@ -55,7 +45,7 @@ export const arrivalOrders = {
   },
 
   shuffled: <Record extends Timed>(records: readonly Record[], size: number, seed: number) => {
-    const random = seeded(seed);
+    const random = prng(seed);
     const mixed = [...records];
     for (let i = mixed.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));

@@ -1,5 +1,5 @@
-import { expect, inject } from 'vitest';
-import type { ApiResponse } from './api.ts';
+import { inject } from 'vitest';
+import './matchers.ts';
 
 // Builders write through the store, which finds DynamoDB Local through the same variables as the handlers.
 Object.assign(process.env, {
@@ -9,37 +9,4 @@ Object.assign(process.env, {
   BUCKET_NAME: inject('bucketName'),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
-});
-
-interface EnvelopeMatchers<R> {
-  /** a JSON envelope with result "error", this status and exactly this error_msg, and nothing else */
-  toBeError(status: number, message: string): R;
-  /** a 200 JSON envelope with result "success" and an empty error_msg */
-  toBeSuccess(): R;
-}
-
-declare module 'vitest' {
-  interface Assertion<T = any> extends EnvelopeMatchers<void | Promise<void>> {}
-}
-
-expect.extend({
-  toBeError(received: ApiResponse, status: number, message: string) {
-    const expected = { version: '1', result: 'error', error_msg: message };
-    const pass = received.status === status && received.contentType.startsWith('application/json') && this.equals(received.body, expected);
-    return {
-      pass,
-      message: () =>
-        `expected ${status} ${JSON.stringify(expected)}, got ${received.status} ${received.contentType} ${JSON.stringify(received.body)}`,
-    };
-  },
-  toBeSuccess(received: ApiResponse) {
-    const body = received.body as Record<string, unknown>;
-    const pass =
-      received.status === 200 &&
-      received.contentType.startsWith('application/json') &&
-      body?.version === '1' &&
-      body?.result === 'success' &&
-      body?.error_msg === '';
-    return { pass, message: () => `expected a success envelope, got ${received.status} ${JSON.stringify(received.body)}` };
-  },
 });

@@ -20,8 +20,8 @@ export function parsePayload(text: string): JobCardPayload {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    throw new BadRequest(PAYLOAD_NOT_JSON);
+  } catch (error) {
+    throw new BadRequest(PAYLOAD_NOT_JSON, { cause: error });
   }
   return asPayload(text, value);
 }

@@ -5,6 +5,7 @@
  * pipeline (shared/pipeline/track-vehicle.ts) handles late points by re-running from an earlier checkpoint.
  */
 import { distanceKm } from '../geo.ts';
+import { secondsBetween as seconds } from '../time.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
@@ -130,8 +131,6 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     lastTripStart: null,
   };
 }
-
-const seconds = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
