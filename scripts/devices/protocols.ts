@@ -15,7 +15,7 @@ import type { SimulatedRecord } from '../../simulator/index.ts';
 export const PROTOCOLS = ['osmand', 'traccar', 'teltonika'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
-export interface Target {
+interface Target {
   /** the stack's base URL (before /devices/…) */
   baseUrl: string;
   token: string;
@@ -24,7 +24,7 @@ export interface Target {
 }
 
 /** One send: how long the device waited for the answer, in ms. */
-export type Timing = number;
+type Timing = number;
 
 const KMH_PER_KNOT = 1.852;
 /** Teltonika units keep up to a few dozen records per packet when they buffer; phones and Traccar send one point. */
@@ -36,7 +36,7 @@ const RETRIES = 3;
 
 const optional = (name: string, value: unknown): [string, string][] => (value === null ? [] : [[name, String(value)]]);
 
-export function osmandQuery(reading: SimulatedRecord): URLSearchParams {
+function osmandQuery(reading: SimulatedRecord): URLSearchParams {
   return new URLSearchParams([
     ['id', reading.imei],
     ['timestamp', String(Date.parse(reading.gps_datetime) / 1000)],
@@ -55,7 +55,7 @@ export function osmandQuery(reading: SimulatedRecord): URLSearchParams {
   ]);
 }
 
-export function traccarForward(reading: SimulatedRecord): Record<string, unknown> {
+function traccarForward(reading: SimulatedRecord): Record<string, unknown> {
   const attributes: Record<string, unknown> = {
     fuel: reading.fuel_raw,
     power: reading.supp_volt,

@@ -8,7 +8,7 @@ import { crc16Ibm } from './crc16.ts';
 
 export const CODEC_8 = 0x08;
 export const CODEC_8E = 0x8e;
-export const KEEP_ALIVE = 0xff;
+const KEEP_ALIVE = 0xff;
 
 /** One AVL record as the device sent it; IO element values are kept as their raw big-endian bytes. */
 export interface AvlRecord {
@@ -28,13 +28,13 @@ export interface AvlRecord {
   io: Map<number, Buffer>;
 }
 
-export interface AvlPacket {
+interface AvlPacket {
   codec: typeof CODEC_8 | typeof CODEC_8E;
   records: AvlRecord[];
 }
 
 /** Why bytes were refused: the listener counts each and never acknowledges them. */
-export type RefusalReason = 'bad crc' | 'malformed' | 'too large' | 'unsupported codec';
+type RefusalReason = 'bad crc' | 'malformed' | 'too large' | 'unsupported codec';
 
 export class AvlRefusal extends Error {
   readonly reason: RefusalReason;
@@ -55,7 +55,7 @@ export function readImei(bytes: Buffer): { imei: string; rest: Buffer } | undefi
   return { imei, rest: bytes.subarray(2 + length) };
 }
 
-export type Frame = { kind: 'incomplete' } | { kind: 'keep-alive'; rest: Buffer } | { kind: 'packet'; data: Buffer; rest: Buffer };
+type Frame = { kind: 'incomplete' } | { kind: 'keep-alive'; rest: Buffer } | { kind: 'packet'; data: Buffer; rest: Buffer };
 
 /**
  * The next frame at the start of `bytes`. A frame whose declared length passes `maxDataBytes` is refused as soon as

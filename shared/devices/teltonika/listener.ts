@@ -15,11 +15,11 @@ import { AvlRefusal, decodeAvlData, readFrame, readImei } from './codec.ts';
 import { toPositionRecord } from './records.ts';
 
 /** What the listener needs to know of a registered device. */
-export interface RegisteredDevice {
+interface RegisteredDevice {
   fuelSensor?: FuelSensorSetting;
 }
 
-export interface TeltonikaListenerOptions {
+interface TeltonikaListenerOptions {
   port: number;
   host?: string;
   sink: PositionSink;
@@ -31,7 +31,7 @@ export interface TeltonikaListenerOptions {
   idleTimeoutMs?: number;
 }
 
-export const TELTONIKA_DEFAULTS = { maxPacketBytes: 64 * 1024, idleTimeoutMs: 10 * 60_000 } as const;
+const TELTONIKA_DEFAULTS = { maxPacketBytes: 64 * 1024, idleTimeoutMs: 10 * 60_000 } as const;
 
 /** Running totals since the listener started; the AWS service publishes them as metrics, the alarms watch three. */
 export interface TeltonikaCounters {

@@ -6,7 +6,7 @@ import type { PositionRecordInput } from '../../domain/tracking/position.ts';
 import type { FuelSensorSetting } from '../../domain/tracking/settings.ts';
 import type { AvlRecord } from './codec.ts';
 
-export const IO = {
+const IO = {
   ignition: 239,
   totalOdometerM: 16,
   externalVoltageMv: 66,
