@@ -5,12 +5,14 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { pagedOperations } from '../shared/contracts/paging.ts';
 import { serviceName } from '../shared/metric-names.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { operations } from '../shared/operations.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
+import { shareCursorKey } from './cursor-key.ts';
 import { DeviceEndpoints } from './device-endpoints.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
 import { Monitoring } from './monitoring.ts';
@@ -100,6 +102,10 @@ export class FleetTrackingStack extends Stack {
     acknowledgeNagFindings(this);
 
     const operationFunctions = new OperationFunctions(this, 'Operations', { api, table, bucket });
+    shareCursorKey(
+      this,
+      pagedOperations.map((name) => operationFunctions.function(name)),
+    );
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
     const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });

@@ -59,6 +59,12 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'Network Load Balancer access logs cover TLS listeners only; the Teltonika TCP listener is logged by the service ' +
         '(refused handshakes and packets, with the IMEI) and its rejected flows by the VPC flow log.',
     },
+    {
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The cursor key only seals paging cursors (docs/paging.md): rotating it ends the walks in progress, which clients restart; ' +
+        'an operator may still rotate it by hand.',
+    },
     { id: 'AwsSolutions-SQS3', reason: 'FailedBatches is itself the dead-letter queue of the positions stream.' },
   ]);
 }

@@ -9,7 +9,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { env, limits } from '../shared/config.ts';
+import { env, limits, rateLimitDefaults } from '../shared/config.ts';
 import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import { handlerPath, type Operation, operations } from '../shared/operations.ts';
 import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
@@ -90,27 +90,33 @@ export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket
   };
 }
 
-/** CDK context: requests per second one api key may make (`-c rateLimitPerSecond=50`); every function counts against it. */
-export const RATE_LIMIT_CONTEXT = 'rateLimitPerSecond';
-const DEFAULT_RATE_LIMIT_PER_SECOND = 25;
+/**
+ * CDK context: each api key's token bucket, its sustained rate (`-c rateLimitPerSecond=200`) and its size
+ * (`-c rateLimitBurst=400`); every function takes from the same bucket.
+ */
+const RATE_LIMIT_CONTEXT = { perSecond: 'rateLimitPerSecond', burst: 'rateLimitBurst' } as const;
 
 /** One function and one `/api/<name>` route (ANY method, so the function can answer a wrong one) per registry entry. */
 export class OperationFunctions extends Construct {
   readonly functions = new Map<string, NodejsFunction>();
 
-  private readonly rateLimitPerSecond: number;
+  private readonly rateLimit: Record<keyof typeof RATE_LIMIT_CONTEXT, number>;
 
   constructor(scope: Construct, id: string, { api, table, bucket }: OperationFunctionsProps) {
     super(scope, id);
-    this.rateLimitPerSecond = Number(this.node.tryGetContext(RATE_LIMIT_CONTEXT) ?? DEFAULT_RATE_LIMIT_PER_SECOND);
-    if (!Number.isInteger(this.rateLimitPerSecond) || this.rateLimitPerSecond < 1)
-      throw new Error(`${RATE_LIMIT_CONTEXT} must be a whole number of requests per second`);
+    this.rateLimit = { perSecond: this.wholeNumber('perSecond'), burst: this.wholeNumber('burst') };
     const apiResource = api.root.addResource('api');
     for (const operation of operations) {
       const fn = this.operationFunction(operation, table, bucket);
       apiResource.addResource(operation.name).addMethod('ANY', new LambdaIntegration(fn));
       this.functions.set(operation.name, fn);
     }
+  }
+
+  private wholeNumber(setting: keyof typeof RATE_LIMIT_CONTEXT): number {
+    const value = Number(this.node.tryGetContext(RATE_LIMIT_CONTEXT[setting]) ?? rateLimitDefaults[setting]);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${RATE_LIMIT_CONTEXT[setting]} must be a whole number of requests`);
+    return value;
   }
 
   /** The function of a registry entry (every entry has one). */
@@ -130,8 +136,8 @@ export class OperationFunctions extends Construct {
       logGroup,
       environment: {
         ...functionEnvironment(table, bucket),
-        [env.rateLimitRequests]: String(this.rateLimitPerSecond),
-        [env.rateLimitWindowSeconds]: '1',
+        [env.rateLimitPerSecond]: String(this.rateLimit.perSecond),
+        [env.rateLimitBurst]: String(this.rateLimit.burst),
       },
     });
     if (operation.access === 'read') table.grantReadData(fn);

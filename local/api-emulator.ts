@@ -4,10 +4,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { limits } from '../shared/config.ts';
 import { localPipelineSink } from '../shared/devices/local-sink.ts';
 import { useLocalSink } from '../shared/devices/sinks.ts';
+import { lambdaResponseSize } from '../shared/middleware/answer-encoding.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { findDeviceEndpoint, findOperation, handlerPath } from '../shared/operations.ts';
@@ -16,12 +18,19 @@ import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** API Gateway's own payload limit; the handlers enforce the service's smaller one. */
-const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const GATEWAY_MAX_BODY_BYTES = limits.gatewayPayloadBytes;
 /** Past this much, an oversized body is no longer drained: the connection is cut after the 413. */
 const MAX_DRAINED_BYTES = 4 * GATEWAY_MAX_BODY_BYTES;
 
-/** What API Gateway answers for a Lambda that timed out or crashed (502), in the envelope its DEFAULT_5XX response gives. */
-const FUNCTION_FAILED = envelopeResponse(502, {}, 'internal error');
+/** What API Gateway sends for one of its own answers: the gateway response the stack configures (infra/gateway-answers.ts). */
+const gatewayResponse = (answer: GatewayAnswer, status = 502): APIGatewayProxyResult => ({
+  statusCode: answer.status ?? status,
+  headers: { 'Content-Type': 'application/json', ...answer.headers },
+  body: gatewayAnswerBody(answer),
+});
+
+/** A Lambda that timed out, crashed or answered over its limit: API Gateway's 502, in the DEFAULT_5XX response. */
+const FUNCTION_FAILED = gatewayResponse(gatewayAnswers.Default5xx);
 
 const swaggerUiDist = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
 const readAsset = (name: DocsAsset): Buffer => readFileSync(new URL(name, `file://${swaggerUiDist}`));
@@ -40,12 +49,18 @@ export interface ApiEmulatorOptions {
   host?: string;
   /** Lambda's timeout, enforced as Lambda does; the stack's value unless a test needs a shorter one */
   functionTimeoutMs?: number;
+  /** API Gateway's integration timeout (29 s); a test may set a shorter one */
+  integrationTimeoutMs?: number;
+  /** Lambda's response limit, counted on the response JSON as Lambda does (6 MB); a test may set a smaller one */
+  lambdaResponseBytes?: number;
 }
 
 export async function startApiEmulator({
   port,
   host = '127.0.0.1',
   functionTimeoutMs = limits.functionTimeoutSeconds * 1000,
+  integrationTimeoutMs = limits.integrationTimeoutSeconds * 1000,
+  lambdaResponseBytes = limits.lambdaResponseBytes,
 }: ApiEmulatorOptions): Promise<ApiEmulator> {
   // Device entry points feed the local pipeline in batches, as the stream feeds processPositions in AWS.
   useLocalSink(localPipelineSink());
@@ -59,21 +74,25 @@ export async function startApiEmulator({
     return loaded;
   };
 
-  const runHandler = async (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  /** Lambda's limits on the function's result: its timeout and its response size, each a 502 from API Gateway. */
+  const invokeLambda = async (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
     const handler = await loadHandler(name);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<APIGatewayProxyResult>((resolve) => {
-      timer = setTimeout(() => {
-        console.error(`api emulator: ${name} timed out after ${functionTimeoutMs / 1000} seconds`);
-        resolve(FUNCTION_FAILED);
-      }, functionTimeoutMs);
+    const result = await raceTimeout(handler(event, lambdaContext(name, randomUUID(), functionTimeoutMs)), functionTimeoutMs, () => {
+      console.error(`api emulator: ${name} timed out after ${functionTimeoutMs / 1000} seconds`);
+      return FUNCTION_FAILED;
     });
-    try {
-      return await Promise.race([handler(event, lambdaContext(name, randomUUID(), functionTimeoutMs)), timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const size = lambdaResponseSize(result);
+    if (size <= lambdaResponseBytes) return result;
+    console.error(`api emulator: ${name} answered ${size} bytes, over Lambda's ${lambdaResponseBytes}`);
+    return FUNCTION_FAILED;
   };
+
+  /** API Gateway's integration timeout around the invocation: past it the client gets the 504 gateway response. */
+  const runHandler = (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
+    raceTimeout(invokeLambda(name, event), integrationTimeoutMs, () => {
+      console.error(`api emulator: ${name} passed the integration timeout of ${integrationTimeoutMs / 1000} seconds`);
+      return gatewayResponse(gatewayAnswers.Timeout);
+    });
 
   const server = createServer((req, res) => {
     serve(req, res, runHandler).catch((error: unknown) => {
@@ -93,6 +112,18 @@ export async function startApiEmulator({
   };
 }
 
+async function raceTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
 async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
@@ -107,9 +138,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
   // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).
   const device = findDeviceEndpoint(url.pathname);
   const operation = device?.endpoint ?? findOperation(name);
-  if (!operation) return send(res, envelopeResponse(404, {}, 'unknown operation'));
+  if (!operation) return send(res, gatewayResponse(gatewayAnswers.UnknownOperation));
   const body = await readBody(req);
-  if (!body) return send(res, envelopeResponse(413, {}, 'request body too large'));
+  if (!body) return send(res, gatewayResponse(gatewayAnswers.TooLarge));
 
   const event = toApiGatewayEvent({
     method: req.method ?? 'GET',

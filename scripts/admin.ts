@@ -5,11 +5,13 @@
  */
 import { pathToFileURL } from 'node:url';
 import { isCalendarDate } from '../shared/domain/time.ts';
+import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '../shared/domain/tracking/settings.ts';
+import { faultReport } from '../shared/pipeline/fault-report.ts';
 import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
-import { addVehicle, linkVehicle, setFuelSensor } from '../shared/store/vehicles.ts';
+import { addVehicle, findVehicle, linkVehicle, setFuelSensor, setVehicleDetection } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
 import { ingestFileOption } from './ingest.ts';
 import { useAwsTable } from './local-defaults.ts';
@@ -31,6 +33,10 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
   device-token list --user USER_UID                     ids and dates only, never the tokens
   ingest --file positions.ndjson                        normalized position records, one JSON object a line
   reprocess --vehicle VEHICLE_UID --from yyyy-mm-dd     re-detect trips and fills from that UTC day on (docs/positions-pipeline.md)
+  vehicle settings --vehicle VEHICLE_UID [--set NAME=VALUE,...] [--reset NAME,...|all]
+      the vehicle's trip, fuel and device-fault settings (defaults in docs/positions-pipeline.md); reprocess applies them
+  faults --vehicle VEHICLE_UID --from yyyy-mm-dd [--to yyyy-mm-dd]
+      device faults per class in those UTC days: points set aside or ignored, readings ignored, the newest of each
 
   --get FIELD     print only this field of the answer (e.g. ACME=$(npm run -s admin -- user create --name Acme --get user_uid))
   --table NAME    work on a deployed table (AWS credentials) instead of the local stack
@@ -63,6 +69,9 @@ const options = {
   from: 'string',
   io: 'string',
   scale: 'string',
+  to: 'string',
+  set: 'string',
+  reset: 'string',
 } as const;
 
 type Flags = ParsedArgs['values'];
@@ -220,6 +229,8 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     };
   },
   ingest: (flags) => ingestFileOption(flags) as Promise<Record<string, unknown>>,
+  'vehicle settings': vehicleSettingsCommand,
+  faults: faultsCommand,
 };
 
 /** The command named by the first one or two words. */
@@ -251,6 +262,61 @@ async function reprocessCommand(flags: Flags): Promise<Record<string, unknown>> 
     removed: changes.removed,
     fills_kept_for_slip: keptForSlip,
   };
+}
+
+/** Counts of whole samples; every other setting a number above zero (useIgnition: true or false). */
+const WHOLE_SETTINGS = new Set<keyof DetectionSettings>(['fuelMedianWindow', 'fuelDropoutSamples']);
+
+function settingOverride(assignment: string): [keyof DetectionSettings, number | boolean] {
+  const [name = '', text = ''] = assignment.split('=').map((part) => part.trim());
+  if (!(name in DEFAULT_DETECTION))
+    throw new UsageError(`--set: unknown setting ${name}; one of: ${Object.keys(DEFAULT_DETECTION).join(', ')}`);
+  const key = name as keyof DetectionSettings;
+  if (typeof DEFAULT_DETECTION[key] === 'boolean') {
+    if (text !== 'true' && text !== 'false') throw new UsageError(`--set ${name} must be true or false`);
+    return [key, text === 'true'];
+  }
+  const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value > 0) || value > 1e6 || (WHOLE_SETTINGS.has(key) && !Number.isInteger(value))) {
+    throw new UsageError(`--set ${name} must be a ${WHOLE_SETTINGS.has(key) ? 'whole ' : ''}number above 0`);
+  }
+  return [key, value];
+}
+
+/** Shows a vehicle's detection settings; --set and --reset change its own ones first (the rest are the defaults). */
+async function vehicleSettingsCommand(flags: Flags): Promise<Record<string, unknown>> {
+  const vehicleUid = uid(flags, 'vehicle');
+  const set =
+    typeof flags.set === 'string'
+      ? flags.set
+          .split(',')
+          .filter((part) => part.trim())
+          .map(settingOverride)
+      : [];
+  const reset = typeof flags.reset === 'string' ? flags.reset.split(',').map((name) => name.trim()) : [];
+  for (const name of reset) {
+    if (name !== 'all' && !(name in DEFAULT_DETECTION)) throw new UsageError(`--reset: unknown setting ${name}`);
+  }
+  const vehicle = await findVehicle(vehicleUid);
+  if (!vehicle) throw new UsageError(`vehicle ${vehicleUid} not found`);
+  let own: Partial<DetectionSettings> = vehicle.detection ?? {};
+  if (set.length > 0 || reset.length > 0) {
+    const kept = reset.includes('all') ? {} : Object.fromEntries(Object.entries(own).filter(([name]) => !reset.includes(name)));
+    own = { ...kept, ...Object.fromEntries(set) };
+    await setVehicleDetection(vehicleUid, own);
+  }
+  return { vehicle_uid: vehicleUid, settings: detectionSettings(own), own };
+}
+
+async function faultsCommand(flags: Flags): Promise<Record<string, unknown>> {
+  const vehicleUid = uid(flags, 'vehicle');
+  const from = requiredOption(flags, 'from');
+  const to = typeof flags.to === 'string' ? flags.to : from;
+  if (!isCalendarDate(from)) throw new UsageError('--from must be a date (yyyy-mm-dd)');
+  if (!isCalendarDate(to) || to < from) throw new UsageError('--to must be a date (yyyy-mm-dd) not before --from');
+  const report = await faultReport(vehicleUid, `${from}T00:00:00.000Z`, `${to}T23:59:59.999Z`);
+  if (!report) throw new UsageError(`vehicle ${vehicleUid} not found`);
+  return { vehicle_uid: vehicleUid, from, to, faults: report };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

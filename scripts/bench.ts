@@ -13,6 +13,8 @@
  *   npm run bench -- devices       positions/s and p50/p99 through each device entry point (OsmAnd, Traccar, Teltonika), and
  *                                  Teltonika packets/s with 200 units connected at once
  *   npm run bench -- device-cost   what each device entry point adds per vehicle-month, from scripts/bench/prices.ts
+ *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
+ *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -25,7 +27,7 @@ import { runScript, UsageError, userPath } from './cli.ts';
 
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
-  process.env.RATE_LIMIT_REQUESTS ??= '0';
+  process.env.RATE_LIMIT_PER_SECOND ??= '0';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const stack = await startLocalStack({
     apiPort: await freePort(),
@@ -99,6 +101,22 @@ const benchmarks: Record<string, Benchmark> = {
     run: async () => {
       const { deviceCost, deviceCostNotes } = await import('./bench/device-cost.ts');
       return { rows: deviceCost(), notes: deviceCostNotes };
+    },
+  },
+  sizes: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('sizes needs the local stack');
+      const { benchSizes, sizesNotes } = await import('./bench/sizes.ts');
+      return { rows: await benchSizes(stack.apiUrl), notes: sizesNotes };
+    },
+  },
+  limiter: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('limiter needs the local stack');
+      const { benchLimiter, limiterNotes } = await import('./bench/limiter.ts');
+      return { rows: await benchLimiter(stack.apiUrl), notes: limiterNotes };
     },
   },
   pipeline: {

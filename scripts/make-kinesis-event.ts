@@ -37,8 +37,13 @@ function sampleLines(): string[] {
 function kinesisRecord(line: string, i: number) {
   const sequenceNumber = `4962953728746531234567890123456789012345678901234567${String(i).padStart(4, '0')}`;
   let partitionKey = 'unknown';
+  // The stream receives a record a second after its device time: the pipeline measures lateness and the future from here.
+  let arrivedS = 1_763_618_400 + i;
   try {
-    partitionKey = String((JSON.parse(line) as { imei?: unknown }).imei ?? 'unknown');
+    const record = JSON.parse(line) as { imei?: unknown; gps_datetime?: unknown };
+    partitionKey = String(record.imei ?? 'unknown');
+    const at = Date.parse(String(record.gps_datetime));
+    if (Number.isFinite(at)) arrivedS = at / 1000 + 1;
   } catch {
     // A malformed line still goes in: processPositions rejects it to the dead-letter prefix.
   }
@@ -48,7 +53,7 @@ function kinesisRecord(line: string, i: number) {
       partitionKey,
       sequenceNumber,
       data: Buffer.from(line).toString('base64'),
-      approximateArrivalTimestamp: 1_763_618_400 + i,
+      approximateArrivalTimestamp: arrivedS,
     },
     eventSource: 'aws:kinesis',
     eventVersion: '1.0',

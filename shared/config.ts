@@ -1,3 +1,5 @@
+import type { BucketPolicy } from './domain/token-bucket.ts';
+
 /**
  * Every setting the functions read, in one typed place. Each is read when asked for, not at module
  * init, so a test or script may set the environment after importing. infra/ sets the same variable
@@ -24,10 +26,14 @@ export const env = {
   googleDirectionsApiKey: 'GOOGLE_DIRECTIONS_API_KEY',
   googleDirectionsApiKeySecret: 'GOOGLE_DIRECTIONS_API_KEY_SECRET',
   estimateSpeedKmh: 'ESTIMATE_SPEED_KMH',
-  rateLimitRequests: 'RATE_LIMIT_REQUESTS',
-  rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
+  rateLimitPerSecond: 'RATE_LIMIT_PER_SECOND',
+  rateLimitBurst: 'RATE_LIMIT_BURST',
   lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
   positionRetentionDays: 'POSITION_RETENTION_DAYS',
+  // answer size and paging (docs/paging.md)
+  answerBudgetBytes: 'ANSWER_BUDGET_BYTES',
+  cursorKey: 'CURSOR_KEY',
+  cursorKeySecret: 'CURSOR_KEY_SECRET',
   // device entry points (docs/devices.md)
   positionsStreamName: 'POSITIONS_STREAM_NAME',
   kinesisEndpoint: 'KINESIS_ENDPOINT',
@@ -69,6 +75,12 @@ export const limits = {
   /** the longest one attempt may wait for its answer */
   awsRequestTimeoutMs: 1_500,
   awsMaxAttempts: 2,
+  /** Lambda's synchronous response limit: the whole response JSON (status, headers, body as sent) may be this long */
+  lambdaResponseBytes: 6_291_556,
+  /** API Gateway's payload limit, requests and answers */
+  gatewayPayloadBytes: 10 * 1024 * 1024,
+  /** API Gateway's REST integration timeout: past it the client gets a 504 whatever the function does */
+  integrationTimeoutSeconds: 29,
 } as const;
 
 /** The client settings every AWS SDK client of the functions is built with. */
@@ -81,6 +93,12 @@ export const awsClientTimeouts = () => ({
     throwOnRequestTimeout: true,
   },
 });
+
+/**
+ * The per-key limit the stack and the local server both run with: Samsara's per-token 150 requests a second, a
+ * bucket of 2 s of it (docs/decisions.md, "Per-api-key token bucket").
+ */
+export const rateLimitDefaults = { perSecond: 150, burst: 300 } as const satisfies BucketPolicy;
 
 export const config = {
   tableName: (): string => text('tableName') ?? 'fleet-tracking',
@@ -111,18 +129,28 @@ export const config = {
   googleDirectionsUrl: (): string | undefined => text('googleDirectionsUrl'),
   googleDirectionsApiKey: (): string | undefined => text('googleDirectionsApiKey'),
   googleDirectionsApiKeySecret: (): string | undefined => text('googleDirectionsApiKeySecret'),
-  /** requests one api key may make per window; 0 turns the limit off (the shared test stack) */
-  rateLimitRequests: (): number => {
-    const requests = Number(text('rateLimitRequests') ?? 25);
-    return Number.isInteger(requests) && requests >= 0 ? requests : 25;
+  /** each api key's token bucket (docs/operations.md, "Scaling"); RATE_LIMIT_PER_SECOND=0 turns it off (the benchmark's baseline) */
+  rateLimit: (): BucketPolicy | undefined => {
+    if (text('rateLimitPerSecond') === '0') return undefined;
+    return {
+      perSecond: positiveNumber('rateLimitPerSecond', rateLimitDefaults.perSecond),
+      burst: positiveNumber('rateLimitBurst', rateLimitDefaults.burst),
+    };
   },
-  rateLimitWindowSeconds: (): number => positiveNumber('rateLimitWindowSeconds', 1),
   /** checked by the estimate provider, which names the variable when it is not a positive number */
   estimateSpeedKmh: (): number => Number(text('estimateSpeedKmh') ?? 50),
   /** how far behind a vehicle's newest point a position may arrive and still be detected (Kinesis keeps records 7 days) */
   lateWindowMs: (): number => positiveNumber('lateWindowDays', 7) * 86_400_000,
   /** how long position history and detection checkpoints are kept (DynamoDB TTL) */
   positionRetentionDays: (): number => positiveNumber('positionRetentionDays', 400),
+  /**
+   * How many bytes of records one plain JSON answer may carry (docs/paging.md): Lambda's limit less room for the
+   * envelope and headers. Tests set a small one so a refusal needs little data.
+   */
+  answerBudgetBytes: (): number => positiveNumber('answerBudgetBytes', limits.lambdaResponseBytes - 64 * 1024),
+  /** the key cursors are sealed with: locally a text; in AWS the secret the stack creates (CURSOR_KEY_SECRET) */
+  cursorKey: (): string | undefined => text('cursorKey'),
+  cursorKeySecret: (): string | undefined => text('cursorKeySecret'),
   ...placesConfig(),
   ...devicesConfig(),
 };

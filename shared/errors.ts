@@ -41,6 +41,16 @@ export class Conflict extends withStatus(409) {}
 
 export class PayloadTooLarge extends withStatus(413) {}
 
+/**
+ * A valid request whose answer would pass Lambda's or API Gateway's limit (docs/paging.md): 422, not 413, which
+ * the service answers for a request body that is too large.
+ */
+export class AnswerTooLarge extends withStatus(422) {
+  constructor(options?: ErrorOptions) {
+    super('answer too large: narrow the date range or filter, or page with limit and cursor', options);
+  }
+}
+
 export class Throttled extends withStatus(429) {}
 
 export class ProviderFailed extends withStatus(502) {}

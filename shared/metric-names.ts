@@ -33,3 +33,15 @@ export const metricNames = {
   devicePositionsAccepted: 'DevicePositionsAccepted',
   devicePositionsRefused: 'DevicePositionsRefused',
 } as const;
+
+/** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */
+export const faultMetricNames = {
+  'in the future': 'PositionsInTheFuture',
+  'too late': 'PositionsTooLateFault',
+  'zero fix': 'PositionsZeroFix',
+  'invalid fix': 'PositionsInvalidFix',
+  'speed jump': 'PositionsSpeedJump',
+  'fuel dropout': 'FuelDropouts',
+  'odometer reset': 'OdometerResets',
+  'odometer jump': 'OdometerJumps',
+} as const;

@@ -138,7 +138,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       "The vehicles linked to the key's user, each with its details and current odometer. `filter` narrows them to a comma-delimited " +
       'list of IMEIs; blanks are ignored and an IMEI the user has no vehicle for is simply not listed. Every value of the record is ' +
       "text or null, as the spec's records are.",
-    request: { filter: '356307042441013,356307042441021' },
+    request: { filter: '356307042441013,356307042441021', limit: 100, cursor: '' },
     response: {
       filter: '356307042441013,356307042441021',
       cnt: 2,
@@ -194,7 +194,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     description:
       'The last known position and telemetry of each linked vehicle (or of the IMEIs in `filter`), as the positions pipeline last ' +
       "recorded them. Times are in the user's GMT offset; a vehicle that never reported has null position fields.",
-    request: { filter: '356307042441013' },
+    request: { filter: '356307042441013', limit: 100, cursor: '' },
     response: {
       filter: '356307042441013',
       cnt: 1,
@@ -240,7 +240,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       'The trips the positions pipeline detected for each linked vehicle (or the IMEIs in `filter`) between start_date and end_date, ' +
       "both calendar days in the user's GMT offset and both included. Each trip has its start and stop time, place and odometer, " +
       'distance, duration, top speed, fuel levels and driver.',
-    request: { filter: '356307042441013', start_date: '2026-11-22', end_date: '2026-11-22' },
+    request: { filter: '356307042441013', start_date: '2026-11-22', end_date: '2026-11-22', limit: 100, cursor: '' },
     response: {
       filter: '356307042441013',
       start_date: '2026-11-22',
@@ -301,7 +301,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       'most 7 days apart), oldest first, as the pipeline stored them, whatever order they arrived in. gps_datetime is GMT+0, as in ' +
       'getLiveData. At most `limit` positions (default and maximum 10,000) are answered; when more exist, next_start_datetime is the ' +
       'start_datetime of the next call.',
-    request: { vehicle_uid: 1, start_datetime: '2026-11-22 06:30:00', end_datetime: '2026-11-22 06:31:00', limit: 100 },
+    request: { vehicle_uid: 1, start_datetime: '2026-11-22 06:30:00', end_datetime: '2026-11-22 06:31:00', limit: 100, cursor: '' },
     response: {
       vehicle_uid: 1,
       imei: '356307042441013',
@@ -401,7 +401,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     description:
       "A vehicle's slips (expense, fuel and fill slips) whose event_datetime falls on the user's calendar days from start_date to " +
       'end_date, both included.',
-    request: { vehicle_uid: 2, start_date: '2026-11-01', end_date: '2026-11-30' },
+    request: { vehicle_uid: 2, start_date: '2026-11-01', end_date: '2026-11-30', limit: 100, cursor: '' },
     response: {
       vehicle_uid: 2,
       start_date: '2026-11-01 00:00:00',
@@ -557,7 +557,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
       "The fuel fills the pipeline detected for a vehicle on the user's calendar days from start_date to end_date (at most 366 " +
       'days), each with its captured slip (or nulls), the difference between slip and measured litres, and the distance, time and ' +
       'fuel used since the previous fill with the consumption they give.',
-    request: { vehicle_uid: 1, start_date: '2026-11-01', end_date: '2026-11-30' },
+    request: { vehicle_uid: 1, start_date: '2026-11-01', end_date: '2026-11-30', limit: 100, cursor: '' },
     response: {
       vehicle_uid: 1,
       imei: '356307042441013',
@@ -643,7 +643,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
     description:
       "The 1000 most recent job cards of the user, newest first, optionally from and to a calendar day (in the user's offset, both " +
       'included) and with one external reference.',
-    request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187' },
+    request: { from_date: '2026-11-01', to_date: '2026-12-31', external_reference: 'WO-2026-1187', limit: 100, cursor: '' },
     response: {
       cnt: 1,
       job_cards: [JOB_CARD],
@@ -669,7 +669,7 @@ export const operationExamples: Partial<Record<OperationName, OperationExamples>
   getJobCardHistory: {
     description:
       'Every version of a job card, oldest first: the create and each edit, with who made it, from where and the document as it was.',
-    request: { job_card_uid: 1 },
+    request: { job_card_uid: 1, limit: 100, cursor: '' },
     response: {
       job_card_uid: 1,
       cnt: 2,

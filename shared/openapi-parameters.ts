@@ -18,7 +18,22 @@ export const parameterDescriptions: Record<string, string> = {
   end_datetime:
     "End of the time range, yyyy-mm-dd hh:mm:ss in the user's GMT offset (included); not before start_datetime and at most 7 days " +
     'after it.',
-  limit: 'The most positions to answer, 1 to 10,000 (default 10,000); when more exist, the answer says where the next call starts.',
+  'getPositions.limit':
+    'The most positions to answer, 1 to 10,000 (default 10,000); when more exist, the answer says where the next call starts ' +
+    '(next_start_datetime, and next_cursor when limit or cursor was sent).',
+  limit:
+    'Paging (docs/paging.md): the most records this page answers, 1 to 10,000. Sending it, or cursor, asks for pages: an answer ' +
+    'that left records out carries next_cursor, and a page also ends early at the size limit. Without either, the whole answer ' +
+    'comes at once, or a 422 when it would be too large.',
+  'getJobCards.limit':
+    'Paging (docs/paging.md): the most cards this page answers, 1 to 1000; the pages together answer the 1000 newest, as one ' +
+    'answer does. An answer that left cards out carries next_cursor.',
+  'getTrips.limit':
+    'Paging (docs/paging.md): the most trips this page answers, 1 to 10,000; a vehicle whose trips go on to the next page is ' +
+    'listed again there with the rest. An answer that left trips out carries next_cursor.',
+  cursor:
+    "The previous answer's next_cursor, sent with the same other parameters: opaque, bound to the API key's user, the " +
+    'operation and those parameters; any other use answers 400. Empty or absent: the first page.',
   from_date: "Only cards created on or after this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
   to_date: "Only cards created on or before this calendar day (yyyy-mm-dd, the user's offset); empty means no bound.",
   external_reference: 'Only cards with this external reference (the ReferenceNumber of their document); empty means all.',

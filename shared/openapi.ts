@@ -23,7 +23,7 @@ import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { NO_POSITION } from './domain/live-map/live-map.ts';
 import { EXPIRY_FIELDS } from './domain/operator.ts';
 import { MAX_STOPS, MIN_STOPS } from './domain/route/rules.ts';
-import { NotFound } from './errors.ts';
+import { AnswerTooLarge, NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 import { type OperationExamples, operationExamples } from './openapi-examples.ts';
 import { parameterDescriptions } from './openapi-parameters.ts';
@@ -66,7 +66,12 @@ export interface OpenApiDocument {
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  components: { schemas: Record<string, JsonSchema>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
 }
 
 /** Records several operations answer: components of their own, referenced where they appear. */
@@ -114,6 +119,13 @@ const ERROR_RESPONSES = {
     name: 'PayloadTooLarge',
     description: 'The body is over the limit.',
     example: `request body too large (max ${MAX_BODY_BYTES / 1024} KB)`,
+  },
+  422: {
+    name: 'AnswerTooLarge',
+    description:
+      "The answer would pass Lambda's 6 MB (counted after gzip when the client accepts it): nothing was built; narrow the request " +
+      'or page it with limit and cursor (docs/paging.md).',
+    example: new AnswerTooLarge().message,
   },
   429: {
     name: 'Throttled',
@@ -311,6 +323,8 @@ const API_DESCRIPTION = [
   API_KEY_DESCRIPTION,
   'As forms send everything as text, numeric parameters also take numeric text, and text parameters a JSON number.',
   'The examples are those of the demo `npm start` seeds into an empty .local/: run in order, each succeeds.',
+  'Each API key has a token bucket (docs/operations.md, "Scaling"): every answer tells what is left in the RateLimit and',
+  'RateLimit-Policy headers (IETF draft-ietf-httpapi-ratelimit-headers), and a 429 when to retry in Retry-After.',
 ].join(' ');
 
 /** One tag per area of the registry, in the registry's order, with the page of docs/ that tells more. */
@@ -371,7 +385,10 @@ export function openApiDocument({ serverUrl = 'http://127.0.0.1:3000' }: OpenApi
     paths,
     components: {
       schemas: { ...(toJsonSchemaDefs(named, conversion) as Record<string, JsonSchema>), ...requestSchemas },
-      responses: Object.fromEntries(referenced.map(({ name, description, example }) => [name, errorResponse(description, example)])),
+      responses: Object.fromEntries(
+        referenced.map(({ name, description, example }) => [name, errorResponse(description, example, name === ERROR_RESPONSES[429].name)]),
+      ),
+      headers: RATE_LIMIT_HEADERS,
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: API_KEY_DESCRIPTION },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: API_KEY_DESCRIPTION },
@@ -573,12 +590,14 @@ function successResponse(operation: Operation, { output }: OperationContract) {
   if ('mediaType' in output) {
     return {
       description: operation.summary,
+      headers: rateLimitHeaderRefs(false),
       content: { [output.mediaType]: { schema: { type: 'string', format: 'binary', contentMediaType: output.mediaType } } },
     };
   }
   const example = examplesOf(operation).response;
   return {
     description: operation.summary,
+    headers: rateLimitHeaderRefs(false),
     content: {
       'application/json': {
         schema: componentRef(`${pascalCase(operation.name)}Response`),
@@ -598,6 +617,7 @@ function errorStatuses(operation: Operation, entries: Entry[]): ErrorStatus[] {
     405,
     ...(CONFLICTS[operation.name as OperationName] ? [409 as const] : []),
     ...(operation.method === 'POST' ? [413 as const] : []),
+    ...(entries.some(([name]) => name === 'cursor') ? [422 as const] : []),
     429,
     500,
     ...(operation.provider ? [502 as const] : []),
@@ -613,11 +633,36 @@ function statusResponse(operation: Operation, status: ErrorStatus) {
   return { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
 }
 
-function errorResponse(description: string, example: string) {
+function errorResponse(description: string, example: string, throttled = false) {
   return {
     description,
+    headers: rateLimitHeaderRefs(throttled),
     content: {
       'application/json': { schema: componentRef('ErrorEnvelope'), example: { version: API_VERSION, result: 'error', error_msg: example } },
     },
   };
 }
+
+// ---- The per-key rate limit's headers (issue 22): on every answer; Retry-After on a 429 ----
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description:
+      "What is left of the API key's bucket (IETF draft-ietf-httpapi-ratelimit-headers): r requests may come at once now, " +
+      'and in t seconds the bucket is full again. Absent when the request was refused before its key was read (no key, wrong method).',
+    schema: { type: 'string', example: '"default";r=299;t=1' },
+  },
+  RateLimitPolicy: {
+    description: 'The bucket: q requests at once, refilled over w seconds (q/w a second sustained).',
+    schema: { type: 'string', example: '"default";q=300;w=2' },
+  },
+  RetryAfter: {
+    description: 'On every 429: seconds until the API key may make its next request (rounded up).',
+    schema: { type: 'integer', minimum: 1, example: 1 },
+  },
+};
+
+const rateLimitHeaderRefs = (throttled: boolean) => ({
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  ...(throttled && { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
+});

@@ -8,6 +8,7 @@ import { config } from './config.ts';
 import type { BinaryOutput, OperationContract, OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
+import { acceptsGzip, answerEncoding } from './middleware/answer-encoding.ts';
 import { apiKeyAuth, authenticatedUser } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
@@ -16,11 +17,12 @@ import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest } from './middleware/parse-request.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
-import type { RequestState } from './middleware/types.ts';
+import { headerValue, type RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
 import { findOperation, isCreate, type OperationName } from './operations.ts';
+import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
 import { findApiKey } from './store/api-keys.ts';
-import { countRequest } from './store/rate-limits.ts';
+import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
@@ -29,6 +31,8 @@ export interface OperationContext<Input> {
   /** the parsed body, for operations whose body is a document rather than parameters */
   body: ParsedBody;
   sourceIp: string;
+  /** the operation and the bytes of records its answer may carry (shared/paging) */
+  answer: AnswerContext;
 }
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
@@ -38,8 +42,9 @@ type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOut
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
  * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
- * per-key rate limit counted alongside the lookup) → validate → Idempotency-Key on creates;
- * the handler returns plain fields; after: envelope; onError: the error mapper.
+ * per-key rate limit taken alongside the lookup) → validate → Idempotency-Key on creates;
+ * the handler returns plain fields; after: envelope, then the rate-limit headers, then gzip and Lambda's size limit;
+ * onError: the error mapper, then the same headers, gzip and size limit.
  */
 export function operation<C extends OperationContract>(
   name: OperationName,
@@ -49,33 +54,40 @@ export function operation<C extends OperationContract>(
   const definition = findOperation(name);
   if (!definition) throw new Error(`operation ${name} is not in the registry`);
 
-  const perKeyLimit = rateLimit({ countRequest, limit: config.rateLimitRequests, windowS: config.rateLimitWindowSeconds });
+  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
+    .use(answerEncoding())
+    .use(perKeyLimit.headers)
     .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
     .use(methodGuard(definition.method))
     .use(parseRequest(contract))
-    .use(perKeyLimit.count)
+    .use(perKeyLimit.take)
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));
   if (isCreate(name)) chain.use(idempotency(name, contract));
-  chain.before(handOverToHandler).handler(async (_event, context) => {
-    const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
-    return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
-  });
+  chain
+    .before((request) => handOverToHandler(request, name))
+    .handler(async (_event, context) => {
+      const { operation: prepared, replay } = context as OperationLambdaContext<v.InferOutput<C['input']>>;
+      return (replay ?? (await run(prepared))) as unknown as APIGatewayProxyResult;
+    });
   return chain;
 }
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
 type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input>; replay?: Record<string, unknown> };
 
-function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>): void {
+function handOverToHandler(
+  request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>,
+  operation: OperationName,
+): void {
   const { internal, event } = request;
   const user = authenticatedUser(request);
   identifyUser(user.userUid);
@@ -85,5 +97,6 @@ function handOverToHandler(request: Request<APIGatewayProxyEvent, APIGatewayProx
     input: internal.input,
     body: internal.body ?? { kind: 'none' },
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
+    answer: { operation, budgetBytes: answerBudgetBytes(acceptsGzip(headerValue(event, 'accept-encoding'))) },
   };
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { FuelFillRecord } from '../../shared/contracts/fuel-fills.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import {
   dateField,
   dateRangeEntries,
@@ -14,7 +15,7 @@ import { inclusiveDayCount } from '../../shared/domain/time.ts';
 const MAX_RANGE_DAYS = 366;
 
 const GetFuelFillReportInput = v.pipe(
-  v.object({ vehicle_uid: requiredInteger('vehicle_uid'), ...dateRangeEntries }),
+  v.object({ vehicle_uid: requiredInteger('vehicle_uid'), ...dateRangeEntries, limit: pageLimit(), cursor: pageCursor }),
   startNotAfterEnd(),
   v.check((input) => inclusiveDayCount(input.start_date, input.end_date) <= MAX_RANGE_DAYS, 'date range may not exceed 366 days'),
 );
@@ -29,6 +30,7 @@ const GetFuelFillReportOutput = v.object({
   end_date: dateField,
   cnt: integerField,
   fills: v.array(FuelFillRecord),
+  next_cursor: nextCursorField,
 });
 
 export const contract = { input: GetFuelFillReportInput, output: GetFuelFillReportOutput } satisfies OperationContract;

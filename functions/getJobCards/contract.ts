@@ -1,8 +1,12 @@
 import * as v from 'valibot';
 import { JobCardRecord } from '../../shared/contracts/job-cards.ts';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { integerField, optionalText } from '../../shared/contracts/primitives.ts';
 import { isCalendarDate } from '../../shared/domain/time.ts';
+
+/** The newest cards one answer, or one walk of pages, holds (the spec's cap). */
+export const MAX_JOB_CARDS = 1000;
 
 const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 
@@ -24,10 +28,15 @@ const GetJobCardsInput = v.pipe(
       optionalText('external_reference', 100),
       v.transform((text) => text || undefined),
     ),
+    limit: pageLimit(
+      MAX_JOB_CARDS,
+      'the most cards this page answers; the pages together answer the 1000 newest; sending it asks for paging',
+    ),
+    cursor: pageCursor,
   }),
   v.check((input) => !input.from_date || !input.to_date || input.from_date <= input.to_date, 'from_date may not be after to_date'),
 );
 
-const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord) });
+const GetJobCardsOutput = v.object({ cnt: integerField, job_cards: v.array(JobCardRecord), next_cursor: nextCursorField });
 
 export const contract = { input: GetJobCardsInput, output: GetJobCardsOutput } satisfies OperationContract;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { OperationContract } from '../../shared/contracts/operation.ts';
+import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import {
   dateTimeField,
   dateTimeParameter,
@@ -8,10 +9,10 @@ import {
   nullableTextField,
   requiredInteger,
 } from '../../shared/contracts/primitives.ts';
+import { POINT_FAULTS } from '../../shared/domain/tracking/faults.ts';
 
 const MAX_RANGE_MS = 7 * 86_400_000;
-const MAX_LIMIT = 10_000;
-const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_LIMIT}`;
+export const MAX_POSITIONS = 10_000;
 
 /** A 'yyyy-mm-dd hh:mm:ss' in the user's offset → the UTC instant (ms). */
 export const instantOf = (text: string, offsetMinutes: number): number => Date.parse(`${text.replace(' ', 'T')}Z`) - offsetMinutes * 60_000;
@@ -21,10 +22,11 @@ const GetPositionsInput = v.pipe(
     vehicle_uid: requiredInteger('vehicle_uid'),
     start_datetime: dateTimeParameter('start_datetime is required (yyyy-mm-dd hh:mm:ss)'),
     end_datetime: dateTimeParameter('end_datetime is required (yyyy-mm-dd hh:mm:ss)'),
-    limit: v.optional(
-      v.pipe(requiredInteger('limit', LIMIT_MESSAGE), v.minValue(1, LIMIT_MESSAGE), v.maxValue(MAX_LIMIT, LIMIT_MESSAGE)),
-      MAX_LIMIT,
+    limit: pageLimit(
+      MAX_POSITIONS,
+      'the most positions to answer (default 10,000); when more exist, next_start_datetime says where they start',
     ),
+    cursor: pageCursor,
   }),
   v.check((input) => input.start_datetime <= input.end_datetime, 'start_datetime may not be after end_datetime'),
   v.check(
@@ -47,6 +49,8 @@ export const PositionRecordOutput = v.object({
   int_batt_volt: nullableNumberField,
   int_temp: nullableNumberField,
   ext_temp: nullableNumberField,
+  /** present on a point trips, distance, places, fills and the live record leave out: why (docs/positions.md) */
+  ignored: v.optional(v.picklist(POINT_FAULTS)),
 });
 
 const GetPositionsOutput = v.object({
@@ -58,6 +62,7 @@ const GetPositionsOutput = v.object({
   positions: v.array(PositionRecordOutput),
   /** present when more positions exist than were returned: the next call's start_datetime */
   next_start_datetime: v.optional(dateTimeField),
+  next_cursor: nextCursorField,
 });
 
 export const contract = { input: GetPositionsInput, output: GetPositionsOutput } satisfies OperationContract;

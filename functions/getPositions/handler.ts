@@ -1,13 +1,20 @@
 import type * as v from 'valibot';
 import { formatDateTime } from '../../shared/domain/time.ts';
+import { type PointFault, pointFaults } from '../../shared/domain/tracking/faults.ts';
 import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { operation } from '../../shared/operation.ts';
+import { AnswerPage } from '../../shared/paging/answer-page.ts';
 import { listPositions } from '../../shared/store/positions.ts';
 import { getVehicleForUser } from '../../shared/store/vehicles.ts';
-import { contract, instantOf, type PositionRecordOutput } from './contract.ts';
+import { contract, instantOf, MAX_POSITIONS, type PositionRecordOutput } from './contract.ts';
 
-const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput<typeof PositionRecordOutput> => ({
+const toPositionRecord = (
+  position: Position,
+  fuelFactor: number,
+  ignored: PointFault | null,
+): v.InferOutput<typeof PositionRecordOutput> => ({
   gps_datetime: formatDateTime(position.gps_datetime),
   latitude: position.latitude,
   longitude: position.longitude,
@@ -21,29 +28,38 @@ const toPositionRecord = (position: Position, fuelFactor: number): v.InferOutput
   int_batt_volt: position.int_batt_volt,
   int_temp: position.int_temp,
   ext_temp: position.ext_temp,
+  ...(ignored ? { ignored } : {}),
 });
 
 /**
  * Read-only trip playback. The vehicle check (link and vehicle in one BatchGetItem) and the history Queries
- * (one per day, in parallel) run together: one round trip after the key lookup.
+ * (one per day, in parallel) run together: one round trip after the key lookup. A page's position is the UTC instant
+ * of its last point (points are unique by time).
  */
-export const handler = operation('getPositions', contract, async ({ user, input }) => {
-  const from = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
+export const handler = operation('getPositions', contract, async (context) => {
+  const { user, input } = context;
+  const page = await AnswerPage.open<string>(context, { maxPerAnswer: MAX_POSITIONS });
+  const start = new Date(instantOf(input.start_datetime, user.gmtOffsetMinutes)).toISOString();
+  const from = page.after && page.after > start ? page.after : start;
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
   const [vehicle, stored] = await Promise.all([
     getVehicleForUser(user.userUid, input.vehicle_uid),
     listPositions(input.vehicle_uid, from, to),
   ]);
-  const positions = byTime(stored);
-  const returned = positions.slice(0, input.limit);
-  const next = positions[input.limit];
+  const positions = byTime(stored).filter((position) => position.gps_datetime !== page.after);
+  const ignored = pointFaults(positions, detectionSettings(vehicle.detection).maxSpeedKmh);
+  const recordAt = (n: number) => toPositionRecord(positions[n] as Position, vehicle.fuelFactor, ignored[n] ?? null);
+  const taken = positions.findIndex((position, n) => !page.add(recordAt(n), position.gps_datetime));
+  const returned = taken < 0 ? positions : positions.slice(0, taken);
+  const next = taken < 0 ? undefined : positions[taken];
   return {
     vehicle_uid: vehicle.vehicleUid,
     imei: vehicle.imei,
     start_datetime: input.start_datetime,
     end_datetime: input.end_datetime,
     cnt: returned.length,
-    positions: returned.map((position) => toPositionRecord(position, vehicle.fuelFactor)),
+    positions: returned.map((_, n) => recordAt(n)),
     ...(next ? { next_start_datetime: formatDateTime(next.gps_datetime, user.gmtOffsetMinutes) } : {}),
+    ...(await page.nextCursor()),
   };
 });

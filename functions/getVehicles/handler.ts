@@ -1,9 +1,6 @@
 import { toVehicleRecord } from '../../shared/contracts/vehicles.ts';
 import { operation } from '../../shared/operation.ts';
-import { listLinkedVehicles } from '../../shared/store/vehicles.ts';
+import { linkedVehiclesAnswer } from '../../shared/paging/linked-vehicles.ts';
 import { contract } from './contract.ts';
 
-export const handler = operation('getVehicles', contract, async ({ user, input }) => {
-  const vehicles = await listLinkedVehicles(user.userUid, input.filter?.imeis);
-  return { filter: input.filter?.text ?? '', cnt: vehicles.length, vehicles: vehicles.map(toVehicleRecord) };
-});
+export const handler = operation('getVehicles', contract, (context) => linkedVehiclesAnswer(context, toVehicleRecord));

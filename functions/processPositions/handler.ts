@@ -3,6 +3,8 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import { FAULTS } from '../../shared/domain/tracking/faults.ts';
+import { faultMetricNames } from '../../shared/metric-names.ts';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
 
@@ -14,6 +16,8 @@ async function processPositionsBatch(event: KinesisStreamEvent): Promise<Kinesis
   const records = event.Records.map((record) => ({
     id: record.kinesis.sequenceNumber,
     data: Buffer.from(record.kinesis.data, 'base64').toString('utf8'),
+    // seconds, with milliseconds: lateness and the future are measured from here
+    arrivedAt: Math.round(record.kinesis.approximateArrivalTimestamp * 1000),
   }));
   const first = event.Records[0]?.kinesis.sequenceNumber ?? 'empty';
   const last = event.Records.at(-1)?.kinesis.sequenceNumber ?? 'empty';
@@ -29,6 +33,7 @@ async function processPositionsBatch(event: KinesisStreamEvent): Promise<Kinesis
   metrics.addMetric(metricNames.tripsDetected, MetricUnit.Count, outcome.trips);
   metrics.addMetric(metricNames.fuelFillsDetected, MetricUnit.Count, outcome.fills);
   metrics.addMetric(metricNames.positionsFailed, MetricUnit.Count, outcome.failedIds.length);
+  for (const fault of FAULTS) metrics.addMetric(faultMetricNames[fault], MetricUnit.Count, outcome.faults[fault] ?? 0);
 
   return { batchItemFailures: outcome.failedIds.map((itemIdentifier) => ({ itemIdentifier })) };
 }

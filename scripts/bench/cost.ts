@@ -240,7 +240,7 @@ export const costNotes = [
 
 export async function benchCost(apiUrl: string): Promise<Row[]> {
   process.env.API_KEY_CACHE_SECONDS = '0';
-  process.env.RATE_LIMIT_REQUESTS = '1000000';
+  process.env.RATE_LIMIT_PER_SECOND = '1000000';
   meterClients();
   // The measured vehicles in batches with as many positions of each as the window gathers.
   const batch = MEASURED_VEHICLES * positionsPerVehicleBatch();

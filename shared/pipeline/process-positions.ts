@@ -5,7 +5,9 @@
  */
 
 import { config } from '../config.ts';
+import { arrivalFault, type Fault } from '../domain/tracking/faults.ts';
 import { type Position, parsePosition } from '../domain/tracking/position.ts';
+import { DEFAULT_DETECTION, detectionSettings } from '../domain/tracking/settings.ts';
 import { logger } from '../logger.ts';
 import { putObject } from '../store/bucket.ts';
 import { findTrackedVehicles, type TrackedVehicle } from '../store/tracks.ts';
@@ -16,6 +18,8 @@ import { trackVehicle } from './track-vehicle.ts';
 export interface RawRecord {
   id: string;
   data: string;
+  /** when the stream received it (Kinesis approximateArrivalTimestamp, ms) */
+  arrivedAt?: number;
 }
 
 export interface BatchOutcome {
@@ -31,8 +35,10 @@ export interface BatchOutcome {
   removed: number;
   /** fills re-detection no longer finds, kept because a slip is linked to them (logged) */
   fillsKeptForSlip: number;
-  /** positions older than the lateness window behind their vehicle's newest point (in the dead-letter prefix) */
+  /** positions older than the lateness window before their arrival (in the dead-letter prefix) */
   tooLate: number;
+  /** points set aside (in the future, too late) and points or readings detection ignored, per fault class */
+  faults: Partial<Record<Fault, number>>;
   /** records of vehicles whose processing failed: to be retried (Kinesis partial batch failure) */
   failedIds: string[];
   /** DynamoDB items written (each a write request) */
@@ -42,40 +48,41 @@ export interface BatchOutcome {
 export interface BatchOptions {
   /** names the batch's S3 objects; the same batch gets the same name, so a replay overwrites, never duplicates */
   batchName: string;
+  /**
+   * When the batch was received: the arrival of its records that carry none of their own. Without it the batch is
+   * a replay (a file, the simulator): it arrives when its newest point not in the future was made.
+   */
   receivedAt?: Date;
 }
 
 export async function processPositions(
   records: readonly RawRecord[],
-  { batchName, receivedAt = new Date() }: BatchOptions,
+  { batchName, receivedAt: given }: BatchOptions,
 ): Promise<BatchOutcome> {
   const rejected: BatchOutcome['rejected'] = [];
-  const byImei = new Map<string, Array<{ id: string; position: Position }>>();
+  const parsed: Array<{ id: string; position: Position; arrivedAt?: number }> = [];
   for (const record of records) {
-    const parsed = parsePosition(record.data);
-    if (!parsed.ok) rejected.push({ id: record.id, reason: parsed.reason });
-    else byImei.set(parsed.position.imei, [...(byImei.get(parsed.position.imei) ?? []), { id: record.id, position: parsed.position }]);
+    const result = parsePosition(record.data);
+    if (!result.ok) rejected.push({ id: record.id, reason: result.reason });
+    else parsed.push({ id: record.id, position: result.position, arrivedAt: record.arrivedAt });
   }
+  const receivedAt = given ?? newestArrival(parsed) ?? replayArrival(parsed.map((entry) => entry.position));
 
-  const tracked = await findTrackedVehicles([...byImei.keys()]);
-  let tooLate = 0;
-  for (const [imei, entries] of byImei) {
-    const vehicle = tracked.get(imei);
-    const lateness = vehicle
-      ? tooLateFilter(
-          vehicle,
-          entries.map((entry) => entry.position),
-        )
-      : undefined;
-    const kept = entries.filter((entry) => {
-      const reason = lateness === undefined ? `unknown imei ${imei}` : lateness(entry.position) ? 'too late' : undefined;
-      if (reason) rejected.push({ id: entry.id, reason });
-      if (reason === 'too late') tooLate++;
-      return reason === undefined;
-    });
-    if (kept.length > 0) byImei.set(imei, kept);
-    else byImei.delete(imei);
+  const tracked = await findTrackedVehicles([...new Set(parsed.map((entry) => entry.position.imei))]);
+  const faults: BatchOutcome['faults'] = {};
+  const byImei = new Map<string, Array<{ id: string; position: Position }>>();
+  for (const { id, position, arrivedAt } of parsed) {
+    const vehicle = tracked.get(position.imei);
+    const arrival = position.received_at ? Date.parse(position.received_at) : (arrivedAt ?? receivedAt.getTime());
+    const fault = vehicle
+      ? arrivalFault(position.gps_datetime, arrival, detectionSettings(vehicle.vehicle.detection).futureToleranceS, config.lateWindowMs())
+      : null;
+    const reason = vehicle ? fault : `unknown imei ${position.imei}`;
+    if (fault) faults[fault] = (faults[fault] ?? 0) + 1;
+    if (reason) rejected.push({ id, reason });
+    else byImei.set(position.imei, [...(byImei.get(position.imei) ?? []), { id, position }]);
   }
+  const tooLate = faults['too late'] ?? 0;
 
   await archive(records, rejected, batchName, receivedAt);
 
@@ -90,6 +97,7 @@ export async function processPositions(
     removed: 0,
     fillsKeptForSlip: 0,
     tooLate,
+    faults,
     failedIds: [],
     writeRequests: 0,
   };
@@ -100,7 +108,7 @@ export async function processPositions(
         const found = await trackVehicle(
           tracked.get(imei) as TrackedVehicle,
           entries.map((entry) => entry.position),
-          { receivedAt, namer },
+          { receivedAt: given ?? new Date(), namer },
         );
         outcome.trips += found.trips;
         outcome.fills += found.fills;
@@ -108,6 +116,7 @@ export async function processPositions(
         outcome.removed += found.removed;
         outcome.fillsKeptForSlip += found.keptForSlip;
         outcome.writeRequests += found.writeRequests;
+        for (const [fault, count] of Object.entries(found.faults)) faults[fault as Fault] = (faults[fault as Fault] ?? 0) + count;
       } catch (error) {
         logger.error('vehicle batch failed; its records will be retried', { imei, error: error as Error });
         outcome.failedIds.push(...entries.map((entry) => entry.id));
@@ -115,21 +124,29 @@ export async function processPositions(
     }),
   );
   if (rejected.length > 0)
-    logger.warn('positions rejected', { batchName, rejected: rejected.length, tooLate, firstReason: rejected[0]?.reason });
+    logger.warn('positions rejected', { batchName, rejected: rejected.length, faults, firstReason: rejected[0]?.reason });
   return outcome;
 }
 
+/** Without a receive time of its own, a batch was received when its newest record arrived (when records say so). */
+function newestArrival(parsed: ReadonlyArray<{ position: Position; arrivedAt?: number }>): Date | undefined {
+  const arrivals = parsed.flatMap(({ position, arrivedAt }) =>
+    position.received_at ? [Date.parse(position.received_at)] : (arrivedAt ?? []),
+  );
+  return arrivals.length > 0 ? new Date(Math.max(...arrivals)) : undefined;
+}
+
 /**
- * A point is too late when it is older than the lateness window behind its vehicle's newest point (stored or in
- * this batch): the window bounds how much history a re-detection walks through.
+ * A replayed batch's arrival (a file, the simulator: no record says when it arrived): its newest point that is not
+ * in the future of now, and never later than now. A glitch that stays in the past cannot be told from a real point
+ * this way; live streams always carry their arrival.
  */
-function tooLateFilter({ live }: TrackedVehicle, positions: readonly Position[]): (position: Position) => boolean {
-  const newest = [live?.gpsDatetime, ...positions.map((position) => position.gps_datetime)]
-    .filter((at) => at !== undefined)
-    .sort()
-    .at(-1) as string;
-  const oldestAccepted = Date.parse(newest) - config.lateWindowMs();
-  return (position) => Date.parse(position.gps_datetime) < oldestAccepted;
+function replayArrival(positions: readonly Position[]): Date {
+  const now = Date.now();
+  const plausible = positions
+    .map((position) => Date.parse(position.gps_datetime))
+    .filter((at) => at <= now + DEFAULT_DETECTION.futureToleranceS * 1000);
+  return new Date(Math.min(now, Math.max(0, ...plausible) || now));
 }
 
 /** The raw batch goes to the archive; rejected records to the dead-letter prefix with their reasons. */

@@ -10,12 +10,13 @@ import { secondsBetween } from '../domain/time.ts';
 import {
   type DetectedFill,
   type DetectedTrip,
-  detect,
   initialTrackState,
   type TrackState,
   type VehicleProfile,
 } from '../domain/tracking/detector.ts';
-import { byTime, chunksOf, encodePoints, hourOf } from '../domain/tracking/history.ts';
+import type { Fault } from '../domain/tracking/faults.ts';
+import { byTime, hourOf } from '../domain/tracking/history.ts';
+import { historyFrom, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
 import type { Trip } from '../domain/trip.ts';
@@ -23,7 +24,7 @@ import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
-import { type Checkpoint, checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
+import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveRecordEntity } from '../store/vehicles.ts';
@@ -39,6 +40,8 @@ export interface VehicleOutcome {
   /** fills no longer detected but kept because a slip is linked to them */
   keptForSlip: number;
   writeRequests: number;
+  /** points and readings of this batch detection did not count, per fault class (a dropout counts when its return arrives) */
+  faults: Partial<Record<Fault, number>>;
 }
 
 export interface TrackOptions {
@@ -51,133 +54,80 @@ export interface TrackOptions {
 const END = '9999';
 
 /**
- * The most of the tail's encoding kept on the track item: with the live record (about 400 bytes) it stays
- * within 1 KB, so a batch's write costs one WCU; about 6 to 10 points at 30 s reporting.
+ * Read what the vehicle's batch needs, plan it (shared/domain/tracking/plan.ts), give new trips and fills their ids
+ * and place names, then write: checkpoints and chunks first, then the track item (the new points, the live record)
+ * with the trips and fills when they changed, so a batch that fails half-way finds its points still new when retried.
  */
-const MAX_TAIL_CHARS = 560;
-
-export async function trackVehicle(
-  { vehicle, live, tail, storedTail, legacyState }: TrackedVehicle,
-  incoming: readonly Position[],
-  options: TrackOptions,
-): Promise<VehicleOutcome> {
-  const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0 };
+export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
+  const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0, faults: {} };
+  const { vehicle, live, storedTail } = tracked;
   const arrived = byTime(incoming);
   const earliest = options.reprocessFrom ?? arrived[0]?.gps_datetime;
   if (earliest === undefined) return outcome;
   const profile = profileOf(vehicle);
   const settings = detectionSettings(vehicle.detection);
 
-  const checkpoint = await findCheckpoint(vehicle.vehicleUid, hourOf(earliest));
-  const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
-  const from = checkpoint?.hour ?? '0000';
-  const span = replacedSpan(start, from);
-  const [stored, storedTrips, storedFills] = await Promise.all([
-    readPositions(vehicle.vehicleUid, vehicle.imei, from),
-    listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
-    listFuelFills(vehicle.vehicleUid, span.fills, END),
-  ]);
-  const history = [...stored, ...tail.filter((position) => position.gps_datetime >= from)];
-  const storedAt = new Set([...history, ...tail].map((position) => position.gps_datetime));
-  const fresh = arrived.filter((position) => !storedAt.has(position.gps_datetime));
-  if (fresh.length === 0 && options.reprocessFrom === undefined) return outcome;
+  const read = await readVehicle(tracked, earliest, profile);
+  const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
+  if (!plan) return outcome;
 
-  const points = byTime([...history, ...fresh]);
-  // reprocessing a vehicle that never reported: nothing to detect
-  if (points.length === 0) return outcome;
-  const run = detectByHour(start, points, profile, settings);
-  const rewriteFrom = hourOf(options.reprocessFrom ?? (fresh[0] as Position).gps_datetime);
-  const checkpoints = run.checkpoints.filter(({ hour }) => hour !== checkpoint?.hour && hour >= rewriteFrom);
-
-  const tripUidByStart = new Map(storedTrips.map((trip) => [trip.startTime, trip.tripUid]));
+  const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
   const trips = await replaceTrips(
     vehicle,
-    storedTrips.filter((trip) => trip.startTime >= span.trips),
-    run.trips,
+    read.trips.filter((trip) => trip.startTime >= read.span.trips),
+    plan.run.trips,
     settings,
     options.namer,
   );
   for (const trip of [...trips.newTrips, ...trips.changedTrips.map(({ trip }) => trip)]) tripUidByStart.set(trip.startTime, trip.tripUid);
-  const fills = await replaceFills(vehicle, storedFills, run.fills, tripUidByStart, settings, options.namer);
+  const fills = await replaceFills(vehicle, read.fills, plan.run.fills, tripUidByStart, settings, options.namer);
 
-  const newest = points.at(-1) as Position;
-  const liveNow = liveStateOf(newest, run.state, vehicle, options.receivedAt);
-  const liveChanged = (live === undefined || live.gpsDatetime <= newest.gps_datetime) && !sameLive(live, liveNow);
-  // The new points join the tail on the track item; a tail that outgrows it moves into chunks first.
-  const newTail = byTime([...tail, ...fresh]);
-  const tailHour = newTail[0] ? hourOf(newTail[0].gps_datetime) : undefined;
-  const tailPoints = tailHour ? encodePoints(tailHour, newTail) : '';
-  const flush = tailPoints.length > MAX_TAIL_CHARS;
-  const keptTail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
-  const tailChanged = fresh.length > 0 && (keptTail !== null || storedTail !== undefined);
+  const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
+  const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
   const track: TrackUpdate | undefined =
-    liveChanged || tailChanged ? { live: liveChanged ? liveNow : undefined, tail: keptTail, previousTail: storedTail } : undefined;
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills };
+    liveChanged || plan.tailChanged ? { live: liveChanged ? liveNow : undefined, tail: plan.tail, previousTail: storedTail } : undefined;
 
-  // Checkpoints and chunks first, then the track item (the new points, the live record), with the trips and fills
-  // when they changed: a batch that fails half-way finds its points still new when retried.
   outcome.writeRequests += await putAll([
-    ...checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
-    ...(flush ? chunksOf(newTail).map((chunk) => chunkItem(vehicle.vehicleUid, chunk)) : []),
+    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
+    ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const found =
-    trips.newTrips.length +
-    trips.changedTrips.length +
-    trips.removedTrips.length +
-    fills.newFills.length +
-    fills.changedFills.length +
-    fills.removedFills.length;
-  if (found > 0) outcome.writeRequests += await commitDetection(commit);
+  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills };
+  const found = [trips.newTrips, trips.changedTrips, trips.removedTrips, fills.newFills, fills.changedFills, fills.removedFills].some(
+    (list) => list.length > 0,
+  );
+  if (found) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
-  outcome.trips = trips.newTrips.length;
-  outcome.fills = fills.newFills.length;
-  outcome.changed = trips.changedTrips.length + fills.changedFills.length;
-  outcome.removed = trips.removedTrips.length + fills.removedFills.length;
-  outcome.keptForSlip = fills.keptForSlip.length;
   if (fills.keptForSlip.length > 0) {
     logger.warn('re-detection no longer finds fills that have slips; they are kept', {
       vehicleUid: vehicle.vehicleUid,
       eventUids: fills.keptForSlip,
     });
   }
-  return outcome;
-}
-
-/**
- * Where the trips and fills found after a checkpoint may begin: a trip open at the checkpoint, or about to open
- * from a stop or an ignition that came on before it; a fill rising from a level read before it.
- */
-function replacedSpan(state: TrackState, from: string): { trips: string; fills: string } {
-  const earliest = (...instants: Array<string | undefined>) => instants.filter((at): at is string => at !== undefined).sort()[0] as string;
   return {
-    trips: earliest(from, state.trip?.start.at, state.stop?.at, state.ignitionOnAt?.at),
-    fills: earliest(from, state.parked?.before.at, state.parked?.rise?.before.at),
+    ...outcome,
+    trips: trips.newTrips.length,
+    fills: fills.newFills.length,
+    changed: trips.changedTrips.length + fills.changedFills.length,
+    removed: trips.removedTrips.length + fills.removedFills.length,
+    keptForSlip: fills.keptForSlip.length,
+    faults: plan.faults,
   };
 }
 
-interface HourlyRun {
-  state: TrackState;
-  trips: DetectedTrip[];
-  fills: DetectedFill[];
-  /** the state before each hour's first point */
-  checkpoints: Checkpoint[];
-}
-
-function detectByHour(start: TrackState, points: readonly Position[], profile: VehicleProfile, settings: DetectionSettings): HourlyRun {
-  const run: HourlyRun = { state: start, trips: [], fills: [], checkpoints: [] };
-  for (let i = 0; i < points.length; ) {
-    const hour = hourOf((points[i] as Position).gps_datetime);
-    let end = i;
-    while (end < points.length && hourOf((points[end] as Position).gps_datetime) === hour) end++;
-    run.checkpoints.push({ hour, state: run.state });
-    const detection = detect(run.state, points.slice(i, end), profile, settings);
-    run.state = detection.state;
-    run.trips.push(...detection.trips);
-    run.fills.push(...detection.fills);
-    i = end;
-  }
-  return run;
+/** The checkpoint before the earliest point, the history since, and the trips and fills re-detection may replace. */
+async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVehicle, earliest: string, profile: VehicleProfile) {
+  const checkpoint = await findCheckpoint(vehicle.vehicleUid, hourOf(earliest));
+  const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
+  const from = historyFrom(checkpoint?.hour);
+  const span = replacedSpan(start, from);
+  const [stored, trips, fills] = await Promise.all([
+    readPositions(vehicle.vehicleUid, vehicle.imei, from),
+    listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
+    listFuelFills(vehicle.vehicleUid, span.fills, END),
+  ]);
+  const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
+  return { history, span, trips, fills };
 }
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));
@@ -296,7 +246,7 @@ async function replaceFills(
   };
 }
 
-function profileOf(vehicle: Vehicle): VehicleProfile {
+export function profileOf(vehicle: Vehicle): VehicleProfile {
   return {
     odometerAtStartKm: vehicle.odometerAtStart ?? 0,
     startHours: vehicle.startHours,
@@ -318,7 +268,8 @@ function liveStateOf(position: Position, state: TrackState, vehicle: Vehicle, re
     intBattVolt: position.int_batt_volt,
     intTemp: position.int_temp,
     extTemp: position.ext_temp,
-    fuelValue: position.fuel_raw === null ? null : position.fuel_raw * vehicle.fuelFactor,
+    // a dropout shows the level, not the sensor's 0
+    fuelValue: position.fuel_raw === null ? null : (state.last?.fuelReading ?? state.last?.fuel ?? position.fuel_raw * vehicle.fuelFactor),
     deviceType: position.device_type,
     config: position.config,
     odometerKm: state.odometerKm,

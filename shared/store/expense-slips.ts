@@ -15,7 +15,16 @@ import { nextId } from './counters.ts';
 import { absentWhenNull, defineEntity, number, text } from './entity.ts';
 import { findExpenseType } from './expense-types.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, itemKey, queryRange, setExpression, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import {
+  batchGet,
+  failedConditions,
+  itemKey,
+  type PagedRead,
+  readTaken,
+  setExpression,
+  transactWrite,
+  writeWithOptimisticRetry,
+} from './requests.ts';
 import { findVehicleForUser, getVehicleForUser } from './vehicles.ts';
 
 const BUSY = 'slip is being changed by another request, try again';
@@ -83,12 +92,21 @@ export async function getSlipForUser(userUid: number, slipUid: number): Promise<
 }
 
 /**
- * A vehicle's expense and fuel slips between two local datetimes (inclusive), by event_datetime:
- * one Query on the timeline, run alongside the link check, then one BatchGetItem for the type names.
+ * A vehicle's expense and fuel slips between two local datetimes (inclusive), by event_datetime, as far as the answer
+ * takes them (shared/paging): one Query on the timeline, run alongside the link check, then one BatchGetItem for the type names.
  */
-export async function listExpenseSlips(userUid: number, vehicleUid: number, from: string, to: string): Promise<NamedExpenseSlip[]> {
-  const [, items] = await Promise.all([getVehicleForUser(userUid, vehicleUid), queryRange(keys.slipTimelineRange(vehicleUid, from, to))]);
-  return withTypeNames(items.map(slipEntity.fromItem));
+export async function readExpenseSlips(
+  userUid: number,
+  vehicleUid: number,
+  from: string,
+  to: string,
+  read: PagedRead<ExpenseSlip>,
+): Promise<NamedExpenseSlip[]> {
+  const [, slips] = await Promise.all([
+    getVehicleForUser(userUid, vehicleUid),
+    readTaken(keys.slipTimelineRange(vehicleUid, from, to), slipEntity.fromItem, read),
+  ]);
+  return withTypeNames(slips);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FuelFill } from '../domain/fuel-fill.ts';
 import { dynamo, tableName } from './client.ts';
 import { absentWhenNull, defineEntity, nullableNumber, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { queryRange } from './requests.ts';
+import { type PagedRead, queryRange, readTaken } from './requests.ts';
 
 /** A detected fill as stored: the domain's own field names, but slip_uid, absent until a slip claims the fill. */
 export const fuelFillEntity = defineEntity<FuelFill>({
@@ -36,6 +36,11 @@ export async function findFuelFill(eventUid: number): Promise<FuelFill | undefin
 }
 
 /** A vehicle's fills between two UTC instants, oldest first: one Query of gsi1. */
+/** getFuelFillReport: a vehicle's fills in a range, oldest first, as far as the answer takes them (shared/paging). */
+export function readFuelFills(vehicleUid: number, from: string, to: string, read: PagedRead<FuelFill>): Promise<FuelFill[]> {
+  return readTaken(keys.fuelFillRange(vehicleUid, from, to), fuelFillEntity.fromItem, read);
+}
+
 export async function listFuelFills(vehicleUid: number, from: string, to: string): Promise<FuelFill[]> {
   const items = await queryRange(keys.fuelFillRange(vehicleUid, from, to));
   return items.map(fuelFillEntity.fromItem);

@@ -4,8 +4,8 @@ import { NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, nullableText, number, text } from './entity.ts';
-import { keys, type Range } from './keys.ts';
-import { batchGet, type Item, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { keys } from './keys.ts';
+import { batchGet, type Item, type PagedRead, readRange, readTaken, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
 const MAX_JOB_CARDS = 1000;
 
@@ -112,29 +112,59 @@ export async function getJobCard(userUid: number, jobCardUid: number): Promise<J
 }
 
 /**
- * At most the 1000 most recent cards, newest first. Without a reference: one Query of gsi1.
- * With one: a Query of the reference's items, then one BatchGetItem of their cards.
+ * Cards fetched per wave of BatchGetItems when a reference is given: one wave (one round trip) for up to 100 cards, and
+ * at 256 KB a card a wave holds no more than a gzip answer's budget.
  */
-export async function listJobCards(userUid: number, filter: JobCardFilter): Promise<JobCard[]> {
+const CARDS_PER_WAVE = 100;
+
+/**
+ * Newest first, as far as the answer takes them (the handler caps the walk at the 1000 most recent cards). Without a
+ * reference: a Query of gsi1. With one: a Query of the reference's items, then BatchGetItems of their cards, a wave at a
+ * time so a full answer stops the reads.
+ */
+export async function readJobCards(userUid: number, filter: JobCardFilter, read: PagedRead<JobCard>): Promise<JobCard[]> {
   if (filter.externalReference === undefined) {
-    const items = await queryNewest(keys.jobCardTimeRange(userUid, filter.from, filter.to));
-    return items.map(jobCardEntity.fromItem);
+    return readTaken(keys.jobCardTimeRange(userUid, filter.from, filter.to), jobCardEntity.fromItem, read, { ScanIndexForward: false });
   }
   const reference = filter.externalReference;
-  const pointers = await queryNewest(keys.jobCardReferenceRange(userUid, reference, filter.from, filter.to));
-  const items = await batchGet(pointers.map((pointer) => keys.jobCard(userUid, Number(pointer.job_card_uid))));
-  const cards = new Map(items.map((item) => [Number(item.job_card_uid), jobCardEntity.fromItem(item)]));
-  // An edit between the two reads may have moved the card to another reference.
-  return pointers
-    .flatMap((pointer) => cards.get(Number(pointer.job_card_uid)) ?? [])
-    .filter((card) => card.externalReference === reference);
+  const pointers: Array<{ jobCardUid: number; position: Record<string, string> }> = [];
+  await readRange(
+    keys.jobCardReferenceRange(userUid, reference, filter.from, filter.to),
+    (item, position) => pointers.push({ jobCardUid: Number(item.job_card_uid), position }) < MAX_JOB_CARDS,
+    { ScanIndexForward: false, after: read.after },
+  );
+  const taken: JobCard[] = [];
+  for (let start = 0; start < pointers.length; start += CARDS_PER_WAVE) {
+    const wave = pointers.slice(start, start + CARDS_PER_WAVE);
+    const items = await batchGet(wave.map((pointer) => keys.jobCard(userUid, pointer.jobCardUid)));
+    const cards = new Map(items.map((item) => [Number(item.job_card_uid), jobCardEntity.fromItem(item)]));
+    for (const pointer of wave) {
+      const card = cards.get(pointer.jobCardUid);
+      // An edit between the two reads may have moved the card to another reference.
+      if (!card || card.externalReference !== reference) continue;
+      if (!read.take(card, pointer.position)) return taken;
+      taken.push(card);
+    }
+  }
+  return taken;
 }
 
-/** Oldest first; one Query, since the history lives under the owner and is never empty for a real card. */
-export async function listJobCardHistory(userUid: number, jobCardUid: number): Promise<JobCardSnapshot[]> {
-  const items = await queryRange(keys.jobCardHistoryRange(userUid, jobCardUid));
-  if (items.length === 0) throw NotFound.notLinked('job card');
-  return items.map(snapshotEntity.fromItem);
+/** Oldest first, as far as the answer takes them; one Query, since the history lives under the owner and is never empty for a real card. */
+export async function readJobCardHistory(
+  userUid: number,
+  jobCardUid: number,
+  read: PagedRead<JobCardSnapshot>,
+): Promise<JobCardSnapshot[]> {
+  let found = false;
+  const snapshots = await readTaken(keys.jobCardHistoryRange(userUid, jobCardUid), snapshotEntity.fromItem, {
+    after: read.after,
+    take: (snapshot, position) => {
+      found = true;
+      return read.take(snapshot, position);
+    },
+  });
+  if (!found && !read.after) throw NotFound.notLinked('job card');
+  return snapshots;
 }
 
 /** Strongly consistent, as an edit's retry must see the change that made its condition fail. */
@@ -144,11 +174,6 @@ async function getCardItem(userUid: number, jobCardUid: number): Promise<Item> {
   );
   if (!Item) throw NotFound.notLinked('job card');
   return Item;
-}
-
-async function queryNewest(range: Range): Promise<Item[]> {
-  const items = await queryRange(range, { ScanIndexForward: false, Limit: MAX_JOB_CARDS });
-  return items.slice(0, MAX_JOB_CARDS);
 }
 
 /** The extracted fields first: a payload key can never overwrite the card's own attributes. */

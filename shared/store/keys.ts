@@ -40,8 +40,8 @@ export const keys = {
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
 
   apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
-  /** one counter per api key and window: each window its own partition, so a busy key never makes a hot one */
-  rateWindow: (keyHash: string, windowStart: number): Key => ({ pk: `RATE#${keyHash}#${windowStart}`, sk: 'RATE' }),
+  /** one token bucket per api key (its theoretical arrival time): a key's own item, so only that key's traffic heats it */
+  rateBucket: (keyHash: string): Key => ({ pk: `RATE#${keyHash}`, sk: 'RATE' }),
   /** an Idempotency-Key is the client's, so it is scoped to the key's user and hashed to bound its size */
   idempotencyRecord: (userUid: number, operation: string, idempotencyKey: string): Key => ({
     pk: `IDEMPOTENCY#${userUid}#${digest(idempotencyKey)}`,

@@ -1,21 +1,99 @@
-/** Per-api-key request counters in fixed windows; DynamoDB's TTL removes a window's counter a minute after it ends. */
+/**
+ * Per-api-key token buckets (GCRA, shared/domain/token-bucket.ts): one item per key holding its theoretical arrival
+ * time, taken with one conditional UpdateItem and no read. DynamoDB cannot compute max(tat, now), so there are two
+ * writes, one per side of now: `drain` for a bucket in use (or never used), `refill` for one idle since its TAT. The
+ * container's last sight of the key's TAT picks the side (a key it has not seen is most likely busy: new containers
+ * start when requests come together); a wrong guess fails its condition, which answers the stored TAT
+ * (ReturnValuesOnConditionCheckFailure), so the one retry is the right side, and a refusal needs no second write.
+ */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Allowance, type BucketPolicy, intervalMs, latestPassingTat, passed, refused, tatAfter } from '../domain/token-bucket.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { isConditionFailed } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
 
-/** Counts one request in the key's current window and answers how many the window now holds. */
-export async function countRequest(keyHash: string, windowS: number, nowMs = Date.now()): Promise<number> {
-  const windowStart = Math.floor(nowMs / 1000 / windowS) * windowS;
-  const { Attributes } = await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.rateWindow(keyHash, windowStart),
-      UpdateExpression: 'ADD requests :one SET #ttl = :expires',
-      ExpressionAttributeNames: { '#ttl': tableDefinition.ttlAttribute },
-      ExpressionAttributeValues: { ':one': 1, ':expires': windowStart + windowS + 60 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes?.requests ?? 1);
+/** How long after a bucket is full again DynamoDB's TTL may remove its item (a full bucket and no item are the same). */
+const TTL_GRACE_S = 60;
+
+/** The TAT this container last saw per key: a hint for the side to try first, never a decision. */
+const seenTats = new Map<string, number>();
+const MAX_SEEN_KEYS = 10_000;
+
+type Side = 'refill' | 'drain';
+type Attempt = { tat: number } | { storedTat: number | undefined };
+
+/**
+ * Takes one request from the key's bucket and answers what the client has left. A refusal is judged again at the
+ * time the refusing write answered: a write that waited behind others (many requests of one process, locally) must
+ * not be judged at the time it was sent, after later requests have already moved the bucket on.
+ */
+export async function takeToken(keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
+  let judgedAt = clock();
+  const seen = seenTats.get(keyHash);
+  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', keyHash, policy, judgedAt);
+  if ('storedTat' in attempt) {
+    judgedAt = clock();
+    if (!isPastBurst(policy, judgedAt, attempt.storedTat)) {
+      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), keyHash, policy, judgedAt);
+    }
+  }
+  if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
+  const { storedTat } = attempt;
+  if (isPastBurst(policy, judgedAt, storedTat)) return remember(keyHash, storedTat, refused(policy, judgedAt, storedTat));
+  // A TAT only grows, so a retry that fails without refusing is a drain that found the bucket idle and a refill that
+  // found another request had refilled it meanwhile: the bucket was full a moment ago, so letting this one request
+  // pass uncounted cannot take a client past its limit, where refusing it would punish the store's bookkeeping.
+  return passed(policy, judgedAt, tatAfter(policy, judgedAt, storedTat));
+}
+
+const sideOf = (storedTat: number | undefined, nowMs: number): Side => (storedTat !== undefined && storedTat < nowMs ? 'refill' : 'drain');
+
+const isPastBurst = (policy: BucketPolicy, nowMs: number, storedTat: number | undefined): storedTat is number =>
+  storedTat !== undefined && storedTat > latestPassingTat(policy, nowMs);
+
+function remember(keyHash: string, tat: number, allowance: Allowance): Allowance {
+  if (seenTats.size >= MAX_SEEN_KEYS) seenTats.clear();
+  seenTats.set(keyHash, tat);
+  return allowance;
+}
+
+const SIDES = {
+  refill: { update: 'SET #tat = :refilled, #ttl = :expires', condition: 'attribute_not_exists(#tat) OR #tat < :now' },
+  drain: {
+    update: 'SET #tat = if_not_exists(#tat, :now) + :interval, #ttl = :expires',
+    condition: 'attribute_not_exists(#tat) OR #tat BETWEEN :now AND :latest',
+  },
+} as const;
+
+async function attemptSide(side: Side, keyHash: string, policy: BucketPolicy, nowMs: number): Promise<Attempt> {
+  const interval = intervalMs(policy);
+  const values =
+    side === 'refill'
+      ? { ':refilled': nowMs + interval, ':now': nowMs }
+      : { ':interval': interval, ':now': nowMs, ':latest': latestPassingTat(policy, nowMs) };
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.rateBucket(keyHash),
+        UpdateExpression: SIDES[side].update,
+        ConditionExpression: SIDES[side].condition,
+        ExpressionAttributeNames: { '#tat': 'tat', '#ttl': tableDefinition.ttlAttribute },
+        ExpressionAttributeValues: { ...values, ':expires': Math.ceil((nowMs + policy.burst * interval) / 1000) + TTL_GRACE_S },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { tat: Number(Attributes?.tat) };
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    return { storedTat: storedTatOf(error) };
+  }
+}
+
+/** The failed condition's item comes back in DynamoDB's own format (the document client does not unmarshall errors). */
+function storedTatOf(error: unknown): number | undefined {
+  const tat = (error as { Item?: { tat?: { N?: string } } }).Item?.tat?.N;
+  return tat === undefined ? undefined : Number(tat);
 }

@@ -32,6 +32,68 @@ export function queryRange(
   range: Range,
   options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {},
 ): Promise<Item[]> {
+  return queryAll(rangeQuery(range, options));
+}
+
+/** Where a paged read resumes: the key (table and index) of the last item a page answered. */
+export type ItemPosition = Record<string, string>;
+
+/** Says whether it took the item; false stops the read. */
+export type Visit = (item: Item, position: ItemPosition) => boolean;
+
+/**
+ * The items of a key range one page at a time, after `after` when given, each handed to `visit` until it says no: an
+ * answer that is full, or too large, stops reading there instead of after the last page. Returns whether it stopped early.
+ */
+export async function readRange(
+  range: Range,
+  visit: Visit,
+  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'ConsistentRead'> & { after?: ItemPosition | undefined } = {},
+): Promise<boolean> {
+  const { after, ...queryOptions } = options;
+  const input = rangeQuery(range, queryOptions);
+  let startKey: Record<string, unknown> | undefined = after;
+  do {
+    const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) if (!visit(item, positionOf(item, range))) return true;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return false;
+}
+
+/** A paged read's consumer: `take` says whether the record fits the answer; `after` is where the page starts. */
+export interface PagedRead<T> {
+  take: (record: T, position: ItemPosition) => boolean;
+  after?: ItemPosition | undefined;
+}
+
+/** The records of a key range that `read` took, in order, reading no further than the first it refused. */
+export async function readTaken<T>(
+  range: Range,
+  fromItem: (item: Item) => T,
+  read: PagedRead<T>,
+  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'ConsistentRead'> = {},
+): Promise<T[]> {
+  const taken: T[] = [];
+  await readRange(
+    range,
+    (item, position) => {
+      const record = fromItem(item);
+      if (!read.take(record, position)) return false;
+      taken.push(record);
+      return true;
+    },
+    { ...options, after: read.after },
+  );
+  return taken;
+}
+
+const positionOf = (item: Item, range: Range): ItemPosition => {
+  const names = range.index ? ['pk', 'sk', 'gsi1pk', 'gsi1sk'] : ['pk', 'sk'];
+  return Object.fromEntries(names.map((name) => [name, String(item[name])]));
+};
+
+function rangeQuery(range: Range, options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'>) {
   const { index, pk, prefix, from, to } = range;
   const bound =
     prefix !== undefined
@@ -44,13 +106,13 @@ export function queryRange(
             ? '#sk <= :to'
             : undefined;
   const values = Object.entries({ ':pk': pk, ':prefix': prefix, ':from': from, ':to': to }).filter(([, value]) => value !== undefined);
-  return queryAll({
+  return {
     ...options,
     ...(index ? { IndexName: index } : {}),
     KeyConditionExpression: bound ? `#pk = :pk AND ${bound}` : '#pk = :pk',
     ExpressionAttributeNames: { '#pk': index ? 'gsi1pk' : 'pk', ...(bound ? { '#sk': index ? 'gsi1sk' : 'sk' } : {}) },
     ExpressionAttributeValues: Object.fromEntries(values),
-  });
+  };
 }
 
 const BATCH_GET_LIMIT = 100;

@@ -1,7 +1,7 @@
 import type { Trip } from '../domain/trip.ts';
 import { defineEntity, nullableNumber, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { queryRange } from './requests.ts';
+import { type PagedRead, queryRange, readTaken } from './requests.ts';
 
 /** A trip as stored: its attributes carry the domain's own field names. */
 export const tripEntity = defineEntity<Trip>({
@@ -32,4 +32,9 @@ export const tripEntity = defineEntity<Trip>({
 export async function listTrips(vehicleUid: number, from: string, to: string): Promise<Trip[]> {
   const items = await queryRange(keys.tripRange(vehicleUid, from, to));
   return items.map(tripEntity.fromItem);
+}
+
+/** getTrips: a vehicle's trips in a range, oldest first, as far as the answer takes them (shared/paging). */
+export function readTrips(vehicleUid: number, from: string, to: string, read: PagedRead<Trip>): Promise<Trip[]> {
+  return readTaken(keys.tripRange(vehicleUid, from, to), tripEntity.fromItem, read);
 }

@@ -1,12 +1,21 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { FuelSensorSetting } from '../domain/tracking/settings.ts';
+import type { DetectionSettings, FuelSensorSetting } from '../domain/tracking/settings.ts';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, nullableNumber, nullableText, number, stored, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { batchGet, failedConditions, type Item, itemKey, queryRange, transactWrite } from './requests.ts';
+import {
+  batchGet,
+  failedConditions,
+  type Item,
+  isConditionFailed,
+  itemKey,
+  type PagedRead,
+  queryRange,
+  transactWrite,
+} from './requests.ts';
 
 export type NewVehicle = Omit<Vehicle, 'vehicleUid'>;
 
@@ -54,6 +63,25 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
     }),
   );
   return { vehicleUid, imei: vehicle.imei };
+}
+
+/** Replaces a vehicle's own detection settings (those it does not name take the defaults); false when there is no such vehicle. */
+export async function setVehicleDetection(vehicleUid: number, detection: Partial<DetectionSettings>): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.vehicle(vehicleUid),
+        UpdateExpression: 'SET detection = :detection',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':detection': detection },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
 }
 
 export async function findVehicle(vehicleUid: number): Promise<Vehicle | undefined> {
@@ -115,7 +143,36 @@ export async function listVehicleLinks(userUid: number, imeis?: readonly string[
  * and their track items, which carry the live record (the pipeline writes both in one Put).
  */
 export async function listLinkedVehicles(userUid: number, imeis?: readonly string[]): Promise<LinkedVehicle[]> {
-  const links = await listVehicleLinks(userUid, imeis);
+  return withVehicles(await listVehicleLinks(userUid, imeis));
+}
+
+/** Vehicles fetched per wave of BatchGetItems: one wave (one round trip) for fleets up to this size. */
+const VEHICLES_PER_WAVE = 500;
+
+/**
+ * getVehicles and getLiveData: the linked vehicles in vehicle_uid order after `read.after`, a wave of BatchGetItems at a
+ * time, as far as the answer takes them (shared/paging). A position is the link's key.
+ */
+export async function readLinkedVehicles(
+  userUid: number,
+  imeis: readonly string[] | undefined,
+  read: PagedRead<LinkedVehicle>,
+): Promise<LinkedVehicle[]> {
+  const after = read.after?.sk ?? '';
+  const links = (await listVehicleLinks(userUid, imeis)).filter((link) => keys.vehicleLink(userUid, link.vehicleUid).sk > after);
+  const taken: LinkedVehicle[] = [];
+  for (let start = 0; start < links.length; start += VEHICLES_PER_WAVE) {
+    for (const vehicle of await withVehicles(links.slice(start, start + VEHICLES_PER_WAVE))) {
+      const position = { ...keys.vehicleLink(userUid, vehicle.vehicle.vehicleUid) };
+      if (!read.take(vehicle, position)) return taken;
+      taken.push(vehicle);
+    }
+  }
+  return taken;
+}
+
+/** One BatchGetItem (in parallel chunks) for the links' vehicles and their track items, which carry the live record. */
+async function withVehicles(links: readonly VehicleLink[]): Promise<LinkedVehicle[]> {
   const items = await batchGet(links.flatMap((link) => [keys.vehicle(link.vehicleUid), keys.trackState(link.vehicleUid)]));
   const byKey = new Map(items.map((item) => [itemKey(item), item]));
   return links.flatMap((link) => {

@@ -17,6 +17,7 @@ const outcome = (records: readonly RawRecord[], failedIds: string[] = []): Batch
   removed: 0,
   fillsKeptForSlip: 0,
   tooLate: 0,
+  faults: {},
   failedIds,
   writeRequests: 0,
 });

@@ -7,8 +7,10 @@ import * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
+import { gatewayAnswerBody, gatewayAnswers } from '../../infra/gateway-answers.ts';
 import { TELTONIKA_ALLOWED_CIDRS_CONTEXT, TeltonikaService, teltonikaSettings } from '../../infra/teltonika-service.ts';
-import { limits } from '../../shared/config.ts';
+import { env, limits } from '../../shared/config.ts';
+import { pagedOperations } from '../../shared/contracts/paging.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
 import { deviceEndpoints, operations } from '../../shared/operations.ts';
 
@@ -226,6 +228,33 @@ describe('the API', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'DEFAULT_5XX', StatusCode: Match.absent() });
   });
 
+  it('answers the gateway responses the local emulator answers: the same types, statuses and bodies', () => {
+    for (const answer of Object.values(gatewayAnswers)) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: answer.type,
+        StatusCode: answer.status === undefined ? Match.absent() : String(answer.status),
+        ResponseTemplates: { 'application/json': gatewayAnswerBody(answer) },
+      });
+    }
+  });
+
+  it("passes gzip answers as getLiveMap's PNG passes: every media type is binary, and API Gateway compresses nothing again", () => {
+    const [api] = Object.values(template.findResources('AWS::ApiGateway::RestApi')) as Resource[];
+    expect(api?.Properties.BinaryMediaTypes).toEqual(['*/*']);
+    expect(api?.Properties.MinimumCompressionSize).toBeUndefined();
+  });
+
+  it('gives the paged operations, and only those, the secret their cursors are sealed with', () => {
+    const [secretId] = Object.keys(template.findResources('AWS::SecretsManager::Secret'));
+    for (const { name } of operations) {
+      const [logicalId, fn] = functionOf(name);
+      const variable = fn.Properties.Environment.Variables[env.cursorKeySecret];
+      const reads = actionsGrantedTo(logicalId).includes('secretsmanager:GetSecretValue');
+      expect(variable === undefined ? undefined : variable.Ref, name).toBe(pagedOperations.includes(name) ? secretId : undefined);
+      expect(reads, name).toBe(pagedOperations.includes(name));
+    }
+  });
+
   it('gives every operation the function timeout the local emulator enforces', () => {
     for (const { name } of operations) expect(functionOf(name)[1].Properties.Timeout, name).toBe(limits.functionTimeoutSeconds);
   });
@@ -391,20 +420,34 @@ describe('provider configuration', () => {
 });
 
 describe('scaling', () => {
-  it.each(operations.map((operation) => [operation.name]))('%s limits each api key to 25 requests a second by default', (name) => {
-    expect(functionOf(name)[1].Properties.Environment.Variables).toMatchObject({
-      RATE_LIMIT_REQUESTS: '25',
-      RATE_LIMIT_WINDOW_SECONDS: '1',
-    });
+  it.each(operations.map((operation) => [operation.name]))(
+    '%s gives each api key a bucket of 300 requests refilled at 150 a second by default',
+    (name) => {
+      expect(functionOf(name)[1].Properties.Environment.Variables).toMatchObject({ RATE_LIMIT_PER_SECOND: '150', RATE_LIMIT_BURST: '300' });
+    },
+  );
+
+  it('takes the per-key bucket from the rateLimitPerSecond and rateLimitBurst context values', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], rateLimitPerSecond: 60, rateLimitBurst: 90 } });
+    const limited = Template.fromStack(new FleetTrackingStack(app, 'Limited'));
+    const buckets = Object.values(limited.findResources('AWS::Lambda::Function'))
+      .map((fn) => (fn as Resource).Properties.Environment?.Variables)
+      .filter((variables) => variables?.RATE_LIMIT_PER_SECOND !== undefined)
+      .map((variables) => `${variables.RATE_LIMIT_PER_SECOND}/${variables.RATE_LIMIT_BURST}`);
+    expect(new Set(buckets)).toEqual(new Set(['60/90']));
   });
 
-  it('takes the per-key limit from the rateLimitPerSecond context value', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], rateLimitPerSecond: 60 } });
-    const limited = Template.fromStack(new FleetTrackingStack(app, 'Limited'));
-    const variables = Object.values(limited.findResources('AWS::Lambda::Function'))
-      .filter((fn) => (fn as Resource).Properties.Environment?.Variables?.RATE_LIMIT_REQUESTS !== undefined)
-      .map((fn) => (fn as Resource).Properties.Environment.Variables.RATE_LIMIT_REQUESTS);
-    expect(new Set(variables)).toEqual(new Set(['60']));
+  it('refuses a bucket that is not a whole number of requests', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], rateLimitBurst: 0.5 } });
+    expect(() => new FleetTrackingStack(app, 'Broken')).toThrow('rateLimitBurst must be a whole number of requests');
+  });
+
+  it("tells API Gateway's own 429 when to come back, as the functions' 429s do", () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      StatusCode: '429',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+    });
   });
 
   it('keeps a stage-wide ceiling above the per-key limit', () => {

@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api.ts';
-import { givenUser } from '../support/builders.ts';
+import { givenUser, givenVehicle } from '../support/builders.ts';
 import { type SilentServer, startIsolatedEmulator, startSilentServer } from '../support/isolated-emulator.ts';
 import { givenPlacedVehicle } from '../support/live-map-builders.ts';
 
@@ -173,6 +173,58 @@ describe("the emulator's function timeout", () => {
       expect(res).toBeError(503, 'service unavailable, retry later');
       expect(ms).toBeGreaterThanOrEqual(1_400);
       expect(ms).toBeLessThan(5_000);
+      expect(next).toBeSuccess();
+    } finally {
+      await emulator.stop();
+    }
+  });
+});
+
+describe("the emulator's AWS limits", () => {
+  let silent: SilentServer;
+  beforeAll(async () => {
+    silent = await startSilentServer();
+  });
+  afterAll(() => silent.close());
+
+  it("answers a Lambda response over Lambda's limit with API Gateway's 502, and the same answer gzip-compressed within it", async () => {
+    // Prepare: five vehicles answer about 3 KB of JSON, and gzip makes that well under 1 KB
+    const user = await givenUser();
+    for (let n = 0; n < 5; n++) await givenVehicle(user);
+    const emulator = await startIsolatedEmulator({ EMULATOR_LAMBDA_RESPONSE_BYTES: '2500' });
+    try {
+      // Act
+      const plain = await emulator.api.get('getVehicles', { api_key: user.key }, { headers: { 'Accept-Encoding': 'identity' } });
+      const gzip = await emulator.api.get('getVehicles', { api_key: user.key }, { headers: { 'Accept-Encoding': 'gzip' } });
+      // Assess
+      expect(plain).toBeError(502, 'internal error');
+      expect(plain.headers.get('content-type')).toBe('application/json');
+      expect(gzip).toBeSuccess();
+      expect(gzip.body.cnt).toBe(5);
+    } finally {
+      await emulator.stop();
+    }
+  });
+
+  it("answers a request still running at the integration timeout with API Gateway's 504, and serves the next", async () => {
+    // Prepare: a map provider that never answers, and an integration timeout shorter than the function's
+    const user = await givenUser();
+    await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
+    const emulator = await startIsolatedEmulator({
+      EMULATOR_INTEGRATION_TIMEOUT_MS: '400',
+      LIVE_MAP_PROVIDER: 'google',
+      GOOGLE_STATIC_MAPS_URL: silent.endpoint,
+    });
+    try {
+      // Act
+      const started = performance.now();
+      const res = await emulator.api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' });
+      const ms = performance.now() - started;
+      const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
+      // Assess
+      expect(res).toBeError(504, 'request timed out');
+      expect(ms).toBeGreaterThanOrEqual(380);
+      expect(ms).toBeLessThan(3_000);
       expect(next).toBeSuccess();
     } finally {
       await emulator.stop();

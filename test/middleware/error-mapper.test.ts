@@ -1,5 +1,5 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/getExpenseTypes/handler.ts';
@@ -57,6 +57,7 @@ describe('the error mapper in the chain', () => {
   it('answers DynamoDB throttling with 429, not 500', async () => {
     // Prepare
     dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: { user_uid: 1, gmt_offset_minutes: 0, locked: false } });
+    dynamo.on(UpdateCommand).resolves({ Attributes: { tat: Date.now() } }); // the rate limit's bucket
     dynamo.on(QueryCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
     // Act
     const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());

@@ -1,94 +1,172 @@
 /**
- * The per-api-key limit through real HTTP: an API emulator started in this worker with a limit of 5 requests per
- * 60 s window (the run's shared stack has the limit off, as its tests send hundreds of requests with one key).
+ * The per-api-key token bucket through real HTTP on the run's shared local stack, which runs the deployed defaults
+ * (rateLimitDefaults: 150 requests a second, bursts of 300): the clients the limit must never throttle, the burst
+ * past the bucket it must, and the headers that tell a client where it stands.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { rateLimitDefaults } from '../../shared/config.ts';
+import { hashApiKey } from '../../shared/domain/api-key.ts';
+import { intervalMs } from '../../shared/domain/token-bucket.ts';
+import { createApiKey } from '../../shared/store/api-keys.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { type ApiResponse, api } from '../support/api.ts';
+import { givenUser } from '../support/builders.ts';
 
-const LIMIT = 5;
-const WINDOW_S = 60;
+const { perSecond, burst } = rateLimitDefaults;
+const PRODUCTION_CALL_MS = 20;
 
-vi.hoisted(() => {
-  process.env.RATE_LIMIT_REQUESTS = '5';
-  process.env.RATE_LIMIT_WINDOW_SECONDS = '60';
-});
-
-const { startApiEmulator } = await import('../../local/api-emulator.ts');
-const { freePort } = await import('../../local/stack.ts');
-const { createApi } = await import('../support/api.ts');
-const { givenUser } = await import('../support/builders.ts');
-const { createApiKey } = await import('../../shared/store/api-keys.ts');
-
-let emulator: Awaited<ReturnType<typeof startApiEmulator>>;
-const api = createApi(() => emulator.url);
-
-beforeAll(async () => {
-  emulator = await startApiEmulator({ port: await freePort() });
-});
-afterAll(() => emulator.close());
-
-/** Windows are fixed: starting well inside one makes every request of a case count in the same window. */
-async function awayFromWindowEdge(): Promise<void> {
-  const intoWindowS = (Date.now() / 1000) % WINDOW_S;
-  if (intoWindowS > WINDOW_S - 10) await sleep((WINDOW_S - intoWindowS + 0.5) * 1000);
+/** `RateLimit: "default";r=<remaining>;t=<seconds>` read back as numbers. */
+function rateLimitOf(res: ApiResponse): { remaining: number; resetS: number } {
+  const match = /^"default";r=(\d+);t=(\d+)$/.exec(res.headers.get('ratelimit') ?? '');
+  if (!match) throw new Error(`no RateLimit header in ${res.status}: ${res.headers.get('ratelimit')}`);
+  return { remaining: Number(match[1]), resetS: Number(match[2]) };
 }
 
-const statuses = (answers: { status: number }[]) => answers.map((res) => res.status).sort();
+const listVehicles = (key: string) => api.get('getVehicles', {}, { headers: { 'X-Api-Key': key } });
+const burstOf = (size: number, key: string) => Promise.all(Array.from({ length: size }, () => listVehicles(key)));
+const countOf = (answers: ApiResponse[], status: number) => answers.filter((res) => res.status === status).length;
 
-describe('per-key rate limit', () => {
-  it('answers 429 in the envelope once a key has used its requests in the window, even in parallel', async () => {
+/** The key's bucket holding `left` requests (negative: empty for that many intervals more), as after a burst. */
+async function givenBucketWith(key: string, left: number): Promise<void> {
+  const tat = Date.now() + (burst - left) * intervalMs(rateLimitDefaults);
+  await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...keys.rateBucket(hashApiKey(key)), tat } }));
+}
+
+/** The key's bucket empty for `emptyForMs` more. */
+const givenDrainedBucket = (key: string, emptyForMs: number) => givenBucketWith(key, -emptyForMs / intervalMs(rateLimitDefaults));
+
+/** A client that waits for each answer, each call taking at least `callMs` as it does in production. */
+async function sequentialClient(key: string, durationMs: number, callMs: number, minCalls: number): Promise<ApiResponse[]> {
+  const answers: ApiResponse[] = [];
+  for (const start = Date.now(); Date.now() - start < durationMs || answers.length < minCalls; ) {
+    const called = Date.now();
+    answers.push(await listVehicles(key));
+    await sleep(Math.max(0, callMs - (Date.now() - called)));
+  }
+  return answers;
+}
+
+describe('clients the per-key limit never throttles', () => {
+  it('lets a client that waits for each answer at production latency call for seconds without a 429', async () => {
     // Prepare
     const user = await givenUser();
-    await awayFromWindowEdge();
     // Act
-    const answers = await Promise.all(Array.from({ length: LIMIT + 4 }, () => api.get('getVehicles', { api_key: user.key })));
+    const answers = await sequentialClient(user.key, 3_000, PRODUCTION_CALL_MS, 50);
     // Assess
-    expect(statuses(answers)).toEqual([...Array(LIMIT).fill(200), ...Array(4).fill(429)]);
-    expect(answers.find((res) => res.status === 429)).toBeError(429, 'too many requests for this api key, retry later');
+    expect(answers.map((res) => res.status)).toEqual(answers.map(() => 200));
+    // refilled faster than it is drained: the bucket never runs low
+    expect(Math.min(...answers.map((res) => rateLimitOf(res).remaining))).toBeGreaterThanOrEqual(burst - 2);
   });
 
-  it('counts each key on its own, so one busy tenant does not starve another', async () => {
+  it('lets a burst of 40 parallel requests through, each told what is left of the bucket', async () => {
     // Prepare
-    const [busy, quiet] = [await givenUser(), await givenUser()];
-    await awayFromWindowEdge();
-    await Promise.all(Array.from({ length: LIMIT + 2 }, () => api.get('getVehicles', { api_key: busy.key })));
+    const user = await givenUser();
     // Act
-    const res = await api.get('getVehicles', {}, { headers: { 'X-Api-Key': quiet.key } });
+    const answers = await burstOf(40, user.key);
+    // Assess
+    expect(countOf(answers, 200)).toBe(40);
+    expect(Math.max(...answers.map((res) => rateLimitOf(res).remaining))).toBeLessThan(burst);
+  });
+});
+
+describe('a burst past the bucket', () => {
+  it('never lets more through than what was left and what the bucket refilled meanwhile', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenBucketWith(user.key, 10);
+    const started = Date.now();
+    // Act
+    const answers = await burstOf(40, user.key);
+    const elapsedS = (Date.now() - started) / 1000;
+    // Assess
+    expect(answers.map((res) => res.status).filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(countOf(answers, 200)).toBeGreaterThanOrEqual(10);
+    expect(countOf(answers, 200)).toBeLessThanOrEqual(10 + Math.ceil(perSecond * elapsedS) + 1);
+    for (const res of answers.filter((answer) => answer.status === 429)) expect(rateLimitOf(res).remaining).toBe(0);
+  });
+
+  it('answers 429 in the envelope with Retry-After to every request while the bucket is empty', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenDrainedBucket(user.key, 5_000);
+    // Act
+    const answers = await burstOf(40, user.key);
+    // Assess
+    expect(countOf(answers, 429)).toBe(40);
+    expect(answers[0]).toBeError(429, 'too many requests for this api key, retry later');
+    for (const res of answers) {
+      expect(rateLimitOf(res).remaining).toBe(0);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(6);
+    }
+  });
+
+  it('lets the key in again once Retry-After has passed', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenDrainedBucket(user.key, 2_000);
+    const refused = await listVehicles(user.key);
+    expect(refused.status).toBe(429);
+    await sleep(Number(refused.headers.get('retry-after')) * 1000);
+    // Act
+    const res = await listVehicles(user.key);
     // Assess
     expect(res).toBeSuccess();
   });
 
-  it('counts the key wherever it is sent: header, query string or body', async () => {
-    // Prepare
-    const user = await givenUser();
-    await awayFromWindowEdge();
-    // Act
-    const answers = [
-      ...(await Promise.all(Array.from({ length: 2 }, () => api.get('getVehicles', {}, { headers: { 'X-Api-Key': user.key } })))),
-      ...(await Promise.all(Array.from({ length: 2 }, () => api.get('getVehicles', { api_key: user.key })))),
-      ...(await Promise.all(
-        Array.from({ length: 3 }, () => api.post('addExpenseType', { api_key: user.key, expense_name: `T${Math.random()}` })),
-      )),
-    ];
-    // Assess
-    expect(statuses(answers)).toEqual([...Array(LIMIT).fill(200), 429, 429]);
-  });
-
-  it('limits a key, not a user: a second key of the same user has its own allowance', async () => {
+  it('limits a key, not a user: another key of the same user still has its whole bucket', async () => {
     // Prepare
     const user = await givenUser();
     const secondKey = await createApiKey(user.userUid);
-    await awayFromWindowEdge();
-    await Promise.all(Array.from({ length: LIMIT + 1 }, () => api.get('getVehicles', { api_key: user.key })));
+    await givenDrainedBucket(user.key, 5_000);
     // Act
     const res = await api.get('getVehicles', { api_key: secondKey });
     // Assess
     expect(res).toBeSuccess();
+    expect(rateLimitOf(res).remaining).toBe(burst - 1);
+  });
+});
+
+describe('rate-limit headers', () => {
+  it('tells every successful answer the policy and what is left, per the IETF RateLimit draft', async () => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const res = await listVehicles(user.key);
+    // Assess
+    expect(res.headers.get('ratelimit-policy')).toBe(`"default";q=${burst};w=${Math.ceil(burst / perSecond)}`);
+    expect(rateLimitOf(res)).toEqual({ remaining: burst - 1, resetS: 1 });
   });
 
-  it('still answers 401 to an unknown key, not 429', async () => {
-    await awayFromWindowEdge();
-    const answers = await Promise.all(Array.from({ length: LIMIT + 2 }, () => api.get('getVehicles', { api_key: 'not-a-key' })));
-    expect(answers.at(-1)).toBeError(401, 'unknown api key');
+  it('tells error answers too', async () => {
+    // Prepare
+    const user = await givenUser();
+    // Act
+    const invalid = await api.get('getTrips', { api_key: user.key, vehicle_uid: 'not-a-number' });
+    const unknownKey = await listVehicles('not-a-key-of-anybody');
+    // Assess
+    expect(invalid.status).toBe(400);
+    expect(rateLimitOf(invalid).remaining).toBe(burst - 1);
+    expect(unknownKey).toBeError(401, 'unknown api key');
+    expect(unknownKey.headers.get('ratelimit-policy')).not.toBeNull();
+    expect(rateLimitOf(unknownKey).remaining).toBeLessThan(burst);
+  });
+
+  it('counts the key wherever it is sent: header, query string or body, before the input is checked', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenDrainedBucket(user.key, 5_000);
+    // Act
+    const answers = [
+      await listVehicles(user.key),
+      await api.get('getVehicles', { api_key: user.key }),
+      await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' }),
+      await api.get('getTrips', { api_key: user.key, vehicle_uid: 'not-a-number' }),
+    ];
+    // Assess
+    expect(answers.map((res) => res.status)).toEqual([429, 429, 429, 429]);
   });
 });

@@ -39,7 +39,7 @@ describe('getJobCards', () => {
     ]);
   });
 
-  it('returns only the 1000 most recent of 1,200 cards, with or without filters', async () => {
+  it('returns only the 1000 most recent of 1,200 cards, with or without filters, in one answer or in pages', async () => {
     // Prepare: one card a minute from 2026-01-01 00:00 UTC, so all 1,200 fall on that day
     const user = await givenUser();
     const cards = await givenJobCards(user, 1200, { payload: { SiteReferenceNumber: 'BULK' } });
@@ -57,6 +57,14 @@ describe('getJobCards', () => {
     for (const res of [all, dated, referenced]) {
       expect(res.body.cnt).toBe(1000);
       expect(uids(res)).toEqual(newest1000);
+    }
+    for (const filter of [{}, { external_reference: 'BULK' }]) {
+      const pages = [await api.get('getJobCards', { api_key: user.key, ...filter, limit: 400 })];
+      while (pages.at(-1)?.body.next_cursor) {
+        pages.push(await api.get('getJobCards', { api_key: user.key, ...filter, limit: 400, cursor: pages.at(-1)?.body.next_cursor }));
+      }
+      expect(pages.map((page) => page.body.cnt)).toEqual([400, 400, 200]);
+      expect(pages.flatMap(uids)).toEqual(newest1000);
     }
     // ~10 s alone; the margin is for a full run, where every test file shares the one DynamoDB Local
   }, 60_000);

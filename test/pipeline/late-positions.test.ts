@@ -90,29 +90,56 @@ describe('late positions', () => {
     expect(await tripsOf(user)).toEqual(before);
   });
 
-  it('puts a position older than the window behind the newest one in the dead-letter prefix as too late', async () => {
+  it('puts a position older than the window before its arrival in the dead-letter prefix as too late', async () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    await ingest(parked(vehicle.imei, `${DAY}T12:00:00.000Z`, 3, DEPOT));
+    const receivedAt = Date.parse(`${DAY}T12:02:00.000Z`);
+    const windowStart = receivedAt - config.lateWindowMs();
+    const [inside, outside] = [windowStart + 60_000, windowStart - 60_000].map((at) => new Date(at).toISOString());
     const batchName = `too-late-${Date.now()}`;
-    // Act: the newest point is 12:02; just inside the window, and 7 days and one minute behind
+    // Act: one minute inside the window before the arrival, one minute outside it
     const outcome = await ingest(
-      [parked(vehicle.imei, '2026-10-29T12:03:00.000Z', 1, DEPOT)[0]!, parked(vehicle.imei, '2026-10-29T12:01:00.000Z', 1, DEPOT)[0]!],
+      [parked(vehicle.imei, inside as string, 1, DEPOT)[0]!, parked(vehicle.imei, outside as string, 1, DEPOT)[0]!],
       batchName,
+      new Date(receivedAt),
     );
     // Assess
     expect(outcome).toMatchObject({ accepted: 1, tooLate: 1, rejected: [{ id: '2', reason: 'too late' }] });
-    const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: 'positions/dead-letter/' }));
-    const key = (listed.Contents ?? []).map((object) => object.Key as string).find((name) => name.includes(batchName));
-    const lines = (await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }))).Body?.transformToString())
-      ?.trim()
-      .split('\n');
-    expect(lines?.map((line) => JSON.parse(line))).toEqual([
-      expect.objectContaining({ reason: 'too late', data: expect.stringContaining('2026-10-29T12:01:00') }),
+    expect(await deadLetterLines(batchName)).toEqual([
+      expect.objectContaining({ reason: 'too late', data: expect.stringContaining((outside as string).slice(0, 19)) }),
+    ]);
+  });
+
+  it('puts a position dated after its arrival plus the tolerance in the dead-letter prefix as in the future', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const batchName = `future-${Date.now()}`;
+    // Act: received at 12:00; ten minutes ahead is tolerated, eleven is not
+    const outcome = await ingest(
+      [parked(vehicle.imei, `${DAY}T12:10:00.000Z`, 1, DEPOT)[0]!, parked(vehicle.imei, `${DAY}T12:11:00.000Z`, 1, DEPOT)[0]!],
+      batchName,
+      new Date(`${DAY}T12:00:00.000Z`),
+    );
+    // Assess
+    expect(outcome).toMatchObject({ accepted: 1, faults: { 'in the future': 1 }, rejected: [{ id: '2', reason: 'in the future' }] });
+    expect(await deadLetterLines(batchName)).toEqual([
+      expect.objectContaining({ reason: 'in the future', data: expect.stringContaining(`${DAY}T12:11:00`) }),
     ]);
   });
 });
+
+/** The dead-letter lines of one batch, parsed. */
+async function deadLetterLines(batchName: string): Promise<unknown[]> {
+  const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: 'positions/dead-letter/' }));
+  const key = (listed.Contents ?? []).map((object) => object.Key as string).find((name) => name.includes(batchName));
+  const text = await (await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }))).Body?.transformToString();
+  return (text ?? '')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
 
 describe('position history retention', () => {
   it("gives every history chunk and checkpoint the table's TTL attribute, the retention after its hour", async () => {

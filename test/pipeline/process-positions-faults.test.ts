@@ -15,7 +15,8 @@ import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aPositionRecord } from '../support/position-builders.ts';
 
-const kinesisEvent = (records: object[]): KinesisStreamEvent => ({
+/** Each record reaches the stream a second after its device time, as a live device's do. */
+const kinesisEvent = (records: Array<{ gps_datetime: string }>): KinesisStreamEvent => ({
   Records: records.map((record, i) => ({
     eventID: `shardId-000000000000:seq-${i}`,
     eventSource: 'aws:kinesis',
@@ -28,7 +29,7 @@ const kinesisEvent = (records: object[]): KinesisStreamEvent => ({
       kinesisSchemaVersion: '1.0',
       partitionKey: 'x',
       sequenceNumber: `seq-${i}`,
-      approximateArrivalTimestamp: 0,
+      approximateArrivalTimestamp: Date.parse(record.gps_datetime) / 1000 + 1,
       data: Buffer.from(JSON.stringify(record)).toString('base64'),
     },
   })),

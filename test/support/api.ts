@@ -1,10 +1,16 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { inject } from 'vitest';
 
 export interface ApiResponse<T = any> {
   status: number;
   contentType: string;
+  headers: Headers;
   body: T;
+  /** the body as sent, decoded from its Content-Encoding */
   raw: Buffer;
+  /** set when the request named its Accept-Encoding (sent over node:http): the bytes on the wire */
+  wireBytes?: number;
 }
 
 type Params = Record<string, string | number | undefined>;
@@ -26,11 +32,39 @@ const toSearch = (params: Params = {}): string => {
 
 /** One HTTP call, its JSON body parsed. */
 export async function call(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
+  if (Object.keys(init.headers).some((name) => name.toLowerCase() === 'accept-encoding')) return callNamingEncoding(method, url, init);
   const response = await fetch(url, { method, headers: init.headers, body: init.body });
   const raw = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';
   const body = contentType.startsWith('application/json') ? JSON.parse(raw.toString('utf8')) : raw;
-  return { status: response.status, contentType, body, raw } satisfies ApiResponse;
+  return { status: response.status, contentType, headers: response.headers, body, raw } satisfies ApiResponse;
+}
+
+/**
+ * fetch always asks for gzip and decodes it, whatever Accept-Encoding a test sets: a request that names its own goes over
+ * node:http, and the answer keeps its headers and wire size.
+ */
+function callNamingEncoding(method: string, url: string, init: { headers: Record<string, string>; body?: string | Buffer }) {
+  return new Promise<ApiResponse>((resolve, reject) => {
+    const outgoing = request(url, { method, headers: init.headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const wire = Buffer.concat(chunks);
+        const raw = response.headers['content-encoding'] === 'gzip' ? gunzipSync(wire) : wire;
+        const contentType = response.headers['content-type'] ?? '';
+        const body = contentType.startsWith('application/json') ? JSON.parse(raw.toString('utf8')) : raw;
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          for (const item of [value ?? []].flat()) headers.append(name, item);
+        }
+        resolve({ status: response.statusCode ?? 0, contentType, body, raw, headers, wireBytes: wire.length });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(init.body);
+  });
 }
 
 /** The service as an integrator calls it: real HTTP against a local API emulator (by default the run's shared one). */

@@ -73,11 +73,14 @@ export function drive(imei: string, start: string, minutes: number, from: LatLng
   return { records, distanceKm: km, stopTime: at(start, 60 + steps * 30) };
 }
 
-/** Runs records through the pipeline as one batch (as a Kinesis event would carry them); the name (its archive's) is unique in the run. */
-export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${randomUUID()}`) {
+/**
+ * Runs records through the pipeline as one batch (as a Kinesis event would carry them); the name (its archive's) is
+ * unique in the run. Without `receivedAt` the batch is a replay: it arrives when its points were made.
+ */
+export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${randomUUID()}`, receivedAt?: Date) {
   const raw: RawRecord[] = records.map((record, i) => ({
     id: String(i + 1),
     data: typeof record === 'string' ? record : JSON.stringify(record),
   }));
-  return processPositions(raw, { batchName });
+  return processPositions(raw, { batchName, receivedAt });
 }

@@ -1,10 +1,16 @@
 /**
  * Starts an API emulator in this process and prints its URL: for tests that need handlers with an
- * environment of their own (a dependency that never answers, a short function timeout).
+ * environment of their own (a dependency that never answers, a short timeout, a small response limit).
  */
 import { startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
 
-const functionTimeoutMs = Number(process.env.EMULATOR_FUNCTION_TIMEOUT_MS) || undefined;
-const emulator = await startApiEmulator({ port: await freePort(), functionTimeoutMs });
+const setting = (name: string): number | undefined => Number(process.env[name]) || undefined;
+
+const emulator = await startApiEmulator({
+  port: await freePort(),
+  functionTimeoutMs: setting('EMULATOR_FUNCTION_TIMEOUT_MS'),
+  integrationTimeoutMs: setting('EMULATOR_INTEGRATION_TIMEOUT_MS'),
+  lambdaResponseBytes: setting('EMULATOR_LAMBDA_RESPONSE_BYTES'),
+});
 process.stdout.write(`${emulator.url}\n`);

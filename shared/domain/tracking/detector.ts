@@ -6,6 +6,7 @@
  */
 import { distanceKm } from '../geo.ts';
 import { secondsBetween as seconds } from '../time.ts';
+import { fixFault, fuelReadingFault, type IgnoredReading, jumpVerdict, type OdometerReading, odometerStep } from './faults.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
@@ -20,6 +21,8 @@ export interface TrackPoint {
   engineHours: number | null;
   /** median-filtered litres */
   fuel: number | null;
+  /** this point's own reading in litres, when it counted (not a dropout, not held) */
+  fuelReading?: number | null;
   driverTagId: string | null;
   /** not moving: GPS speed below a walking pace, or (without speed) hardly a step from the previous point */
   standing?: boolean;
@@ -60,6 +63,12 @@ export interface TrackState {
   parked: Parked | null;
   lastFill: { odometerKm: number; engineHours: number | null; levelAfter: number } | null;
   lastTripStart: string | null;
+  /** the device odometer's last reading and the odometer then: readings count as deltas from it (optional: older states) */
+  odometerReading?: (OdometerReading & { odometerKm: number }) | null;
+  /** fixes just ignored as jumps that agree with each other: enough of them are a relocation */
+  jumps?: Array<{ at: string; lat: number; lng: number }>;
+  /** fuel readings fallen below the level, held until they come back (a dropout) or stay down (fuel gone) */
+  fuelHeld?: Array<{ at: string; litres: number }>;
 }
 
 export interface DetectedTrip {
@@ -106,6 +115,8 @@ export interface Detection {
   fills: DetectedFill[];
   /** the newest position taken in this batch, for the live record */
   latest: Position | null;
+  /** points and readings not counted (device faults), oldest first */
+  ignored: IgnoredReading[];
 }
 
 /** GPS speed at or above this is movement, below it jitter. */
@@ -129,6 +140,9 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     parked: null,
     lastFill: null,
     lastTripStart: null,
+    odometerReading: null,
+    jumps: [],
+    fuelHeld: [],
   };
 }
 
@@ -147,46 +161,66 @@ export function detect(
   const state: TrackState = structuredClone(previous);
   const trips: DetectedTrip[] = [];
   const fills: DetectedFill[] = [];
+  const ignored: IgnoredReading[] = [];
   let latest: Position | null = null;
   const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
 
   for (const position of ordered) {
     if (state.last && position.gps_datetime <= state.last.at) continue;
+    const at = position.gps_datetime;
+    const fix = { at, lat: position.latitude, lng: position.longitude };
+    const bad = fixFault(position);
+    const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
+    if (bad || jump?.verdict === 'jump') {
+      ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
+      if (jump?.verdict === 'jump') state.jumps = jump.run;
+      continue;
+    }
+    state.jumps = [];
     // A silence longer than maxGapS ends the trip at its last position, and the next trip starts after it.
     if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) {
       if (state.trip) closeTrip(state, state.last, settings, trips);
       state.ignitionOnAt = null;
       state.stop = null;
     }
-    const point = advance(state, position, profile, settings);
+    const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated');
     trackTrip(state, point, position, settings, trips);
-    trackFuel(state, point, position, profile, settings, fills);
+    trackFuel(state, point, profile, settings, fills);
     state.last = point;
     latest = position;
   }
-  return { state, trips, fills, latest };
+  return { state, trips, fills, latest, ignored };
 }
 
-/** Odometer, engine hours and the filtered fuel level at the new position. */
-function advance(state: TrackState, position: Position, profile: VehicleProfile, settings: DetectionSettings): TrackPoint {
+/**
+ * Odometer, engine hours and the filtered fuel level at the new position. After a relocation (a run of far-off
+ * fixes that agree) the step there is unknown, as after a silence: it adds no distance.
+ */
+function advance(
+  state: TrackState,
+  position: Position,
+  profile: VehicleProfile,
+  settings: DetectionSettings,
+  ignored: IgnoredReading[],
+  relocated: boolean,
+): TrackPoint {
   const last = state.last;
   const elapsed = last ? seconds(last.at, position.gps_datetime) : 0;
-  const continuous = last !== null && elapsed <= settings.maxGapS;
+  const continuous = last !== null && elapsed <= settings.maxGapS && !relocated;
   const here = { lat: position.latitude, lng: position.longitude };
 
   const step = last && continuous ? distanceKm(last, here) : 0;
-  if (position.odometer_km !== null) state.odometerKm = position.odometer_km;
-  else if (last && continuous) {
-    const moving = position.speed === null ? step >= MIN_STEP_KM : position.speed >= MOVING_KMH || (last.speed ?? 0) >= MOVING_KMH;
-    if (moving) state.odometerKm += step;
-  }
+  const moving = position.speed === null ? step >= MIN_STEP_KM : position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH;
+  const gpsKm = continuous && moving ? step : 0;
+  if (position.odometer_km !== null)
+    advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
+  else state.odometerKm += gpsKm;
 
   if (position.engine_hours !== null) state.engineHours = position.engine_hours;
   else if (last && continuous && last.ignition && position.ignition) state.engineHours = (state.engineHours ?? 0) + elapsed / 3600;
 
-  if (position.fuel_raw !== null) {
-    state.fuelSamples = [...state.fuelSamples, position.fuel_raw * profile.fuelFactor].slice(-settings.fuelMedianWindow);
-  }
+  const reading = position.fuel_raw === null ? null : { at: position.gps_datetime, litres: position.fuel_raw * profile.fuelFactor };
+  const fuelReading = reading && takeFuelReading(state, reading, profile, settings, ignored) ? reading.litres : null;
   return {
     at: position.gps_datetime,
     ...here,
@@ -196,9 +230,73 @@ function advance(state: TrackState, position: Position, profile: VehicleProfile,
     engineHours: state.engineHours,
     // Until the window is full a single spike would pass the median as a level.
     fuel: state.fuelSamples.length >= settings.fuelMedianWindow ? median(state.fuelSamples) : null,
+    fuelReading,
     driverTagId: position.driver_tag_id,
     standing: position.speed === null ? step < MIN_STEP_KM : position.speed < MOVING_KMH,
   };
+}
+
+/** The first reading is the odometer; each one after adds its step from the one before, or the positions' step where it cannot be true. */
+function advanceOdometer(
+  state: TrackState,
+  reading: OdometerReading,
+  gpsKm: number,
+  settings: DetectionSettings,
+  ignored: IgnoredReading[],
+): void {
+  const previous = state.odometerReading ?? null;
+  const { km, fault } = odometerStep(previous, reading, gpsKm, settings);
+  if (fault) ignored.push({ at: reading.at, fault, decidedAt: reading.at });
+  // Positions without a reading between two readings added their steps already; the device's delta replaces them.
+  if (!previous) state.odometerKm = reading.km;
+  else if (fault) state.odometerKm += km;
+  else state.odometerKm = Math.max(state.odometerKm, previous.odometerKm + km);
+  state.odometerReading = { ...reading, odometerKm: state.odometerKm };
+}
+
+const fillThreshold = (profile: VehicleProfile, settings: DetectionSettings): number =>
+  Math.max(settings.fillMinLitres, ((profile.fuelCapacity ?? 0) * settings.fillMinPercent) / 100);
+
+/**
+ * A reading no tank holds is dropped; one that falls a fill's worth below the level is held: back within
+ * fuelDropoutSamples readings, the held ones were a dropout; still down, the fuel is gone and they count.
+ */
+function takeFuelReading(
+  state: TrackState,
+  reading: { at: string; litres: number },
+  profile: VehicleProfile,
+  settings: DetectionSettings,
+  ignored: IgnoredReading[],
+): boolean {
+  const count = (litres: number) => {
+    state.fuelSamples = [...state.fuelSamples, litres].slice(-settings.fuelMedianWindow);
+  };
+  if (fuelReadingFault(reading.litres, profile.fuelCapacity, settings)) {
+    ignored.push({ at: reading.at, fault: 'fuel dropout', decidedAt: reading.at });
+    return false;
+  }
+  const level = state.fuelSamples.length > 0 ? median(state.fuelSamples) : null;
+  const fall = fillThreshold(profile, settings);
+  const held = state.fuelHeld ?? [];
+  if (held.length === 0) {
+    if (level !== null && reading.litres < level - fall) {
+      state.fuelHeld = [reading];
+      return false;
+    }
+    count(reading.litres);
+    return true;
+  }
+  if (level !== null && reading.litres >= level - fall / 2) {
+    ignored.push(...held.map(({ at }) => ({ at, fault: 'fuel dropout' as const, decidedAt: reading.at })));
+    state.fuelHeld = [];
+    count(reading.litres);
+    return true;
+  }
+  state.fuelHeld = [...held, reading];
+  if (state.fuelHeld.length <= settings.fuelDropoutSamples) return false;
+  for (const { litres } of state.fuelHeld) count(litres);
+  state.fuelHeld = [];
+  return true;
 }
 
 function trackTrip(state: TrackState, point: TrackPoint, position: Position, settings: DetectionSettings, trips: DetectedTrip[]): void {
@@ -292,12 +390,11 @@ function closeTrip(state: TrackState, end: TrackPoint, settings: DetectionSettin
 function trackFuel(
   state: TrackState,
   point: TrackPoint,
-  position: Position,
   profile: VehicleProfile,
   settings: DetectionSettings,
   fills: DetectedFill[],
 ): void {
-  const threshold = Math.max(settings.fillMinLitres, ((profile.fuelCapacity ?? 0) * settings.fillMinPercent) / 100);
+  const threshold = fillThreshold(profile, settings);
   const stationary = (point.speed ?? 0) < settings.fillMaxSpeedKmh;
   if (!stationary) {
     if (state.parked?.rise) settleFill(state, state.parked.rise, threshold, fills);
@@ -313,7 +410,7 @@ function trackFuel(
   }
   // Steps smaller than this are the sensor's noise after the median filter.
   const margin = threshold / 4;
-  const raw = position.fuel_raw === null ? level.fuel : position.fuel_raw * profile.fuelFactor;
+  const raw = point.fuelReading ?? level.fuel;
   const rise = parked.rise;
   if (rise) {
     if (level.fuel >= rise.settled + margin) {

@@ -22,6 +22,9 @@ const FIELDS = [
   'driver_tag_id',
   'device_type',
   'config',
+  // appended: older chunks simply lack them (null)
+  'valid',
+  'satellites',
 ] as const satisfies ReadonlyArray<keyof Position>;
 
 /** `yyyy-mm-ddThh`: the hour a point belongs to, the unit of chunks and checkpoints. */
@@ -86,7 +89,13 @@ export function encodePoints(hour: string, points: readonly Position[]): string 
 export function decodeChunk(imei: string, hour: string, encoded: string): Position[] {
   const start = Date.parse(hourStart(hour));
   return (JSON.parse(encoded) as unknown[][]).map(([offset, ...values]) => {
-    const position: Record<string, unknown> = { imei, gps_datetime: new Date(start + Number(offset)).toISOString() };
+    // how a point arrived is not history: the pipeline has measured it by then
+    const position: Record<string, unknown> = {
+      imei,
+      gps_datetime: new Date(start + Number(offset)).toISOString(),
+      protocol: null,
+      received_at: null,
+    };
     FIELDS.forEach((field, n) => {
       position[field] = values[n] ?? null;
     });

@@ -1,6 +1,6 @@
 /**
- * Trip and fuel-fill detection defaults, as fleet platforms (Traccar, Wialon, Navixy) ship them.
- * Each is a per-vehicle setting: a vehicle's `detection` overrides any of them.
+ * Trip, fuel-fill and device-fault detection defaults, as fleet platforms (Traccar, Wialon, Navixy) ship them.
+ * Each is a per-vehicle setting: a vehicle's `detection` overrides any of them (npm run admin -- vehicle settings).
  */
 export interface DetectionSettings {
   /** false for a vehicle without ignition wiring: trips then come from movement alone */
@@ -21,6 +21,16 @@ export interface DetectionSettings {
   fillMergeS: number;
   /** samples in the fuel-level median filter */
   fuelMedianWindow: number;
+  /** device faults (docs/positions-pipeline.md, "Device faults"): a point dated later than its arrival plus this is in the future */
+  futureToleranceS: number;
+  /** a point reached from its neighbours faster than this is a jump (a bad fix), and so is an odometer step */
+  maxSpeedKmh: number;
+  /** a fuel reading above this share of the tank's capacity is a dropout (a sensor error) */
+  fuelMaxPercentOfCapacity: number;
+  /** a fall of the fuel reading that comes back within this many samples is a dropout, not fuel used */
+  fuelDropoutSamples: number;
+  /** an odometer step beyond maxSpeedKmh over its interval plus this is impossible: the odometer starts a new base */
+  odometerSlackKm: number;
 }
 
 export const DEFAULT_DETECTION: DetectionSettings = {
@@ -35,6 +45,11 @@ export const DEFAULT_DETECTION: DetectionSettings = {
   fillMaxSpeedKmh: 5,
   fillMergeS: 600,
   fuelMedianWindow: 5,
+  futureToleranceS: 600,
+  maxSpeedKmh: 250,
+  fuelMaxPercentOfCapacity: 110,
+  fuelDropoutSamples: 5,
+  odometerSlackKm: 1,
 };
 
 export const detectionSettings = (overrides: Partial<DetectionSettings> | undefined): DetectionSettings => ({

@@ -1,0 +1,129 @@
+/**
+ * The device-fault rules (docs/positions-pipeline.md, "Device faults"): pure functions the pipeline and the
+ * detector apply, so a tracker's bad clock, fix or sensor never becomes a vehicle's data.
+ * - set aside before anything else (the dead-letter prefix): points in the future or too late against their arrival;
+ * - kept in the history but ignored by detection and the live record: fixes at 0,0, fixes marked invalid, jumps;
+ * - readings ignored, the point kept: fuel dropouts, odometer resets and impossible odometer steps.
+ */
+import { distanceKm, type LatLng } from '../geo.ts';
+import type { Position } from './position.ts';
+import type { DetectionSettings } from './settings.ts';
+
+export const SET_ASIDE_FAULTS = ['in the future', 'too late'] as const;
+export const POINT_FAULTS = ['zero fix', 'invalid fix', 'speed jump'] as const;
+export const READING_FAULTS = ['fuel dropout', 'odometer reset', 'odometer jump'] as const;
+export const FAULTS = [...SET_ASIDE_FAULTS, ...POINT_FAULTS, ...READING_FAULTS] as const;
+
+export type SetAsideFault = (typeof SET_ASIDE_FAULTS)[number];
+export type PointFault = (typeof POINT_FAULTS)[number];
+export type Fault = (typeof FAULTS)[number];
+
+/** A point or reading detection did not count: when, why, and the point whose arrival showed it (a dropout is known on its return). */
+export interface IgnoredReading {
+  at: string;
+  fault: Exclude<Fault, SetAsideFault>;
+  decidedAt: string;
+}
+
+/** How far back GPS week rollover throws a clock: 1024 weeks. Always beyond the lateness window, so too late. */
+export const GPS_ROLLOVER_MS = 1024 * 7 * 86_400_000;
+
+/**
+ * Against the instant the record arrived, never against another point's claim: a point later than its arrival
+ * plus the tolerance is in the future; one older than the lateness window (GPS week rollover included) is too late.
+ */
+export function arrivalFault(gpsAt: string, arrivedAtMs: number, futureToleranceS: number, lateWindowMs: number): SetAsideFault | null {
+  const at = Date.parse(gpsAt);
+  if (at > arrivedAtMs + futureToleranceS * 1000) return 'in the future';
+  if (at < arrivedAtMs - lateWindowMs) return 'too late';
+  return null;
+}
+
+/** A fix the device itself gives away: 0,0 (no fix yet), or marked invalid, or from no satellites. */
+export function fixFault(position: Pick<Position, 'latitude' | 'longitude' | 'valid' | 'satellites'>): PointFault | null {
+  if (position.latitude === 0 && position.longitude === 0) return 'zero fix';
+  if (position.valid === false || position.satellites === 0) return 'invalid fix';
+  return null;
+}
+
+interface Fix extends LatLng {
+  at: string;
+}
+
+/** km/h needed to get from one fix to the other (at least one second apart: GPS times are whole seconds). */
+export function impliedSpeedKmh(from: Fix, to: Fix): number {
+  const hours = Math.max(1, Math.abs(Date.parse(to.at) - Date.parse(from.at)) / 1000) / 3600;
+  return distanceKm(from, to) / hours;
+}
+
+/** Consecutive far-off fixes that agree with each other this often are where the vehicle really is (moved while silent). */
+export const RELOCATION_FIXES = 3;
+
+/**
+ * A fix reached from the last counted one faster than the vehicle can go is a jump, unless the fixes since agree
+ * with it: `run` is the jumps just before it, and a run of RELOCATION_FIXES agreeing fixes is a relocation.
+ */
+export function jumpVerdict(
+  last: Fix | null,
+  run: readonly Fix[],
+  fix: Fix,
+  maxSpeedKmh: number,
+): { verdict: 'counted' | 'relocated' } | { verdict: 'jump'; run: Fix[] } {
+  if (!last || impliedSpeedKmh(last, fix) <= maxSpeedKmh) return { verdict: 'counted' };
+  const previous = run.at(-1);
+  const agreeing = previous && impliedSpeedKmh(previous, fix) <= maxSpeedKmh ? [...run, fix] : [fix];
+  return agreeing.length >= RELOCATION_FIXES ? { verdict: 'relocated' } : { verdict: 'jump', run: agreeing };
+}
+
+/** A reading no tank can hold: 0 (the sensor's dropout value), below it, or beyond capacity with a margin. */
+export function fuelReadingFault(litres: number, capacity: number | null, settings: DetectionSettings): 'fuel dropout' | null {
+  if (litres <= 0) return 'fuel dropout';
+  if (capacity !== null && litres > (capacity * settings.fuelMaxPercentOfCapacity) / 100) return 'fuel dropout';
+  return null;
+}
+
+export interface OdometerReading {
+  km: number;
+  at: string;
+}
+
+/**
+ * How far the vehicle went by the device odometer since its previous reading. The odometer counts as deltas: a fall
+ * (a replaced or reset device) or a step faster than maxSpeedKmh allows starts a new base, and the step counts
+ * `fallbackKm` (the distance the positions give) instead.
+ */
+export function odometerStep(
+  previous: OdometerReading | null,
+  reading: OdometerReading,
+  fallbackKm: number,
+  settings: DetectionSettings,
+): { km: number; fault: 'odometer reset' | 'odometer jump' | null } {
+  if (!previous) return { km: 0, fault: null };
+  const delta = reading.km - previous.km;
+  if (delta < 0) return { km: fallbackKm, fault: 'odometer reset' };
+  const hours = Math.max(0, Date.parse(reading.at) - Date.parse(previous.at)) / 3_600_000;
+  if (delta > settings.maxSpeedKmh * hours + settings.odometerSlackKm) return { km: fallbackKm, fault: 'odometer jump' };
+  return { km: delta, fault: null };
+}
+
+/**
+ * Which fixes of a stretch of history detection ignores, and why (getPositions marks them): the fix rules, then the
+ * jump rule from the last counted fix. Detection decides the same way from its checkpoint; a stretch starts fresh.
+ */
+export function pointFaults(positions: readonly Position[], maxSpeedKmh: number): Array<PointFault | null> {
+  let last: Fix | null = null;
+  let run: Fix[] = [];
+  return positions.map((position) => {
+    const fix = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
+    const bad = fixFault(position);
+    if (bad) return bad;
+    const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
+    if (jump.verdict === 'jump') {
+      run = jump.run;
+      return 'speed jump';
+    }
+    last = fix;
+    run = [];
+    return null;
+  });
+}

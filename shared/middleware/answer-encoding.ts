@@ -1,0 +1,68 @@
+import { gzipSync } from 'node:zlib';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { limits } from '../config.ts';
+import { AnswerTooLarge } from '../errors.ts';
+import { envelopeResponse } from './envelope.ts';
+import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
+
+/**
+ * Whether an Accept-Encoding value (RFC 9110 §12.5.3) allows gzip: `gzip` (or its alias `x-gzip`) with a q above 0,
+ * or, when gzip is not named, `*` with a q above 0. A missing header allows nothing but identity.
+ */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  let gzip: number | undefined;
+  let any: number | undefined;
+  for (const part of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const q = qualityOf(params);
+    if (coding === 'gzip' || coding === 'x-gzip') gzip = Math.max(gzip ?? 0, q);
+    else if (coding === '*') any = q;
+  }
+  return (gzip ?? any ?? 0) > 0;
+}
+
+/** A coding's weight: 1 unless a valid `q=` says otherwise; a malformed q counts as 0 (not acceptable). */
+function qualityOf(params: string[]): number {
+  const q = params.find((param) => param.startsWith('q='));
+  if (q === undefined) return 1;
+  const value = q.slice(2).trim();
+  return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : 0;
+}
+
+/** The size Lambda counts: the response as the JSON it sends to API Gateway. */
+export const lambdaResponseSize = (response: APIGatewayProxyResult): number => Buffer.byteLength(JSON.stringify(response), 'utf8');
+
+/**
+ * The outermost HTTP phase, so it sees every answer, successes and the error mapper's envelopes alike: a JSON answer is
+ * gzip-compressed when the client accepts it (base64 with isBase64Encoded, which API Gateway turns back into bytes as
+ * it does getLiveMap's PNG), and any answer Lambda could not return (over its 6 MB, counted on the response JSON) becomes
+ * the envelope's `answer too large` instead of API Gateway's 502. Handlers refuse well before this (shared/paging);
+ * this is the net for what a budget could not foresee, such as a body that compresses badly.
+ */
+export const answerEncoding = (): HttpMiddleware => {
+  const answerEncodingAfter = (request: HttpRequest): void => {
+    const gzip = acceptsGzip(headerValue(request.event, 'accept-encoding'));
+    const response = request.response && encoded(request.response, gzip);
+    if (response && lambdaResponseSize(response) > limits.lambdaResponseBytes) {
+      const refusal = new AnswerTooLarge();
+      request.response = encoded(envelopeResponse(refusal.status, {}, refusal.message), gzip);
+      return;
+    }
+    request.response = response;
+  };
+  return { name: 'answerEncoding', after: answerEncodingAfter, onError: answerEncodingAfter };
+};
+
+function encoded(response: APIGatewayProxyResult, gzip: boolean): APIGatewayProxyResult {
+  const contentType = String(response.headers?.['Content-Type'] ?? '');
+  if (!contentType.startsWith('application/json') || response.isBase64Encoded) return response;
+  const headers = { ...response.headers, Vary: 'Accept-Encoding' };
+  if (!gzip) return { ...response, headers };
+  return {
+    ...response,
+    headers: { ...headers, 'Content-Encoding': 'gzip' },
+    isBase64Encoded: true,
+    body: gzipSync(Buffer.from(response.body, 'utf8')).toString('base64'),
+  };
+}

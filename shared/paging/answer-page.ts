@@ -1,0 +1,162 @@
+import { config } from '../config.ts';
+import { AnswerTooLarge } from '../errors.ts';
+import { toResponseJson } from '../middleware/envelope.ts';
+import type { ItemPosition, PagedRead } from '../store/requests.ts';
+import { type CursorScope, openCursor, sealCursor } from './cursor.ts';
+
+/** What a paged operation's request carries besides its filters (docs/paging.md). */
+export interface PageRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** What the chain tells a handler about its answer (shared/operation.ts). */
+export interface AnswerContext {
+  operation: string;
+  /** how many bytes of records the answer may carry: the budget for this client's encoding */
+  budgetBytes: number;
+}
+
+/** The part of a handler's context a page reads. */
+export interface PageContext {
+  user: { userUid: number };
+  /** the validated request: limit and cursor are taken out, the rest are the filters a cursor is bound to */
+  input: PageRequest;
+  answer: AnswerContext;
+}
+
+export interface PageOptions {
+  /** the most records one answer holds without paging, and the most one page holds (getPositions' 10,000) */
+  maxPerAnswer?: number;
+  /** the most records a whole walk answers (getJobCards' 1000 newest) */
+  maxTotal?: number;
+}
+
+/**
+ * One answer's records, counted as they are read. Each record costs its JSON as Lambda sends it (escaped inside the
+ * response JSON) plus a comma; when the next would pass the budget, an unpaged answer is refused before it is built
+ * (AnswerTooLarge), and a paged one ends there with a cursor. Readers stop as soon as `add` says no, so a handler
+ * never holds much more than it may answer.
+ */
+export class AnswerPage<Position> {
+  /** where this page starts: undefined on the first page */
+  readonly after: Position | undefined;
+  private readonly scope: CursorScope;
+  private readonly paging: boolean;
+  private readonly budgetBytes: number;
+  private readonly limit: number;
+  /** records the walk may still answer, this page included */
+  private readonly remaining: number;
+  private readonly takenBefore: number;
+  private usedBytes = 0;
+  private count = 0;
+  private last: Position | undefined;
+  private more = false;
+
+  private constructor(context: PageContext, options: PageOptions, scope: CursorScope, start: { position?: Position; taken: number }) {
+    const { limit, cursor } = context.input;
+    this.scope = scope;
+    this.paging = limit !== undefined || cursor !== undefined;
+    this.budgetBytes = context.answer.budgetBytes;
+    this.limit = limit ?? options.maxPerAnswer ?? Number.POSITIVE_INFINITY;
+    this.takenBefore = start.taken;
+    this.remaining = (options.maxTotal ?? Number.POSITIVE_INFINITY) - start.taken;
+    this.after = start.position;
+  }
+
+  /** A page for this request: its first when it has no cursor, else where its cursor says (BadRequest for one not its own). */
+  static async open<Position>(context: PageContext, options: PageOptions = {}): Promise<AnswerPage<Position>> {
+    const { limit: _limit, cursor, ...filters } = context.input;
+    const scope = { operation: context.answer.operation, userUid: context.user.userUid, filters };
+    const start = cursor === undefined ? { taken: 0 } : await openCursor<Position>(scope, cursor);
+    return new AnswerPage<Position>(context, options, scope, start);
+  }
+
+  /** What one answer may hold: records (limit or cap) and bytes, for readers that tally in parallel before `add`. */
+  get capacity(): { records: number; bytes: number } {
+    return { records: Math.min(this.limit, this.remaining), bytes: this.budgetBytes };
+  }
+
+  /** Whether the client asked for paging (sent limit or cursor): else the answer is whole or refused. */
+  get isPaged(): boolean {
+    return this.paging;
+  }
+
+  /**
+   * Builds each record a reader is offered and takes it when it fits: the PagedRead a store's `read...` function
+   * consumes, starting where this page starts.
+   */
+  reader<T>(this: AnswerPage<ItemPosition>, toRecord: (record: T) => unknown): PagedRead<T> {
+    return { after: this.after, take: (record, position) => this.add(toRecord(record), position) };
+  }
+
+  /** How many records this answer has taken. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Whether records were left out (by the limit or the budget) that a next page would answer. */
+  get hasMore(): boolean {
+    return this.more;
+  }
+
+  /**
+   * Takes the record when it fits, remembering its position; false when the page is full (the reader stops and the
+   * record goes to the next page). Throws AnswerTooLarge when it does not fit an unpaged answer or even an empty page.
+   */
+  add(record: unknown, position: Position): boolean {
+    if (this.count >= this.remaining) return false;
+    if (this.count >= this.limit) {
+      this.more = true;
+      return false;
+    }
+    if (!this.take(recordCost(record), position)) return false;
+    this.count++;
+    return true;
+  }
+
+  /**
+   * Counts bytes that are not a record (a group's own fields, as getTrips' per-vehicle entry) and moves the position
+   * past it; false when a paged answer is full.
+   */
+  addFrame(frame: unknown, position: Position): boolean {
+    return this.take(recordCost(frame), position);
+  }
+
+  /**
+   * Ends the page where it stands, with more to come (a reader stopped before its records ran out). An unpaged answer,
+   * or a page with nothing in it yet, cannot end early: it is too large.
+   */
+  endEarly(): void {
+    if (!this.paging || this.last === undefined) throw new AnswerTooLarge();
+    this.more = true;
+  }
+
+  private take(cost: number, position: Position): boolean {
+    if (this.usedBytes + cost > this.budgetBytes) {
+      this.endEarly();
+      return false;
+    }
+    this.usedBytes += cost;
+    this.last = position;
+    return true;
+  }
+
+  /** `next_cursor` when a paged request left records out; nothing otherwise, so an unpaged answer is the spec's. */
+  async nextCursor(): Promise<{ next_cursor?: string }> {
+    if (!this.paging || !this.more || this.last === undefined) return {};
+    return { next_cursor: await sealCursor(this.scope, { position: this.last, taken: this.takenBefore + this.count }) };
+  }
+}
+
+/** A record's share of the Lambda response: its JSON as a string inside the response JSON, and a separating comma. */
+export const recordCost = (record: unknown): number => Buffer.byteLength(JSON.stringify(toResponseJson(record)), 'utf8') - 1;
+
+/**
+ * gzip shrinks the service's JSON to about a tenth (measured: `npm run bench -- sizes`, docs/operations.md), and base64
+ * adds a third: a gzip answer's records may be four times the plain budget and its response still fit Lambda's limit.
+ * Data that compresses worse (job card payloads of random text) meets the answer-encoding net instead.
+ */
+export const GZIP_BUDGET_FACTOR = 4;
+
+export const answerBudgetBytes = (gzip: boolean): number => config.answerBudgetBytes() * (gzip ? GZIP_BUDGET_FACTOR : 1);
