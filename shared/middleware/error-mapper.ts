@@ -35,7 +35,7 @@ function asApiError(error: unknown): unknown {
   const sdkError = error as SdkError;
   if (isThrottlingError(sdkError) || throttledTransaction(error)) return new Throttled('request throttled, retry later', { cause: error });
   // Timeouts (the SDK's, AWS's, middy's at the deadline), refused or dropped connections, 5xx answers; also as a wrapper's cause.
-  if (isTransientError(sdkError) || error.name === S3_UNAVAILABLE) {
+  if ((isTransientError(sdkError) && !isAwsInternalError(sdkError)) || error.name === S3_UNAVAILABLE) {
     return new ServiceUnavailable('service unavailable, retry later', { cause: error });
   }
   return error;
@@ -48,6 +48,12 @@ function logAnswered(request: HttpRequest, operation: string, error: ApiError): 
   else if (error.status >= 500) logger.warn('dependency failed', fields);
   else logger.info('request refused', fields);
 }
+
+/**
+ * AWS's own 500 (DynamoDB's InternalServerError) stays the service's 500 `internal error`, as it answered before the
+ * classifier: the classifier calls every 5xx transient, but a 503 here promises that the dependency is down or silent.
+ */
+const isAwsInternalError = (error: SdkError): boolean => error.$metadata?.httpStatusCode === 500 && error.cause === undefined;
 
 /** S3's 503 by its code: the classifier knows a 503 only by `$metadata.httpStatusCode`, which a modelled S3 error may lack. */
 const S3_UNAVAILABLE = 'ServiceUnavailable';

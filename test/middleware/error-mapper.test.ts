@@ -1,4 +1,4 @@
-import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { InternalServerError, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,6 +46,16 @@ describe('the error mapper in the chain', () => {
     expect(line).toMatchObject({ level: 'ERROR', message: 'internal error', requestId: 'req-123', operation: 'getExpenseTypes' });
     expect(line.error.message).toBe('socket hang up');
     expect(logged.join('')).not.toContain(KEY);
+  });
+
+  it('answers DynamoDB\'s own 500 (InternalServerError) with 500 "internal error", not 503', async () => {
+    // Prepare
+    dynamo.on(GetCommand).rejects(new InternalServerError({ message: 'Internal server error', $metadata: { httpStatusCode: 500 } }));
+    // Act
+    const result = await handler(anEvent({ query: `api_key=${KEY}` }), aContext());
+    // Assess
+    expect(result.statusCode).toBe(500);
+    expect(body(result)).toEqual({ version: '1', result: 'error', error_msg: 'internal error' });
   });
 
   it('never sends a stack trace to the caller', async () => {
