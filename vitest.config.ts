@@ -18,6 +18,7 @@ const unit = [
   'test/devices/device-token-auth.test.ts',
   'test/devices/kinesis-sink.test.ts',
   'test/devices/local-sink.test.ts',
+  'test/devices/teltonika-codec.test.ts',
   'test/providers/amazon-location-maps.test.ts',
   'test/providers/google-static-maps.test.ts',
   'test/providers/offline-map.test.ts',

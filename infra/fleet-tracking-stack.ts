@@ -19,6 +19,7 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
+import { TeltonikaService } from './teltonika-service.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
 export class FleetTrackingStack extends Stack {
@@ -108,6 +109,7 @@ export class FleetTrackingStack extends Stack {
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
     const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });
     const pipeline = new PositionsPipeline(this, 'Pipeline', { table, bucket });
+    const teltonika = new TeltonikaService(this, 'Teltonika', { stream: pipeline.stream, table });
     const devices = new DeviceEndpoints(this, 'Devices', { api, table, bucket, stream: pipeline.stream });
     new Monitoring(this, 'Monitoring', {
       api,
@@ -115,6 +117,7 @@ export class FleetTrackingStack extends Stack {
       docsFunction: docs.function,
       deviceFunctions: [...devices.functions.values()],
       pipeline,
+      teltonika,
       table,
     });
 

@@ -11,6 +11,7 @@ import type { Operation } from '../functions/registry.ts';
 import { accessOf } from '../shared/contracts/operation.ts';
 import { metricNames, metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import type { PositionsPipeline } from './positions-pipeline.ts';
+import type { TeltonikaService } from './teltonika-service.ts';
 
 /** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
 export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
@@ -39,6 +40,7 @@ export interface MonitoringProps {
   /** the HTTP device entry points' functions (infra/device-endpoints.ts) */
   deviceFunctions: readonly lambda.IFunction[];
   pipeline: PositionsPipeline;
+  teltonika: TeltonikaService;
   table: dynamodb.TableV2;
 }
 
@@ -61,7 +63,11 @@ export class Monitoring extends Construct {
   readonly dashboard: cloudwatch.Dashboard;
   private readonly action: SnsAction;
 
-  constructor(scope: Construct, id: string, { api, operationFunctions, docsFunction, deviceFunctions, pipeline, table }: MonitoringProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, teltonika, table }: MonitoringProps,
+  ) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
     this.action = new SnsAction(this.topic);
@@ -174,6 +180,8 @@ export class Monitoring extends Construct {
       },
     );
 
+    this.teltonikaAlarms(teltonika);
+
     // DynamoDB
     this.alarm('TableThrottled', 'DynamoDB throttled requests in 5 minutes: callers got 429 `request throttled` or batches were retried.', {
       metric: table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
@@ -195,6 +203,63 @@ export class Monitoring extends Construct {
       iteratorAge,
       table,
     );
+    this.dashboard.addWidgets(...this.teltonikaWidgets(teltonika));
+  }
+
+  /** The Teltonika listener (docs/devices.md): units refused, corrupt packets, records the stream did not take, no task up. */
+  private teltonikaAlarms(teltonika: TeltonikaService): void {
+    this.alarm(
+      'TeltonikaHandshakesRejected',
+      'At least 20 Teltonika handshakes a 5 minutes were refused for 15 minutes: units report an IMEI no vehicle has ' +
+        '(register it with `admin vehicle add`), or something is scanning the device port.',
+      { metric: teltonika.metric(metricNames.teltonikaHandshakesRejected), threshold: 20, evaluationPeriods: 3 },
+    );
+    this.alarm(
+      'TeltonikaCrcFailures',
+      'At least 10 Teltonika packets in 5 minutes failed their CRC twice in a row: corrupt links or a unit misconfigured; ' +
+        'the units resend, but if this lasts their memory fills.',
+      { metric: teltonika.metric(metricNames.teltonikaCrcFailures), threshold: 10, evaluationPeriods: 2 },
+    );
+    this.alarm(
+      'TeltonikaRecordsNotAcked',
+      'Teltonika records were not acknowledged because the positions stream did not take them, in two 5-minute periods: ' +
+        'the units keep and resend them, but the stream or the task role needs a look.',
+      { metric: teltonika.metric(metricNames.teltonikaRecordsNotAcked), threshold: 1, evaluationPeriods: 2 },
+    );
+    this.alarm(
+      'TeltonikaNoHealthyTask',
+      'No Teltonika listener task passed the load balancer health check for 3 minutes: units cannot connect.',
+      {
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(healthy < 1, 1, 0)',
+          usingMetrics: { healthy: teltonika.targetGroup.metrics.healthyHostCount({ period: Duration.minutes(1), statistic: 'Minimum' }) },
+          label: 'no healthy Teltonika task',
+          period: Duration.minutes(1),
+        }),
+        threshold: 1,
+        evaluationPeriods: 3,
+      },
+    );
+  }
+
+  private teltonikaWidgets(teltonika: TeltonikaService): cloudwatch.IWidget[] {
+    const oneMinute = { period: Duration.minutes(1), statistic: 'Maximum' };
+    return [
+      new cloudwatch.GraphWidget({
+        title: 'Teltonika: open connections, records acknowledged and not',
+        left: [teltonika.metric(metricNames.teltonikaOpenConnections, 'Sum', Duration.minutes(1))],
+        right: [metricNames.teltonikaRecordsAcked, metricNames.teltonikaRecordsNotAcked].map((name) => teltonika.metric(name)),
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Teltonika: refused handshakes, CRC failures, malformed packets; task CPU %',
+        left: [metricNames.teltonikaHandshakesRejected, metricNames.teltonikaCrcFailures, metricNames.teltonikaMalformedPackets].map(
+          (name) => teltonika.metric(name),
+        ),
+        right: [teltonika.service.metricCpuUtilization(oneMinute)],
+        width: 12,
+      }),
+    ];
   }
 
   private alarm(

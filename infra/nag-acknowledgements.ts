@@ -44,6 +44,22 @@ export function acknowledgeNagFindings(stack: Stack): void {
         'and a customer key costs more than the data is worth.',
     },
     {
+      id: 'AwsSolutions-ECS2',
+      reason: 'The Teltonika task gets only the names of the stream and the table and its port as environment variables; no secrets.',
+    },
+    {
+      id: 'AwsSolutions-ECS4',
+      reason:
+        "Container Insights would bill per task metric; the service's CPU and memory come free in AWS/ECS and the listener " +
+        'publishes its own connection and record counts (on the dashboard).',
+    },
+    {
+      id: 'AwsSolutions-ELB2',
+      reason:
+        'Network Load Balancer access logs cover TLS listeners only; the Teltonika TCP listener is logged by the service ' +
+        '(refused handshakes and packets, with the IMEI) and its rejected flows by the VPC flow log.',
+    },
+    {
       id: 'AwsSolutions-SMG4',
       reason:
         'The cursor key only seals paging cursors (docs/paging.md): rotating it ends the walks in progress, which clients restart; ' +

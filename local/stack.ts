@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import { positionSink } from '../shared/devices/sinks.ts';
+import { startTeltonikaListener } from '../shared/devices/teltonika/listener.ts';
+import { findVehicleByImei } from '../shared/store/vehicles.ts';
 import { startApiEmulator } from './api-emulator.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { freePort } from './ports.ts';
@@ -9,6 +12,8 @@ export interface LocalStackOptions {
   apiPort: number;
   dynamoPort: number;
   s3Port: number;
+  /** where Teltonika units connect (TCP); without it no device listener runs */
+  deviceTcpPort?: number;
   /** keep DynamoDB and S3 data here; without it DynamoDB runs in memory and S3 in a temp folder */
   dataDir?: string;
   s3Dir: string;
@@ -20,6 +25,8 @@ export interface LocalStack {
   apiUrl: string;
   dynamoEndpoint: string;
   s3Endpoint: string;
+  /** the Teltonika listener's port, when one runs */
+  deviceTcpPort: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -48,11 +55,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
       throw error;
     });
+  const teltonika =
+    options.deviceTcpPort === undefined
+      ? undefined
+      : await startTeltonikaListener({ port: options.deviceTcpPort, sink: positionSink(), findDevice: findVehicleByImei }).catch(
+          async (error) => {
+            await Promise.allSettled([api.close(), s3.stop(), dynamo.stop()]);
+            throw error;
+          },
+        );
   return {
     apiUrl: api.url,
     dynamoEndpoint: dynamo.endpoint,
     s3Endpoint: s3.endpoint,
+    deviceTcpPort: teltonika?.port,
     async stop() {
+      await teltonika?.close();
       await api.close();
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
     },

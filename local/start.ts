@@ -19,6 +19,7 @@ const ports = {
   api: { port: Number(process.env.PORT ?? 3000), what: 'the API', variable: 'PORT' },
   s3: { port: Number(process.env.S3_PORT ?? 4569), what: 'S3 (s3rver)', variable: 'S3_PORT' },
   dynamo: { port: Number(process.env.DYNAMODB_PORT ?? 8000), what: 'DynamoDB Local', variable: 'DYNAMODB_PORT' },
+  devices: { port: Number(process.env.DEVICE_TCP_PORT ?? 5027), what: 'the Teltonika listener', variable: 'DEVICE_TCP_PORT' },
 };
 
 /** One line per port something else holds; this project's own leftover DynamoDB Local is named with how to stop it. */
@@ -47,6 +48,7 @@ function printReady(stack: LocalStack, demo: { apiKey: string; day: string; vehi
   const key = demo.apiKey;
   console.log(`Fleet tracking service running at ${base}/<operation>   (data in ${shownDataDir})
   DynamoDB Local ${stack.dynamoEndpoint}   S3 (s3rver) ${stack.s3Endpoint}
+  Teltonika units (Codec 8/8E over TCP): this machine's address, port ${stack.deviceTcpPort}   (docs/devices.md)
   demo api key: ${key}   (demo day, simulated through the positions pipeline: ${demo.day})
 
   curl -s '${base}/getVehicles?api_key=${key}'
@@ -69,7 +71,7 @@ function stopper(stack: LocalStack): (reason?: string) => Promise<never> {
       if (reason) console.error(reason);
       await stack.stop();
       console.log(
-        `\nstopped: the API (port ${ports.api.port}), S3 (port ${ports.s3.port}) ` +
+        `\nstopped: the API (port ${ports.api.port}), the Teltonika listener (port ${ports.devices.port}), S3 (port ${ports.s3.port}) ` +
           `and DynamoDB Local (port ${ports.dynamo.port})${existsSync(dataDir) ? `; data kept in ${shownDataDir}` : ''}`,
       );
     }
@@ -92,6 +94,7 @@ try {
     apiPort: ports.api.port,
     dynamoPort: ports.dynamo.port,
     s3Port: ports.s3.port,
+    deviceTcpPort: ports.devices.port,
     dataDir,
     s3Dir: join(dataDir, 's3'),
     tableName: process.env.TABLE_NAME ?? 'fleet-tracking',

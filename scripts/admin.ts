@@ -11,7 +11,7 @@ import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
-import { addVehicle, findVehicle, linkVehicle, setVehicleDetection } from '../shared/store/vehicles.ts';
+import { addVehicle, findVehicle, linkVehicle, setFuelSensor, setVehicleDetection } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
 import { ingestFileOption } from './ingest.ts';
 import { useAwsTable } from './local-defaults.ts';
@@ -26,6 +26,8 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
       [--make M] [--model M] [--model-year YYYY] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd]
       [--device-type T] [--group G] [--no-ignition]       IMEI: 15 digits; --no-ignition: trips from movement
   vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
+  vehicle fuel-sensor --vehicle VEHICLE_UID --io ID [--scale S]
+                                                        the Teltonika IO element carrying fuel (default 201), × S (default 1)
   device-token create --user USER_UID                   a token for the user's phones and Traccar servers (docs/devices.md)
   device-token revoke --token TOKEN                     stops working within 60 s
   device-token list --user USER_UID                     ids and dates only, never the tokens
@@ -65,6 +67,8 @@ const options = {
   file: 'string',
   get: 'string',
   from: 'string',
+  io: 'string',
+  scale: 'string',
   to: 'string',
   set: 'string',
   reset: 'string',
@@ -197,6 +201,14 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     const userUid = await existingUser(flags);
     const link = await linkVehicle(userUid, vehicleUid);
     return { user_uid: userUid, vehicle_uid: link.vehicleUid, imei: link.imei };
+  },
+  async 'vehicle fuel-sensor'(flags) {
+    const vehicleUid = uid(flags, 'vehicle');
+    const ioId = uid(flags, 'io');
+    if (ioId > 65_535) throw new UsageError('--io must be a Teltonika IO element id, 1 to 65535');
+    const fuelSensor = { ioId, scale: optionalNumber(flags, 'scale') ?? 1 };
+    await setFuelSensor(vehicleUid, fuelSensor);
+    return { vehicle_uid: vehicleUid, fuel_sensor: { io: fuelSensor.ioId, scale: fuelSensor.scale } };
   },
   async 'device-token create'(flags) {
     const userUid = await existingUser(flags);

@@ -10,6 +10,9 @@
  *   npm run bench -- cost          the monthly cost of one vehicle (30 s reports, a realistic API mix) from capacity units
  *                                  measured on DynamoDB Local, measured durations and the prices in scripts/bench/prices.ts
  *   npm run bench -- pipeline      processPositions at batch sizes 8 to 1,000: ms per batch and positions/s per batcher
+ *   npm run bench -- devices       positions/s and p50/p99 through each device entry point (OsmAnd, Traccar, Teltonika), and
+ *                                  Teltonika packets/s with 200 units connected at once
+ *   npm run bench -- device-cost   what each device entry point adds per vehicle-month, from scripts/bench/prices.ts
  *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
  *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
  *   --out FILE                     also write the JSON to FILE
@@ -30,6 +33,7 @@ async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promis
     apiPort: await freePort(),
     dynamoPort: await freePort(),
     s3Port: await freePort(),
+    deviceTcpPort: await freePort(),
     s3Dir,
     tableName: 'fleet-tracking-bench',
     bucketName: 'fleet-tracking-bench',
@@ -82,6 +86,21 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('cost needs the local stack');
       const { benchCost, costNotes } = await import('./bench/cost.ts');
       return { rows: await benchCost(stack.apiUrl), notes: costNotes };
+    },
+  },
+  devices: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('devices needs the local stack');
+      const { benchDevices, devicesNotes } = await import('./bench/devices.ts');
+      return { rows: await benchDevices(stack), notes: devicesNotes };
+    },
+  },
+  'device-cost': {
+    needsStack: false,
+    run: async () => {
+      const { deviceCost, deviceCostNotes } = await import('./bench/device-cost.ts');
+      return { rows: deviceCost(), notes: deviceCostNotes };
     },
   },
   sizes: {

@@ -21,6 +21,14 @@ export const metricNames = {
   fuelFillsKeptForSlip: 'FuelFillsKeptForSlip',
   /** reverse-geocoding calls that failed (error, timeout, unreadable answer): those places got the gazetteer's name */
   geocodingFailures: 'GeocodingFailures',
+  // the Teltonika listener (shared/devices/teltonika/service.ts), per minute
+  teltonikaOpenConnections: 'TeltonikaOpenConnections',
+  teltonikaHandshakesRejected: 'TeltonikaHandshakesRejected',
+  teltonikaCrcFailures: 'TeltonikaCrcFailures',
+  teltonikaMalformedPackets: 'TeltonikaMalformedPackets',
+  teltonikaRecordsAcked: 'TeltonikaRecordsAcked',
+  /** records of well-formed packets the stream did not take: not acknowledged, the units resend them */
+  teltonikaRecordsNotAcked: 'TeltonikaRecordsNotAcked',
   /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
   devicePositionsAccepted: 'DevicePositionsAccepted',
   devicePositionsRefused: 'DevicePositionsRefused',

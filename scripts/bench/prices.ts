@@ -40,6 +40,23 @@ export const prices = {
     /** REST API, first 333 million requests a month */
     perMillionRestRequests: 3.5,
   },
+  /** AWS Fargate, Linux on ARM (Graviton), per hour (aws.amazon.com/fargate/pricing) */
+  fargate: {
+    perVcpuHourArm: 0.03238,
+    perGbHourArm: 0.00356,
+  },
+  /** Network Load Balancer (aws.amazon.com/elasticloadbalancing/pricing): per hour, and per NLCU-hour (TCP: 800 new
+   * connections/s, 100,000 active connections or 1 GB processed an hour each) */
+  networkLoadBalancer: {
+    perHour: 0.0225,
+    perNlcuHour: 0.006,
+  },
+  /** a public IPv4 address, in use or not (aws.amazon.com/vpc/pricing, "Public IPv4 addresses") */
+  publicIpv4PerHour: 0.005,
+  /** CloudWatch custom metrics, first 10,000 (aws.amazon.com/cloudwatch/pricing) */
+  cloudwatch: {
+    perMetricMonth: 0.3,
+  },
   /** Amazon Location Service trackers, for comparison: position updates written to a tracker */
   amazonLocation: {
     perThousandPositionUpdates: 0.05,

@@ -1,5 +1,5 @@
 /** Vehicles and their live state, as one user sees them; the records they answer are in shared/contracts/vehicles.ts. */
-import type { DetectionSettings } from './tracking/settings.ts';
+import type { DetectionSettings, FuelSensorSetting } from './tracking/settings.ts';
 
 export interface Vehicle {
   vehicleUid: number;
@@ -23,6 +23,8 @@ export interface Vehicle {
   fuelFactor: number;
   /** this vehicle's own trip and fill detection settings, over the defaults */
   detection?: Partial<DetectionSettings>;
+  /** where a Teltonika unit reports this vehicle's fuel level, over DEFAULT_FUEL_SENSOR */
+  fuelSensor?: FuelSensorSetting;
 }
 
 /** The last reported position and telemetry; times are UTC ISO strings. */

@@ -85,7 +85,7 @@ export const imageFormat = (bytes: Uint8Array): ImageFormat | undefined =>
   startsWith(bytes, PNG_SIGNATURE) ? 'png' : startsWith(bytes, JPEG_SIGNATURE) ? 'jpeg' : undefined;
 
 /** `work` over every item, at most `parallel` at once, results in the items' order; the first failure wins. */
-async function inBatches<T, R>(items: readonly T[], parallel: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: readonly T[], parallel: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DetectionSettings } from '../domain/tracking/settings.ts';
+import type { DetectionSettings, FuelSensorSetting } from '../domain/tracking/settings.ts';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
@@ -87,6 +87,30 @@ export async function setVehicleDetection(vehicleUid: number, detection: Partial
 export async function findVehicle(vehicleUid: number): Promise<Vehicle | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.vehicle(vehicleUid) }));
   return Item ? vehicleEntity.fromItem(Item) : undefined;
+}
+
+/** The vehicle that claimed the IMEI: what a device identified only by its IMEI reports for. */
+export async function findVehicleByImei(imei: string): Promise<Vehicle | undefined> {
+  const { Item: claim } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.imeiClaim(imei) }));
+  return claim ? findVehicle(Number(claim.vehicle_uid)) : undefined;
+}
+
+/** Sets where the vehicle's Teltonika unit reports its fuel level; NotFound when there is no such vehicle. */
+export async function setFuelSensor(vehicleUid: number, fuelSensor: FuelSensorSetting): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.vehicle(vehicleUid),
+        UpdateExpression: 'SET fuel_sensor = :sensor',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':sensor': fuelSensor },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw new NotFound('vehicle not found');
+    throw error;
+  }
 }
 
 /** The vehicle if it is linked to the user: the link and the vehicle are read in one BatchGetItem. */
@@ -182,6 +206,7 @@ export const vehicleEntity = defineEntity<Vehicle>({
     fuelCapacity: nullableNumber('fuel_capacity'),
     fuelFactor: { name: 'fuel_factor', read: (value) => (value === null || value === undefined ? 1 : Number(value)) },
     detection: stored('detection'),
+    fuelSensor: stored('fuel_sensor'),
   },
 });
 

@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { App, Aspects } from 'aws-cdk-lib';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceEndpoints, operations } from '../../functions/registry.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { gatewayAnswerBody, gatewayAnswers } from '../../infra/gateway-answers.ts';
+import { TELTONIKA_ALLOWED_CIDRS_CONTEXT, TeltonikaService, teltonikaSettings } from '../../infra/teltonika-service.ts';
 import { env, limits } from '../../shared/config.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { pagedOperations } from '../../shared/contracts/paging.ts';
@@ -15,16 +19,18 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 
 const ALARM_EMAIL = 'oncall@example.com';
 
+let app: App;
 let template: Template;
 let annotations: Annotations;
 
 beforeAll(() => {
   // Bundling is skipped here (it is exercised by `cdk synth` and `npm run bench`); the wiring is what is checked.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: ALARM_EMAIL } });
+  app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: ALARM_EMAIL } });
   const stack = new FleetTrackingStack(app, 'Test');
   Aspects.of(app).add(new AwsSolutionsChecks());
   template = Template.fromStack(stack);
   annotations = Annotations.fromStack(stack);
+  app.synth();
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -638,5 +644,124 @@ describe('the stack outputs', () => {
     const outputs = Object.keys(template.findOutputs('*')).filter((id) => !id.startsWith('ApiEndpoint'));
     // Assess
     expect([...listed.matchAll(/`(\w+)`/g)].map((match) => match[1]).sort()).toEqual(outputs.sort());
+  });
+});
+
+describe('the Teltonika listener', () => {
+  const resourceOf = (type: string): [string, Resource] => {
+    const [found] = Object.entries(template.findResources(type));
+    if (!found) throw new Error(`no ${type}`);
+    return found as [string, Resource];
+  };
+
+  it('runs as an arm64 Fargate service whose image is built from the repository, writing to the positions stream', () => {
+    const [, task] = resourceOf('AWS::ECS::TaskDefinition');
+    expect(task.Properties).toMatchObject({
+      RequiresCompatibilities: ['FARGATE'],
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+      Cpu: String(teltonikaSettings.cpu),
+      Memory: String(teltonikaSettings.memoryMiB),
+    });
+    const [container] = task.Properties.ContainerDefinitions;
+    expect(JSON.stringify(container.Image)).toContain('cdk-hnb659fds-container-assets');
+    expect(container.PortMappings).toEqual([{ ContainerPort: teltonikaSettings.port, Protocol: 'tcp' }]);
+    const variables = Object.fromEntries(container.Environment.map((entry: { Name: string; Value: unknown }) => [entry.Name, entry.Value]));
+    expect(variables).toMatchObject({ POSITIONS_STREAM_NAME: expect.anything(), TABLE_NAME: expect.anything() });
+    const taskRole = task.Properties.TaskRoleArn['Fn::GetAtt'][0];
+    const granted = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy as Resource).Properties.Roles.some((role: { Ref: string }) => role.Ref === taskRole))
+      .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement)
+      .flatMap((statement) => [statement.Action].flat());
+    expect(granted).toEqual(expect.arrayContaining(['kinesis:PutRecords', 'dynamodb:GetItem']));
+    expect(granted.filter((action: string) => /^dynamodb:(Put|Update|Delete|BatchWrite|Scan)/.test(action))).toEqual([]);
+  });
+
+  it('is reached through a Network Load Balancer TCP listener on the device port', () => {
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', { Type: 'network', Scheme: 'internet-facing' });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'TCP', Port: teltonikaSettings.port });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      Protocol: 'TCP',
+      TargetType: 'ip',
+      HealthCheckProtocol: 'TCP',
+    });
+    expect(Object.keys(template.findOutputs('TeltonikaHost'))).toHaveLength(1);
+  });
+
+  it('scales with CPU and with open connections per task', () => {
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
+      MinCapacity: teltonikaSettings.minTasks,
+      MaxCapacity: teltonikaSettings.maxTasks,
+      ScalableDimension: 'ecs:service:DesiredCount',
+    });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+        PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageCPUUtilization' },
+        TargetValue: teltonikaSettings.cpuTargetPercent,
+      }),
+    });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+        CustomizedMetricSpecification: Match.objectLike({ MetricName: 'TeltonikaOpenConnections', Statistic: 'Average' }),
+        TargetValue: teltonikaSettings.connectionsPerTask,
+      }),
+    });
+  });
+
+  /** The listener alone in a stack of its own, under the context given (a whole stack takes seconds to synthesize). */
+  const listenerStack = (context: Record<string, string>): Stack => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), 'Listener');
+    const table = new dynamodb.TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+    new TeltonikaService(stack, 'Teltonika', { stream: new kinesis.Stream(stack, 'Stream'), table });
+    return stack;
+  };
+
+  it('takes the allowed source addresses from the deployment setting, and is open with a warning without it', () => {
+    // Act
+    const limited = Template.fromStack(listenerStack({ [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: '203.0.113.0/24, 198.51.100.7/32' }));
+    // Assess
+    const ingressOf = (stackTemplate: Template) =>
+      Object.values(stackTemplate.findResources('AWS::EC2::SecurityGroup'))
+        .flatMap((group) => (group as Resource).Properties.SecurityGroupIngress ?? [])
+        .filter((rule: { FromPort: number; CidrIp?: string }) => rule.FromPort === teltonikaSettings.port && rule.CidrIp)
+        .map((rule: { CidrIp: string }) => rule.CidrIp);
+    expect(ingressOf(limited).sort()).toEqual(['198.51.100.7/32', '203.0.113.0/24']);
+    expect(ingressOf(template)).toEqual(['0.0.0.0/0']);
+    expect(annotations.findWarning('*', Match.stringLikeRegexp('Teltonika port is open'))).toHaveLength(1);
+  });
+
+  it('refuses an allowed source that is not a CIDR', () => {
+    expect(() => listenerStack({ [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: 'trucks.example.com' })).toThrow(
+      'trucks.example.com is not an IPv4 CIDR',
+    );
+  });
+
+  it.each([
+    ['TeltonikaHandshakesRejected', 'TeltonikaHandshakesRejected'],
+    ['TeltonikaCrcFailures', 'TeltonikaCrcFailures'],
+    ['TeltonikaRecordsNotAcked', 'TeltonikaRecordsNotAcked'],
+  ])('alarms on %s to the one topic', (alarm, metricName) => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: Match.absent(),
+      MetricName: metricName,
+      Namespace: 'FleetTracking',
+      AlarmActions: [{ Ref: Match.stringLikeRegexp('MonitoringAlarms') }],
+    });
+    expect(Object.keys(template.findResources('AWS::CloudWatch::Alarm')).some((id) => id.includes(alarm))).toBe(true);
+  });
+
+  it('appears on the dashboard', () => {
+    const [, dashboard] = resourceOf('AWS::CloudWatch::Dashboard');
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const name of ['TeltonikaOpenConnections', 'TeltonikaRecordsNotAcked', 'TeltonikaHandshakesRejected', 'TeltonikaCrcFailures'])
+      expect(body).toContain(name);
+  });
+
+  it('stages only the files its image build reads, so synth stays fast and offline', () => {
+    const assets = JSON.parse(readFileSync(join(app.outdir, 'Test.assets.json'), 'utf8'));
+    const [image] = Object.values(assets.dockerImages) as Array<{ source: { directory: string; dockerFile: string } }>;
+    const staged = readdirSync(join(app.outdir, image?.source.directory ?? ''), { recursive: true }).map(String);
+    expect(image?.source.dockerFile).toBe('infra/teltonika/Dockerfile');
+    expect(staged).toContain(join('shared', 'devices', 'teltonika', 'listener.ts'));
+    expect(staged.filter((path) => /^(node_modules|test|functions|docs|\.git|\.local)\b/.test(path))).toEqual([]);
   });
 });

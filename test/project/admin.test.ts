@@ -5,6 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { findVehicleByImei } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
 import { anImei } from '../support/builders.ts';
 
@@ -75,6 +76,19 @@ describe('the admin CLI', () => {
     const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', await anImei(), '--name', 'Shared');
     const link = await admin('vehicle', 'link', '--user', String(partner.json.user_uid), '--vehicle', String(vehicle.json.vehicle_uid));
     expect(link.json).toEqual({ user_uid: partner.json.user_uid, vehicle_uid: vehicle.json.vehicle_uid, imei: vehicle.json.imei });
+  });
+
+  it("sets the IO element and scale a vehicle's Teltonika unit reports fuel in, and refuses an unknown vehicle", async () => {
+    // Prepare
+    const owner = await admin('user', 'create', '--name', 'Fleet with probes');
+    const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', await anImei(), '--name', 'Tanker');
+    // Act
+    const set = await admin('vehicle', 'fuel-sensor', '--vehicle', String(vehicle.json.vehicle_uid), '--io', '89', '--scale', '0.8');
+    const unknown = await admin('vehicle', 'fuel-sensor', '--vehicle', '999999999', '--io', '89');
+    // Assess
+    expect(set.json).toEqual({ vehicle_uid: vehicle.json.vehicle_uid, fuel_sensor: { io: 89, scale: 0.8 } });
+    expect((await findVehicleByImei(vehicle.json.imei))?.fuelSensor).toEqual({ ioId: 89, scale: 0.8 });
+    expect(unknown).toEqual({ code: 1, json: { error: 'vehicle not found' } });
   });
 
   it('locks a key that starts with a dash, as `--key -abc`', async () => {

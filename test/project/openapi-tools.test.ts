@@ -93,12 +93,19 @@ let newmanRun: Promise<Execution[]>;
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'fleet-openapi-tools-'));
-  const [apiPort, dynamoPort, s3Port, prismPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [apiPort, dynamoPort, s3Port, devicePort, prismPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   // A fresh `npm start`: the demo the examples are written for.
   const server = start(['local/start.ts'], {
     PORT: String(apiPort),
     DYNAMODB_PORT: String(dynamoPort),
     S3_PORT: String(s3Port),
+    DEVICE_TCP_PORT: String(devicePort),
     LOCAL_DATA_DIR: join(workDir, 'local'),
   });
   apiKey = (await waitFor(server, /demo api key: (\S+)/))[1] as string;

@@ -56,3 +56,16 @@ export const detectionSettings = (overrides: Partial<DetectionSettings> | undefi
   ...DEFAULT_DETECTION,
   ...overrides,
 });
+
+/**
+ * Where a Teltonika unit reports a vehicle's fuel level: the IO element and the factor from its value to the record's
+ * `fuel_raw` (which the vehicle's fuel_factor then turns into litres). A per-vehicle setting
+ * (`npm run admin -- vehicle fuel-sensor`); docs/devices.md lists the usual elements.
+ */
+export interface FuelSensorSetting {
+  ioId: number;
+  scale: number;
+}
+
+/** LLS 1 fuel level (IO 201): the first fuel probe on the unit's serial port, in the probe's own units. */
+export const DEFAULT_FUEL_SENSOR: FuelSensorSetting = { ioId: 201, scale: 1 };

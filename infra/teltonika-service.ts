@@ -1,0 +1,191 @@
+import { Annotations, CfnOutput, Duration, IgnoreMode } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { env } from '../shared/config.ts';
+import { metricNames, metricsNamespace } from '../shared/metric-names.ts';
+import { repositoryRoot } from './operation-functions.ts';
+
+/**
+ * The CDK context value listing the source addresses Teltonika units may connect from, comma-separated CIDRs
+ * (`cdk deploy -c teltonikaAllowedCidrs=203.0.113.0/24,198.51.100.7/32`: the mobile operator's APN range, a private
+ * APN's NAT). Without it the port is open to the Internet and synth warns.
+ */
+export const TELTONIKA_ALLOWED_CIDRS_CONTEXT = 'teltonikaAllowedCidrs';
+
+/**
+ * Sized from `npm run bench -- devices` (docs/cost.md, "Device entry points"): one 0.25 vCPU task takes far more
+ * than the connections its target keeps it at, so two tasks (one per zone, for availability) carry a large fleet.
+ */
+export const teltonikaSettings = {
+  port: 5027,
+  cpu: 256,
+  memoryMiB: 512,
+  minTasks: 2,
+  maxTasks: 10,
+  cpuTargetPercent: 50,
+  /** open device connections per task the scaling keeps to (each unit keeps one open) */
+  connectionsPerTask: 5000,
+} as const;
+
+export interface TeltonikaServiceProps {
+  stream: kinesis.IStream;
+  table: dynamodb.ITableV2;
+}
+
+/**
+ * Teltonika units → Network Load Balancer (TCP :5027, source addresses from the deployment setting) → the listener
+ * (shared/devices/teltonika/service.ts) on ECS Fargate, arm64 → the positions stream. The image is built from this
+ * repository by `cdk deploy`.
+ */
+export class TeltonikaService extends Construct {
+  readonly service: ecs.FargateService;
+  readonly loadBalancer: elbv2.NetworkLoadBalancer;
+  readonly targetGroup: elbv2.NetworkTargetGroup;
+
+  constructor(scope: Construct, id: string, { stream, table }: TeltonikaServiceProps) {
+    super(scope, id);
+    const { port } = teltonikaSettings;
+    // Public subnets only: tasks reach Kinesis, DynamoDB, ECR and CloudWatch through their public address, which costs
+    // far less than NAT gateways or interface endpoints; nothing reaches a task except through the load balancer.
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC }],
+    });
+    vpc.addFlowLog('RejectedFlows', {
+      trafficType: ec2.FlowLogTrafficType.REJECT,
+      destination: ec2.FlowLogDestination.toCloudWatchLogs(
+        new logs.LogGroup(this, 'FlowLogs', { retention: logs.RetentionDays.ONE_MONTH }),
+      ),
+    });
+
+    const balancerGroup = new ec2.SecurityGroup(this, 'BalancerSecurityGroup', {
+      vpc,
+      description: 'Teltonika units: TCP to the device port from the allowed source addresses',
+      allowAllOutbound: false,
+    });
+    const allowed = this.allowedSources();
+    for (const cidr of allowed) balancerGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(port), `Teltonika units from ${cidr}`);
+    if (allowed.includes('0.0.0.0/0'))
+      NagSuppressions.addResourceSuppressions(balancerGroup, [
+        {
+          id: 'AwsSolutions-EC23',
+          reason:
+            `No ${TELTONIKA_ALLOWED_CIDRS_CONTEXT} given: units on public mobile data have no fixed address; the listener answers only ` +
+            'the Teltonika handshake of a registered IMEI.',
+        },
+      ]);
+
+    const taskGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', {
+      vpc,
+      description: 'Teltonika listener tasks: the device port from the load balancer only',
+    });
+    taskGroup.addIngressRule(balancerGroup, ec2.Port.tcp(port), 'device connections and health checks from the load balancer');
+    balancerGroup.addEgressRule(taskGroup, ec2.Port.tcp(port), 'to the listener tasks');
+
+    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.DISABLED });
+    const task = new ecs.FargateTaskDefinition(this, 'Task', {
+      cpu: teltonikaSettings.cpu,
+      memoryLimitMiB: teltonikaSettings.memoryMiB,
+      runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
+    });
+    task.addContainer('listener', {
+      image: ecs.ContainerImage.fromAsset(repositoryRoot, {
+        file: 'infra/teltonika/Dockerfile',
+        platform: Platform.LINUX_ARM64,
+        ignoreMode: IgnoreMode.DOCKER,
+        // Only what the image build reads: synth stays fast and the image changes only when the listener's code does.
+        exclude: ['*', '!package.json', '!package-lock.json', '!shared', '!infra', 'infra/*', '!infra/teltonika'],
+      }),
+      portMappings: [{ containerPort: port, protocol: ecs.Protocol.TCP }],
+      environment: {
+        [env.positionsStreamName]: stream.streamName,
+        [env.tableName]: table.tableName,
+        DEVICE_TCP_PORT: String(port),
+      },
+      logging: ecs.LogDrivers.awsLogs({
+        streamPrefix: 'teltonika',
+        logGroup: new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH }),
+      }),
+    });
+    stream.grantWrite(task.taskRole);
+    table.grant(task.taskRole, 'dynamodb:GetItem');
+
+    this.service = new ecs.FargateService(this, 'Service', {
+      cluster,
+      taskDefinition: task,
+      desiredCount: teltonikaSettings.minTasks,
+      assignPublicIp: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+      securityGroups: [taskGroup],
+      circuitBreaker: { rollback: true },
+      minHealthyPercent: 100,
+    });
+
+    this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'LoadBalancer', {
+      vpc,
+      internetFacing: true,
+      securityGroups: [balancerGroup],
+      crossZoneEnabled: true,
+    });
+    const listener = this.loadBalancer.addListener('Devices', { port, protocol: elbv2.Protocol.TCP });
+    this.targetGroup = listener.addTargets('Listener', {
+      port,
+      protocol: elbv2.Protocol.TCP,
+      targets: [this.service],
+      // A unit whose task is stopped reconnects to another and resends what was not acknowledged.
+      deregistrationDelay: Duration.seconds(30),
+      healthCheck: { protocol: elbv2.Protocol.TCP, interval: Duration.seconds(30) },
+    });
+    this.targetGroup.setAttribute('deregistration_delay.connection_termination.enabled', 'true');
+
+    const scaling = this.service.autoScaleTaskCount({ minCapacity: teltonikaSettings.minTasks, maxCapacity: teltonikaSettings.maxTasks });
+    scaling.scaleOnCpuUtilization('Cpu', { targetUtilizationPercent: teltonikaSettings.cpuTargetPercent });
+    scaling.scaleToTrackCustomMetric('Connections', {
+      metric: this.metric(metricNames.teltonikaOpenConnections, 'Average', Duration.minutes(1)),
+      targetValue: teltonikaSettings.connectionsPerTask,
+    });
+
+    new CfnOutput(scope, 'TeltonikaHost', {
+      value: this.loadBalancer.loadBalancerDnsName,
+      description: `Teltonika units: server domain; port ${port}, protocol TCP (docs/devices.md)`,
+    });
+  }
+
+  /** A listener metric as the tasks publish it (EMF, summed over tasks unless said otherwise). */
+  metric(metricName: string, statistic = 'Sum', period = Duration.minutes(5)): cloudwatch.Metric {
+    return new cloudwatch.Metric({
+      namespace: metricsNamespace,
+      metricName,
+      dimensionsMap: { service: 'fleet-tracking' },
+      statistic,
+      period,
+    });
+  }
+
+  private allowedSources(): string[] {
+    const value = this.node.tryGetContext(TELTONIKA_ALLOWED_CIDRS_CONTEXT) as string | undefined;
+    const cidrs = (value ?? '')
+      .split(',')
+      .map((cidr) => cidr.trim())
+      .filter((cidr) => cidr !== '');
+    if (cidrs.length > 0) {
+      const bad = cidrs.find((cidr) => !/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(cidr));
+      if (bad) throw new Error(`${TELTONIKA_ALLOWED_CIDRS_CONTEXT}: ${bad} is not an IPv4 CIDR such as 203.0.113.0/24`);
+      return cidrs;
+    }
+    Annotations.of(this).addWarningV2(
+      'fleet:teltonika-open',
+      `the Teltonika port is open to every address: deploy with -c ${TELTONIKA_ALLOWED_CIDRS_CONTEXT}=<cidr>,<cidr> to limit it`,
+    );
+    return ['0.0.0.0/0'];
+  }
+}
