@@ -13,6 +13,7 @@ import { config } from '../config.ts';
 import type { DeviceEndpointDeclaration } from '../contracts/device-endpoint.ts';
 import { type PositionRecordInput, parsePosition } from '../domain/tracking/position.ts';
 import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable } from '../errors.ts';
+import { answerEncoding } from '../middleware/answer-encoding.ts';
 import { envelopeSerializer } from '../middleware/envelope.ts';
 import { errorMapper } from '../middleware/error-mapper.ts';
 import { methodGuard } from '../middleware/method-guard.ts';
@@ -61,6 +62,7 @@ export function deviceEndpoint(
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(endpoint.name))
+    .use(answerEncoding())
     .use(errorMapper({ operation: endpoint.name }))
     .use(envelopeSerializer())
     .use(methodGuard(endpoint.methods))

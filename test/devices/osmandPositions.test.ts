@@ -76,6 +76,17 @@ describe('osmandPositions, query form', () => {
     expect(await liveOf(user)).toMatchObject({ gps_datetime: '2017-09-07 05:56:50', speed: '74.08' });
   });
 
+  it('answers gzip-compressed when the device accepts it, as every JSON answer of the service', async () => {
+    // Prepare
+    const { vehicle, token } = await givenPhone();
+    const query = { id: vehicle.imei, timestamp: 1504763810, lat: 40.7232948571, lon: -74.0061408571 };
+    // Act
+    const res = await devices.osmand(token, { query, headers: { 'Accept-Encoding': 'gzip' } });
+    // Assess
+    expect(res).toBeSuccess();
+    expect([res.headers.get('content-encoding'), res.headers.get('vary')]).toEqual(['gzip', 'Accept-Encoding']);
+  });
+
   it("takes the Android client's POST with an empty body and the parameters in the query, timestamp in milliseconds", async () => {
     // Prepare
     const { user, vehicle, token } = await givenPhone();
