@@ -56,6 +56,11 @@ type Setting = keyof typeof env;
 
 /** The variable's value, trimmed; undefined when unset or blank. */
 const text = (setting: Setting): string | undefined => process.env[env[setting]]?.trim() || undefined;
+/** A credential cache's lifetime: at most 60 s, so a lock or a revocation bites within a minute; 0 turns it off. */
+const cacheMs = (setting: Setting): number => {
+  const seconds = Number(text(setting) ?? 60);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 60) * 1000 : 60_000;
+};
 
 /** A positive number, else the default (a typo in a number must not become NaN or 0 at run time). */
 const positiveNumber = (setting: Setting, fallback: number): number => {
@@ -108,10 +113,7 @@ export const config = {
   s3Endpoint: (): string | undefined => text('s3Endpoint'),
   region: (fallback: string): string => text('region') ?? fallback,
   /** how long a found key may be cached; 0 turns the cache off (the tests lock keys) */
-  apiKeyCacheMs: (): number => {
-    const seconds = Number(text('apiKeyCacheSeconds') ?? 60);
-    return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 60_000;
-  },
+  apiKeyCacheMs: (): number => cacheMs('apiKeyCacheSeconds'),
   /** inside the functions' 10 s timeout */
   providerTimeoutMs: (): number => positiveNumber('providerTimeoutMs', 8_000),
   liveMapProvider: (): string => text('liveMapProvider') ?? 'offline',
@@ -163,10 +165,7 @@ function devicesConfig() {
     /** set only by tests: a Kinesis endpoint other than AWS's */
     kinesisEndpoint: (): string | undefined => text('kinesisEndpoint'),
     /** how long a found device token (and a token's IMEIs) may be cached: a revoked token stops within this; 0 turns it off */
-    deviceTokenCacheMs: (): number => {
-      const seconds = Number(text('deviceTokenCacheSeconds') ?? 60);
-      return Number.isFinite(seconds) && seconds >= 0 && seconds <= 60 ? seconds * 1000 : 60_000;
-    },
+    deviceTokenCacheMs: (): number => cacheMs('deviceTokenCacheSeconds'),
   };
 }
 

@@ -4,9 +4,9 @@
  * forward.header sends). Found tokens are cached at most 60 s, so a revoked one stops within a minute.
  */
 import { Unauthorized } from '../errors.ts';
+import { expiringCache } from '../expiring-cache.ts';
 import type { HttpMiddleware, HttpRequest } from '../middleware/types.ts';
 import { headerValue } from '../middleware/types.ts';
-import { expiringCache } from './expiring-cache.ts';
 
 export interface TokenOwner {
   userUid: number;

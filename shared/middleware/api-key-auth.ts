@@ -1,6 +1,7 @@
 import { hashApiKey } from '../domain/api-key.ts';
 import type { ApiKeyRecord, AuthenticatedUser } from '../domain/user.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
+import { expiringCache } from '../expiring-cache.ts';
 import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 export type FindApiKey = (keyHash: string) => Promise<ApiKeyRecord | undefined>;
@@ -22,16 +23,14 @@ export type ApiKeyAuthState = { user?: AuthenticatedUser };
  * user in request.internal.user. Keys are looked up by SHA-256 hash only; the key itself is never logged.
  */
 export const apiKeyAuth = ({ findApiKey, cacheTtlMs = MAX_KEY_CACHE_MS, now = Date.now }: ApiKeyAuthOptions): HttpMiddleware => {
-  const ttl = Math.min(Math.max(cacheTtlMs, 0), MAX_KEY_CACHE_MS);
   // Lives as long as the Lambda container: a cache of found keys, never per-request state.
-  const foundKeys = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
+  const foundKeys = expiringCache<ApiKeyRecord>(Math.min(cacheTtlMs, MAX_KEY_CACHE_MS), now);
 
   const lookUp = async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
     const cached = foundKeys.get(keyHash);
-    if (cached && cached.expiresAt > now()) return cached.record;
-    foundKeys.delete(keyHash);
+    if (cached) return cached;
     const record = await findApiKey(keyHash);
-    if (record && ttl > 0) foundKeys.set(keyHash, { record, expiresAt: now() + ttl });
+    if (record) foundKeys.set(keyHash, record);
     return record;
   };
 

@@ -1,23 +1,10 @@
 /** `npm run admin -- vehicle settings` and `npm run admin -- faults`: the device-fault settings and report, as an operator runs them. */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
+import { admin } from '../support/admin.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
-
-const run = promisify(execFile);
-
-async function admin(...args: string[]): Promise<{ json: Record<string, unknown>; code: number }> {
-  try {
-    const { stdout } = await run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env });
-    return { json: JSON.parse(stdout), code: 0 };
-  } catch (error) {
-    const failed = error as { stderr: string; code: number };
-    return { json: JSON.parse(failed.stderr), code: failed.code };
-  }
-}
 
 const DAY = '2026-11-07';
 const M_PER_DEG_LAT = 111_320;

@@ -6,21 +6,11 @@ import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { findVehicleByImei } from '../../shared/store/vehicles.ts';
+import { admin } from '../support/admin.ts';
 import { api } from '../support/api.ts';
 import { anImei } from '../support/builders.ts';
 
 const run = promisify(execFile);
-
-/** The admin CLI as an operator runs it, pointed at the test run's DynamoDB Local. */
-async function admin(...args: string[]): Promise<{ json: Record<string, any>; code: number }> {
-  try {
-    const { stdout } = await run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env });
-    return { json: JSON.parse(stdout), code: 0 };
-  } catch (error) {
-    const failed = error as { stderr: string; code: number };
-    return { json: JSON.parse(failed.stderr), code: failed.code };
-  }
-}
 
 describe('the admin CLI', () => {
   it('creates a user, a key and a vehicle that the API then serves', async () => {
