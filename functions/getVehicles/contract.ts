@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TRUCK_01 } from '../../shared/contracts/demo-records.ts';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { integerField } from '../../shared/contracts/primitives.ts';
@@ -31,13 +32,7 @@ export const contract = {
       cnt: 2,
       vehicles: [
         {
-          vehicle_uid: '1',
-          imei: '356307042441013',
-          device_type: 'FMB920',
-          config: '12',
-          veh_grp: 'Long haul',
-          name: 'Truck 01',
-          reg_num: 'CA 123-456',
+          ...TRUCK_01,
           veh_make: 'Isuzu',
           veh_model: 'FTR 850',
           veh_model_year: '2021',

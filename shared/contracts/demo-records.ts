@@ -14,6 +14,17 @@ export const DEPOT_POLYGON = [
 /** Its points' JSON text. */
 export const DEPOT_POLYGON_TEXT = JSON.stringify(DEPOT_POLYGON);
 
+/** Vehicle 1 of the demo, the truck, as getVehicles and getLiveData name it. */
+export const TRUCK_01 = {
+  vehicle_uid: '1',
+  imei: '356307042441013',
+  device_type: 'FMB920',
+  config: '12',
+  veh_grp: 'Long haul',
+  name: 'Truck 01',
+  reg_num: 'CA 123-456',
+};
+
 /** Operator 1 of the demo, as getOperator and getOperators answer it. */
 export const THABO_MOKOENA = {
   operator_uid: 1,
