@@ -4,6 +4,7 @@
  * `npm run bench -- devices` send through these, so both exercise the entry points a device reaches.
  */
 
+import { KNOTS_TO_KMH } from '../../shared/devices/readings.ts';
 import { TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
 import { CODEC_8 } from '../../shared/devices/teltonika/codec.ts';
@@ -26,7 +27,6 @@ interface Target {
 /** One send: how long the device waited for the answer, in ms. */
 type Timing = number;
 
-const KMH_PER_KNOT = 1.852;
 /** Teltonika units keep up to a few dozen records per packet when they buffer; phones and Traccar send one point. */
 const RECORDS_PER_PACKET = 25;
 /** Requests in flight at once over HTTP (a fleet's phones report independently). */
@@ -42,7 +42,7 @@ function osmandQuery(reading: SimulatedRecord): URLSearchParams {
     ['timestamp', String(Date.parse(reading.gps_datetime) / 1000)],
     ['lat', String(reading.latitude)],
     ['lon', String(reading.longitude)],
-    ['speed', String(reading.speed / KMH_PER_KNOT)],
+    ['speed', String(reading.speed / KNOTS_TO_KMH)],
     ['bearing', String(reading.heading)],
     ...optional('ignition', reading.ignition),
     ...optional('odometer', reading.odometer_km === null ? null : Math.round(reading.odometer_km * 1000)),
@@ -75,7 +75,7 @@ function traccarForward(reading: SimulatedRecord): Record<string, unknown> {
       valid: true,
       latitude: reading.latitude,
       longitude: reading.longitude,
-      speed: reading.speed / KMH_PER_KNOT,
+      speed: reading.speed / KNOTS_TO_KMH,
       course: reading.heading,
       attributes,
     },

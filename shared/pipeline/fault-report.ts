@@ -5,18 +5,19 @@
  * stored history from the checkpoint before the range (as re-detection does), the set-aside ones are read from the
  * dead-letter prefix of the days the range was received in.
  */
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { initialTrackState } from '../domain/tracking/detector.ts';
 import { type Fault, SET_ASIDE_FAULTS, type SetAsideFault } from '../domain/tracking/faults.ts';
 import { byTime, hourOf } from '../domain/tracking/history.ts';
 import { detectByHour } from '../domain/tracking/hourly-run.ts';
+import { historyFrom } from '../domain/tracking/plan.ts';
 import { parsePosition } from '../domain/tracking/position.ts';
 import { detectionSettings } from '../domain/tracking/settings.ts';
 import type { Vehicle } from '../domain/vehicle.ts';
-import { bucketName, findObject, s3 } from '../store/bucket.ts';
+import { findObject, listKeys } from '../store/bucket.ts';
 import { findCheckpoint, readPositions } from '../store/positions.ts';
 import { findTrackedVehicles, trackedFromItem } from '../store/tracks.ts';
 import { findVehicle } from '../store/vehicles.ts';
+import { archiveDay } from './process-positions.ts';
 import { profileOf } from './track-vehicle.ts';
 
 export interface FaultCount {
@@ -43,7 +44,7 @@ async function ignoredIn(vehicle: Vehicle, from: string, to: string): Promise<Fa
   const tracked = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei) ?? trackedFromItem(vehicle, undefined);
   const profile = profileOf(vehicle);
   const checkpoint = await findCheckpoint(vehicleUid, hourOf(from));
-  const since = checkpoint?.hour ?? '0000';
+  const since = historyFrom(checkpoint?.hour);
   const stored = await readPositions(vehicleUid, vehicle.imei, since, to);
   const points = byTime([...stored, ...tracked.tail.filter((point) => point.gps_datetime >= since && point.gps_datetime <= to)]);
   const start = checkpoint?.state ?? tracked.legacyState ?? initialTrackState(profile);
@@ -61,10 +62,10 @@ async function setAsideIn(imei: string, from: string, to: string): Promise<Fault
   const report: FaultReport = {};
   const days: string[] = [];
   for (let day = Date.parse(from.slice(0, 10)); day <= Date.parse(to); day += DAY_MS) {
-    days.push(new Date(day).toISOString().slice(0, 10).replaceAll('-', '/'));
+    days.push(archiveDay(day));
   }
   for (const day of days) {
-    for (const key of await keysUnder(`positions/dead-letter/${day}/`)) {
+    for (const key of await listKeys(`positions/dead-letter/${day}/`)) {
       const text = new TextDecoder().decode(await findObject(key));
       for (const line of text.split('\n').filter(Boolean)) {
         const { reason, data } = JSON.parse(line) as { reason: string; data: string };
@@ -77,15 +78,4 @@ async function setAsideIn(imei: string, from: string, to: string): Promise<Fault
     }
   }
   return report;
-}
-
-async function keysUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
-    keys.push(...(page.Contents ?? []).map((object) => object.Key as string));
-    token = page.NextContinuationToken;
-  } while (token);
-  return keys.sort();
 }

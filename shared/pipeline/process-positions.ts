@@ -71,16 +71,20 @@ export async function processPositions(
   const tracked = await findTrackedVehicles([...new Set(parsed.map((entry) => entry.position.imei))]);
   const faults: BatchOutcome['faults'] = {};
   const byImei = new Map<string, Array<{ id: string; position: Position }>>();
+  const futureTolerancesS = new Map(
+    [...tracked].map(([imei, { vehicle }]) => [imei, detectionSettings(vehicle.detection).futureToleranceS]),
+  );
   for (const { id, position, arrivedAt } of parsed) {
     const vehicle = tracked.get(position.imei);
     const arrival = position.received_at ? Date.parse(position.received_at) : (arrivedAt ?? receivedAt.getTime());
     const fault = vehicle
-      ? arrivalFault(position.gps_datetime, arrival, detectionSettings(vehicle.vehicle.detection).futureToleranceS, config.lateWindowMs())
+      ? arrivalFault(position.gps_datetime, arrival, futureTolerancesS.get(position.imei) as number, config.lateWindowMs())
       : null;
     const reason = vehicle ? fault : `unknown imei ${position.imei}`;
     if (fault) faults[fault] = (faults[fault] ?? 0) + 1;
     if (reason) rejected.push({ id, reason });
-    else byImei.set(position.imei, [...(byImei.get(position.imei) ?? []), { id, position }]);
+    else if (byImei.has(position.imei)) byImei.get(position.imei)?.push({ id, position });
+    else byImei.set(position.imei, [{ id, position }]);
   }
   const tooLate = faults['too late'] ?? 0;
 
@@ -149,6 +153,9 @@ function replayArrival(positions: readonly Position[]): Date {
   return new Date(Math.min(now, Math.max(0, ...plausible) || now));
 }
 
+/** The folder of the day a batch arrived, under positions/raw/ and positions/dead-letter/. */
+export const archiveDay = (at: Date | number): string => new Date(at).toISOString().slice(0, 10).replaceAll('-', '/');
+
 /** The raw batch goes to the archive; rejected records to the dead-letter prefix with their reasons. */
 async function archive(
   records: readonly RawRecord[],
@@ -156,7 +163,7 @@ async function archive(
   batchName: string,
   receivedAt: Date,
 ): Promise<void> {
-  const day = receivedAt.toISOString().slice(0, 10).replaceAll('-', '/');
+  const day = archiveDay(receivedAt);
   const writes = [
     putObject(`positions/raw/${day}/${batchName}.ndjson`, ndjson(records.map((record) => record.data)), 'application/x-ndjson'),
   ];

@@ -1,4 +1,4 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { awsClientTimeouts, config } from '../config.ts';
 import { tracer } from '../telemetry.ts';
 
@@ -39,4 +39,16 @@ export async function findObject(key: string): Promise<Uint8Array | undefined> {
     if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey')) return undefined;
     throw error;
   }
+}
+
+/** Every key under the prefix, in order. */
+export async function listKeys(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix, ContinuationToken: token }));
+    keys.push(...(page.Contents ?? []).map((object) => object.Key as string));
+    token = page.NextContinuationToken;
+  } while (token);
+  return keys.sort();
 }

@@ -4,22 +4,20 @@
  * counters are published as EMF metrics once a minute (the alarms watch rejected handshakes, CRC failures and
  * records not acknowledged). ECS stops a task with SIGTERM: it stops accepting, and units reconnect to another task.
  */
-import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import { findVehicleByImei } from '../../store/vehicles.ts';
 import { MetricUnit, metricNames, metrics } from '../../telemetry.ts';
-import { kinesisClient, kinesisSink } from '../kinesis-sink.ts';
+import { positionSink } from '../sinks.ts';
 import { startTeltonikaListener, type TeltonikaCounters } from './listener.ts';
 
 const PUBLISH_EVERY_MS = 60_000;
 
-const streamName = config.positionsStreamName();
-if (!streamName) throw new Error('POSITIONS_STREAM_NAME is not set');
 const port = Number(process.env.DEVICE_TCP_PORT ?? 5027);
 
 const listener = await startTeltonikaListener({
   port,
-  sink: kinesisSink({ client: kinesisClient(), streamName }),
+  // the positions stream: POSITIONS_STREAM_NAME must be set (nothing registers a local sink here)
+  sink: positionSink(),
   findDevice: findVehicleByImei,
 });
 logger.info('teltonika listener ready', { port: listener.port });
