@@ -5,10 +5,8 @@ import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { described, integerField, optionalText } from '../../shared/contracts/primitives.ts';
 import { DAY_OR_NOTHING_PATTERN, DAY_PATTERN } from '../../shared/contracts/wire.ts';
+import { MAX_JOB_CARDS } from '../../shared/domain/job-card/rules.ts';
 import { isCalendarDate } from '../../shared/domain/time.ts';
-
-/** The newest cards one answer, or one walk of pages, holds (the spec's cap). */
-export const MAX_JOB_CARDS = 1000;
 
 const DATE_FORMAT = 'from_date / to_date format error (yyyy-mm-dd)';
 

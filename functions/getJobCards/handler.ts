@@ -1,10 +1,11 @@
 import { toJobCardRecord } from '../../shared/contracts/job-cards.ts';
+import { MAX_JOB_CARDS } from '../../shared/domain/job-card/rules.ts';
 import { userDayRange } from '../../shared/domain/time.ts';
 import { operation } from '../../shared/operation.ts';
 import { AnswerPage } from '../../shared/paging/answer-page.ts';
 import { readJobCards } from '../../shared/store/job-cards.ts';
 import type { ItemPosition } from '../../shared/store/requests.ts';
-import { contract, MAX_JOB_CARDS } from './contract.ts';
+import { contract } from './contract.ts';
 
 /** The 1000 newest cards, whether in one answer or walked a page at a time. */
 export const handler = operation(contract, async (context) => {

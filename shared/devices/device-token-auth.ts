@@ -5,6 +5,7 @@
  */
 import { Unauthorized } from '../errors.ts';
 import { expiringCache } from '../expiring-cache.ts';
+import { MAX_KEY_CACHE_MS } from '../middleware/api-key-auth.ts';
 import type { HttpMiddleware, HttpRequest } from '../middleware/types.ts';
 import { headerValue } from '../middleware/types.ts';
 
@@ -32,7 +33,7 @@ export function tokenUserOf(request: HttpRequest): number {
 }
 
 export const deviceTokenAuth = ({ findTokenOwner, hashToken, cacheTtlMs, now }: DeviceTokenAuthOptions): HttpMiddleware => {
-  const owners = expiringCache<TokenOwner>(Math.min(cacheTtlMs, 60_000), now);
+  const owners = expiringCache<TokenOwner>(Math.min(cacheTtlMs, MAX_KEY_CACHE_MS), now);
 
   const deviceTokenAuthBefore = async (request: HttpRequest): Promise<void> => {
     const token = presentedToken(request);

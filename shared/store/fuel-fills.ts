@@ -35,12 +35,12 @@ export async function findFuelFill(eventUid: number): Promise<FuelFill | undefin
   return Item ? fuelFillEntity.fromItem(Item) : undefined;
 }
 
-/** A vehicle's fills between two UTC instants, oldest first: one Query of gsi1. */
 /** getFuelFillReport: a vehicle's fills in a range, oldest first, as far as the answer takes them (shared/paging). */
 export function readFuelFills(vehicleUid: number, from: string, to: string, read: PagedRead<FuelFill>): Promise<FuelFill[]> {
   return readTaken(keys.fuelFillRange(vehicleUid, from, to), fuelFillEntity.fromItem, read);
 }
 
+/** A vehicle's fills between two UTC instants, oldest first: one Query of gsi1. */
 export async function listFuelFills(vehicleUid: number, from: string, to: string): Promise<FuelFill[]> {
   const items = await queryRange(keys.fuelFillRange(vehicleUid, from, to));
   return items.map(fuelFillEntity.fromItem);

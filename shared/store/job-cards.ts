@@ -1,13 +1,18 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ExtractedFields, JobCard, JobCardAction, JobCardContent, JobCardSnapshot } from '../domain/job-card/rules.ts';
+import {
+  type ExtractedFields,
+  type JobCard,
+  type JobCardAction,
+  type JobCardContent,
+  type JobCardSnapshot,
+  MAX_JOB_CARDS,
+} from '../domain/job-card/rules.ts';
 import { busyMessage, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
 import { batchGet, type Item, type PagedRead, readRange, readTaken, transactWrite, writeWithOptimisticRetry } from './requests.ts';
-
-const MAX_JOB_CARDS = 1000;
 
 /** A card as stored, on the user's timeline; its item also carries the payload's extracted fields and its revision. */
 const jobCardEntity = defineEntity<JobCard, number>({

@@ -66,15 +66,26 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
 }
 
 /** Replaces a vehicle's own detection settings (those it does not name take the defaults); false when there is no such vehicle. */
-export async function setVehicleDetection(vehicleUid: number, detection: Partial<DetectionSettings>): Promise<boolean> {
+export function setVehicleDetection(vehicleUid: number, detection: Partial<DetectionSettings>): Promise<boolean> {
+  return setVehicleSetting(vehicleUid, 'detection', detection);
+}
+
+/** Sets where the vehicle's Teltonika unit reports its fuel level; NotFound when there is no such vehicle. */
+export async function setFuelSensor(vehicleUid: number, fuelSensor: FuelSensorSetting): Promise<void> {
+  if (!(await setVehicleSetting(vehicleUid, 'fuel_sensor', fuelSensor))) throw new NotFound('vehicle not found');
+}
+
+/** One setting attribute of an existing vehicle; false when there is no such vehicle. */
+async function setVehicleSetting(vehicleUid: number, attribute: 'detection' | 'fuel_sensor', value: object): Promise<boolean> {
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.vehicle(vehicleUid),
-        UpdateExpression: 'SET detection = :detection',
+        UpdateExpression: 'SET #setting = :value',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':detection': detection },
+        ExpressionAttributeNames: { '#setting': attribute },
+        ExpressionAttributeValues: { ':value': value },
       }),
     );
     return true;
@@ -93,24 +104,6 @@ export async function findVehicle(vehicleUid: number): Promise<Vehicle | undefin
 export async function findVehicleByImei(imei: string): Promise<Vehicle | undefined> {
   const { Item: claim } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.imeiClaim(imei) }));
   return claim ? findVehicle(Number(claim.vehicle_uid)) : undefined;
-}
-
-/** Sets where the vehicle's Teltonika unit reports its fuel level; NotFound when there is no such vehicle. */
-export async function setFuelSensor(vehicleUid: number, fuelSensor: FuelSensorSetting): Promise<void> {
-  try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.vehicle(vehicleUid),
-        UpdateExpression: 'SET fuel_sensor = :sensor',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':sensor': fuelSensor },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new NotFound('vehicle not found');
-    throw error;
-  }
 }
 
 /** The vehicle if it is linked to the user: the link and the vehicle are read in one BatchGetItem. */

@@ -7,6 +7,9 @@ import { isPlainObject } from '../json.ts';
 import { isCalendarDate } from '../time.ts';
 import type { JobCardPayload } from './parse.ts';
 
+/** The newest cards one answer, or one walk of pages, holds (the spec's cap on getJobCards). */
+export const MAX_JOB_CARDS = 1000;
+
 /** Extracted values by attribute name (company_id, site_address_line1, due_date, ...). */
 export type ExtractedFields = Record<string, string | number>;
 
