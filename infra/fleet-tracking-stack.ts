@@ -6,7 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { operations } from '../functions/registry.ts';
-import { pagedOperations } from '../shared/contracts/paging.ts';
+import { takesCursor } from '../shared/contracts/paging.ts';
 import { serviceName } from '../shared/metric-names.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
@@ -104,7 +104,7 @@ export class FleetTrackingStack extends Stack {
     const operationFunctions = new OperationFunctions(this, 'Operations', { api, table, bucket });
     shareCursorKey(
       this,
-      pagedOperations.map((name) => operationFunctions.function(name)),
+      operations.filter(takesCursor).map(({ name }) => operationFunctions.function(name)),
     );
     new ApiDocumentation(this, 'ApiDocumentation', { api, document: apiDocument });
     const docs = new ApiDocsSite(this, 'ApiDocs', { api, document: apiDocument });

@@ -3,6 +3,8 @@
  * (gateway-responses.ts) and the local emulator answers the same statuses and bodies, so a limit looks the same
  * in both. No CDK import here: the emulator reads this table too.
  */
+import { API_VERSION } from '../shared/contracts/envelope.ts';
+
 export interface GatewayAnswer {
   /** API Gateway's response type */
   type: string;
@@ -28,4 +30,4 @@ export const gatewayAnswers = {
 
 /** The body API Gateway sends for a gateway response: the envelope's error fields. */
 export const gatewayAnswerBody = (answer: GatewayAnswer): string =>
-  JSON.stringify({ version: '1', result: 'error', error_msg: answer.message });
+  JSON.stringify({ version: API_VERSION, result: 'error', error_msg: answer.message });

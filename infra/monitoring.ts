@@ -9,8 +9,9 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { Operation } from '../functions/registry.ts';
 import { accessOf } from '../shared/contracts/operation.ts';
-import { metricNames, metricsNamespace, serviceName } from '../shared/metric-names.ts';
+import { metricNames } from '../shared/metric-names.ts';
 import type { PositionsPipeline } from './positions-pipeline.ts';
+import { serviceMetric } from './service-metric.ts';
 import type { TeltonikaService } from './teltonika-service.ts';
 
 /** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
@@ -43,16 +44,6 @@ export interface MonitoringProps {
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;
 }
-
-/** Custom metrics as the handlers publish them (Powertools always adds the `service` dimension). */
-const serviceMetric = (metricName: string, dimensions: Record<string, string> = {}, statistic = 'Sum') =>
-  new cloudwatch.Metric({
-    namespace: metricsNamespace,
-    metricName,
-    dimensionsMap: { service: serviceName, ...dimensions },
-    statistic,
-    period: Duration.minutes(5),
-  });
 
 /**
  * Alarms on one SNS topic (each with a one-line reason: the runbook in docs/operations.md says what to do)
@@ -288,7 +279,9 @@ export class Monitoring extends Construct {
     table: dynamodb.TableV2,
   ): cloudwatch.Dashboard {
     const latency = (statistic: string) =>
-      operationNames.map((operation) => serviceMetric(metricNames.latency, { operation }, statistic).with({ label: operation }));
+      operationNames.map((operation) =>
+        serviceMetric(metricNames.latency, { dimensions: { operation }, statistic }).with({ label: operation }),
+      );
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
     return new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(6),

@@ -1,5 +1,5 @@
 import { Annotations, CfnOutput, Duration, IgnoreMode } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -10,8 +10,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { env } from '../shared/config.ts';
-import { metricNames, metricsNamespace } from '../shared/metric-names.ts';
+import { metricNames } from '../shared/metric-names.ts';
 import { repositoryRoot } from './operation-functions.ts';
+import { serviceMetric } from './service-metric.ts';
 
 /**
  * The CDK context value listing the source addresses Teltonika units may connect from, comma-separated CIDRs
@@ -162,13 +163,7 @@ export class TeltonikaService extends Construct {
 
   /** A listener metric as the tasks publish it (EMF, summed over tasks unless said otherwise). */
   metric(metricName: string, statistic = 'Sum', period = Duration.minutes(5)): cloudwatch.Metric {
-    return new cloudwatch.Metric({
-      namespace: metricsNamespace,
-      metricName,
-      dimensionsMap: { service: 'fleet-tracking' },
-      statistic,
-      period,
-    });
+    return serviceMetric(metricName, { statistic, period });
   }
 
   private allowedSources(): string[] {

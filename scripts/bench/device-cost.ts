@@ -6,6 +6,7 @@
  * and is in docs/cost.md's main table.
  */
 import { teltonikaSettings } from '../../infra/teltonika-service.ts';
+import { metricNames } from '../../shared/metric-names.ts';
 import { prices } from './prices.ts';
 import { type Row, round } from './report.ts';
 
@@ -20,7 +21,7 @@ const TOKEN_READ_UNITS_PER_MINUTE = 1.5;
 /** an AVL record with its share of the packet, TCP/IP headers and the ack, in bytes */
 const TELTONIKA_BYTES_PER_POSITION = 150;
 /** metrics the listener publishes (shared/metric-names.ts, teltonika*) */
-const LISTENER_METRICS = 6;
+const LISTENER_METRICS = Object.keys(metricNames).filter((name) => name.startsWith('teltonika')).length;
 
 const fleets = [100, 1_000, 10_000];
 

@@ -4,6 +4,7 @@
  * spec's answer, with no new field.
  */
 import * as v from 'valibot';
+import { type InputSchema, parameterNamesOf } from './operation.ts';
 import { requiredInteger, scalar } from './primitives.ts';
 
 export const DEFAULT_MAX_LIMIT = 10_000;
@@ -66,14 +67,5 @@ export const nextCursorField = v.optional(
   ),
 );
 
-/** The operations that take limit and cursor: the stack gives these, and only these, the cursor key. */
-export const pagedOperations: readonly string[] = [
-  'getVehicles',
-  'getLiveData',
-  'getTrips',
-  'getPositions',
-  'getExpenseSlips',
-  'getFuelFillReport',
-  'getJobCards',
-  'getJobCardHistory',
-];
+/** Whether an operation takes a cursor: the stack gives these, and only these, the key cursors are sealed with. */
+export const takesCursor = ({ input }: { input: InputSchema }): boolean => parameterNamesOf(input).includes('cursor');

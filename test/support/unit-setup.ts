@@ -8,7 +8,7 @@ Object.assign(process.env, {
   BUCKET_NAME: 'fleet-tracking-unit',
   // As in the integration project: keys are read on every request, and the per-key limit has its own test.
   API_KEY_CACHE_SECONDS: '0',
-  RATE_LIMIT_REQUESTS: '0',
+  RATE_LIMIT_PER_SECOND: '0',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
 });
