@@ -48,17 +48,19 @@ export const handler = operation(contract, async (context) => {
   ]);
   const positions = byTime(stored).filter((position) => position.gps_datetime !== page.after);
   const ignored = pointFaults(positions, detectionSettings(vehicle.detection).maxSpeedKmh);
-  const recordAt = (n: number) => toPositionRecord(positions[n] as Position, vehicle.fuelFactor, ignored[n] ?? null);
-  const taken = positions.findIndex((position, n) => !page.add(recordAt(n), position.gps_datetime));
-  const returned = taken < 0 ? positions : positions.slice(0, taken);
+  const records: Array<ReturnType<typeof toPositionRecord>> = [];
+  const taken = positions.findIndex((position, n) => {
+    const record = toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null);
+    return !(page.add(record, position.gps_datetime) && records.push(record));
+  });
   const next = taken < 0 ? undefined : positions[taken];
   return {
     vehicle_uid: vehicle.vehicleUid,
     imei: vehicle.imei,
     start_datetime: input.start_datetime,
     end_datetime: input.end_datetime,
-    cnt: returned.length,
-    positions: returned.map((_, n) => recordAt(n)),
+    cnt: records.length,
+    positions: records,
     ...(next ? { next_start_datetime: formatDateTime(next.gps_datetime, user.gmtOffsetMinutes) } : {}),
     ...(await page.nextCursor()),
   };
