@@ -34,6 +34,15 @@ function qualityOf(params: string[]): number {
 export const lambdaResponseSize = (response: APIGatewayProxyResult): number => Buffer.byteLength(JSON.stringify(response), 'utf8');
 
 /**
+ * Whether Lambda would refuse the response. The response JSON spends at most 6 bytes on a body character (`\u001f`), so
+ * only a body within a sixth of the limit is worth serializing again to measure.
+ */
+function passesLambdaLimit(response: APIGatewayProxyResult): boolean {
+  const mostBytes = response.body.length * 6 + lambdaResponseSize({ ...response, body: '' });
+  return mostBytes > limits.lambdaResponseBytes && lambdaResponseSize(response) > limits.lambdaResponseBytes;
+}
+
+/**
  * The outermost HTTP phase, so it sees every answer, successes and the error mapper's envelopes alike: a JSON answer is
  * gzip-compressed when the client accepts it (base64 with isBase64Encoded, which API Gateway turns back into bytes as
  * it does getLiveMap's PNG), and any answer Lambda could not return (over its 6 MB, counted on the response JSON) becomes
@@ -44,7 +53,7 @@ export const answerEncoding = (): HttpMiddleware => {
   const answerEncodingAfter = (request: HttpRequest): void => {
     const gzip = acceptsGzip(headerValue(request.event, 'accept-encoding'));
     const response = request.response && encoded(request.response, gzip);
-    if (response && lambdaResponseSize(response) > limits.lambdaResponseBytes) {
+    if (response && passesLambdaLimit(response)) {
       const refusal = new AnswerTooLarge();
       request.response = encoded(envelopeResponse(refusal.status, {}, refusal.message), gzip);
       return;
