@@ -29,6 +29,13 @@ const PROVIDER_ENV = [
   'NOMINATIM_URL',
 ];
 const GOOGLE_KEY = 'AIzaTestKey-0123456789';
+/**
+ * Providers that answer get a patient timeout: a client's first call in the process (the SDK's middleware,
+ * undici's pool) can outlast a short one on a loaded machine, and an aborted call never reaches the fake.
+ * Only the cases about a provider that hangs shorten it, to HUNG_PROVIDER_TIMEOUT_MS.
+ */
+const ANSWERING_PROVIDER_TIMEOUT_MS = '5000';
+const HUNG_PROVIDER_TIMEOUT_MS = '500';
 
 let emulator: ApiEmulator;
 const api = createApi(() => emulator.url);
@@ -40,6 +47,10 @@ function useEnv(values: Record<string, string | undefined>): void {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+}
+
+function shortenTimeoutIfHung(answer: () => Answer): void {
+  if (answer() === 'hang') process.env.PROVIDER_TIMEOUT_MS = HUNG_PROVIDER_TIMEOUT_MS;
 }
 
 beforeAll(async () => {
@@ -660,7 +671,11 @@ describe('addRoute with Amazon Location Service routes', () => {
   afterAll(() => amazon.close());
   beforeEach(() => {
     amazon.answer = amazonRoutes;
-    useEnv({ DIRECTIONS_PROVIDER: 'amazon', AMAZON_LOCATION_ROUTES_ENDPOINT: amazon.url, PROVIDER_TIMEOUT_MS: '500' });
+    useEnv({
+      DIRECTIONS_PROVIDER: 'amazon',
+      AMAZON_LOCATION_ROUTES_ENDPOINT: amazon.url,
+      PROVIDER_TIMEOUT_MS: ANSWERING_PROVIDER_TIMEOUT_MS,
+    });
   });
 
   it('asks CalculateRoutes by car for origin, waypoints and destination, longitude first, signed, and reports each leg', async () => {
@@ -738,6 +753,7 @@ describe('addRoute with Amazon Location Service routes', () => {
   ])('answers 502 to %s, creating nothing', async (_case, answer, message) => {
     const user = await givenUser();
     amazon.answer = answer;
+    shortenTimeoutIfHung(answer);
     const res = await addRoute(user, { stops: stopsText(rawStops(2)) });
     expect(res).toBeError(502, message);
     await expectNothingCreated(user);
@@ -803,7 +819,7 @@ describe('addRoute with OSRM', () => {
   afterAll(() => osrm.close());
   beforeEach(() => {
     osrm.answer = osrmRoute;
-    useEnv({ DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: `${osrm.url}/`, PROVIDER_TIMEOUT_MS: '500' });
+    useEnv({ DIRECTIONS_PROVIDER: 'osrm', OSRM_URL: `${osrm.url}/`, PROVIDER_TIMEOUT_MS: ANSWERING_PROVIDER_TIMEOUT_MS });
   });
 
   it('asks the route service for the stops in order, longitude first, and reports its legs', async () => {
@@ -887,12 +903,14 @@ describe('addRoute with OSRM', () => {
     const user = await givenUser();
     const stops = stopsText(rawStops(3));
     osrm.answer = answer;
+    shortenTimeoutIfHung(answer);
     // Act
     const res = await addRoute(user, { stops });
     // Assess
     expect(res).toBeError(502, message);
     await expectNothingCreated(user);
     osrm.answer = osrmRoute;
+    process.env.PROVIDER_TIMEOUT_MS = ANSWERING_PROVIDER_TIMEOUT_MS;
     const before = osrm.requests.length;
     expect(await addRoute(user, { stops })).toBeSuccess();
     expect(osrm.requests.length).toBe(before + 1);
@@ -930,7 +948,7 @@ describe('addRoute with Google Directions', () => {
       DIRECTIONS_PROVIDER: 'google',
       GOOGLE_DIRECTIONS_URL: `${google.url}/maps/api/directions/json`,
       GOOGLE_DIRECTIONS_API_KEY: GOOGLE_KEY,
-      PROVIDER_TIMEOUT_MS: '500',
+      PROVIDER_TIMEOUT_MS: ANSWERING_PROVIDER_TIMEOUT_MS,
     });
   });
 
@@ -1014,6 +1032,7 @@ describe('addRoute with Google Directions', () => {
   ])('answers 502 to %s', async (_case, answer, message) => {
     const user = await givenUser();
     google.answer = answer;
+    shortenTimeoutIfHung(answer);
     const res = await addRoute(user, { stops: stopsText(rawStops(2)) });
     expect(res).toBeError(502, message);
     await expectNothingCreated(user);

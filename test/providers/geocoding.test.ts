@@ -159,10 +159,21 @@ async function givenTracked() {
 
 // ---- Amazon Location Service Places (the AWS default) ---------------------------------------------
 
+/**
+ * A generous per-call timeout: the first call of the process also loads the SDK's middleware, which under a
+ * loaded CI machine can take longer than a provider answer, and an aborted call never reaches the fake.
+ */
+const amazonSettings = (more: Record<string, string> = {}) => ({
+  GEOCODING_PROVIDER: 'amazon',
+  AMAZON_LOCATION_PLACES_ENDPOINT: amazon.url,
+  GEOCODING_TIMEOUT_MS: '5000',
+  ...more,
+});
+
 describe('Amazon Location Service Places', () => {
   beforeEach(() => {
     amazon.answer = amazonAnswer;
-    useSettings({ GEOCODING_PROVIDER: 'amazon', AMAZON_LOCATION_PLACES_ENDPOINT: amazon.url, GEOCODING_TIMEOUT_MS: '500' });
+    useSettings(amazonSettings());
   });
 
   it("names a trip's start and stop outside every zone by the address, asking once per place with a signed request", async () => {
@@ -245,12 +256,14 @@ describe('Amazon Location Service Places', () => {
     const { user, vehicle } = await givenTracked();
     const [from, to] = [somewhere(), somewhere()];
     amazon.answer = () => answer;
+    if (answer === 'hang') useSettings(amazonSettings({ GEOCODING_TIMEOUT_MS: '300' }));
     // Act
     const outcome = await ingest(aTrip(vehicle.imei, 6, from, to));
     // Assess
     expect(outcome).toMatchObject({ trips: 1, failedIds: [] });
     expect(await tripPlaces(user)).toEqual([[gazetteerName(from), gazetteerName(to)]]);
     amazon.answer = amazonAnswer;
+    useSettings(amazonSettings());
     const before = amazon.received.length;
     await ingest(aTrip(vehicle.imei, 9, to, from));
     expect(amazon.received.length - before).toBe(2);
@@ -284,7 +297,7 @@ describe('Amazon Location Service Places', () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
     const [from, to] = [somewhere(), somewhere()];
-    useSettings({ GEOCODING_PROVIDER: 'amazon', AMAZON_LOCATION_PLACES_ENDPOINT: amazon.url, GEOCODING_BATCH_CALLS: '1' });
+    useSettings(amazonSettings({ GEOCODING_BATCH_CALLS: '1' }));
     const before = amazon.received.length;
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));
@@ -301,12 +314,7 @@ describe('Amazon Location Service Places', () => {
     // Prepare
     const { vehicle } = await givenTracked();
     amazon.answer = () => 'hang';
-    useSettings({
-      GEOCODING_PROVIDER: 'amazon',
-      AMAZON_LOCATION_PLACES_ENDPOINT: amazon.url,
-      GEOCODING_TIMEOUT_MS: '200',
-      GEOCODING_BATCH_BUDGET_MS: '400',
-    });
+    useSettings(amazonSettings({ GEOCODING_TIMEOUT_MS: '200', GEOCODING_BATCH_BUDGET_MS: '400' }));
     const started = Date.now();
     // Act
     const outcome = await ingest([
