@@ -2,7 +2,8 @@
  * How trips are named outside every saved zone by a reverse-geocoding provider (docs/positions-pipeline.md,
  * "Place names"). The pipeline runs in this process (ingest), so GEOCODING_PROVIDER and friends are set here;
  * each provider is faked on 127.0.0.1 in its real wire format (Amazon Location through the SDK, signed with
- * fake credentials). Every test drives between random spots, so the shared cache of one never answers another.
+ * fake credentials). Every test drives between random spots 5 km apart or more, so the shared cache of one never
+ * answers another and each drive is a trip.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LatLng } from '../../shared/domain/geo.ts';
@@ -13,7 +14,7 @@ import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
 import { drive, ingest, parked } from '../support/position-builders.ts';
-import { somewhere } from '../support/routes-builders.ts';
+import { placesApart } from '../support/routes-builders.ts';
 
 const DAY = '2026-11-05';
 const GOOGLE_KEY = 'AIzaGeocodingTestKey-0123';
@@ -179,7 +180,7 @@ describe('Amazon Location Service Places', () => {
   it("names a trip's start and stop outside every zone by the address, asking once per place with a signed request", async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     const before = amazon.received.length;
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));
@@ -206,7 +207,8 @@ describe('Amazon Location Service Places', () => {
   it('answers a place it has named before from the cache, without asking again, and asks once about a new one', async () => {
     // Prepare: the depot is geocoded with the first trip
     const { user, vehicle } = await givenTracked();
-    const [yard, client, other] = [cell(somewhere()), somewhere(), somewhere()];
+    const [depot, client, other] = placesApart(3);
+    const yard = cell(depot);
     const [gate, bay] = [
       { lat: yard.lat + 0.00002, lng: yard.lng + 0.00001 },
       { lat: yard.lat - 0.00003, lng: yard.lng - 0.00004 },
@@ -227,7 +229,7 @@ describe('Amazon Location Service Places', () => {
   it('asks nothing about a place inside a saved zone: the zone names it', async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [yard, client] = [somewhere(), somewhere()];
+    const [yard, client] = placesApart(2);
     expect(
       await api.post('addUserLocation', { api_key: user.key, description: 'Yard', latitude: yard.lat, longitude: yard.lng, radius: 0.2 }),
     ).toBeSuccess();
@@ -254,7 +256,7 @@ describe('Amazon Location Service Places', () => {
   ])('falls back to the gazetteer on %s, and asks again in a later batch', async (_case, answer) => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     amazon.answer = () => answer;
     if (answer === 'hang') useSettings(amazonSettings({ GEOCODING_TIMEOUT_MS: '300' }));
     // Act
@@ -277,7 +279,7 @@ describe('Amazon Location Service Places', () => {
     const warned = vi.spyOn(logger, 'warn');
     try {
       // Act
-      await ingest(aTrip(vehicle.imei, 6, somewhere(), somewhere()));
+      await ingest(aTrip(vehicle.imei, 6, ...placesApart(2)));
       // Assess
       expect(counted.mock.calls.filter(([name]) => name === metricNames.geocodingFailures)).toEqual([
         [metricNames.geocodingFailures, 'Count', 1],
@@ -296,7 +298,7 @@ describe('Amazon Location Service Places', () => {
   it('makes at most GEOCODING_BATCH_CALLS calls in a batch; the other new places get the gazetteer name', async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     useSettings(amazonSettings({ GEOCODING_BATCH_CALLS: '1' }));
     const before = amazon.received.length;
     // Act
@@ -317,10 +319,7 @@ describe('Amazon Location Service Places', () => {
     useSettings(amazonSettings({ GEOCODING_TIMEOUT_MS: '200', GEOCODING_BATCH_BUDGET_MS: '400' }));
     const started = Date.now();
     // Act
-    const outcome = await ingest([
-      ...aTrip(vehicle.imei, 6, somewhere(), somewhere()),
-      ...aTrip(vehicle.imei, 8, somewhere(), somewhere()),
-    ]);
+    const outcome = await ingest([...aTrip(vehicle.imei, 6, ...placesApart(2)), ...aTrip(vehicle.imei, 8, ...placesApart(2))]);
     // Assess: DynamoDB Local takes its time; the hung provider adds at most the 0.4 s budget
     expect(outcome).toMatchObject({ trips: 2, failedIds: [] });
     expect(Date.now() - started).toBeLessThan(8_000);
@@ -342,7 +341,7 @@ describe('Google Geocoding', () => {
   it("names places by the first result's formatted_address, sending latlng and the configured key", async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     const before = google.requests.length;
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));
@@ -367,7 +366,7 @@ describe('Google Geocoding', () => {
   ])('names the place by the gazetteer on %s', async (_case, answer) => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     google.answer = () => answer;
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));
@@ -378,7 +377,7 @@ describe('Google Geocoding', () => {
   it('caches "no address here" too: a place Google knows nothing about is asked about once', async () => {
     // Prepare
     const { vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     google.answer = () => ({ body: { results: [], status: 'ZERO_RESULTS' } });
     await ingest(aTrip(vehicle.imei, 6, from, to));
     const before = google.requests.length;
@@ -398,7 +397,7 @@ describe('Nominatim', () => {
   it('names places by display_name, asking /reverse in jsonv2 with a User-Agent that names the application', async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     const before = nominatim.received.length;
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));
@@ -419,7 +418,7 @@ describe('Nominatim', () => {
   it('names the place by the gazetteer when Nominatim is unable to geocode it', async () => {
     // Prepare
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     nominatim.answer = () => ({ body: { error: 'Unable to geocode' } });
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));
@@ -433,7 +432,7 @@ describe('the gazetteer (the local default)', () => {
     // Prepare
     useSettings({});
     const { user, vehicle } = await givenTracked();
-    const [from, to] = [somewhere(), somewhere()];
+    const [from, to] = placesApart(2);
     const before = amazon.requests.length + google.requests.length + nominatim.requests.length;
     // Act
     await ingest(aTrip(vehicle.imei, 6, from, to));

@@ -1,7 +1,7 @@
 /** Routes made through addRoute (the shared emulator uses the estimate provider), and places to route between. */
 import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
-import type { LatLng } from '../../shared/domain/geo.ts';
+import { distanceKm, type LatLng } from '../../shared/domain/geo.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { queryRange } from '../../shared/store/requests.ts';
 import { api } from './api.ts';
@@ -13,6 +13,22 @@ const METRES_PER_DEGREE_LAT = (6371.0088 * 1000 * Math.PI) / 180;
 export function somewhere(): LatLng {
   return { lat: round6(-26.5 + randomInt(0, 500_000) / 1e6), lng: round6(27.8 + randomInt(0, 500_000) / 1e6) };
 }
+
+/**
+ * `count` random spots at least `minKm` apart from each other, for trips between them: a short drive spread over a
+ * test's usual 20 minutes is a crawl, which detection rightly takes for no trip at all.
+ */
+export function placesApart<N extends number>(count: N, minKm = 5): Places<N> {
+  const places: LatLng[] = [];
+  while (places.length < count) {
+    const candidate = somewhere();
+    if (places.every((place) => distanceKm(place, candidate) >= minKm)) places.push(candidate);
+  }
+  return places as Places<N>;
+}
+
+/** A tuple of `N` places, so each can be destructured without a check. */
+type Places<N extends number, Found extends LatLng[] = []> = Found['length'] extends N ? Found : Places<N, [...Found, LatLng]>;
 
 /** The point `metres` north of another (along a meridian, so the great-circle distance is exact). */
 export const northOf = (point: LatLng, metres: number): LatLng => ({
