@@ -15,6 +15,7 @@
  *   npm run bench -- device-cost   what each device entry point adds per vehicle-month, from scripts/bench/prices.ts
  *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
  *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
+ *   npm run bench -- positions     getPositions over days of 1 s history: positions answered, p50 ms and the heap a call grows by
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -117,6 +118,14 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('limiter needs the local stack');
       const { benchLimiter, limiterNotes } = await import('./bench/limiter.ts');
       return { rows: await benchLimiter(stack.apiUrl), notes: limiterNotes };
+    },
+  },
+  positions: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('positions needs the local stack');
+      const { benchPositions, positionsNotes } = await import('./bench/positions.ts');
+      return { rows: await benchPositions(stack.apiUrl), notes: positionsNotes };
     },
   },
   pipeline: {

@@ -1,7 +1,6 @@
 import type * as v from 'valibot';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import { type PointFault, pointFaults } from '../../shared/domain/tracking/faults.ts';
-import { byTime } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { operation } from '../../shared/operation.ts';
@@ -33,7 +32,7 @@ const toPositionRecord = (
 
 /**
  * Read-only trip playback. The vehicle check (link and vehicle in one BatchGetItem) and the history Queries
- * (one per day, in parallel) run together: one round trip after the key lookup. A page's position is the UTC instant
+ * (one page per day, in parallel) run together: one round trip after the key lookup. A page's position is the UTC instant
  * of its last point (points are unique by time).
  */
 export const handler = operation(contract, async (context) => {
@@ -44,16 +43,19 @@ export const handler = operation(contract, async (context) => {
   const to = new Date(instantOf(input.end_datetime, user.gmtOffsetMinutes) + 999).toISOString();
   const [vehicle, stored] = await Promise.all([
     getVehicleForUser(user.userUid, input.vehicle_uid),
-    listPositions(input.vehicle_uid, from, to),
+    // the page's points, the one its cursor stands on and the first left out
+    listPositions(input.vehicle_uid, from, to, page.capacity.records + 2),
   ]);
-  const positions = byTime(stored).filter((position) => position.gps_datetime !== page.after);
+  const positions = stored.positions.filter((position) => position.gps_datetime !== page.after);
   const ignored = pointFaults(positions, detectionSettings(vehicle.detection).maxSpeedKmh);
   const records: Array<ReturnType<typeof toPositionRecord>> = [];
   const taken = positions.findIndex((position, n) => {
     const record = toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null);
     return !(page.add(record, position.gps_datetime) && records.push(record));
   });
-  const next = taken < 0 ? undefined : positions[taken];
+  const nextAt = taken < 0 ? stored.unreadFrom : positions[taken]?.gps_datetime;
+  // All that was read fits, but a dense day was read only in part: the next page starts at its first unread point.
+  if (taken < 0 && stored.unreadFrom) page.continueAfter(new Date(Date.parse(stored.unreadFrom) - 1).toISOString());
   return {
     vehicle_uid: vehicle.vehicleUid,
     imei: vehicle.imei,
@@ -61,7 +63,7 @@ export const handler = operation(contract, async (context) => {
     end_datetime: input.end_datetime,
     cnt: records.length,
     positions: records,
-    ...(next ? { next_start_datetime: formatDateTime(next.gps_datetime, user.gmtOffsetMinutes) } : {}),
+    ...(nextAt ? { next_start_datetime: formatDateTime(nextAt, user.gmtOffsetMinutes) } : {}),
     ...(await page.nextCursor()),
   };
 });

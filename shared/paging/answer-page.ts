@@ -132,6 +132,15 @@ export class AnswerPage<Position> {
     this.more = true;
   }
 
+  /**
+   * Ends the page with more to come that the reader did not read (getPositions' dense day): a next page starts
+   * after the last record taken or, with none taken, after `position`.
+   */
+  continueAfter(position: Position): void {
+    this.last ??= position;
+    this.more = true;
+  }
+
   private take(cost: number, position: Position): boolean {
     if (this.usedBytes + cost > this.budgetBytes) {
       this.endEarly();

@@ -5,11 +5,11 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
-import { decodeChunk, hourStart, type PositionChunk } from '../domain/tracking/history.ts';
+import { byTime, decodeChunk, hourStart, type PositionChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { type Item, queryRange } from './requests.ts';
+import { type Item, queryRange, queryWhile } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
 
 export interface Checkpoint {
@@ -60,12 +60,22 @@ export async function readPositions(vehicleUid: number, imei: string, from: stri
     .filter((position) => position.gps_datetime >= from && position.gps_datetime <= to);
 }
 
+/** What getPositions read of its range. */
+export interface PositionsRead {
+  /** the range's first points, one per instant, oldest first: at least `wanted` of them when the range holds that many */
+  positions: Position[];
+  /** set when a day's history outgrew a Query page: no point from this instant on was answered (it is the first left out) */
+  unreadFrom?: string;
+}
+
 /**
- * getPositions: the points between two UTC instants (at most a week), one Query per UTC day and the track item's
- * tail, all in parallel, so a week of 30 s reporting is one round trip (a day of chunks stays within one 1 MB page). The points carry
+ * getPositions: the first points between two UTC instants (at most a week). One Query page per UTC day and the track
+ * item's tail, all in parallel: one round trip. A day denser than one page (1 MB, about a day of 1 s reporting) is
+ * read up to there, and the answer ends before its first unread chunk. Chunks are decoded in order only until
+ * `wanted` points are certain, so a dense week holds about one answer's points, not the week's. The points carry
  * no imei: the caller reads them before it knows the vehicle is the user's.
  */
-export async function listPositions(vehicleUid: number, from: string, to: string): Promise<Position[]> {
+export async function listPositions(vehicleUid: number, from: string, to: string, wanted: number): Promise<PositionsRead> {
   const days: Array<[string, string]> = [];
   for (let start = from; start <= to; ) {
     const nextDay = new Date(Date.parse(`${start.slice(0, 10)}T00:00:00.000Z`) + 86_400_000).toISOString();
@@ -73,11 +83,52 @@ export async function listPositions(vehicleUid: number, from: string, to: string
     days.push([start, end]);
     start = nextDay;
   }
-  const [tail, ...found] = await Promise.all([
+  const [tail, ...pages] = await Promise.all([
     findTail(vehicleUid),
-    ...days.map(([start, end]) => readPositions(vehicleUid, '', start, end)),
+    // Another page only when the first holds nothing past the day's first second, so the answer always moves on.
+    ...days.map(([start, end]) =>
+      queryWhile(keys.positionChunkRange(vehicleUid, start, end), (items) => firstAtOf(items.at(-1)).slice(0, 19) <= start.slice(0, 19), {
+        ConsistentRead: true,
+      }),
+    ),
   ]);
-  return [...found.flat(), ...(tail ?? []).filter((position) => position.gps_datetime >= from && position.gps_datetime <= to)];
+  const unreadFrom = pages
+    .filter((page) => page.more)
+    .map((page) => firstAtOf(page.items.at(-1)))
+    .sort()[0];
+  const chunks: PositionSource[] = pages.flatMap((page) =>
+    page.items.map((item) => ({ firstAt: firstAtOf(item), points: () => decodeChunk('', String(item.hour), String(item.points)) })),
+  );
+  const [oldestInTail] = byTime(tail);
+  if (oldestInTail) chunks.push({ firstAt: oldestInTail.gps_datetime, points: () => tail });
+  const end = unreadFrom ?? '~';
+  const inRange = (position: Position) => position.gps_datetime >= from && position.gps_datetime <= to && position.gps_datetime < end;
+  return { positions: firstPoints(chunks, inRange, wanted), ...(unreadFrom ? { unreadFrom } : {}) };
+}
+
+/** Stored points that start at `firstAt`, decoded only when asked. */
+interface PositionSource {
+  firstAt: string;
+  points: () => Position[];
+}
+
+const firstAtOf = (item: Item | undefined): string => String(item?.sk ?? '').split('#')[0] as string;
+
+/**
+ * The first `wanted` points of the sources that `keep` accepts, one per instant, oldest first. Sources are taken in
+ * the order of their first point, so once `wanted` points come before the next source's first, no later source can
+ * add one of them.
+ */
+function firstPoints(sources: PositionSource[], keep: (position: Position) => boolean, wanted: number): Position[] {
+  let found: Position[] = [];
+  for (const source of sources.sort((a, b) => (a.firstAt < b.firstAt ? -1 : a.firstAt > b.firstAt ? 1 : 0))) {
+    if (found.length >= wanted) {
+      found = byTime(found).slice(0, wanted);
+      if ((found.at(-1) as Position).gps_datetime < source.firstAt) break;
+    }
+    found.push(...source.points().filter(keep));
+  }
+  return byTime(found).slice(0, wanted);
 }
 
 /** The newest points, still on the track item (not yet in a chunk). */

@@ -16,23 +16,33 @@ import type { Key, Range } from './keys.ts';
 
 export type Item = Record<string, unknown>;
 
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+/** Every item of a key range (keys.ts builds them), in sort-key order unless `newestFirst`. */
+export async function queryRange(
+  range: Range,
+  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {},
+): Promise<Item[]> {
+  const { Limit: limit } = options;
+  return (await queryWhile(range, (items) => limit === undefined || items.length < limit, options)).items;
+}
+
+/**
+ * The items of a key range, one Query page at a time for as long as `goOn` asks for another (given the items so far):
+ * a read that may stop before the range ends. `more` says items were left unread.
+ */
+export async function queryWhile(
+  range: Range,
+  goOn: (items: readonly Item[]) => boolean,
+  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {},
+): Promise<{ items: Item[]; more: boolean }> {
+  const input = rangeQuery(range, options);
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
-  } while (startKey && (input.Limit === undefined || items.length < input.Limit));
-  return items;
-}
-
-/** Every item of a key range (keys.ts builds them), in sort-key order unless `newestFirst`. */
-export function queryRange(
-  range: Range,
-  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {},
-): Promise<Item[]> {
-  return queryAll(rangeQuery(range, options));
+  } while (startKey && goOn(items));
+  return { items, more: startKey !== undefined };
 }
 
 /** Where a paged read resumes: the key (table and index) of the last item a page answered. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { callOperation } from '../support/api.ts';
 import { notIntegers } from '../support/bad-values.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { aPositionRecord, CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
+import { aPositionRecord, CLIENT, DEPOT, drive, givenDenseHistory, ingest, parked } from '../support/position-builders.ts';
 
 const positionsOf = (user: TestUser, params: Record<string, string | number | undefined>) =>
   callOperation('getPositions', { api_key: user.key, ...params });
@@ -130,6 +130,70 @@ describe('getPositions', () => {
     expect(res).toBeSuccess();
     expect(res.body).toMatchObject({ cnt: 0, positions: [] });
     expect(res.body).not.toHaveProperty('next_start_datetime');
+  });
+});
+
+describe('getPositions on a day denser than one DynamoDB page', () => {
+  const DENSE_DAY = { start_datetime: '2026-11-06 00:00:00', end_datetime: '2026-11-06 23:59:59' };
+  const timesOf = (body: { positions: Array<{ gps_datetime: string }> }) => body.positions.map((position) => position.gps_datetime);
+  const asAnswered = (at: string) => at.slice(0, 19).replace('T', ' ');
+
+  it('answers it in parts, by next_start_datetime and by cursor, that hold every position once and in order', async () => {
+    // Prepare: two hours of 1 s reporting, about 1.4 MB of history
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const stored = (await givenDenseHistory(vehicle, '2026-11-06T08:00:00.000Z', 7_200)).map(asAnswered);
+    // Act
+    const byStart: string[][] = [];
+    for (let start: string | undefined = DENSE_DAY.start_datetime; start !== undefined && byStart.length < 10; ) {
+      const res = await positionsOf(user, { vehicle_uid: vehicle.vehicleUid, ...DENSE_DAY, start_datetime: start });
+      expect(res).toBeSuccess();
+      byStart.push(timesOf(res.body));
+      start = res.body.next_start_datetime;
+    }
+    const byCursor: string[][] = [];
+    for (let cursor: string | undefined, more = true; more && byCursor.length < 10; more = cursor !== undefined) {
+      const res = await positionsOf(user, { vehicle_uid: vehicle.vehicleUid, ...DENSE_DAY, limit: 10_000, cursor });
+      expect(res).toBeSuccess();
+      byCursor.push(timesOf(res.body));
+      cursor = res.body.next_cursor;
+    }
+    // Assess: the first answer stops short of the limit where its read ended, and the next goes on from there
+    expect(byStart.length).toBeGreaterThan(1);
+    expect(byStart[0]?.length).toBeLessThan(stored.length);
+    expect(byStart.flat()).toEqual(stored);
+    expect(byCursor.map((page) => page.length)).toEqual(byStart.map((page) => page.length));
+    expect(byCursor.flat()).toEqual(stored);
+  });
+});
+
+describe('getPositions over history that arrived late and interleaved', () => {
+  it('walks it by cursor, a few positions a page, answering each once and in order', async () => {
+    // Prepare: every other minute arrives first, the minutes between arrive later, so stored chunks overlap in time
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const records = Array.from({ length: 60 }, (_, i) =>
+      aPositionRecord(vehicle.imei, new Date(Date.parse('2026-11-07T06:00:00.000Z') + i * 60_000).toISOString()),
+    );
+    await ingest(records.filter((_, i) => i % 2 === 0));
+    await ingest(records.filter((_, i) => i % 2 === 1));
+    // Act
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 30 && (page === 0 || cursor !== undefined); page++) {
+      const res = await positionsOf(user, {
+        vehicle_uid: vehicle.vehicleUid,
+        start_datetime: '2026-11-07 00:00:00',
+        end_datetime: '2026-11-07 23:59:59',
+        limit: 7,
+        cursor,
+      });
+      expect(res).toBeSuccess();
+      seen.push(...res.body.positions.map((position: { gps_datetime: string }) => position.gps_datetime));
+      cursor = res.body.next_cursor;
+    }
+    // Assess
+    expect(seen).toEqual(records.map((record) => record.gps_datetime.slice(0, 19).replace('T', ' ')));
   });
 });
 

@@ -2,7 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { distanceKm } from '../../shared/domain/geo.ts';
+import { chunksOf } from '../../shared/domain/tracking/history.ts';
+import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
+import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
+import { chunkItem, putAll } from '../../shared/store/positions.ts';
+import type { Item } from '../../shared/store/requests.ts';
 
 export type PositionRecordInput = Record<string, unknown> & { imei: string; gps_datetime: string };
 
@@ -83,4 +88,22 @@ export function ingest(records: ReadonlyArray<PositionRecordInput | string>, bat
     data: typeof record === 'string' ? record : JSON.stringify(record),
   }));
   return processPositions(raw, { batchName, receivedAt });
+}
+
+/**
+ * `count` points one second apart from `start`, stored as history chunks of `pointsPerChunk` points, as a device's
+ * small batches leave them (the pipeline writes a chunk each time the track item's tail fills, about 10 points).
+ * Single-point chunks take about 200 bytes a point, so a few thousand outgrow one DynamoDB Query page. Answers their times.
+ */
+export async function givenDenseHistory(vehicle: Vehicle, start: string, count: number, pointsPerChunk = 1): Promise<string[]> {
+  const positions = Array.from({ length: count }, (_, i) => {
+    const parsed = parsePosition(JSON.stringify(aPositionRecord(vehicle.imei, at(start, i), { speed: 30, ignition: true })));
+    if (!parsed.ok) throw new Error(parsed.reason);
+    return parsed.position as Position;
+  });
+  const items: Item[] = [];
+  for (let i = 0; i < count; i += pointsPerChunk)
+    items.push(...chunksOf(positions.slice(i, i + pointsPerChunk)).map((chunk) => chunkItem(vehicle.vehicleUid, chunk)));
+  for (let i = 0; i < items.length; i += 250) await putAll(items.slice(i, i + 250));
+  return positions.map((position) => position.gps_datetime);
 }
