@@ -15,7 +15,7 @@
  *   npm run bench -- device-cost   what each device entry point adds per vehicle-month, from scripts/bench/prices.ts
  *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
  *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
- *   npm run bench -- positions     getPositions over days of 1 s history: positions answered, p50 ms and the heap a call grows by
+ *   npm run bench -- positions     getPositions over days of 1 s history: positions answered, p50 ms and the MB of history a call reads
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';

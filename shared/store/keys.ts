@@ -162,6 +162,8 @@ export const keys = {
     pk: `VEHICLE#${vehicleUid}#POSITIONS`,
     sk: `${firstAt}#${contentHash}`,
   }),
+  /** the instant of a chunk's first point, read back from its sort key */
+  positionChunkFirstAt: (item: { sk?: unknown }): string => String(item.sk ?? '').split('#')[0] as string,
   /** a chunk holds one hour's points, so chunks that may hold points from `from` on start at from's hour */
   positionChunkRange: (vehicleUid: number, from: string, to: string): Range => ({
     pk: `VEHICLE#${vehicleUid}#POSITIONS`,

@@ -28,6 +28,9 @@ export const chunkItem = (vehicleUid: number, chunk: PositionChunk): Item => ({
   [tableDefinition.ttlAttribute]: expiresAfter(chunk.lastAt),
 });
 
+/** A chunk item's points (with `imei`, or none when the caller does not need it). */
+const pointsOfChunk = (item: Item, imei = ''): Position[] => decodeChunk(imei, String(item.hour), String(item.points));
+
 export const checkpointItem = (vehicleUid: number, checkpoint: Checkpoint): Item => ({
   ...keys.checkpoint(vehicleUid, checkpoint.hour),
   state: checkpoint.state,
@@ -56,7 +59,7 @@ export async function findCheckpoint(vehicleUid: number, hour: string): Promise<
 export async function readPositions(vehicleUid: number, imei: string, from: string, to = '9999'): Promise<Position[]> {
   const items = await queryRange(keys.positionChunkRange(vehicleUid, from, to), { ConsistentRead: true });
   return items
-    .flatMap((item) => decodeChunk(imei, String(item.hour), String(item.points)))
+    .flatMap((item) => pointsOfChunk(item, imei))
     .filter((position) => position.gps_datetime >= from && position.gps_datetime <= to);
 }
 
@@ -87,17 +90,21 @@ export async function listPositions(vehicleUid: number, from: string, to: string
     findTail(vehicleUid),
     // Another page only when the first holds nothing past the day's first second, so the answer always moves on.
     ...days.map(([start, end]) =>
-      queryWhile(keys.positionChunkRange(vehicleUid, start, end), (items) => firstAtOf(items.at(-1)).slice(0, 19) <= start.slice(0, 19), {
-        ConsistentRead: true,
-      }),
+      queryWhile(
+        keys.positionChunkRange(vehicleUid, start, end),
+        (items) => keys.positionChunkFirstAt(items.at(-1) ?? {}).slice(0, 19) <= start.slice(0, 19),
+        {
+          ConsistentRead: true,
+        },
+      ),
     ),
   ]);
   const unreadFrom = pages
     .filter((page) => page.more)
-    .map((page) => firstAtOf(page.items.at(-1)))
+    .map((page) => keys.positionChunkFirstAt(page.items.at(-1) ?? {}))
     .sort()[0];
   const chunks: PositionSource[] = pages.flatMap((page) =>
-    page.items.map((item) => ({ firstAt: firstAtOf(item), points: () => decodeChunk('', String(item.hour), String(item.points)) })),
+    page.items.map((item) => ({ firstAt: keys.positionChunkFirstAt(item), points: () => pointsOfChunk(item) })),
   );
   const [oldestInTail] = byTime(tail);
   if (oldestInTail) chunks.push({ firstAt: oldestInTail.gps_datetime, points: () => tail });
@@ -111,8 +118,6 @@ interface PositionSource {
   firstAt: string;
   points: () => Position[];
 }
-
-const firstAtOf = (item: Item | undefined): string => String(item?.sk ?? '').split('#')[0] as string;
 
 /**
  * The first `wanted` points of the sources that `keep` accepts, one per instant, oldest first. Sources are taken in

@@ -16,7 +16,7 @@ import type { Key, Range } from './keys.ts';
 
 export type Item = Record<string, unknown>;
 
-/** Every item of a key range (keys.ts builds them), in sort-key order unless `newestFirst`. */
+/** Every item of a key range (keys.ts builds them), or its first `Limit`; in sort-key order unless `ScanIndexForward` is false. */
 export async function queryRange(
   range: Range,
   options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'> = {},

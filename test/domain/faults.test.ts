@@ -10,10 +10,10 @@ import {
   jumpVerdict,
   odometerStep,
 } from '../../shared/domain/tracking/faults.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { demoFleetDay, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
 import { deviceFaults, midTrip, parkedAfter } from '../support/device-faults.ts';
+import { positionOf } from '../support/position-builders.ts';
 
 const DATE = '2026-11-01';
 const WEEK_MS = 7 * 86_400_000;
@@ -24,12 +24,6 @@ const [truck, van, bakkie] = demoFleetDay(DATE, ['356307042441013', '35630704244
   SimulatedDay,
 ];
 
-function parsed(record: object): Position {
-  const result = parsePosition(JSON.stringify(record));
-  if (!result.ok) throw new Error(result.reason);
-  return result.position;
-}
-
 function detectDay(day: SimulatedDay, records: readonly SimulatedRecord[]) {
   const profile = {
     odometerAtStartKm: day.vehicle.odometerKm,
@@ -38,7 +32,7 @@ function detectDay(day: SimulatedDay, records: readonly SimulatedRecord[]) {
     fuelFactor: day.vehicle.fuelFactor,
   };
   const settings = detectionSettings(day.vehicle.ignitionWired ? {} : { useIgnition: false });
-  return detect(initialTrackState(profile), records.map(parsed), profile, settings);
+  return detect(initialTrackState(profile), records.map(positionOf), profile, settings);
 }
 
 const relativeError = (measured: number, truth: number): number => Math.abs(measured - truth) / truth;

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { byTime, chunksOf, decodeChunk } from '../../shared/domain/tracking/history.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
-import { aPositionRecord } from '../support/position-builders.ts';
+import type { Position } from '../../shared/domain/tracking/position.ts';
+import { aPositionRecord, positionOf } from '../support/position-builders.ts';
 
 const IMEI = '356307042441013';
 
-function position(at: string, overrides: Record<string, unknown> = {}): Position {
-  const parsed = parsePosition(JSON.stringify(aPositionRecord(IMEI, at, overrides)));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.position;
-}
+const position = (at: string, overrides: Record<string, unknown> = {}): Position => positionOf(aPositionRecord(IMEI, at, overrides));
 
 describe('position history chunks', () => {
   it('give back every field of every point, one chunk per hour, oldest first', () => {

@@ -2,20 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { initialTrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
 import { planDetection, type VehicleHistory } from '../../shared/domain/tracking/plan.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
+import type { Position } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
-import { aPositionRecord, DEPOT } from '../support/position-builders.ts';
+import { aPositionRecord, DEPOT, positionOf } from '../support/position-builders.ts';
 
 const IMEI = '356000000000777';
 const profile: VehicleProfile = { odometerAtStartKm: 1000, startHours: null, fuelCapacity: 100, fuelFactor: 1 };
 
 const at = (minute: number): string => new Date(Date.parse('2026-11-03T06:00:00.000Z') + minute * 60_000).toISOString();
 
-function point(minute: number, overrides: Record<string, unknown> = {}): Position {
-  const parsed = parsePosition(JSON.stringify(aPositionRecord(IMEI, at(minute), overrides)));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.position;
-}
+const point = (minute: number, overrides: Record<string, unknown> = {}): Position =>
+  positionOf(aPositionRecord(IMEI, at(minute), overrides));
 
 const history = (overrides: Partial<VehicleHistory> = {}): VehicleHistory => ({
   start: initialTrackState(profile),

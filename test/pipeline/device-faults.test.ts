@@ -6,7 +6,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detect, initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import type { Fault } from '../../shared/domain/tracking/faults.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { faultReport } from '../../shared/pipeline/fault-report.ts';
 import { demoFleetDay, interleave, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
@@ -15,6 +14,7 @@ import { arrivalOrders } from '../support/arrival-orders.ts';
 import { anImei } from '../support/builders.ts';
 import { deviceFaults, midTrip, parkedAfter, withRecords } from '../support/device-faults.ts';
 import { type Delivered, deliverDays, expectTrueDay } from '../support/fleet-truth.ts';
+import { positionOf } from '../support/position-builders.ts';
 
 const DATE = '2026-11-02';
 const BATCH_SIZE = 400;
@@ -105,7 +105,7 @@ function cleanDropouts(delivered: Delivered): number {
       fuelCapacity: day.vehicle.fuelCapacity,
       fuelFactor: day.vehicle.fuelFactor,
     };
-    const positions = day.records.map((record) => (parsePosition(JSON.stringify(record)) as { position: Position }).position);
+    const positions = day.records.map((record) => positionOf(record));
     const settings = detectionSettings(day.vehicle.ignitionWired ? {} : { useIgnition: false });
     const { ignored } = detect(initialTrackState(profile), positions, profile, settings);
     return sum + ignored.filter(({ fault }) => fault === 'fuel dropout').length;

@@ -39,6 +39,13 @@ export function aPositionRecord(imei: string, gpsDatetime: string, overrides: Re
   };
 }
 
+/** A record as the pipeline parses it, for tests that skip the stream. */
+export function positionOf(record: object): Position {
+  const parsed = parsePosition(JSON.stringify(record));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.position;
+}
+
 /** Parked at a place for `minutes`, one record every `intervalS` seconds. */
 export function parked(
   imei: string,
@@ -96,11 +103,9 @@ export function ingest(records: ReadonlyArray<PositionRecordInput | string>, bat
  * Single-point chunks take about 200 bytes a point, so a few thousand outgrow one DynamoDB Query page. Answers their times.
  */
 export async function givenDenseHistory(vehicle: Vehicle, start: string, count: number, pointsPerChunk = 1): Promise<string[]> {
-  const positions = Array.from({ length: count }, (_, i) => {
-    const parsed = parsePosition(JSON.stringify(aPositionRecord(vehicle.imei, at(start, i), { speed: 30, ignition: true })));
-    if (!parsed.ok) throw new Error(parsed.reason);
-    return parsed.position as Position;
-  });
+  const positions = Array.from({ length: count }, (_, i) =>
+    positionOf(aPositionRecord(vehicle.imei, at(start, i), { speed: 30, ignition: true })),
+  );
   const items: Item[] = [];
   for (let i = 0; i < count; i += pointsPerChunk)
     items.push(...chunksOf(positions.slice(i, i + pointsPerChunk)).map((chunk) => chunkItem(vehicle.vehicleUid, chunk)));
