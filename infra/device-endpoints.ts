@@ -1,7 +1,7 @@
 /**
  * The HTTP device entry points (docs/devices.md): one function per registry entry, on resources of their own
  * beside /api/ (`/devices/osmand/{token}`, `/devices/traccar[/{token}]`), with ANY method so the function answers a
- * wrong one in the envelope. They check their own device token (no api key), read the table for tokens and IMEIs,
+ * wrong one in the envelope. They check their own device token (no api key), get items (tokens, IMEI claims, links)
  * and may only PutRecords on the positions stream.
  */
 import { join } from 'node:path';
@@ -40,7 +40,8 @@ export class DeviceEndpoints extends Construct {
         logGroup: new logs.LogGroup(this, `${endpoint.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
         environment: { ...functionEnvironment(table, bucket), [env.positionsStreamName]: stream.streamName },
       });
-      table.grantReadData(fn);
+      // The token and IMEI lookups are gets (shared/store/device-tokens.ts): no Query or Scan on the shared table.
+      table.grant(fn, 'dynamodb:GetItem', 'dynamodb:BatchGetItem');
       stream.grant(fn, 'kinesis:PutRecords');
       const integration = new LambdaIntegration(fn);
       for (const path of endpoint.resources) resourceAt(api.root, path).addMethod('ANY', integration);

@@ -84,12 +84,18 @@ export class FleetTrackingStack extends Stack {
       cloudWatchRole: true,
       deployOptions: {
         stageName: 'v1',
-        tracingEnabled: true,
+        // Secrets stay out of traces and logs (docs/operations.md, "What the logs and traces keep"): API Gateway's X-Ray
+        // segment records the whole request URL, query string (api_key) and path (device token) included, so the stage
+        // is not traced (the functions still are); execution logs keep errors only, never the request or its body.
+        tracingEnabled: false,
         metricsEnabled: true,
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
         accessLogDestination: new apigateway.LogGroupLogDestination(
           new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH }),
         ),
+        // The standard fields name the resource template ($context.resourcePath: /devices/osmand/{token}), never the
+        // requested path or query string.
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
         // The whole API's ceiling, which protects the account's Lambda concurrency; tenants are kept from starving each
         // other by the per-api-key limit in the chain (docs/operations.md, "Scaling").

@@ -4,6 +4,7 @@ import { Duration } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { LambdaIntegration } from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -16,6 +17,7 @@ import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
 import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
 import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
+import { keys } from '../shared/store/keys.ts';
 import { configureProvider } from './providers.ts';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +81,20 @@ export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
   };
 }
 
+/**
+ * The per-key rate limiter's one write (shared/store/rate-limits.ts): UpdateItem on rate-bucket items only, whose
+ * partition key the store builds (`dynamodb:LeadingKeys`), so a read function writes nothing else.
+ */
+function grantRateBuckets(table: dynamodb.ITableV2, fn: NodejsFunction): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.rateBucket('*').pk] } },
+    }),
+  );
+}
+
 /** Every function's environment, built once: the settings' names come from shared/config.ts. */
 export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket): Record<string, string> {
   return {
@@ -87,6 +103,8 @@ export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket
     POWERTOOLS_SERVICE_NAME: serviceName,
     POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
     POWERTOOLS_LOG_LEVEL: 'INFO',
+    // The event holds the api key (query string, header) or the device token (path): never logged.
+    POWERTOOLS_LOGGER_LOG_EVENT: 'false',
     NODE_OPTIONS: '--enable-source-maps',
   };
 }
@@ -141,8 +159,10 @@ export class OperationFunctions extends Construct {
         [env.rateLimitBurst]: String(this.rateLimit.burst),
       },
     });
-    if (accessOf(operation) === 'read') table.grantReadData(fn);
-    else table.grantReadWriteData(fn);
+    if (accessOf(operation) === 'read') {
+      table.grantReadData(fn);
+      grantRateBuckets(table, fn);
+    } else table.grantReadWriteData(fn);
     if (operation.bucket === 'read-write') bucket.grantReadWrite(fn);
     configureProvider(this, fn, operation);
     return fn;

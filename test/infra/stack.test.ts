@@ -13,6 +13,7 @@ import { TELTONIKA_ALLOWED_CIDRS_CONTEXT, TeltonikaService, teltonikaSettings } 
 import { env, limits } from '../../shared/config.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
+import { keys } from '../../shared/store/keys.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -93,12 +94,18 @@ describe('the operation functions', () => {
   });
 
   it.each(operations.filter((op) => accessOf(op) === 'read').map((op) => [op.name]))(
-    '%s (read) has no write permission on the table',
+    '%s (read) writes nothing on the table but its rate-limit buckets',
     (name) => {
       const [logicalId] = functionOf(name);
-      const actions = actionsGrantedTo(logicalId);
-      expect(actions).toContain('dynamodb:Query');
-      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+      const statements = statementsGrantedTo(logicalId) as Array<{ Action: string | string[]; Condition?: unknown }>;
+      const writes = statements.filter((statement) => [statement.Action].flat().some((action) => WRITE_ACTIONS.includes(action)));
+      expect(actionsGrantedTo(logicalId)).toContain('dynamodb:Query');
+      expect(writes).toEqual([
+        expect.objectContaining({
+          Action: 'dynamodb:UpdateItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.rateBucket('*').pk] } },
+        }),
+      ]);
     },
   );
 
@@ -149,13 +156,12 @@ describe('the device entry points', () => {
   );
 
   it.each(deviceEndpoints.map((endpoint) => [endpoint.name]))(
-    '%s may put records on the positions stream and read the table, never write it',
+    '%s may put records on the positions stream and get items from the table, never query, scan or write it',
     (name) => {
       const [logicalId, fn] = deviceFunctionOf(name);
       const actions = actionsGrantedTo(logicalId);
       expect(actions).toContain('kinesis:PutRecords');
-      expect(actions).toContain('dynamodb:BatchGetItem');
-      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+      expect(actions.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
       expect(fn.Properties.Environment.Variables).toMatchObject({ POSITIONS_STREAM_NAME: { Ref: expect.stringMatching(/Positions/) } });
     },
   );
@@ -210,6 +216,32 @@ describe('the bucket', () => {
         Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
+  });
+});
+
+describe('what the logs and traces keep of a request', () => {
+  const stage = (): Resource => Object.values(template.findResources('AWS::ApiGateway::Stage'))[0] as Resource;
+  /** What would put the requested path (device token) or query string (api key) into a log line. */
+  const REQUEST_URL_VARIABLES = /\$context\.(path|requestOverride|domainName)|\$input|\$method\.request|\$request\./;
+
+  it('has an access log format naming the resource template, never the requested path or query string', () => {
+    const format = String(stage().Properties.AccessLogSetting.Format);
+    expect(format).toContain('"resourcePath":"$context.resourcePath"');
+    expect(format).not.toMatch(REQUEST_URL_VARIABLES);
+  });
+
+  it('keeps execution logs to errors, without request or response data', () => {
+    expect(stage().Properties.MethodSettings).toEqual([
+      expect.objectContaining({ LoggingLevel: 'ERROR', DataTraceEnabled: false, HttpMethod: '*', ResourcePath: '/*' }),
+    ]);
+  });
+
+  it("does not trace the stage, whose X-Ray segment records the whole request URL; the functions' segments do not", () => {
+    expect(stage().Properties.TracingEnabled).toBe(false);
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
+      const variables = fn.Properties.Environment?.Variables ?? {};
+      if ('POWERTOOLS_SERVICE_NAME' in variables) expect(variables).toMatchObject({ POWERTOOLS_LOGGER_LOG_EVENT: 'false' });
+    }
   });
 });
 
