@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -56,6 +57,38 @@ const statementsGrantedTo = (functionLogicalId: string): Array<{ Action: string 
     .flatMap((policy) => (policy as Resource).Properties.PolicyDocument.Statement);
 };
 
+const TABLE_ARN = 'arn:aws:dynamodb:eu-west-1:123456789012:table/fleet';
+
+/** A statement's value with the table's references made its ARN and the pseudo parameters made concrete. */
+const resolved = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  const reference = value as { 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]]; Ref?: string };
+  if (reference['Fn::Join']) return reference['Fn::Join'][1].map(resolved).join(reference['Fn::Join'][0]);
+  if (reference['Fn::GetAtt']?.[0].startsWith('Table')) return TABLE_ARN;
+  return ({ 'AWS::Partition': 'aws', 'AWS::Region': 'eu-west-1', 'AWS::AccountId': '123456789012' } as Record<string, string>)[reference.Ref ?? ''] ?? JSON.stringify(value);
+};
+
+/** What IAM decides for a table item call of a role, through @cloud-copilot/iam-simulate. */
+async function simulatedDecision(statements: Array<Record<string, any>>, action: string, partitionKey: string): Promise<string> {
+  const Statement = statements.map((statement) => ({ ...statement, Resource: [statement.Resource].flat().map(resolved) }));
+  const answer = await runSimulation(
+    {
+      identityPolicies: [{ name: 'role', policy: { Version: '2012-10-17', Statement } }],
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      request: {
+        action,
+        principal: 'arn:aws:iam::123456789012:role/function',
+        resource: { accountId: '123456789012', resource: TABLE_ARN },
+        contextVariables: { 'dynamodb:LeadingKeys': [partitionKey] },
+      },
+    },
+    {},
+  );
+  if (answer.resultType === 'error') throw new Error(JSON.stringify(answer.errors));
+  return answer.overallResult;
+}
+
 const actionsGrantedTo = (functionLogicalId: string): string[] =>
   statementsGrantedTo(functionLogicalId).flatMap((statement) => [statement.Action].flat());
 
@@ -106,6 +139,18 @@ describe('the operation functions', () => {
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.rateBucket('*').pk] } },
         }),
       ]);
+    },
+  );
+
+  it.each(operations.filter((op) => accessOf(op) === 'read').map((op) => [op.name]))(
+    "%s (read) may spend an api key's bucket, as IAM judges its role, and write no other item",
+    async (name) => {
+      const [logicalId] = functionOf(name);
+      const decide = (action: string, partitionKey: string) => simulatedDecision(statementsGrantedTo(logicalId), action, partitionKey);
+      expect(await decide('dynamodb:UpdateItem', keys.rateBucket('a1b2').pk)).toBe('Allowed');
+      expect(await decide('dynamodb:UpdateItem', keys.apiKey('a1b2').pk)).toBe('ImplicitlyDenied');
+      expect(await decide('dynamodb:PutItem', keys.rateBucket('a1b2').pk)).toBe('ImplicitlyDenied');
+      expect(await decide('dynamodb:GetItem', keys.apiKey('a1b2').pk)).toBe('Allowed');
     },
   );
 
