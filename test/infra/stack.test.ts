@@ -65,7 +65,11 @@ const resolved = (value: unknown): string => {
   const reference = value as { 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]]; Ref?: string };
   if (reference['Fn::Join']) return reference['Fn::Join'][1].map(resolved).join(reference['Fn::Join'][0]);
   if (reference['Fn::GetAtt']?.[0].startsWith('Table')) return TABLE_ARN;
-  return ({ 'AWS::Partition': 'aws', 'AWS::Region': 'eu-west-1', 'AWS::AccountId': '123456789012' } as Record<string, string>)[reference.Ref ?? ''] ?? JSON.stringify(value);
+  return (
+    ({ 'AWS::Partition': 'aws', 'AWS::Region': 'eu-west-1', 'AWS::AccountId': '123456789012' } as Record<string, string>)[
+      reference.Ref ?? ''
+    ] ?? JSON.stringify(value)
+  );
 };
 
 /** What IAM decides for a table item call of a role, through @cloud-copilot/iam-simulate. */
