@@ -42,7 +42,7 @@ export class DeviceEndpoints extends Construct {
       });
       table.grantReadData(fn);
       stream.grant(fn, 'kinesis:PutRecords');
-      const integration = new LambdaIntegration(fn);
+      const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       for (const path of endpoint.resources) resourceAt(api.root, path).addMethod('ANY', integration);
       this.functions.set(endpoint.name, fn);
     }
