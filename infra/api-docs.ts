@@ -48,7 +48,7 @@ export class ApiDocsSite extends Construct {
         },
       },
     });
-    const integration = new LambdaIntegration(this.function);
+    const integration = new LambdaIntegration(this.function, { allowTestInvoke: false });
     const apiResource = api.root.getResource('api') ?? api.root.addResource('api');
     apiResource.addResource('openapi.json').addMethod('GET', integration);
     const docs = apiResource.addResource('docs');

@@ -43,7 +43,7 @@ export class DeviceEndpoints extends Construct {
       // The token and IMEI lookups are gets (shared/store/device-tokens.ts): no Query or Scan on the shared table.
       table.grant(fn, 'dynamodb:GetItem', 'dynamodb:BatchGetItem');
       stream.grant(fn, 'kinesis:PutRecords');
-      const integration = new LambdaIntegration(fn);
+      const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       for (const path of endpoint.resources) resourceAt(api.root, path).addMethod('ANY', integration);
       this.functions.set(endpoint.name, fn);
     }

@@ -10,7 +10,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { handlerPath, type Operation, operations } from '../functions/registry.ts';
+import { handlerPath, type Operation } from '../functions/registry.ts';
 import { env, limits, rateLimitDefaults } from '../shared/config.ts';
 import { accessOf } from '../shared/contracts/operation.ts';
 import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
@@ -26,6 +26,8 @@ export interface OperationFunctionsProps {
   api: apigateway.RestApi;
   table: dynamodb.ITableV2;
   bucket: s3.IBucket;
+  /** the registry entries this construct makes functions for (its stack's share of the operations) */
+  operations: readonly Operation[];
 }
 
 /** Shared defaults of every operation's Lambda, set once. */
@@ -121,13 +123,14 @@ export class OperationFunctions extends Construct {
 
   private readonly rateLimit: Record<keyof typeof RATE_LIMIT_CONTEXT, number>;
 
-  constructor(scope: Construct, id: string, { api, table, bucket }: OperationFunctionsProps) {
+  constructor(scope: Construct, id: string, { api, table, bucket, operations }: OperationFunctionsProps) {
     super(scope, id);
     this.rateLimit = { perSecond: this.wholeNumber('perSecond'), burst: this.wholeNumber('burst') };
-    const apiResource = api.root.addResource('api');
+    // The resources and methods are the RestApi's own (its stack), so its deployment changes with them.
+    const apiResource = api.root.getResource('api') ?? api.root.addResource('api');
     for (const operation of operations) {
       const fn = this.operationFunction(operation, table, bucket);
-      apiResource.addResource(operation.name).addMethod('ANY', new LambdaIntegration(fn));
+      apiResource.addResource(operation.name).addMethod('ANY', new LambdaIntegration(fn, { allowTestInvoke: false }));
       this.functions.set(operation.name, fn);
     }
   }

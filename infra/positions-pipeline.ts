@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../functions/registry.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 import { configureGeocoding } from './providers.ts';
+import { serviceStack } from './service-stack.ts';
 
 /**
  * How the stream feeds processPositions, chosen from `npm run bench -- pipeline` (docs/cost.md, "Pipeline sizing"):
@@ -88,7 +89,7 @@ export class PositionsPipeline extends Construct {
     table.grantReadWriteData(this.processor);
     bucket.grantPut(this.processor, 'positions/*');
 
-    new CfnOutput(scope, 'PositionsStreamName', { value: this.stream.streamName });
-    new CfnOutput(scope, 'FailedBatchesQueueUrl', { value: this.deadLetters.queueUrl });
+    new CfnOutput(serviceStack(scope), 'PositionsStreamName', { value: this.stream.streamName });
+    new CfnOutput(serviceStack(scope), 'FailedBatchesQueueUrl', { value: this.deadLetters.queueUrl });
   }
 }

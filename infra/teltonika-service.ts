@@ -13,6 +13,7 @@ import { env } from '../shared/config.ts';
 import { metricNames } from '../shared/metric-names.ts';
 import { repositoryRoot } from './operation-functions.ts';
 import { serviceMetric } from './service-metric.ts';
+import { serviceStack } from './service-stack.ts';
 
 /**
  * The CDK context value listing the source addresses Teltonika units may connect from, comma-separated CIDRs
@@ -155,7 +156,7 @@ export class TeltonikaService extends Construct {
       targetValue: teltonikaSettings.connectionsPerTask,
     });
 
-    new CfnOutput(scope, 'TeltonikaHost', {
+    new CfnOutput(serviceStack(scope), 'TeltonikaHost', {
       value: this.loadBalancer.loadBalancerDnsName,
       description: `Teltonika units: server domain; port ${port}, protocol TCP (docs/devices.md)`,
     });

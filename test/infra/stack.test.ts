@@ -15,6 +15,7 @@ import { env, limits } from '../../shared/config.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { serviceTemplate } from './service-template.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -29,9 +30,10 @@ beforeAll(() => {
   app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: ALARM_EMAIL } });
   const stack = new FleetTrackingStack(app, 'Test');
   Aspects.of(app).add(new AwsSolutionsChecks());
-  template = Template.fromStack(stack);
-  annotations = Annotations.fromStack(stack);
   app.synth();
+  template = serviceTemplate(stack);
+  // A nested stack's findings are reported on the stack it is nested in.
+  annotations = Annotations.fromStack(stack);
 });
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -414,7 +416,7 @@ describe('provider configuration', () => {
   it('refuses OSRM without an explicit osrmUrl: the public demo server is never a default', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm' } });
     expect(() => new FleetTrackingStack(app, 'NoOsrmUrl')).toThrow(/directionsProvider osrm needs the context value osrmUrl/);
-    const withOsrm = Template.fromStack(
+    const withOsrm = serviceTemplate(
       new FleetTrackingStack(
         new App({ context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'osrm', osrmUrl: 'https://osrm.example.com' } }),
         'Osrm',
@@ -435,7 +437,7 @@ describe('provider configuration', () => {
 
   it("gives the geocoding functions the Google key's secret name and read access, never the key, and refuses google without one", () => {
     const context = { 'aws:cdk:bundling-stacks': [], geocodingProvider: 'google', googleGeocodingSecretName: 'fleet/google-geocoding' };
-    const withGoogle = Template.fromStack(new FleetTrackingStack(new App({ context }), 'GoogleGeocoding'));
+    const withGoogle = serviceTemplate(new FleetTrackingStack(new App({ context }), 'GoogleGeocoding'));
     expect(
       withGoogle.findResources('AWS::Lambda::Function', {
         Properties: {
@@ -454,7 +456,7 @@ describe('provider configuration', () => {
     const app = new App({
       context: { 'aws:cdk:bundling-stacks': [], directionsProvider: 'google', googleDirectionsSecretName: 'fleet/google-directions' },
     });
-    const withGoogle = Template.fromStack(new FleetTrackingStack(app, 'Google'));
+    const withGoogle = serviceTemplate(new FleetTrackingStack(app, 'Google'));
     withGoogle.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({ DIRECTIONS_PROVIDER: 'google', GOOGLE_DIRECTIONS_API_KEY_SECRET: 'fleet/google-directions' }),
@@ -475,7 +477,7 @@ describe('provider configuration', () => {
         mapTilesAttribution: '© OpenStreetMap contributors',
       },
     });
-    const withTiles = Template.fromStack(new FleetTrackingStack(app, 'Tiles'));
+    const withTiles = serviceTemplate(new FleetTrackingStack(app, 'Tiles'));
     withTiles.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({
@@ -520,7 +522,7 @@ describe('scaling', () => {
 
   it('takes the per-key bucket from the rateLimitPerSecond and rateLimitBurst context values', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], rateLimitPerSecond: 60, rateLimitBurst: 90 } });
-    const limited = Template.fromStack(new FleetTrackingStack(app, 'Limited'));
+    const limited = serviceTemplate(new FleetTrackingStack(app, 'Limited'));
     const buckets = Object.values(limited.findResources('AWS::Lambda::Function'))
       .map((fn) => (fn as Resource).Properties.Environment?.Variables)
       .filter((variables) => variables?.RATE_LIMIT_PER_SECOND !== undefined)
