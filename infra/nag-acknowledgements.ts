@@ -32,8 +32,8 @@ export function acknowledgeNagFindings(stack: Stack): void {
       {
         id: 'AwsSolutions-IAM5',
         reason:
-        "CDK grants scoped to this table's indexes and this bucket's objects (in a nested stack their ARNs are parameters), " +
-        'and X-Ray, which has no resource-level permissions.',
+          "CDK grants scoped to this table's indexes and this bucket's objects (in a nested stack their ARNs are parameters), " +
+          'and X-Ray, which has no resource-level permissions.',
         appliesTo: [
           { regex: '/^Resource::<(Table[A-Za-z0-9]+\\.Arn|referenceto[A-Za-z0-9]*Table[A-Za-z0-9]+Arn)>\\/index\\/\\*$/g' },
           { regex: '/^Resource::<(Bucket[A-Za-z0-9]+\\.Arn|referenceto[A-Za-z0-9]*Bucket[A-Za-z0-9]+Arn)>\\/(\\*|positions\\/\\*)$/g' },
