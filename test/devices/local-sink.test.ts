@@ -99,7 +99,7 @@ describe("the local pipeline sink refuses what Kinesis's PutRecords refuses", ()
   /** A record whose JSON and partition key (its IMEI) together are exactly `bytes` long. */
   const aRecordOfBytes = (bytes: number): PositionRecordInput => {
     const record = { ...aPositionRecord('356000000000001', '2026-01-01T08:00:00Z'), padding: '' };
-    const base = JSON.stringify(record).length + record.imei.length;
+    const base = JSON.stringify(record).length + String(record.imei).length;
     return { ...record, padding: 'x'.repeat(bytes - base) } as PositionRecordInput;
   };
 
