@@ -32,6 +32,9 @@ const gatewayResponse = (answer: GatewayAnswer, status = 502): APIGatewayProxyRe
 /** A Lambda that timed out, crashed or answered over its limit: API Gateway's 502, in the DEFAULT_5XX response. */
 const FUNCTION_FAILED = gatewayResponse(gatewayAnswers.Default5xx);
 
+/** A request line and headers over API Gateway's quota never reach a function: the answer Node gives past its own limit. */
+const HEADERS_TOO_LARGE: APIGatewayProxyResult = envelopeResponse(431, {}, 'request headers too large');
+
 const swaggerUiDist = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
 const readAsset = (name: DocsAsset): Buffer => readFileSync(new URL(name, `file://${swaggerUiDist}`));
 
@@ -76,6 +79,11 @@ export async function startApiEmulator({
 
   /** Lambda's limits on the function's result: its timeout and its response size, each a 502 from API Gateway. */
   const invokeLambda = async (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    const eventBytes = Buffer.byteLength(JSON.stringify(event), 'utf8');
+    if (eventBytes > limits.lambdaRequestBytes) {
+      console.error(`api emulator: ${name}'s event is ${eventBytes} bytes, over Lambda's ${limits.lambdaRequestBytes}`);
+      return gatewayResponse(gatewayAnswers.TooLarge);
+    }
     const handler = await loadHandler(name);
     const result = await raceTimeout(handler(event, lambdaContext(name, randomUUID(), functionTimeoutMs)), functionTimeoutMs, () => {
       console.error(`api emulator: ${name} timed out after ${functionTimeoutMs / 1000} seconds`);
@@ -127,6 +135,7 @@ async function raceTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T):
 type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
 async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
+  if (requestLineAndHeaderBytes(req) > limits.gatewayRequestLineAndHeaderBytes) return send(res, HEADERS_TOO_LARGE);
   const url = new URL(req.url ?? '/', 'http://localhost');
   // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
   const docs = docsResponse(
@@ -179,6 +188,13 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     '',
   ].join('\r\n');
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+}
+
+/** What API Gateway counts against its 10240 bytes: the request line and every header value (not the names). */
+function requestLineAndHeaderBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}`, 'latin1');
+  for (let i = 1; i < req.rawHeaders.length; i += 2) bytes += Buffer.byteLength(req.rawHeaders[i] as string, 'latin1');
+  return bytes;
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {

@@ -86,6 +86,16 @@ export const limits = {
   gatewayPayloadBytes: 10 * 1024 * 1024,
   /** API Gateway's REST integration timeout: past it the client gets a 504 whatever the function does */
   integrationTimeoutSeconds: 29,
+  /**
+   * Lambda's synchronous request limit on the event JSON (6 MiB; Lambda quotas, "Invocation payload"): API Gateway
+   * accepts bodies up to 10 MB, but a proxy event over this is refused by Lambda and the client gets a 413
+   */
+  lambdaRequestBytes: 6 * 1024 * 1024,
+  /**
+   * API Gateway REST quota "Total combined size of request line and header values" (10240 bytes, not increasable);
+   * it also bounds a regional API's URL (10240 characters)
+   */
+  gatewayRequestLineAndHeaderBytes: 10_240,
 } as const;
 
 /** The client settings every AWS SDK client of the functions is built with. */

@@ -13,6 +13,13 @@ import type { PositionSink } from './position-sink.ts';
 /** PutRecords takes at most 500 records and 5 MiB (data and partition keys) per call. */
 export const PUT_RECORDS_MAX_RECORDS = 500;
 export const PUT_RECORDS_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * One record's data and partition key together may be 1 MiB (a stream's default maximum record size), and a partition
+ * key is 1 to 256 Unicode characters (Kinesis API reference, PutRecords and PutRecordsRequestEntry). Past either
+ * the whole call fails with a ValidationException.
+ */
+export const KINESIS_MAX_RECORD_BYTES = 1024 * 1024;
+export const PARTITION_KEY_MAX_CHARACTERS = 256;
 
 export interface KinesisSinkOptions {
   client: KinesisClient;
@@ -59,11 +66,22 @@ export function kinesisSink({ client, streamName, attempts = 3, backoffMs = 50 }
 
 const encoder = new TextEncoder();
 
-function toEntry(record: PositionRecordInput): PutRecordsRequestEntry {
+export function toEntry(record: PositionRecordInput): PutRecordsRequestEntry {
   return { PartitionKey: String(record.imei), Data: encoder.encode(JSON.stringify(record)) };
 }
 
 const entryBytes = (entry: PutRecordsRequestEntry): number => (entry.Data?.length ?? 0) + encoder.encode(entry.PartitionKey).length;
+
+/** Why Kinesis would refuse a PutRecords call holding this entry, or undefined when it takes it. */
+export function kinesisEntryRefusal(entry: PutRecordsRequestEntry): string | undefined {
+  const keyCharacters = [...(entry.PartitionKey ?? '')].length;
+  if (keyCharacters < 1 || keyCharacters > PARTITION_KEY_MAX_CHARACTERS) {
+    return `partition key of ${keyCharacters} characters, not 1 to ${PARTITION_KEY_MAX_CHARACTERS}`;
+  }
+  const bytes = entryBytes(entry);
+  if (bytes > KINESIS_MAX_RECORD_BYTES) return `record of ${bytes} bytes with its partition key, over ${KINESIS_MAX_RECORD_BYTES}`;
+  return undefined;
+}
 
 /** Consecutive groups of at most 500 entries and 5 MiB each. */
 export function batches(entries: readonly PutRecordsRequestEntry[]): PutRecordsRequestEntry[][] {

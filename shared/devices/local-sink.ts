@@ -4,6 +4,7 @@
  * put resolves once its records are committed, and rejects when the batch failed them, so the device resends.
  */
 import { processPositions, type RawRecord } from '../pipeline/process-positions.ts';
+import { kinesisEntryRefusal, RecordsNotAccepted, toEntry } from './kinesis-sink.ts';
 import type { PositionSink } from './position-sink.ts';
 
 export interface LocalSinkOptions {
@@ -47,6 +48,9 @@ export function localPipelineSink({ windowMs = 200, maxRecords = 1000, process =
   return {
     put(input) {
       if (input.length === 0) return Promise.resolve();
+      // What the stream would refuse is refused here too, the way the Kinesis sink reports it: nothing of the put is taken.
+      const refusal = input.map(toEntry).map(kinesisEntryRefusal).find(Boolean);
+      if (refusal) return Promise.reject(new RecordsNotAccepted(input.length, { cause: new Error(`Kinesis would refuse a ${refusal}`) }));
       return new Promise<void>((resolve, reject) => {
         const ids = input.map(() => String(sequence++));
         records.push(...input.map((record, index) => ({ id: ids[index] as string, data: JSON.stringify(record) })));

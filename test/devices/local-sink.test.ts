@@ -1,5 +1,6 @@
 /** The local pipeline sink batches puts as the Kinesis event source does; the pipeline is passed in, so its outcome is chosen. */
 import { describe, expect, it } from 'vitest';
+import { KINESIS_MAX_RECORD_BYTES, PARTITION_KEY_MAX_CHARACTERS } from '../../shared/devices/kinesis-sink.ts';
 import { localPipelineSink } from '../../shared/devices/local-sink.ts';
 import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
 import type { BatchOutcome, RawRecord } from '../../shared/pipeline/process-positions.ts';
@@ -91,5 +92,54 @@ describe('the local pipeline sink', () => {
     const put = sink.put([aPositionRecord('356000000000001', '2026-01-01T08:00:00Z')]);
     // Assess
     await expect(put).rejects.toThrow('the local pipeline failed');
+  });
+});
+
+describe("the local pipeline sink refuses what Kinesis's PutRecords refuses", () => {
+  /** A record whose JSON and partition key (its IMEI) together are exactly `bytes` long. */
+  const aRecordOfBytes = (bytes: number): PositionRecordInput => {
+    const record = { ...aPositionRecord('356000000000001', '2026-01-01T08:00:00Z'), padding: '' };
+    const base = JSON.stringify(record).length + String(record.imei).length;
+    return { ...record, padding: 'x'.repeat(bytes - base) } as PositionRecordInput;
+  };
+
+  it('takes a record of exactly 1 MiB with its partition key, and refuses the whole put when one record is a byte over', async () => {
+    // Prepare
+    const pipeline = aPipeline();
+    const sink = localPipelineSink({ windowMs: 5, process: pipeline.process });
+    // Act
+    const [atLimit, overLimit] = await Promise.allSettled([
+      sink.put([aRecordOfBytes(KINESIS_MAX_RECORD_BYTES)]),
+      sink.put([aPositionRecord('356000000000002', '2026-01-01T08:00:00Z'), aRecordOfBytes(KINESIS_MAX_RECORD_BYTES + 1)]),
+    ]);
+    // Assess
+    expect(atLimit.status).toBe('fulfilled');
+    expect(overLimit).toMatchObject({ status: 'rejected', reason: { message: '2 position records not accepted by the stream' } });
+    expect(pipeline.batches.flat()).toHaveLength(1);
+  });
+
+  it('takes a partition key of 256 characters and refuses one of 257', async () => {
+    // Prepare
+    const pipeline = aPipeline();
+    const sink = localPipelineSink({ windowMs: 5, process: pipeline.process });
+    // Act
+    const [atLimit, overLimit] = await Promise.allSettled([
+      sink.put([aPositionRecord('7'.repeat(PARTITION_KEY_MAX_CHARACTERS), '2026-01-01T08:00:00Z')]),
+      sink.put([aPositionRecord('7'.repeat(PARTITION_KEY_MAX_CHARACTERS + 1), '2026-01-01T08:00:00Z')]),
+    ]);
+    // Assess
+    expect(atLimit.status).toBe('fulfilled');
+    expect(overLimit).toMatchObject({ status: 'rejected', reason: { message: '1 position records not accepted by the stream' } });
+  });
+
+  it('refuses an empty partition key', async () => {
+    // Prepare
+    const pipeline = aPipeline();
+    const sink = localPipelineSink({ windowMs: 5, process: pipeline.process });
+    // Act
+    const put = sink.put([aPositionRecord('', '2026-01-01T08:00:00Z')]);
+    // Assess
+    await expect(put).rejects.toThrow('1 position records not accepted by the stream');
+    expect(pipeline.batches).toHaveLength(0);
   });
 });

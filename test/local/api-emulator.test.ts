@@ -137,6 +137,40 @@ describe("the emulator's connections", () => {
     expect(next).toBeError(401, 'api key missing');
   });
 
+  it("lets a request line and header values of exactly API Gateway's 10240 bytes through, and answers one byte more with 431", async () => {
+    // Prepare: the request line (33 bytes) and the values of Host (9) and Connection (5) count, header names do not
+    const requestWith = (padding: number) =>
+      `GET /api/getExpenseTypes HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Padding: ${'p'.repeat(padding)}\r\n\r\n`;
+    // Act
+    const atLimit = await rawExchange(requestWith(10_240 - 33 - 9 - 5));
+    const overLimit = await rawExchange(requestWith(10_240 - 33 - 9 - 5 + 1));
+    // Assess
+    expect(atLimit).toMatch(/^HTTP\/1\.1 401 /);
+    expect(overLimit).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(overLimit.split('\r\n\r\n')[1] as string)).toEqual(envelope('request headers too large'));
+  });
+
+  it("counts the query string in API Gateway's 10240 bytes, so a URL over a regional API's 10240 characters is refused", async () => {
+    // Act
+    const res = await fetch(`${inject('apiUrl')}/api/getExpenseTypes?api_key=${'k'.repeat(10_240)}`);
+    // Assess
+    expect(res.status).toBe(431);
+    expect(await res.json()).toEqual(envelope('request headers too large'));
+  });
+
+  it("answers a body whose event is over Lambda's 6 MiB request limit with API Gateway's 413, without running the function", async () => {
+    // Prepare
+    const user = await givenUser();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    // Act
+    const refused = await send(agent, '/api/addExpenseType', { method: 'POST', body: Buffer.alloc(6 * 1024 * 1024, 'a') });
+    const next = await send(agent, `/api/getExpenseTypes?api_key=${user.key}`);
+    // Assess: the function's own answer would name its 256 KB
+    expect(refused).toMatchObject({ status: 413, body: envelope('request body too large') });
+    expect(next.status).toBe(200);
+    agent.destroy();
+  });
+
   it('answers a request Node cannot parse with a 400 envelope', async () => {
     const answer = await rawExchange('NOT A REQUEST\r\n\r\n');
     const [head, body] = answer.split('\r\n\r\n');

@@ -7,7 +7,19 @@ import { givenUser } from '../support/builders.ts';
 const run = promisify(execFile);
 
 /** Every script a user runs through npm: `npm run <name>` runs `node scripts/<name>.ts`. */
-const scripts = ['admin', 'simulate', 'invoke', 'ingest', 'make-event', 'make-kinesis-event', 'docs', 'openapi', 'bench', 'check-java'];
+const scripts = [
+  'admin',
+  'simulate',
+  'invoke',
+  'ingest',
+  'make-event',
+  'make-kinesis-event',
+  'docs',
+  'openapi',
+  'bench',
+  'check-java',
+  'smoke',
+];
 
 /** A script run as npm runs it (no shell, this Node), its exit code and output. */
 async function script(
