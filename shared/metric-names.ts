@@ -44,4 +44,5 @@ export const faultMetricNames = {
   'fuel dropout': 'FuelDropouts',
   'odometer reset': 'OdometerResets',
   'odometer jump': 'OdometerJumps',
+  'dropped reading': 'ReadingsDropped',
 } as const;
