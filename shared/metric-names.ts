@@ -32,6 +32,8 @@ export const metricNames = {
   /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
   devicePositionsAccepted: 'DevicePositionsAccepted',
   devicePositionsRefused: 'DevicePositionsRefused',
+  /** readings a device entry point dropped from their points (out of range, unreadable, too long): the points are kept */
+  deviceReadingsDropped: 'DeviceReadingsDropped',
 } as const;
 
 /** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */

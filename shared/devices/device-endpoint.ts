@@ -11,7 +11,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../config.ts';
 import type { DeviceEndpointDeclaration } from '../contracts/device-endpoint.ts';
-import { type PositionRecordInput, parsePosition } from '../domain/tracking/position.ts';
+import { type Position, positionOf } from '../domain/tracking/position.ts';
 import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable } from '../errors.ts';
 import { expiringCache } from '../expiring-cache.ts';
 import { answerEncoding } from '../middleware/answer-encoding.ts';
@@ -109,6 +109,11 @@ async function accept(userUid: number, decoded: DecodedRequest, receivedAt: stri
     throw new PayloadTooLarge(`too many positions (max ${MAX_POSITIONS_PER_REQUEST} a request)`);
   }
   const records = decoded.positions.map((position) => normalized({ ...position, protocol: decoded.protocol, received_at: receivedAt }));
+  const dropped = records.reduce((count, record) => count + (record.dropped_readings?.length ?? 0), 0);
+  if (dropped > 0) {
+    metrics.addMetric(metricNames.deviceReadingsDropped, MetricUnit.Count, dropped);
+    logger.info('device readings dropped: out of range or unreadable, their points kept', { user_uid: userUid, readings: dropped });
+  }
   const imeis = [...new Set(records.map((record) => String(record.imei)))];
   const linked = await dependencies.findLinkedImeis(userUid, imeis);
   const refused = imeis.filter((imei) => !linked.has(imei));
@@ -128,9 +133,12 @@ async function accept(userUid: number, decoded: DecodedRequest, receivedAt: stri
   return records.length;
 }
 
-/** The record as the pipeline will read it, or 400 with the first problem (a value out of range, a malformed IMEI…). */
-function normalized(record: PositionRecordInput): PositionRecordInput {
-  const parsed = parsePosition(JSON.stringify(record));
+/**
+ * The record as the pipeline will read it, its readings that do not fit dropped and named (dropped_readings), or
+ * 400 when its fix is unusable (coordinates out of range, a malformed IMEI…): what is answered 200 is stored.
+ */
+function normalized(record: Record<string, unknown>): Position {
+  const parsed = positionOf(record);
   if (!parsed.ok) throw new BadRequest(parsed.reason);
   return parsed.position;
 }

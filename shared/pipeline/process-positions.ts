@@ -183,7 +183,8 @@ async function trackApart(
       logger.error('vehicle batch failed; its records will be retried', { imei: entries[0]?.position.imei, error: error as Error });
       return { refused: [], failed: [...entries] };
     }
-    if (entries.length === 1) return { refused: [{ entry: entries[0] as VehicleEntry, reason: `refused by storage: ${reasonOf(error)}` }], failed: [] };
+    if (entries.length === 1)
+      return { refused: [{ entry: entries[0] as VehicleEntry, reason: `refused by storage: ${reasonOf(error)}` }], failed: [] };
     const byTimeEntries = [...entries].sort((a, b) => a.position.gps_datetime.localeCompare(b.position.gps_datetime));
     const half = Math.ceil(byTimeEntries.length / 2);
     const first = await trackApart(byTimeEntries.slice(0, half), track);
@@ -197,7 +198,9 @@ export function isTransient(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const aws = error as Error & { $retryable?: unknown; $fault?: string; code?: string; CancellationReasons?: Array<{ Code?: string }> };
   if (aws.name === 'TransactionCanceledException') {
-    return !(aws.CancellationReasons ?? []).some((reason) => reason.Code === 'ValidationError' || reason.Code === 'ItemCollectionSizeLimitExceeded');
+    return !(aws.CancellationReasons ?? []).some(
+      (reason) => reason.Code === 'ValidationError' || reason.Code === 'ItemCollectionSizeLimitExceeded',
+    );
   }
   if (aws.$retryable || aws.$fault === 'server') return true;
   if (TRANSIENT_NAMES.has(aws.name) || (aws.code !== undefined && TRANSIENT_CODES.has(aws.code))) return true;
