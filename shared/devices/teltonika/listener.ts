@@ -279,7 +279,7 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
       queue.take(1);
       return true;
     }
-    const frameBytes = 8 + header.readUInt32BE(4) + 4;
+    const frameBytes = header.length < 8 ? Number.POSITIVE_INFINITY : 8 + header.readUInt32BE(4) + 4;
     if (queue.length < frameBytes) {
       packetTimer ??= setTimeout(closeWith('packetTimeouts'), settings.packetTimeoutMs);
       return false;
