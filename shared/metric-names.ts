@@ -24,6 +24,12 @@ export const metricNames = {
   // the Teltonika listener (shared/devices/teltonika/service.ts), per minute
   teltonikaOpenConnections: 'TeltonikaOpenConnections',
   teltonikaHandshakesRejected: 'TeltonikaHandshakesRejected',
+  /** refused handshakes held before their answer: a source address past its budget of refusals (guessing) */
+  teltonikaHandshakesHeld: 'TeltonikaHandshakesHeld',
+  /** connections closed at once: over the task's or a source address's cap */
+  teltonikaConnectionsRefused: 'TeltonikaConnectionsRefused',
+  /** records of CRC-valid packets that could not be used (a jammed unit): acknowledged and dead-lettered */
+  teltonikaRecordsDeadLettered: 'TeltonikaRecordsDeadLettered',
   teltonikaCrcFailures: 'TeltonikaCrcFailures',
   teltonikaMalformedPackets: 'TeltonikaMalformedPackets',
   teltonikaRecordsAcked: 'TeltonikaRecordsAcked',

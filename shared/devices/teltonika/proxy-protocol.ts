@@ -22,8 +22,9 @@ export function readProxyHeader(bytes: Buffer): ProxyHeader | undefined {
   if (versionCommand >> 4 !== 2) throw new ProxyHeaderRefused(`PROXY protocol version ${versionCommand >> 4}`);
   const headerBytes = HEADER_BYTES + bytes.readUInt16BE(14);
   if (bytes.length < headerBytes) return undefined;
-  if ((versionCommand & 0x0f) === 0) return { kind: 'local', headerBytes };
   const family = (bytes[13] as number) >> 4;
+  // The NLB's health checks carry the header without the client's address (LOCAL, or AF_UNSPEC)
+  if ((versionCommand & 0x0f) === 0 || family === 0) return { kind: 'local', headerBytes };
   if (family === 1 && headerBytes >= HEADER_BYTES + 12) {
     return { kind: 'proxied', sourceAddress: [...bytes.subarray(16, 20)].join('.'), headerBytes };
   }
