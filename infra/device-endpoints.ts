@@ -2,12 +2,14 @@
  * The HTTP device entry points (docs/devices.md): one function per registry entry, on resources of their own
  * beside /api/ (`/devices/osmand/{token}`, `/devices/traccar[/{token}]`), with ANY method so the function answers a
  * wrong one in the envelope. They check their own device token (no api key), read the table for tokens and IMEIs,
- * and may only PutRecords on the positions stream.
+ * write only their token and IMEI buckets (`RATE#TOKEN#`, `RATE#IMEI#` items), and may only PutRecords on the
+ * positions stream.
  */
 import { join } from 'node:path';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, LambdaIntegration } from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -23,6 +25,9 @@ import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } fro
  * chain (docs/devices.md, "Security"), it protects the account's Lambda concurrency.
  */
 export const deviceGatewayThrottle = { rateLimit: 1000, burstLimit: 2000 } as const;
+
+/** The partition keys of the device buckets (shared/store/keys.ts: deviceTokenBucket, imeiBucket): all a device function writes. */
+const DEVICE_BUCKET_KEYS = ['RATE#TOKEN#*', 'RATE#IMEI#*'];
 
 export interface DeviceEndpointsProps {
   api: apigateway.RestApi;
@@ -48,12 +53,22 @@ export class DeviceEndpoints extends Construct {
         environment: { ...functionEnvironment(table, bucket), [env.positionsStreamName]: stream.streamName },
       });
       table.grantReadData(fn);
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': DEVICE_BUCKET_KEYS } },
+        }),
+      );
       stream.grant(fn, 'kinesis:PutRecords');
       const integration = new LambdaIntegration(fn);
       for (const path of endpoint.resources) resourceAt(api.root, path).addMethod('ANY', integration);
       this.functions.set(endpoint.name, fn);
     }
-    throttleApart(api, deviceEndpoints.flatMap((endpoint) => endpoint.resources));
+    throttleApart(
+      api,
+      deviceEndpoints.flatMap((endpoint) => endpoint.resources),
+    );
   }
 }
 
@@ -68,7 +83,10 @@ function throttleApart(api: apigateway.RestApi, paths: readonly string[]): void 
     ...paths.map((path) => ({
       ...stageWide,
       // CloudFormation's form of a path: each slash as ~1
-      resourcePath: `/${path.split('/').filter((part) => part !== '').join('~1')}`.replace(/^\//, '/~1'),
+      resourcePath: `/${path
+        .split('/')
+        .filter((part) => part !== '')
+        .join('~1')}`.replace(/^\//, '/~1'),
       httpMethod: '*',
       throttlingRateLimit: deviceGatewayThrottle.rateLimit,
       throttlingBurstLimit: deviceGatewayThrottle.burstLimit,

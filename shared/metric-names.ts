@@ -38,6 +38,8 @@ export const metricNames = {
   /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
   devicePositionsAccepted: 'DevicePositionsAccepted',
   devicePositionsRefused: 'DevicePositionsRefused',
+  /** device requests refused with 429: past the device token's or an IMEI's bucket */
+  deviceRequestsThrottled: 'DeviceRequestsThrottled',
   /** readings a device entry point dropped from their points (out of range, unreadable, too long): the points are kept */
   deviceReadingsDropped: 'DeviceReadingsDropped',
 } as const;

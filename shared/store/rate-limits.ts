@@ -9,7 +9,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Allowance, type BucketPolicy, intervalMs, latestPassingTat, passed, refused, tatAfter } from '../domain/token-bucket.ts';
 import { dynamo, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { type Key, keys } from './keys.ts';
 import { isConditionFailed } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
 
@@ -28,14 +28,19 @@ type Attempt = { tat: number } | { storedTat: number | undefined };
  * time the refusing write answered: a write that waited behind others (many requests of one process, locally) must
  * not be judged at the time it was sent, after later requests have already moved the bucket on.
  */
-export async function takeToken(keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
+export const takeToken = (keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> =>
+  takeFromBucket(keys.rateBucket(keyHash), policy, clock);
+
+/** takeToken for any bucket item (a device token's, an IMEI's: keys.ts). */
+export async function takeFromBucket(bucket: Key, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
+  const keyHash = bucket.pk;
   let judgedAt = clock();
   const seen = seenTats.get(keyHash);
-  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', keyHash, policy, judgedAt);
+  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', bucket, policy, judgedAt);
   if ('storedTat' in attempt) {
     judgedAt = clock();
     if (!isPastBurst(policy, judgedAt, attempt.storedTat)) {
-      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), keyHash, policy, judgedAt);
+      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), bucket, policy, judgedAt);
     }
   }
   if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
@@ -66,7 +71,7 @@ const SIDES = {
   },
 } as const;
 
-async function attemptSide(side: Side, keyHash: string, policy: BucketPolicy, nowMs: number): Promise<Attempt> {
+async function attemptSide(side: Side, bucket: Key, policy: BucketPolicy, nowMs: number): Promise<Attempt> {
   const interval = intervalMs(policy);
   const values =
     side === 'refill'
@@ -76,7 +81,7 @@ async function attemptSide(side: Side, keyHash: string, policy: BucketPolicy, no
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rateBucket(keyHash),
+        Key: bucket,
         UpdateExpression: SIDES[side].update,
         ConditionExpression: SIDES[side].condition,
         ExpressionAttributeNames: { '#tat': 'tat', '#ttl': tableDefinition.ttlAttribute },

@@ -7,9 +7,9 @@ import * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceEndpoints, operations } from '../../functions/registry.ts';
+import { deviceGatewayThrottle } from '../../infra/device-endpoints.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { gatewayAnswerBody, gatewayAnswers } from '../../infra/gateway-answers.ts';
-import { deviceGatewayThrottle } from '../../infra/device-endpoints.ts';
 import {
   TELTONIKA_ALLOWED_CIDRS_CONTEXT,
   TELTONIKA_TLS_CERTIFICATE_CONTEXT,
@@ -176,13 +176,17 @@ describe('the device entry points', () => {
   });
 
   it.each(deviceEndpoints.map((endpoint) => [endpoint.name]))(
-    '%s may put records on the positions stream and read the table, never write it',
+    '%s may put records on the positions stream and read the table, and write only its token and IMEI buckets',
     (name) => {
       const [logicalId, fn] = deviceFunctionOf(name);
       const actions = actionsGrantedTo(logicalId);
       expect(actions).toContain('kinesis:PutRecords');
       expect(actions).toContain('dynamodb:BatchGetItem');
-      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual(['dynamodb:UpdateItem']);
+      const update = statementsGrantedTo(logicalId).find((statement) => statement.Action === 'dynamodb:UpdateItem') as {
+        Condition?: unknown;
+      };
+      expect(update.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#TOKEN#*', 'RATE#IMEI#*'] } });
       expect(fn.Properties.Environment.Variables).toMatchObject({ POSITIONS_STREAM_NAME: { Ref: expect.stringMatching(/Positions/) } });
     },
   );

@@ -106,7 +106,11 @@ export interface TeltonikaListener {
 }
 
 type Settings = Omit<TeltonikaListenerOptions, keyof typeof TELTONIKA_DEFAULTS> & {
-  -readonly [K in keyof typeof TELTONIKA_DEFAULTS]: K extends 'refusals' ? BucketPolicy : (typeof TELTONIKA_DEFAULTS)[K] extends boolean ? boolean : number;
+  -readonly [K in keyof typeof TELTONIKA_DEFAULTS]: K extends 'refusals'
+    ? BucketPolicy
+    : (typeof TELTONIKA_DEFAULTS)[K] extends boolean
+      ? boolean
+      : number;
 };
 
 /** What the connections of one listener share. */

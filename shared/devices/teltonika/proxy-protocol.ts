@@ -8,8 +8,7 @@ const HEADER_BYTES = 16;
 
 export type ProxyHeader =
   /** LOCAL: the balancer's own connection (its health check): the socket's address is the one */
-  | { kind: 'local'; headerBytes: number }
-  | { kind: 'proxied'; sourceAddress: string; headerBytes: number };
+  { kind: 'local'; headerBytes: number } | { kind: 'proxied'; sourceAddress: string; headerBytes: number };
 
 export class ProxyHeaderRefused extends Error {}
 
