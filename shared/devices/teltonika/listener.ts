@@ -57,6 +57,14 @@ export interface TeltonikaListenerOptions {
   unknownImeiMemoryMs?: number;
 }
 
+/**
+ * Reads after a small chunk wait this long, so bytes trickled one at a time gather in the socket's buffer and are
+ * read together: a packet sent a byte at a time costs a few reads, not one per byte. Units send whole packets and
+ * wait for the ack, so they never wait on it; the packet deadline still runs from the first byte.
+ */
+const SMALL_CHUNK_BYTES = 1024;
+const READ_COALESCE_MS = 100;
+
 /** The defaults (docs/devices.md, "Security", says why each is what it is). */
 export const TELTONIKA_DEFAULTS = {
   proxyProtocol: false,
@@ -144,7 +152,9 @@ export async function startTeltonikaListener(options: TeltonikaListenerOptions):
   };
   const shared: Shared = { settings, counters, guard: new SourceGuard(settings), live: new Map() };
   const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  // A socket stops reading from the kernel as soon as it holds a chunk nobody took: bytes trickled one at a time
+  // wait in the kernel's buffer and come up together at the next read (READ_COALESCE_MS), not as a read each.
+  const server: Server = createServer({ highWaterMark: 1 }, (socket) => {
     sockets.add(socket);
     counters.connections++;
     counters.openConnections++;
@@ -179,6 +189,12 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
   let device: { imei: string; fuelSensor: FuelSensorSetting } | undefined;
   let handshaking = false;
   let working = false;
+  /** bytes the queue must hold before parsing can progress */
+  let needed = 1;
+  let coalescing = false;
+  let lastReadSmall = false;
+  /** false once the connection only waits to answer 00 and close */
+  let reading = true;
   let packetTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
 
@@ -223,15 +239,20 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
   };
 
   const readProxy = (): boolean => {
-    const header = readProxyHeader(queue.peek(Math.max(16, Math.min(queue.length, 16 + 216))));
-    if (!header) return false;
+    const header = readProxyHeader(queue.peek(Math.min(queue.length, 16 + 216)));
+    if (!header) {
+      needed = queue.length < 16 ? 16 : 16 + queue.peek(16).readUInt16BE(14);
+      return false;
+    }
     queue.take(header.headerBytes);
     return admit(header.kind === 'proxied' ? header.sourceAddress : (socket.remoteAddress ?? 'unknown'));
   };
 
   const handshake = async (address: string): Promise<boolean> => {
+    needed = 2;
     if (queue.length < 2) return false;
-    const hello = readImei(queue.peek(2 + queue.peek(2).readUInt16BE(0)));
+    needed = 2 + queue.peek(2).readUInt16BE(0);
+    const hello = readImei(queue.peek(needed));
     if (!hello) return false;
     queue.take(queue.peek(2).readUInt16BE(0) + 2);
     const known = !guard.isKnownUnknown(hello.imei);
@@ -267,8 +288,7 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
     logger.warn('teltonika handshake refused: no vehicle has this IMEI', { imei, remote_address: address, held: !atOnce });
     clearTimeout(handshakeTimer);
     // Whatever the refused unit sends after its IMEI is not read: the connection only says 00 and closes.
-    socket.removeAllListeners('data');
-    socket.pause();
+    reading = false;
     const answer = () => socket.end(Buffer.from([0x00]), () => socket.destroy());
     if (atOnce) answer();
     else setTimeout(answer, settings.refusalHoldMs).unref();
@@ -276,6 +296,7 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
 
   /** Handles the next frame; false when more bytes are needed (or the connection is done). */
   const nextFrame = async (imei: string, fuelSensor: FuelSensorSetting): Promise<boolean> => {
+    needed = 1;
     if (queue.length === 0) return false;
     const header = queue.peek(8);
     const start = readFrame(header, settings.maxPacketBytes);
@@ -285,6 +306,8 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
     }
     const frameBytes = header.length < 8 ? Number.POSITIVE_INFINITY : 8 + header.readUInt32BE(4) + 4;
     if (queue.length < frameBytes) {
+      needed = Math.min(frameBytes, 12);
+      if (header.length === 8) needed = frameBytes;
       packetTimer ??= setTimeout(closeWith('packetTimeouts'), settings.packetTimeoutMs);
       return false;
     }
@@ -339,7 +362,6 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
     if (working) return;
     working = true;
     // Reading waits while a packet is being stored: a unit sends its next packet only after the ack anyway.
-    socket.pause();
     try {
       while (!socket.destroyed) {
         let progressed: boolean;
@@ -352,8 +374,36 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
       refuse(error);
     } finally {
       working = false;
-      if (!socket.destroyed && socket.listenerCount('data') > 0) socket.resume();
+      readOn();
     }
+  };
+
+  /** Takes in every byte the socket holds (a read copies them once), then parses when they can make progress. */
+  const drain = (): void => {
+    if (socket.destroyed || !reading || working || coalescing) return;
+    let read = 0;
+    for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) {
+      queue.push(chunk);
+      read += chunk.length;
+    }
+    if (read === 0) return;
+    lastReadSmall = read < SMALL_CHUNK_BYTES;
+    if (queue.length >= needed) void work();
+    else readOn();
+  };
+
+  /** Reads on at once after a large read, READ_COALESCE_MS after a small one. */
+  const readOn = (): void => {
+    if (!lastReadSmall) {
+      drain();
+      return;
+    }
+    coalescing = true;
+    setTimeout(() => {
+      coalescing = false;
+      lastReadSmall = false;
+      drain();
+    }, READ_COALESCE_MS).unref();
   };
 
   const refuse = (error: unknown): void => {
@@ -372,8 +422,5 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
   };
 
   if (source !== undefined && !admit(source)) return;
-  socket.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    void work();
-  });
+  socket.on('readable', drain);
 }
