@@ -167,7 +167,7 @@ describe('traccarPositions refuses', () => {
   it.each([
     [{ attributes: { odometer: 'far' } }, ['odometer_km']],
     [{ attributes: { sat: 300, fuel: 2 ** 62 } }, ['fuel_raw', 'satellites']],
-    [{ attributes: { driverUniqueId: 'x'.repeat(3000) } }, ['driver_tag_id']],
+    [{ attributes: { driverUniqueId: 'x'.repeat(65) } }, ['driver_tag_id']],
     [{ attributes: { driverUniqueId: { nested: true } } }, ['driver_tag_id']],
   ])('keeps the point of %j without the readings that do not fit, and names them on the record', async (overrides, dropped) => {
     // Prepare
