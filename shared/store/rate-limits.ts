@@ -16,7 +16,7 @@ import { tableDefinition } from './table-definition.ts';
 /** How long after a bucket is full again DynamoDB's TTL may remove its item (a full bucket and no item are the same). */
 const TTL_GRACE_S = 60;
 
-/** The TAT this container last saw per key: a hint for the side to try first, never a decision. */
+/** The TAT this container last saw per bucket: a hint for the side to try first, never a decision. */
 const seenTats = new Map<string, number>();
 const MAX_SEEN_KEYS = 10_000;
 
@@ -33,9 +33,9 @@ export const takeToken = (keyHash: string, policy: BucketPolicy, clock: () => nu
 
 /** takeToken for any bucket item (a device token's, an IMEI's: keys.ts). */
 export async function takeFromBucket(bucket: Key, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
-  const keyHash = bucket.pk;
+  const name = bucket.pk;
   let judgedAt = clock();
-  const seen = seenTats.get(keyHash);
+  const seen = seenTats.get(name);
   let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', bucket, policy, judgedAt);
   if ('storedTat' in attempt) {
     judgedAt = clock();
@@ -43,9 +43,9 @@ export async function takeFromBucket(bucket: Key, policy: BucketPolicy, clock: (
       attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), bucket, policy, judgedAt);
     }
   }
-  if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
+  if ('tat' in attempt) return remember(name, attempt.tat, passed(policy, judgedAt, attempt.tat));
   const { storedTat } = attempt;
-  if (isPastBurst(policy, judgedAt, storedTat)) return remember(keyHash, storedTat, refused(policy, judgedAt, storedTat));
+  if (isPastBurst(policy, judgedAt, storedTat)) return remember(name, storedTat, refused(policy, judgedAt, storedTat));
   // A TAT only grows, so a retry that fails without refusing is a drain that found the bucket idle and a refill that
   // found another request had refilled it meanwhile: the bucket was full a moment ago, so letting this one request
   // pass uncounted cannot take a client past its limit, where refusing it would punish the store's bookkeeping.
