@@ -2,7 +2,7 @@
  * The Teltonika listener against poison packets, guessing, floods and slow connections, over real sockets on
  * 127.0.0.1 (docs/devices.md, "Security"). Each case runs its own listener with the limits it probes made small.
  */
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionClosed, DeviceSocket, TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8, CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
 import { crc16Ibm } from '../../shared/devices/teltonika/crc16.ts';
@@ -10,12 +10,10 @@ import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/enco
 import { startTeltonikaListener, type TeltonikaListener, type TeltonikaListenerOptions } from '../../shared/devices/teltonika/listener.ts';
 import { proxyHeaderV4 } from '../../shared/devices/teltonika/proxy-protocol.ts';
 import { findVehicleByImei } from '../../shared/store/vehicles.ts';
-import { createApi } from '../support/api.ts';
 import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { archivedRecords } from '../support/device-builders.ts';
+import { archivedRecords, storedPositions } from '../support/device-builders.ts';
 import { anAvlRecord, io, switchableSink } from '../support/teltonika.ts';
 
-const api = createApi(() => inject('apiUrl'));
 const HOST = '127.0.0.1';
 const sink = switchableSink();
 const listeners: TeltonikaListener[] = [];
@@ -47,16 +45,6 @@ function packetOf(data: Buffer): Buffer {
   return Buffer.concat([header, data, crc]);
 }
 
-async function storedPositions(user: TestUser, vehicleUid: number): Promise<Array<Record<string, unknown>>> {
-  const res = await api.get('getPositions', {
-    api_key: user.key,
-    vehicle_uid: vehicleUid,
-    start_datetime: '2026-03-01 00:00:00',
-    end_datetime: '2026-03-07 00:00:00',
-  });
-  return res.body.positions;
-}
-
 /** The one byte the listener answers a handshake with, or 'silent' when none comes within `ms`. */
 async function handshakeAnswer(connection: DeviceSocket, imei: string, ms = 2000): Promise<string> {
   await connection.write(encodeImei(imei));
@@ -84,7 +72,7 @@ describe('packets whose content cannot be used', () => {
     // Assess
     expect([jammed, next]).toEqual([2, 1]);
     expect(listener.counters.recordsDeadLettered).toBe(1);
-    expect(await storedPositions(user, vehicleUid)).toHaveLength(2);
+    expect(await storedPositions(user, vehicleUid, '2026-03-02')).toHaveLength(2);
     expect(await archivedRecords(imei, 'dead-letter')).toEqual([
       expect.objectContaining({ reason: 'gps_datetime must be ISO 8601 with an offset' }),
     ]);
@@ -103,7 +91,9 @@ describe('packets whose content cannot be used', () => {
     // Assess
     expect(acked).toBe(2);
     expect(listener.counters.recordsDeadLettered).toBe(1);
-    expect(await storedPositions(user, vehicleUid)).toEqual([expect.objectContaining({ gps_datetime: '2026-03-02 09:01:00' })]);
+    expect(await storedPositions(user, vehicleUid, '2026-03-02')).toEqual([
+      expect.objectContaining({ gps_datetime: '2026-03-02 09:01:00' }),
+    ]);
     device.close();
   });
 
@@ -132,7 +122,7 @@ describe('packets whose content cannot be used', () => {
     );
     // Assess
     expect(acked).toBe(1);
-    expect(await storedPositions(user, vehicleUid)).toEqual([expect.objectContaining({ driver_id: null })]);
+    expect(await storedPositions(user, vehicleUid, '2026-03-02')).toEqual([expect.objectContaining({ driver_id: null })]);
     expect((await archivedRecords(imei)).at(-1)).toMatchObject({ dropped_readings: ['driver_tag_id'] });
     device.close();
   });

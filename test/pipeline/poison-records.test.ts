@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PositionRecord } from '../../shared/domain/tracking/position.ts';
 import { isTransient } from '../../shared/pipeline/process-positions.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
@@ -12,30 +13,8 @@ import { aPositionRecord, CLIENT, DEPOT, drive, ingest } from '../support/positi
 
 const DAY = '2026-11-05';
 const RECEIVED = new Date(`${DAY}T08:00:00.000Z`);
-const FIELDS = [
-  'imei',
-  'gps_datetime',
-  'latitude',
-  'longitude',
-  'speed',
-  'heading',
-  'ignition',
-  'odometer_km',
-  'engine_hours',
-  'fuel_raw',
-  'supp_volt',
-  'int_batt_volt',
-  'int_temp',
-  'ext_temp',
-  'driver_tag_id',
-  'device_type',
-  'config',
-  'valid',
-  'satellites',
-  'protocol',
-  'received_at',
-  'dropped_readings',
-];
+/** Every field a record may carry. */
+const FIELDS = Object.keys(PositionRecord.entries);
 
 /** Any value of any type and size: JSON of every kind, texts up to 5,000 characters, numbers DynamoDB cannot store. */
 const anyValue = fc.oneof(
