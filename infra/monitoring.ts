@@ -249,16 +249,22 @@ export class Monitoring extends Construct {
     const oneMinute = { period: Duration.minutes(1), statistic: 'Maximum' };
     return [
       new cloudwatch.GraphWidget({
-        title: 'Teltonika: open connections, records acknowledged and not',
+        title: 'Teltonika: open connections, records acknowledged, not acknowledged and dead-lettered',
         left: [teltonika.metric(metricNames.teltonikaOpenConnections, 'Sum', Duration.minutes(1))],
-        right: [metricNames.teltonikaRecordsAcked, metricNames.teltonikaRecordsNotAcked].map((name) => teltonika.metric(name)),
+        right: [metricNames.teltonikaRecordsAcked, metricNames.teltonikaRecordsNotAcked, metricNames.teltonikaRecordsDeadLettered].map(
+          (name) => teltonika.metric(name),
+        ),
         width: 12,
       }),
       new cloudwatch.GraphWidget({
-        title: 'Teltonika: refused handshakes, CRC failures, malformed packets; task CPU %',
-        left: [metricNames.teltonikaHandshakesRejected, metricNames.teltonikaCrcFailures, metricNames.teltonikaMalformedPackets].map(
-          (name) => teltonika.metric(name),
-        ),
+        title: 'Teltonika: refused and held handshakes, refused connections, CRC failures, malformed packets; task CPU %',
+        left: [
+          metricNames.teltonikaHandshakesRejected,
+          metricNames.teltonikaHandshakesHeld,
+          metricNames.teltonikaConnectionsRefused,
+          metricNames.teltonikaCrcFailures,
+          metricNames.teltonikaMalformedPackets,
+        ].map((name) => teltonika.metric(name)),
         right: [teltonika.service.metricCpuUtilization(oneMinute)],
         width: 12,
       }),
