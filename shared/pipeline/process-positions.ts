@@ -109,11 +109,16 @@ export async function processPositions(
     writeRequests: 0,
   };
   const namer = new PlaceNamer();
-  const track = async (imei: string, entries: readonly VehicleEntry[]) => {
+  /** `again`: a part of records tracked apart, after an earlier part changed or failed: the vehicle is read anew */
+  const track = async (imei: string, entries: readonly VehicleEntry[], again: boolean) => {
+    const vehicle = again ? (await findTrackedVehicles([imei])).get(imei) : tracked.get(imei);
     const found = await trackVehicle(
-      tracked.get(imei) as TrackedVehicle,
+      vehicle as TrackedVehicle,
       entries.map((entry) => entry.position),
-      { receivedAt: given ?? new Date(), namer },
+      {
+        receivedAt: given ?? new Date(),
+        namer,
+      },
     );
     outcome.trips += found.trips;
     outcome.fills += found.fills;
@@ -125,7 +130,7 @@ export async function processPositions(
   };
   await Promise.all(
     [...byImei].map(async ([imei, entries]) => {
-      const { refused, failed } = await trackApart(entries, (part) => track(imei, part));
+      const { refused, failed } = await trackApart(entries, (part, again) => track(imei, part, again));
       for (const { entry, reason } of refused) {
         logger.error('position refused by storage; dead-lettered, the vehicle carries on', { imei, id: entry.id, reason });
         rejected.push({ id: entry.id, reason });
@@ -173,10 +178,11 @@ type VehicleEntry = { id: string; position: Position };
  */
 async function trackApart(
   entries: readonly VehicleEntry[],
-  track: (entries: readonly VehicleEntry[]) => Promise<void>,
+  track: (entries: readonly VehicleEntry[], again: boolean) => Promise<void>,
+  again = false,
 ): Promise<{ refused: Array<{ entry: VehicleEntry; reason: string }>; failed: VehicleEntry[] }> {
   try {
-    await track(entries);
+    await track(entries, again);
     return { refused: [], failed: [] };
   } catch (error) {
     if (isTransient(error)) {
@@ -187,8 +193,8 @@ async function trackApart(
       return { refused: [{ entry: entries[0] as VehicleEntry, reason: `refused by storage: ${reasonOf(error)}` }], failed: [] };
     const byTimeEntries = [...entries].sort((a, b) => a.position.gps_datetime.localeCompare(b.position.gps_datetime));
     const half = Math.ceil(byTimeEntries.length / 2);
-    const first = await trackApart(byTimeEntries.slice(0, half), track);
-    const second = await trackApart(byTimeEntries.slice(half), track);
+    const first = await trackApart(byTimeEntries.slice(0, half), track, true);
+    const second = await trackApart(byTimeEntries.slice(half), track, true);
     return { refused: [...first.refused, ...second.refused], failed: [...first.failed, ...second.failed] };
   }
 }
