@@ -19,7 +19,7 @@ import { logger } from '../../logger.ts';
 import type { PositionSink } from '../position-sink.ts';
 import { ByteQueue } from './byte-queue.ts';
 import { AvlRefusal, decodeAvlData, readFrame, readImei } from './codec.ts';
-import { ProxyHeaderRefused, readProxyHeader } from './proxy-protocol.ts';
+import { MAX_PROXY_HEADER_BYTES, ProxyHeaderRefused, readProxyHeader } from './proxy-protocol.ts';
 import { toPositionRecord } from './records.ts';
 import { SourceGuard } from './source-guard.ts';
 
@@ -239,7 +239,7 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
   };
 
   const readProxy = (): boolean => {
-    const header = readProxyHeader(queue.peek(Math.min(queue.length, 16 + 216)));
+    const header = readProxyHeader(queue.peek(Math.min(queue.length, MAX_PROXY_HEADER_BYTES)));
     if (!header) {
       needed = queue.length < 16 ? 16 : 16 + queue.peek(16).readUInt16BE(14);
       return false;

@@ -5,6 +5,8 @@
  */
 const SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
 const HEADER_BYTES = 16;
+/** The longest header read (addresses and TLVs): the NLB's few TLVs fit many times over; longer is not a balancer's. */
+export const MAX_PROXY_HEADER_BYTES = 1024;
 
 export type ProxyHeader =
   /** LOCAL: the balancer's own connection (its health check): the socket's address is the one */
@@ -20,6 +22,7 @@ export function readProxyHeader(bytes: Buffer): ProxyHeader | undefined {
   const versionCommand = bytes[12] as number;
   if (versionCommand >> 4 !== 2) throw new ProxyHeaderRefused(`PROXY protocol version ${versionCommand >> 4}`);
   const headerBytes = HEADER_BYTES + bytes.readUInt16BE(14);
+  if (headerBytes > MAX_PROXY_HEADER_BYTES) throw new ProxyHeaderRefused(`a PROXY header of ${headerBytes} bytes`);
   if (bytes.length < headerBytes) return undefined;
   const family = (bytes[13] as number) >> 4;
   // The NLB's health checks carry the header without the client's address (LOCAL, or AF_UNSPEC)
