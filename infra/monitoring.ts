@@ -197,13 +197,25 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(...this.teltonikaWidgets(teltonika));
   }
 
-  /** The Teltonika listener (docs/devices.md): units refused, corrupt packets, records the stream did not take, no task up. */
+  /** The Teltonika listener (docs/devices.md): units refused and guessing bursts, corrupt packets, jammed units, records the stream did not take, no task up. */
   private teltonikaAlarms(teltonika: TeltonikaService): void {
     this.alarm(
       'TeltonikaHandshakesRejected',
       'At least 20 Teltonika handshakes a 5 minutes were refused for 15 minutes: units report an IMEI no vehicle has ' +
         '(register it with `admin vehicle add`), or something is scanning the device port.',
       { metric: teltonika.metric(metricNames.teltonikaHandshakesRejected), threshold: 20, evaluationPeriods: 3 },
+    );
+    this.alarm(
+      'TeltonikaHandshakeRefusalBurst',
+      'At least 300 Teltonika handshakes were refused in 5 minutes: someone is guessing IMEIs (the log names each ' +
+        'remote address; sources past their budget are already held), or a fleet was unregistered by mistake.',
+      { metric: teltonika.metric(metricNames.teltonikaHandshakesRejected), threshold: 300, evaluationPeriods: 1 },
+    );
+    this.alarm(
+      'TeltonikaRecordsDeadLettered',
+      'Teltonika records of CRC-valid packets could not be used (a jammed unit: a time like 2^60 ms, coordinates out of ' +
+        'range, a packet unreadable inside): acknowledged so the unit moves on, and in positions/dead-letter/ with the reason.',
+      { metric: teltonika.metric(metricNames.teltonikaRecordsDeadLettered), threshold: 1, evaluationPeriods: 1 },
     );
     this.alarm(
       'TeltonikaCrcFailures',
@@ -237,16 +249,22 @@ export class Monitoring extends Construct {
     const oneMinute = { period: Duration.minutes(1), statistic: 'Maximum' };
     return [
       new cloudwatch.GraphWidget({
-        title: 'Teltonika: open connections, records acknowledged and not',
+        title: 'Teltonika: open connections, records acknowledged, not acknowledged and dead-lettered',
         left: [teltonika.metric(metricNames.teltonikaOpenConnections, 'Sum', Duration.minutes(1))],
-        right: [metricNames.teltonikaRecordsAcked, metricNames.teltonikaRecordsNotAcked].map((name) => teltonika.metric(name)),
+        right: [metricNames.teltonikaRecordsAcked, metricNames.teltonikaRecordsNotAcked, metricNames.teltonikaRecordsDeadLettered].map(
+          (name) => teltonika.metric(name),
+        ),
         width: 12,
       }),
       new cloudwatch.GraphWidget({
-        title: 'Teltonika: refused handshakes, CRC failures, malformed packets; task CPU %',
-        left: [metricNames.teltonikaHandshakesRejected, metricNames.teltonikaCrcFailures, metricNames.teltonikaMalformedPackets].map(
-          (name) => teltonika.metric(name),
-        ),
+        title: 'Teltonika: refused and held handshakes, refused connections, CRC failures, malformed packets; task CPU %',
+        left: [
+          metricNames.teltonikaHandshakesRejected,
+          metricNames.teltonikaHandshakesHeld,
+          metricNames.teltonikaConnectionsRefused,
+          metricNames.teltonikaCrcFailures,
+          metricNames.teltonikaMalformedPackets,
+        ].map((name) => teltonika.metric(name)),
         right: [teltonika.service.metricCpuUtilization(oneMinute)],
         width: 12,
       }),

@@ -18,9 +18,15 @@ import { serviceStack } from './service-stack.ts';
 /**
  * The CDK context value listing the source addresses Teltonika units may connect from, comma-separated CIDRs
  * (`cdk deploy -c teltonikaAllowedCidrs=203.0.113.0/24,198.51.100.7/32`: the mobile operator's APN range, a private
- * APN's NAT). Without it the port is open to the Internet and synth warns.
+ * APN's NAT; `0.0.0.0/0` only when written out). Without it the device ports admit no source and synth warns.
  */
 export const TELTONIKA_ALLOWED_CIDRS_CONTEXT = 'teltonikaAllowedCidrs';
+
+/**
+ * The CDK context value naming an ACM certificate (its ARN) for the TLS port: the load balancer terminates TLS
+ * with it and passes the plain bytes to the listener. Without it there is no TLS port.
+ */
+export const TELTONIKA_TLS_CERTIFICATE_CONTEXT = 'teltonikaTlsCertificateArn';
 
 /**
  * Sized from `npm run bench -- devices` (docs/cost.md, "Device entry points"): one 0.25 vCPU task takes far more
@@ -28,6 +34,8 @@ export const TELTONIKA_ALLOWED_CIDRS_CONTEXT = 'teltonikaAllowedCidrs';
  */
 export const teltonikaSettings = {
   port: 5027,
+  /** TLS, terminated by the load balancer, when a certificate is given */
+  tlsPort: 5028,
   cpu: 256,
   memoryMiB: 512,
   minTasks: 2,
@@ -43,7 +51,8 @@ export interface TeltonikaServiceProps {
 }
 
 /**
- * Teltonika units → Network Load Balancer (TCP :5027, source addresses from the deployment setting) → the listener
+ * Teltonika units → Network Load Balancer (TCP :5027, and TLS :5028 with a certificate; source addresses from the
+ * deployment setting; PROXY protocol v2 to the targets, so the listener sees each unit's address) → the listener
  * (shared/devices/teltonika/service.ts) on ECS Fargate, arm64 → the positions stream. The image is built from this
  * repository by `cdk deploy`.
  */
@@ -75,14 +84,18 @@ export class TeltonikaService extends Construct {
       allowAllOutbound: false,
     });
     const allowed = this.allowedSources();
-    for (const cidr of allowed) balancerGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(port), `Teltonika units from ${cidr}`);
+    const certificateArn = this.node.tryGetContext(TELTONIKA_TLS_CERTIFICATE_CONTEXT) as string | undefined;
+    const devicePorts = certificateArn ? [port, teltonikaSettings.tlsPort] : [port];
+    for (const cidr of allowed)
+      for (const devicePort of devicePorts)
+        balancerGroup.addIngressRule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(devicePort), `Teltonika units from ${cidr}`);
     if (allowed.includes('0.0.0.0/0'))
       NagSuppressions.addResourceSuppressions(balancerGroup, [
         {
           id: 'AwsSolutions-EC23',
           reason:
-            `No ${TELTONIKA_ALLOWED_CIDRS_CONTEXT} given: units on public mobile data have no fixed address; the listener answers only ` +
-            'the Teltonika handshake of a registered IMEI.',
+            `${TELTONIKA_ALLOWED_CIDRS_CONTEXT} says 0.0.0.0/0: units on public mobile data have no fixed address; the listener ` +
+            'answers only the handshake of a registered IMEI and holds refusals past each source address budget (docs/devices.md, "Security").',
         },
       ]);
 
@@ -112,6 +125,7 @@ export class TeltonikaService extends Construct {
         [env.positionsStreamName]: stream.streamName,
         [env.tableName]: table.tableName,
         DEVICE_TCP_PORT: String(port),
+        [env.teltonikaProxyProtocol]: 'true',
       },
       logging: ecs.LogDrivers.awsLogs({
         streamPrefix: 'teltonika',
@@ -148,6 +162,18 @@ export class TeltonikaService extends Construct {
       healthCheck: { protocol: elbv2.Protocol.TCP, interval: Duration.seconds(30) },
     });
     this.targetGroup.setAttribute('deregistration_delay.connection_termination.enabled', 'true');
+    // Every connection reaches a task from the balancer's address: the header names the unit's, which the listener's
+    // per-source limits count by (only the balancer can reach a task, so no one else can send a header).
+    this.targetGroup.setAttribute('proxy_protocol_v2.enabled', 'true');
+    if (certificateArn) {
+      this.loadBalancer.addListener('DevicesTls', {
+        port: teltonikaSettings.tlsPort,
+        protocol: elbv2.Protocol.TLS,
+        certificates: [elbv2.ListenerCertificate.fromArn(certificateArn)],
+        sslPolicy: elbv2.SslPolicy.RECOMMENDED_TLS,
+        defaultTargetGroups: [this.targetGroup],
+      });
+    }
 
     const scaling = this.service.autoScaleTaskCount({ minCapacity: teltonikaSettings.minTasks, maxCapacity: teltonikaSettings.maxTasks });
     scaling.scaleOnCpuUtilization('Cpu', { targetUtilizationPercent: teltonikaSettings.cpuTargetPercent });
@@ -158,7 +184,7 @@ export class TeltonikaService extends Construct {
 
     new CfnOutput(serviceStack(scope), 'TeltonikaHost', {
       value: this.loadBalancer.loadBalancerDnsName,
-      description: `Teltonika units: server domain; port ${port}, protocol TCP (docs/devices.md)`,
+      description: `Teltonika units: server domain; port ${port}, protocol TCP${certificateArn ? `, or TLS on ${teltonikaSettings.tlsPort}` : ''} (docs/devices.md)`,
     });
   }
 
@@ -179,9 +205,9 @@ export class TeltonikaService extends Construct {
       return cidrs;
     }
     Annotations.of(this).addWarningV2(
-      'fleet:teltonika-open',
-      `the Teltonika port is open to every address: deploy with -c ${TELTONIKA_ALLOWED_CIDRS_CONTEXT}=<cidr>,<cidr> to limit it`,
+      'fleet:teltonika-closed',
+      `the Teltonika port admits no source: set -c ${TELTONIKA_ALLOWED_CIDRS_CONTEXT}=<cidr>,<cidr> (0.0.0.0/0 for every address)`,
     );
-    return ['0.0.0.0/0'];
+    return [];
   }
 }

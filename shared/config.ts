@@ -38,6 +38,11 @@ export const env = {
   positionsStreamName: 'POSITIONS_STREAM_NAME',
   kinesisEndpoint: 'KINESIS_ENDPOINT',
   deviceTokenCacheSeconds: 'DEVICE_TOKEN_CACHE_SECONDS',
+  deviceRateLimitPerImeiPerSecond: 'DEVICE_RATE_LIMIT_PER_IMEI_PER_SECOND',
+  deviceRateLimitPerImeiBurst: 'DEVICE_RATE_LIMIT_PER_IMEI_BURST',
+  deviceRateLimitPerTokenPerSecond: 'DEVICE_RATE_LIMIT_PER_TOKEN_PER_SECOND',
+  deviceRateLimitPerTokenBurst: 'DEVICE_RATE_LIMIT_PER_TOKEN_BURST',
+  teltonikaProxyProtocol: 'TELTONIKA_PROXY_PROTOCOL',
   // places: reverse geocoding and Amazon Location routes (docs/positions-pipeline.md, "Place names")
   geocodingProvider: 'GEOCODING_PROVIDER',
   geocodingTimeoutMs: 'GEOCODING_TIMEOUT_MS',
@@ -115,6 +120,12 @@ export const awsClientTimeouts = () => ({
  */
 export const rateLimitDefaults = { perSecond: 150, burst: 300 } as const satisfies BucketPolicy;
 
+/** A unit, a phone: 10 a second, 100 at once; a Traccar server forwarding a fleet on one token: 200 a second, 1,000 at once. */
+export const deviceRateLimitDefaults = {
+  perImei: { perSecond: 10, burst: 100 },
+  perToken: { perSecond: 200, burst: 1000 },
+} as const satisfies Record<string, BucketPolicy>;
+
 export const config = {
   tableName: (): string => text('tableName') ?? 'fleet-tracking',
   bucketName: (): string => text('bucketName') ?? 'fleet-tracking-local',
@@ -176,6 +187,19 @@ function devicesConfig() {
     kinesisEndpoint: (): string | undefined => text('kinesisEndpoint'),
     /** how long a found device token (and a token's IMEIs) may be cached: a revoked token stops within this; 0 turns it off */
     deviceTokenCacheMs: (): number => cacheMs('deviceTokenCacheSeconds'),
+    /** each IMEI's and each device token's token bucket on the HTTP device endpoints (docs/devices.md, "Security") */
+    deviceRateLimits: (): { perImei: BucketPolicy; perToken: BucketPolicy } => ({
+      perImei: {
+        perSecond: positiveNumber('deviceRateLimitPerImeiPerSecond', deviceRateLimitDefaults.perImei.perSecond),
+        burst: positiveNumber('deviceRateLimitPerImeiBurst', deviceRateLimitDefaults.perImei.burst),
+      },
+      perToken: {
+        perSecond: positiveNumber('deviceRateLimitPerTokenPerSecond', deviceRateLimitDefaults.perToken.perSecond),
+        burst: positiveNumber('deviceRateLimitPerTokenBurst', deviceRateLimitDefaults.perToken.burst),
+      },
+    }),
+    /** the Teltonika listener reads a PROXY protocol v2 header first (behind the NLB, which sends it) */
+    teltonikaProxyProtocol: (): boolean => text('teltonikaProxyProtocol') === 'true',
   };
 }
 

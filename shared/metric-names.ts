@@ -24,6 +24,12 @@ export const metricNames = {
   // the Teltonika listener (shared/devices/teltonika/service.ts), per minute
   teltonikaOpenConnections: 'TeltonikaOpenConnections',
   teltonikaHandshakesRejected: 'TeltonikaHandshakesRejected',
+  /** refused handshakes held before their answer: a source address past its budget of refusals (guessing) */
+  teltonikaHandshakesHeld: 'TeltonikaHandshakesHeld',
+  /** connections closed at once: over the task's or a source address's cap */
+  teltonikaConnectionsRefused: 'TeltonikaConnectionsRefused',
+  /** records of CRC-valid packets that could not be used (a jammed unit): acknowledged and dead-lettered */
+  teltonikaRecordsDeadLettered: 'TeltonikaRecordsDeadLettered',
   teltonikaCrcFailures: 'TeltonikaCrcFailures',
   teltonikaMalformedPackets: 'TeltonikaMalformedPackets',
   teltonikaRecordsAcked: 'TeltonikaRecordsAcked',
@@ -32,6 +38,10 @@ export const metricNames = {
   /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
   devicePositionsAccepted: 'DevicePositionsAccepted',
   devicePositionsRefused: 'DevicePositionsRefused',
+  /** device requests refused with 429: past the device token's or an IMEI's bucket */
+  deviceRequestsThrottled: 'DeviceRequestsThrottled',
+  /** readings a device entry point dropped from their points (out of range, unreadable, too long): the points are kept */
+  deviceReadingsDropped: 'DeviceReadingsDropped',
 } as const;
 
 /** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */
@@ -44,4 +54,5 @@ export const faultMetricNames = {
   'fuel dropout': 'FuelDropouts',
   'odometer reset': 'OdometerResets',
   'odometer jump': 'OdometerJumps',
+  'dropped reading': 'ReadingsDropped',
 } as const;

@@ -8,8 +8,9 @@ import { config } from './config.ts';
 import type { BinaryOutput, OperationDeclaration, OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
+import { expiringCache } from './expiring-cache.ts';
 import { acceptsGzip, answerEncoding } from './middleware/answer-encoding.ts';
-import { apiKeyAuth, authenticatedUser } from './middleware/api-key-auth.ts';
+import { apiKeyAuth, authenticatedUser, UNKNOWN_CREDENTIAL_MEMORY_MS } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
 import { idempotency } from './middleware/idempotency.ts';
@@ -50,7 +51,9 @@ export function operation<C extends OperationDeclaration>(
   run: (context: OperationContext<v.InferOutput<C['input']>>) => Promise<Answer<C['output']>>,
 ) {
   const { name } = contract;
-  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit });
+  // keys found unknown, remembered briefly by the lookup and seen by the bucket: guesses cost no read or write
+  const unknownKeys = expiringCache<true>(UNKNOWN_CREDENTIAL_MEMORY_MS);
+  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit, unknownKeys });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
@@ -64,7 +67,7 @@ export function operation<C extends OperationDeclaration>(
     .use(methodGuard(contract.method))
     .use(parseRequest(contract))
     .use(perKeyLimit.take)
-    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
+    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs(), unknownKeys }))
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));
   if (contract.idempotencyKey) chain.use(idempotency(name, contract));

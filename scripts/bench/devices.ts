@@ -16,7 +16,8 @@ import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, findVehicleByImei, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave, type SimulatedRecord } from '../../simulator/index.ts';
 import { avlRecord, PROTOCOLS, sendReadings } from '../devices/protocols.ts';
-import { percentile, type Row, round } from './report.ts';
+import { benchListenerLimits, listenerLimitsNotes } from './listener-limits.ts';
+import { percentile, printTable, type Row, round } from './report.ts';
 
 const VEHICLES = 20;
 const READINGS_PER_VEHICLE = 30;
@@ -102,6 +103,7 @@ export async function benchDevices(stack: LocalStack): Promise<Row[]> {
   } finally {
     await alone.close();
   }
+  printTable('Teltonika listener limits (a process of its own)', await benchListenerLimits(), listenerLimitsNotes);
   return rows;
 }
 

@@ -2,7 +2,8 @@
  * The one chain every HTTP device entry point is built with, beside `operation(...)` for the API: Powertools,
  * telemetry, the error mapper and the envelope as there; then method → body size → device token. The handler
  * turns the request into normalized records; this module checks them, refuses IMEIs that are not vehicles of the
- * token's user, and answers 200 only once the sink took every record (503 when it did not).
+ * token's user, takes one request from the token's bucket and from each IMEI's (429 with Retry-After past either),
+ * and answers 200 only once the sink took every record (503 when it did not).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
@@ -11,17 +12,21 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../config.ts';
 import type { DeviceEndpointDeclaration } from '../contracts/device-endpoint.ts';
-import { type PositionRecordInput, parsePosition } from '../domain/tracking/position.ts';
-import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable } from '../errors.ts';
+import type { Allowance, BucketPolicy } from '../domain/token-bucket.ts';
+import { type Position, positionOf } from '../domain/tracking/position.ts';
+import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable, Throttled } from '../errors.ts';
 import { expiringCache } from '../expiring-cache.ts';
 import { answerEncoding } from '../middleware/answer-encoding.ts';
 import { envelopeSerializer } from '../middleware/envelope.ts';
 import { errorMapper } from '../middleware/error-mapper.ts';
 import { methodGuard } from '../middleware/method-guard.ts';
 import { parseRequest } from '../middleware/parse-request.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
 import type { HttpRequest, RequestState } from '../middleware/types.ts';
 import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../store/device-tokens.ts';
+import { type Key, keys } from '../store/keys.ts';
+import { takeFromBucket } from '../store/rate-limits.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
 import { deviceTokenAuth, tokenUserOf } from './device-token-auth.ts';
 import type { DecodedPosition } from './osmand.ts';
@@ -50,19 +55,24 @@ export interface DeviceEndpointDependencies {
   sink: () => PositionSink;
   /** of the IMEIs given, those that are vehicles linked to the user */
   findLinkedImeis: (userUid: number, imeis: readonly string[]) => Promise<ReadonlySet<string>>;
+  /** takes one request from a bucket (store/rate-limits.ts) */
+  takeFromBucket: (bucket: Key, policy: BucketPolicy) => Promise<Allowance>;
 }
 
 export function deviceEndpoint(
   endpoint: DeviceEndpointDeclaration,
   decode: (request: DeviceRequest) => DecodedRequest,
-  dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis() },
+  dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket },
 ) {
+  // only the headers phase: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
+  const limitHeaders = rateLimit({ takeToken: () => Promise.reject(new Error('not used')), policy: () => undefined }).headers;
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(endpoint.name))
     .use(answerEncoding())
+    .use(limitHeaders)
     .use(errorMapper({ operation: endpoint.name }))
     .use(envelopeSerializer())
     .use(methodGuard(endpoint.methods))
@@ -84,7 +94,7 @@ export function deviceEndpoint(
       identifyUser(userUid);
       const receivedAt = new Date().toISOString();
       const decoded = decode({ ...readRequest(request), receivedAt });
-      const accepted = await accept(userUid, decoded, receivedAt, dependencies);
+      const accepted = await accept(request, userUid, decoded, receivedAt, dependencies);
       return { accepted } as unknown as APIGatewayProxyResult;
     });
 }
@@ -104,11 +114,22 @@ function readRequest({ internal }: HttpRequest): Omit<DeviceRequest, 'receivedAt
 }
 
 /** Checks every record, then the IMEIs, then puts them all on the sink: a refused request stores nothing. */
-async function accept(userUid: number, decoded: DecodedRequest, receivedAt: string, dependencies: DeviceEndpointDependencies) {
+async function accept(
+  request: HttpRequest,
+  userUid: number,
+  decoded: DecodedRequest,
+  receivedAt: string,
+  dependencies: DeviceEndpointDependencies,
+) {
   if (decoded.positions.length > MAX_POSITIONS_PER_REQUEST) {
     throw new PayloadTooLarge(`too many positions (max ${MAX_POSITIONS_PER_REQUEST} a request)`);
   }
   const records = decoded.positions.map((position) => normalized({ ...position, protocol: decoded.protocol, received_at: receivedAt }));
+  const dropped = records.reduce((count, record) => count + (record.dropped_readings?.length ?? 0), 0);
+  if (dropped > 0) {
+    metrics.addMetric(metricNames.deviceReadingsDropped, MetricUnit.Count, dropped);
+    logger.info('device readings dropped: out of range or unreadable, their points kept', { user_uid: userUid, readings: dropped });
+  }
   const imeis = [...new Set(records.map((record) => String(record.imei)))];
   const linked = await dependencies.findLinkedImeis(userUid, imeis);
   const refused = imeis.filter((imei) => !linked.has(imei));
@@ -118,6 +139,7 @@ async function accept(userUid: number, decoded: DecodedRequest, receivedAt: stri
     logger.warn('device positions refused: imei not a vehicle of the token user', { user_uid: userUid, imeis: refused, positions: count });
     throw new NotFound(`imei ${refused[0]} is not a vehicle of this device token's user`);
   }
+  await takeRequest(request, imeis, dependencies);
   try {
     await dependencies.sink().put(records);
   } catch (error) {
@@ -128,9 +150,39 @@ async function accept(userUid: number, decoded: DecodedRequest, receivedAt: stri
   return records.length;
 }
 
-/** The record as the pipeline will read it, or 400 with the first problem (a value out of range, a malformed IMEI…). */
-function normalized(record: PositionRecordInput): PositionRecordInput {
-  const parsed = parsePosition(JSON.stringify(record));
+/**
+ * One request from the token's bucket and from each IMEI's, in parallel (one round trip): the tightest answers the
+ * RateLimit header, and past either the request is refused with 429 and Retry-After, which the Traccar Client
+ * honours by keeping its buffer. An IMEI's bucket is taken only once it is known to be the user's, so no one can
+ * drain another tenant's.
+ */
+async function takeRequest(request: HttpRequest, imeis: readonly string[], { takeFromBucket: take }: DeviceEndpointDependencies) {
+  const { perToken, perImei } = config.deviceRateLimits();
+  const tokenHash = request.internal.deviceTokenHash as string;
+  const [forToken, ...forImeis] = await Promise.all([
+    take(keys.deviceTokenBucket(tokenHash), perToken),
+    ...imeis.map((imei) => take(keys.imeiBucket(imei), perImei)),
+  ]);
+  const allowances = [forToken as Allowance, ...forImeis];
+  const tightest = allowances.find((allowance) => !allowance.allowed) ?? minBy(allowances, (allowance) => allowance.remaining);
+  request.internal.rateLimitTaken = Promise.resolve({ allowance: tightest });
+  if (tightest.allowed) return;
+  metrics.addMetric(metricNames.deviceRequestsThrottled, MetricUnit.Count, 1);
+  const imei = imeis[forImeis.findIndex((allowance) => !allowance.allowed)];
+  throw new Throttled(
+    imei === undefined ? 'too many requests for this device token, retry later' : `too many requests for imei ${imei}, retry later`,
+  );
+}
+
+const minBy = <T>(items: readonly T[], measure: (item: T) => number): T =>
+  items.reduce((least, item) => (measure(item) < measure(least) ? item : least));
+
+/**
+ * The record as the pipeline will read it, its readings that do not fit dropped and named (dropped_readings), or
+ * 400 when its fix is unusable (coordinates out of range, a malformed IMEI…): what is answered 200 is stored.
+ */
+function normalized(record: Record<string, unknown>): Position {
+  const parsed = positionOf(record);
   if (!parsed.ok) throw new BadRequest(parsed.reason);
   return parsed.position;
 }

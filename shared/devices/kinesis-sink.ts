@@ -6,9 +6,8 @@
  */
 import { KinesisClient, PutRecordsCommand, type PutRecordsRequestEntry } from '@aws-sdk/client-kinesis';
 import { awsClientTimeouts, config } from '../config.ts';
-import type { PositionRecordInput } from '../domain/tracking/position.ts';
 import { tracer } from '../telemetry.ts';
-import type { PositionSink } from './position-sink.ts';
+import type { PositionSink, SinkRecord } from './position-sink.ts';
 
 /** PutRecords takes at most 500 records and 5 MiB (data and partition keys) per call. */
 export const PUT_RECORDS_MAX_RECORDS = 500;
@@ -66,7 +65,7 @@ export function kinesisSink({ client, streamName, attempts = 3, backoffMs = 50 }
 
 const encoder = new TextEncoder();
 
-export function toEntry(record: PositionRecordInput): PutRecordsRequestEntry {
+export function toEntry(record: SinkRecord): PutRecordsRequestEntry {
   return { PartitionKey: String(record.imei), Data: encoder.encode(JSON.stringify(record)) };
 }
 

@@ -5,12 +5,23 @@
  * odometer in metres (docs/devices.md, "OsmAnd").
  */
 import { isPlainObject } from '../domain/json.ts';
-import type { PositionRecordInput } from '../domain/tracking/position.ts';
 import { BadRequest } from '../errors.ts';
-import { booleanOf, instantOf, KNOTS_TO_KMH, METRES_PER_SECOND_TO_KMH, numberOf, scaled, textOf, traccarAttributes } from './readings.ts';
+import {
+  deviceIdOf,
+  flagOf,
+  instantOf,
+  KNOTS_TO_KMH,
+  METRES_PER_SECOND_TO_KMH,
+  numberOf,
+  readingOf,
+  traccarAttributes,
+} from './readings.ts';
 
-/** The record without what the entry point adds (protocol, received_at). */
-export type DecodedPosition = Omit<PositionRecordInput, 'protocol' | 'received_at'>;
+/**
+ * The record without what the entry point adds (protocol, received_at): its fix checked, its readings as the
+ * device sent them, for the record's check to keep or drop (device-endpoint.ts).
+ */
+export type DecodedPosition = { imei: string; gps_datetime: string; latitude: number; longitude: number } & Record<string, unknown>;
 
 /** What a request carries: its query parameters, and its body as form parameters or as parsed JSON. */
 export interface OsmAndRequest {
@@ -25,7 +36,7 @@ export function decodeOsmAnd({ params, json, receivedAt }: OsmAndRequest): Decod
 }
 
 /** A negative reading means "unknown" in the apps (speed -1, heading -1, battery level -1). */
-const unknownWhenNegative = (value: number | null): number | null => (value !== null && value < 0 ? null : value);
+const unknownWhenNegative = (value: unknown): unknown => (typeof value === 'number' && value < 0 ? null : value);
 
 function decodeQuery(params: Record<string, string>, receivedAt: string): DecodedPosition {
   const imei = params.id ?? params.deviceid;
@@ -34,25 +45,21 @@ function decodeQuery(params: Record<string, string>, receivedAt: string): Decode
   const latitude = numberOf(lat, 'lat');
   const longitude = numberOf(lon, 'lon');
   if (latitude === undefined || longitude === undefined) throw new BadRequest('lat and lon (or location=lat,lon) are required');
-  numberOf(params.altitude, 'altitude');
-  numberOf(params.accuracy, 'accuracy');
-  numberOf(params.batt, 'batt');
-  booleanOf(params.charge, 'charge');
   return {
     imei,
     gps_datetime: params.timestamp === undefined ? receivedAt : instantOf(params.timestamp, 'timestamp'),
     latitude,
     longitude,
-    speed: unknownWhenNegative(scaled(params.speed, 'speed', KNOTS_TO_KMH)),
-    heading: unknownWhenNegative(numberOf(params.bearing ?? params.heading, params.bearing === undefined ? 'heading' : 'bearing') ?? null),
+    speed: unknownWhenNegative(readingOf(params.speed, KNOTS_TO_KMH)),
+    heading: unknownWhenNegative(readingOf(params.bearing ?? params.heading)),
     ...traccarAttributes(params),
-    valid: booleanOf(params.valid, 'valid'),
+    valid: flagOf(params.valid),
   };
 }
 
 function decodeJson(body: unknown, receivedAt: string): DecodedPosition[] {
   if (!isPlainObject(body)) throw new BadRequest('request body must be a JSON object');
-  const imei = textOf(body.device_id, 'device_id');
+  const imei = deviceIdOf(body.device_id, 'device_id');
   if (!imei) throw new BadRequest('device_id is required');
   const locations = Array.isArray(body.location) ? body.location : [body.location];
   if (locations.length === 0) throw new BadRequest('location is required');
@@ -67,19 +74,13 @@ function decodeLocation(imei: string, location: unknown, name: string, receivedA
   const latitude = numberOf(coords.latitude, `${name}.coords.latitude`);
   const longitude = numberOf(coords.longitude, `${name}.coords.longitude`);
   if (latitude === undefined || longitude === undefined) throw new BadRequest(`${name}.coords.latitude and longitude are required`);
-  numberOf(coords.altitude, `${name}.coords.altitude`);
-  numberOf(coords.accuracy, `${name}.coords.accuracy`);
-  const battery = isPlainObject(location.battery) ? location.battery : {};
-  numberOf(battery.level, `${name}.battery.level`);
-  booleanOf(battery.is_charging, `${name}.battery.is_charging`);
-  booleanOf(location.is_moving, `${name}.is_moving`);
   return {
     imei,
     gps_datetime: location.timestamp === undefined ? receivedAt : instantOf(location.timestamp, `${name}.timestamp`),
     latitude,
     longitude,
-    speed: unknownWhenNegative(scaled(coords.speed, `${name}.coords.speed`, METRES_PER_SECOND_TO_KMH)),
-    heading: unknownWhenNegative(numberOf(coords.heading, `${name}.coords.heading`) ?? null),
-    odometer_km: scaled(location.odometer, `${name}.odometer`, 1 / 1000),
+    speed: unknownWhenNegative(readingOf(coords.speed, METRES_PER_SECOND_TO_KMH)),
+    heading: unknownWhenNegative(readingOf(coords.heading)),
+    odometer_km: readingOf(location.odometer, 1 / 1000),
   };
 }

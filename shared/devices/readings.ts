@@ -1,6 +1,8 @@
 /**
  * Reading a device's values into the normalized record's units. Devices send numbers as numbers or as text (query
- * strings); a value that is not one is refused with the parameter's name, so the device's owner sees what is wrong.
+ * strings). A point's fix (id, time, coordinates) that is not one is refused with the parameter's name, so the
+ * device's owner sees what is wrong; a reading that is not one is passed on as sent, and the record's check
+ * (positionOf) drops it from the point and counts it: one bad reading never loses a position.
  */
 import { BadRequest } from '../errors.ts';
 
@@ -17,23 +19,33 @@ export function numberOf(value: Raw, name: string): number | undefined {
   return number;
 }
 
-/** A number scaled into our unit (knots → km/h, m → km…), or null when absent. */
-export function scaled(value: Raw, name: string, factor: number): number | null {
-  const number = numberOf(value, name);
-  return number === undefined ? null : number * factor;
+/** What a device sent for a reading: undefined, null and blank are absent (null). */
+const absent = (value: Raw): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** A reading's number from a number or numeric text, scaled into our unit (knots → km/h, m → km…); anything else as sent. */
+export function readingOf(value: Raw, factor = 1): unknown {
+  if (absent(value)) return null;
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+  return Number.isFinite(number) ? number * factor : value;
 }
 
-/** true/false, 1/0 as number or text; absent is null. */
-export function booleanOf(value: Raw, name: string): boolean | null {
-  if (value === undefined || value === null || value === '') return null;
+/** true/false, 1/0 as number or text; absent is null; anything else as sent. */
+export function flagOf(value: Raw): unknown {
+  if (absent(value)) return null;
   if (value === true || value === 'true' || value === 1 || value === '1') return true;
   if (value === false || value === 'false' || value === 0 || value === '0') return false;
-  throw new BadRequest(`${name} must be true or false`);
+  return value;
 }
 
-/** Text as sent; numbers become their text (an iButton id may come as a number); absent is null. */
-export function textOf(value: Raw, name: string): string | null {
+/** Text as sent; numbers become their text (an iButton id may come as a number); absent is null; anything else as sent. */
+export function textOf(value: Raw): unknown {
   if (value === undefined || value === null || value === '') return null;
+  return typeof value === 'number' ? String(value) : value;
+}
+
+/** The device's identifier: text or a number, else the request is refused. */
+export function deviceIdOf(value: Raw, name: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   throw new BadRequest(`${name} must be text`);
 }
@@ -62,20 +74,19 @@ export function instantOf(value: Raw, name: string): string {
 /**
  * The readings Traccar names as attributes (its Position keys and units), which the OsmAnd query form carries as
  * parameters too: ignition, odometer (m), hours (ms), fuel, power and battery (V), deviceTemp and temp1 (°C),
- * driverUniqueId, sat. `prefix` names where they were in the request, for the 400's message.
+ * driverUniqueId, sat.
  */
-export function traccarAttributes(attributes: Record<string, unknown>, prefix = '') {
-  const name = (key: string) => `${prefix}${key}`;
+export function traccarAttributes(attributes: Record<string, unknown>) {
   return {
-    ignition: booleanOf(attributes.ignition, name('ignition')),
-    odometer_km: scaled(attributes.odometer, name('odometer'), 1 / 1000),
-    engine_hours: scaled(attributes.hours, name('hours'), 1 / 3_600_000),
-    fuel_raw: numberOf(attributes.fuel, name('fuel')) ?? null,
-    supp_volt: numberOf(attributes.power, name('power')) ?? null,
-    int_batt_volt: numberOf(attributes.battery, name('battery')) ?? null,
-    int_temp: numberOf(attributes.deviceTemp, name('deviceTemp')) ?? null,
-    ext_temp: numberOf(attributes.temp1, name('temp1')) ?? null,
-    driver_tag_id: textOf(attributes.driverUniqueId, name('driverUniqueId')),
-    satellites: numberOf(attributes.sat ?? attributes.satellites, name('sat')) ?? null,
+    ignition: flagOf(attributes.ignition),
+    odometer_km: readingOf(attributes.odometer, 1 / 1000),
+    engine_hours: readingOf(attributes.hours, 1 / 3_600_000),
+    fuel_raw: readingOf(attributes.fuel),
+    supp_volt: readingOf(attributes.power),
+    int_batt_volt: readingOf(attributes.battery),
+    int_temp: readingOf(attributes.deviceTemp),
+    ext_temp: readingOf(attributes.temp1),
+    driver_tag_id: textOf(attributes.driverUniqueId),
+    satellites: readingOf(attributes.sat ?? attributes.satellites),
   };
 }

@@ -6,19 +6,19 @@
 import { isPlainObject } from '../domain/json.ts';
 import { BadRequest } from '../errors.ts';
 import type { DecodedPosition } from './osmand.ts';
-import { booleanOf, instantOf, KNOTS_TO_KMH, numberOf, scaled, textOf, traccarAttributes } from './readings.ts';
+import { deviceIdOf, flagOf, instantOf, KNOTS_TO_KMH, numberOf, readingOf, textOf, traccarAttributes } from './readings.ts';
 
-export interface TraccarPosition extends DecodedPosition {
-  /** the protocol the Traccar server decoded (teltonika, osmand, gt06…) */
+export type TraccarPosition = DecodedPosition & {
+  /** the protocol the Traccar server decoded (teltonika, osmand, gt06…), when it is a short name */
   sourceProtocol: string | null;
-}
+};
 
 export function decodeTraccar(body: unknown): TraccarPosition {
   if (!isPlainObject(body) || !isPlainObject(body.position) || !isPlainObject(body.device)) {
     throw new BadRequest('request body must be {"position": {...}, "device": {...}}');
   }
   const { position, device } = body;
-  const imei = textOf(device.uniqueId, 'device.uniqueId');
+  const imei = deviceIdOf(device.uniqueId, 'device.uniqueId');
   if (!imei) throw new BadRequest('device.uniqueId is required');
   const attributes = isPlainObject(position.attributes) ? position.attributes : {};
   const latitude = numberOf(position.latitude, 'position.latitude');
@@ -31,11 +31,14 @@ export function decodeTraccar(body: unknown): TraccarPosition {
     gps_datetime: instantOf(time, 'position.fixTime'),
     latitude,
     longitude,
-    speed: scaled(position.speed, 'position.speed', KNOTS_TO_KMH),
-    heading: numberOf(position.course, 'position.course') ?? null,
-    valid: booleanOf(position.valid, 'position.valid'),
-    ...traccarAttributes(attributes, 'attributes.'),
-    device_type: textOf(device.model, 'device.model'),
-    sourceProtocol: textOf(position.protocol, 'position.protocol'),
+    speed: readingOf(position.speed, KNOTS_TO_KMH),
+    heading: readingOf(position.course),
+    valid: flagOf(position.valid),
+    ...traccarAttributes(attributes),
+    device_type: textOf(device.model),
+    sourceProtocol: protocolName(position.protocol),
   };
 }
+
+/** Traccar's protocol names are short words; anything else names no protocol (the record says `traccar`). */
+const protocolName = (value: unknown): string | null => (typeof value === 'string' && /^[a-z0-9_-]{1,32}$/i.test(value) ? value : null);

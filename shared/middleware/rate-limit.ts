@@ -1,6 +1,7 @@
 import { hashApiKey } from '../domain/api-key.ts';
 import type { Allowance, BucketPolicy } from '../domain/token-bucket.ts';
 import { Throttled } from '../errors.ts';
+import type { ExpiringCache } from '../expiring-cache.ts';
 import { presentedKey } from './api-key-auth.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
@@ -9,6 +10,8 @@ export interface RateLimitOptions {
   takeToken: (keyHash: string, policy: BucketPolicy) => Promise<Allowance>;
   /** the bucket; undefined turns the limit off */
   policy: () => BucketPolicy | undefined;
+  /** keys apiKeyAuth found unknown a moment ago: they get no bucket (a guess costs no write) */
+  unknownKeys?: ExpiringCache<true>;
 }
 
 type Taken = { allowance: Allowance } | { error: unknown };
@@ -31,12 +34,14 @@ const seconds = (ms: number): number => Math.ceil(ms / 1000);
  * every 429 when to come back (`Retry-After`). A failed write fails closed: the error mapper answers it (a throttled
  * bucket is a key flooding its own item, 429; DynamoDB unreachable, 503), as the operation would a moment later.
  */
-export const rateLimit = ({ takeToken, policy }: RateLimitOptions): Record<'take' | 'enforce' | 'headers', HttpMiddleware> => {
+export const rateLimit = ({ takeToken, policy, unknownKeys }: RateLimitOptions): Record<'take' | 'enforce' | 'headers', HttpMiddleware> => {
   const rateLimitTakeBefore = (request: HttpRequest): void => {
     const apiKey = presentedKey(request);
     const bucket = policy();
     if (!apiKey || !bucket) return;
-    request.internal.rateLimitTaken = takeToken(hashApiKey(apiKey), bucket).then(
+    const keyHash = hashApiKey(apiKey);
+    if (unknownKeys?.get(keyHash)) return;
+    request.internal.rateLimitTaken = takeToken(keyHash, bucket).then(
       (allowance) => ({ allowance }),
       // kept, not thrown: a lookup that fails first must not leave an unhandled rejection behind
       (error: unknown) => ({ error }),

@@ -23,7 +23,7 @@ import { profileOf } from './track-vehicle.ts';
 export interface FaultCount {
   count: number;
   /** the newest: its device time, and for a set-aside point the record as it arrived */
-  newest: { gps_datetime: string; decided_at?: string; record?: string };
+  newest: { gps_datetime: string; decided_at?: string; record?: string; readings?: string[] };
 }
 
 export type FaultReport = Partial<Record<Fault, FaultCount>>;
@@ -53,6 +53,12 @@ async function ignoredIn(vehicle: Vehicle, from: string, to: string): Promise<Fa
   for (const { at, fault, decidedAt } of run.ignored) {
     if (at < from || at > to) continue;
     report[fault] = { count: (report[fault]?.count ?? 0) + 1, newest: { gps_datetime: at, decided_at: decidedAt } };
+  }
+  for (const point of points) {
+    const dropped = point.dropped_readings?.length ?? 0;
+    if (dropped === 0 || point.gps_datetime < from || point.gps_datetime > to) continue;
+    const count = (report['dropped reading']?.count ?? 0) + dropped;
+    report['dropped reading'] = { count, newest: { gps_datetime: point.gps_datetime, readings: point.dropped_readings ?? [] } };
   }
   return report;
 }

@@ -1,5 +1,6 @@
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
+import { MAX_DRIVER_TAG_CHARS } from '../domain/tracking/position.ts';
 import type { UserLocation } from '../domain/user-location.ts';
 import { namePlace, prepareGazetteer } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
@@ -38,7 +39,8 @@ export class PlaceNamer {
    * vehicle's users: tag_id is unique across tenants, but another tenant's operator is never named.
    */
   async driver(vehicleUid: number, tagId: string | null): Promise<Operator | undefined> {
-    if (!tagId) return undefined;
+    // history stored before tags were bounded may hold one no key can: no operator holds it
+    if (!tagId?.trim() || [...tagId].length > MAX_DRIVER_TAG_CHARS) return undefined;
     let holder = this.tagHolders.get(tagId);
     if (!holder) {
       holder = findOperatorByTag(tagId);

@@ -76,6 +76,9 @@ export async function processPositions(
   );
   for (const { id, position, arrivedAt } of parsed) {
     const vehicle = tracked.get(position.imei);
+    if (vehicle && position.dropped_readings) {
+      faults['dropped reading'] = (faults['dropped reading'] ?? 0) + position.dropped_readings.length;
+    }
     const arrival = position.received_at ? Date.parse(position.received_at) : (arrivedAt ?? receivedAt.getTime());
     const fault = vehicle
       ? arrivalFault(position.gps_datetime, arrival, futureTolerancesS.get(position.imei) as number, config.lateWindowMs())
@@ -88,7 +91,7 @@ export async function processPositions(
   }
   const tooLate = faults['too late'] ?? 0;
 
-  await archive(records, rejected, batchName, receivedAt);
+  await archiveRaw(records, batchName, receivedAt);
 
   const outcome: BatchOutcome = {
     records: records.length,
@@ -106,27 +109,37 @@ export async function processPositions(
     writeRequests: 0,
   };
   const namer = new PlaceNamer();
+  /** `again`: a part of records tracked apart, after an earlier part changed or failed: the vehicle is read anew */
+  const track = async (imei: string, entries: readonly VehicleEntry[], again: boolean) => {
+    const vehicle = again ? (await findTrackedVehicles([imei])).get(imei) : tracked.get(imei);
+    const found = await trackVehicle(
+      vehicle as TrackedVehicle,
+      entries.map((entry) => entry.position),
+      {
+        receivedAt: given ?? new Date(),
+        namer,
+      },
+    );
+    outcome.trips += found.trips;
+    outcome.fills += found.fills;
+    outcome.changed += found.changed;
+    outcome.removed += found.removed;
+    outcome.fillsKeptForSlip += found.keptForSlip;
+    outcome.writeRequests += found.writeRequests;
+    for (const [fault, count] of Object.entries(found.faults)) faults[fault as Fault] = (faults[fault as Fault] ?? 0) + count;
+  };
   await Promise.all(
     [...byImei].map(async ([imei, entries]) => {
-      try {
-        const found = await trackVehicle(
-          tracked.get(imei) as TrackedVehicle,
-          entries.map((entry) => entry.position),
-          { receivedAt: given ?? new Date(), namer },
-        );
-        outcome.trips += found.trips;
-        outcome.fills += found.fills;
-        outcome.changed += found.changed;
-        outcome.removed += found.removed;
-        outcome.fillsKeptForSlip += found.keptForSlip;
-        outcome.writeRequests += found.writeRequests;
-        for (const [fault, count] of Object.entries(found.faults)) faults[fault as Fault] = (faults[fault as Fault] ?? 0) + count;
-      } catch (error) {
-        logger.error('vehicle batch failed; its records will be retried', { imei, error: error as Error });
-        outcome.failedIds.push(...entries.map((entry) => entry.id));
+      const { refused, failed } = await trackApart(entries, (part, again) => track(imei, part, again));
+      for (const { entry, reason } of refused) {
+        logger.error('position refused by storage; dead-lettered, the vehicle carries on', { imei, id: entry.id, reason });
+        rejected.push({ id: entry.id, reason });
       }
+      if (failed.length > 0) outcome.failedIds.push(...failed.map((entry) => entry.id));
     }),
   );
+  outcome.accepted = records.length - rejected.length;
+  await archiveRejected(records, rejected, batchName, receivedAt);
   if (rejected.length > 0)
     logger.warn('positions rejected', { batchName, rejected: rejected.length, faults, firstReason: rejected[0]?.reason });
   return outcome;
@@ -156,23 +169,82 @@ function replayArrival(positions: readonly Position[]): Date {
 /** The folder of the day a batch arrived, under positions/raw/ and positions/dead-letter/. */
 export const archiveDay = (at: Date | number): string => new Date(at).toISOString().slice(0, 10).replaceAll('-', '/');
 
-/** The raw batch goes to the archive; rejected records to the dead-letter prefix with their reasons. */
-async function archive(
+type VehicleEntry = { id: string; position: Position };
+
+/**
+ * One vehicle's records, tracked together; when storage refuses them for good (a failure that would repeat on
+ * retry), halves are tracked apart until the records it refuses are found: those are dead-lettered with the
+ * refusal, the others stored. Only a transient failure leaves records to retry.
+ */
+async function trackApart(
+  entries: readonly VehicleEntry[],
+  track: (entries: readonly VehicleEntry[], again: boolean) => Promise<void>,
+  again = false,
+): Promise<{ refused: Array<{ entry: VehicleEntry; reason: string }>; failed: VehicleEntry[] }> {
+  try {
+    await track(entries, again);
+    return { refused: [], failed: [] };
+  } catch (error) {
+    if (isTransient(error)) {
+      logger.error('vehicle batch failed; its records will be retried', { imei: entries[0]?.position.imei, error: error as Error });
+      return { refused: [], failed: [...entries] };
+    }
+    if (entries.length === 1)
+      return { refused: [{ entry: entries[0] as VehicleEntry, reason: `refused by storage: ${reasonOf(error)}` }], failed: [] };
+    const byTimeEntries = [...entries].sort((a, b) => a.position.gps_datetime.localeCompare(b.position.gps_datetime));
+    const half = Math.ceil(byTimeEntries.length / 2);
+    const first = await trackApart(byTimeEntries.slice(0, half), track, true);
+    const second = await trackApart(byTimeEntries.slice(half), track, true);
+    return { refused: [...first.refused, ...second.refused], failed: [...first.failed, ...second.failed] };
+  }
+}
+
+/** A failure the same call could get past later (throttling, a timeout, a network error, a conflicting transaction). */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const aws = error as Error & { $retryable?: unknown; $fault?: string; code?: string; CancellationReasons?: Array<{ Code?: string }> };
+  if (aws.name === 'TransactionCanceledException') {
+    return !(aws.CancellationReasons ?? []).some(
+      (reason) => reason.Code === 'ValidationError' || reason.Code === 'ItemCollectionSizeLimitExceeded',
+    );
+  }
+  if (aws.$retryable || aws.$fault === 'server') return true;
+  if (TRANSIENT_NAMES.has(aws.name) || (aws.code !== undefined && TRANSIENT_CODES.has(aws.code))) return true;
+  return aws.cause !== undefined && isTransient(aws.cause);
+}
+
+const TRANSIENT_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ThrottlingException',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionInProgressException',
+  'TimeoutError',
+  'AbortError',
+  'SlowDown',
+]);
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
+
+/** The raw batch goes to the archive, before anything is processed. */
+async function archiveRaw(records: readonly RawRecord[], batchName: string, receivedAt: Date): Promise<void> {
+  const day = archiveDay(receivedAt);
+  await putObject(`positions/raw/${day}/${batchName}.ndjson`, ndjson(records.map((record) => record.data)), 'application/x-ndjson');
+}
+
+/** Rejected records to the dead-letter prefix with their reasons. */
+async function archiveRejected(
   records: readonly RawRecord[],
   rejected: BatchOutcome['rejected'],
   batchName: string,
   receivedAt: Date,
 ): Promise<void> {
-  const day = archiveDay(receivedAt);
-  const writes = [
-    putObject(`positions/raw/${day}/${batchName}.ndjson`, ndjson(records.map((record) => record.data)), 'application/x-ndjson'),
-  ];
-  if (rejected.length > 0) {
-    const data = new Map(records.map((record) => [record.id, record.data]));
-    const lines = rejected.map(({ id, reason }) => JSON.stringify({ id, reason, data: data.get(id) }));
-    writes.push(putObject(`positions/dead-letter/${day}/${batchName}.ndjson`, ndjson(lines), 'application/x-ndjson'));
-  }
-  await Promise.all(writes);
+  if (rejected.length === 0) return;
+  const data = new Map(records.map((record) => [record.id, record.data]));
+  const lines = rejected.map(({ id, reason }) => JSON.stringify({ id, reason, data: data.get(id) }));
+  await putObject(`positions/dead-letter/${archiveDay(receivedAt)}/${batchName}.ndjson`, ndjson(lines), 'application/x-ndjson');
 }
 
 const ndjson = (lines: string[]): string => `${lines.join('\n')}\n`;

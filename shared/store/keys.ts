@@ -42,6 +42,9 @@ export const keys = {
   apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   /** one token bucket per api key (its theoretical arrival time): a key's own item, so only that key's traffic heats it */
   rateBucket: (keyHash: string): Key => ({ pk: `RATE#${keyHash}`, sk: 'RATE' }),
+  /** the device entry points' buckets (docs/devices.md, "Security"): one per device token, one per IMEI, as the api keys' */
+  deviceTokenBucket: (tokenHash: string): Key => ({ pk: `RATE#TOKEN#${tokenHash}`, sk: 'RATE' }),
+  imeiBucket: (imei: string): Key => ({ pk: `RATE#IMEI#${imei}`, sk: 'RATE' }),
   /** an Idempotency-Key is the client's, so it is scoped to the key's user and hashed to bound its size */
   idempotencyRecord: (userUid: number, operation: string, idempotencyKey: string): Key => ({
     pk: `IDEMPOTENCY#${userUid}#${digest(idempotencyKey)}`,

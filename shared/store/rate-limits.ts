@@ -9,14 +9,14 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Allowance, type BucketPolicy, intervalMs, latestPassingTat, passed, refused, tatAfter } from '../domain/token-bucket.ts';
 import { dynamo, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { type Key, keys } from './keys.ts';
 import { isConditionFailed } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
 
 /** How long after a bucket is full again DynamoDB's TTL may remove its item (a full bucket and no item are the same). */
 const TTL_GRACE_S = 60;
 
-/** The TAT this container last saw per key: a hint for the side to try first, never a decision. */
+/** The TAT this container last saw per bucket: a hint for the side to try first, never a decision. */
 const seenTats = new Map<string, number>();
 const MAX_SEEN_KEYS = 10_000;
 
@@ -28,19 +28,24 @@ type Attempt = { tat: number } | { storedTat: number | undefined };
  * time the refusing write answered: a write that waited behind others (many requests of one process, locally) must
  * not be judged at the time it was sent, after later requests have already moved the bucket on.
  */
-export async function takeToken(keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
+export const takeToken = (keyHash: string, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> =>
+  takeFromBucket(keys.rateBucket(keyHash), policy, clock);
+
+/** takeToken for any bucket item (a device token's, an IMEI's: keys.ts). */
+export async function takeFromBucket(bucket: Key, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
+  const name = bucket.pk;
   let judgedAt = clock();
-  const seen = seenTats.get(keyHash);
-  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', keyHash, policy, judgedAt);
+  const seen = seenTats.get(name);
+  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', bucket, policy, judgedAt);
   if ('storedTat' in attempt) {
     judgedAt = clock();
     if (!isPastBurst(policy, judgedAt, attempt.storedTat)) {
-      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), keyHash, policy, judgedAt);
+      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), bucket, policy, judgedAt);
     }
   }
-  if ('tat' in attempt) return remember(keyHash, attempt.tat, passed(policy, judgedAt, attempt.tat));
+  if ('tat' in attempt) return remember(name, attempt.tat, passed(policy, judgedAt, attempt.tat));
   const { storedTat } = attempt;
-  if (isPastBurst(policy, judgedAt, storedTat)) return remember(keyHash, storedTat, refused(policy, judgedAt, storedTat));
+  if (isPastBurst(policy, judgedAt, storedTat)) return remember(name, storedTat, refused(policy, judgedAt, storedTat));
   // A TAT only grows, so a retry that fails without refusing is a drain that found the bucket idle and a refill that
   // found another request had refilled it meanwhile: the bucket was full a moment ago, so letting this one request
   // pass uncounted cannot take a client past its limit, where refusing it would punish the store's bookkeeping.
@@ -66,7 +71,7 @@ const SIDES = {
   },
 } as const;
 
-async function attemptSide(side: Side, keyHash: string, policy: BucketPolicy, nowMs: number): Promise<Attempt> {
+async function attemptSide(side: Side, bucket: Key, policy: BucketPolicy, nowMs: number): Promise<Attempt> {
   const interval = intervalMs(policy);
   const values =
     side === 'refill'
@@ -76,7 +81,7 @@ async function attemptSide(side: Side, keyHash: string, policy: BucketPolicy, no
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.rateBucket(keyHash),
+        Key: bucket,
         UpdateExpression: SIDES[side].update,
         ConditionExpression: SIDES[side].condition,
         ExpressionAttributeNames: { '#tat': 'tat', '#ttl': tableDefinition.ttlAttribute },

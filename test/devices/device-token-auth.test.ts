@@ -65,4 +65,21 @@ describe('the device token check', () => {
     // Assess
     expect(request.internal.deviceUserUid).toBe(7);
   });
+
+  it('remembers an unknown token for 10 s: guesses meanwhile cost no lookup', async () => {
+    // Prepare
+    const store = givenTokenStore();
+    const check = store.check(0);
+    await check(aRequest('guess')).catch(() => undefined);
+    // Act
+    store.clock.now = 9_999;
+    const again = check(aRequest('guess'));
+    await again.catch(() => undefined);
+    const lookupsWithin = store.lookups();
+    store.clock.now = 10_001;
+    await check(aRequest('guess')).catch(() => undefined);
+    // Assess
+    await expect(again).rejects.toThrow('unknown or revoked device token');
+    expect([lookupsWithin, store.lookups()]).toEqual([1, 2]);
+  });
 });

@@ -213,9 +213,7 @@ describe('osmandPositions refuses', () => {
     [{ lat: 91, lon: 30 }, 'latitude out of range'],
     [{ lat: 60, lon: 181 }, 'longitude out of range'],
     [{ lat: 60 }, 'lat and lon (or location=lat,lon) are required'],
-    [{ lat: 60, lon: 30, speed: 500 }, 'speed: Invalid value: Expected <=400 but received 926'],
     [{ lat: 60, lon: 30, timestamp: 'yesterday' }, 'timestamp must be seconds or milliseconds since 1970, or an ISO 8601 time'],
-    [{ lat: 60, lon: 30, ignition: 'maybe' }, 'ignition must be true or false'],
   ])('malformed or out-of-range values %j with 400, storing nothing', async (values, message) => {
     // Prepare
     const { user, vehicle, token } = await givenPhone();
@@ -224,6 +222,26 @@ describe('osmandPositions refuses', () => {
     // Assess
     expect(res).toBeError(400, message);
     expect(await liveOf(user)).toMatchObject({ gps_datetime: null });
+  });
+
+  it.each([
+    [{ speed: 500 }, ['speed']],
+    [{ ignition: 'maybe', fuel: 2 ** 62 }, ['fuel_raw', 'ignition']],
+    [{ driverUniqueId: 'D'.repeat(65) }, ['driver_tag_id']],
+    [{ driverUniqueId: 'tag\u0007' }, ['driver_tag_id']],
+    [{ fuel: 'full', hours: 'many' }, ['engine_hours', 'fuel_raw']],
+  ])('keeps the point of %o without the readings that do not fit, and names them on the record', async (readings, dropped) => {
+    // Prepare
+    const { user, vehicle, token } = await givenPhone();
+    const query = { id: vehicle.imei, timestamp: '2026-03-01T10:00:00Z', lat: 60, lon: 30, batt: 'low', altitude: 'high', ...readings };
+    // Act
+    const res = await sendUntilAccepted(token, query);
+    // Assess
+    expect(res).toBeSuccess();
+    expect(await storedPositions(user, vehicle.vehicleUid, '2026-03-01')).toEqual([
+      expect.objectContaining({ gps_datetime: '2026-03-01 10:00:00', latitude: 60, longitude: 30 }),
+    ]);
+    expect((await archivedRecords(vehicle.imei)).at(-1)).toMatchObject({ dropped_readings: dropped });
   });
 
   it('a body that is not JSON, a request without an id, and a method other than GET or POST', async () => {

@@ -154,8 +154,6 @@ describe('traccarPositions refuses', () => {
   it.each([
     [{ position: { latitude: -95 } }, 'latitude out of range'],
     [{ position: { fixTime: 'soon' } }, 'position.fixTime must be seconds or milliseconds since 1970, or an ISO 8601 time'],
-    [{ attributes: { odometer: 'far' } }, 'attributes.odometer must be a number'],
-    [{ attributes: { sat: 300 } }, 'satellites: Invalid value: Expected <=255 but received 300'],
   ])('a value out of range or malformed (%j) with 400, storing nothing', async (overrides, message) => {
     // Prepare
     const { user, vehicle, token } = await givenTraccarServer();
@@ -164,5 +162,23 @@ describe('traccarPositions refuses', () => {
     // Assess
     expect(res).toBeError(400, message);
     expect(await storedPositions(user, vehicle.vehicleUid, '2026-06-01')).toEqual([]);
+  });
+
+  it.each([
+    [{ attributes: { odometer: 'far' } }, ['odometer_km']],
+    [{ attributes: { sat: 300, fuel: 2 ** 62 } }, ['fuel_raw', 'satellites']],
+    [{ attributes: { driverUniqueId: 'x'.repeat(65) } }, ['driver_tag_id']],
+    [{ attributes: { driverUniqueId: { nested: true } } }, ['driver_tag_id']],
+  ])('keeps the point of %j without the readings that do not fit, and names them on the record', async (overrides, dropped) => {
+    // Prepare
+    const { user, vehicle, token } = await givenTraccarServer();
+    // Act
+    const res = await devices.traccar(token, aForwardedPosition(vehicle.imei, overrides));
+    // Assess
+    expect(res).toBeSuccess();
+    expect(await storedPositions(user, vehicle.vehicleUid, '2026-06-01')).toEqual([
+      expect.objectContaining({ gps_datetime: '2026-06-01 08:00:00', speed: 18.52 }),
+    ]);
+    expect((await archivedRecords(vehicle.imei)).at(-1)).toMatchObject({ dropped_readings: dropped });
   });
 });

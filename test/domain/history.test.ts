@@ -39,9 +39,12 @@ describe('position history chunks', () => {
   });
 
   it('split an hour whose points would outgrow a DynamoDB item', () => {
-    const long = 'x'.repeat(5_000);
-    const points = Array.from({ length: 120 }, (_, n) =>
-      position(new Date(Date.parse('2026-11-01T06:00:00.000Z') + n * 30_000).toISOString(), { config: long }),
+    // the longest texts a record keeps (255 characters), a point a second
+    const points = Array.from({ length: 1800 }, (_, n) =>
+      position(new Date(Date.parse('2026-11-01T06:00:00.000Z') + n * 2_000).toISOString(), {
+        config: 'x'.repeat(255),
+        device_type: 'y'.repeat(255),
+      }),
     );
     const chunks = chunksOf(points);
     expect(chunks.length).toBeGreaterThan(2);

@@ -37,7 +37,7 @@ function refusal(record: unknown): string {
 
 describe('parsePosition of a valid record', () => {
   it('takes every field of a full record with its type', () => {
-    expect(parse(full)).toEqual({ ok: true, position: { ...full, gps_datetime: '2026-11-01T06:00:00.000Z' } });
+    expect(parse(full)).toEqual({ ok: true, position: { ...full, gps_datetime: '2026-11-01T06:00:00.000Z', dropped_readings: null } });
   });
 
   it('needs only imei, gps_datetime, latitude and longitude, and leaves the rest null', () => {
@@ -63,6 +63,7 @@ describe('parsePosition of a valid record', () => {
         satellites: null,
         protocol: null,
         received_at: null,
+        dropped_readings: null,
       },
     });
   });
@@ -74,7 +75,7 @@ describe('parsePosition of a valid record', () => {
         .map((key) => [key, null]),
     );
     const result = parse({ ...required, ...nulls });
-    expect(result.ok && Object.values(result.position).filter((value) => value === null)).toHaveLength(17);
+    expect(result.ok && Object.values(result.position).filter((value) => value === null)).toHaveLength(18);
   });
 
   it('reads a numeric imei and numeric texts as strings', () => {
@@ -167,14 +168,32 @@ describe('parsePosition of a record it refuses', () => {
     expect(refusal({ ...required, [field]: value })).toBe(`${field} out of range`);
   });
 
+  it('refuses coordinates too large for a double, which JSON reads as Infinity', () => {
+    const withHuge = (field: string) => JSON.stringify({ ...required, [field]: 0 }).replace(`"${field}":0`, `"${field}":1e400`);
+    expect(refusal(withHuge('latitude'))).toBe('latitude out of range');
+    expect(refusal(withHuge('longitude'))).toBe('longitude out of range');
+  });
+});
+
+/** The position of a record that must be taken (fails the test if it is refused). */
+function taken(record: unknown) {
+  const result = typeof record === 'string' ? parsePosition(record) : parse(record);
+  if (!result.ok) throw new Error(`expected a position, got ${result.reason}`);
+  return result.position;
+}
+
+describe('parsePosition of a reading that does not fit', () => {
   it.each([
     ['speed', -1],
     ['speed', 401],
     ['odometer_km', -0.1],
     ['engine_hours', -1],
     ['fuel_raw', -0.5],
-  ])('refuses %s = %j, naming the field', (field, value) => {
-    expect(refusal({ ...required, [field]: value })).toMatch(new RegExp(`^${field}: `));
+    ['fuel_raw', 2 ** 62],
+    ['satellites', 300],
+  ])('drops %s = %j from the point, naming it in dropped_readings', (field, value) => {
+    const position = taken({ ...full, [field]: value });
+    expect(position).toMatchObject({ latitude: full.latitude, [field]: null, dropped_readings: [field] });
   });
 
   it.each([
@@ -188,14 +207,29 @@ describe('parsePosition of a record it refuses', () => {
     ['driver_tag_id', { id: 1 }],
     ['device_type', ['FMB920']],
     ['config', true],
-  ])('refuses %s of the wrong type %j, naming the field', (field, value) => {
-    expect(refusal({ ...required, [field]: value })).toMatch(new RegExp(`^${field}: `));
+    ['received_at', 'soon'],
+  ])('drops %s of the wrong type %j, naming it', (field, value) => {
+    expect(taken({ ...required, [field]: value })).toMatchObject({ [field]: null, dropped_readings: [field] });
   });
 
-  it('refuses numbers too large for a double, which JSON reads as Infinity', () => {
+  it.each([
+    ['driver_tag_id', 'T'.repeat(64), 'T'.repeat(65)],
+    ['driver_tag_id', '01A2B3C4', 'tag\u0007'],
+    ['device_type', 'd'.repeat(255), 'd'.repeat(256)],
+    ['config', 'ç'.repeat(255), 'c'.repeat(3000)],
+    ['protocol', 'traccar:teltonika', 'p\nq'],
+  ])('keeps %s of %j and drops one of %j (over its length, or not printable)', (field, fits, dropped) => {
+    expect(taken({ ...required, [field]: fits })).toMatchObject({ [field]: fits, dropped_readings: null });
+    expect(taken({ ...required, [field]: dropped })).toMatchObject({ [field]: null, dropped_readings: [field] });
+  });
+
+  it('keeps the readings an entry point dropped before, beside its own, and ignores names that are no reading', () => {
+    const position = taken({ ...required, speed: 500, dropped_readings: ['fuel_raw', 'latitude', 'nonsense', 7] });
+    expect(position.dropped_readings).toEqual(['fuel_raw', 'speed']);
+  });
+
+  it('drops numbers too large for a double, which JSON reads as Infinity', () => {
     const withHuge = (field: string) => JSON.stringify({ ...required, [field]: 0 }).replace(`"${field}":0`, `"${field}":1e400`);
-    expect(refusal(withHuge('latitude'))).toBe('latitude out of range');
-    expect(refusal(withHuge('longitude'))).toBe('longitude out of range');
     for (const field of [
       'speed',
       'heading',
@@ -207,7 +241,7 @@ describe('parsePosition of a record it refuses', () => {
       'int_temp',
       'ext_temp',
     ]) {
-      expect(refusal(withHuge(field))).toMatch(new RegExp(`^${field}: `));
+      expect(taken(withHuge(field))).toMatchObject({ [field]: null, dropped_readings: [field] });
     }
   });
 });

@@ -8,9 +8,15 @@ import * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceEndpoints, operations } from '../../functions/registry.ts';
+import { deviceGatewayThrottle } from '../../infra/device-endpoints.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { gatewayAnswerBody, gatewayAnswers } from '../../infra/gateway-answers.ts';
-import { TELTONIKA_ALLOWED_CIDRS_CONTEXT, TeltonikaService, teltonikaSettings } from '../../infra/teltonika-service.ts';
+import {
+  TELTONIKA_ALLOWED_CIDRS_CONTEXT,
+  TELTONIKA_TLS_CERTIFICATE_CONTEXT,
+  TeltonikaService,
+  teltonikaSettings,
+} from '../../infra/teltonika-service.ts';
 import { env, limits } from '../../shared/config.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
@@ -206,13 +212,39 @@ describe('the device entry points', () => {
     },
   );
 
+  it('has a stage throttle of its own for every device path, set apart from the API’s', () => {
+    const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage')) as Resource[];
+    if (!stage) throw new Error('no stage');
+    const devicePaths = deviceEndpoints.flatMap((endpoint) => endpoint.resources).map((path) => `/${path.replaceAll('/', '~1')}`);
+    expect(stage.Properties.MethodSettings).toEqual(
+      expect.arrayContaining(
+        devicePaths.map((resourcePath) =>
+          expect.objectContaining({
+            ResourcePath: resourcePath,
+            HttpMethod: '*',
+            LoggingLevel: 'ERROR',
+            MetricsEnabled: true,
+            ThrottlingRateLimit: deviceGatewayThrottle.rateLimit,
+            ThrottlingBurstLimit: deviceGatewayThrottle.burstLimit,
+          }),
+        ),
+      ),
+    );
+    expect(deviceGatewayThrottle.rateLimit).not.toBe(stage.Properties.MethodSettings[0].ThrottlingRateLimit);
+  });
+
   it.each(deviceEndpoints.map((endpoint) => [endpoint.name]))(
-    '%s may put records on the positions stream and get items from the table, never query, scan or write it',
+    '%s may put records on the positions stream and get items from the table, and write only its token and IMEI buckets',
     (name) => {
       const [logicalId, fn] = deviceFunctionOf(name);
       const actions = actionsGrantedTo(logicalId);
       expect(actions).toContain('kinesis:PutRecords');
-      expect(actions.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
+      expect(actions.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual(['dynamodb:UpdateItem']);
+      const update = statementsGrantedTo(logicalId).find((statement) => statement.Action === 'dynamodb:UpdateItem') as {
+        Condition?: unknown;
+      };
+      expect(update.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#TOKEN#*', 'RATE#IMEI#*'] } });
       expect(fn.Properties.Environment.Variables).toMatchObject({ POSITIONS_STREAM_NAME: { Ref: expect.stringMatching(/Positions/) } });
     },
   );
@@ -807,18 +839,48 @@ describe('the Teltonika listener', () => {
     return stack;
   };
 
-  it('takes the allowed source addresses from the deployment setting, and is open with a warning without it', () => {
+  const ingressOf = (stackTemplate: Template, port: number = teltonikaSettings.port) =>
+    Object.values(stackTemplate.findResources('AWS::EC2::SecurityGroup'))
+      .flatMap((group) => (group as Resource).Properties.SecurityGroupIngress ?? [])
+      .filter((rule: { FromPort: number; CidrIp?: string }) => rule.FromPort === port && rule.CidrIp)
+      .map((rule: { CidrIp: string }) => rule.CidrIp);
+
+  it('admits only the source addresses the deployment setting states, and none with a one-line warning without it', () => {
     // Act
     const limited = Template.fromStack(listenerStack({ [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: '203.0.113.0/24, 198.51.100.7/32' }));
+    const everyone = Template.fromStack(listenerStack({ [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: '0.0.0.0/0' }));
     // Assess
-    const ingressOf = (stackTemplate: Template) =>
-      Object.values(stackTemplate.findResources('AWS::EC2::SecurityGroup'))
-        .flatMap((group) => (group as Resource).Properties.SecurityGroupIngress ?? [])
-        .filter((rule: { FromPort: number; CidrIp?: string }) => rule.FromPort === teltonikaSettings.port && rule.CidrIp)
-        .map((rule: { CidrIp: string }) => rule.CidrIp);
     expect(ingressOf(limited).sort()).toEqual(['198.51.100.7/32', '203.0.113.0/24']);
-    expect(ingressOf(template)).toEqual(['0.0.0.0/0']);
-    expect(annotations.findWarning('*', Match.stringLikeRegexp('Teltonika port is open'))).toHaveLength(1);
+    expect(ingressOf(everyone)).toEqual(['0.0.0.0/0']);
+    expect(ingressOf(template)).toEqual([]);
+    const warnings = annotations.findWarning('*', Match.stringLikeRegexp('Teltonika port admits no source'));
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0]?.entry.data)).toContain(TELTONIKA_ALLOWED_CIDRS_CONTEXT);
+  });
+
+  it('passes each unit’s address to the listener with PROXY protocol v2, which the container is told to read', () => {
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      TargetGroupAttributes: Match.arrayWith([{ Key: 'proxy_protocol_v2.enabled', Value: 'true' }]),
+    });
+    const [, task] = resourceOf('AWS::ECS::TaskDefinition');
+    expect(task.Properties.ContainerDefinitions[0].Environment).toContainEqual({ Name: env.teltonikaProxyProtocol, Value: 'true' });
+  });
+
+  it('terminates TLS on its own port with the ACM certificate the deployment setting names, and has no TLS port without it', () => {
+    // Prepare
+    const certificate = 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+    // Act
+    const withTls = Template.fromStack(
+      listenerStack({ [TELTONIKA_TLS_CERTIFICATE_CONTEXT]: certificate, [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: '203.0.113.0/24' }),
+    );
+    // Assess
+    withTls.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+      Protocol: 'TLS',
+      Port: teltonikaSettings.tlsPort,
+      Certificates: [{ CertificateArn: certificate }],
+    });
+    expect(ingressOf(withTls, teltonikaSettings.tlsPort)).toEqual(['203.0.113.0/24']);
+    expect(template.findResources('AWS::ElasticLoadBalancingV2::Listener', { Properties: { Protocol: 'TLS' } })).toEqual({});
   });
 
   it('refuses an allowed source that is not a CIDR', () => {
@@ -831,6 +893,8 @@ describe('the Teltonika listener', () => {
     ['TeltonikaHandshakesRejected', 'TeltonikaHandshakesRejected'],
     ['TeltonikaCrcFailures', 'TeltonikaCrcFailures'],
     ['TeltonikaRecordsNotAcked', 'TeltonikaRecordsNotAcked'],
+    ['TeltonikaHandshakeRefusalBurst', 'TeltonikaHandshakesRejected'],
+    ['TeltonikaRecordsDeadLettered', 'TeltonikaRecordsDeadLettered'],
   ])('alarms on %s to the one topic', (alarm, metricName) => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: Match.absent(),

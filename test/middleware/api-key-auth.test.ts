@@ -8,7 +8,7 @@ import middy from '@middy/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { Forbidden, Unauthorized } from '../../shared/errors.ts';
-import { apiKeyAuth, authenticatedUser, MAX_KEY_CACHE_MS } from '../../shared/middleware/api-key-auth.ts';
+import { apiKeyAuth, authenticatedUser, MAX_KEY_CACHE_MS, UNKNOWN_CREDENTIAL_MEMORY_MS } from '../../shared/middleware/api-key-auth.ts';
 import { parseRequest } from '../../shared/middleware/parse-request.ts';
 import type { HttpRequest } from '../../shared/middleware/types.ts';
 import { findApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
@@ -193,17 +193,23 @@ describe('apiKeyAuth', () => {
     await expect(later).rejects.toEqual(new Forbidden('api key locked'));
   });
 
-  it('does not remember unknown keys, so a key created a moment later works at once', async () => {
+  it('remembers an unknown key for 10 s: a guess repeated meanwhile costs no lookup, and a key created works after it', async () => {
     // Prepare
     const user = await givenUser();
-    const handler = authenticated();
+    let now = 0;
+    const handler = authenticated({ now: () => now });
     const key = `made-later-${user.userUid}`;
     const before = handler(withQueryKey(key), aContext());
     await expect(before).rejects.toEqual(new Unauthorized('unknown api key'));
-    // Act
     await plantKey(createHash('sha256').update(key).digest('hex'), { userUid: user.userUid, gmtOffsetMinutes: 0 });
+    // Act
+    now = UNKNOWN_CREDENTIAL_MEMORY_MS - 1;
+    const remembered = handler(withQueryKey(key), aContext());
+    await remembered.catch(() => undefined);
+    now = UNKNOWN_CREDENTIAL_MEMORY_MS + 1;
     const after = handler(withQueryKey(key), aContext());
     // Assess
+    await expect(remembered).rejects.toEqual(new Unauthorized('unknown api key'));
     await expect(after).resolves.toMatchObject({ userUid: user.userUid });
   });
 });

@@ -4,7 +4,7 @@
  * past the bucket it must, and the headers that tell a client where it stands.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { rateLimitDefaults } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
@@ -168,5 +168,20 @@ describe('rate-limit headers', () => {
     ];
     // Assess
     expect(answers.map((res) => res.status)).toEqual([429, 429, 429, 429]);
+  });
+});
+
+describe('unknown api keys', () => {
+  it('get no bucket once found unknown: a stream of guesses costs no table write each', async () => {
+    // Prepare
+    const guess = `guess-${Date.now()}-${Math.random()}`;
+    const bucket = keys.rateBucket(hashApiKey(guess));
+    const first = await listVehicles(guess);
+    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: bucket }));
+    // Act
+    const guesses = await Promise.all(Array.from({ length: 5 }, () => listVehicles(guess)));
+    // Assess
+    for (const res of [first, ...guesses]) expect(res).toBeError(401, 'unknown api key');
+    expect((await dynamo().send(new GetCommand({ TableName: tableName(), Key: bucket }))).Item).toBeUndefined();
   });
 });

@@ -93,6 +93,20 @@ describe('admin faults', () => {
     // four CLI runs, each its own Node process
   }, 90_000);
 
+  it('counts the readings dropped from their points, with the newest point and the readings’ names', async () => {
+    // Prepare
+    const vehicle = await givenVehicle(await givenUser());
+    const points = parked(vehicle.imei, `${DAY}T10:00:00.000Z`, 3, DEPOT);
+    const dropped = [{ ...points[0], driver_tag_id: 'T'.repeat(3000) }, { ...points[1], speed: 1000, fuel_raw: 2 ** 62 }, points[2]];
+    await ingest(dropped as typeof points, undefined, new Date(`${DAY}T10:05:00.000Z`));
+    // Act
+    const report = await admin('faults', '--vehicle', String(vehicle.vehicleUid), '--from', DAY);
+    // Assess
+    expect(report.json.faults).toEqual({
+      'dropped reading': { count: 3, newest: { gps_datetime: `${DAY}T10:01:00.000Z`, readings: ['fuel_raw', 'speed'] } },
+    });
+  }, 30_000);
+
   it.each([
     [['--vehicle', '1'], '--from is required'],
     [['--vehicle', '1', '--from', '2026-11-07', '--to', '2026-11-06'], '--to must be a date (yyyy-mm-dd) not before --from'],

@@ -3,7 +3,7 @@
  * (aws-sdk-client-mock's stubs call through), except the one write each case makes fail.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KinesisStreamEvent } from 'aws-lambda';
 import { type AwsStub, mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,6 +37,24 @@ const kinesisEvent = (records: Array<{ gps_datetime: string }>): KinesisStreamEv
 
 const throughputExceeded = () =>
   Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+
+/** DynamoDB's refusal of a key or an item it cannot take: retrying it changes nothing. */
+const validationError = () =>
+  Object.assign(new Error('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit'), {
+    name: 'ValidationException',
+    $fault: 'client',
+  });
+
+/** Every write that carries `marker` is refused as DynamoDB refuses what it cannot store; the others reach DynamoDB Local. */
+function refuseWritesCarrying(marker: string): void {
+  const realSend = Object.getPrototypeOf(dynamo()).send as (command: unknown) => Promise<unknown>;
+  for (const Command of [PutCommand, UpdateCommand, BatchWriteCommand, TransactWriteCommand] as const) {
+    table.on(Command as never).callsFake((input: object) => {
+      if (JSON.stringify(input).includes(marker)) throw validationError();
+      return realSend.call(dynamo(), new (Command as unknown as new (input: object) => object)(input));
+    });
+  }
+}
 
 /** The vehicle's positions of 1 November as getPositions answers them. */
 const positionsOf = async (user: TestUser, vehicleUid: number): Promise<unknown[]> =>
@@ -96,5 +114,29 @@ describe('the processPositions handler', () => {
     expect(await positionsOf(user, vehicle.vehicleUid)).toHaveLength(0);
     const live = await api.get('getLiveData', { api_key: user.key });
     expect(live.body.vehicles[0]).toMatchObject({ vehicle_uid: String(vehicle.vehicleUid), last_response: null });
+  });
+
+  it('dead-letters the one record storage refuses for good, stores the vehicle’s others, and retries nothing', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    refuseWritesCarrying('REFUSED-BY-STORAGE');
+    const event = kinesisEvent([
+      aPositionRecord(vehicle.imei, '2026-11-01T06:00:00Z'),
+      aPositionRecord(vehicle.imei, '2026-11-01T06:00:30Z', { device_type: 'REFUSED-BY-STORAGE' }),
+      aPositionRecord(vehicle.imei, '2026-11-01T06:01:00Z'),
+    ]);
+    // Act
+    const result = await handler(event, lambdaContext('processPositions', 'faults'));
+    table.restore();
+    const later = await handler(
+      kinesisEvent([aPositionRecord(vehicle.imei, '2026-11-01T06:01:30Z')]),
+      lambdaContext('processPositions', 'faults'),
+    );
+    // Assess
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(later).toEqual({ batchItemFailures: [] });
+    const stored = (await positionsOf(user, vehicle.vehicleUid)) as Array<{ gps_datetime: string }>;
+    expect(stored.map((position) => position.gps_datetime)).toEqual(['2026-11-01 06:00:00', '2026-11-01 06:01:00', '2026-11-01 06:01:30']);
   });
 });

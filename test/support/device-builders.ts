@@ -55,10 +55,13 @@ export async function storedPositions(user: TestUser, vehicleUid: number, day: s
   return res.body.positions ?? [];
 }
 
-/** The records of an IMEI as the pipeline archived them (positions/raw/ in s3rver): the fields no operation shows. */
-export async function archivedRecords(imei: string): Promise<Array<Record<string, unknown>>> {
+/**
+ * The records of an IMEI as the pipeline archived them (positions/raw/ in s3rver): the fields no operation shows;
+ * from `positions/dead-letter/`, the lines of the records it set aside ({ id, reason, data }).
+ */
+export async function archivedRecords(imei: string, folder: 'raw' | 'dead-letter' = 'raw'): Promise<Array<Record<string, unknown>>> {
   const today = new Date().toISOString().slice(0, 10).replaceAll('-', '/');
-  const prefix = `positions/raw/${today}/devices-`;
+  const prefix = `positions/${folder}/${today}/devices-`;
   const { Contents = [] } = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: prefix }));
   const texts = await Promise.all(
     Contents.map(async (object) => {
@@ -68,6 +71,6 @@ export async function archivedRecords(imei: string): Promise<Array<Record<string
   );
   return texts
     .flatMap((text) => text.split('\n'))
-    .filter((line) => line.includes(`"${imei}"`))
+    .filter((line) => line.includes(imei))
     .map((line) => JSON.parse(line));
 }

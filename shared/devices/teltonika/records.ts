@@ -35,7 +35,7 @@ export function toPositionRecord(imei: string, record: AvlRecord, fuelSensor: Fu
   const fuel = io(fuelSensor.ioId);
   return {
     imei,
-    gps_datetime: new Date(record.timestampMs).toISOString(),
+    gps_datetime: instantOf(record.timestampMs),
     latitude: record.latitude,
     longitude: record.longitude,
     speed: record.speedKmh,
@@ -71,4 +71,11 @@ function driverTag(bytes: Buffer | undefined): string | null {
   if (bytes === undefined) return null;
   const firstNonZero = bytes.findIndex((byte) => byte !== 0);
   return firstNonZero < 0 ? null : bytes.subarray(firstNonZero).toString('hex').toUpperCase();
+}
+
+/** The record's time, or (a jammed unit's 2^60 ms, a clock before 1970 or after 9999) a text saying what it was, which no record check accepts. */
+function instantOf(timestampMs: number): string {
+  const date = new Date(timestampMs);
+  const year = date.getUTCFullYear();
+  return Number.isNaN(year) || year < 1970 || year > 9999 ? `timestamp ${timestampMs} ms` : date.toISOString();
 }

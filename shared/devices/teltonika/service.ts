@@ -1,9 +1,10 @@
 /**
  * The Teltonika listener as the container of the Fargate service behind the Network Load Balancer
  * (infra/teltonika-service.ts): records go to the positions stream, devices are looked up in the table, and the
- * counters are published as EMF metrics once a minute (the alarms watch rejected handshakes, CRC failures and
- * records not acknowledged). ECS stops a task with SIGTERM: it stops accepting, and units reconnect to another task.
+ * counters are published as EMF metrics once a minute (the alarms watch rejected handshakes and their bursts, CRC
+ * failures, records dead-lettered and records not acknowledged). ECS stops a task with SIGTERM: it stops accepting, and units reconnect to another task.
  */
+import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import { findVehicleByImei } from '../../store/vehicles.ts';
 import { MetricUnit, metricNames, metrics } from '../../telemetry.ts';
@@ -19,6 +20,7 @@ const listener = await startTeltonikaListener({
   // the positions stream: POSITIONS_STREAM_NAME must be set (nothing registers a local sink here)
   sink: positionSink(),
   findDevice: findVehicleByImei,
+  proxyProtocol: config.teltonikaProxyProtocol(),
 });
 logger.info('teltonika listener ready', { port: listener.port });
 
@@ -26,6 +28,9 @@ logger.info('teltonika listener ready', { port: listener.port });
 const published: Partial<TeltonikaCounters> = {};
 const counted: Array<[keyof TeltonikaCounters, string]> = [
   ['handshakesRejected', metricNames.teltonikaHandshakesRejected],
+  ['handshakesHeld', metricNames.teltonikaHandshakesHeld],
+  ['connectionsRefused', metricNames.teltonikaConnectionsRefused],
+  ['recordsDeadLettered', metricNames.teltonikaRecordsDeadLettered],
   ['crcFailures', metricNames.teltonikaCrcFailures],
   ['malformedPackets', metricNames.teltonikaMalformedPackets],
   ['recordsAcked', metricNames.teltonikaRecordsAcked],

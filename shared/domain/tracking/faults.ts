@@ -3,7 +3,8 @@
  * detector apply, so a tracker's bad clock, fix or sensor never becomes a vehicle's data.
  * - set aside before anything else (the dead-letter prefix): points in the future or too late against their arrival;
  * - kept in the history but ignored by detection and the live record: fixes at 0,0, fixes marked invalid, jumps;
- * - readings ignored, the point kept: fuel dropouts, odometer resets and impossible odometer steps.
+ * - readings ignored, the point kept: fuel dropouts, odometer resets and impossible odometer steps;
+ * - readings dropped where the record is read (out of range, too long, not a number): the point kept without them.
  */
 import { distanceKm, type LatLng } from '../geo.ts';
 import type { Position } from './position.ts';
@@ -11,7 +12,7 @@ import type { DetectionSettings } from './settings.ts';
 
 export const SET_ASIDE_FAULTS = ['in the future', 'too late'] as const;
 export const POINT_FAULTS = ['zero fix', 'invalid fix', 'speed jump'] as const;
-export const READING_FAULTS = ['fuel dropout', 'odometer reset', 'odometer jump'] as const;
+export const READING_FAULTS = ['fuel dropout', 'odometer reset', 'odometer jump', 'dropped reading'] as const;
 export const FAULTS = [...SET_ASIDE_FAULTS, ...POINT_FAULTS, ...READING_FAULTS] as const;
 
 export type SetAsideFault = (typeof SET_ASIDE_FAULTS)[number];

@@ -25,6 +25,7 @@ const FIELDS = [
   // appended: older chunks simply lack them (null)
   'valid',
   'satellites',
+  'dropped_readings',
 ] as const satisfies ReadonlyArray<keyof Position>;
 
 /** `yyyy-mm-ddThh`: the hour a point belongs to, the unit of chunks and checkpoints. */

@@ -28,9 +28,29 @@ const reading = v.pipe(
 );
 /** A reading a device may not send: absent and null are both null. */
 const optionalReading = v.optional(v.nullable(reading), null);
-const optionalTextReading = v.optional(v.nullable(v.pipe(v.union([v.string(), v.number()]), v.transform(String))), null);
 
-export const PositionRecord = v.object({
+/**
+ * Device texts are bounded where they are read, so none can grow into a key or an item DynamoDB refuses: a driver
+ * tag becomes part of a key (the operator's tag claim), the others are kept in the history. Control characters
+ * are no text a device means.
+ */
+export const MAX_DRIVER_TAG_CHARS = 64;
+export const MAX_DEVICE_TEXT_CHARS = 255;
+const printableText = (maxChars: number) =>
+  v.optional(
+    v.nullable(
+      v.pipe(
+        v.union([v.string(), v.number()]),
+        v.transform(String),
+        v.check((text) => [...text].length <= maxChars, `longer than ${maxChars} characters`),
+        v.check((text) => !/\p{C}/u.test(text), 'not printable text'),
+      ),
+    ),
+    null,
+  );
+const optionalTextReading = printableText(MAX_DEVICE_TEXT_CHARS);
+
+const PositionFix = v.object({
   imei: v.pipe(
     v.union([v.string(), v.number()], 'imei is required'),
     v.transform(String),
@@ -53,6 +73,10 @@ export const PositionRecord = v.object({
     v.minValue(-180, 'longitude out of range'),
     v.maxValue(180, 'longitude out of range'),
   ),
+});
+
+/** What a point may carry besides its fix: each one that does not fit is dropped (null), never the point. */
+const PositionReadings = v.object({
   speed: v.optional(v.nullable(v.pipe(reading, v.minValue(0), v.maxValue(400))), null),
   heading: optionalReading,
   ignition: v.optional(v.nullable(v.boolean()), null),
@@ -63,7 +87,7 @@ export const PositionRecord = v.object({
   int_batt_volt: optionalReading,
   int_temp: optionalReading,
   ext_temp: optionalReading,
-  driver_tag_id: optionalTextReading,
+  driver_tag_id: printableText(MAX_DRIVER_TAG_CHARS),
   device_type: optionalTextReading,
   config: optionalTextReading,
   /** false when the device marks its fix invalid (no GPS lock); null when the protocol does not say */
@@ -84,13 +108,23 @@ export const PositionRecord = v.object({
   ),
 });
 
+export const PositionRecord = v.object({
+  ...PositionFix.entries,
+  ...PositionReadings.entries,
+  /** the readings the record carried that did not fit (out of range, too long, not a number): kept as null, counted as a fault */
+  dropped_readings: v.optional(v.nullable(v.array(v.picklist(Object.keys(PositionReadings.entries)))), null),
+});
+
 export type Position = v.InferOutput<typeof PositionRecord>;
 /** A normalized record as an entry point writes it to the stream (JSON; the pipeline parses it). */
 export type PositionRecordInput = v.InferInput<typeof PositionRecord>;
 
 export type ParsedPosition = { ok: true; position: Position } | { ok: false; reason: string };
 
-/** A record as it arrived (text) → a position, or why it cannot be one. */
+/**
+ * A record as it arrived (text) → a position, or why it cannot be one. Only its fix (imei, time, coordinates) can
+ * refuse a record: a reading that does not fit is dropped, named in dropped_readings with those dropped before.
+ */
 export function parsePosition(text: string): ParsedPosition {
   let value: unknown;
   try {
@@ -98,14 +132,28 @@ export function parsePosition(text: string): ParsedPosition {
   } catch {
     return { ok: false, reason: 'not valid JSON' };
   }
-  if (!isPlainObject(value)) return { ok: false, reason: 'not a JSON object' };
+  return isPlainObject(value) ? positionOf(value) : { ok: false, reason: 'not a JSON object' };
+}
+
+/** An object → a position (parsePosition without the JSON text: the entry points check what they decoded). */
+export function positionOf(value: Record<string, unknown>): ParsedPosition {
   // Every declared field is passed explicitly, so a missing one fails with its own message ("imei is required").
-  const declared = Object.fromEntries(Object.keys(PositionRecord.entries).map((key) => [key, value[key]]));
-  const result = v.safeParse(PositionRecord, declared);
-  if (!result.success) {
-    const issue = result.issues[0];
+  const fix = v.safeParse(PositionFix, Object.fromEntries(Object.keys(PositionFix.entries).map((key) => [key, value[key]])));
+  if (!fix.success) {
+    const issue = fix.issues[0];
     const field = issue.path?.map((item) => String(item.key)).join('.') ?? '';
     return { ok: false, reason: field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message };
   }
-  return { ok: true, position: result.output };
+  const readings: Record<string, unknown> = {};
+  const dropped = new Set(droppedBefore(value.dropped_readings));
+  for (const [name, schema] of Object.entries(PositionReadings.entries)) {
+    const reading = v.safeParse(schema, value[name]);
+    readings[name] = reading.success ? reading.output : null;
+    if (!reading.success) dropped.add(name);
+  }
+  const position = { ...fix.output, ...readings, dropped_readings: dropped.size > 0 ? [...dropped].sort() : null } as Position;
+  return { ok: true, position };
 }
+
+const droppedBefore = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string' && name in PositionReadings.entries) : [];
