@@ -218,9 +218,10 @@ function advance(
   const here = { lat: position.latitude, lng: position.longitude };
 
   const step = last && continuous ? distanceKm(last, here) : 0;
-  const byDisplacement = position.speed === null ? displacement(state, position, step, continuous) : null;
-  const moving = byDisplacement ? byDisplacement.moving : (position.speed ?? 0) >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH;
-  const gpsKm = byDisplacement ? byDisplacement.km : continuous && moving ? step : 0;
+  // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
+  const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
+  const byDisplacement = bySpeed ? null : displacement(state, position, step, continuous);
+  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? step : 0;
   if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
@@ -242,36 +243,31 @@ function advance(
     fuel: state.fuelSamples.length >= settings.fuelMedianWindow ? median(state.fuelSamples) : null,
     fuelReading,
     driverTagId: position.driver_tag_id,
-    standing: byDisplacement ? byDisplacement.standing : (position.speed ?? 0) < MOVING_KMH,
+    standing: position.speed === null ? (byDisplacement?.standing ?? false) : position.speed < MOVING_KMH,
   };
 }
 
 /**
- * Without speed: the point is reached once it leaves MIN_STEP_KM around the anchor; the distance added is the path
+ * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor; the distance added is the path
  * walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A point
  * inside the radius stands when its implied speed from the anchor is below a walking pace.
  */
-function displacement(
-  state: TrackState,
-  position: Position,
-  step: number,
-  continuous: boolean,
-): { moving: boolean; km: number; standing: boolean } {
+function displacement(state: TrackState, position: Position, step: number, continuous: boolean): { km: number; standing: boolean } {
   const here = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
   const anchor = continuous ? state.anchor : null;
   if (!anchor) {
     state.anchor = { ...here, pathKm: 0 };
-    return { moving: false, km: 0, standing: true };
+    return { km: 0, standing: true };
   }
   const away = distanceKm(anchor, here);
   const pathKm = anchor.pathKm + step;
   if (away >= MIN_STEP_KM) {
     state.anchor = { ...here, pathKm: 0 };
-    return { moving: true, km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: false };
+    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: false };
   }
   state.anchor = { ...anchor, pathKm };
   const hours = seconds(anchor.at, here.at) / 3600;
-  return { moving: false, km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
+  return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
 
 /** The first reading is the odometer; each one after adds its step from the one before, or the positions' step where it cannot be true. */
