@@ -81,8 +81,8 @@ function truthOf(fixes: readonly Fix[]): { distanceKm: number; trips: number } {
   return { distanceKm: total, trips };
 }
 
-function detected(fixes: readonly Fix[], withSpeed: boolean) {
-  const positions = fixes.map((fix) =>
+const positionsOf = (fixes: readonly Fix[], withSpeed: boolean) =>
+  fixes.map((fix) =>
     positionOf(
       aPositionRecord(IMEI, new Date(fix.at).toISOString(), {
         latitude: fix.lat,
@@ -93,6 +93,9 @@ function detected(fixes: readonly Fix[], withSpeed: boolean) {
       }),
     ),
   );
+
+function detected(fixes: readonly Fix[], withSpeed: boolean) {
+  const positions = positionsOf(fixes, withSpeed);
   const { state, trips } = detect(initialTrackState(profile), positions, profile, settings);
   // A drive's last trip is still open at the end of its recording.
   return { distanceKm: state.odometerKm, trips: trips.length + (state.trip ? 1 : 0), state };
@@ -137,19 +140,7 @@ describe('state at 1 Hz', () => {
       let state = initialTrackState(profile);
       const states: TrackState[] = [];
       for (let i = 0; i < day.length; i += 60) {
-        const batch = day
-          .slice(i, i + 60)
-          .map((fix) =>
-            positionOf(
-              aPositionRecord(IMEI, new Date(fix.at).toISOString(), {
-                latitude: fix.lat,
-                longitude: fix.lng,
-                speed: withSpeed ? fix.speed : null,
-                ignition: null,
-                fuel_raw: null,
-              }),
-            ),
-          );
+        const batch = positionsOf(day.slice(i, i + 60), withSpeed);
         state = detect(state, batch, profile, settings).state;
         states.push(state);
       }
