@@ -69,6 +69,8 @@ export interface TrackState {
   jumps?: Array<{ at: string; lat: number; lng: number }>;
   /** fuel readings fallen below the level, held until they come back (a dropout) or stay down (fuel gone) */
   fuelHeld?: Array<{ at: string; litres: number }>;
+  /** without speed: the last point counted as reached, and the path walked since it (optional: older states) */
+  anchor?: { at: string; lat: number; lng: number; pathKm: number } | null;
 }
 
 export interface DetectedTrip {
@@ -124,8 +126,13 @@ const MOVING_KMH = 3;
 /** With ignition on, a trip starts once the vehicle is this fast or this far from where the ignition came on. */
 const DEPARTURE_KMH = 5;
 const DEPARTURE_KM = 0.1;
-/** Without speed data, a step at least this long is movement. */
+/**
+ * Without speed data, leaving this radius around the last counted point is movement: displacement over time,
+ * never one step's length, so a 1 Hz drive counts all its steps and parked jitter none.
+ */
 const MIN_STEP_KM = 0.05;
+/** A path walked inside the radius longer than this times the displacement is jitter: only the displacement counts. */
+const MAX_WINDING = 1.5;
 
 export function initialTrackState(profile: VehicleProfile): TrackState {
   return {
@@ -142,6 +149,7 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     lastTripStart: null,
     odometerReading: null,
     jumps: [],
+    anchor: null,
     fuelHeld: [],
   };
 }
@@ -210,8 +218,11 @@ function advance(
   const here = { lat: position.latitude, lng: position.longitude };
 
   const step = last && continuous ? distanceKm(last, here) : 0;
-  const moving = position.speed === null ? step >= MIN_STEP_KM : position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH;
-  const gpsKm = continuous && moving ? step : 0;
+  // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
+  const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
+  const byDisplacement = bySpeed ? null : displacement(state, position, step, continuous);
+  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? step : 0;
+  if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
   else state.odometerKm += gpsKm;
@@ -232,8 +243,31 @@ function advance(
     fuel: state.fuelSamples.length >= settings.fuelMedianWindow ? median(state.fuelSamples) : null,
     fuelReading,
     driverTagId: position.driver_tag_id,
-    standing: position.speed === null ? step < MIN_STEP_KM : position.speed < MOVING_KMH,
+    standing: position.speed === null ? (byDisplacement?.standing ?? false) : position.speed < MOVING_KMH,
   };
+}
+
+/**
+ * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor; the distance added is the path
+ * walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A point
+ * inside the radius stands when its implied speed from the anchor is below a walking pace.
+ */
+function displacement(state: TrackState, position: Position, step: number, continuous: boolean): { km: number; standing: boolean } {
+  const here = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
+  const anchor = continuous ? state.anchor : null;
+  if (!anchor) {
+    state.anchor = { ...here, pathKm: 0 };
+    return { km: 0, standing: true };
+  }
+  const away = distanceKm(anchor, here);
+  const pathKm = anchor.pathKm + step;
+  if (away >= MIN_STEP_KM) {
+    state.anchor = { ...here, pathKm: 0 };
+    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: false };
+  }
+  state.anchor = { ...anchor, pathKm };
+  const hours = seconds(anchor.at, here.at) / 3600;
+  return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
 
 /** The first reading is the odometer; each one after adds its step from the one before, or the positions' step where it cannot be true. */
@@ -342,7 +376,9 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
   state.dwell.push(point);
   // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends.
   const old = (p: TrackPoint) => seconds(p.at, point.at) >= settings.stopDwellS;
-  while (state.dwell.length > 1 && old(state.dwell[1] as TrackPoint) && !state.dwell.every(standing)) state.dwell.shift();
+  // A window of standing points spread wider than the radius is a queue at walking pace, not a stop: it trails too.
+  const standstill = () => state.dwell.every((p) => standing(p) && distanceKm(state.dwell[0] as TrackPoint, p) < settings.stopRadiusKm);
+  while (state.dwell.length > 1 && old(state.dwell[1] as TrackPoint) && !standstill()) state.dwell.shift();
   const anchor = state.dwell[0] as TrackPoint;
   const settled = old(anchor) && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
   if (settled) {
