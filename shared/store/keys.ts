@@ -187,6 +187,12 @@ export const keys = {
     from,
     to: `${to}~`,
   }),
+  // webhooks
+  /** under the owner's partition: another user's webhook_uid is simply not there */
+  webhook: (userUid: number, webhookUid: number): Key => ({ pk: `USER#${userUid}`, sk: `WEBHOOK#${pad(webhookUid)}` }),
+  webhookRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'WEBHOOK#' }),
+  /** how many endpoints the user has, written in the transaction of every add and delete: the cap holds under concurrency */
+  webhookCount: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'WEBHOOKCOUNT' }),
   // reverse geocoding cache
   /**
    * a provider's address for one cell of rounded coordinates (shared by every user: an address is public, zones are

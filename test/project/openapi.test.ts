@@ -23,6 +23,7 @@ import { anOperator, aTagId, givenOperator } from '../support/operators-builders
 import { aPositionRecord, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
 import { DEPOT, givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
+import { givenWebhook, PUBLIC_URL } from '../support/webhook-builders.ts';
 
 type Params = Record<string, string | number | undefined>;
 
@@ -235,6 +236,15 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   },
   getRoute: async (user) => ({ params: { route_uid: (await givenRoute(user)).route_uid } }),
   deleteRoute: async (user) => ({ params: { route_uid: (await givenRoute(user)).route_uid } }),
+  addWebhook: async () => ({ params: { url: PUBLIC_URL, event_types: 'trip.started', description: 'ERP' } }),
+  getWebhooks: async (user) => {
+    await givenWebhook(user);
+    return {};
+  },
+  getWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  editWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, enabled: 0 } }),
+  rotateWebhookSecret: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  deleteWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
 };
 
 /** Errors only some operations can answer, made to happen for a user of their own. */
