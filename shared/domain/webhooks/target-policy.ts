@@ -41,7 +41,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped: checked as the IPv4 address it maps (below), never passed as IPv6
   ['64:ff9b::', 96], // NAT64 of an IPv4 address
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard-only
