@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
-import { integerField, optionalFlag } from '../../shared/contracts/primitives.ts';
+import { described, integerField, optionalFlag } from '../../shared/contracts/primitives.ts';
 import { eventTypes, optionalUrl, URL_REFUSALS, vehicleUids, webhookDescription, webhookUid } from '../../shared/contracts/webhooks.ts';
 import { busyMessage } from '../../shared/errors.ts';
 
@@ -10,7 +10,10 @@ const EditWebhookInput = v.object({
   event_types: eventTypes,
   vehicle_uids: vehicleUids,
   description: webhookDescription,
-  enabled: optionalFlag('enabled'),
+  enabled: described(
+    optionalFlag('enabled'),
+    '1 delivers again (and clears disabled_reason and failing_since); 0 stops deliveries. Absent: unchanged.',
+  ),
 });
 
 const EditWebhookOutput = v.object({ webhook_uid: integerField });
