@@ -25,6 +25,7 @@ import { contract as editOperator } from './editOperator/contract.ts';
 import { contract as editUserLocation } from './editUserLocation/contract.ts';
 import { contract as getExpenseSlip } from './getExpenseSlip/contract.ts';
 import { contract as getExpenseSlips } from './getExpenseSlips/contract.ts';
+import { contract as getEvents } from './getEvents/contract.ts';
 import { contract as getExpenseTypes } from './getExpenseTypes/contract.ts';
 import { contract as getFuelFillReport } from './getFuelFillReport/contract.ts';
 import { contract as getJobCard } from './getJobCard/contract.ts';
@@ -80,6 +81,7 @@ export const operations = [
   getRoutes,
   getRoute,
   deleteRoute,
+  getEvents,
 ] as const satisfies readonly OperationDeclaration[];
 
 export type OperationName = (typeof operations)[number]['name'];
