@@ -12,7 +12,10 @@ const typesMessage = `types must be a comma list of: ${EVENT_TYPES.join(', ')}`;
 
 const GetEventsInput = v.object({
   vehicle_uid: v.optional(
-    described(requiredInteger('vehicle_uid'), "Only this vehicle's events: a vehicle linked to the key's user (vehicle_uid of getVehicles)."),
+    described(
+      requiredInteger('vehicle_uid'),
+      "Only this vehicle's events: a vehicle linked to the key's user (vehicle_uid of getVehicles).",
+    ),
   ),
   types: v.optional(
     v.pipe(

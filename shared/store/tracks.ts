@@ -65,7 +65,10 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
     tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
     storedTail,
     legacyState: item?.state as TrackState | undefined,
-    emission: { sequence: Number(item?.event_sequence ?? 0), latestAt: item?.event_latest_at === undefined ? null : String(item.event_latest_at) },
+    emission: {
+      sequence: Number(item?.event_sequence ?? 0),
+      latestAt: item?.event_latest_at === undefined ? null : String(item.event_latest_at),
+    },
   };
 }
 
@@ -186,9 +189,7 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission }:
   const conditions = [
     ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
     previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',
-    ...(emission
-      ? [emission.previous.sequence === 0 ? 'attribute_not_exists(event_sequence)' : 'event_sequence = :previousSequence']
-      : []),
+    ...(emission ? [emission.previous.sequence === 0 ? 'attribute_not_exists(event_sequence)' : 'event_sequence = :previousSequence'] : []),
   ];
   return {
     Update: {

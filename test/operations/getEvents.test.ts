@@ -110,8 +110,15 @@ describe('getEvents', () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     await givenTripWithEvents(vehicle, {}, secondsAgo(2 * 86_400));
-    const { events } = await givenTripWithEvents(vehicle, { startTime: '2026-11-02T06:00:00.000Z', stopTime: '2026-11-02T06:30:00.000Z' }, secondsAgo(60));
-    const since = secondsAgo(3 * 86_400).toISOString().replace('T', ' ').slice(0, 19);
+    const { events } = await givenTripWithEvents(
+      vehicle,
+      { startTime: '2026-11-02T06:00:00.000Z', stopTime: '2026-11-02T06:30:00.000Z' },
+      secondsAgo(60),
+    );
+    const since = secondsAgo(3 * 86_400)
+      .toISOString()
+      .replace('T', ' ')
+      .slice(0, 19);
     expect((await eventsOf(user)).body.events).toEqual(events);
     expect((await eventsOf(user, { since })).body.cnt).toBe(4);
   });

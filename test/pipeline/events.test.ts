@@ -51,7 +51,11 @@ describe('events from the pipeline', () => {
     ]);
     expect(events.map((event) => event.data.sequence)).toEqual([1, 2, 3, 4, 5]);
     expect(events.every((event) => event.data.late === 0 && event.data.vehicle_uid === vehicle.vehicleUid)).toBe(true);
-    expect(events[4]?.data).toMatchObject({ fill_qty: expect.any(Number), fuel_level_after: expect.any(Number), location: expect.any(String) });
+    expect(events[4]?.data).toMatchObject({
+      fill_qty: expect.any(Number),
+      fuel_level_after: expect.any(Number),
+      location: expect.any(String),
+    });
   });
 
   it('emits nothing for a replayed batch', async () => {

@@ -23,7 +23,14 @@ export function tripEvents(trip: Trip): DecidedEvent[] {
       longitude: trip.startLng,
       fields: { trip_uid: record.trip_uid, start_location: record.start_location, driver_tag_id: record.driver_tag_id },
     },
-    { type: 'trip.completed', occurredAt: trip.stopTime, subject, latitude: trip.stopLat, longitude: trip.stopLng, fields: { trip: record } },
+    {
+      type: 'trip.completed',
+      occurredAt: trip.stopTime,
+      subject,
+      latitude: trip.stopLat,
+      longitude: trip.stopLng,
+      fields: { trip: record },
+    },
   ];
 }
 
