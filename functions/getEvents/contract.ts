@@ -1,7 +1,17 @@
 import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { pageCursor } from '../../shared/contracts/paging.ts';
-import { dateTimeParameter, described, integerField, requiredInteger, scalar } from '../../shared/contracts/primitives.ts';
+import {
+  dateTimeField,
+  dateTimeParameter,
+  described,
+  integerField,
+  nullableNumberField,
+  nullableTextField,
+  requiredInteger,
+  scalar,
+} from '../../shared/contracts/primitives.ts';
+import { TripRecord } from '../../shared/contracts/trips.ts';
 import { EVENT_TYPES, isEventType } from '../../shared/domain/events/event.ts';
 
 export const DEFAULT_EVENTS = 100;
@@ -44,20 +54,37 @@ const GetEventsInput = v.object({
   ),
 });
 
+const optional = <Schema extends v.GenericSchema>(schema: Schema, description: string) => v.optional(described(schema, description));
+
+/** Every event's fields, then each type's own (docs/events.md, "Types"); a type carries only its own. */
+const EventData = v.object({
+  vehicle_uid: integerField,
+  imei: v.string(),
+  vehicle_name: v.string(),
+  occurred_at: described(dateTimeField, 'When it happened, GMT+0.'),
+  sequence: described(integerField, 'Per vehicle, increasing in emission order.'),
+  late: described(v.picklist([0, 1]), '1 when an event of the vehicle that occurred later was emitted before it.'),
+  latitude: nullableNumberField,
+  longitude: nullableNumberField,
+  trip_uid: optional(v.string(), 'trip.started: the trip.'),
+  start_location: optional(v.string(), 'trip.started: where it started.'),
+  driver_tag_id: optional(nullableTextField, 'trip.started: the driver tag the vehicle reported.'),
+  trip: optional(TripRecord, 'trip.completed: the trip record as getTrips answers it, times GMT+0.'),
+  event_uid: optional(integerField, 'fuel.filled: the fill (getFuelFillReport, addFuelFillSlip).'),
+  fill_qty: optional(v.number(), 'fuel.filled: litres added.'),
+  fuel_level_before: optional(nullableNumberField, 'fuel.filled: litres before.'),
+  fuel_level_after: optional(v.number(), 'fuel.filled: litres after.'),
+  location: optional(v.string(), 'fuel.filled: where.'),
+  voided_event_id: optional(v.string(), 'event.voided: the event retracted.'),
+  voided_type: optional(v.picklist(EVENT_TYPES), 'event.voided: its type.'),
+  reason: optional(v.string(), 'event.voided: why.'),
+});
+
 const EventObject = v.object({
-  event_id: v.string(),
+  event_id: described(v.string(), "The fact's identity: the same fact always has the same id."),
   type: v.picklist(EVENT_TYPES),
-  timestamp: v.string(),
-  data: v.looseObject({
-    vehicle_uid: integerField,
-    imei: v.string(),
-    vehicle_name: v.string(),
-    occurred_at: v.string(),
-    sequence: integerField,
-    late: v.picklist([0, 1]),
-    latitude: v.nullable(v.number()),
-    longitude: v.nullable(v.number()),
-  }),
+  timestamp: described(v.string(), 'When the service emitted it, ISO 8601 UTC.'),
+  data: EventData,
 });
 
 const GetEventsOutput = v.object({
@@ -81,7 +108,7 @@ export const contract = {
   input: GetEventsInput,
   output: GetEventsOutput,
   examples: {
-    request: { types: 'trip.completed', limit: 100 },
+    request: { vehicle_uid: 1, types: 'trip.completed', since: '2026-11-22 00:00:00', cursor: '', limit: 100 },
     response: {
       cnt: 1,
       events: [
