@@ -26,6 +26,7 @@ import { contract as editJobCard } from './editJobCard/contract.ts';
 import { contract as editOperator } from './editOperator/contract.ts';
 import { contract as editUserLocation } from './editUserLocation/contract.ts';
 import { contract as editWebhook } from './editWebhook/contract.ts';
+import { contract as getEvents } from './getEvents/contract.ts';
 import { contract as getExpenseSlip } from './getExpenseSlip/contract.ts';
 import { contract as getExpenseSlips } from './getExpenseSlips/contract.ts';
 import { contract as getExpenseTypes } from './getExpenseTypes/contract.ts';
@@ -86,6 +87,7 @@ export const operations = [
   getRoutes,
   getRoute,
   deleteRoute,
+  getEvents,
   addWebhook,
   getWebhooks,
   getWebhook,

@@ -218,6 +218,7 @@ const AREA_DESCRIPTIONS: Record<Area, string> = {
   'job cards': 'Job card documents from external systems, with their history (docs/job-cards.md).',
   routes: 'Routes through ordered stops with driving distance and time (docs/routes.md).',
   positions: 'Positions the tracking devices reported (docs/positions-pipeline.md).',
+  events: 'What happened to the vehicles, as a feed to poll without gaps or repeats (docs/events.md).',
   webhooks: 'Endpoints that receive your events as they happen, signed the Standard Webhooks way (docs/webhooks.md).',
 };
 

@@ -126,6 +126,7 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     getLiveData: read(),
     getLiveMap: read({ map_api_key: 'local', width: 600, height: 600, zoom: 13 }),
     getTrips: read(day),
+    getEvents: read(),
     getPositions: read({ vehicle_uid: truck as number, start_datetime: `${demo.day} 00:00:00`, end_datetime: `${demo.day} 23:59:59` }),
     getExpenseTypes: read(),
     addExpenseType: async () => write((i) => ({ params: { expense_name: `Bench type ${i}` } })),

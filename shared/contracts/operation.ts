@@ -10,7 +10,18 @@ import type * as v from 'valibot';
 export type HttpMethod = 'GET' | 'POST';
 export type Access = 'read' | 'write';
 /** The area an operation belongs to: its tag in the OpenAPI document (a folder in Postman, a class in generated clients). */
-export type Area = 'vehicles' | 'expense types' | 'slips' | 'operators' | 'locations' | 'fuel' | 'job cards' | 'routes' | 'positions' | 'webhooks';
+export type Area =
+  | 'vehicles'
+  | 'expense types'
+  | 'slips'
+  | 'operators'
+  | 'locations'
+  | 'fuel'
+  | 'job cards'
+  | 'routes'
+  | 'positions'
+  | 'events'
+  | 'webhooks';
 
 type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */

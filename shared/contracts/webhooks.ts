@@ -8,7 +8,10 @@ import { urlNotAllowed } from '../domain/webhooks/target-policy.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { described, flagField, integerField, nullableTextField, optionalText, requiredInteger, scalar } from './primitives.ts';
 
-export const webhookUid = described(requiredInteger('webhook_uid'), "One of the user's webhooks (webhook_uid of addWebhook or getWebhooks).");
+export const webhookUid = described(
+  requiredInteger('webhook_uid'),
+  "One of the user's webhooks (webhook_uid of addWebhook or getWebhooks).",
+);
 
 const URL_MAX = 2048;
 const urlText = (message: string) =>

@@ -187,6 +187,17 @@ export const keys = {
     from,
     to: `${to}~`,
   }),
+  // events (docs/events.md)
+  /**
+   * one item per emitted event, in its vehicle's partition by emission time and the vehicle's sequence, so the feed
+   * of a user's vehicles is one Query per vehicle from a cursor on; the table's stream carries it to the webhooks
+   */
+  event: (vehicleUid: number, emittedAt: string, sequence: number): Key => ({
+    pk: `VEHICLE#${vehicleUid}#EVENTS`,
+    sk: `${emittedAt}#${pad(sequence)}`,
+  }),
+  /** a vehicle's events emitted after `afterSk` (exclusive: `afterSk` is the last sort key answered) or from `since` */
+  eventRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#EVENTS`, from }),
   // webhooks
   /** under the owner's partition: another user's webhook_uid is simply not there */
   webhook: (userUid: number, webhookUid: number): Key => ({ pk: `USER#${userUid}`, sk: `WEBHOOK#${pad(webhookUid)}` }),

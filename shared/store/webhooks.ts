@@ -91,11 +91,7 @@ export type WebhookChanges = Partial<WebhookDetails & Pick<Webhook, 'enabled' | 
  * Sets only the fields changed. `changesFor` sees the webhook as read (a rotation builds on its secrets), so the
  * update is conditioned on the secrets read and a concurrent rotation is read again rather than lost.
  */
-export async function editWebhook(
-  userUid: number,
-  webhookUid: number,
-  changesFor: (current: Webhook) => WebhookChanges,
-): Promise<Webhook> {
+export async function editWebhook(userUid: number, webhookUid: number, changesFor: (current: Webhook) => WebhookChanges): Promise<Webhook> {
   return writeWithOptimisticRetry({
     read: () => getWebhook(userUid, webhookUid, true),
     write: async (current) => {

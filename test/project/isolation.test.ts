@@ -11,7 +11,7 @@ import { accessOf, parameterNamesOf } from '../../shared/contracts/operation.ts'
 import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { type ApiResponse, api } from '../support/api.ts';
-import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenLiveState, givenTrip, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { aTagId, givenOperator } from '../support/operators-builders.ts';
@@ -158,6 +158,19 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     readA: (a, vehicle) => read(a, 'getPositions', { vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }),
     cases: [
       { foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }), answer: notFound('vehicle') },
+    ],
+  }),
+  getEvents: fixture({
+    given: async (a) => (await givenTripWithEvents(await givenVehicle(a))).trip,
+    // the events, not the cursor (sealed with a fresh IV each time)
+    readA: async (a) => ((await read(a, 'getEvents')) as { events: unknown }).events,
+    cases: [
+      {
+        foreign: ['vehicle_uid'],
+        send: (trip) => ({ vehicle_uid: trip.vehicleUid }),
+        answer: notFound('vehicle'),
+      },
+      { foreign: [], send: () => ({}), answer: listsNothing('events') },
     ],
   }),
   getLiveMap: fixture({

@@ -14,7 +14,7 @@ import { freePort } from '../../local/ports.ts';
 import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { type ApiResponse, api, createApi } from '../support/api.ts';
-import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenLiveState, givenTrip, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { givenPlacedVehicle } from '../support/live-map-builders.ts';
@@ -137,6 +137,10 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
     });
     await givenVehicle(user);
     return { params: DAY };
+  },
+  getEvents: async (user) => {
+    await givenTripWithEvents(await givenVehicle(user));
+    return {};
   },
   getPositions: async (user) => {
     const vehicle = await givenVehicle(user);
