@@ -64,7 +64,8 @@ export const vehicleUids = described(
       v.transform((uids) => [...new Set(uids.map(Number))]),
     ),
   ),
-  "Comma-delimited vehicle_uids of vehicles linked to the key's user whose events are delivered. Absent or blank: every vehicle of the user.",
+  "Comma-delimited vehicle_uids of vehicles linked to the key's user whose events are delivered. " +
+    'Absent or blank: every vehicle of the user.',
 );
 
 export const webhookDescription = described(optionalText('description', 255), 'What the endpoint is, for the user.');

@@ -20,7 +20,7 @@ import { givenRoute, northOf, scheduledRoutes, somewhere, stopsText } from '../s
 import { givenUserLocation } from '../support/user-locations-builders.ts';
 import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
 
-/** Parameters that point at a record or a vehicle: ids (and lists of them), expense types, IMEI filters, route stops, job-card references. */
+/** Parameters that point at a record or a vehicle: ids and id lists, expense types, IMEI filters, route stops, job-card references. */
 const SCOPED = /_uids?$|^(type|filter|stops|external_reference)$/;
 
 type Params = Record<string, string | number | undefined>;
