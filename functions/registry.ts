@@ -13,16 +13,20 @@ import { contract as addJobCard } from './addJobCard/contract.ts';
 import { contract as addOperator } from './addOperator/contract.ts';
 import { contract as addRoute } from './addRoute/contract.ts';
 import { contract as addUserLocation } from './addUserLocation/contract.ts';
+import { contract as addWebhook } from './addWebhook/contract.ts';
 import { contract as deleteExpenseSlip } from './deleteExpenseSlip/contract.ts';
 import { contract as deleteExpenseType } from './deleteExpenseType/contract.ts';
 import { contract as deleteOperator } from './deleteOperator/contract.ts';
 import { contract as deleteRoute } from './deleteRoute/contract.ts';
 import { contract as deleteUserLocation } from './deleteUserLocation/contract.ts';
+import { contract as deleteWebhook } from './deleteWebhook/contract.ts';
 import { contract as editExpenseSlip } from './editExpenseSlip/contract.ts';
 import { contract as editExpenseType } from './editExpenseType/contract.ts';
 import { contract as editJobCard } from './editJobCard/contract.ts';
 import { contract as editOperator } from './editOperator/contract.ts';
 import { contract as editUserLocation } from './editUserLocation/contract.ts';
+import { contract as editWebhook } from './editWebhook/contract.ts';
+import { contract as getEvents } from './getEvents/contract.ts';
 import { contract as getExpenseSlip } from './getExpenseSlip/contract.ts';
 import { contract as getExpenseSlips } from './getExpenseSlips/contract.ts';
 import { contract as getExpenseTypes } from './getExpenseTypes/contract.ts';
@@ -41,7 +45,10 @@ import { contract as getTrips } from './getTrips/contract.ts';
 import { contract as getUserLocation } from './getUserLocation/contract.ts';
 import { contract as getUserLocations } from './getUserLocations/contract.ts';
 import { contract as getVehicles } from './getVehicles/contract.ts';
+import { contract as getWebhook } from './getWebhook/contract.ts';
+import { contract as getWebhooks } from './getWebhooks/contract.ts';
 import { contract as osmandPositions } from './osmandPositions/contract.ts';
+import { contract as rotateWebhookSecret } from './rotateWebhookSecret/contract.ts';
 import { contract as traccarPositions } from './traccarPositions/contract.ts';
 
 export const operations = [
@@ -80,6 +87,13 @@ export const operations = [
   getRoutes,
   getRoute,
   deleteRoute,
+  getEvents,
+  addWebhook,
+  getWebhooks,
+  getWebhook,
+  editWebhook,
+  rotateWebhookSecret,
+  deleteWebhook,
 ] as const satisfies readonly OperationDeclaration[];
 
 export type OperationName = (typeof operations)[number]['name'];

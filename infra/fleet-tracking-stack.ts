@@ -36,6 +36,7 @@ export class FleetTrackingStack extends Stack {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       timeToLiveAttribute: tableDefinition.ttlAttribute,
+      dynamoStream: dynamodb.StreamViewType[tableDefinition.stream],
       globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },

@@ -5,6 +5,7 @@
 import './quiet-powertools.ts';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { env } from '../shared/config.ts';
 import { localDataDir } from './data-dir.ts';
 import { isJavaMissing, JAVA_MISSING, leftoverDynamoDbLocal } from './dynamodb-local.ts';
 import { isPortFree } from './ports.ts';
@@ -58,9 +59,20 @@ function printReady(stack: LocalStack, demo: { apiKey: string; day: string; vehi
   curl -s '${base}/getLiveMap?api_key=${key}&map_api_key=local' -o map.png
 
   devices (docs/devices.md): ${stack.apiUrl}/devices/osmand/<token>, ${stack.apiUrl}/devices/traccar
+  ${webhookTargetsNote()}
 
 Ctrl-C stops everything.`);
 }
+
+/**
+ * A developer receives webhooks on 127.0.0.1, so npm start lets webhook URLs be http and loopback (docs/webhooks.md);
+ * the deployed stack never sets the variable. WEBHOOK_ALLOW_LOCAL_TARGETS=0 npm start tries the deployed rules.
+ */
+process.env[env.webhookAllowLocalTargets] ??= '1';
+const webhookTargetsNote = (): string =>
+  process.env[env.webhookAllowLocalTargets] === '1'
+    ? 'webhooks (docs/webhooks.md): http and loopback (127.0.0.1, ::1) URLs ALLOWED here, as a deployed stack never allows'
+    : 'webhooks (docs/webhooks.md): https to public addresses only, as deployed';
 
 /** Stops the stack once, saying what stopped. */
 function stopper(stack: LocalStack): (reason?: string) => Promise<never> {

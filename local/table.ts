@@ -28,7 +28,7 @@ async function tableExists(client: DynamoDBClient, tableName: string): Promise<b
 }
 
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { partitionKey, sortKey, indexes, ttlAttribute } = tableDefinition;
+  const { partitionKey, sortKey, indexes, ttlAttribute, stream } = tableDefinition;
   const keyNames = [partitionKey, sortKey, ...indexes.flatMap((index) => [index.partitionKey, index.sortKey])];
   await client.send(
     new CreateTableCommand({
@@ -47,6 +47,7 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
         ],
         Projection: { ProjectionType: 'ALL' },
       })),
+      StreamSpecification: { StreamEnabled: true, StreamViewType: stream },
     }),
   );
   await client.send(

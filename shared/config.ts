@@ -55,6 +55,8 @@ export const env = {
   nominatimUrl: 'NOMINATIM_URL',
   amazonPlacesEndpoint: 'AMAZON_LOCATION_PLACES_ENDPOINT',
   amazonRoutesEndpoint: 'AMAZON_LOCATION_ROUTES_ENDPOINT',
+  // webhooks (docs/webhooks.md)
+  webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
 } as const;
 
 type Setting = keyof typeof env;
@@ -176,6 +178,8 @@ export const config = {
   cursorKeySecret: (): string | undefined => text('cursorKeySecret'),
   ...placesConfig(),
   ...devicesConfig(),
+  /** set only by npm start: webhooks may be http and reach loopback addresses; a deployed stack never sets it */
+  webhookAllowLocalTargets: (): boolean => text('webhookAllowLocalTargets') === '1',
 };
 
 /** The device entry points' settings (docs/devices.md). */

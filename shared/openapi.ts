@@ -218,6 +218,8 @@ const AREA_DESCRIPTIONS: Record<Area, string> = {
   'job cards': 'Job card documents from external systems, with their history (docs/job-cards.md).',
   routes: 'Routes through ordered stops with driving distance and time (docs/routes.md).',
   positions: 'Positions the tracking devices reported (docs/positions-pipeline.md).',
+  events: 'What happened to the vehicles, as a feed to poll without gaps or repeats (docs/events.md).',
+  webhooks: 'Endpoints that receive your events as they happen, signed the Standard Webhooks way (docs/webhooks.md).',
 };
 
 export interface OpenApiOptions {
@@ -529,6 +531,11 @@ function statusResponse(operation: Operation, status: ErrorStatus) {
     return errorResponse(`${description}${others}`, conflict);
   }
   if (status === 404 && operation.notFound) return errorResponse(description, operation.notFound);
+  const [badRequest, ...otherBadRequests] = operation.badRequests ?? [];
+  if (status === 400 && badRequest) {
+    const others = otherBadRequests.map((message) => ` Also: \`${message}\`.`).join('');
+    return errorResponse(`${description}${others}`, badRequest);
+  }
   return { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
 }
 

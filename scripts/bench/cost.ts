@@ -197,9 +197,13 @@ async function measureApi(apiUrl: string): Promise<ApiMeasure[]> {
   const results: ApiMeasure[] = [];
   for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [OperationName, number][]) {
     const { user, request } = await plans[operation](API_SAMPLE_CALLS + 2);
-    for (let i = 0; i < 2; i++) await callApi(operation, user, request(i));
+    const call = (i: number) => {
+      const sent = request(i);
+      return callApi(operation, sent.user ?? user, sent);
+    };
+    for (let i = 0; i < 2; i++) await call(i);
     const run = await measured(async () => {
-      for (let i = 2; i < API_SAMPLE_CALLS + 2; i++) await callApi(operation, user, request(i));
+      for (let i = 2; i < API_SAMPLE_CALLS + 2; i++) await call(i);
     });
     const perCall = (value: number) => value / API_SAMPLE_CALLS;
     results.push({

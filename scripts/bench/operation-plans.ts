@@ -20,6 +20,7 @@ import { givenUser, givenVehicle, type TestUser } from '../../test/support/build
 import { givenExpenseType, givenFuelFill, givenSlip } from '../../test/support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards } from '../../test/support/job-card-builders.ts';
 import { givenUserLocation } from '../../test/support/user-locations-builders.ts';
+import { givenWebhook, PUBLIC_URL } from '../../test/support/webhook-builders.ts';
 
 export type Params = Record<string, string | number>;
 
@@ -28,6 +29,8 @@ export interface BenchRequest {
   query?: Params;
   /** a raw JSON body instead of the form */
   json?: unknown;
+  /** who makes this call when it is not the plan's user (a create capped per user: at most 10 webhooks each) */
+  user?: TestUser;
 }
 
 export interface Plan {
@@ -108,8 +111,11 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     await editJobCard(reader.userUid, editedCard.jobCardUid, content, '198.51.100.7');
   }
 
+  const readerWebhook = await givenWebhook(reader);
+
   const writer = await givenUser({ gmtOffsetMinutes: 120 });
   const vehicle = await givenVehicle(writer);
+  const writerWebhook = await givenWebhook(writer);
   const read =
     (params: Params = {}): Prepare =>
     async () => ({ user: reader, request: () => ({ params }) });
@@ -120,6 +126,7 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     getLiveData: read(),
     getLiveMap: read({ map_api_key: 'local', width: 600, height: 600, zoom: 13 }),
     getTrips: read(day),
+    getEvents: read(),
     getPositions: read({ vehicle_uid: truck as number, start_datetime: `${demo.day} 00:00:00`, end_datetime: `${demo.day} 23:59:59` }),
     getExpenseTypes: read(),
     addExpenseType: async () => write((i) => ({ params: { expense_name: `Bench type ${i}` } })),
@@ -210,6 +217,19 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     deleteRoute: async (calls) => {
       const routes = await many(calls, (i) => callApi('addRoute', writer, { params: { route_name: `Doomed ${i}`, stops: STOPS } }));
       return write((i) => ({ params: { route_uid: Number(at(routes, i).route_uid) } }));
+    },
+    addWebhook: async (calls) => {
+      const adders = await many(calls, () => givenUser());
+      return write((i) => ({ params: { url: PUBLIC_URL }, user: at(adders, i) }));
+    },
+    getWebhooks: read(),
+    getWebhook: read({ webhook_uid: readerWebhook.webhookUid }),
+    editWebhook: async () => write((i) => ({ params: { webhook_uid: writerWebhook.webhookUid, description: `Dispatch ${i}` } })),
+    rotateWebhookSecret: async () => write(() => ({ params: { webhook_uid: writerWebhook.webhookUid } })),
+    deleteWebhook: async (calls) => {
+      const owners = await many(calls, () => givenUser());
+      const doomed = await many(calls, (i) => givenWebhook(at(owners, i)));
+      return write((i) => ({ params: { webhook_uid: at(doomed, i).webhookUid }, user: at(owners, i) }));
     },
   };
 }

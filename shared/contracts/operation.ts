@@ -10,7 +10,18 @@ import type * as v from 'valibot';
 export type HttpMethod = 'GET' | 'POST';
 export type Access = 'read' | 'write';
 /** The area an operation belongs to: its tag in the OpenAPI document (a folder in Postman, a class in generated clients). */
-export type Area = 'vehicles' | 'expense types' | 'slips' | 'operators' | 'locations' | 'fuel' | 'job cards' | 'routes' | 'positions';
+export type Area =
+  | 'vehicles'
+  | 'expense types'
+  | 'slips'
+  | 'operators'
+  | 'locations'
+  | 'fuel'
+  | 'job cards'
+  | 'routes'
+  | 'positions'
+  | 'events'
+  | 'webhooks';
 
 type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */
@@ -71,6 +82,8 @@ export interface OperationDeclaration extends OperationContract {
   readonly provider?: 'live-map' | 'directions';
   /** 409 answers the operation can give, one message each, as the module that enforces the rule words it */
   readonly conflicts?: readonly string[];
+  /** 400 answers the handler gives beyond its parameters' own checks (a webhook URL refused after its host is resolved) */
+  readonly badRequests?: readonly string[];
   /** a 404 not owed to a parameter naming a record (getLiveMap without a placed vehicle) */
   readonly notFound?: string;
   readonly examples: OperationExamples;

@@ -5,6 +5,7 @@
  * In-order data re-runs at most the current hour; a replayed batch finds no new point and writes nothing.
  */
 
+import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -84,18 +85,31 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
+  const decided = [
+    ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
+    ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
+  ];
+  const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
+  const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
   const track: TrackUpdate | undefined =
-    liveChanged || plan.tailChanged ? { live: liveChanged ? liveNow : undefined, tail: plan.tail, previousTail: storedTail } : undefined;
+    liveChanged || plan.tailChanged || emission
+      ? {
+          live: liveChanged ? liveNow : undefined,
+          tail: liveChanged || plan.tailChanged ? plan.tail : (storedTail ?? null),
+          previousTail: storedTail,
+          ...(emission ? { emission } : {}),
+        }
+      : undefined;
 
   outcome.writeRequests += await putAll([
     ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills };
+  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events };
   const found = [trips.newTrips, trips.changedTrips, trips.removedTrips, fills.newFills, fills.changedFills, fills.removedFills].some(
     (list) => list.length > 0,
   );
-  if (found) outcome.writeRequests += await commitDetection(commit);
+  if (found || emitted.events.length > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
   if (fills.keptForSlip.length > 0) {
@@ -113,6 +127,17 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     keptForSlip: fills.keptForSlip.length,
     faults: plan.faults,
   };
+}
+
+/** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */
+function replacedTrips(stored: readonly Trip[], { newTrips, changedTrips, removedTrips }: Awaited<ReturnType<typeof replaceTrips>>) {
+  const replaced = new Set([...changedTrips.map(({ trip }) => trip.tripUid), ...removedTrips.map(({ tripUid }) => tripUid)]);
+  return { before: stored.filter((trip) => replaced.has(trip.tripUid)), after: [...changedTrips.map(({ trip }) => trip), ...newTrips] };
+}
+
+function replacedFills(stored: readonly FuelFill[], { newFills, changedFills, removedFills }: Awaited<ReturnType<typeof replaceFills>>) {
+  const replaced = new Set([...changedFills.map((fill) => fill.eventUid), ...removedFills]);
+  return { before: stored.filter((fill) => replaced.has(fill.eventUid)), after: [...changedFills, ...newFills] };
 }
 
 /** The checkpoint before the earliest point, the history since, and the trips and fills re-detection may replace. */

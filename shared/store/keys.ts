@@ -190,6 +190,23 @@ export const keys = {
     from,
     to: `${to}~`,
   }),
+  // events (docs/events.md)
+  /**
+   * one item per emitted event, in its vehicle's partition by emission time and the vehicle's sequence, so the feed
+   * of a user's vehicles is one Query per vehicle from a cursor on; the table's stream carries it to the webhooks
+   */
+  event: (vehicleUid: number, emittedAt: string, sequence: number): Key => ({
+    pk: `VEHICLE#${vehicleUid}#EVENTS`,
+    sk: `${emittedAt}#${pad(sequence)}`,
+  }),
+  /** a vehicle's events emitted after `afterSk` (exclusive: `afterSk` is the last sort key answered) or from `since` */
+  eventRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#EVENTS`, from }),
+  // webhooks
+  /** under the owner's partition: another user's webhook_uid is simply not there */
+  webhook: (userUid: number, webhookUid: number): Key => ({ pk: `USER#${userUid}`, sk: `WEBHOOK#${pad(webhookUid)}` }),
+  webhookRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'WEBHOOK#' }),
+  /** how many endpoints the user has, written in the transaction of every add and delete: the cap holds under concurrency */
+  webhookCount: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'WEBHOOKCOUNT' }),
   // reverse geocoding cache
   /**
    * a provider's address for one cell of rounded coordinates (shared by every user: an address is public, zones are

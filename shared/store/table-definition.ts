@@ -8,4 +8,6 @@ export const tableDefinition = {
   indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
   /** items with this epoch-seconds attribute expire */
   ttlAttribute: 'expires_at',
+  /** event items (entity 'event') reach the webhook router through the table's stream */
+  stream: 'NEW_AND_OLD_IMAGES',
 } as const;

@@ -4,6 +4,8 @@
  * (re-)detection replaces.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EmissionState } from '../domain/events/detection-events.ts';
+import type { FleetEvent } from '../domain/events/event.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
 import { decodeChunk } from '../domain/tracking/history.ts';
@@ -11,6 +13,7 @@ import type { Position } from '../domain/tracking/position.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
+import { eventItem } from './events.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
 import { keys } from './keys.ts';
 import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
@@ -27,6 +30,8 @@ export interface TrackedVehicle {
   storedTail: StoredTail | undefined;
   /** the detector's state as the pipeline stored it before position history existed: where such a vehicle goes on from */
   legacyState: TrackState | undefined;
+  /** where the vehicle's event emission stands (shared/domain/events) */
+  emission: EmissionState;
 }
 
 /** Points kept on the track item: `hour` is the hour their time offsets count from. */
@@ -60,6 +65,10 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
     tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
     storedTail,
     legacyState: item?.state as TrackState | undefined,
+    emission: {
+      sequence: Number(item?.event_sequence ?? 0),
+      latestAt: item?.event_latest_at === undefined ? null : String(item.event_latest_at),
+    },
   };
 }
 
@@ -82,6 +91,8 @@ export interface DetectionCommit {
   /** fills re-detected with other figures; the slip_uid read is kept and must still be the stored one */
   changedFills: FuelFill[];
   removedFills: number[];
+  /** the events the detection decided, written with it so a batch that fails half-way emits nothing */
+  events: FleetEvent[];
 }
 
 /** The most a transaction holds. */
@@ -144,6 +155,9 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     ...commit.newFills.map((fill) => ({
       Put: { TableName: table, Item: fuelFillEntity.toItem(fill), ConditionExpression: 'attribute_not_exists(pk)' },
     })),
+    ...commit.events.map((event) => ({
+      Put: { TableName: table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
+    })),
     ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
   for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));
@@ -157,18 +171,25 @@ export interface TrackUpdate {
   tail: StoredTail | null;
   /** the tail read: the write fails if another invocation changed it meanwhile */
   previousTail: StoredTail | undefined;
+  /** the vehicle's emission after this commit's events, set only if it is still the one read */
+  emission?: { previous: EmissionState; next: EmissionState };
 }
 
 /**
  * The track item's write: the live record moves only forward in GPS time (at the same time it may change: a
  * re-detected odometer); the tail is replaced only if it is still the one read.
  */
-function trackUpdate(vehicleUid: number, { live, tail, previousTail }: TrackUpdate) {
-  const sets = [...(live ? ['live = :live'] : []), ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : [])];
+function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission }: TrackUpdate) {
+  const sets = [
+    ...(live ? ['live = :live'] : []),
+    ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : []),
+    ...(emission ? ['event_sequence = :sequence', 'event_latest_at = :latestAt'] : []),
+  ];
   const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${tail === null && previousTail ? ' REMOVE tail, tail_hour' : ''}`.trim();
   const conditions = [
     ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
     previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',
+    ...(emission ? [emission.previous.sequence === 0 ? 'attribute_not_exists(event_sequence)' : 'event_sequence = :previousSequence'] : []),
   ];
   return {
     Update: {
@@ -180,6 +201,8 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail }: TrackUpda
         ...(live ? { ':live': liveRecordEntity.toItem(live), ':gps': live.gpsDatetime } : {}),
         ...(tail ? { ':tail': tail.points, ':tailHour': tail.hour } : {}),
         ...(previousTail ? { ':previousTail': previousTail.points } : {}),
+        ...(emission ? { ':sequence': emission.next.sequence, ':latestAt': emission.next.latestAt } : {}),
+        ...(emission && emission.previous.sequence > 0 ? { ':previousSequence': emission.previous.sequence } : {}),
       },
     },
   };

@@ -8,6 +8,7 @@ import { givenFuelFill } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload } from '../support/job-card-builders.ts';
 import { anOperator } from '../support/operators-builders.ts';
 import { rawStops, stopsText } from '../support/routes-builders.ts';
+import { PUBLIC_URL } from '../support/webhook-builders.ts';
 
 type Params = Record<string, string | number | undefined>;
 
@@ -95,6 +96,10 @@ const creates: Record<string, CreateCase> = {
       return post('addRoute', { api_key: user.key, route_name: variant ? 'Evening run' : 'Morning run', stops });
     },
     count: listed('getRoutes'),
+  },
+  addWebhook: {
+    request: async (user, variant) => post('addWebhook', { api_key: user.key, url: PUBLIC_URL, description: variant ? 'ERP' : 'Dispatch' }),
+    count: listed('getWebhooks'),
   },
 };
 

@@ -11,16 +11,17 @@ import { accessOf, parameterNamesOf } from '../../shared/contracts/operation.ts'
 import { SLIP_TYPE_INVALID } from '../../shared/domain/expense-slip.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { type ApiResponse, api } from '../support/api.ts';
-import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenLiveState, givenTrip, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { aTagId, givenOperator } from '../support/operators-builders.ts';
 import { DEPOT, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, northOf, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
+import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
 
-/** Parameters that point at a record or a vehicle: ids, expense types, IMEI filters, route stops, job-card references. */
-const SCOPED = /_uid$|^(type|filter|stops|external_reference)$/;
+/** Parameters that point at a record or a vehicle: ids and id lists, expense types, IMEI filters, route stops, job-card references. */
+const SCOPED = /_uids?$|^(type|filter|stops|external_reference)$/;
 
 type Params = Record<string, string | number | undefined>;
 
@@ -125,6 +126,15 @@ const jobCardOf = async (a: TestUser, { jobCardUid }: JobCard) => [
 const route = async (a: TestUser) => givenRoute(a);
 const routeOf = (a: TestUser, { route_uid }: Awaited<ReturnType<typeof route>>) => read(a, 'getRoute', { route_uid });
 
+const webhook = async (a: TestUser) => givenWebhook(a);
+/** A's webhook as stored, its secrets included: a foreign rotation must not touch them. */
+const webhookOf = (a: TestUser, { webhookUid }: Awaited<ReturnType<typeof webhook>>) => storedWebhook(a, webhookUid);
+const webhookCases = (extra: Params = {}): IsolationCase<Awaited<ReturnType<typeof webhook>>>[] => [
+  { foreign: ['webhook_uid'], send: ({ webhookUid }) => ({ webhook_uid: webhookUid, ...extra }), answer: notFound('webhook') },
+];
+/** B names A's vehicle in the filter of a webhook of B's own. */
+const foreignVehicleFilter = async (a: TestUser, b: TestUser) => ({ vehicle: await givenVehicle(a), own: await givenWebhook(b) });
+
 const routing = async (a: TestUser) => {
   const spot = somewhere();
   return { vehicle: await givenVehicle(a), location: await givenUserLocation(a, { latitude: spot.lat, longitude: spot.lng }), spot };
@@ -148,6 +158,19 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     readA: (a, vehicle) => read(a, 'getPositions', { vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }),
     cases: [
       { foreign: ['vehicle_uid'], send: (vehicle) => ({ vehicle_uid: vehicle.vehicleUid, ...PLAYBACK }), answer: notFound('vehicle') },
+    ],
+  }),
+  getEvents: fixture({
+    given: async (a) => (await givenTripWithEvents(await givenVehicle(a))).trip,
+    // the events, not the cursor (sealed with a fresh IV each time)
+    readA: async (a) => ((await read(a, 'getEvents')) as { events: unknown }).events,
+    cases: [
+      {
+        foreign: ['vehicle_uid'],
+        send: (trip) => ({ vehicle_uid: trip.vehicleUid }),
+        answer: notFound('vehicle'),
+      },
+      { foreign: [], send: () => ({}), answer: listsNothing('events') },
     ],
   }),
   getLiveMap: fixture({
@@ -435,6 +458,34 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     readA: routeOf,
     cases: [{ foreign: ['route_uid'], send: ({ route_uid }) => ({ route_uid }), answer: notFound('route') }],
   }),
+  // webhooks
+  addWebhook: fixture({
+    given: foreignVehicleFilter,
+    readA: (a) => read(a, 'getWebhooks'),
+    cases: [
+      {
+        foreign: ['vehicle_uids'],
+        send: ({ vehicle }) => ({ url: PUBLIC_URL, vehicle_uids: String(vehicle.vehicleUid) }),
+        answer: notFound('vehicle'),
+      },
+    ],
+  }),
+  getWebhooks: fixture({ given: webhook, readA: webhookOf, cases: [{ foreign: [], send: () => ({}), answer: listsNothing('webhooks') }] }),
+  getWebhook: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
+  editWebhook: fixture({
+    given: async (a, b) => ({ ...(await webhook(a)), foreign: await foreignVehicleFilter(a, b) }),
+    readA: webhookOf,
+    cases: [
+      ...webhookCases({ description: 'Not yours', enabled: 0 }),
+      {
+        foreign: ['vehicle_uids'],
+        send: ({ foreign }) => ({ webhook_uid: foreign.own.webhookUid, vehicle_uids: String(foreign.vehicle.vehicleUid) }),
+        answer: notFound('vehicle'),
+      },
+    ],
+  }),
+  rotateWebhookSecret: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
+  deleteWebhook: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
 };
 
 // ---- the matrix, from the registry ------------------------------------------------------------

@@ -14,7 +14,7 @@ import { freePort } from '../../local/ports.ts';
 import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { type ApiResponse, api, createApi } from '../support/api.ts';
-import { givenLiveState, givenTrip, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenLiveState, givenTrip, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../support/job-card-builders.ts';
 import { givenPlacedVehicle } from '../support/live-map-builders.ts';
@@ -23,6 +23,7 @@ import { anOperator, aTagId, givenOperator } from '../support/operators-builders
 import { aPositionRecord, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
 import { DEPOT, givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
+import { givenWebhook, PUBLIC_URL } from '../support/webhook-builders.ts';
 
 type Params = Record<string, string | number | undefined>;
 
@@ -137,6 +138,10 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
     await givenVehicle(user);
     return { params: DAY };
   },
+  getEvents: async (user) => {
+    await givenTripWithEvents(await givenVehicle(user));
+    return {};
+  },
   getPositions: async (user) => {
     const vehicle = await givenVehicle(user);
     await ingest([
@@ -235,6 +240,15 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   },
   getRoute: async (user) => ({ params: { route_uid: (await givenRoute(user)).route_uid } }),
   deleteRoute: async (user) => ({ params: { route_uid: (await givenRoute(user)).route_uid } }),
+  addWebhook: async () => ({ params: { url: PUBLIC_URL, event_types: 'trip.started', description: 'ERP' } }),
+  getWebhooks: async (user) => {
+    await givenWebhook(user);
+    return {};
+  },
+  getWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  editWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, enabled: 0 } }),
+  rotateWebhookSecret: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  deleteWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
 };
 
 /** Errors only some operations can answer, made to happen for a user of their own. */

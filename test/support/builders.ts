@@ -1,10 +1,12 @@
 /** Test data made through the same store calls the admin CLI and the pipeline use. */
 import { randomInt } from 'node:crypto';
+import { changedFacts, emitAll, tripEvents } from '../../shared/domain/events/detection-events.ts';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Trip } from '../../shared/domain/trip.ts';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';
 import { nextId } from '../../shared/store/counters.ts';
-import { commitDetection, type DetectionCommit, saveTrack } from '../../shared/store/tracks.ts';
+import { commitDetection, type DetectionCommit, findTrackedVehicles, saveTrack } from '../../shared/store/tracks.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../../shared/store/vehicles.ts';
 
@@ -86,7 +88,13 @@ export async function givenLiveState(vehicle: Vehicle, overrides: Partial<LiveSt
 }
 
 export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {}): Promise<Trip> {
-  const trip: Trip = {
+  const trip: Trip = { ...(await aTrip(vehicle)), ...overrides };
+  await commitDetected(vehicle.vehicleUid, { newTrips: [trip] });
+  return trip;
+}
+
+async function aTrip(vehicle: Vehicle): Promise<Trip> {
+  return {
     tripUid: await nextId('trip'),
     vehicleUid: vehicle.vehicleUid,
     startTime: '2026-11-01T06:00:00.000Z',
@@ -105,14 +113,37 @@ export async function givenTrip(vehicle: Vehicle, overrides: Partial<Trip> = {})
     stopLocation: 'Client',
     driverName: 'Thabo Mokoena',
     driverTagId: '01A2B3C4',
-    ...overrides,
   };
-  await commitDetected(vehicle.vehicleUid, { newTrips: [trip] });
-  return trip;
+}
+
+/**
+ * A trip stored with its events (trip.started, trip.completed) as the pipeline commits them, emitted at `emittedAt`
+ * (default now) on from the vehicle's sequence.
+ */
+export async function givenTripWithEvents(
+  vehicle: Vehicle,
+  overrides: Partial<Trip> = {},
+  emittedAt = new Date(),
+): Promise<{ trip: Trip; events: FleetEvent[] }> {
+  const trip: Trip = { ...(await aTrip(vehicle)), ...overrides };
+  const tracked = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei);
+  const previous = tracked?.emission ?? { sequence: 0, latestAt: null };
+  const decided = changedFacts(vehicle.vehicleUid, { before: [], after: [trip] }, tripEvents);
+  const { events, state } = emitAll(vehicle, decided, previous, emittedAt);
+  const tail = tracked?.storedTail;
+  await commitDetected(vehicle.vehicleUid, {
+    newTrips: [trip],
+    events,
+    track: { live: undefined, tail: tail ?? null, previousTail: tail, emission: { previous, next: state } },
+  });
+  return { trip, events };
 }
 
 /** Stores trips and fills as a detection does, through the pipeline's own commit. */
-export async function commitDetected(vehicleUid: number, found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills'>): Promise<void> {
+export async function commitDetected(
+  vehicleUid: number,
+  found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills' | 'events' | 'track'>,
+): Promise<void> {
   await commitDetection({
     vehicleUid,
     track: undefined,
@@ -122,6 +153,7 @@ export async function commitDetected(vehicleUid: number, found: Pick<Partial<Det
     removedFills: [],
     newTrips: [],
     newFills: [],
+    events: [],
     ...found,
   });
 }

@@ -1,0 +1,19 @@
+import { operation } from '../../shared/operation.ts';
+import { editWebhook } from '../../shared/store/webhooks.ts';
+import { checkEndpoint } from '../../shared/webhooks/endpoints.ts';
+import { contract } from './contract.ts';
+
+export const handler = operation(contract, async ({ user, input }) => {
+  await checkEndpoint(user.userUid, input.url, input.vehicle_uids);
+  const enabled = input.enabled === undefined ? undefined : input.enabled === 1;
+  await editWebhook(user.userUid, input.webhook_uid, () => ({
+    url: input.url,
+    eventTypes: input.event_types,
+    vehicleUids: input.vehicle_uids,
+    description: input.description,
+    enabled,
+    // Enabling starts afresh; disabling by hand is no failure to report.
+    ...(enabled === undefined ? {} : { disabledReason: null, failingSince: null }),
+  }));
+  return { webhook_uid: input.webhook_uid };
+});

@@ -1,0 +1,117 @@
+/**
+ * The events a detection decides from its outputs: what re-detection found compared with what was stored. A trip
+ * or fill new to the store emits its events; one that changed voids the events of its old figures and emits anew;
+ * one re-detection no longer finds voids its events. A replayed batch finds nothing new, so it emits nothing.
+ * Old events are named by recomputing their ids from the stored records, so nothing but the records is read.
+ */
+import { toTripRecord } from '../../contracts/trips.ts';
+import type { FuelFill } from '../fuel-fill.ts';
+import { roundTo } from '../geo.ts';
+import type { Trip } from '../trip.ts';
+import { type DecidedEvent, emitEvent, eventIdOf, type FleetEvent, type VehicleOfEvent } from './event.ts';
+
+/** trip.started and trip.completed of a closed trip, times GMT+0 as every event time. */
+export function tripEvents(trip: Trip): DecidedEvent[] {
+  const record = toTripRecord(trip, 0);
+  const subject = `trip:${trip.tripUid}`;
+  return [
+    {
+      type: 'trip.started',
+      occurredAt: trip.startTime,
+      subject,
+      latitude: trip.startLat,
+      longitude: trip.startLng,
+      fields: { trip_uid: record.trip_uid, start_location: record.start_location, driver_tag_id: record.driver_tag_id },
+    },
+    {
+      type: 'trip.completed',
+      occurredAt: trip.stopTime,
+      subject,
+      latitude: trip.stopLat,
+      longitude: trip.stopLng,
+      fields: { trip: record },
+    },
+  ];
+}
+
+/** fuel.filled at the start of the level's rise, with the fill report's figures. */
+export function fillEvents(fill: FuelFill): DecidedEvent[] {
+  return [
+    {
+      type: 'fuel.filled',
+      occurredAt: fill.at,
+      subject: `fill:${fill.eventUid}`,
+      latitude: fill.latitude,
+      longitude: fill.longitude,
+      fields: {
+        event_uid: fill.eventUid,
+        fill_qty: roundTo(fill.fillQty, 1),
+        fuel_level_before: fill.levelBefore === null ? null : roundTo(fill.levelBefore, 1),
+        fuel_level_after: roundTo(fill.levelAfter, 1),
+        location: fill.location,
+      },
+    },
+  ];
+}
+
+/** What a detection replaced: the stored records before, the records after. */
+export interface DetectionChange<Record> {
+  before: readonly Record[];
+  after: readonly Record[];
+}
+
+/**
+ * The events the change decides: the facts of `after` that `before` did not have, and an event.voided for each
+ * fact of `before` that `after` no longer has (matched by event_id, so an unchanged fact emits nothing).
+ */
+export function changedFacts<Record>(
+  vehicleUid: number,
+  change: DetectionChange<Record>,
+  eventsOf: (record: Record) => DecidedEvent[],
+): DecidedEvent[] {
+  const idsOf = (events: DecidedEvent[]) => new Map(events.map((event) => [eventIdOf(vehicleUid, event), event]));
+  const before = idsOf(change.before.flatMap(eventsOf));
+  const after = idsOf(change.after.flatMap(eventsOf));
+  const voided = [...before].filter(([id]) => !after.has(id)).map(([id, event]) => voidedEvent(id, event));
+  const emitted = [...after].filter(([id]) => !before.has(id)).map(([, event]) => event);
+  return [...voided, ...emitted];
+}
+
+function voidedEvent(voidedId: string, voided: DecidedEvent): DecidedEvent {
+  return {
+    type: 'event.voided',
+    occurredAt: voided.occurredAt,
+    subject: voidedId,
+    latitude: voided.latitude,
+    longitude: voided.longitude,
+    fields: { voided_event_id: voidedId, voided_type: voided.type, reason: 're-detection no longer finds this fact' },
+  };
+}
+
+/** Where a vehicle's emission stands: its last sequence and the latest occurred_at emitted (UTC ISO). */
+export interface EmissionState {
+  sequence: number;
+  latestAt: string | null;
+}
+
+/**
+ * Emits decided events in the order they occurred, numbering them on from the vehicle's sequence; an event is late
+ * when an event that occurred after it was emitted before it.
+ */
+export function emitAll(
+  vehicle: VehicleOfEvent,
+  decided: readonly DecidedEvent[],
+  state: EmissionState,
+  emittedAt: Date,
+): { events: FleetEvent[]; state: EmissionState } {
+  let { sequence, latestAt } = state;
+  const events = [...decided]
+    .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt))
+    .map((event) => {
+      const late = latestAt !== null && event.occurredAt < latestAt;
+      if (!late) latestAt = event.occurredAt;
+      sequence += 1;
+      return emitEvent(vehicle, event, { emittedAt, sequence, late });
+    });
+  return { events, state: { sequence, latestAt } };
+}

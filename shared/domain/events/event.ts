@@ -1,0 +1,99 @@
+/**
+ * The event object (docs/events.md): the same in the getEvents feed and in every webhook body, in Standard
+ * Webhooks' shape. An event's identity is derived from its fact, so the same fact always has the same event_id.
+ */
+import { createHash } from 'node:crypto';
+import { formatDateTime } from '../time.ts';
+
+export const EVENT_TYPES = [
+  'geofence.entered',
+  'geofence.exited',
+  'no_go.entered',
+  'no_go.exited',
+  'speeding.started',
+  'speeding.ended',
+  'trip.started',
+  'trip.completed',
+  'fuel.filled',
+  'fuel.dropped',
+  'device.offline',
+  'device.online',
+  'event.voided',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isEventType = (text: string): text is EventType => (EVENT_TYPES as readonly string[]).includes(text);
+
+/** What every event's data carries, whatever its type; the type's own fields follow. */
+export interface EventData {
+  vehicle_uid: number;
+  imei: string;
+  vehicle_name: string;
+  /** GMT+0, yyyy-mm-dd hh:mm:ss */
+  occurred_at: string;
+  /** per vehicle, increasing in emission order */
+  sequence: number;
+  /** 1 when emitted after a later-occurring event of the same vehicle */
+  late: 0 | 1;
+  latitude: number | null;
+  longitude: number | null;
+  [field: string]: unknown;
+}
+
+export interface FleetEvent {
+  event_id: string;
+  type: EventType;
+  /** when the service emitted it, ISO 8601 UTC */
+  timestamp: string;
+  data: EventData;
+}
+
+/** An event as decided, before the emission gives it its time, sequence and lateness. */
+export interface DecidedEvent {
+  type: EventType;
+  /** UTC ISO instant */
+  occurredAt: string;
+  /** what the fact is about (a trip's start, a fill's event_uid, a zone): part of its identity */
+  subject: string;
+  latitude: number | null;
+  longitude: number | null;
+  /** the type's own fields; their figures are part of the identity, so a changed fact gets a new id */
+  fields: Record<string, unknown>;
+}
+
+/** The same fact always has the same id: vehicle, type, subject, occurred_at and the fact's figures. */
+export function eventIdOf(vehicleUid: number, event: Pick<DecidedEvent, 'type' | 'subject' | 'occurredAt' | 'fields'>): string {
+  const fact = JSON.stringify([vehicleUid, event.type, event.subject, event.occurredAt, event.fields]);
+  return `evt_${createHash('sha256').update(fact, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+export interface VehicleOfEvent {
+  vehicleUid: number;
+  imei: string;
+  name: string;
+}
+
+/** The event object of a decided event, emitted at `emittedAt` as the vehicle's `sequence`-th event. */
+export function emitEvent(
+  vehicle: VehicleOfEvent,
+  event: DecidedEvent,
+  emission: { emittedAt: Date; sequence: number; late: boolean },
+): FleetEvent {
+  return {
+    event_id: eventIdOf(vehicle.vehicleUid, event),
+    type: event.type,
+    timestamp: emission.emittedAt.toISOString(),
+    data: {
+      vehicle_uid: vehicle.vehicleUid,
+      imei: vehicle.imei,
+      vehicle_name: vehicle.name,
+      occurred_at: formatDateTime(event.occurredAt),
+      sequence: emission.sequence,
+      late: emission.late ? 1 : 0,
+      latitude: event.latitude,
+      longitude: event.longitude,
+      ...event.fields,
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * What addWebhook and editWebhook check beyond their parameters' form, in parameter order: the URL against the
+ * target policy (its host resolved now), then that every vehicle named is the user's.
+ */
+import { urlNotAllowed } from '../domain/webhooks/target-policy.ts';
+import { BadRequest, NotFound } from '../errors.ts';
+import { listVehicleLinks } from '../store/vehicles.ts';
+import { checkTarget } from './target.ts';
+
+export async function checkEndpoint(userUid: number, url: string | undefined, vehicleUids: readonly number[] | undefined): Promise<void> {
+  const [target, links] = await Promise.all([
+    url === undefined ? undefined : checkTarget(url),
+    vehicleUids === undefined || vehicleUids.length === 0 ? undefined : listVehicleLinks(userUid),
+  ]);
+  if (target && 'refusal' in target) throw new BadRequest(urlNotAllowed(target.refusal));
+  if (links && vehicleUids) {
+    const linked = new Set(links.map((link) => link.vehicleUid));
+    if (vehicleUids.some((uid) => !linked.has(uid))) throw NotFound.notLinked('vehicle');
+  }
+}
