@@ -239,7 +239,11 @@ describe('the device entry points', () => {
       const [logicalId, fn] = deviceFunctionOf(name);
       const actions = actionsGrantedTo(logicalId);
       expect(actions).toContain('kinesis:PutRecords');
-      expect(actions.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+      expect(actions.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual([
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:UpdateItem',
+      ]);
       expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual(['dynamodb:UpdateItem']);
       const update = statementsGrantedTo(logicalId).find((statement) => statement.Action === 'dynamodb:UpdateItem') as {
         Condition?: unknown;
