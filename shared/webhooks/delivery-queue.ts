@@ -106,3 +106,20 @@ export function deliveryQueue(): DeliveryQueue {
   if (!localQueue) throw new Error('no webhook queue (WEBHOOK_QUEUE_URL) and no local delivery queue');
   return localQueue;
 }
+
+/**
+ * The deliveries queue's and its consumers' settings, shared by the stack (infra/webhook-delivery.ts) and the local
+ * queue (local/webhook-delivery.ts) so both behave alike (docs/decisions.md, "Webhook delivery").
+ */
+export const deliverySettings = {
+  /** a sender invocation's limit: a batch's attempts run at once, each at most 10 s plus its lookups and writes */
+  senderTimeoutS: 30,
+  /** SQS's advice for a Lambda consumer: six times the function's timeout */
+  visibilityTimeoutS: 180,
+  /** receives of one message before it is dead-lettered: a long wait uses up to three, the rest are broken attempts */
+  maxReceiveCount: 10,
+  senderBatchSize: 10,
+  /** sender invocations at once (the event source's maximum concurrency): the most POSTs in flight is ten times this */
+  senderConcurrency: 20,
+  routerBatchSize: 100,
+} as const;
