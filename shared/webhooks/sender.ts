@@ -4,13 +4,14 @@
  * address checked (sendDelivery); the attempt is logged; a failure queues the next attempt as a new message, delayed
  * by the schedule or by the endpoint's Retry-After, before this one is let go, so a sender that dies loses nothing.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
 import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { config } from '../config.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
-import { leaseEndpointSlot } from '../store/webhook-slots.ts';
+import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
 import { type DeliveryQueue, deliveryQueue, SQS_LIMITS } from './delivery-queue.ts';
 import { type AttemptOutcome, type DeliverableEvent, sendDelivery } from './send.ts';
@@ -29,6 +30,9 @@ export type DeliveryResult = 'not yet' | 'endpoint gone' | 'deferred' | Delivery
 
 /** A successful endpoint's last_success is rewritten at most this often: a busy endpoint's item is not a hot key. */
 const SUCCESS_REFRESH_MS = 60_000;
+/** An endpoint at its cap is asked again a few times, about this far apart, before the delivery goes round the queue. */
+const SLOT_TRIES = 4;
+const SLOT_RETRY_MS = 250;
 /** An endpoint at its cap is tried again after 1, 2, 4 ... s, at most this long. */
 const DEFERRAL_MAX_S = 60;
 
@@ -50,7 +54,7 @@ export async function deliverQueued(
 
   const timeoutMs = config.webhookTimeoutMs();
   // The lease outlives the longest attempt (the target's lookup, the POST, the log), so it is never lost mid-attempt.
-  const lease = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), timeoutMs + 20_000);
+  const lease = await leaseSlot(delivery, timeoutMs + 20_000);
   if (!lease) {
     const deferrals = (delivery.deferrals ?? 0) + 1;
     const delaySeconds = Math.min(2 ** (deferrals - 1), DEFERRAL_MAX_S) + Math.round(Math.random());
@@ -79,6 +83,18 @@ export async function deliverQueued(
   } satisfies DeliveryAttempt);
   if (decision.endpoint) await recordEndpointOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
   return { disposition: 'done', result: decision.state };
+}
+
+/**
+ * A slot of the endpoint, waiting a little for one to free: a fast endpoint's slots free within milliseconds, so its
+ * burst is not sent round the queue; a slow endpoint's deliveries past the cap are, and hold no sender long.
+ */
+async function leaseSlot(delivery: QueuedDelivery, holdMs: number): Promise<SlotLease | undefined> {
+  for (let tries = 1; ; tries++) {
+    const lease = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), holdMs);
+    if (lease || tries === SLOT_TRIES) return lease;
+    await sleep(SLOT_RETRY_MS * (0.5 + Math.random()));
+  }
 }
 
 interface Decision {
