@@ -58,7 +58,8 @@ export async function deliverQueued(
   if (!lease) {
     const deferrals = (delivery.deferrals ?? 0) + 1;
     const delaySeconds = Math.min(2 ** (deferrals - 1), DEFERRAL_MAX_S) + Math.round(Math.random());
-    await queue.send([{ delivery: { ...delivery, deferrals }, delaySeconds }]);
+    const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+    await queue.send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
     return { disposition: 'done', result: 'deferred' };
   }
   let outcome: AttemptOutcome;
@@ -125,7 +126,8 @@ function decide(delivery: QueuedDelivery, webhook: Webhook, outcome: AttemptOutc
 function nextAttempt(delivery: QueuedDelivery, waitS: number, now: Date): { delivery: QueuedDelivery; delaySeconds: number } {
   const { deferrals: _, not_before: __, ...rest } = delivery;
   const delaySeconds = Math.min(Math.max(Math.round(waitS), 1), SQS_LIMITS.maxDelaySeconds);
-  const next: QueuedDelivery = { ...rest, attempt: delivery.attempt + 1 };
-  if (waitS > SQS_LIMITS.maxDelaySeconds) next.not_before = new Date(now.getTime() + waitS * 1000).toISOString();
+  const dueAt = new Date(now.getTime() + waitS * 1000).toISOString();
+  const next: QueuedDelivery = { ...rest, attempt: delivery.attempt + 1, due_at: dueAt };
+  if (waitS > SQS_LIMITS.maxDelaySeconds) next.not_before = dueAt;
   return { delivery: next, delaySeconds };
 }
