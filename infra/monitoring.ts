@@ -215,7 +215,7 @@ export class Monitoring extends Construct {
     );
     this.alarm(
       'WebhookRouterFailures',
-      "The webhook router gave up on a stream batch: those events were not queued; route them again (docs/operations.md).",
+      'The webhook router gave up on a stream batch: those events were not queued; route them again (docs/operations.md).',
       { metric: routerFailures, threshold: 1 },
     );
     // A retry's long wait keeps its message up to 15 min delayed plus 24 h hidden: older than that is a stuck message.
@@ -223,24 +223,32 @@ export class Monitoring extends Construct {
       metric: oldest,
       threshold: 26 * 3600,
     });
-    this.alarm('WebhookDeliveryLag', 'Webhook attempts start more than 5 minutes after they are due for 15 minutes: the senders fall behind.', {
-      metric: lag,
-      threshold: 300,
-      evaluationPeriods: 3,
-    });
+    this.alarm(
+      'WebhookDeliveryLag',
+      'Webhook attempts start more than 5 minutes after they are due for 15 minutes: the senders fall behind.',
+      {
+        metric: lag,
+        threshold: 300,
+        evaluationPeriods: 3,
+      },
+    );
     const attempts = {
       ok: serviceMetric(metricNames.webhookAttemptsSucceeded),
       failed: serviceMetric(metricNames.webhookAttemptsFailed),
     };
-    this.alarm('WebhookFailureRate', 'More than half of 100+ webhook attempts failed in 15 minutes: endpoints are down, or the sender is broken.', {
-      metric: new cloudwatch.MathExpression({
-        expression: 'IF(ok + failed >= 100, 100 * failed / (ok + failed), 0)',
-        usingMetrics: attempts,
-        label: 'webhook attempts failed (%)',
-        period: Duration.minutes(15),
-      }),
-      threshold: 50,
-    });
+    this.alarm(
+      'WebhookFailureRate',
+      'More than half of 100+ webhook attempts failed in 15 minutes: endpoints are down, or the sender is broken.',
+      {
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(ok + failed >= 100, 100 * failed / (ok + failed), 0)',
+          usingMetrics: attempts,
+          label: 'webhook attempts failed (%)',
+          period: Duration.minutes(15),
+        }),
+        threshold: 50,
+      },
+    );
     return [
       new cloudwatch.GraphWidget({
         title: 'Webhooks: attempts succeeded and failed, deliveries given up',

@@ -130,7 +130,7 @@ function sqsRecord(message: Message, now: number): SQSRecord {
 
 export interface QueuePollerOptions {
   queue: LocalDeliveryQueue;
-  handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+  handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
   batchSize: number;
   /** batches handled at once, as the event source's maximum concurrency */
   concurrency: number;

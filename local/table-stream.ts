@@ -8,11 +8,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  type _Record,
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record,
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
@@ -20,7 +20,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 export interface TableStreamOptions {
   endpoint: string;
   tableName: string;
-  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
   /** where the position read up to is kept; without it reading starts at the stream's end on every start */
   checkpointFile?: string;
   /** how long an empty shard is left before it is read again (Lambda's event source polls about four times a second) */
@@ -64,7 +64,13 @@ export async function startTableStream({
   const sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const entry = { timer: setTimeout(() => (sleeps.delete(entry), resolve()), ms), resolve };
+      const entry = {
+        timer: setTimeout(() => {
+          sleeps.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
       sleeps.add(entry);
     });
 
@@ -156,7 +162,9 @@ function lambdaRecord(record: _Record): DynamoDBRecord {
     awsRegion: 'local',
     dynamodb: {
       ...dynamodb,
-      ApproximateCreationDateTime: dynamodb?.ApproximateCreationDateTime ? dynamodb.ApproximateCreationDateTime.getTime() / 1000 : undefined,
+      ApproximateCreationDateTime: dynamodb?.ApproximateCreationDateTime
+        ? dynamodb.ApproximateCreationDateTime.getTime() / 1000
+        : undefined,
     },
   } as DynamoDBRecord;
 }

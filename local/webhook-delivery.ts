@@ -23,7 +23,11 @@ const load = async <E, R>(name: string): Promise<(event: E) => Promise<R>> => {
   return (event) => handler(event, lambdaContext(name, `${name}-${++invocation}`, deliverySettings.senderTimeoutS * 1000));
 };
 
-export async function startWebhookDelivery(options: { endpoint: string; tableName: string; checkpointFile?: string }): Promise<LocalWebhookDelivery> {
+export async function startWebhookDelivery(options: {
+  endpoint: string;
+  tableName: string;
+  checkpointFile?: string;
+}): Promise<LocalWebhookDelivery> {
   const queue = localDeliveryQueue(deliverySettings);
   useLocalDeliveryQueue(queue);
   const poller = startQueuePoller({

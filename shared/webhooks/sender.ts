@@ -5,11 +5,11 @@
  * by the schedule or by the endpoint's Retry-After, before this one is let go, so a sender that dies loses nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { config } from '../config.ts';
 import type { DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
 import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
-import { config } from '../config.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
 import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';

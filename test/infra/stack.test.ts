@@ -811,7 +811,9 @@ describe('webhook delivery', () => {
 
   it('lets the router only query the table and send to the queue', () => {
     const [routerId] = functionDescribed('stream routeWebhookEvents');
-    const actions = actionsGrantedTo(routerId).filter((action) => /^(dynamodb|sqs):/.test(action) && !/Stream|Shard|GetRecords/.test(action));
+    const actions = actionsGrantedTo(routerId).filter(
+      (action) => /^(dynamodb|sqs):/.test(action) && !/Stream|Shard|GetRecords/.test(action),
+    );
     expect([...new Set(actions)].sort()).toEqual(['dynamodb:Query', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
   });
 
