@@ -28,6 +28,7 @@ const unit = [
   'test/project/registry.test.ts',
   'test/project/response-types.test.ts',
   'test/webhooks/send.test.ts',
+  'test/webhooks/local-delivery-queue.test.ts',
 ];
 
 export default defineConfig({
