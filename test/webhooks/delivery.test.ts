@@ -18,7 +18,7 @@ import { deleteWebhook, editWebhook } from '../../shared/store/webhooks.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
 import { admin } from '../support/admin.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { CLIENT, DEPOT, drive } from '../support/position-builders.ts';
+import { CLIENT, DEPOT, drive, ingest } from '../support/position-builders.ts';
 import { givenWebhook, storedWebhook } from '../support/webhook-builders.ts';
 import { givenEvent, startTestDelivery, TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { type Answer, answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -114,6 +114,20 @@ describe('a delivery', () => {
     expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
     for (const secret of [newSecret, webhook.secret])
       expect(() => new StandardWebhook(secret).verify(received?.body as string, headers)).not.toThrow();
+  });
+
+  it('reaches the receiver, signed, within 2 s of the positions that decide it being committed', async () => {
+    const receiver = await aReceiver();
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const webhook = await givenWebhook(user, { url: receiver.url, eventTypes: ['trip.started'] });
+    await ingest(drive(vehicle.imei, '2026-11-12T06:00:00.000Z', 20, DEPOT, CLIENT).records);
+    const committedAt = Date.now();
+    const [received] = await receiver.waitFor(1, 10_000);
+    expect((received?.receivedAt ?? Number.POSITIVE_INFINITY) - committedAt).toBeLessThan(2000);
+    expect(() =>
+      new StandardWebhook(webhook.secret).verify(received?.body as string, received?.headers as Record<string, string>),
+    ).not.toThrow();
   });
 
   it('reaches the endpoint of an event decided by the admin CLI (another process) as well', async () => {
