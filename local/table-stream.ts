@@ -27,6 +27,8 @@ export interface TableStreamOptions {
   idleMs?: number;
   /** the most records one batch hands the handler, as the event source's batch size */
   batchSize?: number;
+  /** the records the handler is given, as the event source's filter criteria pick them; the others are passed over */
+  filter?: (record: _Record) => boolean;
 }
 
 interface Checkpoint {
@@ -44,6 +46,7 @@ export async function startTableStream({
   checkpointFile,
   idleMs = 100,
   batchSize = 100,
+  filter = () => true,
 }: TableStreamOptions): Promise<{ stop(): Promise<void> }> {
   const dynamo = new DynamoDBClient({ endpoint, ...local });
   const streams = new DynamoDBStreamsClient({ endpoint, ...local });
@@ -90,9 +93,13 @@ export async function startTableStream({
         if (next) await sleep(idleMs);
         continue;
       }
-      const response = await handler({ Records: Records.map(lambdaRecord) }).catch(() => ({
-        batchItemFailures: [{ itemIdentifier: Records[0]?.dynamodb?.SequenceNumber ?? '' }],
-      }));
+      const picked = Records.filter(filter);
+      const response =
+        picked.length === 0
+          ? undefined
+          : await handler({ Records: picked.map(lambdaRecord) }).catch(() => ({
+              batchItemFailures: [{ itemIdentifier: picked[0]?.dynamodb?.SequenceNumber ?? '' }],
+            }));
       const failedAt = response?.batchItemFailures?.[0]?.itemIdentifier;
       const failedIndex = failedAt === undefined ? Records.length : Records.findIndex((r) => r.dynamodb?.SequenceNumber === failedAt);
       const handled = Records.slice(0, Math.max(failedIndex, 0));

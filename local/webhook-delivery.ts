@@ -40,6 +40,8 @@ export async function startWebhookDelivery(options: {
     ...options,
     handler: await load<DynamoDBStreamEvent, DynamoDBBatchResponse>('routeWebhookEvents'),
     batchSize: deliverySettings.routerBatchSize,
+    // the router's event source filter (infra/webhook-delivery.ts): event INSERTs only
+    filter: (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === 'event',
   }).catch(async (error) => {
     await poller.stop();
     throw error;
