@@ -22,7 +22,7 @@ import { accessOf } from '../../shared/contracts/operation.ts';
 import { takesCursor } from '../../shared/contracts/paging.ts';
 import { openApiDocument } from '../../shared/openapi.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { serviceTemplate } from './service-template.ts';
+import { SYNTH_TIMEOUT_MS, serviceTemplate } from './service-template.ts';
 
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -41,7 +41,7 @@ beforeAll(() => {
   template = serviceTemplate(stack);
   // A nested stack's findings are reported on the stack it is nested in.
   annotations = Annotations.fromStack(stack);
-});
+}, SYNTH_TIMEOUT_MS);
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
