@@ -29,6 +29,8 @@ import { runScript, UsageError, userPath } from './cli.ts';
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
   process.env.RATE_LIMIT_PER_SECOND ??= '0';
+  // As npm start: webhooks to receivers on 127.0.0.1.
+  process.env.WEBHOOK_ALLOW_LOCAL_TARGETS ??= '1';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const stack = await startLocalStack({
     apiPort: await freePort(),

@@ -18,7 +18,7 @@ import { aTagId, givenOperator } from '../support/operators-builders.ts';
 import { DEPOT, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, northOf, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
-import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
+import { givenDeliveryAttempt, givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
 
 /** Parameters that point at a record or a vehicle: ids and id lists, expense types, IMEI filters, route stops, job-card references. */
 const SCOPED = /_uids?$|^(type|filter|stops|external_reference)$/;
@@ -131,6 +131,17 @@ const webhook = async (a: TestUser) => givenWebhook(a);
 const webhookOf = (a: TestUser, { webhookUid }: Awaited<ReturnType<typeof webhook>>) => storedWebhook(a, webhookUid);
 const webhookCases = (extra: Params = {}): IsolationCase<Awaited<ReturnType<typeof webhook>>>[] => [
   { foreign: ['webhook_uid'], send: ({ webhookUid }) => ({ webhook_uid: webhookUid, ...extra }), answer: notFound('webhook') },
+];
+/** A's webhook with an attempt in its delivery log. */
+const deliveredWebhook = async (a: TestUser) => {
+  const given = await givenWebhook(a);
+  await givenDeliveryAttempt(a, given.webhookUid);
+  return given;
+};
+/** A's webhook and its delivery log through A's key: B's test must add no attempt to it. */
+const webhookAndDeliveriesOf = async (a: TestUser, given: Awaited<ReturnType<typeof webhook>>) => [
+  await webhookOf(a, given),
+  await read(a, 'getWebhookDeliveries', { webhook_uid: given.webhookUid }),
 ];
 /** B names A's vehicle in the filter of a webhook of B's own. */
 const foreignVehicleFilter = async (a: TestUser, b: TestUser) => ({ vehicle: await givenVehicle(a), own: await givenWebhook(b) });
@@ -485,6 +496,8 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     ],
   }),
   rotateWebhookSecret: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
+  testWebhook: fixture({ given: deliveredWebhook, readA: webhookAndDeliveriesOf, cases: webhookCases() }),
+  getWebhookDeliveries: fixture({ given: deliveredWebhook, readA: webhookAndDeliveriesOf, cases: webhookCases() }),
   deleteWebhook: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
 };
 

@@ -3,6 +3,8 @@
  * came of it, kept 30 days.
  */
 
+import { randomBytes } from 'node:crypto';
+
 /** Attempts are kept this long after they were made. */
 export const DELIVERY_RETENTION_S = 30 * 24 * 3600;
 
@@ -29,3 +31,32 @@ export interface DeliveryAttempt {
   /** ISO instant of the next attempt while `retrying`, else null */
   nextAttemptAt: string | null;
 }
+
+/** What a delivery carries: an event object (shared/domain/events/event.ts), or the test event of testWebhook. */
+export interface DeliverableEvent {
+  event_id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** The type of the event testWebhook sends: it is no fact of a vehicle, so no subscription asks for it and no log keeps it. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+/**
+ * testWebhook waits this long for the endpoint (deliveries wait 10 s): its answer must come within the function's own
+ * 10 s, after the webhook's read and before the attempt's record.
+ */
+export const TEST_DELIVERY_TIMEOUT_MS = 5_000;
+
+/** A test event for an endpoint: an event_id of the same form as a real event's, drawn fresh so each test is its own delivery. */
+export const webhookTestEvent = (webhookUid: number, now: Date): DeliverableEvent => ({
+  event_id: `evt_${randomBytes(16).toString('hex')}`,
+  type: WEBHOOK_TEST_TYPE,
+  timestamp: now.toISOString(),
+  data: { webhook_uid: webhookUid, message: 'A test event sent by testWebhook: no vehicle did anything.' },
+});
+
+/** Where a delivery stands after an attempt that answered `statusCode` (or none) and will not be retried. */
+export const finalState = (statusCode: number | null): DeliveryState =>
+  statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed';
