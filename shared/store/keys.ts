@@ -207,6 +207,11 @@ export const keys = {
   webhookRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'WEBHOOK#' }),
   /** how many endpoints the user has, written in the transaction of every add and delete: the cap holds under concurrency */
   webhookCount: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'WEBHOOKCOUNT' }),
+  /** one of an endpoint's delivery slots (its concurrency cap), each its own partition so the sender's leases never contend */
+  webhookSlot: (userUid: number, webhookUid: number, slot: number): Key => ({
+    pk: `WEBHOOKSLOT#${userUid}#${pad(webhookUid)}#${slot}`,
+    sk: 'SLOT',
+  }),
   // webhook deliveries (docs/webhooks.md, "The delivery log")
   /** one item per attempt in the endpoint's own partition (under its owner), sorted by when it was made */
   deliveryAttempt: (userUid: number, webhookUid: number, attemptedAt: string, eventId: string, attempt: number): Key => ({
