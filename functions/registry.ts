@@ -49,6 +49,7 @@ import { contract as getWebhook } from './getWebhook/contract.ts';
 import { contract as getWebhookDeliveries } from './getWebhookDeliveries/contract.ts';
 import { contract as getWebhooks } from './getWebhooks/contract.ts';
 import { contract as osmandPositions } from './osmandPositions/contract.ts';
+import { contract as redeliverEvents } from './redeliverEvents/contract.ts';
 import { contract as rotateWebhookSecret } from './rotateWebhookSecret/contract.ts';
 import { contract as testWebhook } from './testWebhook/contract.ts';
 import { contract as traccarPositions } from './traccarPositions/contract.ts';
@@ -97,6 +98,7 @@ export const operations = [
   rotateWebhookSecret,
   testWebhook,
   getWebhookDeliveries,
+  redeliverEvents,
   deleteWebhook,
 ] as const satisfies readonly OperationDeclaration[];
 

@@ -235,6 +235,8 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
       return write(() => ({ params: { webhook_uid: tested.webhookUid } }));
     },
     getWebhookDeliveries: read({ webhook_uid: readerWebhook.webhookUid, limit: 100 }),
+    // the writer's vehicle has no events: the reads a redelivery makes, nothing queued
+    redeliverEvents: async () => write(() => ({ params: { webhook_uid: writerWebhook.webhookUid, since: '2026-11-01 00:00:00' } })),
     deleteWebhook: async (calls) => {
       const owners = await many(calls, () => givenUser());
       const doomed = await many(calls, (i) => givenWebhook(at(owners, i)));

@@ -136,6 +136,10 @@ export const eventId = described(
   'An event_id, as getEvents answers it and every delivery carries it in webhook-id.',
 );
 
+/** redeliverEvents takes one of the two. */
+export const EVENT_OR_SINCE = 'event_id or since is required';
+export const NOT_BOTH = 'send event_id or since, not both';
+
 /** One attempt of the delivery log. Datetimes are GMT+0, yyyy-mm-dd hh:mm:ss. */
 export const DeliveryAttemptRecord = v.object({
   event_id: v.string(),

@@ -14,6 +14,7 @@ export const EVENT_RETENTION_S = 30 * 24 * 3600;
 export function eventItem(event: FleetEvent): Item {
   return {
     ...keys.event(event.data.vehicle_uid, event.timestamp, event.data.sequence),
+    ...keys.eventById(event.event_id),
     entity: 'event',
     event: JSON.stringify(event),
     event_id: event.event_id,
@@ -28,4 +29,9 @@ export const eventOfItem = (item: Item): FleetEvent => JSON.parse(String(item.ev
 /** A vehicle's events from a sort key on (inclusive), in emission order, at most `limit`; strongly consistent so a poll never misses a commit it follows. */
 export async function listVehicleEvents(vehicleUid: number, from: string, limit: number): Promise<Item[]> {
   return queryRange(keys.eventRange(vehicleUid, from), { Limit: limit, ConsistentRead: true });
+}
+
+/** The event items with this event_id (one, or more where a re-detection emitted the same fact again), newest last. */
+export async function findEventsById(eventId: string): Promise<FleetEvent[]> {
+  return (await queryRange(keys.eventByIdRange(eventId))).map(eventOfItem);
 }

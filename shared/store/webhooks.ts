@@ -134,10 +134,7 @@ export async function deleteWebhook(userUid: number, webhookUid: number): Promis
 }
 
 /** What a delivery attempt tells of its endpoint (shared/webhooks/sender.ts). */
-export type EndpointOutcome =
-  | { kind: 'success'; at: string }
-  | { kind: 'failure'; at: string }
-  | { kind: 'disabled'; reason: string };
+export type EndpointOutcome = { kind: 'success'; at: string } | { kind: 'failure'; at: string } | { kind: 'disabled'; reason: string };
 
 /**
  * Records on the endpoint what an attempt showed: a success sets last_success and clears failing_since, a failure sets
@@ -155,7 +152,12 @@ export async function recordEndpointOutcome(userUid: number, webhookUid: number,
           };
   try {
     await dynamo().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.webhook(userUid, webhookUid), ...update, ConditionExpression: 'attribute_exists(pk)' }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(userUid, webhookUid),
+        ...update,
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
     );
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
@@ -164,6 +166,8 @@ export async function recordEndpointOutcome(userUid: number, webhookUid: number,
 
 /** The endpoint as a delivery finds it now (strongly consistent: a disabling or deletion just made is seen), or undefined. */
 export async function findWebhookForDelivery(userUid: number, webhookUid: number): Promise<Webhook | undefined> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(userUid, webhookUid), ConsistentRead: true }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.webhook(userUid, webhookUid), ConsistentRead: true }),
+  );
   return Item ? webhookEntity.fromItem(Item) : undefined;
 }

@@ -4,16 +4,17 @@
  * address checked (sendDelivery); the attempt is logged; a failure queues the next attempt as a new message, delayed
  * by the schedule or by the endpoint's Retry-After, before this one is let go, so a sender that dies loses nothing.
  */
-import type { DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
+
+import { config } from '../config.ts';
+import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
 import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
-import { config } from '../config.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
 import { leaseEndpointSlot } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
 import { type DeliveryQueue, deliveryQueue, SQS_LIMITS } from './delivery-queue.ts';
-import { type AttemptOutcome, type DeliverableEvent, sendDelivery } from './send.ts';
+import { type AttemptOutcome, sendDelivery } from './send.ts';
 
 /** How the message is let go: deleted from the queue, or kept (hidden until its time) to be received again. */
 export type Disposition = 'done' | 'keep';

@@ -256,6 +256,8 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
     await givenDeliveryAttempt(user, webhookUid, { statusCode: null, error: 'connection refused', state: 'failed', nextAttemptAt: null });
     return { params: { webhook_uid: webhookUid } };
   },
+  // the run's shared server queues nothing (its stack delivers nothing): a user without events, so none is queued
+  redeliverEvents: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, since: '2026-11-01 00:00:00' } }),
   deleteWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
 };
 

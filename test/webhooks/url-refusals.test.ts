@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../functions/registry.ts';
-import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 import { givenUser } from '../support/builders.ts';
+import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
 
 const refusals: [string, string][] = [

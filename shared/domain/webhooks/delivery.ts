@@ -60,3 +60,9 @@ export const webhookTestEvent = (webhookUid: number, now: Date): DeliverableEven
 /** Where a delivery stands after an attempt that answered `statusCode` (or none) and will not be retried. */
 export const finalState = (statusCode: number | null): DeliveryState =>
   statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed';
+
+/** What redeliverEvents refuses (409): an endpoint that takes nothing now, an event it never took. */
+export const WEBHOOK_DISABLED = 'webhook is disabled: enable it with editWebhook (enabled=1) first';
+export const EVENT_NOT_TAKEN = 'the webhook does not take this event (its event_types or vehicle_uids leave it out)';
+/** The most events one redeliverEvents call queues; next_since says where the next call starts. */
+export const MAX_REDELIVERED = 1000;
