@@ -50,6 +50,8 @@ export const metricNames = {
   webhookAttemptsFailed: 'WebhookAttemptsFailed',
   /** deliveries given up: the schedule ran out or the endpoint answered 410 */
   webhookDeliveriesFailed: 'WebhookDeliveriesFailed',
+  /** seconds between when an attempt was due and when it started: the senders falling behind */
+  webhookDeliveryLag: 'WebhookDeliveryLagSeconds',
 } as const;
 
 /** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */

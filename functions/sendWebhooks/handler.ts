@@ -16,7 +16,8 @@ async function sendWebhooksBatch(event: SQSEvent): Promise<SQSBatchResponse> {
   logger.appendKeys({ operation: 'sendWebhooks' });
   tracer.putAnnotation('operation', 'sendWebhooks');
   // The poller received the batch a little before the invocation: the margin keeps a visibility inside its 12 h.
-  const receivedAt = Date.now() - 300_000;
+  const invokedAt = Date.now();
+  const receivedAt = invokedAt - 300_000;
   const results = await Promise.all(
     event.Records.map(async (record): Promise<DeliveryResult | 'kept' | 'unreadable' | 'broken'> => {
       const delivery = parseQueuedDelivery(record.body);
@@ -33,6 +34,10 @@ async function sendWebhooksBatch(event: SQSEvent): Promise<SQSBatchResponse> {
       }
     }),
   );
+  const lags = event.Records.map((record) => parseQueuedDelivery(record.body)?.due_at)
+    .filter((due): due is string => due !== undefined)
+    .map((due) => Math.max(0, (invokedAt - Date.parse(due)) / 1000));
+  if (lags.length > 0) metrics.addMetric(metricNames.webhookDeliveryLag, MetricUnit.Seconds, Math.max(...lags));
   const count = (wanted: string): number => results.filter((result) => result === wanted).length;
   metrics.addMetric(metricNames.webhookAttemptsSucceeded, MetricUnit.Count, count('delivered'));
   metrics.addMetric(metricNames.webhookAttemptsFailed, MetricUnit.Count, count('retrying') + count('failed'));

@@ -21,8 +21,9 @@ const routable = (event: FleetEvent): RoutableEvent => ({
 
 async function enqueueFor(userUid: number, webhook: Webhook, events: readonly FleetEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const now = new Date();
   await deliveryQueue().send(
-    events.map((event) => ({ delivery: queuedDelivery(userUid, webhook.webhookUid, routable(event)), delaySeconds: 0 })),
+    events.map((event) => ({ delivery: queuedDelivery(userUid, webhook.webhookUid, routable(event), now), delaySeconds: 0 })),
   );
 }
 

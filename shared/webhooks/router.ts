@@ -31,7 +31,7 @@ export function batchRouter(): { route(event: RoutableEvent): Promise<number> } 
       for (const userUid of await usersOf(event.vehicle_uid)) {
         const endpoints: Webhook[] = await endpointsOf(userUid);
         for (const endpoint of endpoints.filter((webhook) => endpointTakes(webhook, event)))
-          messages.push({ delivery: queuedDelivery(userUid, endpoint.webhookUid, event), delaySeconds: 0 });
+          messages.push({ delivery: queuedDelivery(userUid, endpoint.webhookUid, event, new Date()), delaySeconds: 0 });
       }
       if (messages.length > 0) await deliveryQueue().send(messages);
       return messages.length;

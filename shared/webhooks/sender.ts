@@ -4,14 +4,14 @@
  * address checked (sendDelivery); the attempt is logged; a failure queues the next attempt as a new message, delayed
  * by the schedule or by the endpoint's Retry-After, before this one is let go, so a sender that dies loses nothing.
  */
-
-import { config } from '../config.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
 import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
+import { config } from '../config.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
-import { leaseEndpointSlot } from '../store/webhook-slots.ts';
+import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
 import { type DeliveryQueue, deliveryQueue, SQS_LIMITS } from './delivery-queue.ts';
 import { type AttemptOutcome, sendDelivery } from './send.ts';
@@ -30,6 +30,9 @@ export type DeliveryResult = 'not yet' | 'endpoint gone' | 'deferred' | Delivery
 
 /** A successful endpoint's last_success is rewritten at most this often: a busy endpoint's item is not a hot key. */
 const SUCCESS_REFRESH_MS = 60_000;
+/** An endpoint at its cap is asked again a few times, about this far apart, before the delivery goes round the queue. */
+const SLOT_TRIES = 4;
+const SLOT_RETRY_MS = 250;
 /** An endpoint at its cap is tried again after 1, 2, 4 ... s, at most this long. */
 const DEFERRAL_MAX_S = 60;
 
@@ -51,11 +54,12 @@ export async function deliverQueued(
 
   const timeoutMs = config.webhookTimeoutMs();
   // The lease outlives the longest attempt (the target's lookup, the POST, the log), so it is never lost mid-attempt.
-  const lease = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), timeoutMs + 20_000);
+  const lease = await leaseSlot(delivery, timeoutMs + 20_000);
   if (!lease) {
     const deferrals = (delivery.deferrals ?? 0) + 1;
     const delaySeconds = Math.min(2 ** (deferrals - 1), DEFERRAL_MAX_S) + Math.round(Math.random());
-    await queue.send([{ delivery: { ...delivery, deferrals }, delaySeconds }]);
+    const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+    await queue.send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
     return { disposition: 'done', result: 'deferred' };
   }
   let outcome: AttemptOutcome;
@@ -80,6 +84,18 @@ export async function deliverQueued(
   } satisfies DeliveryAttempt);
   if (decision.endpoint) await recordEndpointOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
   return { disposition: 'done', result: decision.state };
+}
+
+/**
+ * A slot of the endpoint, waiting a little for one to free: a fast endpoint's slots free within milliseconds, so its
+ * burst is not sent round the queue; a slow endpoint's deliveries past the cap are, and hold no sender long.
+ */
+async function leaseSlot(delivery: QueuedDelivery, holdMs: number): Promise<SlotLease | undefined> {
+  for (let tries = 1; ; tries++) {
+    const lease = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), holdMs);
+    if (lease || tries === SLOT_TRIES) return lease;
+    await sleep(SLOT_RETRY_MS * (0.5 + Math.random()));
+  }
 }
 
 interface Decision {
@@ -110,7 +126,8 @@ function decide(delivery: QueuedDelivery, webhook: Webhook, outcome: AttemptOutc
 function nextAttempt(delivery: QueuedDelivery, waitS: number, now: Date): { delivery: QueuedDelivery; delaySeconds: number } {
   const { deferrals: _, not_before: __, ...rest } = delivery;
   const delaySeconds = Math.min(Math.max(Math.round(waitS), 1), SQS_LIMITS.maxDelaySeconds);
-  const next: QueuedDelivery = { ...rest, attempt: delivery.attempt + 1 };
-  if (waitS > SQS_LIMITS.maxDelaySeconds) next.not_before = new Date(now.getTime() + waitS * 1000).toISOString();
+  const dueAt = new Date(now.getTime() + waitS * 1000).toISOString();
+  const next: QueuedDelivery = { ...rest, attempt: delivery.attempt + 1, due_at: dueAt };
+  if (waitS > SQS_LIMITS.maxDelaySeconds) next.not_before = dueAt;
   return { delivery: next, delaySeconds };
 }

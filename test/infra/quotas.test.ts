@@ -48,6 +48,7 @@ describe('every stack of the service', () => {
       'FleetTracking/Monitoring',
       'FleetTracking/Positions',
       'FleetTracking/ReadOperations',
+      'FleetTracking/Webhooks',
       'FleetTracking/WriteOperations',
     ]);
   });

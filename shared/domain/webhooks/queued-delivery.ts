@@ -16,6 +16,8 @@ export interface QueuedDelivery {
   attempt: number;
   /** ISO instant before which it must not be attempted (a wait longer than the queue's delay allows) */
   not_before?: string;
+  /** ISO instant it is due: its lag (the senders falling behind) is measured from here */
+  due_at?: string;
   /** times it found its endpoint at its concurrency cap, so the next wait grows */
   deferrals?: number;
 }
@@ -34,8 +36,16 @@ export const endpointTakes = (webhook: Pick<Webhook, 'enabled' | 'eventTypes' | 
   (webhook.eventTypes.length === 0 || webhook.eventTypes.includes(event.type)) &&
   (webhook.vehicleUids.length === 0 || webhook.vehicleUids.includes(event.vehicle_uid));
 
-export function queuedDelivery(userUid: number, webhookUid: number, event: RoutableEvent): QueuedDelivery {
-  return { user_uid: userUid, webhook_uid: webhookUid, event_id: event.event_id, event_type: event.type, event: event.event, attempt: 1 };
+export function queuedDelivery(userUid: number, webhookUid: number, event: RoutableEvent, now: Date): QueuedDelivery {
+  return {
+    user_uid: userUid,
+    webhook_uid: webhookUid,
+    event_id: event.event_id,
+    event_type: event.type,
+    event: event.event,
+    attempt: 1,
+    due_at: now.toISOString(),
+  };
 }
 
 /** The message body as it is read back; undefined when it is not one of ours (it then goes to the dead-letter queue). */
