@@ -1,12 +1,12 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import middy from '@middy/core';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
 import { batchRouter, routableEvent } from '../../shared/webhooks/router.ts';
+import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
 
 /**
  * The table's stream → one queued delivery per endpoint of each new event (docs/webhooks.md, "Delivery"). Records are
@@ -20,8 +20,7 @@ async function routeWebhookEventsBatch(event: DynamoDBStreamEvent): Promise<Dyna
   let queued = 0;
   for (const record of event.Records) {
     const image = record.dynamodb?.NewImage;
-    const routable =
-      record.eventName === 'INSERT' && image ? routableEvent(unmarshall(image as Record<string, AttributeValue>)) : undefined;
+    const routable = record.eventName === 'INSERT' && image ? routableEvent(unmarshall(image as Record<string, AttributeValue>)) : undefined;
     if (!routable) continue;
     try {
       queued += await router.route(routable);

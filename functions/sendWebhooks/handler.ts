@@ -4,8 +4,8 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseQueuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
-import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
 import { type DeliveryResult, deliverQueued } from '../../shared/webhooks/sender.ts';
+import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
 
 /**
  * The deliveries queue → one attempt per message, the batch's messages at once, so one slow endpoint's POST does not

@@ -16,13 +16,7 @@ export interface SlotLease {
 }
 
 /** A lease on one of the endpoint's `slots` slots for `holdMs`, or undefined when all are held. */
-export async function leaseEndpointSlot(
-  userUid: number,
-  webhookUid: number,
-  slots: number,
-  holdMs: number,
-  now = Date.now(),
-): Promise<SlotLease | undefined> {
+export async function leaseEndpointSlot(userUid: number, webhookUid: number, slots: number, holdMs: number, now = Date.now()): Promise<SlotLease | undefined> {
   const lease = randomUUID();
   const first = Math.floor(Math.random() * slots);
   for (let offset = 0; offset < slots; offset++) {
@@ -40,12 +34,7 @@ export async function leaseEndpointSlot(
         async release() {
           try {
             await dynamo().send(
-              new DeleteCommand({
-                TableName: tableName(),
-                Key: key,
-                ConditionExpression: 'lease = :lease',
-                ExpressionAttributeValues: { ':lease': lease },
-              }),
+              new DeleteCommand({ TableName: tableName(), Key: key, ConditionExpression: 'lease = :lease', ExpressionAttributeValues: { ':lease': lease } }),
             );
           } catch (error) {
             // expired and taken by another sender meanwhile: that lease is theirs now

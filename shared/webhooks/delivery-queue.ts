@@ -35,9 +35,7 @@ export function sqsBatchRefusal(bodies: readonly { body: string; delaySeconds: n
   if (bodies.length > SQS_LIMITS.batchEntries) return `batch of ${bodies.length} messages (at most ${SQS_LIMITS.batchEntries})`;
   const total = bodies.reduce((sum, { body }) => sum + Buffer.byteLength(body), 0);
   if (total > SQS_LIMITS.messageBytes) return `batch of ${total} bytes (at most ${SQS_LIMITS.messageBytes})`;
-  const badDelay = bodies.find(
-    ({ delaySeconds }) => !Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > SQS_LIMITS.maxDelaySeconds,
-  );
+  const badDelay = bodies.find(({ delaySeconds }) => !Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > SQS_LIMITS.maxDelaySeconds);
   if (badDelay) return `DelaySeconds of ${badDelay.delaySeconds} (a whole number from 0 to ${SQS_LIMITS.maxDelaySeconds})`;
   return undefined;
 }
@@ -86,9 +84,7 @@ export function sqsDeliveryQueue(client: SQSClient, queueUrl: string): DeliveryQ
       await Promise.all(sqsBatches(messages).map(sendBatch));
     },
     async changeVisibility(receiptHandle, seconds) {
-      await client.send(
-        new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
-      );
+      await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
     },
   };
 }

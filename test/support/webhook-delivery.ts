@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
-import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import { type EventType, type FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { eventItem } from '../../shared/store/events.ts';

@@ -12,13 +12,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalWebhookDelivery } from '../../local/webhook-delivery.ts';
 import { FAILING_ENDPOINT_REASON, GONE_ENDPOINT_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
-import { linkVehicle } from '../../shared/store/vehicles.ts';
 import { readDeliveryAttempts } from '../../shared/store/webhook-deliveries.ts';
 import { deleteWebhook, editWebhook } from '../../shared/store/webhooks.ts';
+import { linkVehicle } from '../../shared/store/vehicles.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
 import { admin } from '../support/admin.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { CLIENT, DEPOT, drive } from '../support/position-builders.ts';
+import { DEPOT, CLIENT, drive } from '../support/position-builders.ts';
 import { givenWebhook, storedWebhook } from '../support/webhook-builders.ts';
 import { givenEvent, startTestDelivery, TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { type Answer, answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -46,8 +46,7 @@ async function aReceiver(answer?: Answer): Promise<Receiver> {
 /** Answers with `status` the first `times` deliveries, then 204. */
 const failingFirst =
   (times: number, status = 500, headers: Record<string, string> = {}): Answer =>
-  (_, n) =>
-    n < times ? { status, headers } : { status: 204 };
+  (_, n) => (n < times ? { status, headers } : { status: 204 });
 
 const attemptsOf = (user: TestUser, webhookUid: number, eventId?: string) =>
   readDeliveryAttempts(user.userUid, webhookUid, eventId, { take: () => true });
@@ -77,9 +76,7 @@ describe('a delivery', () => {
     expect(received?.method).toBe('POST');
     expect(received?.headers['content-type']).toBe('application/json');
     expect(received?.headers['webhook-id']).toBe(event.event_id);
-    expect(new StandardWebhook(webhook.secret).verify(received?.body as string, received?.headers as Record<string, string>)).toEqual(
-      event,
-    );
+    expect(new StandardWebhook(webhook.secret).verify(received?.body as string, received?.headers as Record<string, string>)).toEqual(event);
   });
 
   it('is logged delivered with its status and duration, and marks the endpoint successful', async () => {
@@ -89,14 +86,7 @@ describe('a delivery', () => {
     const webhook = await givenWebhook(user, { url: receiver.url });
     const event = await givenEvent(vehicle);
     const [attempt] = await untilLogged(user, webhook.webhookUid, event.event_id, 'delivered');
-    expect(attempt).toMatchObject({
-      attempt: 1,
-      statusCode: 200,
-      error: null,
-      state: 'delivered',
-      nextAttemptAt: null,
-      eventType: 'trip.started',
-    });
+    expect(attempt).toMatchObject({ attempt: 1, statusCode: 200, error: null, state: 'delivered', nextAttemptAt: null, eventType: 'trip.started' });
     expect(attempt?.durationMs).toBeGreaterThanOrEqual(0);
     expect((await storedWebhook(user, webhook.webhookUid)).lastSuccessAt).not.toBeNull();
   });
@@ -112,8 +102,7 @@ describe('a delivery', () => {
     const [received] = await receiver.waitFor(1);
     const headers = received?.headers as Record<string, string>;
     expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
-    for (const secret of [newSecret, webhook.secret])
-      expect(() => new StandardWebhook(secret).verify(received?.body as string, headers)).not.toThrow();
+    for (const secret of [newSecret, webhook.secret]) expect(() => new StandardWebhook(secret).verify(received?.body as string, headers)).not.toThrow();
   });
 
   it('reaches the endpoint of an event decided by the admin CLI (another process) as well', async () => {
@@ -122,12 +111,7 @@ describe('a delivery', () => {
     const vehicle = await givenVehicle(user);
     await givenWebhook(user, { url: receiver.url, eventTypes: ['trip.started'] });
     const file = join(mkdtempSync(join(tmpdir(), 'webhook-ingest-')), 'positions.ndjson');
-    writeFileSync(
-      file,
-      drive(vehicle.imei, '2026-11-10T06:00:00.000Z', 20, DEPOT, CLIENT)
-        .records.map((r) => JSON.stringify(r))
-        .join('\n'),
-    );
+    writeFileSync(file, drive(vehicle.imei, '2026-11-10T06:00:00.000Z', 20, DEPOT, CLIENT).records.map((r) => JSON.stringify(r)).join('\n'));
     expect((await admin('ingest', '--file', file)).code).toBe(0);
     const [received] = await receiver.waitFor(1, 10_000);
     expect(JSON.parse(received?.body as string)).toMatchObject({ type: 'trip.started', data: { vehicle_uid: vehicle.vehicleUid } });
@@ -143,8 +127,7 @@ describe('retries', () => {
     const event = await givenEvent(vehicle);
     const received = await receiver.waitFor(4, 20_000);
     expect(received.map((r) => r.headers['webhook-id'])).toEqual(Array(4).fill(event.event_id));
-    for (const r of received)
-      expect(() => new StandardWebhook(webhook.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+    for (const r of received) expect(() => new StandardWebhook(webhook.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     const attempts = await untilLogged(user, webhook.webhookUid, event.event_id, 'delivered');
     expect(attempts.map((a) => `${a.attempt} ${a.statusCode} ${a.state}`).sort()).toEqual([
       '1 500 retrying',

@@ -27,12 +27,7 @@ export function parseRetrySchedule(text: string): number[] | undefined {
  * Seconds until the next attempt after attempt `attempt` (1-based) failed, or undefined when it was the last. A
  * Retry-After (429 and 503 only: the caller passes it) replaces the schedule's wait for this attempt.
  */
-export function retryDelaySeconds(
-  attempt: number,
-  schedule: readonly number[],
-  retryAfterS?: number,
-  random = Math.random,
-): number | undefined {
+export function retryDelaySeconds(attempt: number, schedule: readonly number[], retryAfterS?: number, random = Math.random): number | undefined {
   const wait = schedule[attempt - 1];
   if (wait === undefined) return undefined;
   if (retryAfterS !== undefined) return Math.min(Math.max(retryAfterS, 1), RETRY_AFTER_MAX_S);
