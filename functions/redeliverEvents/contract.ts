@@ -38,6 +38,7 @@ export const contract = {
     "the one named by event_id (an event of one of the user's vehicles that the endpoint's filters take), or every event " +
     `the endpoint takes emitted from since on (at most ${MAX_REDELIVERED} per call; next_since continues). Each carries its ` +
     'event_id in webhook-id as before, so a receiver that already has it can tell. A disabled endpoint is refused.',
+  queuesDeliveries: true,
   input: RedeliverEventsInput,
   output: RedeliverEventsOutput,
   badRequests: [EVENT_OR_SINCE, NOT_BOTH],
