@@ -11,7 +11,8 @@ const RedeliverEventsInput = v.pipe(
     since: v.optional(
       described(
         dateTimeParameter('since must be a date and time (yyyy-mm-dd hh:mm:ss)'),
-        `Every event the endpoint takes emitted from this time on, yyyy-mm-dd hh:mm:ss in GMT+0, oldest first, at most ${MAX_REDELIVERED} per call.`,
+        'Every event the endpoint takes emitted from this time on, yyyy-mm-dd hh:mm:ss in GMT+0, oldest first, ' +
+          `at most ${MAX_REDELIVERED} per call.`,
       ),
     ),
   }),
