@@ -46,9 +46,12 @@ import { contract as getUserLocation } from './getUserLocation/contract.ts';
 import { contract as getUserLocations } from './getUserLocations/contract.ts';
 import { contract as getVehicles } from './getVehicles/contract.ts';
 import { contract as getWebhook } from './getWebhook/contract.ts';
+import { contract as getWebhookDeliveries } from './getWebhookDeliveries/contract.ts';
 import { contract as getWebhooks } from './getWebhooks/contract.ts';
 import { contract as osmandPositions } from './osmandPositions/contract.ts';
+import { contract as redeliverEvents } from './redeliverEvents/contract.ts';
 import { contract as rotateWebhookSecret } from './rotateWebhookSecret/contract.ts';
+import { contract as testWebhook } from './testWebhook/contract.ts';
 import { contract as traccarPositions } from './traccarPositions/contract.ts';
 
 export const operations = [
@@ -93,6 +96,9 @@ export const operations = [
   getWebhook,
   editWebhook,
   rotateWebhookSecret,
+  testWebhook,
+  getWebhookDeliveries,
+  redeliverEvents,
   deleteWebhook,
 ] as const satisfies readonly OperationDeclaration[];
 

@@ -1,12 +1,14 @@
 import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { operations } from '../functions/registry.ts';
+import { type Operation, operations } from '../functions/registry.ts';
+import { env } from '../shared/config.ts';
 import { accessOf } from '../shared/contracts/operation.ts';
 import { takesCursor } from '../shared/contracts/paging.ts';
 import { serviceName } from '../shared/metric-names.ts';
@@ -140,6 +142,11 @@ export class FleetTrackingStack extends Stack {
       description: "Fleet tracking: webhook delivery, the table's stream to the router, the deliveries queue and the sender",
     });
     const webhooks = new WebhookDelivery(webhooksStack, 'Delivery', { table, bucket });
+    // Operations that queue deliveries themselves (redeliverEvents): the queue's URL and SendMessage on it, nothing more.
+    for (const { name } of (operations as readonly Operation[]).filter((operation) => operation.queuesDeliveries)) {
+      functionOf(name).addEnvironment(env.webhookQueueUrl, webhooks.queue.queueUrl);
+      functionOf(name).addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [webhooks.queue.queueArn] }));
+    }
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Fleet tracking: alarms, their topic and the dashboard' });
     new Monitoring(monitoring, 'Monitoring', {
       api,

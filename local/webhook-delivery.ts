@@ -23,10 +23,15 @@ const load = async <E, R>(name: string): Promise<(event: E) => Promise<R>> => {
   return (event) => handler(event, lambdaContext(name, `${name}-${++invocation}`, deliverySettings.senderTimeoutS * 1000));
 };
 
-export async function startWebhookDelivery(options: {
+/** `stream: false` runs the queue and the sender alone: deliveries come only from what is enqueued in this process (redeliverEvents). */
+export async function startWebhookDelivery({
+  stream: readStream = true,
+  ...options
+}: {
   endpoint: string;
   tableName: string;
   checkpointFile?: string;
+  stream?: boolean;
 }): Promise<LocalWebhookDelivery> {
   const queue = localDeliveryQueue(deliverySettings);
   useLocalDeliveryQueue(queue);
@@ -36,7 +41,7 @@ export async function startWebhookDelivery(options: {
     batchSize: deliverySettings.senderBatchSize,
     concurrency: deliverySettings.senderConcurrency,
   });
-  const stream = await startTableStream({
+  const stream = await (readStream ? startTableStream : noStream)({
     ...options,
     handler: await load<DynamoDBStreamEvent, DynamoDBBatchResponse>('routeWebhookEvents'),
     batchSize: deliverySettings.routerBatchSize,
@@ -55,3 +60,5 @@ export async function startWebhookDelivery(options: {
     },
   };
 }
+
+const noStream = async (_options: unknown) => ({ stop: async () => undefined });

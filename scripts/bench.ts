@@ -16,6 +16,8 @@
  *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
  *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
  *   npm run bench -- positions     getPositions over days of 1 s history: positions answered, p50 ms and the MB of history a call reads
+ *   npm run bench -- webhooks      deliveries/s and event-to-delivery p50/p99 to a receiver on 127.0.0.1 through the local
+ *                                  router and sender, alone and beside an endpoint that fails everything
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -29,6 +31,8 @@ import { runScript, UsageError, userPath } from './cli.ts';
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
   process.env.RATE_LIMIT_PER_SECOND ??= '0';
+  // As npm start: webhooks to receivers on 127.0.0.1.
+  process.env.WEBHOOK_ALLOW_LOCAL_TARGETS ??= '1';
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   const stack = await startLocalStack({
     apiPort: await freePort(),
@@ -95,6 +99,13 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('devices needs the local stack');
       const { benchDevices, devicesNotes } = await import('./bench/devices.ts');
       return { rows: await benchDevices(stack), notes: devicesNotes };
+    },
+  },
+  webhooks: {
+    needsStack: true,
+    run: async () => {
+      const { benchWebhooks, webhooksNotes } = await import('./bench/webhooks.ts');
+      return { rows: await benchWebhooks(), notes: webhooksNotes };
     },
   },
   'device-cost': {

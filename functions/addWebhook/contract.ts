@@ -31,7 +31,7 @@ export const contract = {
   badRequests: URL_REFUSALS,
   conflicts: [TOO_MANY_WEBHOOKS],
   examples: {
-    request: { url: 'https://93.184.215.14/fleet-events', event_types: 'geofence.entered,geofence.exited', description: 'Dispatch board' },
+    request: { url: 'http://localhost:8080/fleet-events', event_types: 'geofence.entered,geofence.exited', description: 'Dispatch board' },
     response: { webhook_uid: 1, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7bo4vJIJh1c=' },
   },
 } as const satisfies OperationDeclaration;

@@ -20,7 +20,8 @@ import { givenUser, givenVehicle, type TestUser } from '../../test/support/build
 import { givenExpenseType, givenFuelFill, givenSlip } from '../../test/support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards } from '../../test/support/job-card-builders.ts';
 import { givenUserLocation } from '../../test/support/user-locations-builders.ts';
-import { givenWebhook, PUBLIC_URL } from '../../test/support/webhook-builders.ts';
+import { givenDeliveryAttempt, givenWebhook, PUBLIC_URL } from '../../test/support/webhook-builders.ts';
+import { givenReceiver } from '../../test/support/webhook-receiver.ts';
 
 export type Params = Record<string, string | number>;
 
@@ -112,6 +113,7 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
   }
 
   const readerWebhook = await givenWebhook(reader);
+  await many(100, (i) => givenDeliveryAttempt(reader, readerWebhook.webhookUid, { attempt: (i % 9) + 1 }));
 
   const writer = await givenUser({ gmtOffsetMinutes: 120 });
   const vehicle = await givenVehicle(writer);
@@ -226,6 +228,15 @@ export async function operationPlans(callApi: CallApi): Promise<Record<Operation
     getWebhook: read({ webhook_uid: readerWebhook.webhookUid }),
     editWebhook: async () => write((i) => ({ params: { webhook_uid: writerWebhook.webhookUid, description: `Dispatch ${i}` } })),
     rotateWebhookSecret: async () => write(() => ({ params: { webhook_uid: writerWebhook.webhookUid } })),
+    // a receiver on 127.0.0.1 answering 204 at once: the time is the operation's own (the bench allows local targets)
+    testWebhook: async () => {
+      const receiver = await givenReceiver();
+      const tested = await givenWebhook(writer, { url: receiver.url });
+      return write(() => ({ params: { webhook_uid: tested.webhookUid } }));
+    },
+    getWebhookDeliveries: read({ webhook_uid: readerWebhook.webhookUid, limit: 100 }),
+    // the writer's vehicle has no events: the reads a redelivery makes, nothing queued
+    redeliverEvents: async () => write(() => ({ params: { webhook_uid: writerWebhook.webhookUid, since: '2026-11-01 00:00:00' } })),
     deleteWebhook: async (calls) => {
       const owners = await many(calls, () => givenUser());
       const doomed = await many(calls, (i) => givenWebhook(at(owners, i)));

@@ -78,6 +78,8 @@ export interface OperationDeclaration extends OperationContract {
   readonly idempotencyKey?: true;
   /** S3 access, for operations that keep objects (rendered maps, cached directions) */
   readonly bucket?: 'read-write';
+  /** the function queues webhook deliveries (redeliverEvents): it gets the deliveries queue's URL and SendMessage on it */
+  readonly queuesDeliveries?: true;
   /** the third-party provider whose configuration (and secret) the function needs in AWS */
   readonly provider?: 'live-map' | 'directions';
   /** 409 answers the operation can give, one message each, as the module that enforces the rule words it */

@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../domain/events/event.ts';
 import { formatDateTime } from '../domain/time.ts';
+import { DELIVERY_STATES, type DeliveryAttempt } from '../domain/webhooks/delivery.ts';
 import { urlNotAllowed } from '../domain/webhooks/target-policy.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { described, flagField, integerField, nullableTextField, optionalText, requiredInteger, scalar } from './primitives.ts';
@@ -101,10 +102,13 @@ export const toWebhookRecord = (webhook: Webhook): v.InferOutput<typeof WebhookR
   failing_since: dateTimeOrNull(webhook.failingSince),
 });
 
-/** The example webhook of the seeded demo's user. */
+/**
+ * The example webhook of the seeded demo's user: a receiver on the developer's machine (docs/webhooks.md's listens on
+ * 8080), which npm start allows and a deployed stack refuses, so running the examples never sends the demo's events out.
+ */
 export const DEMO_WEBHOOK = {
   webhook_uid: 1,
-  url: 'https://93.184.215.14/fleet-events',
+  url: 'http://localhost:8080/fleet-events',
   event_types: ['geofence.entered', 'geofence.exited'],
   vehicle_uids: [],
   description: 'Dispatch board',
@@ -122,3 +126,46 @@ export const URL_REFUSALS = [
   urlNotAllowed('internal.example resolves to 10.0.0.5, which is not a public address'),
   urlNotAllowed('internal.example does not resolve'),
 ];
+
+// ---- delivery (testWebhook, getWebhookDeliveries, redeliverEvents)
+
+const EVENT_ID_MESSAGE = 'event_id must be an event_id (evt_ and 32 hex digits)';
+/** An event's id as events and deliveries carry it (webhook-id). */
+export const eventId = described(
+  v.pipe(scalar(EVENT_ID_MESSAGE), v.regex(/^evt_[0-9a-f]{32}$/, EVENT_ID_MESSAGE)),
+  'An event_id, as getEvents answers it and every delivery carries it in webhook-id.',
+);
+
+/** redeliverEvents takes one of the two. */
+export const EVENT_OR_SINCE = 'event_id or since is required';
+export const NOT_BOTH = 'send event_id or since, not both';
+
+/** One attempt of the delivery log. Datetimes are GMT+0, yyyy-mm-dd hh:mm:ss. */
+export const DeliveryAttemptRecord = v.object({
+  event_id: v.string(),
+  event_type: v.string(),
+  attempt: v.pipe(integerField, v.description('1 for the first POST of the event to this endpoint; a redelivery starts again at 1')),
+  attempted_datetime: v.string(),
+  status_code: v.pipe(v.nullable(integerField), v.description("the endpoint's HTTP status; null when it gave none (see error)")),
+  error: v.pipe(nullableTextField, v.description('why there was no status: a timeout, a refused connection, a URL no longer allowed')),
+  duration_ms: integerField,
+  state: v.pipe(
+    v.picklist(DELIVERY_STATES),
+    v.description(
+      'delivered (a 2xx); retrying (next_attempt_datetime says when); failed (no attempt follows: redeliverEvents queues it again)',
+    ),
+  ),
+  next_attempt_datetime: nullableTextField,
+});
+
+export const toDeliveryAttemptRecord = (attempt: DeliveryAttempt): v.InferOutput<typeof DeliveryAttemptRecord> => ({
+  event_id: attempt.eventId,
+  event_type: attempt.eventType,
+  attempt: attempt.attempt,
+  attempted_datetime: formatDateTime(attempt.attemptedAt),
+  status_code: attempt.statusCode,
+  error: attempt.error,
+  duration_ms: attempt.durationMs,
+  state: attempt.state,
+  next_attempt_datetime: dateTimeOrNull(attempt.nextAttemptAt),
+});

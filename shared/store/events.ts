@@ -14,6 +14,7 @@ export const EVENT_RETENTION_S = 30 * 24 * 3600;
 export function eventItem(event: FleetEvent): Item {
   return {
     ...keys.event(event.data.vehicle_uid, event.timestamp, event.data.sequence),
+    ...keys.eventById(event.event_id),
     entity: 'event',
     event: JSON.stringify(event),
     event_id: event.event_id,
@@ -31,4 +32,9 @@ export const eventOfItem = (item: Item): FleetEvent => JSON.parse(String(item.ev
  */
 export async function listVehicleEvents(vehicleUid: number, from: string, limit: number): Promise<Item[]> {
   return queryRange(keys.eventRange(vehicleUid, from), { Limit: limit, ConsistentRead: true });
+}
+
+/** The event items with this event_id (one, or more where a re-detection emitted the same fact again), newest last. */
+export async function findEventsById(eventId: string): Promise<FleetEvent[]> {
+  return (await queryRange(keys.eventByIdRange(eventId))).map(eventOfItem);
 }

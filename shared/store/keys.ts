@@ -199,6 +199,9 @@ export const keys = {
     pk: `VEHICLE#${vehicleUid}#EVENTS`,
     sk: `${emittedAt}#${pad(sequence)}`,
   }),
+  /** gsi1 of an event: found by its event_id (redeliverEvents), whichever vehicle it is of */
+  eventById: (eventId: string): IndexKey => ({ gsi1pk: `EVENT#${eventId}`, gsi1sk: 'EVENT' }),
+  eventByIdRange: (eventId: string): Range => ({ index: 'gsi1', pk: `EVENT#${eventId}` }),
   /** a vehicle's events emitted after `afterSk` (exclusive: `afterSk` is the last sort key answered) or from `since` */
   eventRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#EVENTS`, from }),
   // webhooks

@@ -8,6 +8,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import type { DeliverableEvent } from '../domain/webhooks/delivery.ts';
 import { type TargetPolicy, urlNotAllowed } from '../domain/webhooks/target-policy.ts';
 import { signingSecrets, type Webhook } from '../domain/webhooks/webhook.ts';
 import { signDelivery } from './signing.ts';
@@ -15,14 +16,6 @@ import { checkTarget, targetPolicy } from './target.ts';
 
 /** An attempt that has no answer within this long is a timeout (and retried). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-
-/** What a delivery carries: an event object (shared/domain/events/event.ts), or the test event of testWebhook. */
-export interface DeliverableEvent {
-  event_id: string;
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
 
 /** How an attempt ended: the endpoint's status code, or why there was none; and how long it took. */
 export type AttemptOutcome =

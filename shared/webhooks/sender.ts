@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.ts';
-import type { DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
+import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
 import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
@@ -14,7 +14,7 @@ import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
 import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
 import { type DeliveryQueue, deliveryQueue, SQS_LIMITS } from './delivery-queue.ts';
-import { type AttemptOutcome, type DeliverableEvent, sendDelivery } from './send.ts';
+import { type AttemptOutcome, sendDelivery } from './send.ts';
 
 /** How the message is let go: deleted from the queue, or kept (hidden until its time) to be received again. */
 export type Disposition = 'done' | 'keep';

@@ -377,6 +377,15 @@ describe('the API', () => {
     }
   });
 
+  it('lets redeliverEvents, and no other operation, send to the webhook deliveries queue, whose URL it is given', () => {
+    for (const { name } of operations) {
+      const [logicalId, fn] = functionOf(name);
+      const sqsActions = actionsGrantedTo(logicalId).filter((action) => action.startsWith('sqs:'));
+      expect(sqsActions, name).toEqual(name === 'redeliverEvents' ? ['sqs:SendMessage'] : []);
+      expect(fn.Properties.Environment.Variables[env.webhookQueueUrl] !== undefined, name).toBe(name === 'redeliverEvents');
+    }
+  });
+
   it('gives every operation the function timeout the local emulator enforces', () => {
     for (const { name } of operations) expect(functionOf(name)[1].Properties.Timeout, name).toBe(limits.functionTimeoutSeconds);
   });

@@ -18,7 +18,8 @@ import { aTagId, givenOperator } from '../support/operators-builders.ts';
 import { DEPOT, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, northOf, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
-import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
+import { closedLocalUrl, givenDeliveryAttempt, givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
+import { givenEvent } from '../support/webhook-delivery.ts';
 
 /** Parameters that point at a record or a vehicle: ids and id lists, expense types, IMEI filters, route stops, job-card references. */
 const SCOPED = /_uids?$|^(type|filter|stops|external_reference)$/;
@@ -132,6 +133,24 @@ const webhookOf = (a: TestUser, { webhookUid }: Awaited<ReturnType<typeof webhoo
 const webhookCases = (extra: Params = {}): IsolationCase<Awaited<ReturnType<typeof webhook>>>[] => [
   { foreign: ['webhook_uid'], send: ({ webhookUid }) => ({ webhook_uid: webhookUid, ...extra }), answer: notFound('webhook') },
 ];
+/** A's webhook with an attempt in its delivery log. */
+const deliveredWebhook = async (a: TestUser) => {
+  const given = await givenWebhook(a);
+  await givenDeliveryAttempt(a, given.webhookUid);
+  return given;
+};
+/** A's webhook and its delivery log through A's key: B's test must add no attempt to it. */
+const webhookAndDeliveriesOf = async (a: TestUser, given: Awaited<ReturnType<typeof webhook>>) => [
+  await webhookOf(a, given),
+  await read(a, 'getWebhookDeliveries', { webhook_uid: given.webhookUid }),
+];
+/** A's webhook and an event of A's vehicle; B's own webhook, to which B asks for A's event. */
+const redeliverableEvent = async (a: TestUser, b: TestUser) => {
+  const event = await givenEvent(await givenVehicle(a));
+  // nothing listens at A's URL: a stream reader another test file runs may route the event there, and must reach no one
+  const mine = await givenWebhook(a, { url: await closedLocalUrl() });
+  return { ...mine, foreign: { webhookUid: (await givenWebhook(b)).webhookUid, eventId: event.event_id } };
+};
 /** B names A's vehicle in the filter of a webhook of B's own. */
 const foreignVehicleFilter = async (a: TestUser, b: TestUser) => ({ vehicle: await givenVehicle(a), own: await givenWebhook(b) });
 
@@ -485,6 +504,20 @@ const fixtures: Partial<Record<OperationName, Fixture<unknown>>> = {
     ],
   }),
   rotateWebhookSecret: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
+  testWebhook: fixture({ given: deliveredWebhook, readA: webhookAndDeliveriesOf, cases: webhookCases() }),
+  getWebhookDeliveries: fixture({ given: deliveredWebhook, readA: webhookAndDeliveriesOf, cases: webhookCases() }),
+  redeliverEvents: fixture({
+    given: redeliverableEvent,
+    readA: webhookAndDeliveriesOf,
+    cases: [
+      ...webhookCases({ since: '2026-11-01 00:00:00' }),
+      {
+        foreign: [],
+        send: ({ foreign }) => ({ webhook_uid: foreign.webhookUid, event_id: foreign.eventId }),
+        answer: notFound('event'),
+      },
+    ],
+  }),
   deleteWebhook: fixture({ given: webhook, readA: webhookOf, cases: webhookCases() }),
 };
 

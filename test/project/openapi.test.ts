@@ -23,7 +23,7 @@ import { anOperator, aTagId, givenOperator } from '../support/operators-builders
 import { aPositionRecord, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
 import { DEPOT, givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
-import { givenWebhook, PUBLIC_URL } from '../support/webhook-builders.ts';
+import { closedLocalUrl, givenDeliveryAttempt, givenWebhook, PUBLIC_URL } from '../support/webhook-builders.ts';
 
 type Params = Record<string, string | number | undefined>;
 
@@ -248,6 +248,16 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   getWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
   editWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, enabled: 0 } }),
   rotateWebhookSecret: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  // nothing listens at the URL: the answer carries an error and no status, both of the document's types
+  testWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user, { url: await closedLocalUrl() })).webhookUid } }),
+  getWebhookDeliveries: async (user) => {
+    const { webhookUid } = await givenWebhook(user);
+    await givenDeliveryAttempt(user, webhookUid);
+    await givenDeliveryAttempt(user, webhookUid, { statusCode: null, error: 'connection refused', state: 'failed', nextAttemptAt: null });
+    return { params: { webhook_uid: webhookUid } };
+  },
+  // the run's shared server queues nothing (its stack delivers nothing): a user without events, so none is queued
+  redeliverEvents: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, since: '2026-11-01 00:00:00' } }),
   deleteWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
 };
 

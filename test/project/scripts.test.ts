@@ -19,6 +19,7 @@ const scripts = [
   'bench',
   'check-java',
   'smoke',
+  'events',
 ];
 
 /** A script run as npm runs it (no shell, this Node), its exit code and output. */

@@ -27,6 +27,8 @@ export default async function setup(project: TestProject) {
   // The device tests send Traccar's own test vectors (2015 to 2021) through the entry points, which stamp them
   // received now: the lateness window reaches back to them (still short of GPS week rollover, 1024 weeks).
   process.env.LATE_POSITIONS_WINDOW_DAYS ??= '5000';
+  // As npm start: webhooks may be http to 127.0.0.1, where the tests' receivers listen (the deployed policy has its own test).
+  process.env.WEBHOOK_ALLOW_LOCAL_TARGETS ??= '1';
   // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
   const { freePort, startLocalStack } = await import('../../local/stack.ts');
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));

@@ -4,9 +4,10 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DeliverableEvent } from '../../shared/domain/webhooks/delivery.ts';
 import type { TargetPolicy } from '../../shared/domain/webhooks/target-policy.ts';
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
-import { type DeliverableEvent, retryAfterSeconds, sendDelivery } from '../../shared/webhooks/send.ts';
+import { retryAfterSeconds, sendDelivery } from '../../shared/webhooks/send.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
 import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
 

@@ -1,11 +1,12 @@
 /**
- * SSRF refusals through addWebhook and editWebhook: the test server runs with the deployed policy (no
- * WEBHOOK_ALLOW_LOCAL_TARGETS), so only https to a public unicast address is accepted. Nothing is sent anywhere:
- * refused URLs are refused before any connection, and accepted ones are never called here.
+ * SSRF refusals through addWebhook and editWebhook on a server with the deployed policy (WEBHOOK_ALLOW_LOCAL_TARGETS=0;
+ * the run's shared server has npm start's), so only https to a public unicast address is accepted. Nothing is sent
+ * anywhere: refused URLs are refused before any connection, and accepted ones are never called here.
  */
-import { describe, expect, it } from 'vitest';
-import { callOperation } from '../support/api.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationName } from '../../functions/registry.ts';
 import { givenUser } from '../support/builders.ts';
+import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
 
 const refusals: [string, string][] = [
@@ -34,6 +35,15 @@ const refusals: [string, string][] = [
   ['https://[ff02::1]/hook', 'url is not allowed: ff02::1 is not a public address'],
   ['https://localhost/hook', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
 ];
+
+let deployed: IsolatedEmulator;
+beforeAll(async () => {
+  deployed = await startIsolatedEmulator({ WEBHOOK_ALLOW_LOCAL_TARGETS: '0' });
+}, 60_000);
+afterAll(() => deployed.stop());
+
+const callOperation = <N extends OperationName>(name: N, params: Record<string, string | number | undefined>) =>
+  deployed.api.operation(name, params);
 
 describe('webhook URLs in a deployed stack', () => {
   it.each(refusals)('refuses %s on add, and stores nothing', async (url, message) => {

@@ -3,6 +3,8 @@
  * came of it, kept 30 days.
  */
 
+import { randomBytes } from 'node:crypto';
+
 /** Attempts are kept this long after they were made. */
 export const DELIVERY_RETENTION_S = 30 * 24 * 3600;
 
@@ -29,3 +31,38 @@ export interface DeliveryAttempt {
   /** ISO instant of the next attempt while `retrying`, else null */
   nextAttemptAt: string | null;
 }
+
+/** What a delivery carries: an event object (shared/domain/events/event.ts), or the test event of testWebhook. */
+export interface DeliverableEvent {
+  event_id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** The type of the event testWebhook sends: it is no fact of a vehicle, so no subscription asks for it and no log keeps it. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+/**
+ * testWebhook waits this long for the endpoint (deliveries wait 10 s): its answer must come within the function's own
+ * 10 s, after the webhook's read and before the attempt's record.
+ */
+export const TEST_DELIVERY_TIMEOUT_MS = 5_000;
+
+/** A test event for an endpoint: an event_id of the same form as a real event's, drawn fresh so each test is its own delivery. */
+export const webhookTestEvent = (webhookUid: number, now: Date): DeliverableEvent => ({
+  event_id: `evt_${randomBytes(16).toString('hex')}`,
+  type: WEBHOOK_TEST_TYPE,
+  timestamp: now.toISOString(),
+  data: { webhook_uid: webhookUid, message: 'A test event sent by testWebhook: no vehicle did anything.' },
+});
+
+/** Where a delivery stands after an attempt that answered `statusCode` (or none) and will not be retried. */
+export const finalState = (statusCode: number | null): DeliveryState =>
+  statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed';
+
+/** What redeliverEvents refuses (409): an endpoint that takes nothing now, an event it never took. */
+export const WEBHOOK_DISABLED = 'webhook is disabled: enable it with editWebhook (enabled=1) first';
+export const EVENT_NOT_TAKEN = 'the webhook does not take this event (its event_types or vehicle_uids leave it out)';
+/** The most events one redeliverEvents call queues; next_since says where the next call starts. */
+export const MAX_REDELIVERED = 1000;

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench -- webhooks`: delivery through the local stack's own router and sender (the table's stream read
+ * in-process, the in-process queue, sendWebhooks' handler), to receivers on 127.0.0.1. Events are written to the table
+ * as the pipeline writes them; an event's latency runs from its write to its arrival at the receiver.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import type { Vehicle } from '../../shared/domain/vehicle.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { eventItem } from '../../shared/store/events.ts';
+import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
+import { givenWebhook } from '../../test/support/webhook-builders.ts';
+import { answerWith, givenReceiver, type Receiver } from '../../test/support/webhook-receiver.ts';
+import { percentile, type Row, round } from './report.ts';
+
+const BURST = 300;
+const PACED = 100;
+const PACED_PER_SECOND = 20;
+const WRITERS = 10;
+
+export const webhooksNotes = [
+  `burst: ${BURST} events written ${WRITERS} at a time, deliveries/s from the first write to the last arrival; paced: ${PACED} events at ` +
+    `${PACED_PER_SECOND}/s, latency from each event's write to its arrival`,
+  'beside a failing endpoint: a second endpoint of the same user answers 500 to everything, retried every second ' +
+    '(WEBHOOK_RETRY_SCHEDULE_S=1,1,1), so it holds senders and queue space while the healthy one is measured',
+  'one machine: DynamoDB Local, the stream reader, the queue and the sender share its cores with the receivers',
+];
+
+let sequence = 0;
+
+/** An event of the vehicle, written as the detection writes it (its own item, which the table's stream carries). */
+async function writeEvent(vehicle: Vehicle): Promise<{ event: FleetEvent; writtenAt: number }> {
+  const now = new Date();
+  const event: FleetEvent = {
+    event_id: `evt_${randomBytes(16).toString('hex')}`,
+    type: 'trip.started',
+    timestamp: now.toISOString(),
+    data: {
+      vehicle_uid: vehicle.vehicleUid,
+      imei: vehicle.imei,
+      vehicle_name: vehicle.name,
+      occurred_at: now.toISOString().slice(0, 19).replace('T', ' '),
+      sequence: ++sequence,
+      late: 0,
+      latitude: -26.2041,
+      longitude: 28.0473,
+    },
+  };
+  // latency counts from the write that took (patiently tries again)
+  let writtenAt = Date.now();
+  await patiently(() => {
+    writtenAt = Date.now();
+    return dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+  });
+  return { event, writtenAt };
+}
+
+interface Fleet {
+  user: TestUser;
+  vehicle: Vehicle;
+  healthy: Receiver;
+  failing: Receiver | undefined;
+}
+
+/** A loaded machine's DynamoDB Local may miss the client's timeouts (1.5 s): a setup step is tried again. */
+async function patiently<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+}
+
+async function givenFleet(withFailing: boolean): Promise<Fleet> {
+  const user = await patiently(() => givenUser());
+  const vehicle = await patiently(() => givenVehicle(user));
+  const healthy = await givenReceiver();
+  await patiently(() => givenWebhook(user, { url: healthy.url }));
+  const failing = withFailing ? await givenReceiver(answerWith(500)) : undefined;
+  if (failing) await patiently(() => givenWebhook(user, { url: failing.url }));
+  return { user, vehicle, healthy, failing };
+}
+
+/** Arrival time of each event at the receiver, by event_id (the first arrival: a retry does not count). */
+const arrivals = (receiver: Receiver): Map<string, number> => {
+  const first = new Map<string, number>();
+  for (const delivery of receiver.received) {
+    const id = String(delivery.headers['webhook-id']);
+    if (!first.has(id)) first.set(id, delivery.receivedAt);
+  }
+  return first;
+};
+
+/** Waits for every event's arrival, at most `timeoutMs`; answers how many arrived. */
+async function untilArrived(receiver: Receiver, ids: readonly string[], timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  let arrived = 0;
+  while (Date.now() < until) {
+    const seen = arrivals(receiver);
+    arrived = ids.filter((id) => seen.has(id)).length;
+    if (arrived === ids.length) break;
+    await sleep(50);
+  }
+  return arrived;
+}
+
+async function measure(withFailing: boolean): Promise<Row> {
+  const burstFleet = await givenFleet(withFailing);
+  const started = Date.now();
+  const burst: Awaited<ReturnType<typeof writeEvent>>[] = [];
+  // ten writes at a time: as fast as DynamoDB Local takes them without refusing connections
+  while (burst.length < BURST) burst.push(...(await Promise.all(Array.from({ length: WRITERS }, () => writeEvent(burstFleet.vehicle)))));
+  const burstArrived = await untilArrived(
+    burstFleet.healthy,
+    burst.map(({ event }) => event.event_id),
+    180_000,
+  );
+  const lastArrival = Math.max(...arrivals(burstFleet.healthy).values());
+  const perSecond = burstArrived / ((lastArrival - started) / 1000);
+
+  const pacedFleet = await givenFleet(withFailing);
+  const paced: Awaited<ReturnType<typeof writeEvent>>[] = [];
+  for (let i = 0; i < PACED; i++) {
+    paced.push(await writeEvent(pacedFleet.vehicle));
+    await sleep(1000 / PACED_PER_SECOND);
+  }
+  const pacedArrived = await untilArrived(
+    pacedFleet.healthy,
+    paced.map(({ event }) => event.event_id),
+    120_000,
+  );
+  const arrived = arrivals(pacedFleet.healthy);
+  // an event that never arrived counts as the wait: the percentiles never flatter
+  const latencies = paced.map(({ event, writtenAt }) => (arrived.get(event.event_id) ?? Date.now()) - writtenAt);
+  const failingAttempts = (burstFleet.failing?.received.length ?? 0) + (pacedFleet.failing?.received.length ?? 0);
+  for (const receiver of [burstFleet.healthy, burstFleet.failing, pacedFleet.healthy, pacedFleet.failing]) await receiver?.close();
+  return {
+    endpoints: withFailing ? 'healthy beside a failing one' : 'one healthy',
+    'burst arrived': `${burstArrived}/${BURST}`,
+    'burst deliveries/s': round(perSecond, 1),
+    'paced arrived': `${pacedArrived}/${PACED}`,
+    'paced p50 ms': round(percentile(latencies, 50), 0),
+    'paced p99 ms': round(percentile(latencies, 99), 0),
+    'attempts at the failing one': withFailing ? failingAttempts : '-',
+  };
+}
+
+export async function benchWebhooks(): Promise<Row[]> {
+  process.env.WEBHOOK_RETRY_SCHEDULE_S = '1,1,1';
+  return [await measure(false), await measure(true)];
+}

@@ -1,0 +1,220 @@
+/**
+ * redeliverEvents through real HTTP against an API emulator in this worker, whose handlers queue on this worker's
+ * in-process queue, read by the sender as npm start runs it (no stream reader: a delivery here comes only from a
+ * redelivery). Events are written before their endpoint exists, so another file's stream reader routes them to no one.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
+import { freePort } from '../../local/ports.ts';
+import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
+import { EVENT_OR_SINCE, NOT_BOTH } from '../../shared/contracts/webhooks.ts';
+import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import type { Vehicle } from '../../shared/domain/vehicle.ts';
+import { EVENT_NOT_TAKEN, WEBHOOK_DISABLED } from '../../shared/domain/webhooks/delivery.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { eventItem } from '../../shared/store/events.ts';
+import { createApi } from '../support/api.ts';
+import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { givenWebhook } from '../support/webhook-builders.ts';
+import { TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
+import { type Answer, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+let delivery: LocalWebhookDelivery;
+let emulator: ApiEmulator;
+const api = createApi(() => emulator.url);
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  // one retry a second after the first attempt, so a failed delivery is final within seconds
+  Object.assign(process.env, TEST_DELIVERY_SETTINGS, { WEBHOOK_RETRY_SCHEDULE_S: '1' });
+  delivery = await startWebhookDelivery({ endpoint: inject('dynamoEndpoint'), tableName: inject('tableName'), stream: false });
+  emulator = await startApiEmulator({ port: await freePort() });
+}, 60_000);
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+afterAll(async () => {
+  await emulator?.close();
+  await delivery?.stop();
+});
+
+const aReceiver = async (answer?: Answer): Promise<Receiver> => {
+  const receiver = await givenReceiver(answer);
+  receivers.push(receiver);
+  return receiver;
+};
+
+let sequence = 1_000_000;
+/** An event of the vehicle in the table as the pipeline writes it, emitted `minutesAgo` before now. */
+async function anEvent(vehicle: Vehicle, type: EventType = 'trip.started', minutesAgo = 0): Promise<FleetEvent> {
+  const emittedAt = new Date(Date.now() - minutesAgo * 60_000);
+  const event: FleetEvent = {
+    event_id: `evt_${randomBytes(16).toString('hex')}`,
+    type,
+    timestamp: emittedAt.toISOString(),
+    data: {
+      vehicle_uid: vehicle.vehicleUid,
+      imei: vehicle.imei,
+      vehicle_name: vehicle.name,
+      occurred_at: emittedAt.toISOString().slice(0, 19).replace('T', ' '),
+      sequence: ++sequence,
+      late: 0,
+      latitude: -26.2041,
+      longitude: 28.0473,
+    },
+  };
+  await dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+  return event;
+}
+
+/** yyyy-mm-dd hh:mm:ss GMT+0, `minutesAgo` before now. */
+const sinceMinutesAgo = (minutesAgo: number): string =>
+  new Date(Date.now() - minutesAgo * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+
+const redeliver = (user: TestUser, params: Record<string, string | number>) =>
+  api.operation('redeliverEvents', { api_key: user.key, ...params });
+
+const receivedIds = (receiver: Receiver): string[] => receiver.received.map((d) => String(d.headers['webhook-id']));
+
+describe('redeliverEvents with event_id', () => {
+  it('queues the event again: it arrives signed, with its event_id as webhook-id, and is logged', async () => {
+    // Prepare
+    const user = await givenUser();
+    const event = await anEvent(await givenVehicle(user));
+    const receiver = await aReceiver();
+    const webhook = await givenWebhook(user, { url: receiver.url });
+    // Act
+    const res = await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: event.event_id });
+    // Assess
+    expect(res).toBeSuccess();
+    expect(res.body).toMatchObject({ webhook_uid: webhook.webhookUid, queued: 1, next_since: null });
+    const [arrived] = await receiver.waitFor(1);
+    expect(new StandardWebhook(webhook.secret).verify(arrived?.body ?? '', arrived?.headers as Record<string, string>)).toEqual(event);
+    expect(arrived?.headers['webhook-id']).toBe(event.event_id);
+    const log = await api.operation('getWebhookDeliveries', {
+      api_key: user.key,
+      webhook_uid: webhook.webhookUid,
+      event_id: event.event_id,
+    });
+    expect(log.body.deliveries).toMatchObject([{ event_id: event.event_id, event_type: 'trip.started', attempt: 1, status_code: 204 }]);
+  });
+
+  it('delivers again an event whose delivery failed, once its endpoint answers', async () => {
+    // Prepare: the endpoint fails every attempt until told otherwise
+    const user = await givenUser();
+    const event = await anEvent(await givenVehicle(user));
+    let healthy = false;
+    const receiver = await aReceiver(() => ({ status: healthy ? 200 : 500 }));
+    const webhook = await givenWebhook(user, { url: receiver.url });
+    await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: event.event_id });
+    await receiver.waitFor(2, 10_000);
+    await sleep(300);
+    const failed = await api.operation('getWebhookDeliveries', { api_key: user.key, webhook_uid: webhook.webhookUid });
+    expect(failed.body.deliveries.map((d: { state: string }) => d.state)).toEqual(['failed', 'retrying']);
+    // Act
+    healthy = true;
+    const res = await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: event.event_id });
+    // Assess
+    expect(res.body.queued).toBe(1);
+    await receiver.waitFor(3);
+    expect(receivedIds(receiver)).toEqual([event.event_id, event.event_id, event.event_id]);
+    await sleep(300);
+    const after = await api.operation('getWebhookDeliveries', { api_key: user.key, webhook_uid: webhook.webhookUid, limit: 1 });
+    expect(after.body.deliveries).toMatchObject([{ attempt: 1, status_code: 200, state: 'delivered' }]);
+  });
+
+  it('refuses an event the endpoint’s filters leave out', async () => {
+    const user = await givenUser();
+    const event = await anEvent(await givenVehicle(user), 'fuel.filled');
+    const webhook = await givenWebhook(user, { url: (await aReceiver()).url, eventTypes: ['trip.started'] });
+    expect(await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: event.event_id })).toBeError(409, EVENT_NOT_TAKEN);
+  });
+
+  it("answers not found for another user's event and for an event nobody has", async () => {
+    const [user, other] = [await givenUser(), await givenUser()];
+    const theirs = await anEvent(await givenVehicle(other));
+    const receiver = await aReceiver();
+    const webhook = await givenWebhook(user, { url: receiver.url });
+    const notLinked = 'event not found or not linked to this api key';
+    expect(await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: theirs.event_id })).toBeError(404, notLinked);
+    expect(await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: `evt_${'0'.repeat(32)}` })).toBeError(404, notLinked);
+    await sleep(500);
+    expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('redeliverEvents with since', () => {
+  it('queues every event the endpoint takes from since on, and nothing else', async () => {
+    // Prepare: the endpoint takes trips of one vehicle
+    const user = await givenUser();
+    const [mine, other] = [await givenVehicle(user), await givenVehicle(user)];
+    const wanted = [await anEvent(mine, 'trip.started', 5), await anEvent(mine, 'trip.completed', 1)];
+    await anEvent(mine, 'fuel.filled', 3);
+    await anEvent(other, 'trip.started', 3);
+    await anEvent(mine, 'trip.started', 120);
+    const receiver = await aReceiver();
+    const webhook = await givenWebhook(user, {
+      url: receiver.url,
+      eventTypes: ['trip.started', 'trip.completed'],
+      vehicleUids: [mine.vehicleUid],
+    });
+    // Act
+    const res = await redeliver(user, { webhook_uid: webhook.webhookUid, since: sinceMinutesAgo(10) });
+    // Assess
+    expect(res).toBeSuccess();
+    expect(res.body).toMatchObject({ queued: 2, next_since: null });
+    await receiver.waitFor(2);
+    await sleep(500);
+    expect(new Set(receivedIds(receiver))).toEqual(new Set(wanted.map((event) => event.event_id)));
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('queues nothing and answers 0 when no event is that recent', async () => {
+    const user = await givenUser();
+    await anEvent(await givenVehicle(user), 'trip.started', 60);
+    const webhook = await givenWebhook(user, { url: (await aReceiver()).url });
+    const res = await redeliver(user, { webhook_uid: webhook.webhookUid, since: sinceMinutesAgo(1) });
+    expect(res.body).toMatchObject({ queued: 0, next_since: null });
+  });
+});
+
+describe('redeliverEvents refusals', () => {
+  it('refuses a disabled endpoint: it gets nothing more', async () => {
+    const user = await givenUser();
+    const event = await anEvent(await givenVehicle(user));
+    const receiver = await aReceiver();
+    const webhook = await givenWebhook(user, { url: receiver.url });
+    await api.operation('editWebhook', { api_key: user.key, webhook_uid: webhook.webhookUid, enabled: 0 });
+    expect(await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: event.event_id })).toBeError(409, WEBHOOK_DISABLED);
+    expect(await redeliver(user, { webhook_uid: webhook.webhookUid, since: sinceMinutesAgo(10) })).toBeError(409, WEBHOOK_DISABLED);
+  });
+
+  it("answers not found for another user's webhook", async () => {
+    const [user, other] = [await givenUser(), await givenUser()];
+    const theirs = await givenWebhook(other, { url: (await aReceiver()).url });
+    expect(await redeliver(user, { webhook_uid: theirs.webhookUid, since: sinceMinutesAgo(10) })).toBeError(
+      404,
+      'webhook not found or not linked to this api key',
+    );
+  });
+
+  it.each([
+    [{}, EVENT_OR_SINCE],
+    [{ event_id: `evt_${'a'.repeat(32)}`, since: '2026-11-01 00:00:00' }, NOT_BOTH],
+    [{ since: '2026-13-01' }, 'since must be a date and time (yyyy-mm-dd hh:mm:ss)'],
+    [{ event_id: 'evt_nothex' }, 'event_id must be an event_id (evt_ and 32 hex digits)'],
+  ])('refuses %j with 400', async (params, message) => {
+    const user = await givenUser();
+    const webhook = await givenWebhook(user);
+    expect(await redeliver(user, { webhook_uid: webhook.webhookUid, ...params })).toBeError(400, message);
+  });
+
+  it('refuses a request without webhook_uid with 400', async () => {
+    const user = await givenUser();
+    expect(await redeliver(user, { since: '2026-11-01 00:00:00' })).toBeError(400, 'webhook_uid is required and must be an integer');
+  });
+});
