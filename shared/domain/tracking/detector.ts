@@ -36,6 +36,8 @@ export interface TrackPoint {
   driverTagId: string | null;
   /** not moving: GPS speed below a walking pace, or (without speed) hardly a step from the previous point */
   standing?: boolean;
+  /** standing, reached across a silence longer than the stop time: when the vehicle got here */
+  arrivedAt?: string;
 }
 
 interface OpenTrip {
@@ -210,7 +212,7 @@ export function detect(
     state.recent = rememberFix(state.recent ?? [], fix);
     // A silence longer than maxGapS ends the trip where the vehicle last moved to, and the next trip starts after it.
     if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) {
-      if (state.trip) closeTrip(state, state.dwell.length > 0 ? arrivalIn(state.dwell, settings) : state.last, settings, trips);
+      if (state.trip) closeTrip(state, state.dwell.length > 0 ? arrivalIn(state.dwell) : state.last, settings, trips);
       state.ignitionOnAt = null;
       state.stop = null;
       state.departure = null;
@@ -245,7 +247,7 @@ function advance(
   const step = last && continuous ? distanceKm(last, here) : 0;
   // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
   const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
-  const byDisplacement = bySpeed ? null : displacement(state, position, step, continuous);
+  const byDisplacement = bySpeed ? null : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
   const gpsKm = byDisplacement ? byDisplacement.km : continuous ? step : 0;
   if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
@@ -277,7 +279,14 @@ function advance(
  * walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A point
  * inside the radius stands when its implied speed from the anchor is below a walking pace.
  */
-function displacement(state: TrackState, position: Position, step: number, continuous: boolean): { km: number; standing: boolean } {
+function displacement(
+  state: TrackState,
+  position: Position,
+  step: { km: number; seconds: number },
+  continuous: boolean,
+  stopDwellS: number,
+): { km: number; standing: boolean } {
+  const { km: stepKm, seconds: stepS } = step;
   const here = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
   const anchor = continuous ? state.anchor : null;
   if (!anchor) {
@@ -285,13 +294,15 @@ function displacement(state: TrackState, position: Position, step: number, conti
     return { km: 0, standing: true };
   }
   const away = distanceKm(anchor, here);
-  const pathKm = anchor.pathKm + step;
+  const pathKm = anchor.pathKm + stepKm;
+  const hours = seconds(anchor.at, here.at) / 3600;
   if (away >= MIN_STEP_KM) {
     state.anchor = { ...here, pathKm: 0 };
-    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: false };
+    // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
+    const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
+    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: arrived };
   }
   state.anchor = { ...anchor, pathKm };
-  const hours = seconds(anchor.at, here.at) / 3600;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
 
@@ -390,6 +401,9 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
     leaveStop(state, point, settings);
     return;
   }
+  const last = state.last;
+  if (last && standing(point) && !standing(last) && seconds(last.at, point.at) > settings.stopDwellS)
+    point.arrivedAt = movedAt(last, point, 'after');
   state.dwell.push(point);
   // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends.
   const old = (p: TrackPoint) => seconds(p.at, point.at) >= settings.stopDwellS;
@@ -400,7 +414,7 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
   // Stop-and-go traffic moves on by more than the radius within the stop time: the window never settles.
   const settled = old(anchor) && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
   if (settled) {
-    const arrival = arrivalIn(state.dwell, settings);
+    const arrival = arrivalIn(state.dwell);
     closeTrip(state, arrival, settings, trips);
     state.stop = { ...point, lat: arrival.lat, lng: arrival.lng };
   }
@@ -411,14 +425,11 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
  * begins (up to 200 m before it). Reached after a silence, the vehicle arrived when its last movement got there, not
  * when the device woke up.
  */
-function arrivalIn(dwell: readonly TrackPoint[], settings: DetectionSettings): TrackPoint {
+function arrivalIn(dwell: readonly TrackPoint[]): TrackPoint {
   let first = dwell.length - 1;
   while (first > 0 && standing(dwell[first - 1] as TrackPoint)) first--;
-  if (!standing(dwell[first] as TrackPoint)) return dwell[first] as TrackPoint;
   const arrival = dwell[first] as TrackPoint;
-  const before = dwell[first - 1];
-  if (!before || seconds(before.at, arrival.at) <= settings.stopDwellS) return arrival;
-  return { ...arrival, at: movedAt(before, arrival, 'after') };
+  return arrival.arrivedAt ? { ...arrival, at: arrival.arrivedAt } : arrival;
 }
 
 /**
