@@ -151,6 +151,8 @@ const DEPARTURE_KM = 0.1;
 const MIN_STEP_KM = 0.05;
 /** A path walked inside the radius longer than this times the displacement is jitter: only the displacement counts. */
 const MAX_WINDING = 1.5;
+/** Fixes this close to where the vehicle stands are the same spot (GPS jitter included). */
+const ARRIVAL_SPOT_KM = 0.02;
 /** Without a speed reading, how fast a vehicle covers a step it made across a silence. */
 const TOWN_KMH = 30;
 
@@ -429,7 +431,11 @@ function arrivalIn(dwell: readonly TrackPoint[]): TrackPoint {
   let first = dwell.length - 1;
   while (first > 0 && standing(dwell[first - 1] as TrackPoint)) first--;
   const arrival = dwell[first] as TrackPoint;
-  return arrival.arrivedAt ? { ...arrival, at: arrival.arrivedAt } : arrival;
+  if (arrival.arrivedAt) return { ...arrival, at: arrival.arrivedAt };
+  // Without speed a point stands only once its implied speed has fallen: the vehicle was already at that spot before.
+  const atTheSpot = (p: TrackPoint) => p.speed === null && distanceKm(arrival, p) < ARRIVAL_SPOT_KM;
+  while (first > 0 && atTheSpot(dwell[first - 1] as TrackPoint)) first--;
+  return dwell[first] as TrackPoint;
 }
 
 /**
@@ -529,7 +535,8 @@ function trackFuel(
   fills: DetectedFill[],
 ): void {
   const threshold = fillThreshold(profile, settings);
-  const stationary = (point.speed ?? 0) < settings.fillMaxSpeedKmh;
+  // without a speed reading, standing by displacement over time
+  const stationary = point.speed === null ? standing(point) : point.speed < settings.fillMaxSpeedKmh;
   if (!stationary) {
     if (state.parked?.rise) settleFill(state, state.parked.rise, threshold, fills);
     state.parked = null;
