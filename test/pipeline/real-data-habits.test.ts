@@ -57,7 +57,7 @@ describe('old positions resent', () => {
   it('are ignored as stale fixes: they add no distance and split no trip', async () => {
     // Prepare: every fourth fix of the drive is sent again as the one a minute before, with its own time
     const { user, vehicle, records, distanceKm } = await givenDrive();
-    const start = records.findIndex((record) => record.gps_datetime === `${DAY}T08:00:30.000Z`);
+    const start = records.findIndex((record) => record.gps_datetime === `${DAY}T08:00:00.000Z`);
     const resent = records.map((record, n) =>
       n > start + 2 && n < start + 38 && n % 4 === 0
         ? { ...record, latitude: records[n - 2]!.latitude, longitude: records[n - 2]!.longitude }
