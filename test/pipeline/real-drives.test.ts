@@ -32,11 +32,13 @@ async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean) {
   return { trips: trips.body.vehicles[0].trips as Array<Record<string, string>>, odometer: Number(vehicles.body.vehicles[0].curent_odo) };
 }
 
+const rateOf = (everyS: number): string => (everyS ? `at ${everyS} s` : 'at its own rate');
+
 describe('real drives through the pipeline', () => {
   for (const { name, fixes } of realDrives)
     for (const everyS of [0, 1, 60])
       for (const withSpeed of [true, false])
-        it(`finds the trips and kilometres of ${name} ${everyS ? `at ${everyS} s` : 'at its own rate'} ${withSpeed ? 'with' : 'without'} speed`, async () => {
+        it(`finds the trips and kilometres of ${name} ${rateOf(everyS)} ${withSpeed ? 'with' : 'without'} speed`, async () => {
           // Prepare: the drive, then parked long enough to end its last trip
           const reported = thenParked(everyS ? atRate(fixes, everyS) : fixes, PARKED_AFTER_S);
           const truth = truthOf(reported);
