@@ -8,7 +8,7 @@ import { localDataDir } from '../local/data-dir.ts';
 import { isCalendarDate } from '../shared/domain/time.ts';
 import { ingestRecords } from '../shared/pipeline/ingest.ts';
 import { createDeviceToken } from '../shared/store/device-tokens.ts';
-import { demoFleetDay, interleave, recordsUntil } from '../simulator/index.ts';
+import { DEFAULT_REPORTING, demoFleetDay, interleave, recordsUntil, reportingAt } from '../simulator/index.ts';
 import { runScript, UsageError, useLocalStack, userPath } from './cli.ts';
 import { PROTOCOLS, type Protocol, sendReadings } from './devices/protocols.ts';
 
@@ -21,13 +21,15 @@ interface DemoFile {
 
 await runScript({
   usage: `
-npm run simulate -- [--date yyyy-mm-dd] [--out file.ndjson] [--seed N]
+npm run simulate -- [--date yyyy-mm-dd] [--out file.ndjson] [--seed N] [--every S] [--no-speed]
 npm run simulate -- --protocol osmand|traccar|teltonika [--url URL] [--tcp HOST:PORT] [--token T] [--imeis I,I,I] [--date ...]
 
   (no options)         today (UTC) up to now, into the running local stack (\`npm start\`)
   --date yyyy-mm-dd    another day (a day in the past is simulated whole; nothing later than now)
   --out file.ndjson    write the records to this file (relative to the folder you run npm in) instead
   --seed N             another variation of the day (default: derived from the date)
+  --every S            seconds between records while driving: a phone 1, trackers 5 to 60 (default 30)
+  --no-speed           records without GPS speed, as many phones and simple trackers send them
 
   --protocol P         send the day as devices do: osmand (a phone: Traccar Client, OsmAnd), traccar (a Traccar
                        server forwarding), teltonika (FMB units, Codec 8 over TCP); prints what was sent and acknowledged
@@ -45,6 +47,8 @@ npm run simulate -- --protocol osmand|traccar|teltonika [--url URL] [--tcp HOST:
     tcp: 'string',
     token: 'string',
     imeis: 'string',
+    every: 'string',
+    'no-speed': 'boolean',
   },
   async run({ values, positionals }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}; see --help`);
@@ -55,7 +59,10 @@ npm run simulate -- --protocol osmand|traccar|teltonika [--url URL] [--tcp HOST:
     const demoFile = `${localDataDir()}/demo.json`;
     const demo: DemoFile = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : {};
     const imeis = typeof values.imeis === 'string' ? imeiList(values.imeis) : demo.imeis?.length ? demo.imeis : DEMO_IMEIS;
-    const records = recordsUntil(interleave(demoFleetDay(date, imeis, seed)), Date.now());
+    const everyS = values.every === undefined ? DEFAULT_REPORTING.drivingIntervalS : Number(values.every);
+    if (!Number.isInteger(everyS) || everyS < 1 || everyS > 3600) throw new UsageError('--every must be whole seconds from 1 to 3600');
+    const reporting = reportingAt(everyS, values['no-speed'] !== true);
+    const records = recordsUntil(interleave(demoFleetDay(date, imeis, seed, reporting)), Date.now());
     if (typeof values.protocol === 'string') {
       await sendDay(values, values.protocol, records, demo);
       return;

@@ -41,8 +41,10 @@ export type PlanEvent =
   | { kind: 'silence'; at: string; minutes: number };
 
 export interface Reporting {
-  /** seconds between records while the engine runs */
+  /** seconds between records while the engine runs: the reporting rate (a phone 1 s, trackers 5 to 60 s) */
   drivingIntervalS: number;
+  /** false: the device sends no GPS speed (`speed: null`), as many phones and simple trackers do */
+  withSpeed: boolean;
   /** seconds between records while parked, drawn uniformly from this range */
   parkedIntervalS: readonly [number, number];
   /** an extra record once the heading turns this far from the last record's (cornering), as trackers do, so curves keep their length */
@@ -58,6 +60,7 @@ export interface Reporting {
 
 export const DEFAULT_REPORTING: Reporting = {
   drivingIntervalS: 30,
+  withSpeed: true,
   parkedIntervalS: [60, 120],
   cornerDeg: 10,
   fuelNoiseLitres: 0.6,
@@ -73,7 +76,7 @@ export interface SimulatedRecord {
   gps_datetime: string;
   latitude: number;
   longitude: number;
-  speed: number;
+  speed: number | null;
   heading: number;
   ignition: boolean | null;
   odometer_km: number | null;
@@ -132,6 +135,8 @@ const BRAKING = 1.6;
 const PUMP_LITRES_PER_S = 0.6;
 /** trackers ignore heading changes below this speed, where the GPS heading is noise */
 const CORNERING_MIN_KMH = 10;
+/** how long a GPS receiver's error takes to change (its correlation time) */
+const GPS_ERROR_S = 60;
 
 export function simulateDay(input: DayInput): SimulatedDay {
   const { vehicle, plan } = input;
@@ -153,6 +158,7 @@ export function simulateDay(input: DayInput): SimulatedDay {
     burnt: 0,
     nextDue: 0,
     lastHeading: 0,
+    gpsError: { t: -DAY_S, northM: 0, eastM: 0 },
     records: [],
     truth: { trips: [], fills: [], fuelUsedLitres: 0 },
     drives: [],
@@ -197,6 +203,8 @@ interface Sim {
   burnt: number;
   nextDue: number;
   lastHeading: number;
+  /** the GPS error of the last fix (metres north and east) and when it was made */
+  gpsError: { t: number; northM: number; eastM: number };
   records: SimulatedRecord[];
   truth: SimulatedDay['truth'];
   drives: [number, number][];
@@ -324,14 +332,19 @@ function emit(sim: Sim): void {
   sim.lastHeading = sim.heading;
   if (silent || last?.gps_datetime === gpsDatetime) return;
   const noiseM = moving ? reporting.gpsNoiseM : reporting.parkedJitterM;
+  // GPS error drifts rather than jumping: fixes a second apart share most of it, fixes minutes apart little.
+  const kept = Math.exp(-(sim.t - sim.gpsError.t) / GPS_ERROR_S);
+  const fresh = Math.sqrt(1 - kept * kept) * noiseM;
+  const northM = kept * sim.gpsError.northM + gaussian(random) * fresh;
+  sim.gpsError = { t: sim.t, northM, eastM: kept * sim.gpsError.eastM + gaussian(random) * fresh };
   const spike = random() < reporting.spikeRate ? (random() < 0.5 ? -1 : 1) * reporting.spikeLitres : 0;
   const sensed = sim.fuel + gaussian(random) * reporting.fuelNoiseLitres + spike;
   sim.records.push({
     imei: vehicle.imei,
     gps_datetime: gpsDatetime,
-    latitude: roundTo(sim.at.lat + (gaussian(random) * noiseM) / M_PER_DEG_LAT, 6),
-    longitude: roundTo(sim.at.lng + (gaussian(random) * noiseM) / (M_PER_DEG_LAT * Math.cos(sim.at.lat * (Math.PI / 180))), 6),
-    speed: moving ? Math.max(1, Math.round(sim.speedMs / KMH + gaussian(random) * 0.7)) : random() < 0.05 ? 1 : 0,
+    latitude: roundTo(sim.at.lat + sim.gpsError.northM / M_PER_DEG_LAT, 6),
+    longitude: roundTo(sim.at.lng + sim.gpsError.eastM / (M_PER_DEG_LAT * Math.cos(sim.at.lat * (Math.PI / 180))), 6),
+    speed: reported(reporting, moving ? Math.max(1, Math.round(sim.speedMs / KMH + gaussian(random) * 0.7)) : random() < 0.05 ? 1 : 0),
     heading: Math.round(sim.heading),
     ignition: vehicle.ignitionWired ? sim.engineOn : null,
     odometer_km: vehicle.reportsOdometer ? Math.floor(sim.km * 10) / 10 : null,
@@ -346,6 +359,9 @@ function emit(sim: Sim): void {
     config: vehicle.config,
   });
 }
+
+/** The speed reading as the device sends it; drawn either way, so a day with and without speed has the same fixes. */
+const reported = (reporting: Reporting, speed: number): number | null => (reporting.withSpeed ? speed : null);
 
 const parkedInterval = (sim: Sim): number => {
   const [low, high] = sim.reporting.parkedIntervalS;

@@ -1,6 +1,6 @@
 /** The demo fleet of `npm start` and the benchmarks' synthetic fleets, simulated day by day. */
 import { distanceKm, roundTo } from '../shared/domain/geo.ts';
-import { type PlanEvent, type SimulatedDay, type SimulatedRecord, type SimVehicle, simulateDay } from './day.ts';
+import { type PlanEvent, type Reporting, type SimulatedDay, type SimulatedRecord, type SimVehicle, simulateDay } from './day.ts';
 import { type PlaceName, placeNamed, places } from './places.ts';
 import { pick, prng, uniform } from './random.ts';
 
@@ -87,13 +87,16 @@ const demoPlans: PlanEvent[][] = [
  * the depot and at the fuel stop; a van stationed at the Kempton Park client whose device goes silent for
  * 75 minutes; a bakkie at the Sandton client without ignition wiring that fills and leaves soon after.
  */
-export function demoFleetDay(date: string, imeis: readonly string[], seed: number): SimulatedDay[] {
+export function demoFleetDay(date: string, imeis: readonly string[], seed: number, reporting?: Partial<Reporting>): SimulatedDay[] {
   return demoVehicles.slice(0, imeis.length).map((details, index) => {
     const odometerKm = roundTo(details.odometerKm + demoDayKm(index) * daysBetween(DEMO_ODOMETER_DATE, date), 3);
     const vehicle = { ...details, imei: imeis[index] as string, odometerKm };
-    return simulateDay({ vehicle, date, plan: demoPlans[index] as PlanEvent[], seed: seed * 31 + index });
+    return simulateDay({ vehicle, date, plan: demoPlans[index] as PlanEvent[], seed: seed * 31 + index, reporting });
   });
 }
+
+/** How a device reports: every `everyS` seconds while the engine runs, with its GPS speed or without (parked as trackers do). */
+export const reportingAt = (everyS: number, withSpeed: boolean): Partial<Reporting> => ({ drivingIntervalS: everyS, withSpeed });
 
 /** The demo vehicles' odometers read their `odometerKm` at the start of this day. */
 const DEMO_ODOMETER_DATE = '2026-01-15';

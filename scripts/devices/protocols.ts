@@ -42,8 +42,8 @@ function osmandQuery(reading: SimulatedRecord): URLSearchParams {
     ['timestamp', String(Date.parse(reading.gps_datetime) / 1000)],
     ['lat', String(reading.latitude)],
     ['lon', String(reading.longitude)],
-    ['speed', String(reading.speed / KNOTS_TO_KMH)],
     ['bearing', String(reading.heading)],
+    ...optional('speed', reading.speed === null ? null : reading.speed / KNOTS_TO_KMH),
     ...optional('ignition', reading.ignition),
     ...optional('odometer', reading.odometer_km === null ? null : Math.round(reading.odometer_km * 1000)),
     ['fuel', String(reading.fuel_raw)],
@@ -75,7 +75,7 @@ function traccarForward(reading: SimulatedRecord): Record<string, unknown> {
       valid: true,
       latitude: reading.latitude,
       longitude: reading.longitude,
-      speed: reading.speed / KNOTS_TO_KMH,
+      ...(reading.speed === null ? {} : { speed: reading.speed / KNOTS_TO_KMH }),
       course: reading.heading,
       attributes,
     },
@@ -107,7 +107,8 @@ export function avlRecord(reading: SimulatedRecord): AvlRecord {
     altitude: 1500,
     angle: Math.round(reading.heading) % 360,
     satellites: 9,
-    speedKmh: Math.round(reading.speed),
+    // a Teltonika unit always measures speed: a day simulated without it is a phone's, not one for this protocol
+    speedKmh: Math.round(reading.speed ?? 0),
     eventIoId: 0,
     io,
   };

@@ -9,6 +9,9 @@ import {
   type IgnoredReading,
   jumpVerdict,
   odometerStep,
+  pointFaults,
+  sameSecondFaults,
+  staleFix,
 } from '../../shared/domain/tracking/faults.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { demoFleetDay, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
@@ -83,6 +86,43 @@ describe('the fix rules', () => {
     const second = jumpVerdict(last, first.verdict === 'jump' ? first.run : [], far(60), 250);
     expect(second).toEqual({ verdict: 'jump', run: [far(30), far(60)] });
     expect(jumpVerdict(last, second.verdict === 'jump' ? second.run : [], far(90), 250)).toEqual({ verdict: 'relocated' });
+  });
+});
+
+describe('the rules for fixes resent or given one time', () => {
+  const fix = (at: string, lat: number) => ({ at: `2026-11-01T06:00:${at}.000Z`, lat, lng: 28 });
+  const record = (at: string, lat: number) => ({ gps_datetime: `2026-11-01T06:00:${at}.000Z`, latitude: lat, longitude: 28 });
+
+  it('calls a fix a stale one when it is exactly a recent one other than the last, away from the last', () => {
+    const recent = [fix('00', -26), fix('05', -26.001), fix('10', -26.002)];
+    expect(staleFix(recent[2]!, recent, fix('15', -26.001))).toBe(true);
+    expect(staleFix(recent[2]!, recent, fix('15', -26.0010001))).toBe(false);
+    // back at the last fix, or a few metres from it: a standing vehicle's jitter
+    expect(staleFix(recent[2]!, recent, fix('15', -26.002))).toBe(false);
+    expect(staleFix(fix('10', -26.00105), recent, fix('15', -26.001))).toBe(false);
+  });
+
+  it('marks stale fixes in a stretch of history as detection ignores them', () => {
+    const positions = [record('00', -26), record('05', -26.001), record('10', -26.002), record('15', -26.001), record('20', -26.003)];
+    expect(
+      pointFaults(
+        positions.map((position) => positionOf({ imei: '356307042441013', ...position })),
+        250,
+      ),
+    ).toEqual([null, null, null, 'stale fix', null]);
+  });
+
+  it('keeps the first fix of a second, drops the same fix again and sets aside one at another place', () => {
+    const known = [record('00', -26)];
+    const arrived = [
+      record('00', -26.00001),
+      record('00', -26.01),
+      { ...record('05', -26.001), gps_datetime: '2026-11-01T06:00:05.400Z' },
+      record('05', -26.001),
+    ];
+    const { kept, elsewhere } = sameSecondFaults(known, arrived);
+    expect(kept).toEqual([arrived[2]]);
+    expect(elsewhere).toEqual([arrived[1]]);
   });
 });
 

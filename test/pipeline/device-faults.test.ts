@@ -4,6 +4,7 @@
  * Each vehicle carries several faults at different places, so each delivery tries every class on both vehicle kinds.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { distanceKm } from '../../shared/domain/geo.ts';
 import { detect, initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import type { Fault } from '../../shared/domain/tracking/faults.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
@@ -17,6 +18,9 @@ import { type Delivered, deliverDays, expectTrueDay } from '../support/fleet-tru
 import { positionOf } from '../support/position-builders.ts';
 
 const DATE = '2026-11-02';
+/** the stuck clock's records: those away from the fix whose time they carry are a same-second fault, the others the fix again */
+const STUCK = 10;
+const SAME_PLACE_M = 10;
 const BATCH_SIZE = 400;
 const YEAR_MS = 365 * 86_400_000;
 const ROLLOVER_MS = 1024 * 7 * 86_400_000;
@@ -37,7 +41,7 @@ const inOrderFaults: [Inject, Inject, Inject] = [
   faults(
     (day, r) => deviceFaults.zeroFixes(r, midTrip(day, 0), 3),
     (day, r) => deviceFaults.jumps(r, midTrip(day, 1), 1, 50),
-    (day, r) => deviceFaults.stuckClock(r, midTrip(day, 2), 10),
+    (day, r) => deviceFaults.stuckClock(r, midTrip(day, 2), STUCK),
     (day, r) => deviceFaults.clockGlitch(r, parkedAfter(day, 2), -ROLLOVER_MS),
   ),
   faults(
@@ -112,6 +116,17 @@ function cleanDropouts(delivered: Delivered): number {
   }, 0);
 }
 
+/** The van's stuck-clock records away from the fix whose time they carry (while driving, all of them). */
+function stuckAway(delivered: Delivered): number {
+  const { day } = delivered.vehicles[1] as Delivered['vehicles'][number];
+  const at = midTrip(day, 2);
+  const fix = day.records[at] as SimulatedRecord;
+  const stuck = day.records.slice(at + 1, at + 1 + STUCK);
+  return stuck.filter((record) => distanceKm(latLng(fix), latLng(record)) * 1000 >= SAME_PLACE_M).length;
+}
+
+const latLng = (record: SimulatedRecord) => ({ lat: record.latitude, lng: record.longitude });
+
 /** What the batches counted in the metrics, per class. */
 const metered = (delivered: Delivered) =>
   new Set(delivered.outcomes.flatMap((outcome) => Object.entries(outcome.faults).flatMap(([fault, count]) => (count ? [fault] : []))));
@@ -136,6 +151,7 @@ describe('a demo fleet day with device faults', () => {
     expect(await reported(inOrder)).toEqual({
       'in the future': 2,
       'too late': 1,
+      'same second': stuckAway(inOrder),
       'zero fix': 3,
       'invalid fix': 2,
       'speed jump': 1,
@@ -160,11 +176,14 @@ describe('a demo fleet day with device faults', () => {
       'in the future',
       'invalid fix',
       'odometer reset',
+      'same second',
       'speed jump',
       'too late',
       'zero fix',
     ]);
-    expect(metered(late)).toEqual(new Set([...metered(inOrder), 'odometer jump']));
+    // late, no clock sticks
+    const lateClasses = [...metered(inOrder)].filter((fault) => fault !== 'same second');
+    expect(metered(late)).toEqual(new Set([...lateClasses, 'odometer jump']));
   });
 
   it('keeps the 0,0 fixes in the history and getPositions says why they were ignored', async () => {

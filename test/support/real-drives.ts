@@ -1,0 +1,101 @@
+/**
+ * The seven real enviroCar drives (test/fixtures/envirocar-drives.json; contains enviroCar data, available under the
+ * Open Database License (ODbL) 1.0), resampled to any rate, and the truth of a drive by a rule of its own: what the
+ * detector tests and the pipeline tests hold detection to.
+ */
+import { readFileSync } from 'node:fs';
+import { distanceKm } from '../../shared/domain/geo.ts';
+import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
+import { aPositionRecord } from './position-builders.ts';
+
+export interface Fix {
+  at: number;
+  lat: number;
+  lng: number;
+  speed: number | null;
+}
+
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/envirocar-drives.json', import.meta.url), 'utf8')) as {
+  drives: Record<string, Array<[string, number, number, number | null]>>;
+};
+
+export const realDrives = Object.entries(fixture.drives).map(([name, rows]) => ({
+  name,
+  fixes: rows.map(([at, lng, lat, speed]): Fix => ({ at: Date.parse(at), lat, lng, speed })),
+}));
+
+const between = (a: number | null, b: number | null, share: number) => (a === null || b === null ? a : a + (b - a) * share);
+
+/** Every everyS seconds: the recorded fix then (slower), or one on the straight line between two fixes (faster). */
+export function atRate(fixes: readonly Fix[], everyS: number): Fix[] {
+  const first = fixes[0] as Fix;
+  const last = fixes.at(-1) as Fix;
+  const out: Fix[] = [];
+  let i = 0;
+  for (let t = first.at; t <= last.at; t += everyS * 1000) {
+    while ((fixes[i + 1] as Fix | undefined) && (fixes[i + 1] as Fix).at <= t) i++;
+    const a = fixes[i] as Fix;
+    const b = fixes[i + 1] ?? a;
+    const share = b.at === a.at ? 0 : (t - a.at) / (b.at - a.at);
+    out.push({
+      at: t,
+      lat: a.lat + (b.lat - a.lat) * share,
+      lng: a.lng + (b.lng - a.lng) * share,
+      speed: between(a.speed, b.speed, share),
+    });
+  }
+  return out;
+}
+
+/** The drive, then parked where it ended for `seconds` at the drive's own rate: its last trip has ended. */
+export function thenParked(fixes: readonly Fix[], seconds: number): Fix[] {
+  const last = fixes.at(-1) as Fix;
+  const everyMs = Math.max(1000, Math.round((last.at - (fixes[0] as Fix).at) / Math.max(1, fixes.length - 1) / 1000) * 1000);
+  const parked = Array.from({ length: Math.ceil((seconds * 1000) / everyMs) }, (_, n) => ({
+    ...last,
+    at: last.at + (n + 1) * everyMs,
+    speed: last.speed === null ? null : 0,
+  }));
+  return [...fixes, ...parked];
+}
+
+/**
+ * The truth, by its own rule: a stop is a run of fixes within the stop radius of its first for at least the stop
+ * time; the distance is the path, less steps slower than a walking pace (jitter); a trip is a leg between stops of
+ * at least the shortest trip's distance.
+ */
+export function truthOf(fixes: readonly Fix[], settings = DEFAULT_DETECTION): { distanceKm: number; trips: number } {
+  const stopped = fixes.map(() => false);
+  for (let i = 0; i < fixes.length; i++) {
+    let j = i;
+    while (j + 1 < fixes.length && distanceKm(fixes[i] as Fix, fixes[j + 1] as Fix) < settings.stopRadiusKm) j++;
+    if (((fixes[j] as Fix).at - (fixes[i] as Fix).at) / 1000 >= settings.stopDwellS) for (let k = i; k <= j; k++) stopped[k] = true;
+  }
+  let total = 0;
+  let trips = 0;
+  let legKm = 0;
+  for (let i = 1; i < fixes.length; i++) {
+    const a = fixes[i - 1] as Fix;
+    const b = fixes[i] as Fix;
+    const km = distanceKm(a, b);
+    if (km / ((b.at - a.at) / 3_600_000) >= 3) legKm += km;
+    if (stopped[i] || i === fixes.length - 1) {
+      if (legKm >= settings.minTripDistanceKm) trips++;
+      total += legKm;
+      legKm = 0;
+    }
+  }
+  return { distanceKm: total, trips };
+}
+
+/** The fixes as a device without ignition wiring sends them, with its speed readings or none. */
+export const recordsOf = (imei: string, fixes: readonly Fix[], withSpeed: boolean) =>
+  fixes.map((fix) =>
+    aPositionRecord(imei, new Date(fix.at).toISOString(), {
+      latitude: fix.lat,
+      longitude: fix.lng,
+      speed: withSpeed ? fix.speed : null,
+      ignition: null,
+      fuel_raw: null,
+    }),
+  );
