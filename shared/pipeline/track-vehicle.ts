@@ -6,6 +6,8 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
+import { type DetectedDrop, dropEvents } from '../domain/events/fuel-drops.ts';
+import { eventSettings } from '../domain/events/settings.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -24,6 +26,7 @@ import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
+import { listFuelDrops, type StoredDrop } from '../store/fuel-drops.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
 import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
@@ -69,7 +72,13 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const settings = detectionSettings(vehicle.detection);
 
   const read = await readVehicle(tracked, earliest, profile);
-  const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
+  const dropSettings = eventSettings(vehicle);
+  // A retry whose first attempt stored its points in chunks but failed to commit finds them stored, not new; the live
+  // record shows they were never committed, so it re-detects from them (a replay of a committed batch changes nothing).
+  const uncommitted = live === undefined || arrived.some((position) => position.gps_datetime > live.gpsDatetime);
+  const plan =
+    planDetection(read.history, arrived, profile, settings, options.reprocessFrom, dropSettings) ??
+    (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, dropSettings) : undefined);
   if (!plan) return outcome;
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
@@ -82,12 +91,14 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   );
   for (const trip of [...trips.newTrips, ...trips.changedTrips.map(({ trip }) => trip)]) tripUidByStart.set(trip.startTime, trip.tripUid);
   const fills = await replaceFills(vehicle, read.fills, plan.run.fills, tripUidByStart, settings, options.namer);
+  const drops = replaceDrops(vehicle.vehicleUid, read.drops, plan.run.drops);
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
+    ...changedFacts(vehicle.vehicleUid, { before: read.drops, after: plan.run.drops }, dropEvents),
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
@@ -105,10 +116,17 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events };
-  const found = [trips.newTrips, trips.changedTrips, trips.removedTrips, fills.newFills, fills.changedFills, fills.removedFills].some(
-    (list) => list.length > 0,
-  );
+  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, ...drops, events: emitted.events };
+  const found = [
+    trips.newTrips,
+    trips.changedTrips,
+    trips.removedTrips,
+    fills.newFills,
+    fills.changedFills,
+    fills.removedFills,
+    drops.savedDrops,
+    drops.removedDrops,
+  ].some((list) => list.length > 0);
   if (found || emitted.events.length > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
@@ -146,13 +164,14 @@ async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVe
   const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
   const from = historyFrom(checkpoint?.hour);
   const span = replacedSpan(start, from);
-  const [stored, trips, fills] = await Promise.all([
+  const [stored, trips, fills, drops] = await Promise.all([
     readPositions(vehicle.vehicleUid, vehicle.imei, from),
     listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
     listFuelFills(vehicle.vehicleUid, span.fills, END),
+    listFuelDrops(vehicle.vehicleUid, span.drops),
   ]);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
-  return { history, span, trips, fills };
+  return { history, span, trips, fills, drops };
 }
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));
@@ -268,6 +287,20 @@ async function replaceFills(
     changedFills: named.flatMap(({ stored, fill }) => (fill && stored ? [fill] : [])),
     removedFills: unpaired.filter((fill) => fill.slipUid === null).map((fill) => fill.eventUid),
     keptForSlip: unpaired.filter((fill) => fill.slipUid !== null).map((fill) => fill.eventUid),
+  };
+}
+
+const DROP_FIELDS = ['latitude', 'longitude', 'levelBefore', 'levelAfter', 'dropQty', 'moving'] as const;
+
+/** The drops re-detection found that are not stored as they are, and the stored ones it no longer finds (by their start). */
+function replaceDrops(vehicleUid: number, stored: readonly StoredDrop[], found: readonly DetectedDrop[]) {
+  const storedAt = new Map(stored.map((drop) => [drop.at, drop]));
+  const foundAt = new Set(found.map((drop) => drop.at));
+  const same = (drop: DetectedDrop, before: StoredDrop | undefined) =>
+    before !== undefined && DROP_FIELDS.every((field) => drop[field] === before[field]);
+  return {
+    savedDrops: found.filter((drop) => !same(drop, storedAt.get(drop.at))).map((drop) => ({ ...drop, vehicleUid })),
+    removedDrops: stored.filter((drop) => !foundAt.has(drop.at)).map((drop) => drop.at),
   };
 }
 

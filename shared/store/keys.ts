@@ -77,6 +77,9 @@ export const keys = {
     from: `TRIP#${from}`,
     to: `TRIP#${to}~`,
   }),
+  /** a detected fuel drop (fuel.dropped), by the start of the level's fall: what re-detection compares with */
+  fuelDrop: (vehicleUid: number, at: string): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `FUELDROP#${at}` }),
+  fuelDropRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}`, from: `FUELDROP#${from}`, to: 'FUELDROP#~' }),
 
   expenseType: (userUid: number, type: number): Key => ({ pk: `USER#${userUid}`, sk: `EXPTYPE#${pad(type)}` }),
   expenseTypeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'EXPTYPE#' }),

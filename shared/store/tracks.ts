@@ -14,6 +14,7 @@ import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
 import { eventItem } from './events.ts';
+import { fuelDropEntity, type StoredDrop } from './fuel-drops.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
 import { keys } from './keys.ts';
 import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
@@ -91,6 +92,9 @@ export interface DetectionCommit {
   /** fills re-detected with other figures; the slip_uid read is kept and must still be the stored one */
   changedFills: FuelFill[];
   removedFills: number[];
+  /** fuel drops found anew or with other figures, and the starts of those re-detection no longer finds */
+  savedDrops: StoredDrop[];
+  removedDrops: string[];
   /** the events the detection decided, written with it so a batch that fails half-way emits nothing */
   events: FleetEvent[];
 }
@@ -155,6 +159,8 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     ...commit.newFills.map((fill) => ({
       Put: { TableName: table, Item: fuelFillEntity.toItem(fill), ConditionExpression: 'attribute_not_exists(pk)' },
     })),
+    ...commit.removedDrops.map((at) => ({ Delete: { TableName: table, Key: keys.fuelDrop(commit.vehicleUid, at) } })),
+    ...commit.savedDrops.map((drop) => ({ Put: { TableName: table, Item: fuelDropEntity.toItem(drop) } })),
     ...commit.events.map((event) => ({
       Put: { TableName: table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
     })),

@@ -92,7 +92,7 @@ const instant = (text: string): number => Date.parse(text.includes('T') ? text :
 const relativeError = (measured: number, truth: number): number => Math.abs(measured - truth) / truth;
 
 /** The interval between the records around a true moment: no detector can place the moment closer than that. */
-function sampleIntervalAt(records: readonly SimulatedRecord[], at: string): number {
+export function sampleIntervalAt(records: readonly SimulatedRecord[], at: string): number {
   const next = records.findIndex((record) => instant(record.gps_datetime) >= instant(at));
   const after = records[next] as SimulatedRecord;
   const before = after.gps_datetime === at ? after : (records[Math.max(0, next - 1)] as SimulatedRecord);
