@@ -6,6 +6,7 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
+import { initialZoneState, zoneFacts, zoneSettingsOf } from '../domain/events/zone-events.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -68,7 +69,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const profile = profileOf(vehicle);
   const settings = detectionSettings(vehicle.detection);
 
-  const read = await readVehicle(tracked, earliest, profile);
+  const [read, zones] = await Promise.all([readVehicle(tracked, earliest, profile), options.namer.zones(vehicle.vehicleUid)]);
   const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
   if (!plan) return outcome;
 
@@ -85,9 +86,11 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
+  const zoneWalks = zoneFacts(read.zoneStart, plan.known, plan.points, zones, zoneSettingsOf(settings));
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
+    ...changedFacts(vehicle.vehicleUid, { before: zoneWalks.before, after: zoneWalks.after.events }, (event) => [event]),
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
@@ -102,7 +105,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
       : undefined;
 
   outcome.writeRequests += await putAll([
-    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
+    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalks.after.checkpoints.get(item.hour) })),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
   const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events };
@@ -152,7 +155,7 @@ async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVe
     listFuelFills(vehicle.vehicleUid, span.fills, END),
   ]);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
-  return { history, span, trips, fills };
+  return { history, span, trips, fills, zoneStart: checkpoint?.zones ?? initialZoneState() };
 }
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));

@@ -33,6 +33,9 @@ export interface VehicleHistory {
 export interface DetectionPlan {
   /** the points not in the history yet */
   fresh: Position[];
+  /** the history re-detection walks, oldest first: before the fresh points joined it (known) and after (points) */
+  known: Position[];
+  points: Position[];
   run: HourlyRun;
   /** the checkpoints to (re)write: from the hour of the earliest fresh point on */
   checkpoints: HourlyRun['checkpoints'];
@@ -96,6 +99,8 @@ export function planDetection(
   const tail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
   return {
     fresh,
+    known: byTime(known),
+    points,
     run,
     checkpoints,
     tail,
