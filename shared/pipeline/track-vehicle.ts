@@ -6,7 +6,8 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
-import { initialZoneState, zoneFacts, zoneSettingsOf } from '../domain/events/zone-events.ts';
+import { eventIdOf } from '../domain/events/event.ts';
+import { initialZoneState, walkZones, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -26,10 +27,12 @@ import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
+import { keys } from '../store/keys.ts';
 import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveRecordEntity } from '../store/vehicles.ts';
+import { listZoneFacts, zoneFactItem } from '../store/zone-facts.ts';
 import type { PlaceNamer } from './place-namer.ts';
 
 export interface VehicleOutcome {
@@ -86,11 +89,12 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
-  const zoneWalks = zoneFacts(read.zoneStart, plan.known, plan.points, zones, zoneSettingsOf(settings));
+  const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings));
+  const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts);
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
-    ...changedFacts(vehicle.vehicleUid, { before: zoneWalks.before, after: zoneWalks.after.events }, (event) => [event]),
+    ...zoneChange.events,
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
@@ -105,13 +109,24 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
       : undefined;
 
   outcome.writeRequests += await putAll([
-    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalks.after.checkpoints.get(item.hour) })),
+    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalk.checkpoints.get(item.hour) })),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events };
-  const found = [trips.newTrips, trips.changedTrips, trips.removedTrips, fills.newFills, fills.changedFills, fills.removedFills].some(
-    (list) => list.length > 0,
-  );
+  const zoneFacts = {
+    put: zoneChange.put.map((fact) => zoneFactItem(vehicle.vehicleUid, fact, eventIdOf(vehicle.vehicleUid, fact.event))),
+    remove: zoneChange.remove.map((fact) => keys.zoneFact(vehicle.vehicleUid, fact.decidedAt, eventIdOf(vehicle.vehicleUid, fact.event))),
+  };
+  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events, zoneFacts };
+  const found = [
+    trips.newTrips,
+    trips.changedTrips,
+    trips.removedTrips,
+    fills.newFills,
+    fills.changedFills,
+    fills.removedFills,
+    zoneChange.put,
+    zoneChange.remove,
+  ].some((list) => list.length > 0);
   if (found || emitted.events.length > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
@@ -149,13 +164,14 @@ async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVe
   const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
   const from = historyFrom(checkpoint?.hour);
   const span = replacedSpan(start, from);
-  const [stored, trips, fills] = await Promise.all([
+  const [stored, trips, fills, zoneFacts] = await Promise.all([
     readPositions(vehicle.vehicleUid, vehicle.imei, from),
     listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
     listFuelFills(vehicle.vehicleUid, span.fills, END),
+    listZoneFacts(vehicle.vehicleUid, from),
   ]);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
-  return { history, span, trips, fills, zoneStart: checkpoint?.zones ?? initialZoneState() };
+  return { history, span, trips, fills, zoneStart: checkpoint?.zones ?? initialZoneState(), zoneFacts };
 }
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));

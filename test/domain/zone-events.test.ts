@@ -1,7 +1,7 @@
 /** Zone and speeding events decided from cleaned points: hysteresis, dwell, sparse fixes, limits, faults. */
 import { describe, expect, it } from 'vitest';
 import type { DecidedEvent } from '../../shared/domain/events/event.ts';
-import { initialZoneState, walkZones, type ZoneSettings } from '../../shared/domain/events/zone-events.ts';
+import { initialZoneState, walkZones, type ZoneFact, type ZoneSettings, zoneChanges } from '../../shared/domain/events/zone-events.ts';
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
@@ -40,7 +40,7 @@ const driveThrough = (fromKm = -2, toKm = 2) =>
   fixes(Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2] as [number, number]));
 
 const walk = (zones: UserLocation[], points: Position[], settings: Partial<ZoneSettings> = {}) =>
-  walkZones(initialZoneState(), points, new ZoneIndex(zones), { ...SETTINGS, ...settings }).events;
+  walkZones(initialZoneState(), points, new ZoneIndex(zones), { ...SETTINGS, ...settings }).facts.map(({ event }) => event);
 
 const brief = (events: DecidedEvent[]) =>
   events.map((event) => `${event.occurredAt.slice(11, 19)} ${event.type} ${event.fields.interpolated ?? ''}`.trim());
@@ -155,8 +155,8 @@ describe('geofence events', () => {
     const index = new ZoneIndex(zones);
     const firstHour = walkZones(initialZoneState(), points.slice(0, 120), index, SETTINGS);
     const secondHour = walkZones(whole.checkpoints.get('2026-11-06T07') ?? initialZoneState(), points.slice(120), index, SETTINGS);
-    expect([...firstHour.events, ...secondHour.events]).toEqual(whole.events);
-    expect(whole.events.length).toBeGreaterThan(2);
+    expect([...firstHour.facts, ...secondHour.facts]).toEqual(whole.facts);
+    expect(whole.facts.length).toBeGreaterThan(2);
   });
 });
 
@@ -234,5 +234,31 @@ describe('the zone index', () => {
     const index = new ZoneIndex(zones);
     const near = index.near({ lat: -26 + 0.05 * 10, lng: 28 + 0.05 * 20 });
     expect(near.map((zone) => zone.userLocationUid)).toEqual([(zones[10 * 100 + 20] as UserLocation).userLocationUid]);
+  });
+});
+
+describe('what a walk changes against the stored facts', () => {
+  const zone = aZone();
+  const facts = walkZones(initialZoneState(), driveThrough(), new ZoneIndex([zone]), SETTINGS).facts;
+  const [entered, exited] = facts as [ZoneFact, ZoneFact];
+
+  it('emits the facts not stored and writes them', () => {
+    const change = zoneChanges(1, [entered], facts);
+    expect(change.events.map((event) => event.type)).toEqual(['geofence.exited']);
+    expect(change.put).toEqual([exited]);
+    expect(change.remove).toEqual([]);
+  });
+
+  it('voids the stored facts no longer found and deletes them', () => {
+    const change = zoneChanges(1, facts, [entered]);
+    expect(change.events.map((event) => [event.type, event.fields.voided_type])).toEqual([['event.voided', 'geofence.exited']]);
+    expect(change.remove).toEqual([exited]);
+  });
+
+  it('moves a fact decided at another point without an event', () => {
+    const later = { ...exited, decidedAt: at(999) };
+    const change = zoneChanges(1, [entered, exited], [entered, later]);
+    expect(change.events).toEqual([]);
+    expect(change).toMatchObject({ put: [later], remove: [exited] });
   });
 });

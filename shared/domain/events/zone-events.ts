@@ -12,7 +12,8 @@ import { hourOf } from '../tracking/history.ts';
 import type { Position } from '../tracking/position.ts';
 import type { DetectionSettings } from '../tracking/settings.ts';
 import type { UserLocation } from '../user-location.ts';
-import type { DecidedEvent } from './event.ts';
+import { changedFacts } from './detection-events.ts';
+import { type DecidedEvent, eventIdOf } from './event.ts';
 import { beyondMargin, segmentCrossing, type ZoneIndex, zoneContains } from './zone-index.ts';
 
 /** The per-vehicle settings the zone events read (docs/events.md, "Settings"). */
@@ -72,9 +73,15 @@ export interface ZoneState {
 
 export const initialZoneState = (): ZoneState => ({ last: null, jumps: [], stays: [], above: null, speeding: null });
 
+/** A zone or speeding event, and the instant of the point that decided it (a dwell or speedingMinS after it occurred). */
+export interface ZoneFact {
+  decidedAt: string;
+  event: DecidedEvent;
+}
+
 export interface ZoneWalk {
   state: ZoneState;
-  events: DecidedEvent[];
+  facts: ZoneFact[];
   /** the state before each hour's first point, as the detection checkpoints hold it */
   checkpoints: Map<string, ZoneState>;
 }
@@ -113,7 +120,7 @@ const along = (from: Fix, to: Fix, share: number): Fix => {
 /** Walks the points (oldest first) from the state, deciding zone and speeding events. */
 export function walkZones(start: ZoneState, points: readonly Position[], zones: ZoneIndex, settings: ZoneSettings): ZoneWalk {
   const state = structuredClone(start);
-  const events: DecidedEvent[] = [];
+  const facts: ZoneFact[] = [];
   const checkpoints = new Map<string, ZoneState>();
   for (const position of points) {
     const hour = hourOf(position.gps_datetime);
@@ -128,11 +135,12 @@ export function walkZones(start: ZoneState, points: readonly Position[], zones: 
     }
     state.jumps = [];
     const previous = jump.verdict === 'relocated' ? null : state.last;
-    events.push(...stepZones(state, previous, fix, zones, settings));
-    if (position.speed !== null) events.push(...stepSpeeding(state, fix, position.speed, zones, settings));
+    const decided = [...stepZones(state, previous, fix, zones, settings)];
+    if (position.speed !== null) decided.push(...stepSpeeding(state, fix, position.speed, zones, settings));
+    facts.push(...decided.map((event) => ({ decidedAt: fix.at, event })));
     state.last = fix;
   }
-  return { state, events, checkpoints };
+  return { state, facts, checkpoints };
 }
 
 function stepZones(state: ZoneState, previous: Fix | null, fix: Fix, zones: ZoneIndex, settings: ZoneSettings): DecidedEvent[] {
@@ -233,16 +241,20 @@ function speedingEvent(type: 'speeding.started' | 'speeding.ended', start: Above
 }
 
 /**
- * The zone and speeding events a batch decides: the facts of the window walked with its new points that the window
- * walked without them did not have (emitted), and those it no longer has (voided, by changedFacts' rule). Facts
- * before the earliest new point are the same in both walks, so a replay or an in-order batch emits only what is new.
+ * What a batch's walk changes against the stored facts decided in the same window (from the checkpoint on): the
+ * events to emit (facts not stored, and event.voided for stored facts no longer found), and the fact items to write
+ * and delete. The stored facts are written in the detection's commit, so a batch that failed half-way, whose points
+ * were stored without its events, is compared with what was really emitted.
  */
-export function zoneFacts(
-  start: ZoneState,
-  known: readonly Position[],
-  points: readonly Position[],
-  zones: ZoneIndex,
-  settings: ZoneSettings,
-): { before: DecidedEvent[]; after: ZoneWalk } {
-  return { before: walkZones(start, known, zones, settings).events, after: walkZones(start, points, zones, settings) };
+export function zoneChanges(vehicleUid: number, stored: readonly ZoneFact[], found: readonly ZoneFact[]) {
+  const key = (fact: ZoneFact) => `${eventIdOf(vehicleUid, fact.event)}#${fact.decidedAt}`;
+  const storedKeys = new Set(stored.map(key));
+  const foundKeys = new Set(found.map(key));
+  return {
+    events: changedFacts(vehicleUid, { before: stored.map(({ event }) => event), after: found.map(({ event }) => event) }, (event) => [
+      event,
+    ]),
+    put: found.filter((fact) => !storedKeys.has(key(fact))),
+    remove: stored.filter((fact) => !foundKeys.has(key(fact))),
+  };
 }
