@@ -7,7 +7,8 @@
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
 import { eventIdOf } from '../domain/events/event.ts';
-import { initialZoneState, walkZones, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
+import { initialZoneState, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
+import type { ZoneIndex } from '../domain/events/zone-index.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -19,7 +20,7 @@ import {
 } from '../domain/tracking/detector.ts';
 import type { Fault } from '../domain/tracking/faults.ts';
 import { byTime, hourOf } from '../domain/tracking/history.ts';
-import { historyFrom, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
+import { historyFrom, knownPoints, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
 import type { Trip } from '../domain/trip.ts';
@@ -74,7 +75,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const [read, zones] = await Promise.all([readVehicle(tracked, earliest, profile), options.namer.zones(vehicle.vehicleUid)]);
   const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
-  if (!plan) return outcome;
+  if (!plan) return { ...outcome, writeRequests: await settleZoneFacts(tracked, read, zones, settings) };
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
   const trips = await replaceTrips(
@@ -112,11 +113,14 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalk.checkpoints.get(item.hour) })),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const zoneFacts = {
-    put: zoneChange.put.map((fact) => zoneFactItem(vehicle.vehicleUid, fact, eventIdOf(vehicle.vehicleUid, fact.event))),
-    remove: zoneChange.remove.map((fact) => keys.zoneFact(vehicle.vehicleUid, fact.decidedAt, eventIdOf(vehicle.vehicleUid, fact.event))),
+  const commit: DetectionCommit = {
+    vehicleUid: vehicle.vehicleUid,
+    track,
+    ...trips,
+    ...fills,
+    events: emitted.events,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
   };
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events, zoneFacts };
   const found = [
     trips.newTrips,
     trips.changedTrips,
@@ -145,6 +149,46 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     keptForSlip: fills.keptForSlip.length,
     faults: plan.faults,
   };
+}
+
+const zoneFactWrites = (vehicleUid: number, change: Pick<ZoneChange, 'put' | 'remove'>): DetectionCommit['zoneFacts'] => ({
+  put: change.put.map((fact) => zoneFactItem(vehicleUid, fact, eventIdOf(vehicleUid, fact.event))),
+  remove: change.remove.map((fact) => keys.zoneFact(vehicleUid, fact.decidedAt, eventIdOf(vehicleUid, fact.event))),
+});
+
+/**
+ * A batch without a new point: a replay, or the retry of a batch that failed after storing its points but before
+ * its commit. Its window is walked again and compared with the stored zone facts, so the retry emits what the failed
+ * commit did not, and a replay (nothing to change) writes nothing.
+ */
+async function settleZoneFacts(
+  tracked: TrackedVehicle,
+  read: Awaited<ReturnType<typeof readVehicle>>,
+  zones: ZoneIndex,
+  settings: DetectionSettings,
+): Promise<number> {
+  const { vehicle, emission, storedTail } = tracked;
+  const walk = walkZones(read.zoneStart, knownPoints(read.history), zones, zoneSettingsOf(settings));
+  const change = zoneChanges(vehicle.vehicleUid, read.zoneFacts, walk.facts);
+  if (change.put.length === 0 && change.remove.length === 0) return 0;
+  const emitted = emitAll(vehicle, change.events, emission, new Date());
+  return commitDetection({
+    vehicleUid: vehicle.vehicleUid,
+    track: {
+      live: undefined,
+      tail: storedTail ?? null,
+      previousTail: storedTail,
+      ...(change.events.length > 0 ? { emission: { previous: emission, next: emitted.state } } : {}),
+    },
+    newTrips: [],
+    changedTrips: [],
+    removedTrips: [],
+    newFills: [],
+    changedFills: [],
+    removedFills: [],
+    events: emitted.events,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
+  });
 }
 
 /** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */

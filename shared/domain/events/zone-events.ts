@@ -246,7 +246,13 @@ function speedingEvent(type: 'speeding.started' | 'speeding.ended', start: Above
  * and delete. The stored facts are written in the detection's commit, so a batch that failed half-way, whose points
  * were stored without its events, is compared with what was really emitted.
  */
-export function zoneChanges(vehicleUid: number, stored: readonly ZoneFact[], found: readonly ZoneFact[]) {
+export interface ZoneChange {
+  events: DecidedEvent[];
+  put: ZoneFact[];
+  remove: ZoneFact[];
+}
+
+export function zoneChanges(vehicleUid: number, stored: readonly ZoneFact[], found: readonly ZoneFact[]): ZoneChange {
   const key = (fact: ZoneFact) => `${eventIdOf(vehicleUid, fact.event)}#${fact.decidedAt}`;
   const storedKeys = new Set(stored.map(key));
   const foundKeys = new Set(found.map(key));

@@ -64,6 +64,10 @@ export function replacedSpan(state: TrackState, from: string): { trips: string; 
   };
 }
 
+/** The history re-detection walks before any new point joins it: the stored points and the tail from the checkpoint on, oldest first. */
+export const knownPoints = (history: VehicleHistory): Position[] =>
+  byTime([...history.stored, ...history.tail.filter((position) => position.gps_datetime >= historyFrom(history.checkpointHour))]);
+
 /**
  * The plan for the arrived points (oldest first, one per instant), or undefined when there is nothing to do:
  * no new point (a replay), or nothing stored to reprocess. `reprocessFrom` re-detects from that instant without new points.
@@ -99,7 +103,7 @@ export function planDetection(
   const tail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
   return {
     fresh,
-    known: byTime(known),
+    known: knownPoints(history),
     points,
     run,
     checkpoints,
