@@ -20,7 +20,7 @@ export class PlaceNamer {
   private readonly users = new Map<number, Promise<number[]>>();
   private readonly locations = new Map<number, Promise<UserLocation[]>>();
   private readonly userLocations = new Map<number, Promise<UserLocation[]>>();
-  private readonly zoneIndexes = new Map<number, Promise<ZoneIndex>>();
+  private readonly zoneIndexes = new Map<string, Promise<ZoneIndex>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
   /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
@@ -32,12 +32,16 @@ export class PlaceNamer {
     return namePlace(point, await this.vehicleLocations(vehicleUid), this.geocoder);
   }
 
-  /** The zones of the vehicle's users, indexed once per batch (each user's locations read once per batch). */
-  zones(vehicleUid: number): Promise<ZoneIndex> {
-    let index = this.zoneIndexes.get(vehicleUid);
+  /**
+   * The zones of the vehicle's users, indexed once per batch: vehicles of the same users share the index (a fleet's
+   * vehicles usually have one user), so a batch builds it once however many of their vehicles it carries.
+   */
+  async zones(vehicleUid: number): Promise<ZoneIndex> {
+    const users = [...(await this.vehicleUsers(vehicleUid))].sort((a, b) => a - b).join();
+    let index = this.zoneIndexes.get(users);
     if (!index) {
       index = this.vehicleLocations(vehicleUid).then((locations) => new ZoneIndex(locations));
-      this.zoneIndexes.set(vehicleUid, index);
+      this.zoneIndexes.set(users, index);
     }
     return index;
   }
