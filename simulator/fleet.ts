@@ -1,8 +1,9 @@
 /** The demo fleet of `npm start` and the benchmarks' synthetic fleets, simulated day by day. */
-import { distanceKm, roundTo } from '../shared/domain/geo.ts';
+import { distanceKm, type LatLng, roundTo } from '../shared/domain/geo.ts';
 import { type PlanEvent, type SimulatedDay, type SimulatedRecord, type SimVehicle, simulateDay } from './day.ts';
 import { type PlaceName, placeNamed, places } from './places.ts';
 import { pick, prng, uniform } from './random.ts';
+import { along, road } from './roads.ts';
 
 const demoVehicles: Omit<SimVehicle, 'imei'>[] = [
   {
@@ -185,3 +186,36 @@ export function interleave(days: readonly SimulatedDay[]): SimulatedRecord[] {
 }
 
 const hhmm = (minute: number): string => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+/** A zone the demo seed saves beside its places: on a road the demo vehicles drive, so they pass through it. */
+export interface DemoZone {
+  description: string;
+  latitude: number;
+  longitude: number;
+  /** km */
+  radius: number;
+  speed: number;
+  no_go: 0 | 1;
+}
+
+/** The point `share` of the way along the road between two places. */
+function alongRoad(from: PlaceName, to: PlaceName, share: number): LatLng {
+  const route = road(placeNamed(from), placeNamed(to));
+  const targetM = route.lengthM * share;
+  const segment = Math.max(0, route.cumM.findIndex((m) => m >= targetM) - 1);
+  const point = along(route, segment, targetM);
+  return { lat: roundTo(point.lat, 5), lng: roundTo(point.lng, 5) };
+}
+
+/**
+ * The demo's speed-limited and no-go zones: a 40 km/h zone three quarters of the way from Sandton to the depot (the truck and the
+ * van drive it at road speed), and a no-go yard halfway between Kempton Park and Sandton (every vehicle crosses it).
+ */
+export function demoZones(): DemoZone[] {
+  const school = alongRoad('Client Sandton', 'Depot Midrand', 0.75);
+  const yard = alongRoad('Client Kempton Park', 'Client Sandton', 0.5);
+  return [
+    { description: 'School zone Kyalami', latitude: school.lat, longitude: school.lng, radius: 1, speed: 40, no_go: 0 },
+    { description: 'No-go yard Marlboro', latitude: yard.lat, longitude: yard.lng, radius: 0.3, speed: 0, no_go: 1 },
+  ];
+}

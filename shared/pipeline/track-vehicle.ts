@@ -6,8 +6,11 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
+import { eventIdOf } from '../domain/events/event.ts';
 import { type DetectedDrop, dropEvents } from '../domain/events/fuel-drops.ts';
-import { eventSettings } from '../domain/events/settings.ts';
+import { type EventSettings, eventSettings } from '../domain/events/settings.ts';
+import { initialZoneState, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
+import type { ZoneIndex } from '../domain/events/zone-index.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -19,7 +22,7 @@ import {
 } from '../domain/tracking/detector.ts';
 import type { Fault } from '../domain/tracking/faults.ts';
 import { byTime, hourOf } from '../domain/tracking/history.ts';
-import { historyFrom, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
+import { historyFrom, knownPoints, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
 import type { Trip } from '../domain/trip.ts';
@@ -28,10 +31,12 @@ import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
 import { listFuelDrops, type StoredDrop } from '../store/fuel-drops.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
+import { keys } from '../store/keys.ts';
 import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveRecordEntity } from '../store/vehicles.ts';
+import { listZoneFacts, zoneFactItem } from '../store/zone-facts.ts';
 import type { PlaceNamer } from './place-namer.ts';
 
 export interface VehicleOutcome {
@@ -71,15 +76,15 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const profile = profileOf(vehicle);
   const settings = detectionSettings(vehicle.detection);
 
-  const read = await readVehicle(tracked, earliest, profile);
-  const dropSettings = eventSettings(vehicle);
+  const [read, zones] = await Promise.all([readVehicle(tracked, earliest, profile), options.namer.zones(vehicle.vehicleUid)]);
+  const events = eventSettings(vehicle);
   // A retry whose first attempt stored its points in chunks but failed to commit finds them stored, not new; the live
   // record shows they were never committed, so it re-detects from them (a replay of a committed batch changes nothing).
   const uncommitted = live === undefined || arrived.some((position) => position.gps_datetime > live.gpsDatetime);
   const plan =
-    planDetection(read.history, arrived, profile, settings, options.reprocessFrom, dropSettings) ??
-    (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, dropSettings) : undefined);
-  if (!plan) return outcome;
+    planDetection(read.history, arrived, profile, settings, options.reprocessFrom, events) ??
+    (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, events) : undefined);
+  if (!plan) return { ...outcome, writeRequests: await settleZoneFacts(tracked, read, zones, settings, events) };
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
   const trips = await replaceTrips(
@@ -95,10 +100,13 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
+  const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings, events));
+  const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts);
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
     ...changedFacts(vehicle.vehicleUid, { before: read.drops, after: plan.run.drops }, dropEvents),
+    ...zoneChange.events,
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
@@ -113,10 +121,18 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
       : undefined;
 
   outcome.writeRequests += await putAll([
-    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
+    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalk.checkpoints.get(item.hour) })),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, ...drops, events: emitted.events };
+  const commit: DetectionCommit = {
+    vehicleUid: vehicle.vehicleUid,
+    track,
+    ...trips,
+    ...fills,
+    ...drops,
+    events: emitted.events,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
+  };
   const found = [
     trips.newTrips,
     trips.changedTrips,
@@ -126,6 +142,8 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     fills.removedFills,
     drops.savedDrops,
     drops.removedDrops,
+    zoneChange.put,
+    zoneChange.remove,
   ].some((list) => list.length > 0);
   if (found || emitted.events.length > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
@@ -147,6 +165,49 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   };
 }
 
+const zoneFactWrites = (vehicleUid: number, change: Pick<ZoneChange, 'put' | 'remove'>): DetectionCommit['zoneFacts'] => ({
+  put: change.put.map((fact) => zoneFactItem(vehicleUid, fact, eventIdOf(vehicleUid, fact.event))),
+  remove: change.remove.map((fact) => keys.zoneFact(vehicleUid, fact.decidedAt, eventIdOf(vehicleUid, fact.event))),
+});
+
+/**
+ * A batch without a new point: a replay, or the retry of a batch that failed after storing its points but before
+ * its commit. Its window is walked again and compared with the stored zone facts, so the retry emits what the failed
+ * commit did not, and a replay (nothing to change) writes nothing.
+ */
+async function settleZoneFacts(
+  tracked: TrackedVehicle,
+  read: Awaited<ReturnType<typeof readVehicle>>,
+  zones: ZoneIndex,
+  settings: DetectionSettings,
+  events: EventSettings,
+): Promise<number> {
+  const { vehicle, emission, storedTail } = tracked;
+  const walk = walkZones(read.zoneStart, knownPoints(read.history), zones, zoneSettingsOf(settings, events));
+  const change = zoneChanges(vehicle.vehicleUid, read.zoneFacts, walk.facts);
+  if (change.put.length === 0 && change.remove.length === 0) return 0;
+  const emitted = emitAll(vehicle, change.events, emission, new Date());
+  return commitDetection({
+    vehicleUid: vehicle.vehicleUid,
+    track: {
+      live: undefined,
+      tail: storedTail ?? null,
+      previousTail: storedTail,
+      ...(change.events.length > 0 ? { emission: { previous: emission, next: emitted.state } } : {}),
+    },
+    newTrips: [],
+    changedTrips: [],
+    removedTrips: [],
+    newFills: [],
+    changedFills: [],
+    removedFills: [],
+    savedDrops: [],
+    removedDrops: [],
+    events: emitted.events,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
+  });
+}
+
 /** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */
 function replacedTrips(stored: readonly Trip[], { newTrips, changedTrips, removedTrips }: Awaited<ReturnType<typeof replaceTrips>>) {
   const replaced = new Set([...changedTrips.map(({ trip }) => trip.tripUid), ...removedTrips.map(({ tripUid }) => tripUid)]);
@@ -164,14 +225,15 @@ async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVe
   const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
   const from = historyFrom(checkpoint?.hour);
   const span = replacedSpan(start, from);
-  const [stored, trips, fills, drops] = await Promise.all([
+  const [stored, trips, fills, drops, zoneFacts] = await Promise.all([
     readPositions(vehicle.vehicleUid, vehicle.imei, from),
     listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
     listFuelFills(vehicle.vehicleUid, span.fills, END),
     listFuelDrops(vehicle.vehicleUid, span.drops),
+    listZoneFacts(vehicle.vehicleUid, from),
   ]);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
-  return { history, span, trips, fills, drops };
+  return { history, span, trips, fills, drops, zoneStart: checkpoint?.zones ?? initialZoneState(), zoneFacts };
 }
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));

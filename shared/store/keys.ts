@@ -204,6 +204,12 @@ export const keys = {
   }),
   /** a vehicle's events emitted after `afterSk` (exclusive: `afterSk` is the last sort key answered) or from `since` */
   eventRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#EVENTS`, from }),
+  /** a standing zone or speeding fact, by the instant of the point that decided it: what re-detection from a checkpoint compares with */
+  zoneFact: (vehicleUid: number, decidedAt: string, eventId: string): Key => ({
+    pk: `VEHICLE#${vehicleUid}#ZONEFACTS`,
+    sk: `${decidedAt}#${eventId}`,
+  }),
+  zoneFactRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#ZONEFACTS`, from }),
   // webhooks
   /** under the owner's partition: another user's webhook_uid is simply not there */
   webhook: (userUid: number, webhookUid: number): Key => ({ pk: `USER#${userUid}`, sk: `WEBHOOK#${pad(webhookUid)}` }),

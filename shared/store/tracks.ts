@@ -16,7 +16,7 @@ import { dynamo, tableName } from './client.ts';
 import { eventItem } from './events.ts';
 import { fuelDropEntity, type StoredDrop } from './fuel-drops.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
-import { keys } from './keys.ts';
+import { type Key, keys } from './keys.ts';
 import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
 import { tripEntity } from './trips.ts';
 import { liveRecordEntity, vehicleEntity } from './vehicles.ts';
@@ -97,6 +97,8 @@ export interface DetectionCommit {
   removedDrops: string[];
   /** the events the detection decided, written with it so a batch that fails half-way emits nothing */
   events: FleetEvent[];
+  /** the standing zone facts found and those no longer found (shared/store/zone-facts.ts) */
+  zoneFacts?: { put: Item[]; remove: Key[] };
 }
 
 /** The most a transaction holds. */
@@ -164,6 +166,8 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     ...commit.events.map((event) => ({
       Put: { TableName: table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
     })),
+    ...(commit.zoneFacts?.remove ?? []).map((key) => ({ Delete: { TableName: table, Key: key } })),
+    ...(commit.zoneFacts?.put ?? []).map((item) => ({ Put: { TableName: table, Item: item } })),
     ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
   for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));

@@ -34,6 +34,9 @@ export interface VehicleHistory {
 export interface DetectionPlan {
   /** the points not in the history yet */
   fresh: Position[];
+  /** the history re-detection walks, oldest first: before the fresh points joined it (known) and after (points) */
+  known: Position[];
+  points: Position[];
   run: HourlyRun;
   /** the checkpoints to (re)write: from the hour of the earliest fresh point on */
   checkpoints: HourlyRun['checkpoints'];
@@ -62,6 +65,10 @@ export function replacedSpan(state: TrackState, from: string): { trips: string; 
     drops: earliest(from, dropSpanStart(state.fuelDrop)),
   };
 }
+
+/** The history re-detection walks before any new point joins it: the stored points and the tail from the checkpoint on, oldest first. */
+export const knownPoints = (history: VehicleHistory): Position[] =>
+  byTime([...history.stored, ...history.tail.filter((position) => position.gps_datetime >= historyFrom(history.checkpointHour))]);
 
 /**
  * The plan for the arrived points (oldest first, one per instant), or undefined when there is nothing to do:
@@ -99,6 +106,8 @@ export function planDetection(
   const tail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
   return {
     fresh,
+    known: knownPoints(history),
+    points,
     run,
     checkpoints,
     tail,
