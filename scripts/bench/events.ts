@@ -25,8 +25,10 @@ import type { Row } from './report.ts';
 const WCU_ZONES = [0, 50];
 const CPU_ZONES = [10, 1_000, 10_000];
 /** hours of the ingest fleet's day each CPU run sends (from 03:00: the fills and first drives) */
-const CPU_HOURS = 1;
-const LATENCY_SAMPLES = 40;
+const CPU_HOURS = 0.5;
+/** hours each WCU run sends (from 03:00) */
+const WCU_HOURS = 2;
+const LATENCY_SAMPLES = 30;
 const PUT_CONCURRENCY = 25;
 /** the area the simulated fleet drives in, with a margin */
 const AREA = { south: -26.2, north: -25.95, west: 27.98, east: 28.3 };
@@ -187,10 +189,11 @@ export async function benchEvents(apiUrl: string): Promise<Row[]> {
   let runNumber = 21;
   for (const zones of WCU_ZONES) {
     const { cpuMsPerPosition, ...figures } = await ingestRun(runNumber++, PRODUCTION_WINDOW_S, 0, {
+      hours: WCU_HOURS,
       prepareUser: (userUid) => seedZones(userUid, zoneDrafts(zones, zones)),
     });
     rows.push({
-      measure: 'WCU per position, production shape, in order',
+      measure: `WCU per position, production shape, ${WCU_HOURS} h in order`,
       'zones per user': zones,
       'WCU per position': figures['WCU per position'],
       'write requests per position': figures['write requests per position'],
@@ -223,7 +226,7 @@ export async function benchEvents(apiUrl: string): Promise<Row[]> {
 }
 
 export const eventsNotes = [
-  "WCU rows: 10 vehicles × 6 h of fleetDay at 30 s reporting, batches by 30 s arrival window (the ingest bench's production shape); " +
+  `WCU rows: 10 vehicles × ${WCU_HOURS} h of fleetDay at 30 s reporting, batches by 30 s arrival window (the ingest bench's production shape); ` +
     'the user holds the zones; trips, fills and their events are decided in both rows',
   `CPU rows: the same shape over ${CPU_HOURS} h; CPU is this process's user + system time per accepted position`,
   'latency: the arrival (ignition off inside a 0.3 km zone) is POSTed to /devices/osmand (the local sink batches for 200 ms), ' +

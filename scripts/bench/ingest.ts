@@ -121,6 +121,10 @@ async function withRetries(
 
 const hh = (hour: number): string => String(hour).padStart(2, '0');
 
+/** The end of a run's window: `hours` (perhaps a fraction) after FROM_HOUR. */
+const untilOf = (date: string, hours: number): string =>
+  new Date(Date.parse(`${date}T${hh(FROM_HOUR)}:00:00Z`) + hours * 3_600_000).toISOString();
+
 /** What a run may change: the hours it sends (from FROM_HOUR), and what it seeds for the fleet's user before it. */
 export interface IngestRunOptions {
   hours?: number;
@@ -141,7 +145,7 @@ export async function ingestRun(
     ...day,
     vehicle: { ...day.vehicle, imei: imeiOf(day.vehicle.imei) },
     records: day.records
-      .filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < `${date}T${hh(FROM_HOUR + hours)}`)
+      .filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < untilOf(date, hours))
       .map((record) => ({ ...record, imei: imeiOf(record.imei) })),
   }));
   const user = await createUser(`Bench fleet ${date}`, 0);
@@ -189,7 +193,7 @@ export async function ingestRun(
   }
   const seconds = (performance.now() - started) / 1000;
   const { user: userMicros, system: systemMicros } = process.cpuUsage(cpu);
-  const inWindow = (at: string) => at >= `${date}T${hh(FROM_HOUR)}` && at < `${date}T${hh(FROM_HOUR + hours)}`;
+  const inWindow = (at: string) => at >= `${date}T${hh(FROM_HOUR)}` && at < untilOf(date, hours);
   const truth = days.reduce(
     (sum, day) => ({
       trips: sum.trips + day.truth.trips.filter((trip) => inWindow(trip.stop)).length,

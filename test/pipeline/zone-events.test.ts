@@ -172,9 +172,9 @@ describe('zone and speeding events of a demo fleet day', () => {
       expect([...facts.keys()].sort()).toEqual([...expected.keys()].sort());
       for (const [key, times] of facts) {
         expect(times, key).toHaveLength((expected.get(key) as number[]).length);
-        times.forEach((at, n) =>
-          expect(Math.abs(at - ((expected.get(key) as number[])[n] as number)) / 1000, key).toBeLessThanOrEqual(SAMPLE_S),
-        );
+        times.forEach((at, n) => {
+          expect(Math.abs(at - ((expected.get(key) as number[])[n] as number)) / 1000, key).toBeLessThanOrEqual(SAMPLE_S);
+        });
       }
     });
   });
