@@ -121,7 +121,10 @@ async function eventsSince(apiUrl: string, key: string, vehicleUid: number, curs
   return answer;
 }
 
-/** Per sample a new vehicle drives into the zone: all but the arrival through the pipeline, then the arrival by OsmAnd, timed until getEvents shows an event it decided. */
+/**
+ * Per sample a new vehicle drives into the zone: all but the arrival through the pipeline, then the arrival by
+ * OsmAnd, timed until getEvents shows an event it decided.
+ */
 async function latency(apiUrl: string): Promise<{ p50: number; p99: number; types: string[] }> {
   const user = await createUser('Bench events latency', 0);
   const key = await createApiKey(user.userUid);
@@ -226,8 +229,8 @@ export async function benchEvents(apiUrl: string): Promise<Row[]> {
 }
 
 export const eventsNotes = [
-  `WCU rows: 10 vehicles × ${WCU_HOURS} h of fleetDay at 30 s reporting, batches by 30 s arrival window (the ingest bench's production shape); ` +
-    'the user holds the zones; trips, fills and their events are decided in both rows',
+  `WCU rows: 10 vehicles × ${WCU_HOURS} h of fleetDay at 30 s reporting, batches by 30 s arrival window ` +
+    "(the ingest bench's production shape); the user holds the zones; trips, fills and their events are decided in both rows",
   `CPU rows: the same shape over ${CPU_HOURS} h; CPU is this process's user + system time per accepted position`,
   'latency: the arrival (ignition off inside a 0.3 km zone) is POSTed to /devices/osmand (the local sink batches for 200 ms), ' +
     'then getEvents is polled every 10 ms with its cursor until an event stamped at the arrival appears',
