@@ -25,10 +25,10 @@ import type { Row } from './report.ts';
 const WCU_ZONES = [0, 50];
 const CPU_ZONES = [10, 1_000, 10_000];
 /** hours of the ingest fleet's day each CPU run sends (from 03:00: the fills and first drives) */
-const CPU_HOURS = 0.5;
+const CPU_HOURS = 0.25;
 /** hours each WCU run sends (from 03:00) */
-const WCU_HOURS = 2;
-const LATENCY_SAMPLES = 30;
+const WCU_HOURS = 1;
+const LATENCY_SAMPLES = 20;
 const PUT_CONCURRENCY = 25;
 /** the area the simulated fleet drives in, with a margin */
 const AREA = { south: -26.2, north: -25.95, west: 27.98, east: 28.3 };
