@@ -1,6 +1,6 @@
 /**
  * Demo data for `npm start`: one user (GMT+2), its API key, three vehicles, the places they visit as
- * saved locations (the depot a polygon), two drivers, expense types and slips, and yesterday simulated
+ * saved locations (the depot a polygon), a speed-limited and a no-go zone on their routes, two drivers, expense types and slips, and yesterday simulated
  * (up to now, never later) and run through the real positions pipeline, so trips, fills and live data are
  * what the code detected. Each vehicle parks overnight at its own base, so the live map shows all three.
  */
@@ -18,7 +18,7 @@ import { addOperator } from '../shared/store/operators.ts';
 import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
-import { demoFleetDay, interleave, places, recordsUntil } from '../simulator/index.ts';
+import { demoFleetDay, demoZones, interleave, places, recordsUntil } from '../simulator/index.ts';
 
 export interface DemoAccount {
   apiKey: string;
@@ -145,6 +145,8 @@ async function seedPlacesAndPeople(userUid: number): Promise<void> {
       }),
     );
   }
+  // zone and speeding events on the demo routes (docs/events.md)
+  for (const zone of demoZones()) await addUserLocation(userUid, newLocation(zone));
   for (const driver of demoDrivers) {
     await addOperator(userUid, {
       ...driver,

@@ -18,6 +18,8 @@
  *   npm run bench -- positions     getPositions over days of 1 s history: positions answered, p50 ms and the MB of history a call reads
  *   npm run bench -- webhooks      deliveries/s and event-to-delivery p50/p99 to a receiver on 127.0.0.1 through the local
  *                                  router and sender, alone and beside an endpoint that fails everything
+ *   npm run bench -- events        WCU per position at ingest's production shape with 0 and 50 zones per user, pipeline CPU
+ *                                  per position with 10, 1,000 and 10,000 zones, and a point's time to its event in getEvents
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -144,6 +146,14 @@ const benchmarks: Record<string, Benchmark> = {
     run: async () => {
       const { benchPipelineSizing, pipelineSizingNotes } = await import('./bench/cost.ts');
       return { rows: await benchPipelineSizing(), notes: pipelineSizingNotes };
+    },
+  },
+  events: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('events needs the local stack');
+      const { benchEvents, eventsNotes } = await import('./bench/events.ts');
+      return { rows: await benchEvents(stack.apiUrl), notes: eventsNotes };
     },
   },
 };

@@ -1,8 +1,9 @@
 /** The demo fleet of `npm start` and the benchmarks' synthetic fleets, simulated day by day. */
-import { distanceKm, roundTo } from '../shared/domain/geo.ts';
+import { distanceKm, type LatLng, roundTo } from '../shared/domain/geo.ts';
 import { type PlanEvent, type Reporting, type SimulatedDay, type SimulatedRecord, type SimVehicle, simulateDay } from './day.ts';
 import { type PlaceName, placeNamed, places } from './places.ts';
 import { pick, prng, uniform } from './random.ts';
+import { along, road } from './roads.ts';
 
 const demoVehicles: Omit<SimVehicle, 'imei'>[] = [
   {
@@ -98,6 +99,23 @@ export function demoFleetDay(date: string, imeis: readonly string[], seed: numbe
 /** How a device reports: every `everyS` seconds while the engine runs, with its GPS speed or without (parked as trackers do). */
 export const reportingAt = (everyS: number, withSpeed: boolean): Partial<Reporting> => ({ drivingIntervalS: everyS, withSpeed });
 
+/**
+ * The demo fleet's day with fuel stolen: the truck siphoned at the depot before dawn and again after its last
+ * drive, the van at its client before dawn, the bakkie at the depot after its drives. The truth lists each theft.
+ */
+export function demoTheftDay(date: string, imeis: readonly string[], seed: number): SimulatedDay[] {
+  const thefts: Array<{ before: PlanEvent[]; after: PlanEvent[] }> = [
+    { before: [{ kind: 'siphon', at: '01:30', litres: 40 }], after: [{ kind: 'siphon', at: '15:00', litres: 30 }] },
+    { before: [{ kind: 'siphon', at: '02:00', litres: 12 }], after: [] },
+    { before: [], after: [{ kind: 'siphon', at: '13:00', litres: 15 }] },
+  ];
+  return demoVehicles.slice(0, imeis.length).map((details, index) => {
+    const theft = thefts[index] as { before: PlanEvent[]; after: PlanEvent[] };
+    const plan = [...theft.before, ...(demoPlans[index] as PlanEvent[]), ...theft.after];
+    return simulateDay({ vehicle: { ...details, imei: imeis[index] as string }, date, plan, seed: seed * 31 + index });
+  });
+}
+
 /** The demo vehicles' odometers read their `odometerKm` at the start of this day. */
 const DEMO_ODOMETER_DATE = '2026-01-15';
 
@@ -171,3 +189,36 @@ export function interleave(days: readonly SimulatedDay[]): SimulatedRecord[] {
 }
 
 const hhmm = (minute: number): string => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+/** A zone the demo seed saves beside its places: on a road the demo vehicles drive, so they pass through it. */
+export interface DemoZone {
+  description: string;
+  latitude: number;
+  longitude: number;
+  /** km */
+  radius: number;
+  speed: number;
+  no_go: 0 | 1;
+}
+
+/** The point `share` of the way along the road between two places. */
+function alongRoad(from: PlaceName, to: PlaceName, share: number): LatLng {
+  const route = road(placeNamed(from), placeNamed(to));
+  const targetM = route.lengthM * share;
+  const segment = Math.max(0, route.cumM.findIndex((m) => m >= targetM) - 1);
+  const point = along(route, segment, targetM);
+  return { lat: roundTo(point.lat, 5), lng: roundTo(point.lng, 5) };
+}
+
+/**
+ * The demo's speed-limited and no-go zones: a 40 km/h zone three quarters of the way from Sandton to the depot (the truck and the
+ * van drive it at road speed), and a no-go yard halfway between Kempton Park and Sandton (every vehicle crosses it).
+ */
+export function demoZones(): DemoZone[] {
+  const school = alongRoad('Client Sandton', 'Depot Midrand', 0.75);
+  const yard = alongRoad('Client Kempton Park', 'Client Sandton', 0.5);
+  return [
+    { description: 'School zone Kyalami', latitude: school.lat, longitude: school.lng, radius: 1, speed: 40, no_go: 0 },
+    { description: 'No-go yard Marlboro', latitude: yard.lat, longitude: yard.lng, radius: 0.3, speed: 0, no_go: 1 },
+  ];
+}

@@ -19,9 +19,11 @@ const HOURS = 6;
 const REPORTING_S = 30;
 const LATE_SHARE = 0.1;
 
+export const PRODUCTION_WINDOW_S = REPORTING_S;
+
 const shapes = [
   /** the stack's batching window with 30 s reporting: about one position per vehicle per batch */
-  { shape: 'production (≈1 position per vehicle per batch)', windowS: REPORTING_S },
+  { shape: 'production (≈1 position per vehicle per batch)', windowS: PRODUCTION_WINDOW_S },
   { shape: '10 positions per vehicle per batch', windowS: 10 * REPORTING_S },
 ];
 
@@ -36,6 +38,7 @@ interface Usage {
 }
 
 const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
+let measuring = false;
 
 /** DynamoDB's item size: attribute names plus values (strings by UTF-8 length, numbers about 8 bytes, maps and lists nested). */
 function itemBytes(value: unknown): number {
@@ -49,8 +52,10 @@ function itemBytes(value: unknown): number {
   );
 }
 
-/** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes. */
-function measureCapacity(): void {
+/** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes (once per process). */
+export function measureCapacity(): void {
+  if (measuring) return;
+  measuring = true;
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
@@ -116,7 +121,23 @@ async function withRetries(
 
 const hh = (hour: number): string => String(hour).padStart(2, '0');
 
-async function run(runNumber: number, windowS: number, lateShare: number) {
+/** The end of a run's window: `hours` (perhaps a fraction) after FROM_HOUR. */
+const untilOf = (date: string, hours: number): string =>
+  new Date(Date.parse(`${date}T${hh(FROM_HOUR)}:00:00Z`) + hours * 3_600_000).toISOString();
+
+/** What a run may change: the hours it sends (from FROM_HOUR), and what it seeds for the fleet's user before it. */
+export interface IngestRunOptions {
+  hours?: number;
+  prepareUser?: (userUid: number) => Promise<void>;
+}
+
+/** One run: a new fleet and day through processPositions in the given batching window, with the figures of the table. */
+export async function ingestRun(
+  runNumber: number,
+  windowS: number,
+  lateShare: number,
+  { hours = HOURS, prepareUser }: IngestRunOptions = {},
+) {
   const date = `2026-10-${String(runNumber).padStart(2, '0')}`;
   // each run its own fleet (IMEIs) and day: the runs do not see each other's data
   const imeiOf = (imei: string) => imei.replace(/^35630704/, `3563${String(runNumber).padStart(4, '0')}`);
@@ -124,10 +145,11 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
     ...day,
     vehicle: { ...day.vehicle, imei: imeiOf(day.vehicle.imei) },
     records: day.records
-      .filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < `${date}T${hh(FROM_HOUR + HOURS)}`)
+      .filter((record) => record.gps_datetime >= `${date}T${hh(FROM_HOUR)}` && record.gps_datetime < untilOf(date, hours))
       .map((record) => ({ ...record, imei: imeiOf(record.imei) })),
   }));
   const user = await createUser(`Bench fleet ${date}`, 0);
+  await prepareUser?.(user.userUid);
   for (const { vehicle: simulated } of days) {
     const vehicle = await addVehicle({
       imei: simulated.imei,
@@ -154,6 +176,7 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
   const batches = batchesOf(interleave(days), windowS, lateShare);
   Object.assign(usage, { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 });
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let positions = 0;
   let trips = 0;
   let fills = 0;
@@ -169,7 +192,8 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
     fills += outcome.fills;
   }
   const seconds = (performance.now() - started) / 1000;
-  const inWindow = (at: string) => at >= `${date}T${hh(FROM_HOUR)}` && at < `${date}T${hh(FROM_HOUR + HOURS)}`;
+  const { user: userMicros, system: systemMicros } = process.cpuUsage(cpu);
+  const inWindow = (at: string) => at >= `${date}T${hh(FROM_HOUR)}` && at < untilOf(date, hours);
   const truth = days.reduce(
     (sum, day) => ({
       trips: sum.trips + day.truth.trips.filter((trip) => inWindow(trip.stop)).length,
@@ -188,6 +212,8 @@ async function run(runNumber: number, windowS: number, lateShare: number) {
     'history bytes per position': (usage.historyBytes / positions).toFixed(1),
     'trips (truth)': `${trips} (${truth.trips})`,
     'fills (truth)': `${fills} (${truth.fills})`,
+    /** this process's CPU (the pipeline and the SDK; DynamoDB Local runs in its own) */
+    cpuMsPerPosition: (userMicros + systemMicros) / 1000 / positions,
   };
 }
 
@@ -200,7 +226,8 @@ export async function benchIngest(): Promise<Row[]> {
       ['in order', 0],
       ['10 % 1-6 h late', LATE_SHARE],
     ] as const) {
-      rows.push({ shape, arrival, ...(await run(runNumber++, windowS, lateShare)) });
+      const { cpuMsPerPosition: _cpu, ...figures } = await ingestRun(runNumber++, windowS, lateShare);
+      rows.push({ shape, arrival, ...figures });
     }
   }
   return rows;

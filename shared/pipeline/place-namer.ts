@@ -1,3 +1,4 @@
+import { ZoneIndex } from '../domain/events/zone-index.ts';
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
 import { MAX_DRIVER_TAG_CHARS } from '../domain/tracking/position.ts';
@@ -18,6 +19,8 @@ export class PlaceNamer {
   private readonly geocoder = new Geocoder();
   private readonly users = new Map<number, Promise<number[]>>();
   private readonly locations = new Map<number, Promise<UserLocation[]>>();
+  private readonly userLocations = new Map<number, Promise<UserLocation[]>>();
+  private readonly zoneIndexes = new Map<string, Promise<ZoneIndex>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
   /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
@@ -26,12 +29,41 @@ export class PlaceNamer {
   }
 
   async placeName(vehicleUid: number, point: LatLng): Promise<string> {
+    return namePlace(point, await this.vehicleLocations(vehicleUid), this.geocoder);
+  }
+
+  /**
+   * The zones of the vehicle's users, indexed once per batch: vehicles of the same users share the index (a fleet's
+   * vehicles usually have one user), so a batch builds it once however many of their vehicles it carries.
+   */
+  async zones(vehicleUid: number): Promise<ZoneIndex> {
+    const users = [...(await this.vehicleUsers(vehicleUid))].sort((a, b) => a - b).join();
+    let index = this.zoneIndexes.get(users);
+    if (!index) {
+      index = this.vehicleLocations(vehicleUid).then((locations) => new ZoneIndex(locations));
+      this.zoneIndexes.set(users, index);
+    }
+    return index;
+  }
+
+  private vehicleLocations(vehicleUid: number): Promise<UserLocation[]> {
     let locations = this.locations.get(vehicleUid);
     if (!locations) {
-      locations = this.vehicleUsers(vehicleUid).then(async (users) => (await Promise.all(users.map(listUserLocations))).flat());
+      locations = this.vehicleUsers(vehicleUid).then(async (users) =>
+        (await Promise.all(users.map((user) => this.locationsOf(user)))).flat(),
+      );
       this.locations.set(vehicleUid, locations);
     }
-    return namePlace(point, await locations, this.geocoder);
+    return locations;
+  }
+
+  private locationsOf(userUid: number): Promise<UserLocation[]> {
+    let locations = this.userLocations.get(userUid);
+    if (!locations) {
+      locations = listUserLocations(userUid);
+      this.userLocations.set(userUid, locations);
+    }
+    return locations;
   }
 
   /**

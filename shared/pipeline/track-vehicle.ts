@@ -6,6 +6,11 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
+import { eventIdOf } from '../domain/events/event.ts';
+import { type DetectedDrop, dropEvents } from '../domain/events/fuel-drops.ts';
+import { type EventSettings, eventSettings } from '../domain/events/settings.ts';
+import { initialZoneState, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
+import type { ZoneIndex } from '../domain/events/zone-index.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -17,18 +22,21 @@ import {
 } from '../domain/tracking/detector.ts';
 import { type Fault, sameSecondFaults } from '../domain/tracking/faults.ts';
 import { hourOf } from '../domain/tracking/history.ts';
-import { historyFrom, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
+import { historyFrom, knownPoints, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { logger } from '../logger.ts';
 import { nextIds } from '../store/counters.ts';
+import { listFuelDrops, type StoredDrop } from '../store/fuel-drops.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
+import { keys } from '../store/keys.ts';
 import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveRecordEntity } from '../store/vehicles.ts';
+import { listZoneFacts, zoneFactItem } from '../store/zone-facts.ts';
 import type { PlaceNamer } from './place-namer.ts';
 
 export interface VehicleOutcome {
@@ -80,12 +88,18 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const profile = profileOf(vehicle);
   const settings = detectionSettings(vehicle.detection);
 
-  const read = await readVehicle(tracked, earliest, profile);
+  const [read, zones] = await Promise.all([readVehicle(tracked, earliest, profile), options.namer.zones(vehicle.vehicleUid)]);
   const { kept: arrived, elsewhere } = sameSecondFaults([...read.history.stored, ...read.history.tail], incomingByTime);
   outcome.sameSecond = elsewhere;
   if (elsewhere.length > 0) outcome.faults['same second'] = elsewhere.length;
-  const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
-  if (!plan) return outcome;
+  const events = eventSettings(vehicle);
+  // A retry whose first attempt stored its points in chunks but failed to commit finds them stored, not new; the live
+  // record shows they were never committed, so it re-detects from them (a replay of a committed batch changes nothing).
+  const uncommitted = live === undefined || arrived.some((position) => position.gps_datetime > live.gpsDatetime);
+  const plan =
+    planDetection(read.history, arrived, profile, settings, options.reprocessFrom, events) ??
+    (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, events) : undefined);
+  if (!plan) return { ...outcome, writeRequests: await settleZoneFacts(tracked, read, zones, settings, events) };
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
   const trips = await replaceTrips(
@@ -97,12 +111,17 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   );
   for (const trip of [...trips.newTrips, ...trips.changedTrips.map(({ trip }) => trip)]) tripUidByStart.set(trip.startTime, trip.tripUid);
   const fills = await replaceFills(vehicle, read.fills, plan.run.fills, tripUidByStart, settings, options.namer);
+  const drops = replaceDrops(vehicle.vehicleUid, read.drops, plan.run.drops);
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
+  const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings, events));
+  const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts);
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
+    ...changedFacts(vehicle.vehicleUid, { before: read.drops, after: plan.run.drops }, dropEvents),
+    ...zoneChange.events,
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
@@ -117,13 +136,30 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
       : undefined;
 
   outcome.writeRequests += await putAll([
-    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, item)),
+    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalk.checkpoints.get(item.hour) })),
     ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
   ]);
-  const commit: DetectionCommit = { vehicleUid: vehicle.vehicleUid, track, ...trips, ...fills, events: emitted.events };
-  const found = [trips.newTrips, trips.changedTrips, trips.removedTrips, fills.newFills, fills.changedFills, fills.removedFills].some(
-    (list) => list.length > 0,
-  );
+  const commit: DetectionCommit = {
+    vehicleUid: vehicle.vehicleUid,
+    track,
+    ...trips,
+    ...fills,
+    ...drops,
+    events: emitted.events,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
+  };
+  const found = [
+    trips.newTrips,
+    trips.changedTrips,
+    trips.removedTrips,
+    fills.newFills,
+    fills.changedFills,
+    fills.removedFills,
+    drops.savedDrops,
+    drops.removedDrops,
+    zoneChange.put,
+    zoneChange.remove,
+  ].some((list) => list.length > 0);
   if (found || emitted.events.length > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
 
@@ -144,6 +180,49 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   };
 }
 
+const zoneFactWrites = (vehicleUid: number, change: Pick<ZoneChange, 'put' | 'remove'>): DetectionCommit['zoneFacts'] => ({
+  put: change.put.map((fact) => zoneFactItem(vehicleUid, fact, eventIdOf(vehicleUid, fact.event))),
+  remove: change.remove.map((fact) => keys.zoneFact(vehicleUid, fact.decidedAt, eventIdOf(vehicleUid, fact.event))),
+});
+
+/**
+ * A batch without a new point: a replay, or the retry of a batch that failed after storing its points but before
+ * its commit. Its window is walked again and compared with the stored zone facts, so the retry emits what the failed
+ * commit did not, and a replay (nothing to change) writes nothing.
+ */
+async function settleZoneFacts(
+  tracked: TrackedVehicle,
+  read: Awaited<ReturnType<typeof readVehicle>>,
+  zones: ZoneIndex,
+  settings: DetectionSettings,
+  events: EventSettings,
+): Promise<number> {
+  const { vehicle, emission, storedTail } = tracked;
+  const walk = walkZones(read.zoneStart, knownPoints(read.history), zones, zoneSettingsOf(settings, events));
+  const change = zoneChanges(vehicle.vehicleUid, read.zoneFacts, walk.facts);
+  if (change.put.length === 0 && change.remove.length === 0) return 0;
+  const emitted = emitAll(vehicle, change.events, emission, new Date());
+  return commitDetection({
+    vehicleUid: vehicle.vehicleUid,
+    track: {
+      live: undefined,
+      tail: storedTail ?? null,
+      previousTail: storedTail,
+      ...(change.events.length > 0 ? { emission: { previous: emission, next: emitted.state } } : {}),
+    },
+    newTrips: [],
+    changedTrips: [],
+    removedTrips: [],
+    newFills: [],
+    changedFills: [],
+    removedFills: [],
+    savedDrops: [],
+    removedDrops: [],
+    events: emitted.events,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
+  });
+}
+
 /** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */
 function replacedTrips(stored: readonly Trip[], { newTrips, changedTrips, removedTrips }: Awaited<ReturnType<typeof replaceTrips>>) {
   const replaced = new Set([...changedTrips.map(({ trip }) => trip.tripUid), ...removedTrips.map(({ tripUid }) => tripUid)]);
@@ -161,13 +240,15 @@ async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVe
   const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
   const from = historyFrom(checkpoint?.hour);
   const span = replacedSpan(start, from);
-  const [stored, trips, fills] = await Promise.all([
+  const [stored, trips, fills, drops, zoneFacts] = await Promise.all([
     readPositions(vehicle.vehicleUid, vehicle.imei, from),
     listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
     listFuelFills(vehicle.vehicleUid, span.fills, END),
+    listFuelDrops(vehicle.vehicleUid, span.drops),
+    listZoneFacts(vehicle.vehicleUid, from),
   ]);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
-  return { history, span, trips, fills };
+  return { history, span, trips, fills, drops, zoneStart: checkpoint?.zones ?? initialZoneState(), zoneFacts };
 }
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));
@@ -283,6 +364,20 @@ async function replaceFills(
     changedFills: named.flatMap(({ stored, fill }) => (fill && stored ? [fill] : [])),
     removedFills: unpaired.filter((fill) => fill.slipUid === null).map((fill) => fill.eventUid),
     keptForSlip: unpaired.filter((fill) => fill.slipUid !== null).map((fill) => fill.eventUid),
+  };
+}
+
+const DROP_FIELDS = ['latitude', 'longitude', 'levelBefore', 'levelAfter', 'dropQty', 'moving'] as const;
+
+/** The drops re-detection found that are not stored as they are, and the stored ones it no longer finds (by their start). */
+function replaceDrops(vehicleUid: number, stored: readonly StoredDrop[], found: readonly DetectedDrop[]) {
+  const storedAt = new Map(stored.map((drop) => [drop.at, drop]));
+  const foundAt = new Set(found.map((drop) => drop.at));
+  const same = (drop: DetectedDrop, before: StoredDrop | undefined) =>
+    before !== undefined && DROP_FIELDS.every((field) => drop[field] === before[field]);
+  return {
+    savedDrops: found.filter((drop) => !same(drop, storedAt.get(drop.at))).map((drop) => ({ ...drop, vehicleUid })),
+    removedDrops: stored.filter((drop) => !foundAt.has(drop.at)).map((drop) => drop.at),
   };
 }
 

@@ -77,6 +77,9 @@ export const keys = {
     from: `TRIP#${from}`,
     to: `TRIP#${to}~`,
   }),
+  /** a detected fuel drop (fuel.dropped), by the start of the level's fall: what re-detection compares with */
+  fuelDrop: (vehicleUid: number, at: string): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: `FUELDROP#${at}` }),
+  fuelDropRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}`, from: `FUELDROP#${from}`, to: 'FUELDROP#~' }),
 
   expenseType: (userUid: number, type: number): Key => ({ pk: `USER#${userUid}`, sk: `EXPTYPE#${pad(type)}` }),
   expenseTypeRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'EXPTYPE#' }),
@@ -204,6 +207,12 @@ export const keys = {
   eventByIdRange: (eventId: string): Range => ({ index: 'gsi1', pk: `EVENT#${eventId}` }),
   /** a vehicle's events emitted after `afterSk` (exclusive: `afterSk` is the last sort key answered) or from `since` */
   eventRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#EVENTS`, from }),
+  /** a standing zone or speeding fact, by the instant of the point that decided it: what re-detection from a checkpoint compares with */
+  zoneFact: (vehicleUid: number, decidedAt: string, eventId: string): Key => ({
+    pk: `VEHICLE#${vehicleUid}#ZONEFACTS`,
+    sk: `${decidedAt}#${eventId}`,
+  }),
+  zoneFactRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#ZONEFACTS`, from }),
   // webhooks
   /** under the owner's partition: another user's webhook_uid is simply not there */
   webhook: (userUid: number, webhookUid: number): Key => ({ pk: `USER#${userUid}`, sk: `WEBHOOK#${pad(webhookUid)}` }),

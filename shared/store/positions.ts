@@ -4,6 +4,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import type { ZoneState } from '../domain/events/zone-events.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
 import { byTime, decodeChunk, hourStart, type PositionChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
@@ -16,6 +17,8 @@ export interface Checkpoint {
   /** `yyyy-mm-ddThh`: the state is the detector's before the first point of this hour */
   hour: string;
   state: TrackState;
+  /** the zone events' walk state then (absent on checkpoints written before zone events) */
+  zones?: ZoneState;
 }
 
 /** Seconds since the epoch at which DynamoDB's TTL removes history about `at`. */
@@ -34,6 +37,7 @@ const pointsOfChunk = (item: Item, imei = ''): Position[] => decodeChunk(imei, S
 export const checkpointItem = (vehicleUid: number, checkpoint: Checkpoint): Item => ({
   ...keys.checkpoint(vehicleUid, checkpoint.hour),
   state: checkpoint.state,
+  ...(checkpoint.zones ? { zone_state: JSON.stringify(checkpoint.zones) } : {}),
   [tableDefinition.ttlAttribute]: expiresAfter(hourStart(checkpoint.hour)),
 });
 
@@ -49,7 +53,9 @@ export async function putAll(items: readonly Item[]): Promise<number> {
 /** The latest checkpoint at or before an hour: one Query. */
 export async function findCheckpoint(vehicleUid: number, hour: string): Promise<Checkpoint | undefined> {
   const [item] = await queryRange(keys.checkpointRange(vehicleUid, hour), { ScanIndexForward: false, Limit: 1 });
-  return item ? { hour: String(item.sk), state: item.state as TrackState } : undefined;
+  if (!item) return undefined;
+  const zones = typeof item.zone_state === 'string' ? (JSON.parse(item.zone_state) as ZoneState) : undefined;
+  return { hour: String(item.sk), state: item.state as TrackState, ...(zones ? { zones } : {}) };
 }
 
 /**

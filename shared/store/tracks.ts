@@ -14,8 +14,9 @@ import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
 import { eventItem } from './events.ts';
+import { fuelDropEntity, type StoredDrop } from './fuel-drops.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
-import { keys } from './keys.ts';
+import { type Key, keys } from './keys.ts';
 import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
 import { tripEntity } from './trips.ts';
 import { liveRecordEntity, vehicleEntity } from './vehicles.ts';
@@ -91,8 +92,13 @@ export interface DetectionCommit {
   /** fills re-detected with other figures; the slip_uid read is kept and must still be the stored one */
   changedFills: FuelFill[];
   removedFills: number[];
+  /** fuel drops found anew or with other figures, and the starts of those re-detection no longer finds */
+  savedDrops: StoredDrop[];
+  removedDrops: string[];
   /** the events the detection decided, written with it so a batch that fails half-way emits nothing */
   events: FleetEvent[];
+  /** the standing zone facts found and those no longer found (shared/store/zone-facts.ts) */
+  zoneFacts?: { put: Item[]; remove: Key[] };
 }
 
 /** The most a transaction holds. */
@@ -155,9 +161,13 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     ...commit.newFills.map((fill) => ({
       Put: { TableName: table, Item: fuelFillEntity.toItem(fill), ConditionExpression: 'attribute_not_exists(pk)' },
     })),
+    ...commit.removedDrops.map((at) => ({ Delete: { TableName: table, Key: keys.fuelDrop(commit.vehicleUid, at) } })),
+    ...commit.savedDrops.map((drop) => ({ Put: { TableName: table, Item: fuelDropEntity.toItem(drop) } })),
     ...commit.events.map((event) => ({
       Put: { TableName: table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
     })),
+    ...(commit.zoneFacts?.remove ?? []).map((key) => ({ Delete: { TableName: table, Key: key } })),
+    ...(commit.zoneFacts?.put ?? []).map((item) => ({ Put: { TableName: table, Item: item } })),
     ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
   for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));

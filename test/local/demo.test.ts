@@ -82,4 +82,14 @@ describe('the npm start demo account', () => {
       expect(String(point.lng)).toMatch(/^-?\d+\.\d{1,7}$/);
     }
   });
+
+  it('shows every zone, speeding, trip and fill event type in getEvents', async () => {
+    // Act
+    const demo = await seedDemo(join(dir, 'demo.json'));
+    const feed = await emulator.api.get('getEvents', { api_key: demo.apiKey, limit: 1000 });
+    // Assess
+    const types = new Set((feed.body.events as { type: string }[]).map((event) => event.type));
+    const expected = ['geofence.entered', 'geofence.exited', 'no_go.entered', 'no_go.exited', 'speeding.started', 'speeding.ended'];
+    expect([...types]).toEqual(expect.arrayContaining([...expected, 'trip.started', 'trip.completed', 'fuel.filled']));
+  });
 });

@@ -153,6 +153,8 @@ export async function commitDetected(
     removedFills: [],
     newTrips: [],
     newFills: [],
+    savedDrops: [],
+    removedDrops: [],
     events: [],
     ...found,
   });

@@ -37,8 +37,14 @@ export interface Delivered {
  * Delivers the batches in turn to a new user's vehicles (one per day). Each record arrives when it is sent: its own
  * received_at (a clock glitch keeps the true one), else just after the newest point sent so far, as a live stream's.
  */
-export async function deliverDays(days: readonly SimulatedDay[], batches: ReadonlyArray<Batch<DeliveredRecord>>): Promise<Delivered> {
+export async function deliverDays(
+  days: readonly SimulatedDay[],
+  batches: ReadonlyArray<Batch<DeliveredRecord>>,
+  /** what the user has before the first point arrives (its zones) */
+  prepare?: (user: TestUser) => Promise<unknown>,
+): Promise<Delivered> {
   const user = await givenUser();
+  await prepare?.(user);
   const vehicles = await Promise.all(
     days.map(({ vehicle }) =>
       givenVehicle(user, {
@@ -92,7 +98,7 @@ const instant = (text: string): number => Date.parse(text.includes('T') ? text :
 const relativeError = (measured: number, truth: number): number => Math.abs(measured - truth) / truth;
 
 /** The interval between the records around a true moment: no detector can place the moment closer than that. */
-function sampleIntervalAt(records: readonly SimulatedRecord[], at: string): number {
+export function sampleIntervalAt(records: readonly SimulatedRecord[], at: string): number {
   const next = records.findIndex((record) => instant(record.gps_datetime) >= instant(at));
   const after = records[next] as SimulatedRecord;
   const before = after.gps_datetime === at ? after : (records[Math.max(0, next - 1)] as SimulatedRecord);

@@ -4,6 +4,7 @@
  * checkpoints and history to write, what the tail becomes, which point the live record shows and which faults the
  * batch brought. Pure: shared/pipeline/track-vehicle.ts reads before it and writes after it.
  */
+import { dropSpanStart, type FuelDropSettings } from '../events/fuel-drops.ts';
 import type { TrackState, VehicleProfile } from './detector.ts';
 import { type Fault, secondOf } from './faults.ts';
 import { byTime, chunksOf, encodePoints, hourOf, type PositionChunk } from './history.ts';
@@ -33,6 +34,9 @@ export interface VehicleHistory {
 export interface DetectionPlan {
   /** the points not in the history yet */
   fresh: Position[];
+  /** the history re-detection walks, oldest first: before the fresh points joined it (known) and after (points) */
+  known: Position[];
+  points: Position[];
   run: HourlyRun;
   /** the checkpoints to (re)write: from the hour of the earliest fresh point on */
   checkpoints: HourlyRun['checkpoints'];
@@ -51,15 +55,20 @@ export const historyFrom = (checkpointHour: string | undefined): string => check
 
 /**
  * Where the trips and fills found after a checkpoint may begin: a trip open at the checkpoint, or about to open
- * from a stop or an ignition that came on before it; a fill rising from a level read before it.
+ * from a stop or an ignition that came on before it; a fill rising, or a fuel drop falling, from a level read before it.
  */
-export function replacedSpan(state: TrackState, from: string): { trips: string; fills: string } {
+export function replacedSpan(state: TrackState, from: string): { trips: string; fills: string; drops: string } {
   const earliest = (...instants: Array<string | undefined>) => instants.filter((at): at is string => at !== undefined).sort()[0] as string;
   return {
     trips: earliest(from, state.trip?.start.at, state.stop?.at, state.ignitionOnAt?.at),
     fills: earliest(from, state.parked?.before.at, state.parked?.rise?.before.at),
+    drops: earliest(from, dropSpanStart(state.fuelDrop)),
   };
 }
+
+/** The history re-detection walks before any new point joins it: the stored points and the tail from the checkpoint on, oldest first. */
+export const knownPoints = (history: VehicleHistory): Position[] =>
+  byTime([...history.stored, ...history.tail.filter((position) => position.gps_datetime >= historyFrom(history.checkpointHour))]);
 
 /**
  * The plan for the arrived points (oldest first, one per instant), or undefined when there is nothing to do:
@@ -71,6 +80,7 @@ export function planDetection(
   profile: VehicleProfile,
   settings: DetectionSettings,
   reprocessFrom?: string,
+  dropSettings?: FuelDropSettings,
 ): DetectionPlan | undefined {
   const from = historyFrom(history.checkpointHour);
   const known = [...history.stored, ...history.tail.filter((position) => position.gps_datetime >= from)];
@@ -80,7 +90,7 @@ export function planDetection(
   const points = byTime([...known, ...fresh]);
   if (points.length === 0) return undefined;
 
-  const run = detectByHour(history.start, points, profile, settings);
+  const run = detectByHour(history.start, points, profile, settings, dropSettings);
   const rewriteFrom = hourOf(reprocessFrom ?? (fresh[0] as Position).gps_datetime);
   const checkpoints = run.checkpoints.filter(({ hour }) => hour !== history.checkpointHour && hour >= rewriteFrom);
 
@@ -96,6 +106,8 @@ export function planDetection(
   const tail = tailHour && !flush ? { hour: tailHour, points: tailPoints } : null;
   return {
     fresh,
+    known: knownPoints(history),
+    points,
     run,
     checkpoints,
     tail,
