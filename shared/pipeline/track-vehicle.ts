@@ -6,11 +6,13 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
+import { firstQuietCheck, offlineAfterSOf, onlineEvent } from '../domain/events/quiet-events.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
   type DetectedFill,
   type DetectedTrip,
+  endSilentTrip,
   initialTrackState,
   type TrackState,
   type VehicleProfile,
@@ -50,6 +52,8 @@ export interface TrackOptions {
   namer: PlaceNamer;
   /** re-detect from this instant even without new points (npm run admin -- reprocess) */
   reprocessFrom?: string;
+  /** the vehicle has been silent longer than the gap rule: its open trip ends as the gap will end it (quiet-vehicles.ts) */
+  closeSilentTrip?: boolean;
 }
 
 const END = '9999';
@@ -71,6 +75,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const read = await readVehicle(tracked, earliest, profile);
   const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
   if (!plan) return outcome;
+  if (options.closeSilentTrip) plan.run.trips.push(...endSilentTrip(plan.run.state, settings).trips);
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
   const trips = await replaceTrips(
@@ -85,19 +90,23 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
+  // New points taken: the quiet-vehicles check watches the vehicle from now on, and a vehicle that was offline is back.
+  const taken = plan.fresh.length > 0 ? tookPoints(tracked, options.receivedAt, settings) : undefined;
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
+    ...(taken?.back && tracked.quiet.takenAt ? [onlineEvent(tracked.quiet.takenAt, taken.at, plan.newest)] : []),
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
   const track: TrackUpdate | undefined =
-    liveChanged || plan.tailChanged || emission
+    liveChanged || plan.tailChanged || emission || taken
       ? {
           live: liveChanged ? liveNow : undefined,
           tail: liveChanged || plan.tailChanged ? plan.tail : (storedTail ?? null),
           previousTail: storedTail,
           ...(emission ? { emission } : {}),
+          ...(taken ? { taken } : {}),
         }
       : undefined;
 
@@ -127,6 +136,13 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     keptForSlip: fills.keptForSlip.length,
     faults: plan.faults,
   };
+}
+
+/** The track item's note of points taken now (the service's clock): when the quiet-vehicles check may look first. */
+function tookPoints({ vehicle, quiet }: TrackedVehicle, receivedAt: Date, settings: DetectionSettings): NonNullable<TrackUpdate['taken']> {
+  const at = receivedAt.toISOString();
+  const checkFrom = firstQuietCheck(at, { offlineAfterS: offlineAfterSOf(vehicle.detection), maxGapS: settings.maxGapS });
+  return { at, checkFrom, back: quiet.offlineAt !== null };
 }
 
 /** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */
