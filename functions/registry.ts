@@ -117,6 +117,21 @@ export const streamConsumers = [
   { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
 ] as const satisfies readonly StreamConsumer[];
 
+/** Functions a schedule runs (EventBridge in AWS, a timer under `npm start`); same folder layout, own event shape. */
+export interface ScheduledFunction {
+  readonly name: string;
+  readonly summary: string;
+  readonly everyMinutes: number;
+}
+
+export const scheduledFunctions = [
+  {
+    name: 'checkQuietVehicles',
+    summary: 'Every minute: vehicles silent past the gap rule get their open trip closed, past offlineAfterS device.offline',
+    everyMinutes: 1,
+  },
+] as const satisfies readonly ScheduledFunction[];
+
 /** HTTP entry points devices call directly, outside /api/ (docs/devices.md); same folder layout as operations. */
 export const deviceEndpoints = [osmandPositions, traccarPositions] as const satisfies readonly DeviceEndpointDeclaration[];
 

@@ -21,6 +21,7 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
+import { QuietVehicles } from './quiet-vehicles.ts';
 import { TeltonikaService } from './teltonika-service.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
@@ -134,6 +135,7 @@ export class FleetTrackingStack extends Stack {
       description: 'Fleet tracking: the positions pipeline and the device entry points (HTTP and Teltonika)',
     });
     const pipeline = new PositionsPipeline(positions, 'Pipeline', { table, bucket });
+    new QuietVehicles(positions, 'QuietVehicles', { table, bucket });
     const teltonika = new TeltonikaService(positions, 'Teltonika', { stream: pipeline.stream, table });
     const devices = new DeviceEndpoints(positions, 'Devices', { api, table, bucket, stream: pipeline.stream });
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Fleet tracking: alarms, their topic and the dashboard' });

@@ -5,6 +5,7 @@ import { findVehicleByImei } from '../shared/store/vehicles.ts';
 import { startApiEmulator } from './api-emulator.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { freePort } from './ports.ts';
+import { startQuietCheckTimer } from './quiet-check-timer.ts';
 import { startS3Local } from './s3-local.ts';
 import { ensureTable } from './table.ts';
 
@@ -19,6 +20,8 @@ export interface LocalStackOptions {
   s3Dir: string;
   tableName: string;
   bucketName: string;
+  /** run the quiet-vehicles check this often, as its schedule does in AWS (npm start only: tests run it themselves) */
+  quietCheckIntervalS?: number;
 }
 
 export interface LocalStack {
@@ -64,12 +67,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             throw error;
           },
         );
+  const quietCheck = options.quietCheckIntervalS ? startQuietCheckTimer(options.quietCheckIntervalS) : undefined;
   return {
     apiUrl: api.url,
     dynamoEndpoint: dynamo.endpoint,
     s3Endpoint: s3.endpoint,
     deviceTcpPort: teltonika?.port,
     async stop() {
+      quietCheck?.stop();
       await teltonika?.close();
       await api.close();
       await Promise.allSettled([s3.stop(), dynamo.stop()]);

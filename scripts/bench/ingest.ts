@@ -10,6 +10,7 @@ import { dynamo } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave, prng, type SimulatedRecord } from '../../simulator/index.ts';
+import { itemBytes } from '../../test/support/item-size.ts';
 import type { Row } from './report.ts';
 
 const VEHICLES = 10;
@@ -36,18 +37,6 @@ interface Usage {
 }
 
 const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
-
-/** DynamoDB's item size: attribute names plus values (strings by UTF-8 length, numbers about 8 bytes, maps and lists nested). */
-function itemBytes(value: unknown): number {
-  if (typeof value === 'string') return Buffer.byteLength(value);
-  if (typeof value === 'number') return 8;
-  if (typeof value === 'boolean' || value === null || value === undefined) return 1;
-  if (Array.isArray(value)) return 3 + value.reduce((sum: number, item) => sum + 1 + itemBytes(item), 0);
-  return (
-    3 +
-    Object.entries(value as Record<string, unknown>).reduce((sum, [name, item]) => sum + Buffer.byteLength(name) + 1 + itemBytes(item), 0)
-  );
-}
 
 /** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes. */
 function measureCapacity(): void {

@@ -1,0 +1,92 @@
+/**
+ * The seven real enviroCar drives (test/fixtures/envirocar-drives.json) and a truth computed from their points by a
+ * rule of its own, for the detector's tests, the pipeline's and `npm run bench -- tracks`. Contains enviroCar data,
+ * available under the Open Database License (ODbL) 1.0.
+ */
+import { readFileSync } from 'node:fs';
+import { distanceKm } from '../../shared/domain/geo.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
+
+/** Real drives have no ignition wire: trips come from movement. */
+export const settings = detectionSettings({ useIgnition: false });
+
+export interface Fix {
+  at: number;
+  lat: number;
+  lng: number;
+  speed: number | null;
+}
+
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/envirocar-drives.json', import.meta.url), 'utf8')) as {
+  drives: Record<string, Array<[string, number, number, number | null]>>;
+};
+export const drives = Object.entries(fixture.drives).map(([name, rows]) => ({
+  name,
+  fixes: rows.map(([at, lng, lat, speed]): Fix => ({ at: Date.parse(at), lat, lng, speed })),
+}));
+
+const between = (a: number | null, b: number | null, share: number) => (a === null || b === null ? a : a + (b - a) * share);
+
+/** Every everyS seconds: the recorded fix then (slower), or one on the straight line between two fixes (faster). */
+export function atRate(fixes: readonly Fix[], everyS: number): Fix[] {
+  const first = fixes[0] as Fix;
+  const last = fixes.at(-1) as Fix;
+  const out: Fix[] = [];
+  let i = 0;
+  for (let t = first.at; t <= last.at; t += everyS * 1000) {
+    while ((fixes[i + 1] as Fix | undefined) && (fixes[i + 1] as Fix).at <= t) i++;
+    const a = fixes[i] as Fix;
+    const b = fixes[i + 1] ?? a;
+    const share = b.at === a.at ? 0 : (t - a.at) / (b.at - a.at);
+    out.push({
+      at: t,
+      lat: a.lat + (b.lat - a.lat) * share,
+      lng: a.lng + (b.lng - a.lng) * share,
+      speed: between(a.speed, b.speed, share),
+    });
+  }
+  return out;
+}
+
+/**
+ * The truth, by its own rule: a stop is a run of fixes within the stop radius of its first for at least the stop
+ * time; the distance is the path, less steps slower than a walking pace (jitter).
+ */
+export function truthOf(fixes: readonly Fix[]): { distanceKm: number; trips: number } {
+  const stopped = fixes.map(() => false);
+  for (let i = 0; i < fixes.length; i++) {
+    let j = i;
+    while (j + 1 < fixes.length && distanceKm(fixes[i] as Fix, fixes[j + 1] as Fix) < settings.stopRadiusKm) j++;
+    if (((fixes[j] as Fix).at - (fixes[i] as Fix).at) / 1000 >= settings.stopDwellS) for (let k = i; k <= j; k++) stopped[k] = true;
+  }
+  let total = 0;
+  let trips = 0;
+  let legKm = 0;
+  for (let i = 1; i < fixes.length; i++) {
+    const a = fixes[i - 1] as Fix;
+    const b = fixes[i] as Fix;
+    const km = distanceKm(a, b);
+    if (km / ((b.at - a.at) / 3_600_000) >= 3) legKm += km;
+    if (stopped[i] || i === fixes.length - 1) {
+      if (legKm >= settings.minTripDistanceKm) trips++;
+      total += legKm;
+      legKm = 0;
+    }
+  }
+  return { distanceKm: total, trips };
+}
+
+/** A day of 1 Hz points: the longest real drive at 1 Hz, parked an hour with jitter after each time it is driven, for 24 hours. */
+export function dayAt1Hz(start = '2026-11-01T00:00:00Z'): Fix[] {
+  const drive = atRate((drives.find(({ name }) => name.startsWith('opel')) as (typeof drives)[number]).fixes, 1);
+  const day: Fix[] = [];
+  let t = Date.parse(start);
+  while (day.length < 86_400) {
+    const from = t;
+    for (const fix of drive) day.push({ ...fix, at: from + (fix.at - (drive[0] as Fix).at) });
+    t = (day.at(-1) as Fix).at + 1000;
+    const end = day.at(-1) as Fix;
+    for (let s = 0; s < 3600; s++, t += 1000) day.push({ ...end, at: t, lat: end.lat + Math.sin(s) * 0.00005, speed: 0 });
+  }
+  return day.slice(0, 86_400);
+}
