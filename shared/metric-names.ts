@@ -51,6 +51,8 @@ export const faultMetricNames = {
   'zero fix': 'PositionsZeroFix',
   'invalid fix': 'PositionsInvalidFix',
   'speed jump': 'PositionsSpeedJump',
+  'same second': 'PositionsSameSecond',
+  'stale fix': 'PositionsStaleFix',
   'fuel dropout': 'FuelDropouts',
   'odometer reset': 'OdometerResets',
   'odometer jump': 'OdometerJumps',

@@ -127,6 +127,8 @@ export async function processPositions(
     outcome.fillsKeptForSlip += found.keptForSlip;
     outcome.writeRequests += found.writeRequests;
     for (const [fault, count] of Object.entries(found.faults)) faults[fault as Fault] = (faults[fault as Fault] ?? 0) + count;
+    const sameSecond = new Set(found.sameSecond);
+    for (const entry of entries) if (sameSecond.has(entry.position)) rejected.push({ id: entry.id, reason: 'same second' });
   };
   await Promise.all(
     [...byImei].map(async ([imei, entries]) => {

@@ -17,8 +17,8 @@ import {
   type TrackState,
   type VehicleProfile,
 } from '../domain/tracking/detector.ts';
-import type { Fault } from '../domain/tracking/faults.ts';
-import { byTime, hourOf } from '../domain/tracking/history.ts';
+import { type Fault, sameSecondFaults } from '../domain/tracking/faults.ts';
+import { hourOf } from '../domain/tracking/history.ts';
 import { historyFrom, planDetection, replacedSpan, type VehicleHistory } from '../domain/tracking/plan.ts';
 import type { Position } from '../domain/tracking/position.ts';
 import { type DetectionSettings, detectionSettings } from '../domain/tracking/settings.ts';
@@ -45,6 +45,8 @@ export interface VehicleOutcome {
   writeRequests: number;
   /** points and readings of this batch detection did not count, per fault class (a dropout counts when its return arrives) */
   faults: Partial<Record<Fault, number>>;
+  /** arrived points set aside: a second fix of an instant already taken, at another place */
+  sameSecond: Position[];
 }
 
 export interface TrackOptions {
@@ -64,15 +66,28 @@ const END = '9999';
  * with the trips and fills when they changed, so a batch that fails half-way finds its points still new when retried.
  */
 export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
-  const outcome: VehicleOutcome = { trips: 0, fills: 0, changed: 0, removed: 0, keptForSlip: 0, writeRequests: 0, faults: {} };
+  const outcome: VehicleOutcome = {
+    trips: 0,
+    fills: 0,
+    changed: 0,
+    removed: 0,
+    keptForSlip: 0,
+    writeRequests: 0,
+    faults: {},
+    sameSecond: [],
+  };
   const { vehicle, live, storedTail } = tracked;
-  const arrived = byTime(incoming);
-  const earliest = options.reprocessFrom ?? arrived[0]?.gps_datetime;
+  // in arrival order within an instant: the first fix of a second is the one kept
+  const incomingByTime = [...incoming].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
+  const earliest = options.reprocessFrom ?? incomingByTime[0]?.gps_datetime;
   if (earliest === undefined) return outcome;
   const profile = profileOf(vehicle);
   const settings = detectionSettings(vehicle.detection);
 
   const read = await readVehicle(tracked, earliest, profile);
+  const { kept: arrived, elsewhere } = sameSecondFaults([...read.history.stored, ...read.history.tail], incomingByTime);
+  outcome.sameSecond = elsewhere;
+  if (elsewhere.length > 0) outcome.faults['same second'] = elsewhere.length;
   const plan = planDetection(read.history, arrived, profile, settings, options.reprocessFrom);
   if (!plan) return outcome;
   if (options.closeSilentTrip) plan.run.trips.push(...endSilentTrip(plan.run.state, settings).trips);
@@ -134,7 +149,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     changed: trips.changedTrips.length + fills.changedFills.length,
     removed: trips.removedTrips.length + fills.removedFills.length,
     keptForSlip: fills.keptForSlip.length,
-    faults: plan.faults,
+    faults: { ...outcome.faults, ...plan.faults },
   };
 }
 

@@ -1,29 +1,20 @@
 /**
  * Real recorded drives through the detector, with and without speed, at their own rate and others, against a truth
- * computed here by a rule of its own. Contains enviroCar data, available under the Open Database License (ODbL) 1.0
- * (test/fixtures/envirocar-drives.json).
+ * computed by a rule of its own (test/support/real-drives.ts). Contains enviroCar data, available under the Open
+ * Database License (ODbL) 1.0 (test/fixtures/envirocar-drives.json).
  */
 import { describe, expect, it } from 'vitest';
 import { detect, initialTrackState, type TrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
-import { aPositionRecord, positionOf } from '../support/position-builders.ts';
-import { atRate, dayAt1Hz, drives, type Fix, settings, truthOf } from '../support/real-drives.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import { positionOf } from '../support/position-builders.ts';
+import { atRate, dayAt1Hz, realDrives as drives, type Fix, recordsOf, truthOf } from '../support/real-drives.ts';
 
 const DISTANCE_TOLERANCE = 0.02;
 const IMEI = '356307042441013';
+const settings = detectionSettings({ useIgnition: false });
 const profile: VehicleProfile = { odometerAtStartKm: 0, startHours: null, fuelCapacity: null, fuelFactor: 1 };
 
-const positionsOf = (fixes: readonly Fix[], withSpeed: boolean) =>
-  fixes.map((fix) =>
-    positionOf(
-      aPositionRecord(IMEI, new Date(fix.at).toISOString(), {
-        latitude: fix.lat,
-        longitude: fix.lng,
-        speed: withSpeed ? fix.speed : null,
-        ignition: null,
-        fuel_raw: null,
-      }),
-    ),
-  );
+const positionsOf = (fixes: readonly Fix[], withSpeed: boolean) => recordsOf(IMEI, fixes, withSpeed).map(positionOf);
 
 function detected(fixes: readonly Fix[], withSpeed: boolean) {
   const positions = positionsOf(fixes, withSpeed);

@@ -9,8 +9,8 @@ import { keys } from '../../shared/store/keys.ts';
 import { batchGet, type Item, queryRange } from '../../shared/store/requests.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { itemBytes } from '../support/item-size.ts';
-import { aPositionRecord, ingest } from '../support/position-builders.ts';
-import { dayAt1Hz } from '../support/real-drives.ts';
+import { ingest } from '../support/position-builders.ts';
+import { dayAt1Hz, recordsOf } from '../support/real-drives.ts';
 
 /** DynamoDB's limit, and what "far below" means here: a quarter of it. */
 const ITEM_LIMIT_BYTES = 400 * 1024;
@@ -34,14 +34,7 @@ describe.concurrent('item sizes over a day at 1 Hz', () => {
       // Prepare
       const user = await givenUser();
       const vehicle = await givenVehicle(user, { detection: { useIgnition: false } });
-      const records = dayAt1Hz('2026-10-20T00:00:00Z').map((fix) =>
-        aPositionRecord(vehicle.imei, new Date(fix.at).toISOString(), {
-          latitude: fix.lat,
-          longitude: fix.lng,
-          speed: withSpeed ? fix.speed : null,
-          ignition: null,
-        }),
-      );
+      const records = recordsOf(vehicle.imei, dayAt1Hz('2026-10-20T00:00:00Z'), withSpeed);
 
       // Act: in arrival order, each batch received as its last point was made
       for (let i = 0; i < records.length; i += BATCH_POINTS) {

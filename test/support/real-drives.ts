@@ -1,14 +1,12 @@
 /**
- * The seven real enviroCar drives (test/fixtures/envirocar-drives.json) and a truth computed from their points by a
- * rule of its own, for the detector's tests, the pipeline's and `npm run bench -- tracks`. Contains enviroCar data,
- * available under the Open Database License (ODbL) 1.0.
+ * The seven real enviroCar drives (test/fixtures/envirocar-drives.json; contains enviroCar data, available under the
+ * Open Database License (ODbL) 1.0), resampled to any rate, and the truth of a drive by a rule of its own: what the
+ * detector tests and the pipeline tests hold detection to.
  */
 import { readFileSync } from 'node:fs';
 import { distanceKm } from '../../shared/domain/geo.ts';
-import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
-
-/** Real drives have no ignition wire: trips come from movement. */
-export const settings = detectionSettings({ useIgnition: false });
+import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
+import { aPositionRecord } from './position-builders.ts';
 
 export interface Fix {
   at: number;
@@ -20,7 +18,8 @@ export interface Fix {
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/envirocar-drives.json', import.meta.url), 'utf8')) as {
   drives: Record<string, Array<[string, number, number, number | null]>>;
 };
-export const drives = Object.entries(fixture.drives).map(([name, rows]) => ({
+
+export const realDrives = Object.entries(fixture.drives).map(([name, rows]) => ({
   name,
   fixes: rows.map(([at, lng, lat, speed]): Fix => ({ at: Date.parse(at), lat, lng, speed })),
 }));
@@ -48,11 +47,24 @@ export function atRate(fixes: readonly Fix[], everyS: number): Fix[] {
   return out;
 }
 
+/** The drive, then parked where it ended for `seconds` at the drive's own rate: its last trip has ended. */
+export function thenParked(fixes: readonly Fix[], seconds: number): Fix[] {
+  const last = fixes.at(-1) as Fix;
+  const everyMs = Math.max(1000, Math.round((last.at - (fixes[0] as Fix).at) / Math.max(1, fixes.length - 1) / 1000) * 1000);
+  const parked = Array.from({ length: Math.ceil((seconds * 1000) / everyMs) }, (_, n) => ({
+    ...last,
+    at: last.at + (n + 1) * everyMs,
+    speed: last.speed === null ? null : 0,
+  }));
+  return [...fixes, ...parked];
+}
+
 /**
  * The truth, by its own rule: a stop is a run of fixes within the stop radius of its first for at least the stop
- * time; the distance is the path, less steps slower than a walking pace (jitter).
+ * time; the distance is the path, less steps slower than a walking pace (jitter); a trip is a leg between stops of
+ * at least the shortest trip's distance.
  */
-export function truthOf(fixes: readonly Fix[]): { distanceKm: number; trips: number } {
+export function truthOf(fixes: readonly Fix[], settings = DEFAULT_DETECTION): { distanceKm: number; trips: number } {
   const stopped = fixes.map(() => false);
   for (let i = 0; i < fixes.length; i++) {
     let j = i;
@@ -76,9 +88,21 @@ export function truthOf(fixes: readonly Fix[]): { distanceKm: number; trips: num
   return { distanceKm: total, trips };
 }
 
+/** The fixes as a device without ignition wiring sends them, with its speed readings or none. */
+export const recordsOf = (imei: string, fixes: readonly Fix[], withSpeed: boolean) =>
+  fixes.map((fix) =>
+    aPositionRecord(imei, new Date(fix.at).toISOString(), {
+      latitude: fix.lat,
+      longitude: fix.lng,
+      speed: withSpeed ? fix.speed : null,
+      ignition: null,
+      fuel_raw: null,
+    }),
+  );
+
 /** A day of 1 Hz points: the longest real drive at 1 Hz, parked an hour with jitter after each time it is driven, for 24 hours. */
 export function dayAt1Hz(start = '2026-11-01T00:00:00Z'): Fix[] {
-  const drive = atRate((drives.find(({ name }) => name.startsWith('opel')) as (typeof drives)[number]).fixes, 1);
+  const drive = atRate((realDrives.find(({ name }) => name.startsWith('opel')) as (typeof realDrives)[number]).fixes, 1);
   const day: Fix[] = [];
   let t = Date.parse(start);
   while (day.length < 86_400) {

@@ -6,7 +6,17 @@
  */
 import { distanceKm } from '../geo.ts';
 import { secondsBetween as seconds } from '../time.ts';
-import { fixFault, fuelReadingFault, type IgnoredReading, jumpVerdict, type OdometerReading, odometerStep } from './faults.ts';
+import {
+  fixFault,
+  fuelReadingFault,
+  type IgnoredReading,
+  jumpVerdict,
+  type OdometerReading,
+  odometerStep,
+  rememberFix,
+  secondOf,
+  staleFix,
+} from './faults.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
@@ -26,6 +36,8 @@ export interface TrackPoint {
   driverTagId: string | null;
   /** not moving: GPS speed below a walking pace, or (without speed) hardly a step from the previous point */
   standing?: boolean;
+  /** standing, reached across a silence longer than the stop time: when the vehicle got here */
+  arrivedAt?: string;
 }
 
 interface OpenTrip {
@@ -56,8 +68,14 @@ export interface TrackState {
   fuelSamples: number[];
   ignitionOnAt: TrackPoint | null;
   trip: OpenTrip | null;
-  /** without ignition: the last point of the current stop */
+  /** without ignition: the last point of the current stop (where it stood, and when it last stood there) */
   stop: TrackPoint | null;
+  /** without ignition, out of the stop but not yet beyond its radius: where the trip would start (optional: older states) */
+  departure?: TrackPoint | null;
+  /** without ignition, since the departure: the first point of the vehicle's current halt inside the radius */
+  halt?: TrackPoint | null;
+  /** the fixes counted lately, to know a resent old one (a stale fix) */
+  recent?: Array<{ at: string; lat: number; lng: number }>;
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
   dwell: TrackPoint[];
   parked: Parked | null;
@@ -133,6 +151,8 @@ const DEPARTURE_KM = 0.1;
 const MIN_STEP_KM = 0.05;
 /** A path walked inside the radius longer than this times the displacement is jitter: only the displacement counts. */
 const MAX_WINDING = 1.5;
+/** Without a speed reading, how fast a vehicle covers a step it made across a silence. */
+const TOWN_KMH = 30;
 
 export function initialTrackState(profile: VehicleProfile): TrackState {
   return {
@@ -150,6 +170,9 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     odometerReading: null,
     jumps: [],
     anchor: null,
+    departure: null,
+    halt: null,
+    recent: [],
     fuelHeld: [],
   };
 }
@@ -174,10 +197,11 @@ export function detect(
   const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
 
   for (const position of ordered) {
-    if (state.last && position.gps_datetime <= state.last.at) continue;
+    // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
+    if (state.last && secondOf(position.gps_datetime) <= secondOf(state.last.at)) continue;
     const at = position.gps_datetime;
     const fix = { at, lat: position.latitude, lng: position.longitude };
-    const bad = fixFault(position);
+    const bad = fixFault(position) ?? (staleFix(state.last, state.recent ?? [], fix) ? 'stale fix' : null);
     const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
     if (bad || jump?.verdict === 'jump') {
       ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
@@ -185,6 +209,7 @@ export function detect(
       continue;
     }
     state.jumps = [];
+    state.recent = rememberFix(state.recent ?? [], fix);
     if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) endSilence(state, settings, trips);
     const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated');
     trackTrip(state, point, position, settings, trips);
@@ -196,13 +221,16 @@ export function detect(
 }
 
 /**
- * A silence longer than maxGapS ends the trip at its last position, and the next trip starts after it: the same
+ * A silence longer than maxGapS ends the trip where the vehicle last moved to, and the next trip starts after it: the same
  * rule whether the next point shows the silence or the quiet-vehicles check finds it (endSilentTrip).
  */
 function endSilence(state: TrackState, settings: DetectionSettings, trips: DetectedTrip[]): void {
-  if (state.trip && state.last) closeTrip(state, state.last, settings, trips);
+  // where the vehicle last moved to
+  if (state.trip && state.last) closeTrip(state, state.dwell.length > 0 ? arrivalIn(state.dwell) : state.last, settings, trips);
   state.ignitionOnAt = null;
   state.stop = null;
+  state.departure = null;
+  state.halt = null;
 }
 
 /**
@@ -236,7 +264,7 @@ function advance(
   const step = last && continuous ? distanceKm(last, here) : 0;
   // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
   const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
-  const byDisplacement = bySpeed ? null : displacement(state, position, step, continuous);
+  const byDisplacement = bySpeed ? null : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
   const gpsKm = byDisplacement ? byDisplacement.km : continuous ? step : 0;
   if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
@@ -268,7 +296,14 @@ function advance(
  * walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A point
  * inside the radius stands when its implied speed from the anchor is below a walking pace.
  */
-function displacement(state: TrackState, position: Position, step: number, continuous: boolean): { km: number; standing: boolean } {
+function displacement(
+  state: TrackState,
+  position: Position,
+  step: { km: number; seconds: number },
+  continuous: boolean,
+  stopDwellS: number,
+): { km: number; standing: boolean } {
+  const { km: stepKm, seconds: stepS } = step;
   const here = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
   const anchor = continuous ? state.anchor : null;
   if (!anchor) {
@@ -276,13 +311,15 @@ function displacement(state: TrackState, position: Position, step: number, conti
     return { km: 0, standing: true };
   }
   const away = distanceKm(anchor, here);
-  const pathKm = anchor.pathKm + step;
+  const pathKm = anchor.pathKm + stepKm;
+  const hours = seconds(anchor.at, here.at) / 3600;
   if (away >= MIN_STEP_KM) {
     state.anchor = { ...here, pathKm: 0 };
-    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: false };
+    // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
+    const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
+    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: arrived };
   }
   state.anchor = { ...anchor, pathKm };
-  const hours = seconds(anchor.at, here.at) / 3600;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
 
@@ -378,17 +415,12 @@ function trackTripByIgnition(state: TrackState, point: TrackPoint, settings: Det
 
 function trackTripByMovement(state: TrackState, point: TrackPoint, settings: DetectionSettings, trips: DetectedTrip[]): void {
   if (!state.trip) {
-    if (!state.stop) state.stop = point;
-    else if (distanceKm(state.stop, point) >= settings.stopRadiusKm) {
-      openTrip(state, state.stop, point);
-      state.dwell = [point];
-    } else if (standing(point)) {
-      // The stop is remembered where it began, and the trip starts from its last standing point: the
-      // points of the first 200 m out already belong to the trip.
-      state.stop = { ...point, lat: state.stop.lat, lng: state.stop.lng };
-    }
+    leaveStop(state, point, settings);
     return;
   }
+  const last = state.last;
+  if (last && standing(point) && !standing(last) && seconds(last.at, point.at) > settings.stopDwellS)
+    point.arrivedAt = movedAt(last, point, 'after');
   state.dwell.push(point);
   // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends.
   const old = (p: TrackPoint) => seconds(p.at, point.at) >= settings.stopDwellS;
@@ -396,15 +428,80 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
   const standstill = () => state.dwell.every((p) => standing(p) && distanceKm(state.dwell[0] as TrackPoint, p) < settings.stopRadiusKm);
   while (state.dwell.length > 1 && old(state.dwell[1] as TrackPoint) && !standstill()) state.dwell.shift();
   const anchor = state.dwell[0] as TrackPoint;
+  // Stop-and-go traffic moves on by more than the radius within the stop time: the window never settles.
   const settled = old(anchor) && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
   if (settled) {
-    // The trip ends where the vehicle came to a standstill, not where the window begins (up to 200 m before it).
-    let first = state.dwell.length;
-    while (first > 0 && standing(state.dwell[first - 1] as TrackPoint)) first--;
-    const arrival = state.dwell[first] ?? anchor;
+    const arrival = arrivalIn(state.dwell);
     closeTrip(state, arrival, settings, trips);
     state.stop = { ...point, lat: arrival.lat, lng: arrival.lng };
   }
+}
+
+/**
+ * Where the vehicle arrived in a trailing window: the first point of its last standing run, not where the window
+ * begins (up to 200 m before it). Reached after a silence, the vehicle arrived when its last movement got there, not
+ * when the device woke up.
+ */
+function arrivalIn(dwell: readonly TrackPoint[]): TrackPoint {
+  let first = dwell.length - 1;
+  while (first > 0 && standing(dwell[first - 1] as TrackPoint)) first--;
+  const arrival = dwell[first] as TrackPoint;
+  return arrival.arrivedAt ? { ...arrival, at: arrival.arrivedAt } : arrival;
+}
+
+/**
+ * Out of a stop (standing within the radius for the stop time): the trip starts at the stop's last standing point,
+ * the first movement out of it. A halt inside the radius shorter than the stop time (a gate, a light, stop-and-go)
+ * does not move the start; one as long as the stop time is a new stop.
+ */
+function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSettings): void {
+  const stop = state.stop;
+  if (!stop) {
+    state.stop = point;
+    return;
+  }
+  const departure = state.departure ?? null;
+  if (distanceKm(stop, point) >= settings.stopRadiusKm) {
+    openTrip(state, departure ?? departureFrom(stop, point, settings), point);
+    state.dwell = [point];
+    state.departure = null;
+    state.halt = null;
+    return;
+  }
+  if (!standing(point)) {
+    state.departure = departure ?? departureFrom(stop, point, settings);
+    state.halt = null;
+    return;
+  }
+  if (!departure) {
+    // Still in the stop: it is remembered where it began, and as lasting until now.
+    state.stop = { ...point, lat: stop.lat, lng: stop.lng };
+    return;
+  }
+  const halt = state.halt ?? point;
+  state.halt = halt;
+  if (seconds(halt.at, point.at) >= settings.stopDwellS) {
+    state.stop = { ...point, lat: halt.lat, lng: halt.lng };
+    state.departure = null;
+    state.halt = null;
+  }
+}
+
+/** The trip's start: the stop's last point; where the device was silent longer than the stop time, when the vehicle set off. */
+function departureFrom(stop: TrackPoint, moving: TrackPoint, settings: DetectionSettings): TrackPoint {
+  if (seconds(stop.at, moving.at) <= settings.stopDwellS) return stop;
+  return { ...stop, at: movedAt(stop, moving, 'before') };
+}
+
+/**
+ * Across a long step with a standstill in it: the vehicle covered the step at its speed (or, without one, a town
+ * pace) just after leaving `from` (`after`), or just before reaching `to` (`before`), in whole seconds.
+ */
+function movedAt(from: TrackPoint, to: TrackPoint, when: 'after' | 'before'): string {
+  const speed = Math.max((when === 'after' ? from.speed : to.speed) ?? 0, TOWN_KMH);
+  const stepS = Math.min(seconds(from.at, to.at), Math.ceil((distanceKm(from, to) / speed) * 3600));
+  const ms = when === 'after' ? Date.parse(from.at) + stepS * 1000 : Date.parse(to.at) - stepS * 1000;
+  return new Date(ms).toISOString();
 }
 
 const standing = (point: TrackPoint): boolean => point.standing === true;
@@ -418,6 +515,8 @@ function closeTrip(state: TrackState, end: TrackPoint, settings: DetectionSettin
   state.trip = null;
   state.stop = end;
   state.dwell = [];
+  state.departure = null;
+  state.halt = null;
   const distance = end.odometerKm - trip.start.odometerKm;
   const duration = seconds(trip.start.at, end.at);
   if (distance < settings.minTripDistanceKm || duration < settings.minTripDurationS) return;

@@ -2,7 +2,9 @@
  * The device-fault rules (docs/positions-pipeline.md, "Device faults"): pure functions the pipeline and the
  * detector apply, so a tracker's bad clock, fix or sensor never becomes a vehicle's data.
  * - set aside before anything else (the dead-letter prefix): points in the future or too late against their arrival;
- * - kept in the history but ignored by detection and the live record: fixes at 0,0, fixes marked invalid, jumps;
+ * - set aside by the pipeline against the history: a second fix of an instant already taken, at another place;
+ * - kept in the history but ignored by detection and the live record: fixes at 0,0, fixes marked invalid, jumps,
+ *   stale fixes (an old position resent);
  * - readings ignored, the point kept: fuel dropouts, odometer resets and impossible odometer steps;
  * - readings dropped where the record is read (out of range, too long, not a number): the point kept without them.
  */
@@ -10,8 +12,8 @@ import { distanceKm, type LatLng } from '../geo.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
-export const SET_ASIDE_FAULTS = ['in the future', 'too late'] as const;
-export const POINT_FAULTS = ['zero fix', 'invalid fix', 'speed jump'] as const;
+export const SET_ASIDE_FAULTS = ['in the future', 'too late', 'same second'] as const;
+export const POINT_FAULTS = ['zero fix', 'invalid fix', 'speed jump', 'stale fix'] as const;
 export const READING_FAULTS = ['fuel dropout', 'odometer reset', 'odometer jump', 'dropped reading'] as const;
 export const FAULTS = [...SET_ASIDE_FAULTS, ...POINT_FAULTS, ...READING_FAULTS] as const;
 
@@ -56,6 +58,57 @@ export function impliedSpeedKmh(from: Fix, to: Fix): number {
   const hours = Math.max(1, Math.abs(Date.parse(to.at) - Date.parse(from.at)) / 1000) / 3600;
   return distanceKm(from, to) / hours;
 }
+
+/** GPS times are whole seconds: fixes within one second are one instant (sub-second parts are a device's clock noise). */
+export const secondOf = (at: string): string => at.slice(0, 19);
+
+/** A fix this far from the last one, at a place just left, steps back along the path (parked jitter never does). */
+const STEP_BACK_KM = 0.025;
+/** How many counted fixes, and how old, are remembered to know a resent one. */
+const RECENT_FIXES = 60;
+const RECENT_S = 600;
+
+/**
+ * A stale fix: the vehicle is back at exactly (to the last decimal) a position it reported lately, other than its
+ * last one, and away from that last one. A real vehicle never repeats a fix to the centimetre while moving on; a device resending an old
+ * position does. Counted, it would add the way back and forth again and could look like a stop.
+ */
+export function staleFix(last: Fix | null, recent: readonly Fix[], fix: Fix): boolean {
+  if (!last || distanceKm(last, fix) < STEP_BACK_KM) return false;
+  return recent.some((earlier) => earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng);
+}
+
+/** The counted fixes kept for staleFix: the newest RECENT_FIXES of the last RECENT_S seconds. */
+export function rememberFix(recent: readonly Fix[], fix: Fix): Fix[] {
+  const since = new Date(Date.parse(fix.at) - RECENT_S * 1000).toISOString();
+  return [...recent.filter((earlier) => earlier.at >= since), fix].slice(-RECENT_FIXES);
+}
+
+/**
+ * Same-second fixes among arrived points and the history: the first of an instant is kept; a later one at the same
+ * place is the same fix again (a replay), one at another place is a fault (a stuck clock, two fixes given one time):
+ * set aside, since the history holds one point an instant.
+ */
+export function sameSecondFaults<P extends { gps_datetime: string; latitude: number; longitude: number }>(
+  known: readonly P[],
+  arrived: readonly P[],
+): { kept: P[]; elsewhere: P[] } {
+  const taken = new Map(known.map((position) => [secondOf(position.gps_datetime), position]));
+  const kept: P[] = [];
+  const elsewhere: P[] = [];
+  for (const position of arrived) {
+    const first = taken.get(secondOf(position.gps_datetime));
+    if (!first) {
+      taken.set(secondOf(position.gps_datetime), position);
+      kept.push(position);
+    } else if (distanceKm(latLng(first), latLng(position)) >= SAME_PLACE_KM) elsewhere.push(position);
+  }
+  return { kept, elsewhere };
+}
+
+/** Same-second fixes closer than this are one position read twice (GPS noise between two reports of one fix). */
+const SAME_PLACE_KM = 0.01;
+const latLng = (position: { latitude: number; longitude: number }) => ({ lat: position.latitude, lng: position.longitude });
 
 /** Consecutive far-off fixes that agree with each other this often are where the vehicle really is (moved while silent). */
 export const RELOCATION_FIXES = 3;
@@ -114,9 +167,10 @@ export function odometerStep(
 export function pointFaults(positions: readonly Position[], maxSpeedKmh: number): Array<PointFault | null> {
   let last: Fix | null = null;
   let run: Fix[] = [];
+  let recent: Fix[] = [];
   return positions.map((position) => {
     const fix = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
-    const bad = fixFault(position);
+    const bad = fixFault(position) ?? (staleFix(last, recent, fix) ? 'stale fix' : null);
     if (bad) return bad;
     const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
     if (jump.verdict === 'jump') {
@@ -125,6 +179,7 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
     }
     last = fix;
     run = [];
+    recent = rememberFix(recent, fix);
     return null;
   });
 }

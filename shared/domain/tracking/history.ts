@@ -4,6 +4,7 @@
  * against about 400 as a DynamoDB map).
  */
 import { createHash } from 'node:crypto';
+import { secondOf } from './faults.ts';
 import type { Position } from './position.ts';
 
 const FIELDS = [
@@ -104,9 +105,12 @@ export function decodeChunk(imei: string, hour: string, encoded: string): Positi
   });
 }
 
-/** Oldest first, one point per instant: a point delivered twice (replays, bisected batches) counts once, the first stored wins. */
+/**
+ * Oldest first, one point per second: a point delivered twice (replays, bisected batches) counts once, the first
+ * stored wins, and so does the first of several fixes of one second.
+ */
 export function byTime(positions: readonly Position[]): Position[] {
   const seen = new Set<string>();
   const sorted = [...positions].sort((a, b) => (a.gps_datetime < b.gps_datetime ? -1 : a.gps_datetime > b.gps_datetime ? 1 : 0));
-  return sorted.filter((position) => !seen.has(position.gps_datetime) && seen.add(position.gps_datetime));
+  return sorted.filter((position) => !seen.has(secondOf(position.gps_datetime)) && seen.add(secondOf(position.gps_datetime)));
 }

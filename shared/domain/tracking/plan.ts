@@ -5,7 +5,7 @@
  * batch brought. Pure: shared/pipeline/track-vehicle.ts reads before it and writes after it.
  */
 import type { TrackState, VehicleProfile } from './detector.ts';
-import type { Fault } from './faults.ts';
+import { type Fault, secondOf } from './faults.ts';
 import { byTime, chunksOf, encodePoints, hourOf, type PositionChunk } from './history.ts';
 import { detectByHour, type HourlyRun } from './hourly-run.ts';
 import type { Position } from './position.ts';
@@ -74,8 +74,8 @@ export function planDetection(
 ): DetectionPlan | undefined {
   const from = historyFrom(history.checkpointHour);
   const known = [...history.stored, ...history.tail.filter((position) => position.gps_datetime >= from)];
-  const storedAt = new Set([...known, ...history.tail].map((position) => position.gps_datetime));
-  const fresh = arrived.filter((position) => !storedAt.has(position.gps_datetime));
+  const storedAt = new Set([...known, ...history.tail].map((position) => secondOf(position.gps_datetime)));
+  const fresh = byTime(arrived.filter((position) => !storedAt.has(secondOf(position.gps_datetime))));
   if (fresh.length === 0 && reprocessFrom === undefined) return undefined;
   const points = byTime([...known, ...fresh]);
   if (points.length === 0) return undefined;

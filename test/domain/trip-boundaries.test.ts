@@ -1,0 +1,200 @@
+/**
+ * Where trips without ignition begin and end (docs/positions-pipeline.md, "Detection"), and real data's habits
+ * (same-second fixes, resent old fixes), on handmade drives north along a meridian at any rate, with and without speed.
+ */
+import { describe, expect, it } from 'vitest';
+import { detect, initialTrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
+import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import { aPositionRecord, positionOf } from '../support/position-builders.ts';
+
+const IMEI = '356307042441013';
+const START = Date.parse('2026-11-05T06:00:00Z');
+const KM_PER_DEG = 111.195;
+const settings = detectionSettings({ useIgnition: false });
+const profile: VehicleProfile = { odometerAtStartKm: 0, startHours: null, fuelCapacity: null, fuelFactor: 1 };
+
+/** A leg of a handmade drive: `seconds` at `kmh` (0: standing), or nothing sent for `seconds` (`silent`). */
+interface Leg {
+  seconds: number;
+  kmh: number;
+  silent?: boolean;
+}
+
+interface Fix {
+  at: number;
+  km: number;
+  kmh: number;
+}
+
+const stand = (seconds: number): Leg => ({ seconds, kmh: 0 });
+const go = (seconds: number, kmh: number): Leg => ({ seconds, kmh });
+const silence = (seconds: number, kmh = 0): Leg => ({ seconds, kmh, silent: true });
+
+/** The fixes of the legs one after another, every `everyS` seconds; answers them and when each leg began. */
+function drive(legs: readonly Leg[], everyS: number): { fixes: Fix[]; legStarts: number[] } {
+  const fixes: Fix[] = [];
+  const legStarts: number[] = [];
+  let t = 0;
+  let km = 0;
+  for (const leg of legs) {
+    legStarts.push(START + t * 1000);
+    const end = t + leg.seconds;
+    for (; t < end; t += everyS) {
+      if (!leg.silent) fixes.push({ at: START + t * 1000, km, kmh: leg.kmh });
+      km += (leg.kmh * Math.min(everyS, end - t)) / 3600;
+    }
+    t = end;
+  }
+  fixes.push({ at: START + t * 1000, km, kmh: 0 });
+  return { fixes, legStarts };
+}
+
+const recordOf = (fix: Fix, withSpeed: boolean, overrides: Record<string, unknown> = {}) =>
+  aPositionRecord(IMEI, new Date(fix.at).toISOString(), {
+    latitude: -26 + fix.km / KM_PER_DEG,
+    longitude: 28,
+    speed: withSpeed ? fix.kmh : null,
+    ignition: null,
+    fuel_raw: null,
+    ...overrides,
+  });
+
+const detected = (records: readonly object[]) => detect(initialTrackState(profile), records.map(positionOf), profile, settings);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+for (const withSpeed of [true, false])
+  describe(`trips without ignition, ${withSpeed ? 'with' : 'without'} speed`, () => {
+    it('start at the first movement out of the stop, not after a short halt at the gate', () => {
+      // Prepare: parked, out 150 m, a minute at the gate (within the stop radius), then 3 km away and parked
+      const { fixes, legStarts } = drive([stand(600), go(18, 30), stand(60), go(360, 30), stand(600)], 1);
+
+      // Act
+      const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(Date.parse(trips[0]!.startTime)).toBeGreaterThanOrEqual(legStarts[1]! - 1000);
+      expect(Date.parse(trips[0]!.startTime)).toBeLessThanOrEqual(legStarts[1]! + (withSpeed ? 0 : 7000));
+      expect(trips[0]!.distanceKm).toBeCloseTo(3.15, 1);
+    });
+
+    it('start at the new stop when a halt inside the radius lasts the stop time', () => {
+      // Prepare: parked, 150 m to another bay, parked there 5 minutes, then away
+      const { fixes, legStarts } = drive([stand(600), go(18, 30), stand(300), go(360, 30), stand(600)], 5);
+
+      // Act
+      const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(Math.abs(Date.parse(trips[0]!.startTime) - legStarts[3]!)).toBeLessThanOrEqual(5000);
+      expect(trips[0]!.distanceKm).toBeCloseTo(3, 1);
+    });
+
+    it('start when the vehicle set off, where the device slept through the start', () => {
+      // Prepare: parked, silent for 20 minutes, the first fix 400 m out at 40 km/h
+      const { fixes, legStarts } = drive([stand(600), silence(1200), silence(36, 40), go(300, 40), stand(600)], 30);
+
+      // Act
+      const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+      // Assess: not 20 minutes early from the last parked fix
+      expect(trips).toHaveLength(1);
+      expect(Math.abs(Date.parse(trips[0]!.startTime) - legStarts[2]!)).toBeLessThanOrEqual(60_000);
+      expect(trips[0]!.distanceKm).toBeCloseTo(3.73, 1);
+    });
+
+    it('end where the vehicle arrived, not after the silence that followed', () => {
+      // Prepare: a drive, its last fix 100 m before the bay, then silent for 30 minutes (under the gap rule) while parked
+      const { fixes, legStarts } = drive([stand(600), go(300, 40), silence(9, 40), silence(1800), stand(600)], 30);
+
+      // Act
+      const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(Math.abs(Date.parse(trips[0]!.stopTime) - legStarts[3]!)).toBeLessThanOrEqual(60_000);
+      expect(trips[0]!.distanceKm).toBeCloseTo(3.43, 1);
+    });
+
+    it('end at the arrival when a silence longer than the gap rule follows it', () => {
+      // Prepare: a drive, two minutes parked (less than the stop time), then two hours of silence, then elsewhere
+      const { fixes, legStarts } = drive([stand(600), go(300, 40), stand(120), silence(7200), stand(300)], 10);
+      const records = fixes.map((fix) => recordOf(fix, withSpeed));
+      records.splice(-30, 30, ...records.slice(-30).map((record) => ({ ...record, longitude: 28.5 })));
+
+      // Act
+      const { trips } = detected(records);
+
+      // Assess: at the arrival, not two minutes later at the last fix before the silence
+      expect(trips).toHaveLength(1);
+      expect(Math.abs(Date.parse(trips[0]!.stopTime) - legStarts[2]!)).toBeLessThanOrEqual(withSpeed ? 0 : 10_000);
+    });
+
+    it('keep stop-and-go traffic at walking pace in one trip', () => {
+      // Prepare: 2 km, then ten minutes of 20 s standing and 10 s at 20 km/h (about 6 km/h), then 2 km more
+      const jam = Array.from({ length: 20 }, (_, n) => (n % 2 ? go(10, 20) : stand(20)));
+      const { fixes } = drive([stand(600), go(180, 40), ...jam, go(180, 40), stand(600)], 1);
+
+      // Act
+      const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(trips[0]!.distanceKm).toBeCloseTo(4 + (10 * 10 * 20) / 3600, 1);
+    });
+  });
+
+describe("real data's habits", () => {
+  it('keeps one of several fixes within one second', () => {
+    // Prepare: a 1 Hz drive, each fix sent again 400 ms later a few metres on
+    const { fixes } = drive([stand(300), go(300, 50), stand(300)], 1);
+    const clean = fixes.map((fix) => recordOf(fix, false));
+    const doubled = fixes.flatMap((fix) => [recordOf(fix, false), recordOf({ ...fix, at: fix.at + 400, km: fix.km + 0.005 }, false)]);
+
+    // Act
+    const once = detected(clean);
+    const twice = detected(doubled);
+
+    // Assess
+    expect(twice.state.odometerKm).toBeCloseTo(once.state.odometerKm, 6);
+    expect(twice.trips).toEqual(once.trips);
+  });
+
+  for (const withSpeed of [true, false])
+    it(`ignores resent old fixes as stale: no distance, no split (${withSpeed ? 'with' : 'without'} speed)`, () => {
+      // Prepare: a 5 s drive; every tenth fix the device resends the one from 20 s before, with the current time and
+      // a speed of 0; and for almost four minutes in the middle it resends one old fix every time
+      const { fixes } = drive([stand(600), go(1200, 50), stand(600)], 5);
+      const clean = fixes.map((fix) => recordOf(fix, withSpeed));
+      const middle = Math.floor(fixes.length / 20) * 10;
+      const stale = fixes.map((fix, n) => {
+        const jammed = n >= middle && n < middle + 45;
+        const resent = n > 120 && n < fixes.length - 125 && (n % 10 === 0 || jammed);
+        const old = fixes[jammed ? middle - 4 : n - 4]!;
+        return resent ? recordOf({ ...fix, km: old.km, kmh: 0 }, withSpeed) : recordOf(fix, withSpeed);
+      });
+
+      // Act
+      const truth = detected(clean);
+      const outcome = detected(stale);
+
+      // Assess
+      expect(outcome.trips).toHaveLength(1);
+      expect(outcome.trips[0]!.distanceKm).toBeCloseTo(truth.trips[0]!.distanceKm, 2);
+      expect(outcome.ignored.filter(({ fault }) => fault === 'stale fix').length).toBeGreaterThan(45);
+    });
+
+  it('never takes a parked vehicle back at its own jitter for a stale fix', () => {
+    // Prepare: parked an hour, its fixes alternating between two places 3 m apart
+    const { fixes } = drive([stand(3600)], 30);
+    const records = fixes.map((fix, n) => recordOf({ ...fix, km: (n % 2) * 0.003 }, false));
+
+    // Act
+    const { ignored, latest } = detected(records);
+
+    // Assess
+    expect(ignored).toEqual([]);
+    expect(latest?.gps_datetime).toBe(iso(fixes.at(-1)!.at));
+  });
+});
