@@ -16,6 +16,8 @@
  *   npm run bench -- sizes         per growing operation: bytes per record, gzip ratio, and the largest fleet × range one
  *                                  answer holds within the answer budget and Lambda's 6 MB, plain and gzip-compressed
  *   npm run bench -- positions     getPositions over days of 1 s history: positions answered, p50 ms and the MB of history a call reads
+ *   npm run bench -- tracks        the real drives through the pipeline at 1 s and 30 s, with and without speed: distance error
+ *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -126,6 +128,14 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('positions needs the local stack');
       const { benchPositions, positionsNotes } = await import('./bench/positions.ts');
       return { rows: await benchPositions(stack.apiUrl), notes: positionsNotes };
+    },
+  },
+  tracks: {
+    needsStack: true,
+    run: async () => {
+      const { benchTracks, hourAt1sCost, tracksNotes } = await import('./bench/tracks.ts');
+      const rows = await benchTracks();
+      return { rows, notes: [...tracksNotes, hourAt1sCost()] };
     },
   },
   pipeline: {
