@@ -4,6 +4,7 @@
  * object; a refusal prints one JSON line `{"error":"..."}` on stderr and exits 1.
  */
 import { pathToFileURL } from 'node:url';
+import { EVENT_SETTING_NAMES, eventSettings, SETTINGS_ALLOWING_ZERO, type VehicleSettings } from '../shared/domain/events/settings.ts';
 import { isCalendarDate } from '../shared/domain/time.ts';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '../shared/domain/tracking/settings.ts';
 import { faultReport } from '../shared/pipeline/fault-report.ts';
@@ -34,7 +35,8 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
   ingest --file positions.ndjson                        normalized position records, one JSON object a line
   reprocess --vehicle VEHICLE_UID --from yyyy-mm-dd     re-detect trips and fills from that UTC day on (docs/positions-pipeline.md)
   vehicle settings --vehicle VEHICLE_UID [--set NAME=VALUE,...] [--reset NAME,...|all]
-      the vehicle's trip, fuel and device-fault settings (defaults in docs/positions-pipeline.md); reprocess applies them
+      the vehicle's trip, fuel, device-fault and event settings (defaults in docs/positions-pipeline.md and
+      docs/events.md); reprocess applies them
   faults --vehicle VEHICLE_UID --from yyyy-mm-dd [--to yyyy-mm-dd]
       device faults per class in those UTC days: points set aside or ignored, readings ignored, the newest of each
 
@@ -264,26 +266,32 @@ async function reprocessCommand(flags: Flags): Promise<Record<string, unknown>> 
   };
 }
 
-/** Counts of whole samples; every other setting a number above zero (useIgnition: true or false). */
-const WHOLE_SETTINGS = new Set<keyof DetectionSettings>(['fuelMedianWindow', 'fuelDropoutSamples']);
+/** Counts of whole samples; dwell and speedLimitKmh may be 0; every other setting a number above zero (useIgnition: true or false). */
+const WHOLE_SETTINGS = new Set<keyof VehicleSettings>(['fuelMedianWindow', 'fuelDropoutSamples']);
+const SETTING_NAMES: readonly string[] = [...Object.keys(DEFAULT_DETECTION), ...EVENT_SETTING_NAMES];
 
-function settingOverride(assignment: string): [keyof DetectionSettings, number | boolean] {
+function settingOverride(assignment: string): [keyof VehicleSettings, number | boolean] {
   const [name = '', text = ''] = assignment.split('=').map((part) => part.trim());
-  if (!(name in DEFAULT_DETECTION))
-    throw new UsageError(`--set: unknown setting ${name}; one of: ${Object.keys(DEFAULT_DETECTION).join(', ')}`);
-  const key = name as keyof DetectionSettings;
-  if (typeof DEFAULT_DETECTION[key] === 'boolean') {
+  if (!SETTING_NAMES.includes(name)) throw new UsageError(`--set: unknown setting ${name}; one of: ${SETTING_NAMES.join(', ')}`);
+  const key = name as keyof VehicleSettings;
+  if (typeof DEFAULT_DETECTION[key as keyof DetectionSettings] === 'boolean') {
     if (text !== 'true' && text !== 'false') throw new UsageError(`--set ${name} must be true or false`);
     return [key, text === 'true'];
   }
   const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value > 0) || value > 1e6 || (WHOLE_SETTINGS.has(key) && !Number.isInteger(value))) {
-    throw new UsageError(`--set ${name} must be a ${WHOLE_SETTINGS.has(key) ? 'whole ' : ''}number above 0`);
+  const lowest = SETTINGS_ALLOWING_ZERO.has(key) ? '0 or above' : 'above 0';
+  if (
+    !(value >= 0) ||
+    (value === 0 && !SETTINGS_ALLOWING_ZERO.has(key)) ||
+    value > 1e6 ||
+    (WHOLE_SETTINGS.has(key) && !Number.isInteger(value))
+  ) {
+    throw new UsageError(`--set ${name} must be a ${WHOLE_SETTINGS.has(key) ? 'whole ' : ''}number ${lowest}`);
   }
   return [key, value];
 }
 
-/** Shows a vehicle's detection settings; --set and --reset change its own ones first (the rest are the defaults). */
+/** Shows a vehicle's settings; --set and --reset change its own ones first (the rest are the defaults). */
 async function vehicleSettingsCommand(flags: Flags): Promise<Record<string, unknown>> {
   const vehicleUid = uid(flags, 'vehicle');
   const set =
@@ -295,17 +303,18 @@ async function vehicleSettingsCommand(flags: Flags): Promise<Record<string, unkn
       : [];
   const reset = typeof flags.reset === 'string' ? flags.reset.split(',').map((name) => name.trim()) : [];
   for (const name of reset) {
-    if (name !== 'all' && !(name in DEFAULT_DETECTION)) throw new UsageError(`--reset: unknown setting ${name}`);
+    if (name !== 'all' && !SETTING_NAMES.includes(name)) throw new UsageError(`--reset: unknown setting ${name}`);
   }
   const vehicle = await findVehicle(vehicleUid);
   if (!vehicle) throw new UsageError(`vehicle ${vehicleUid} not found`);
-  let own: Partial<DetectionSettings> = vehicle.detection ?? {};
+  let own: Partial<VehicleSettings> = vehicle.detection ?? {};
   if (set.length > 0 || reset.length > 0) {
     const kept = reset.includes('all') ? {} : Object.fromEntries(Object.entries(own).filter(([name]) => !reset.includes(name)));
     own = { ...kept, ...Object.fromEntries(set) };
     await setVehicleDetection(vehicleUid, own);
   }
-  return { vehicle_uid: vehicleUid, settings: detectionSettings(own), own };
+  const settings = { ...detectionSettings(own), ...eventSettings({ detection: own, fuelCapacity: vehicle.fuelCapacity }) };
+  return { vehicle_uid: vehicleUid, settings, own };
 }
 
 async function faultsCommand(flags: Flags): Promise<Record<string, unknown>> {

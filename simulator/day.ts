@@ -35,6 +35,8 @@ export type PlanEvent =
   | { kind: 'drive'; at: string; to: PlaceName }
   /** pump `litres` into the parked vehicle (the tank stops at its capacity) */
   | { kind: 'fill'; at: string; litres: number }
+  /** `litres` siphoned from the parked vehicle's tank (a theft: the level falls and stays down) */
+  | { kind: 'siphon'; at: string; litres: number }
   /** the engine idles without moving */
   | { kind: 'idle'; at: string; minutes: number }
   /** the device sends nothing (underground parking, no coverage); only while parked */
@@ -106,10 +108,19 @@ export interface TruthFill {
   place: PlaceName;
 }
 
+/** `at` is when the siphoning started; levels are the true tank contents in litres. */
+export interface TruthDrop {
+  at: string;
+  litres: number;
+  levelBefore: number;
+  levelAfter: number;
+  place: PlaceName;
+}
+
 export interface SimulatedDay {
   vehicle: SimVehicle;
   records: SimulatedRecord[];
-  truth: { trips: TruthTrip[]; fills: TruthFill[]; fuelUsedLitres: number };
+  truth: { trips: TruthTrip[]; fills: TruthFill[]; drops: TruthDrop[]; fuelUsedLitres: number };
   /** where the day left the vehicle, to chain days */
   end: { place: PlaceName; fuelLitres: number; odometerKm: number };
 }
@@ -130,6 +141,7 @@ const ACCELERATION = 1.1;
 const EASING = 0.8;
 const BRAKING = 1.6;
 const PUMP_LITRES_PER_S = 0.6;
+const SIPHON_LITRES_PER_S = 0.15;
 /** trackers ignore heading changes below this speed, where the GPS heading is noise */
 const CORNERING_MIN_KMH = 10;
 
@@ -154,7 +166,7 @@ export function simulateDay(input: DayInput): SimulatedDay {
     nextDue: 0,
     lastHeading: 0,
     records: [],
-    truth: { trips: [], fills: [], fuelUsedLitres: 0 },
+    truth: { trips: [], fills: [], drops: [], fuelUsedLitres: 0 },
     drives: [],
   };
   for (const event of plan) {
@@ -162,6 +174,7 @@ export function simulateDay(input: DayInput): SimulatedDay {
     park(sim, Math.max(clock(event.at), sim.t));
     if (event.kind === 'drive') drive(sim, placeNamed(event.to));
     else if (event.kind === 'fill') pump(sim, event.litres);
+    else if (event.kind === 'siphon') siphon(sim, event.litres);
     else {
       ignition(sim, true);
       idle(sim, event.minutes * 60);
@@ -299,6 +312,27 @@ function pump(sim: Sim, requested: number): void {
   sim.t = end;
   sim.fuel = levelBefore + litres;
   sim.truth.fills.push({
+    at: iso(sim, start),
+    litres: roundTo(litres, 3),
+    levelBefore: roundTo(levelBefore, 3),
+    levelAfter: roundTo(sim.fuel, 3),
+    place: sim.place.name,
+  });
+}
+
+function siphon(sim: Sim, requested: number): void {
+  const levelBefore = sim.fuel;
+  const litres = Math.min(requested, levelBefore);
+  const start = sim.t;
+  const end = start + Math.max(1, Math.round(litres / SIPHON_LITRES_PER_S));
+  while (sim.nextDue < end) {
+    sim.t = Math.max(sim.t, sim.nextDue);
+    sim.fuel = levelBefore - (litres * (sim.t - start)) / (end - start);
+    emit(sim);
+  }
+  sim.t = end;
+  sim.fuel = levelBefore - litres;
+  sim.truth.drops.push({
     at: iso(sim, start),
     litres: roundTo(litres, 3),
     levelBefore: roundTo(levelBefore, 3),

@@ -95,6 +95,23 @@ export function demoFleetDay(date: string, imeis: readonly string[], seed: numbe
   });
 }
 
+/**
+ * The demo fleet's day with fuel stolen: the truck siphoned at the depot before dawn and again after its last
+ * drive, the van at its client before dawn, the bakkie at the depot after its drives. The truth lists each theft.
+ */
+export function demoTheftDay(date: string, imeis: readonly string[], seed: number): SimulatedDay[] {
+  const thefts: Array<{ before: PlanEvent[]; after: PlanEvent[] }> = [
+    { before: [{ kind: 'siphon', at: '01:30', litres: 40 }], after: [{ kind: 'siphon', at: '15:00', litres: 30 }] },
+    { before: [{ kind: 'siphon', at: '02:00', litres: 12 }], after: [] },
+    { before: [], after: [{ kind: 'siphon', at: '13:00', litres: 15 }] },
+  ];
+  return demoVehicles.slice(0, imeis.length).map((details, index) => {
+    const theft = thefts[index] as { before: PlanEvent[]; after: PlanEvent[] };
+    const plan = [...theft.before, ...(demoPlans[index] as PlanEvent[]), ...theft.after];
+    return simulateDay({ vehicle: { ...details, imei: imeis[index] as string }, date, plan, seed: seed * 31 + index });
+  });
+}
+
 /** The demo vehicles' odometers read their `odometerKm` at the start of this day. */
 const DEMO_ODOMETER_DATE = '2026-01-15';
 

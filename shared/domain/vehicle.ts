@@ -1,5 +1,6 @@
 /** Vehicles and their live state, as one user sees them; the records they answer are in shared/contracts/vehicles.ts. */
-import type { DetectionSettings, FuelSensorSetting } from './tracking/settings.ts';
+import type { VehicleSettings } from './events/settings.ts';
+import type { FuelSensorSetting } from './tracking/settings.ts';
 
 export interface Vehicle {
   vehicleUid: number;
@@ -21,8 +22,8 @@ export interface Vehicle {
   fuelCapacity: number | null;
   /** multiplier from raw fuel-sensor values to litres; 1 = no calibration */
   fuelFactor: number;
-  /** this vehicle's own trip and fill detection settings, over the defaults */
-  detection?: Partial<DetectionSettings>;
+  /** this vehicle's own trip, fill, device-fault and event settings, over the defaults */
+  detection?: Partial<VehicleSettings>;
   /** where a Teltonika unit reports this vehicle's fuel level, over DEFAULT_FUEL_SENSOR */
   fuelSensor?: FuelSensorSetting;
 }

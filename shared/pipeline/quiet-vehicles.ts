@@ -5,7 +5,8 @@
  * close it when a later point shows the silence. A point that arrives later is handled by re-detection as any other.
  */
 import { emitAll } from '../domain/events/detection-events.ts';
-import { offlineAfterSOf, offlineEvent, quietDecision } from '../domain/events/quiet-events.ts';
+import { offlineEvent, quietDecision } from '../domain/events/quiet-events.ts';
+import { eventSettings } from '../domain/events/settings.ts';
 import { detectionSettings } from '../domain/tracking/settings.ts';
 import { logger } from '../logger.ts';
 import { findVehiclesDue, recordOffline, rescheduleQuietCheck } from '../store/quiet-vehicles.ts';
@@ -43,7 +44,7 @@ async function checkVehicle(tracked: TrackedVehicle, now: Date, namer: PlaceName
   const { vehicle, quiet, live } = tracked;
   const takenAt = quiet.takenAt;
   if (takenAt === null) return;
-  const rules = { offlineAfterS: offlineAfterSOf(vehicle.detection), maxGapS: detectionSettings(vehicle.detection).maxGapS };
+  const rules = { offlineAfterS: eventSettings(vehicle).offlineAfterS, maxGapS: detectionSettings(vehicle.detection).maxGapS };
   const tripClosedBefore = quiet.tripClosedFor === takenAt;
   const decision = quietDecision({ takenAt, offline: quiet.offlineAt !== null, tripClosed: tripClosedBefore }, rules, now);
   if (decision.goOffline) {

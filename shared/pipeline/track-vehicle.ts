@@ -6,7 +6,8 @@
  */
 
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
-import { firstQuietCheck, offlineAfterSOf, onlineEvent } from '../domain/events/quiet-events.ts';
+import { firstQuietCheck, onlineEvent } from '../domain/events/quiet-events.ts';
+import { eventSettings } from '../domain/events/settings.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -156,7 +157,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 /** The track item's note of points taken now (the service's clock): when the quiet-vehicles check may look first. */
 function tookPoints({ vehicle, quiet }: TrackedVehicle, receivedAt: Date, settings: DetectionSettings): NonNullable<TrackUpdate['taken']> {
   const at = receivedAt.toISOString();
-  const checkFrom = firstQuietCheck(at, { offlineAfterS: offlineAfterSOf(vehicle.detection), maxGapS: settings.maxGapS });
+  const checkFrom = firstQuietCheck(at, { offlineAfterS: eventSettings(vehicle).offlineAfterS, maxGapS: settings.maxGapS });
   return { at, checkFrom, back: quiet.offlineAt !== null };
 }
 

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DetectionSettings, FuelSensorSetting } from '../domain/tracking/settings.ts';
+import type { VehicleSettings } from '../domain/events/settings.ts';
+import type { FuelSensorSetting } from '../domain/tracking/settings.ts';
 import type { LinkedVehicle, LiveState, Vehicle } from '../domain/vehicle.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
@@ -66,7 +67,7 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
 }
 
 /** Replaces a vehicle's own detection settings (those it does not name take the defaults); false when there is no such vehicle. */
-export function setVehicleDetection(vehicleUid: number, detection: Partial<DetectionSettings>): Promise<boolean> {
+export function setVehicleDetection(vehicleUid: number, detection: Partial<VehicleSettings>): Promise<boolean> {
   return setVehicleSetting(vehicleUid, 'detection', detection);
 }
 

@@ -1,5 +1,6 @@
 /** `npm run admin -- vehicle settings` and `npm run admin -- faults`: the device-fault settings and report, as an operator runs them. */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_EVENT_SETTINGS, EVENT_SETTING_NAMES } from '../../shared/domain/events/settings.ts';
 import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
 import { admin } from '../support/admin.ts';
 import { api } from '../support/api.ts';
@@ -31,7 +32,11 @@ describe('admin vehicle settings', () => {
     // Assess
     expect(shown).toEqual({
       code: 0,
-      json: { vehicle_uid: vehicle.vehicleUid, settings: { ...DEFAULT_DETECTION, useIgnition: false }, own: { useIgnition: false } },
+      json: {
+        vehicle_uid: vehicle.vehicleUid,
+        settings: { ...DEFAULT_DETECTION, useIgnition: false, ...DEFAULT_EVENT_SETTINGS, fuelDropMinL: 9.6 },
+        own: { useIgnition: false },
+      },
     });
     expect(changed.json).toMatchObject({
       settings: { maxSpeedKmh: 180, fuelDropoutSamples: 3, futureToleranceS: 600 },
@@ -40,9 +45,47 @@ describe('admin vehicle settings', () => {
     expect(reset.json).toMatchObject({ settings: { maxSpeedKmh: 250 }, own: { useIgnition: false, fuelDropoutSamples: 3 } });
   });
 
+  it('changes the event settings beside them: dwell and the own speed limit may be 0, the smallest drop follows the tank', async () => {
+    // Prepare
+    const vehicle = await givenVehicle(await givenUser(), { fuelCapacity: 400 });
+    const uid = String(vehicle.vehicleUid);
+    // Act
+    const changed = await admin(
+      'vehicle',
+      'settings',
+      '--vehicle',
+      uid,
+      '--set',
+      'dwell=90,speedingMinS=20,speedLimitKmh=80,fuelDropMinL=15.5,fuelDropWindowS=600,offlineAfterS=3600',
+    );
+    const zeroed = await admin('vehicle', 'settings', '--vehicle', uid, '--set', 'dwell=0,speedLimitKmh=0', '--reset', 'fuelDropMinL');
+    const shownAgain = await admin('vehicle', 'settings', '--vehicle', uid);
+    // Assess
+    expect(changed).toMatchObject({
+      code: 0,
+      json: {
+        settings: { dwell: 90, speedingMinS: 20, speedLimitKmh: 80, fuelDropMinL: 15.5, fuelDropWindowS: 600, offlineAfterS: 3600 },
+      },
+    });
+    expect(zeroed.json).toMatchObject({
+      settings: { dwell: 0, speedLimitKmh: 0, fuelDropMinL: 32, speedingMinS: 20 },
+      own: { dwell: 0, speedingMinS: 20, speedLimitKmh: 0, fuelDropWindowS: 600, offlineAfterS: 3600 },
+    });
+    expect(zeroed.json.own).not.toHaveProperty('fuelDropMinL');
+    expect(shownAgain.json).toEqual(zeroed.json);
+  });
+
   it.each([
     [['--set', 'maxSpeedKmh=180'], '--vehicle is required'],
-    [['--vehicle', '1', '--set', 'warpSpeed=9'], `--set: unknown setting warpSpeed; one of: ${Object.keys(DEFAULT_DETECTION).join(', ')}`],
+    [
+      ['--vehicle', '1', '--set', 'warpSpeed=9'],
+      `--set: unknown setting warpSpeed; one of: ${[...Object.keys(DEFAULT_DETECTION), ...EVENT_SETTING_NAMES].join(', ')}`,
+    ],
+    [['--vehicle', '1', '--set', 'speedingMinS=0'], '--set speedingMinS must be a number above 0'],
+    [['--vehicle', '1', '--set', 'fuelDropMinL=-3'], '--set fuelDropMinL must be a number above 0'],
+    [['--vehicle', '1', '--set', 'dwell=-1'], '--set dwell must be a number 0 or above'],
+    [['--vehicle', '1', '--set', 'speedLimitKmh=none'], '--set speedLimitKmh must be a number 0 or above'],
+    [['--vehicle', '1', '--reset', 'offlineAfter'], '--reset: unknown setting offlineAfter'],
     [['--vehicle', '1', '--set', 'maxSpeedKmh=fast'], '--set maxSpeedKmh must be a number above 0'],
     [['--vehicle', '1', '--set', 'fuelDropoutSamples=2.5'], '--set fuelDropoutSamples must be a whole number above 0'],
     [['--vehicle', '1', '--set', 'useIgnition=yes'], '--set useIgnition must be true or false'],

@@ -170,7 +170,7 @@ describe('device.offline and device.online', () => {
   it("follows the vehicle's own offlineAfterS setting", async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
-    await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 300 } as never);
+    await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 300 });
     await ingest([aPositionRecord(vehicle.imei, `${DAY}T08:00:00.000Z`)], undefined, at('08:00:00'));
     await checkQuietVehicles(at('08:05:00'));
     expect(await factsOf(user)).toEqual([`${DAY} 08:05:00 device.offline`]);

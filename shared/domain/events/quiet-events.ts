@@ -4,17 +4,7 @@
  * on the service's clock, never the device's. Pure: shared/pipeline/quiet-vehicles.ts reads and writes around it.
  */
 import { formatDateTime } from '../time.ts';
-import type { DetectionSettings } from '../tracking/settings.ts';
 import type { DecidedEvent } from './event.ts';
-
-/** A vehicle with no accepted point for this long is offline, unless its detection settings say otherwise. */
-export const DEFAULT_OFFLINE_AFTER_S = 1800;
-
-/** The vehicle's offline threshold: its `offlineAfterS` detection setting, or the default. */
-export function offlineAfterSOf(detection: Partial<DetectionSettings> | undefined): number {
-  const own = (detection as { offlineAfterS?: unknown } | undefined)?.offlineAfterS;
-  return typeof own === 'number' && own > 0 ? own : DEFAULT_OFFLINE_AFTER_S;
-}
 
 /** What the check knows of a vehicle's silence. */
 export interface Silence {

@@ -4,6 +4,7 @@
  * or in many batches gives the same answers. Points not newer than the last one are ignored here; the
  * pipeline (shared/pipeline/track-vehicle.ts) handles late points by re-running from an earlier checkpoint.
  */
+import { type DetectedDrop, type FuelDropSettings, type FuelDropState, initialFuelDropState, trackFuelDrop } from '../events/fuel-drops.ts';
 import { distanceKm } from '../geo.ts';
 import { secondsBetween as seconds } from '../time.ts';
 import {
@@ -89,6 +90,8 @@ export interface TrackState {
   fuelHeld?: Array<{ at: string; litres: number }>;
   /** without speed: the last point counted as reached, and the path walked since it (optional: older states) */
   anchor?: { at: string; lat: number; lng: number; pathKm: number } | null;
+  /** the fuel.dropped step's state (shared/domain/events/fuel-drops.ts; optional: older states) */
+  fuelDrop?: FuelDropState;
 }
 
 export interface DetectedTrip {
@@ -133,6 +136,8 @@ export interface Detection {
   state: TrackState;
   trips: DetectedTrip[];
   fills: DetectedFill[];
+  /** fuel drops (fuel.dropped), found only when detect is given their settings */
+  drops: DetectedDrop[];
   /** the newest position taken in this batch, for the live record */
   latest: Position | null;
   /** points and readings not counted (device faults), oldest first */
@@ -188,10 +193,12 @@ export function detect(
   positions: readonly Position[],
   profile: VehicleProfile,
   settings: DetectionSettings,
+  dropSettings?: FuelDropSettings,
 ): Detection {
   const state: TrackState = structuredClone(previous);
   const trips: DetectedTrip[] = [];
   const fills: DetectedFill[] = [];
+  const drops: DetectedDrop[] = [];
   const ignored: IgnoredReading[] = [];
   let latest: Position | null = null;
   const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
@@ -214,10 +221,17 @@ export function detect(
     const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated');
     trackTrip(state, point, position, settings, trips);
     trackFuel(state, point, profile, settings, fills);
+    if (dropSettings) {
+      state.fuelDrop ??= initialFuelDropState();
+      const reading = position.fuel_raw === null ? null : position.fuel_raw * profile.fuelFactor;
+      const fuelPoint = { at, lat: point.lat, lng: point.lng, level: point.fuel, reading, moving: !standing(point) };
+      const drop = trackFuelDrop(state.fuelDrop, fuelPoint, dropSettings);
+      if (drop) drops.push(drop);
+    }
     state.last = point;
     latest = position;
   }
-  return { state, trips, fills, latest, ignored };
+  return { state, trips, fills, drops, latest, ignored };
 }
 
 /**

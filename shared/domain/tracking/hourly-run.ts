@@ -3,6 +3,7 @@
  * first point (the checkpoints re-detection starts from). Pure: the pipeline, reprocessing and the faults report
  * all walk history this way, so they agree on what was counted and what was ignored.
  */
+import type { DetectedDrop, FuelDropSettings } from '../events/fuel-drops.ts';
 import { type DetectedFill, type DetectedTrip, detect, type TrackState, type VehicleProfile } from './detector.ts';
 import type { IgnoredReading } from './faults.ts';
 import { hourOf } from './history.ts';
@@ -13,6 +14,7 @@ export interface HourlyRun {
   state: TrackState;
   trips: DetectedTrip[];
   fills: DetectedFill[];
+  drops: DetectedDrop[];
   ignored: IgnoredReading[];
   /** the newest point detection counted (the live record) */
   latest: Position | null;
@@ -25,17 +27,19 @@ export function detectByHour(
   points: readonly Position[],
   profile: VehicleProfile,
   settings: DetectionSettings,
+  dropSettings?: FuelDropSettings,
 ): HourlyRun {
-  const run: HourlyRun = { state: start, trips: [], fills: [], ignored: [], latest: null, checkpoints: [] };
+  const run: HourlyRun = { state: start, trips: [], fills: [], drops: [], ignored: [], latest: null, checkpoints: [] };
   for (let i = 0; i < points.length; ) {
     const hour = hourOf((points[i] as Position).gps_datetime);
     let end = i;
     while (end < points.length && hourOf((points[end] as Position).gps_datetime) === hour) end++;
     run.checkpoints.push({ hour, state: run.state });
-    const detection = detect(run.state, points.slice(i, end), profile, settings);
+    const detection = detect(run.state, points.slice(i, end), profile, settings, dropSettings);
     run.state = detection.state;
     run.trips.push(...detection.trips);
     run.fills.push(...detection.fills);
+    run.drops.push(...detection.drops);
     run.ignored.push(...detection.ignored);
     run.latest = detection.latest ?? run.latest;
     i = end;

@@ -4,6 +4,7 @@
  * checkpoints and history to write, what the tail becomes, which point the live record shows and which faults the
  * batch brought. Pure: shared/pipeline/track-vehicle.ts reads before it and writes after it.
  */
+import { dropSpanStart, type FuelDropSettings } from '../events/fuel-drops.ts';
 import type { TrackState, VehicleProfile } from './detector.ts';
 import { type Fault, secondOf } from './faults.ts';
 import { byTime, chunksOf, encodePoints, hourOf, type PositionChunk } from './history.ts';
@@ -51,13 +52,14 @@ export const historyFrom = (checkpointHour: string | undefined): string => check
 
 /**
  * Where the trips and fills found after a checkpoint may begin: a trip open at the checkpoint, or about to open
- * from a stop or an ignition that came on before it; a fill rising from a level read before it.
+ * from a stop or an ignition that came on before it; a fill rising, or a fuel drop falling, from a level read before it.
  */
-export function replacedSpan(state: TrackState, from: string): { trips: string; fills: string } {
+export function replacedSpan(state: TrackState, from: string): { trips: string; fills: string; drops: string } {
   const earliest = (...instants: Array<string | undefined>) => instants.filter((at): at is string => at !== undefined).sort()[0] as string;
   return {
     trips: earliest(from, state.trip?.start.at, state.stop?.at, state.ignitionOnAt?.at),
     fills: earliest(from, state.parked?.before.at, state.parked?.rise?.before.at),
+    drops: earliest(from, dropSpanStart(state.fuelDrop)),
   };
 }
 
@@ -71,6 +73,7 @@ export function planDetection(
   profile: VehicleProfile,
   settings: DetectionSettings,
   reprocessFrom?: string,
+  dropSettings?: FuelDropSettings,
 ): DetectionPlan | undefined {
   const from = historyFrom(history.checkpointHour);
   const known = [...history.stored, ...history.tail.filter((position) => position.gps_datetime >= from)];
@@ -80,7 +83,7 @@ export function planDetection(
   const points = byTime([...known, ...fresh]);
   if (points.length === 0) return undefined;
 
-  const run = detectByHour(history.start, points, profile, settings);
+  const run = detectByHour(history.start, points, profile, settings, dropSettings);
   const rewriteFrom = hourOf(reprocessFrom ?? (fresh[0] as Position).gps_datetime);
   const checkpoints = run.checkpoints.filter(({ hour }) => hour !== history.checkpointHour && hour >= rewriteFrom);
 
