@@ -5,6 +5,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 
 type Json = Record<string, any>;
 
+/** Synthesizing the whole app takes seconds alone and over a minute beside a busy suite on two cores. */
+export const SYNTH_TIMEOUT_MS = 240_000;
+
 /**
  * The service's stack and its nested stacks as one template, each cross-stack reference resolved to what it stands
  * for (a nested stack's parameter to the parent's value, the parent's `Outputs.X` to the nested stack's value), so a
