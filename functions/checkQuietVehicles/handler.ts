@@ -10,10 +10,11 @@ import { logger, metrics, tracer } from '../../shared/telemetry.ts';
  * The EventBridge schedule → the quiet-vehicles check (docs/positions-pipeline.md, "Quiet vehicles"). A failed run is
  * simply the next minute's work: every decision is conditioned on what it read, and what stays due is found again.
  */
-async function checkQuietVehiclesOnSchedule(_event: ScheduledEvent): Promise<QuietCheckOutcome> {
+async function checkQuietVehiclesOnSchedule(event: ScheduledEvent): Promise<QuietCheckOutcome> {
   logger.appendKeys({ operation: 'checkQuietVehicles' });
   tracer.putAnnotation('operation', 'checkQuietVehicles');
-  return checkQuietVehicles(new Date());
+  // the schedule's own time: a retried invocation decides as the first one would
+  return checkQuietVehicles(new Date(event.time));
 }
 
 /** The same Powertools wiring as the pipeline's handler. */

@@ -4,8 +4,8 @@
  * before any other test's, so a check run here finds only this file's vehicles due.
  */
 import { describe, expect, it } from 'vitest';
+import { handler } from '../../functions/checkQuietVehicles/handler.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
-import { checkQuietVehicles } from '../../shared/pipeline/quiet-vehicles.ts';
 import { setVehicleDetection } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
@@ -14,6 +14,23 @@ import { aPositionRecord, CLIENT, DEPOT, drive, ingest } from '../support/positi
 const DAY = '2001-03-01';
 const SINCE = { since: '2000-01-01 00:00:00', limit: 1000 };
 const at = (time: string, plusS = 0): Date => new Date(Date.parse(`${DAY}T${time}Z`) + plusS * 1000);
+
+/** The schedule fires at `now`: the handler, with the event EventBridge sends. */
+const checkQuietVehicles = (now: Date) =>
+  handler(
+    {
+      version: '0',
+      id: crypto.randomUUID(),
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      account: '000000000000',
+      time: now.toISOString(),
+      region: 'local',
+      resources: [],
+      detail: {},
+    },
+    { functionName: 'checkQuietVehicles', awsRequestId: crypto.randomUUID() } as never,
+  );
 
 const feedOf = async (user: TestUser): Promise<FleetEvent[]> => (await api.get('getEvents', { api_key: user.key, ...SINCE })).body.events;
 const factsOf = async (user: TestUser): Promise<string[]> => (await feedOf(user)).map((event) => `${event.data.occurred_at} ${event.type}`);
