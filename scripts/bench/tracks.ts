@@ -75,7 +75,8 @@ async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Pr
   };
 }
 
-const totals: Record<string, Run[]> = {};
+/** every run of this process, by reporting interval: the last note prices the 1 s ones */
+const totals = new Map<number, Run[]>();
 
 export async function benchTracks(): Promise<Row[]> {
   measureCapacity();
@@ -84,7 +85,7 @@ export async function benchTracks(): Promise<Row[]> {
     for (const everyS of RATES_S)
       for (const withSpeed of [true, false]) {
         const run = await throughThePipeline(atRate(fixes, everyS), withSpeed);
-        (totals[`${everyS}`] ??= []).push(run);
+        totals.set(everyS, [...(totals.get(everyS) ?? []), run]);
         rows.push({
           drive: name,
           'every s': everyS,
@@ -98,7 +99,7 @@ export async function benchTracks(): Promise<Row[]> {
         });
       }
   for (const everyS of RATES_S) {
-    const runs = totals[`${everyS}`] ?? [];
+    const runs = totals.get(everyS) ?? [];
     const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
     const positions = sum((run) => run.positions);
     const hours = sum((run) => run.drivingS) / 3600;
@@ -125,7 +126,7 @@ export async function benchTracks(): Promise<Row[]> {
 
 /** What an hour of driving at 1 s costs the pipeline, from the 1 s totals: DynamoDB writes, Lambda, Kinesis, S3 (a note). */
 export function hourAt1sCost(): string {
-  const runs = totals['1'] ?? [];
+  const runs = totals.get(1) ?? [];
   const positions = runs.reduce((total, run) => total + run.positions, 0);
   const wcu = runs.reduce((total, run) => total + run.writeUnits, 0) / positions;
   const cpuS = runs.reduce((total, run) => total + run.cpuMs, 0) / positions / 1000;
@@ -148,7 +149,7 @@ export const tracksNotes = [
   `each drive resampled to 1 s and 30 s (test/support/real-drives.ts atRate), with and without speed, in ${WINDOW_S} s batching ` +
     'windows (one batch per window), each received as its window closes; the quiet-vehicles check then closes a trip still open',
   "km: the vehicle's odometer after the drive; truth: the path less steps under 3 km/h, trips between stops of 200 m / 180 s " +
-    '(test/support/real-drives.ts truthOf); the last row prices an hour at 1 s from the 1 s totals and scripts/bench/prices.ts',
+    '(test/support/real-drives.ts truthOf); the last note prices an hour at 1 s from the 1 s runs and scripts/bench/prices.ts',
   "WCU: DynamoDB Local's ConsumedCapacity of every write (transactions count twice); CPU: this process's user + system time " +
     'in processPositions (DynamoDB Local and s3rver run apart), the floor of the Lambda duration',
 ];
