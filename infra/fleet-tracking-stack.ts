@@ -135,7 +135,7 @@ export class FleetTrackingStack extends Stack {
       description: 'Fleet tracking: the positions pipeline and the device entry points (HTTP and Teltonika)',
     });
     const pipeline = new PositionsPipeline(positions, 'Pipeline', { table, bucket });
-    new QuietVehicles(positions, 'QuietVehicles', { table, bucket });
+    const quietVehicles = new QuietVehicles(positions, 'QuietVehicles', { table, bucket });
     const teltonika = new TeltonikaService(positions, 'Teltonika', { stream: pipeline.stream, table });
     const devices = new DeviceEndpoints(positions, 'Devices', { api, table, bucket, stream: pipeline.stream });
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Fleet tracking: alarms, their topic and the dashboard' });
@@ -145,6 +145,7 @@ export class FleetTrackingStack extends Stack {
       docsFunction: docs.function,
       deviceFunctions: [...devices.functions.values()],
       pipeline,
+      quietCheck: quietVehicles.function,
       teltonika,
       table,
     });

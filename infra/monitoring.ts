@@ -41,6 +41,8 @@ export interface MonitoringProps {
   /** the HTTP device entry points' functions (infra/device-endpoints.ts) */
   deviceFunctions: readonly lambda.IFunction[];
   pipeline: PositionsPipeline;
+  /** the quiet-vehicles check (infra/quiet-vehicles.ts), watched with the pipeline it finishes */
+  quietCheck: lambda.IFunction;
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;
 }
@@ -57,7 +59,7 @@ export class Monitoring extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, teltonika, table }: MonitoringProps,
+    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, quietCheck, teltonika, table }: MonitoringProps,
   ) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
@@ -88,7 +90,7 @@ export class Monitoring extends Construct {
     const groups: [string, lambda.IFunction[]][] = [
       ['read', [...operationFunctions.filter(({ operation }) => accessOf(operation) === 'read').map(({ fn }) => fn), docsFunction]],
       ['write', operationFunctions.filter(({ operation }) => accessOf(operation) === 'write').map(({ fn }) => fn)],
-      ['pipeline', [pipeline.processor]],
+      ['pipeline', [pipeline.processor, quietCheck]],
       ['devices', [...deviceFunctions]],
     ];
     for (const [group, functions] of groups) {

@@ -141,7 +141,8 @@ export function hourAt1sCost(): string {
   return (
     `one vehicle reporting every second, per hour of driving (${prices.region}, ${prices.asOf} prices): ` +
     `DynamoDB writes ${usd(dynamodb)} (${round(hour * wcu, 0)} WCU), Lambda ${usd(lambda)} (CPU floor, ${round(hour * cpuS, 1)} s at ` +
-    `${pipelineSettings.memoryMb} MB), Kinesis ${usd(kinesis)}, S3 archive PUTs ${usd(archive)}: ${usd(dynamodb + lambda + kinesis + archive)}`
+    `${pipelineSettings.memoryMb} MB), Kinesis ${usd(kinesis)}, S3 archive PUTs ${usd(archive)}: ` +
+    usd(dynamodb + lambda + kinesis + archive)
   );
 }
 

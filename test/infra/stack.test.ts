@@ -458,7 +458,8 @@ describe('provider configuration', () => {
     expect(processorOf(template)[1].Properties.Environment.Variables).toMatchObject({ GEOCODING_PROVIDER: 'amazon' });
   });
 
-  it('grants Amazon Location actions only to callers (routes: addRoute; places: addRoute, processPositions, checkQuietVehicles; maps: getLiveMap)', () => {
+  // places: addRoute, processPositions, checkQuietVehicles
+  it('grants Amazon Location actions only to callers (routes: addRoute; places: the namers; maps: getLiveMap)', () => {
     const amazonLocationGrants = (logicalId: string) =>
       statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
     const everyGrant = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(amazonLocationGrants);
@@ -516,7 +517,8 @@ describe('provider configuration', () => {
           },
         },
       }),
-    ).toSatisfy((found: object) => Object.keys(found).length === 2);
+      // addRoute, processPositions and checkQuietVehicles
+    ).toSatisfy((found: object) => Object.keys(found).length === 3);
     expect(JSON.stringify(withGoogle.toJSON())).not.toContain('geo-places');
     const { googleGeocodingSecretName: _secret, ...withoutSecret } = context;
     expect(() => new FleetTrackingStack(new App({ context: withoutSecret }), 'NoGeocodingSecret')).toThrow(/googleGeocodingSecretName/);
