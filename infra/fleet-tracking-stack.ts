@@ -23,6 +23,7 @@ import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
 import { QuietVehicles } from './quiet-vehicles.ts';
 import { TeltonikaService } from './teltonika-service.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
 export class FleetTrackingStack extends Stack {
@@ -138,6 +139,10 @@ export class FleetTrackingStack extends Stack {
     const quietVehicles = new QuietVehicles(positions, 'QuietVehicles', { table, bucket });
     const teltonika = new TeltonikaService(positions, 'Teltonika', { stream: pipeline.stream, table });
     const devices = new DeviceEndpoints(positions, 'Devices', { api, table, bucket, stream: pipeline.stream });
+    const webhooksStack = new NestedStack(this, 'Webhooks', {
+      description: "Fleet tracking: webhook delivery, the table's stream to the router, the deliveries queue and the sender",
+    });
+    const webhooks = new WebhookDelivery(webhooksStack, 'Delivery', { table, bucket });
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Fleet tracking: alarms, their topic and the dashboard' });
     new Monitoring(monitoring, 'Monitoring', {
       api,
@@ -148,6 +153,7 @@ export class FleetTrackingStack extends Stack {
       quietCheck: quietVehicles.function,
       teltonika,
       table,
+      webhooks,
     });
     // After the nested stacks: their findings are acknowledged with the same reasons.
     acknowledgeNagFindings(this);

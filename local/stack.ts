@@ -8,6 +8,7 @@ import { freePort } from './ports.ts';
 import { startQuietCheckTimer } from './quiet-check-timer.ts';
 import { startS3Local } from './s3-local.ts';
 import { ensureTable } from './table.ts';
+import { type LocalWebhookDelivery, startWebhookDelivery } from './webhook-delivery.ts';
 
 export interface LocalStackOptions {
   apiPort: number;
@@ -18,6 +19,11 @@ export interface LocalStackOptions {
   /** keep DynamoDB and S3 data here; without it DynamoDB runs in memory and S3 in a temp folder */
   dataDir?: string;
   s3Dir: string;
+  /**
+   * run webhook delivery in this process (default); the test run's shared stack does not, since its senders would read
+   * this process's settings: a test file that delivers runs its own (test/support/webhook-delivery.ts)
+   */
+  webhooks?: boolean;
   tableName: string;
   bucketName: string;
   /** run the quiet-vehicles check this often, as its schedule does in AWS (npm start only: tests run it themselves) */
@@ -30,6 +36,8 @@ export interface LocalStack {
   s3Endpoint: string;
   /** the Teltonika listener's port, when one runs */
   deviceTcpPort: number | undefined;
+  /** webhook delivery: the table's stream → router → in-process queue → sender */
+  webhooks: LocalWebhookDelivery | undefined;
   stop(): Promise<void>;
 }
 
@@ -52,18 +60,30 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     S3_ENDPOINT: s3.endpoint,
   });
-  const api = await ensureTable(dynamo.endpoint, options.tableName)
-    .then(() => startApiEmulator({ port: options.apiPort }))
+  const webhooks = await ensureTable(dynamo.endpoint, options.tableName)
+    .then(() =>
+      options.webhooks === false
+        ? undefined
+        : startWebhookDelivery({
+            endpoint: dynamo.endpoint,
+            tableName: options.tableName,
+            ...(options.dataDir ? { checkpointFile: join(options.dataDir, 'webhook-stream.json') } : {}),
+          }),
+    )
     .catch(async (error) => {
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
       throw error;
     });
+  const api = await startApiEmulator({ port: options.apiPort }).catch(async (error) => {
+    await Promise.allSettled([webhooks?.stop(), s3.stop(), dynamo.stop()]);
+    throw error;
+  });
   const teltonika =
     options.deviceTcpPort === undefined
       ? undefined
       : await startTeltonikaListener({ port: options.deviceTcpPort, sink: positionSink(), findDevice: findVehicleByImei }).catch(
           async (error) => {
-            await Promise.allSettled([api.close(), s3.stop(), dynamo.stop()]);
+            await Promise.allSettled([api.close(), webhooks?.stop(), s3.stop(), dynamo.stop()]);
             throw error;
           },
         );
@@ -73,10 +93,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamoEndpoint: dynamo.endpoint,
     s3Endpoint: s3.endpoint,
     deviceTcpPort: teltonika?.port,
+    webhooks,
     async stop() {
       quietCheck?.stop();
       await teltonika?.close();
       await api.close();
+      await webhooks?.stop();
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
     },
   };
