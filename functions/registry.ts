@@ -125,6 +125,21 @@ export const streamConsumers = [
   { name: 'sendWebhooks', summary: 'Queued deliveries → one signed POST each, retried on the schedule' },
 ] as const satisfies readonly StreamConsumer[];
 
+/** Functions a schedule runs (EventBridge in AWS, a timer under `npm start`); same folder layout, own event shape. */
+export interface ScheduledFunction {
+  readonly name: string;
+  readonly summary: string;
+  readonly everyMinutes: number;
+}
+
+export const scheduledFunctions = [
+  {
+    name: 'checkQuietVehicles',
+    summary: 'Every minute: vehicles silent past the gap rule get their open trip closed, past offlineAfterS device.offline',
+    everyMinutes: 1,
+  },
+] as const satisfies readonly ScheduledFunction[];
+
 /** HTTP entry points devices call directly, outside /api/ (docs/devices.md); same folder layout as operations. */
 export const deviceEndpoints = [osmandPositions, traccarPositions] as const satisfies readonly DeviceEndpointDeclaration[];
 

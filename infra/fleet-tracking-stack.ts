@@ -23,6 +23,7 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
+import { QuietVehicles } from './quiet-vehicles.ts';
 import { TeltonikaService } from './teltonika-service.ts';
 import { WebhookDelivery } from './webhook-delivery.ts';
 
@@ -44,6 +45,7 @@ export class FleetTrackingStack extends Stack {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType[index.projection],
       })),
     });
 
@@ -136,6 +138,7 @@ export class FleetTrackingStack extends Stack {
       description: 'Fleet tracking: the positions pipeline and the device entry points (HTTP and Teltonika)',
     });
     const pipeline = new PositionsPipeline(positions, 'Pipeline', { table, bucket });
+    const quietVehicles = new QuietVehicles(positions, 'QuietVehicles', { table, bucket });
     const teltonika = new TeltonikaService(positions, 'Teltonika', { stream: pipeline.stream, table });
     const devices = new DeviceEndpoints(positions, 'Devices', { api, table, bucket, stream: pipeline.stream });
     const webhooksStack = new NestedStack(this, 'Webhooks', {
@@ -154,6 +157,7 @@ export class FleetTrackingStack extends Stack {
       docsFunction: docs.function,
       deviceFunctions: [...devices.functions.values()],
       pipeline,
+      quietCheck: quietVehicles.function,
       teltonika,
       table,
       webhooks,

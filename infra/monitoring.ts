@@ -42,6 +42,8 @@ export interface MonitoringProps {
   /** the HTTP device entry points' functions (infra/device-endpoints.ts) */
   deviceFunctions: readonly lambda.IFunction[];
   pipeline: PositionsPipeline;
+  /** the quiet-vehicles check (infra/quiet-vehicles.ts), watched with the pipeline it finishes */
+  quietCheck: lambda.IFunction;
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;
   webhooks: WebhookDelivery;
@@ -59,7 +61,7 @@ export class Monitoring extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, teltonika, table, webhooks }: MonitoringProps,
+    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, quietCheck, teltonika, table, webhooks }: MonitoringProps,
   ) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
@@ -90,7 +92,7 @@ export class Monitoring extends Construct {
     const groups: [string, lambda.IFunction[]][] = [
       ['read', [...operationFunctions.filter(({ operation }) => accessOf(operation) === 'read').map(({ fn }) => fn), docsFunction]],
       ['write', operationFunctions.filter(({ operation }) => accessOf(operation) === 'write').map(({ fn }) => fn)],
-      ['pipeline', [pipeline.processor]],
+      ['pipeline', [pipeline.processor, quietCheck]],
       ['devices', [...deviceFunctions]],
       ['webhooks', [webhooks.router, webhooks.sender]],
     ];

@@ -62,6 +62,7 @@ export const runtimeFiles: Readonly<Record<string, readonly string[]>> = {
   getLiveMap: [...RENDERER_FILES, ...ATLAS_FILES, ...GAZETTEER_FILES],
   addRoute: GAZETTEER_FILES,
   processPositions: GAZETTEER_FILES,
+  checkQuietVehicles: GAZETTEER_FILES,
 };
 
 /** The bundling options of one function: the shared ones, plus copying its run-time files after esbuild. */

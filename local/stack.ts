@@ -5,6 +5,7 @@ import { findVehicleByImei } from '../shared/store/vehicles.ts';
 import { startApiEmulator } from './api-emulator.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { freePort } from './ports.ts';
+import { startQuietCheckTimer } from './quiet-check-timer.ts';
 import { startS3Local } from './s3-local.ts';
 import { ensureTable } from './table.ts';
 import { type LocalWebhookDelivery, startWebhookDelivery } from './webhook-delivery.ts';
@@ -25,6 +26,8 @@ export interface LocalStackOptions {
   webhooks?: boolean;
   tableName: string;
   bucketName: string;
+  /** run the quiet-vehicles check this often, as its schedule does in AWS (npm start only: tests run it themselves) */
+  quietCheckIntervalS?: number;
 }
 
 export interface LocalStack {
@@ -84,6 +87,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             throw error;
           },
         );
+  const quietCheck = options.quietCheckIntervalS ? startQuietCheckTimer(options.quietCheckIntervalS) : undefined;
   return {
     apiUrl: api.url,
     dynamoEndpoint: dynamo.endpoint,
@@ -91,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     deviceTcpPort: teltonika?.port,
     webhooks,
     async stop() {
+      quietCheck?.stop();
       await teltonika?.close();
       await api.close();
       await webhooks?.stop();

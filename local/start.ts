@@ -91,6 +91,17 @@ function stopper(stack: LocalStack): (reason?: string) => Promise<never> {
   };
 }
 
+/** OFFLINE_CHECK_INTERVAL_S: how often the quiet-vehicles check runs here (60 s, as its schedule in AWS). */
+function quietCheckIntervalS(): number {
+  const given = process.env[env.offlineCheckIntervalS];
+  const seconds = Number(given ?? 60);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    console.error(`npm start cannot start: ${env.offlineCheckIntervalS}=${given} is not a number of seconds above 0`);
+    process.exit(1);
+  }
+  return seconds;
+}
+
 if (isJavaMissing()) {
   console.error(JAVA_MISSING);
   process.exit(1);
@@ -111,6 +122,7 @@ try {
     s3Dir: join(dataDir, 's3'),
     tableName: process.env.TABLE_NAME ?? 'fleet-tracking',
     bucketName: process.env.BUCKET_NAME ?? 'fleet-tracking-local',
+    quietCheckIntervalS: quietCheckIntervalS(),
   });
   const stop = stopper(stack);
   printReady(stack, await seedDemo(join(dataDir, 'demo.json')));

@@ -13,7 +13,10 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     if (!(await tableExists(client, tableName))) await createTable(client, tableName);
-    else await enableStream(client, tableName);
+    else {
+      await enableStream(client, tableName);
+      await addMissingIndexes(client, tableName);
+    }
   } finally {
     client.destroy();
   }
@@ -38,6 +41,30 @@ async function tableExists(client: DynamoDBClient, tableName: string): Promise<b
   }
 }
 
+/** A table kept in .local/ from before an index was added gets it, as CloudFormation adds it to a deployed table. */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of tableDefinition.indexes.filter(({ name }) => !present.has(name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [index.partitionKey, index.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [{ Create: indexOf(index) }],
+      }),
+    );
+  }
+}
+
+const indexOf = (index: (typeof tableDefinition.indexes)[number]) => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: index.projection },
+});
+
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const { partitionKey, sortKey, indexes, ttlAttribute, stream } = tableDefinition;
   const keyNames = [partitionKey, sortKey, ...indexes.flatMap((index) => [index.partitionKey, index.sortKey])];
@@ -50,14 +77,7 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
         { AttributeName: partitionKey, KeyType: 'HASH' },
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: indexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: indexes.map(indexOf),
       StreamSpecification: { StreamEnabled: true, StreamViewType: stream },
     }),
   );

@@ -20,6 +20,8 @@
  *                                  router and sender, alone and beside an endpoint that fails everything
  *   npm run bench -- events        WCU per position at ingest's production shape with 0 and 50 zones per user, pipeline CPU
  *                                  per position with 10, 1,000 and 10,000 zones, and a point's time to its event in getEvents
+ *   npm run bench -- tracks        the real drives through the pipeline at 1 s and 30 s, with and without speed: distance error
+ *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -139,6 +141,14 @@ const benchmarks: Record<string, Benchmark> = {
       if (!stack) throw new Error('positions needs the local stack');
       const { benchPositions, positionsNotes } = await import('./bench/positions.ts');
       return { rows: await benchPositions(stack.apiUrl), notes: positionsNotes };
+    },
+  },
+  tracks: {
+    needsStack: true,
+    run: async () => {
+      const { benchTracks, hourAt1sCost, tracksNotes } = await import('./bench/tracks.ts');
+      const rows = await benchTracks();
+      return { rows, notes: [...tracksNotes, hourAt1sCost()] };
     },
   },
   pipeline: {

@@ -31,6 +31,8 @@ export const env = {
   rateLimitBurst: 'RATE_LIMIT_BURST',
   lateWindowDays: 'LATE_POSITIONS_WINDOW_DAYS',
   positionRetentionDays: 'POSITION_RETENTION_DAYS',
+  /** npm start only: how often the quiet-vehicles check runs (docs/positions-pipeline.md, "Quiet vehicles") */
+  offlineCheckIntervalS: 'OFFLINE_CHECK_INTERVAL_S',
   // answer size and paging (docs/paging.md)
   answerBudgetBytes: 'ANSWER_BUDGET_BYTES',
   cursorKey: 'CURSOR_KEY',

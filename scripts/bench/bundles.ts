@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
-import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
+import { deviceEndpoints, handlerPath, operations, scheduledFunctions, streamConsumers } from '../../functions/registry.ts';
 import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
 import { serviceName } from '../../shared/metric-names.ts';
 import { median, type Row, round } from './report.ts';
@@ -94,7 +94,7 @@ export async function benchBundles(): Promise<Row[]> {
     });
     const entries: [string, string][] = [
       ...references,
-      ...[...operations, ...streamConsumers, ...deviceEndpoints].map(({ name }): [string, string] => [
+      ...[...operations, ...streamConsumers, ...scheduledFunctions, ...deviceEndpoints].map(({ name }): [string, string] => [
         name,
         join(repositoryRoot, handlerPath(name)),
       ]),

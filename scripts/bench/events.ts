@@ -19,7 +19,8 @@ import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { places, prng, type SimulatedRecord, uniform } from '../../simulator/index.ts';
 import { sendReadings } from '../devices/protocols.ts';
-import { ingestRun, measureCapacity, PRODUCTION_WINDOW_S } from './ingest.ts';
+import { measureCapacity } from './capacity.ts';
+import { ingestRun, PRODUCTION_WINDOW_S } from './ingest.ts';
 import type { Row } from './report.ts';
 
 const WCU_ZONES = [0, 50];

@@ -3,13 +3,11 @@
  * in two batch shapes, each in order and with 10 % of the positions 1 to 6 hours late. Every DynamoDB request
  * asks for ReturnConsumedCapacity, so the write capacity units per position are DynamoDB's own count.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
-import { dynamo } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave, prng, type SimulatedRecord } from '../../simulator/index.ts';
+import { measureCapacity, usage } from './capacity.ts';
 import type { Row } from './report.ts';
 
 const VEHICLES = 10;
@@ -26,59 +24,6 @@ const shapes = [
   { shape: 'production (≈1 position per vehicle per batch)', windowS: PRODUCTION_WINDOW_S },
   { shape: '10 positions per vehicle per batch', windowS: 10 * REPORTING_S },
 ];
-
-/** the low-level commands the document client sends (its middleware sees them marshalled) */
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
-
-interface Usage {
-  writeRequests: number;
-  writeUnits: number;
-  readUnits: number;
-  historyBytes: number;
-}
-
-const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
-let measuring = false;
-
-/** DynamoDB's item size: attribute names plus values (strings by UTF-8 length, numbers about 8 bytes, maps and lists nested). */
-function itemBytes(value: unknown): number {
-  if (typeof value === 'string') return Buffer.byteLength(value);
-  if (typeof value === 'number') return 8;
-  if (typeof value === 'boolean' || value === null || value === undefined) return 1;
-  if (Array.isArray(value)) return 3 + value.reduce((sum: number, item) => sum + 1 + itemBytes(item), 0);
-  return (
-    3 +
-    Object.entries(value as Record<string, unknown>).reduce((sum, [name, item]) => sum + Buffer.byteLength(name) + 1 + itemBytes(item), 0)
-  );
-}
-
-/** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes (once per process). */
-export function measureCapacity(): void {
-  if (measuring) return;
-  measuring = true;
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = args.input as Record<string, unknown>;
-      input.ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      const units = [consumed ?? []]
-        .flat()
-        .reduce((sum: number, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
-      const command = String(context.commandName);
-      if (WRITES.has(command)) {
-        usage.writeUnits += units;
-        usage.writeRequests += command === 'TransactWriteItemsCommand' ? (input.TransactItems as unknown[]).length : 1;
-        const raw = input.Item as Record<string, unknown> | undefined;
-        // marshalled or not, depending on where the document client's marshalling sits in the stack
-        const item = raw && typeof raw.pk === 'object' ? unmarshall(raw as Record<string, AttributeValue>) : raw;
-        if (command === 'PutItemCommand' && String(item?.pk).endsWith('#POSITIONS')) usage.historyBytes += itemBytes(item);
-      } else usage.readUnits += units;
-      return result;
-    },
-    { step: 'initialize', name: 'benchConsumedCapacity' },
-  );
-}
 
 /** Batches by arrival: every record that arrives within one window is one batch; late records arrive 1 to 6 h after their time. */
 function batchesOf(

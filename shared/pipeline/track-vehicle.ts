@@ -8,6 +8,7 @@
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
 import { eventIdOf } from '../domain/events/event.ts';
 import { type DetectedDrop, dropEvents } from '../domain/events/fuel-drops.ts';
+import { firstQuietCheck, onlineEvent } from '../domain/events/quiet-events.ts';
 import { type EventSettings, eventSettings } from '../domain/events/settings.ts';
 import { initialZoneState, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
 import type { ZoneIndex } from '../domain/events/zone-index.ts';
@@ -16,6 +17,7 @@ import { secondsBetween } from '../domain/time.ts';
 import {
   type DetectedFill,
   type DetectedTrip,
+  endSilentTrip,
   initialTrackState,
   type TrackState,
   type VehicleProfile,
@@ -60,6 +62,8 @@ export interface TrackOptions {
   namer: PlaceNamer;
   /** re-detect from this instant even without new points (npm run admin -- reprocess) */
   reprocessFrom?: string;
+  /** the vehicle has been silent longer than the gap rule: its open trip ends as the gap will end it (quiet-vehicles.ts) */
+  closeSilentTrip?: boolean;
 }
 
 const END = '9999';
@@ -100,6 +104,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     planDetection(read.history, arrived, profile, settings, options.reprocessFrom, events) ??
     (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, events) : undefined);
   if (!plan) return { ...outcome, writeRequests: await settleZoneFacts(tracked, read, zones, settings, events) };
+  if (options.closeSilentTrip) plan.run.trips.push(...endSilentTrip(plan.run.state, settings).trips);
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
   const trips = await replaceTrips(
@@ -115,6 +120,8 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
 
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
+  // New points taken: the quiet-vehicles check watches the vehicle from now on, and a vehicle that was offline is back.
+  const taken = plan.fresh.length > 0 ? tookPoints(tracked, options.receivedAt, settings) : undefined;
   const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings, events));
   const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts);
   const decided = [
@@ -122,16 +129,18 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
     ...changedFacts(vehicle.vehicleUid, { before: read.drops, after: plan.run.drops }, dropEvents),
     ...zoneChange.events,
+    ...(taken?.back && tracked.quiet.takenAt ? [onlineEvent(tracked.quiet.takenAt, taken.at, plan.newest)] : []),
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
   const track: TrackUpdate | undefined =
-    liveChanged || plan.tailChanged || emission
+    liveChanged || plan.tailChanged || emission || taken
       ? {
           live: liveChanged ? liveNow : undefined,
           tail: liveChanged || plan.tailChanged ? plan.tail : (storedTail ?? null),
           previousTail: storedTail,
           ...(emission ? { emission } : {}),
+          ...(taken ? { taken } : {}),
         }
       : undefined;
 
@@ -221,6 +230,13 @@ async function settleZoneFacts(
     events: emitted.events,
     zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
   });
+}
+
+/** The track item's note of points taken now (the service's clock): when the quiet-vehicles check may look first. */
+function tookPoints({ vehicle, quiet }: TrackedVehicle, receivedAt: Date, settings: DetectionSettings): NonNullable<TrackUpdate['taken']> {
+  const at = receivedAt.toISOString();
+  const checkFrom = firstQuietCheck(at, { offlineAfterS: eventSettings(vehicle).offlineAfterS, maxGapS: settings.maxGapS });
+  return { at, checkFrom, back: quiet.offlineAt !== null };
 }
 
 /** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */

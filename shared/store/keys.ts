@@ -21,12 +21,24 @@ export interface IndexKey {
  * starts with `prefix`, or lies between `from` and `to` (both inclusive, either may be left open).
  */
 export interface Range {
-  index?: 'gsi1';
+  index?: 'gsi1' | 'quiet';
   pk: string;
   prefix?: string;
   from?: string | undefined;
   to?: string | undefined;
 }
+
+/** A track item's place in the sparse `quiet` index: due for the quiet-vehicles check from `quiet_due` on. */
+export interface QuietCheckKey {
+  quiet_pk: string;
+  quiet_due: string;
+}
+
+/**
+ * The quiet index's partitions: vehicles spread over a few so no partition takes every fleet's writes; the check
+ * reads them all in parallel.
+ */
+export const QUIET_CHECK_SHARDS = 4;
 
 /** Zero-padded ids sort numerically inside a partition. */
 const pad = (id: number): string => String(id).padStart(12, '0');
@@ -160,6 +172,8 @@ export const keys = {
    * and the live record: one item, so a batch writes one item per vehicle plus what it found
    */
   trackState: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'TRACK' }),
+  /** the vehicle of a track item's key (as the quiet index answers it) */
+  vehicleUidOfTrack: (key: { pk?: unknown }): number => Number(String(key.pk ?? '').slice('VEHICLE#'.length)),
   /**
    * position history: one chunk per vehicle, batch and hour (a batch's points of one hour, compactly encoded),
    * sorted by its first point; the content hash makes a replayed batch overwrite its own chunk
@@ -176,6 +190,16 @@ export const keys = {
     from: from.slice(0, 13),
     to: `${to}~`,
   }),
+  /**
+   * the quiet-vehicles check (docs/positions-pipeline.md, "Quiet vehicles"): the track item's key in the sparse index,
+   * due from an instant (UTC ISO); a vehicle leaves the index once nothing more is due for its silence
+   */
+  quietCheck: (vehicleUid: number, dueAt: string): QuietCheckKey => ({
+    quiet_pk: `QUIET#${vehicleUid % QUIET_CHECK_SHARDS}`,
+    quiet_due: dueAt,
+  }),
+  /** one shard's vehicles due at or before an instant */
+  quietCheckRange: (shard: number, dueBy: string): Range => ({ index: 'quiet', pk: `QUIET#${shard}`, to: dueBy }),
   /** the detector's state before the first point of an hour: where re-detection starts */
   checkpoint: (vehicleUid: number, hour: string): Key => ({ pk: `VEHICLE#${vehicleUid}#CHECKPOINTS`, sk: hour }),
   /** the checkpoints up to an hour: the last of them is where re-detection of that hour starts */

@@ -13,6 +13,7 @@ import {
 import { Conflict } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import type { Key, Range } from './keys.ts';
+import { tableDefinition } from './table-definition.ts';
 
 export type Item = Record<string, unknown>;
 
@@ -98,8 +99,14 @@ export async function readTaken<T>(
   return taken;
 }
 
+/** The key attributes of the table, or of the index a range reads. */
+const keyNamesOf = (index: Range['index']): { pk: string; sk: string } => {
+  const found = tableDefinition.indexes.find((definition) => definition.name === index);
+  return found ? { pk: found.partitionKey, sk: found.sortKey } : { pk: tableDefinition.partitionKey, sk: tableDefinition.sortKey };
+};
+
 const positionOf = (item: Item, range: Range): ItemPosition => {
-  const names = range.index ? ['pk', 'sk', 'gsi1pk', 'gsi1sk'] : ['pk', 'sk'];
+  const names = range.index ? ['pk', 'sk', keyNamesOf(range.index).pk, keyNamesOf(range.index).sk] : ['pk', 'sk'];
   return Object.fromEntries(names.map((name) => [name, String(item[name])]));
 };
 
@@ -120,7 +127,7 @@ function rangeQuery(range: Range, options: Pick<QueryCommandInput, 'ScanIndexFor
     ...options,
     ...(index ? { IndexName: index } : {}),
     KeyConditionExpression: bound ? `#pk = :pk AND ${bound}` : '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': index ? 'gsi1pk' : 'pk', ...(bound ? { '#sk': index ? 'gsi1sk' : 'sk' } : {}) },
+    ExpressionAttributeNames: { '#pk': keyNamesOf(index).pk, ...(bound ? { '#sk': keyNamesOf(index).sk } : {}) },
     ExpressionAttributeValues: Object.fromEntries(values),
   };
 }

@@ -33,6 +33,18 @@ export interface TrackedVehicle {
   legacyState: TrackState | undefined;
   /** where the vehicle's event emission stands (shared/domain/events) */
   emission: EmissionState;
+  /** when the service last took points for it (its wall clock), and what the quiet-vehicles check decided since */
+  quiet: QuietState;
+}
+
+/** The quiet-vehicles check's view of a vehicle (docs/positions-pipeline.md, "Quiet vehicles"). */
+export interface QuietState {
+  /** UTC ISO: when the service last took a point for the vehicle (null: never, or before this was kept) */
+  takenAt: string | null;
+  /** the device.offline occurred_at while the vehicle is offline */
+  offlineAt: string | null;
+  /** the takenAt whose silence already had its open trip closed */
+  tripClosedFor: string | null;
 }
 
 /** Points kept on the track item: `hour` is the hour their time offsets count from. */
@@ -44,7 +56,11 @@ export interface StoredTail {
 /** Vehicles of the given IMEIs with their live records: two BatchGetItem round trips for any number of IMEIs. */
 export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map<string, TrackedVehicle>> {
   const claims = await batchGet(imeis.map((imei) => keys.imeiClaim(imei)));
-  const vehicleUids = claims.map((claim) => Number(claim.vehicle_uid));
+  return findTrackedVehiclesByUid(claims.map((claim) => Number(claim.vehicle_uid)));
+}
+
+/** Vehicles by vehicle_uid with their track items, by IMEI: one BatchGetItem round trip. */
+export async function findTrackedVehiclesByUid(vehicleUids: readonly number[]): Promise<Map<string, TrackedVehicle>> {
   const items = await batchGet(vehicleUids.flatMap((uid) => [keys.vehicle(uid), keys.trackState(uid)]));
   const byKey = new Map(items.map((item) => [itemKey(item), item]));
   const found = new Map<string, TrackedVehicle>();
@@ -69,6 +85,11 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
     emission: {
       sequence: Number(item?.event_sequence ?? 0),
       latestAt: item?.event_latest_at === undefined ? null : String(item.event_latest_at),
+    },
+    quiet: {
+      takenAt: item?.taken_at === undefined ? null : String(item.taken_at),
+      offlineAt: item?.offline_at === undefined ? null : String(item.offline_at),
+      tripClosedFor: item?.trip_closed_for === undefined ? null : String(item.trip_closed_for),
     },
   };
 }
@@ -183,19 +204,30 @@ export interface TrackUpdate {
   previousTail: StoredTail | undefined;
   /** the vehicle's emission after this commit's events, set only if it is still the one read */
   emission?: { previous: EmissionState; next: EmissionState };
+  /**
+   * the batch took new points (docs/positions-pipeline.md, "Quiet vehicles"): when, the first instant the quiet-vehicles
+   * check may have something to do (kept if an earlier one is pending: the check moves it on), and whether the vehicle
+   * was offline and is back
+   */
+  taken?: { at: string; checkFrom: string; back: boolean };
 }
 
 /**
  * The track item's write: the live record moves only forward in GPS time (at the same time it may change: a
  * re-detected odometer); the tail is replaced only if it is still the one read.
  */
-function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission }: TrackUpdate) {
+function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, taken }: TrackUpdate) {
   const sets = [
     ...(live ? ['live = :live'] : []),
     ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : []),
     ...(emission ? ['event_sequence = :sequence', 'event_latest_at = :latestAt'] : []),
+    ...(taken
+      ? ['taken_at = :takenAt', 'quiet_pk = if_not_exists(quiet_pk, :quietPk)', 'quiet_due = if_not_exists(quiet_due, :quietDue)']
+      : []),
   ];
-  const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${tail === null && previousTail ? ' REMOVE tail, tail_hour' : ''}`.trim();
+  const removes = [...(tail === null && previousTail ? ['tail', 'tail_hour'] : []), ...(taken?.back ? ['offline_at'] : [])];
+  const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`.trim();
+  const quietKey = taken ? keys.quietCheck(vehicleUid, taken.checkFrom) : undefined;
   const conditions = [
     ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
     previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',
@@ -213,6 +245,7 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission }:
         ...(previousTail ? { ':previousTail': previousTail.points } : {}),
         ...(emission ? { ':sequence': emission.next.sequence, ':latestAt': emission.next.latestAt } : {}),
         ...(emission && emission.previous.sequence > 0 ? { ':previousSequence': emission.previous.sequence } : {}),
+        ...(taken && quietKey ? { ':takenAt': taken.at, ':quietPk': quietKey.quiet_pk, ':quietDue': quietKey.quiet_due } : {}),
       },
     },
   };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { detect, initialTrackState, type TrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { positionOf } from '../support/position-builders.ts';
-import { atRate, realDrives as drives, type Fix, recordsOf, truthOf } from '../support/real-drives.ts';
+import { atRate, dayAt1Hz, realDrives as drives, type Fix, recordsOf, truthOf } from '../support/real-drives.ts';
 
 const DISTANCE_TOLERANCE = 0.02;
 const IMEI = '356307042441013';
@@ -48,17 +48,8 @@ describe('state at 1 Hz', () => {
 
   for (const withSpeed of [true, false])
     it(`stays small over a day of 1 Hz points ${withSpeed ? 'with' : 'without'} speed, parked and moving`, () => {
-      // Prepare: the longest real drive at 1 Hz, parked an hour with jitter after each of its drives, for 24 hours.
-      const drive = atRate((drives.find(({ name }) => name.startsWith('opel')) as (typeof drives)[number]).fixes, 1);
-      const day: Fix[] = [];
-      let t = Date.parse('2026-11-01T00:00:00Z');
-      while (day.length < 86_400) {
-        const start = t;
-        for (const fix of drive) day.push({ ...fix, at: start + (fix.at - (drive[0] as Fix).at) });
-        t = (day.at(-1) as Fix).at + 1000;
-        const end = day.at(-1) as Fix;
-        for (let s = 0; s < 3600; s++, t += 1000) day.push({ ...end, at: t, lat: end.lat + Math.sin(s) * 0.00005, speed: 0 });
-      }
+      // Prepare
+      const day = dayAt1Hz();
 
       // Act: batches of a minute, as a stream would bring them
       let state = initialTrackState(profile);

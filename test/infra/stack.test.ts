@@ -58,6 +58,11 @@ const processorOf = (stackTemplate: Template): [string, Resource] =>
     String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
   ) as [string, Resource];
 
+const quietCheckOf = (): [string, Resource] =>
+  Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+    String((fn as Resource).Properties.Description ?? '').startsWith('schedule checkQuietVehicles'),
+  ) as [string, Resource];
+
 const statementsGrantedTo = (functionLogicalId: string): Array<{ Action: string | string[] }> => {
   const fn = template.findResources('AWS::Lambda::Function')[functionLogicalId] as Resource;
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
@@ -256,7 +261,7 @@ describe('the device entry points', () => {
 });
 
 describe('the table', () => {
-  it('is on-demand, point-in-time recoverable, deletion-protected, retained, with TTL and gsi1', () => {
+  it('is on-demand, point-in-time recoverable, deletion-protected, retained, with TTL, gsi1 and the sparse quiet index', () => {
     template.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -267,7 +272,17 @@ describe('the table', () => {
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({ IndexName: 'gsi1', Projection: { ProjectionType: 'ALL' } }),
+          Match.objectLike({
+            IndexName: 'quiet',
+            KeySchema: [
+              { AttributeName: 'quiet_pk', KeyType: 'HASH' },
+              { AttributeName: 'quiet_due', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          }),
+        ],
         Replicas: [
           Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
         ],
@@ -419,6 +434,29 @@ describe('the positions pipeline', () => {
   });
 });
 
+describe('the quiet-vehicles check', () => {
+  it('runs checkQuietVehicles every minute from an EventBridge rule, one run at a time', () => {
+    const [logicalId, fn] = quietCheckOf();
+    expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId, 'Arn'] } })],
+    });
+  });
+
+  it('is granted the table reads and writes its code makes, and no Scan or batch write', () => {
+    const dynamodbActions = actionsGrantedTo(quietCheckOf()[0]).filter((action) => action.startsWith('dynamodb:'));
+    expect([...new Set(dynamodbActions)].sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+  });
+});
+
 describe('provider configuration', () => {
   it('tells getLiveMap to use Amazon Location static maps and addRoute to use Amazon Location routes by default', () => {
     expect(functionOf('getLiveMap')[1].Properties.Environment.Variables).toMatchObject({ LIVE_MAP_PROVIDER: 'amazon-location' });
@@ -429,7 +467,8 @@ describe('provider configuration', () => {
     expect(processorOf(template)[1].Properties.Environment.Variables).toMatchObject({ GEOCODING_PROVIDER: 'amazon' });
   });
 
-  it('grants Amazon Location actions only to callers (routes: addRoute; places: addRoute, processPositions; maps: getLiveMap)', () => {
+  // places: addRoute, processPositions, checkQuietVehicles
+  it('grants Amazon Location actions only to callers (routes: addRoute; places: the namers; maps: getLiveMap)', () => {
     const amazonLocationGrants = (logicalId: string) =>
       statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('geo')));
     const everyGrant = Object.keys(template.findResources('AWS::Lambda::Function')).flatMap(amazonLocationGrants);
@@ -448,7 +487,10 @@ describe('provider configuration', () => {
     expect(amazonLocationGrants(functionOf('getLiveMap')[0])).toEqual([
       { Effect: 'Allow', Action: 'geo-maps:GetStaticMap', Resource: provider('geo-maps') },
     ]);
-    expect(everyGrant).toHaveLength(4);
+    expect(amazonLocationGrants(quietCheckOf()[0])).toEqual([
+      { Effect: 'Allow', Action: 'geo-places:ReverseGeocode', Resource: provider('geo-places') },
+    ]);
+    expect(everyGrant).toHaveLength(5);
   });
 
   it('refuses OSRM without an explicit osrmUrl: the public demo server is never a default', () => {
@@ -484,7 +526,8 @@ describe('provider configuration', () => {
           },
         },
       }),
-    ).toSatisfy((found: object) => Object.keys(found).length === 2);
+      // addRoute, processPositions and checkQuietVehicles
+    ).toSatisfy((found: object) => Object.keys(found).length === 3);
     expect(JSON.stringify(withGoogle.toJSON())).not.toContain('geo-places');
     const { googleGeocodingSecretName: _secret, ...withoutSecret } = context;
     expect(() => new FleetTrackingStack(new App({ context: withoutSecret }), 'NoGeocodingSecret')).toThrow(/googleGeocodingSecretName/);

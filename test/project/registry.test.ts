@@ -4,12 +4,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { deviceEndpoints, handlerPath, operations, streamConsumers } from '../../functions/registry.ts';
+import { deviceEndpoints, handlerPath, operations, scheduledFunctions, streamConsumers } from '../../functions/registry.ts';
 
 const folders = readdirSync('functions').filter((entry) => statSync(`functions/${entry}`).isDirectory());
-/** The entries whose folder holds a declaration (contract.ts) its handler imports: all but the stream consumer. */
+/** The entries whose folder holds a declaration (contract.ts) its handler imports: all but the stream consumer and scheduled functions. */
 const declared = [...operations, ...deviceEndpoints];
-const names = [...declared, ...streamConsumers].map((entry) => entry.name);
+const names = [...declared, ...streamConsumers, ...scheduledFunctions].map((entry) => entry.name);
 const eventNames = readdirSync('events')
   .filter((file) => file.endsWith('.json'))
   .map((file) => file.replace(/\.json$/, ''));
@@ -17,7 +17,8 @@ const importsOf = (path: string): string[] =>
   [...readFileSync(path, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1] as string);
 
 describe('the operation registry', () => {
-  it('lists every folder of functions/ (an operation, a device entry point or a stream consumer), each once, and nothing else', () => {
+  // a folder is an operation, a device entry point, a stream consumer or a scheduled function
+  it('lists every folder of functions/, each once, and nothing else', () => {
     expect(new Set(names).size).toBe(names.length);
     expect([...folders].sort()).toEqual([...names].sort());
   });

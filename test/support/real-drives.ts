@@ -99,3 +99,18 @@ export const recordsOf = (imei: string, fixes: readonly Fix[], withSpeed: boolea
       fuel_raw: null,
     }),
   );
+
+/** A day of 1 Hz points: the longest real drive at 1 Hz, parked an hour with jitter after each time it is driven, for 24 hours. */
+export function dayAt1Hz(start = '2026-11-01T00:00:00Z'): Fix[] {
+  const drive = atRate((realDrives.find(({ name }) => name.startsWith('opel')) as (typeof realDrives)[number]).fixes, 1);
+  const day: Fix[] = [];
+  let t = Date.parse(start);
+  while (day.length < 86_400) {
+    const from = t;
+    for (const fix of drive) day.push({ ...fix, at: from + (fix.at - (drive[0] as Fix).at) });
+    t = (day.at(-1) as Fix).at + 1000;
+    const end = day.at(-1) as Fix;
+    for (let s = 0; s < 3600; s++, t += 1000) day.push({ ...end, at: t, lat: end.lat + Math.sin(s) * 0.00005, speed: 0 });
+  }
+  return day.slice(0, 86_400);
+}

@@ -219,14 +219,7 @@ export function detect(
     }
     state.jumps = [];
     state.recent = rememberFix(state.recent ?? [], fix);
-    // A silence longer than maxGapS ends the trip where the vehicle last moved to, and the next trip starts after it.
-    if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) {
-      if (state.trip) closeTrip(state, state.dwell.length > 0 ? arrivalIn(state.dwell) : state.last, settings, trips);
-      state.ignitionOnAt = null;
-      state.stop = null;
-      state.departure = null;
-      state.halt = null;
-    }
+    if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) endSilence(state, settings, trips);
     const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated');
     trackTrip(state, point, position, settings, trips);
     trackFuel(state, point, profile, settings, fills);
@@ -241,6 +234,30 @@ export function detect(
     latest = position;
   }
   return { state, trips, fills, drops, latest, ignored };
+}
+
+/**
+ * A silence longer than maxGapS ends the trip where the vehicle last moved to, and the next trip starts after it: the same
+ * rule whether the next point shows the silence or the quiet-vehicles check finds it (endSilentTrip).
+ */
+function endSilence(state: TrackState, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  // where the vehicle last moved to
+  if (state.trip && state.last) closeTrip(state, state.dwell.length > 0 ? arrivalIn(state.dwell) : state.last, settings, trips);
+  state.ignitionOnAt = null;
+  state.stop = null;
+  state.departure = null;
+  state.halt = null;
+}
+
+/**
+ * The trip a vehicle that fell silent longer than maxGapS leaves open, closed as the gap rule will close it when a
+ * later point shows the silence (shared/pipeline/quiet-vehicles.ts); nothing when no trip is open.
+ */
+export function endSilentTrip(previous: TrackState, settings: DetectionSettings): { state: TrackState; trips: DetectedTrip[] } {
+  const state = structuredClone(previous);
+  const trips: DetectedTrip[] = [];
+  if (state.trip) endSilence(state, settings, trips);
+  return { state, trips };
 }
 
 /**

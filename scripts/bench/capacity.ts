@@ -1,0 +1,46 @@
+/**
+ * DynamoDB's own count of what the benchmarks' requests consume: every request asks for ReturnConsumedCapacity,
+ * and `usage` adds up write and read units, write requests (items) and the history chunks' bytes.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { dynamo } from '../../shared/store/client.ts';
+import { itemBytes } from '../../test/support/item-size.ts';
+
+/** the low-level commands the document client sends (its middleware sees them marshalled) */
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+export interface Usage {
+  writeRequests: number;
+  writeUnits: number;
+  readUnits: number;
+  historyBytes: number;
+}
+
+export const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
+
+/** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes. */
+export function measureCapacity(): void {
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      const units = [consumed ?? []]
+        .flat()
+        .reduce((sum: number, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+      const command = String(context.commandName);
+      if (WRITES.has(command)) {
+        usage.writeUnits += units;
+        usage.writeRequests += command === 'TransactWriteItemsCommand' ? (input.TransactItems as unknown[]).length : 1;
+        const raw = input.Item as Record<string, unknown> | undefined;
+        // marshalled or not, depending on where the document client's marshalling sits in the stack
+        const item = raw && typeof raw.pk === 'object' ? unmarshall(raw as Record<string, AttributeValue>) : raw;
+        if (command === 'PutItemCommand' && String(item?.pk).endsWith('#POSITIONS')) usage.historyBytes += itemBytes(item);
+      } else usage.readUnits += units;
+      return result;
+    },
+    { step: 'initialize', name: 'benchConsumedCapacity' },
+  );
+}

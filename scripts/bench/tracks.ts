@@ -1,0 +1,156 @@
+/**
+ * Real drives through the pipeline (npm run bench -- tracks): the seven enviroCar drives (test/fixtures; ODbL 1.0)
+ * as a device without ignition wiring sends them, at 1 s and at 30 s, with and without speed, through processPositions
+ * on DynamoDB Local in the stream's 30 s batching windows, then the quiet-vehicles check an hour after the last point
+ * (which closes a trip still open). Per drive: kilometres and trips against the truth rule of test/support/real-drives.ts,
+ * and the pipeline's write units (DynamoDB Local's ConsumedCapacity) and CPU time per position.
+ */
+import { pipelineSettings } from '../../infra/positions-pipeline.ts';
+import { processPositions } from '../../shared/pipeline/process-positions.ts';
+import { checkQuietVehicles } from '../../shared/pipeline/quiet-vehicles.ts';
+import { findTrackedVehicles } from '../../shared/store/tracks.ts';
+import { listTrips } from '../../shared/store/trips.ts';
+import { givenUser, givenVehicle } from '../../test/support/builders.ts';
+import { atRate, type Fix, realDrives, recordsOf, truthOf } from '../../test/support/real-drives.ts';
+import { measureCapacity, usage } from './capacity.ts';
+import { prices } from './prices.ts';
+import type { Row } from './report.ts';
+import { round } from './report.ts';
+
+const RATES_S = [1, 30] as const;
+const WINDOW_S = pipelineSettings.batchingWindowS;
+
+interface Run {
+  positions: number;
+  km: number;
+  trips: number;
+  truthKm: number;
+  truthTrips: number;
+  writeUnits: number;
+  cpuMs: number;
+  batches: number;
+  drivingS: number;
+}
+
+/** One drive through the pipeline: batches as the stream's window cuts them, each received as its window closes. */
+async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Promise<Run> {
+  const user = await givenUser();
+  const vehicle = await givenVehicle(user, { odometerAtStart: 0, detection: { useIgnition: false } });
+  const records = recordsOf(vehicle.imei, fixes, withSpeed);
+  const windows = new Map<number, typeof records>();
+  for (const record of records) {
+    const window = Math.floor(Date.parse(record.gps_datetime) / 1000 / WINDOW_S);
+    windows.set(window, [...(windows.get(window) ?? []), record]);
+  }
+  const before = { ...usage };
+  let cpuMicros = 0;
+  let received = new Date(0);
+  for (const [window, batch] of windows) {
+    received = new Date((window + 1) * WINDOW_S * 1000);
+    const cpu = process.cpuUsage();
+    const outcome = await processPositions(
+      batch.map((record, i) => ({ id: String(i), data: JSON.stringify(record) })),
+      { batchName: `bench-tracks-${vehicle.vehicleUid}-${window}`, receivedAt: received },
+    );
+    const used = process.cpuUsage(cpu);
+    cpuMicros += used.user + used.system;
+    if (outcome.failedIds.length > 0 || outcome.rejected.length > 0)
+      throw new Error(`batch ${window} failed: ${JSON.stringify(outcome.rejected[0])}`);
+  }
+  const writeUnits = usage.writeUnits - before.writeUnits;
+  await checkQuietVehicles(new Date(received.getTime() + 3600_000 + 60_000));
+  const live = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei)?.live;
+  const trips = await listTrips(vehicle.vehicleUid, '0000', '9999');
+  const truth = truthOf(fixes);
+  return {
+    positions: records.length,
+    km: live?.odometerKm ?? 0,
+    trips: trips.length,
+    truthKm: truth.distanceKm,
+    truthTrips: truth.trips,
+    writeUnits,
+    cpuMs: cpuMicros / 1000,
+    batches: windows.size,
+    drivingS: ((fixes.at(-1) as Fix).at - (fixes[0] as Fix).at) / 1000,
+  };
+}
+
+/** every run of this process, by reporting interval: the last note prices the 1 s ones */
+const totals = new Map<number, Run[]>();
+
+export async function benchTracks(): Promise<Row[]> {
+  measureCapacity();
+  const rows: Row[] = [];
+  for (const { name, fixes } of realDrives)
+    for (const everyS of RATES_S)
+      for (const withSpeed of [true, false]) {
+        const run = await throughThePipeline(atRate(fixes, everyS), withSpeed);
+        totals.set(everyS, [...(totals.get(everyS) ?? []), run]);
+        rows.push({
+          drive: name,
+          'every s': everyS,
+          speed: withSpeed ? 'yes' : 'no',
+          positions: run.positions,
+          'km (truth)': `${round(run.km, 2)} (${round(run.truthKm, 2)})`,
+          'distance error %': round(((run.km - run.truthKm) / run.truthKm) * 100, 2),
+          'trips (truth)': `${run.trips} (${run.truthTrips})`,
+          'WCU per position': round(run.writeUnits / run.positions, 3),
+          'CPU ms per position': round(run.cpuMs / run.positions, 3),
+        });
+      }
+  for (const everyS of RATES_S) {
+    const runs = totals.get(everyS) ?? [];
+    const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
+    const positions = sum((run) => run.positions);
+    const hours = sum((run) => run.drivingS) / 3600;
+    rows.push({
+      drive: `all drives (${round(hours, 2)} h)`,
+      'every s': everyS,
+      speed: 'both',
+      positions,
+      'km (truth)': `${round(
+        sum((run) => run.km),
+        1,
+      )} (${round(
+        sum((run) => run.truthKm),
+        1,
+      )})`,
+      'distance error %': round(((sum((run) => run.km) - sum((run) => run.truthKm)) / sum((run) => run.truthKm)) * 100, 2),
+      'trips (truth)': `${sum((run) => run.trips)} (${sum((run) => run.truthTrips)})`,
+      'WCU per position': round(sum((run) => run.writeUnits) / positions, 3),
+      'CPU ms per position': round(sum((run) => run.cpuMs) / positions, 3),
+    });
+  }
+  return rows;
+}
+
+/** What an hour of driving at 1 s costs the pipeline, from the 1 s totals: DynamoDB writes, Lambda, Kinesis, S3 (a note). */
+export function hourAt1sCost(): string {
+  const runs = totals.get(1) ?? [];
+  const positions = runs.reduce((total, run) => total + run.positions, 0);
+  const wcu = runs.reduce((total, run) => total + run.writeUnits, 0) / positions;
+  const cpuS = runs.reduce((total, run) => total + run.cpuMs, 0) / positions / 1000;
+  const hour = 3600;
+  const dynamodb = (hour * wcu * prices.dynamodb.perMillionWriteRequestUnits) / 1e6;
+  // CPU time is the floor of the function's billed duration (waits on DynamoDB come on top)
+  const lambda = hour * cpuS * (pipelineSettings.memoryMb / 1024) * prices.lambda.perGbSecondArm;
+  // each record rounded up to 1 KB, in and out of the stream
+  const kinesis = ((hour * 1024) / 2 ** 30) * (prices.kinesis.perGbIngested + prices.kinesis.perGbRetrieved);
+  const archive = ((hour / WINDOW_S) * prices.s3.perThousandPuts) / 1000;
+  const usd = (value: number) => `$${value.toFixed(5)}`;
+  return (
+    `one vehicle reporting every second, per hour of driving (${prices.region}, ${prices.asOf} prices): ` +
+    `DynamoDB writes ${usd(dynamodb)} (${round(hour * wcu, 0)} WCU), Lambda ${usd(lambda)} (CPU floor, ${round(hour * cpuS, 1)} s at ` +
+    `${pipelineSettings.memoryMb} MB), Kinesis ${usd(kinesis)}, S3 archive PUTs ${usd(archive)}: ` +
+    usd(dynamodb + lambda + kinesis + archive)
+  );
+}
+
+export const tracksNotes = [
+  `each drive resampled to 1 s and 30 s (test/support/real-drives.ts atRate), with and without speed, in ${WINDOW_S} s batching ` +
+    'windows (one batch per window), each received as its window closes; the quiet-vehicles check then closes a trip still open',
+  "km: the vehicle's odometer after the drive; truth: the path less steps under 3 km/h, trips between stops of 200 m / 180 s " +
+    '(test/support/real-drives.ts truthOf); the last note prices an hour at 1 s from the 1 s runs and scripts/bench/prices.ts',
+  "WCU: DynamoDB Local's ConsumedCapacity of every write (transactions count twice); CPU: this process's user + system time " +
+    'in processPositions (DynamoDB Local and s3rver run apart), the floor of the Lambda duration',
+];
