@@ -4,6 +4,8 @@ import { startTeltonikaListener } from '../shared/devices/teltonika/listener.ts'
 import { findVehicleByImei } from '../shared/store/vehicles.ts';
 import { startApiEmulator } from './api-emulator.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { runAs } from './iam/enforcement.ts';
+import { startLocalIam } from './iam/local-iam.ts';
 import { freePort } from './ports.ts';
 import { startS3Local } from './s3-local.ts';
 import { ensureTable } from './table.ts';
@@ -49,21 +51,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     S3_ENDPOINT: s3.endpoint,
   });
+  let iam: ReturnType<typeof startLocalIam>;
   const api = await ensureTable(dynamo.endpoint, options.tableName)
-    .then(() => startApiEmulator({ port: options.apiPort }))
+    .then(() => {
+      // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
+      iam = startLocalIam(process.env);
+      return startApiEmulator({ port: options.apiPort });
+    })
     .catch(async (error) => {
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
       throw error;
     });
+  // The listener's connections run as its ECS task (the context is kept by the server it creates).
   const teltonika =
     options.deviceTcpPort === undefined
       ? undefined
-      : await startTeltonikaListener({ port: options.deviceTcpPort, sink: positionSink(), findDevice: findVehicleByImei }).catch(
-          async (error) => {
-            await Promise.allSettled([api.close(), s3.stop(), dynamo.stop()]);
-            throw error;
-          },
-        );
+      : await runAs(TELTONIKA_TASK, () =>
+          startTeltonikaListener({ port: options.deviceTcpPort as number, sink: positionSink(), findDevice: findVehicleByImei }),
+        ).catch(async (error) => {
+          await Promise.allSettled([api.close(), s3.stop(), dynamo.stop()]);
+          throw error;
+        });
   return {
     apiUrl: api.url,
     dynamoEndpoint: dynamo.endpoint,
@@ -73,8 +81,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await teltonika?.close();
       await api.close();
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
+      iam?.stop();
     },
   };
 }
+
+/** The Teltonika listener's principal: the container of its ECS task (infra/teltonika-service.ts). */
+const TELTONIKA_TASK = 'task:listener';
 
 export { freePort };

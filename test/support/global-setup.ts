@@ -14,6 +14,10 @@ declare module 'vitest' {
     s3Endpoint: string;
     tableName: string;
     bucketName: string;
+    /** the synthesized policies the local stack enforces (local/iam/), for emulators a test starts */
+    iamPoliciesFile: string;
+    /** where every process of the run records the AWS calls each function made (test/infra/grants-used.ts) */
+    iamCallsDir: string;
   }
 }
 
@@ -29,7 +33,11 @@ export default async function setup(project: TestProject) {
   process.env.LATE_POSITIONS_WINDOW_DAYS ??= '5000';
   // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
   const { freePort, startLocalStack } = await import('../../local/stack.ts');
+  const { CALLS_DIR_VARIABLE } = await import('../../local/iam/enforcement.ts');
+  const { POLICIES_FILE_VARIABLE } = await import('../../local/iam/local-iam.ts');
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));
+  const callsDir = mkdtempSync(join(tmpdir(), 'fleet-iam-calls-'));
+  process.env[CALLS_DIR_VARIABLE] = callsDir;
   const tableName = 'fleet-tracking-test';
   const bucketName = 'fleet-tracking-test';
   const stack = await startLocalStack({
@@ -45,8 +53,11 @@ export default async function setup(project: TestProject) {
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('tableName', tableName);
   project.provide('bucketName', bucketName);
+  project.provide('iamPoliciesFile', process.env[POLICIES_FILE_VARIABLE] ?? '');
+  project.provide('iamCallsDir', callsDir);
   return async () => {
     await stack.stop();
     rmSync(s3Dir, { recursive: true, force: true });
+    rmSync(callsDir, { recursive: true, force: true });
   };
 }
