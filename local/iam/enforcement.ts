@@ -32,8 +32,11 @@ export function enforceIam(policies: Principals): void {
   installMiddleware();
 }
 
-/** The policies being enforced, if any. */
-export const enforcedPrincipals = (): Principals | undefined => principals;
+/** Calls are no longer checked (a test that enforced policies of its own puts things back). */
+export function stopEnforcingIam(): void {
+  principals = undefined;
+  decisions.clear();
+}
 
 /**
  * The current principal's permission for requests it makes: an SDK call's, or what a local stand-in does in place of an
@@ -45,8 +48,9 @@ export async function authorize(requestsOf: (principal: Principal) => AwsRequest
   const principal = principals[key];
   if (!principal) throw new Error(`${key} runs locally but the synthesized stack has no function or task with that entry`);
   for (const request of requestsOf(principal)) {
-    record(key, request);
-    if ((await decide(principal, request)) !== 'Allowed') throw accessDenied(principal, request);
+    const decision = await decide(principal, request);
+    record(key, request, decision);
+    if (decision !== 'Allowed') throw accessDenied(principal, request);
   }
 }
 
@@ -129,9 +133,9 @@ function accessDenied(principal: Principal, { action, resource }: AwsRequest): S
 }
 
 /** Appends a call not seen before to this process's file, at once: a test worker may be stopped without warning. */
-function record(key: string, { action, resource }: AwsRequest): void {
+function record(key: string, { action, resource }: AwsRequest, decision: string): void {
   const directory = process.env[CALLS_DIR_VARIABLE];
-  const line = JSON.stringify({ principal: key, action, resource });
+  const line = JSON.stringify({ principal: key, action, resource, decision });
   if (!directory || recorded.has(line)) return;
   recorded.add(line);
   mkdirSync(directory, { recursive: true });

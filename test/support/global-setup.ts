@@ -2,7 +2,7 @@
  * One local stack for the whole run: DynamoDB Local in memory, s3rver in a temp folder and the
  * API emulator, each on a free port. Test files reach it over HTTP like an integrator would.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -58,6 +58,18 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stack.stop();
     rmSync(s3Dir, { recursive: true, force: true });
+    keepCalls(callsDir);
     rmSync(callsDir, { recursive: true, force: true });
   };
+}
+
+/** Every process's calls in one file, .local/iam-calls.jsonl, for test/infra/grants-used.ts to compare with the grants. */
+function keepCalls(callsDir: string): void {
+  const lines = new Set(
+    readdirSync(callsDir)
+      .filter((file) => file.endsWith('.jsonl'))
+      .flatMap((file) => readFileSync(join(callsDir, file), 'utf8').split('\n').filter(Boolean)),
+  );
+  mkdirSync('.local', { recursive: true });
+  writeFileSync(join('.local', 'iam-calls.jsonl'), [...lines].sort().join('\n'));
 }
