@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { env } from '../../shared/config.ts';
 import { enforceIam } from './enforcement.ts';
 import { type Principals, synthesizedPrincipals } from './principals.ts';
 
@@ -9,27 +10,54 @@ const SWITCH_VARIABLE = 'LOCAL_IAM';
 /** The synthesized policies as a file, so a child process (an isolated emulator in the tests) reads them without synthesizing. */
 export const POLICIES_FILE_VARIABLE = 'LOCAL_IAM_POLICIES';
 
+/**
+ * The CDK context (infra/providers.ts) that follows this process's provider settings: a local stack run with
+ * DIRECTIONS_PROVIDER=google and a key secret gets the grants a stack deployed with `-c directionsProvider=google`
+ * would have. A setting the environment does not give keeps cdk.json's value.
+ */
+const PROVIDER_CONTEXT: Record<string, string> = {
+  liveMapProvider: env.liveMapProvider,
+  mapTilesUrl: env.mapTilesUrl,
+  mapTilesKeySecretName: env.mapTilesKeySecret,
+  directionsProvider: env.directionsProvider,
+  osrmUrl: env.osrmUrl,
+  googleDirectionsSecretName: env.googleDirectionsApiKeySecret,
+  geocodingProvider: env.geocodingProvider,
+  googleGeocodingSecretName: env.googleGeocodingApiKeySecret,
+};
+
+const providerContext = (environment: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(PROVIDER_CONTEXT).flatMap(([context, variable]) => (environment[variable] ? [[context, environment[variable]]] : [])),
+  );
+
+interface PoliciesFile {
+  context: Record<string, string>;
+  principals: Principals;
+}
+
 export interface LocalIam {
   principals: Principals;
   stop(): void;
 }
 
 /**
- * Reads the stack's policies once (from the file a parent process left, or by synthesizing) and enforces them in this
- * process. `localEnvironment` gives the local names of the table, bucket and the other resources functions find
- * through their environment.
+ * Reads the stack's policies once (from the file a parent process left for the same provider settings, or by
+ * synthesizing) and enforces them in this process. `localEnvironment` gives the local names of the table, bucket and
+ * the other resources functions find through their environment.
  */
 export function startLocalIam(localEnvironment: NodeJS.ProcessEnv): LocalIam | undefined {
   if (process.env[SWITCH_VARIABLE] === 'off') return undefined;
+  const context = providerContext(localEnvironment);
   const given = process.env[POLICIES_FILE_VARIABLE];
-  if (given && existsSync(given)) {
-    const principals = JSON.parse(readFileSync(given, 'utf8')) as Principals;
-    enforceIam(principals);
-    return { principals, stop: () => undefined };
+  const saved = given && existsSync(given) ? (JSON.parse(readFileSync(given, 'utf8')) as PoliciesFile) : undefined;
+  if (saved && JSON.stringify(saved.context) === JSON.stringify(context)) {
+    enforceIam(saved.principals);
+    return { principals: saved.principals, stop: () => undefined };
   }
-  const principals = synthesizedPrincipals(localEnvironment);
+  const principals = synthesizedPrincipals(localEnvironment, context);
   const file = join(mkdtempSync(join(tmpdir(), 'fleet-iam-')), 'principals.json');
-  writeFileSync(file, JSON.stringify(principals));
+  writeFileSync(file, JSON.stringify({ context, principals } satisfies PoliciesFile));
   process.env[POLICIES_FILE_VARIABLE] = file;
   enforceIam(principals);
   return {

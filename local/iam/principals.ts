@@ -40,12 +40,19 @@ export interface Principal {
 /** What each of the stack's functions and tasks may do, by key. */
 export type Principals = Record<string, Principal>;
 
-/** Synthesizes the service's stack (no bundling, no template validation) and reads every principal's policies. */
-export function synthesizedPrincipals(localEnvironment: NodeJS.ProcessEnv = process.env): Principals {
+/**
+ * Synthesizes the service's stack (no bundling, no template validation) under cdk.json's context and `overrides`, and
+ * reads every principal's policies.
+ */
+export function synthesizedPrincipals(localEnvironment: NodeJS.ProcessEnv, overrides: Record<string, string> = {}): Principals {
   const outdir = mkdtempSync(join(tmpdir(), 'fleet-iam-synth-'));
   try {
     const context = JSON.parse(readFileSync(join(repositoryRoot, 'cdk.json'), 'utf8')).context ?? {};
-    const app = new App({ outdir, builtinCloudFormationValidation: false, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+    const app = new App({
+      outdir,
+      builtinCloudFormationValidation: false,
+      context: { ...context, ...overrides, 'aws:cdk:bundling-stacks': [] },
+    });
     const stack = new FleetTrackingStack(app, 'FleetTracking');
     const template = serviceTemplate(stack);
     return principalsOf(template, entriesOf(app), localEnvironment);

@@ -11,7 +11,7 @@ import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 
 /** The policies the local stack enforces: synthesized once by the run's global setup (local/iam/local-iam.ts). */
-const enforced = (): Principals => JSON.parse(readFileSync(inject('iamPoliciesFile'), 'utf8'));
+const enforced = (): Principals => JSON.parse(readFileSync(inject('iamPoliciesFile'), 'utf8')).principals;
 
 const GET_VEHICLES = handlerPath('getVehicles');
 
@@ -33,7 +33,7 @@ describe('a handler run through the local stack', () => {
     user = await givenUser();
     await givenVehicle(user);
     const file = join(inject('iamCallsDir'), `without-update-${process.pid}.json`);
-    writeFileSync(file, JSON.stringify(without(enforced(), GET_VEHICLES, 'dynamodb:UpdateItem')));
+    writeFileSync(file, JSON.stringify({ context: {}, principals: without(enforced(), GET_VEHICLES, 'dynamodb:UpdateItem') }));
     [withoutRateBuckets, asSynthesized] = await Promise.all([
       startIsolatedEmulator({ LOCAL_IAM_POLICIES: file }),
       startIsolatedEmulator({ LOCAL_IAM_POLICIES: inject('iamPoliciesFile') }),

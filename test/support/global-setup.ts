@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -70,6 +71,7 @@ function keepCalls(callsDir: string): void {
       .filter((file) => file.endsWith('.jsonl'))
       .flatMap((file) => readFileSync(join(callsDir, file), 'utf8').split('\n').filter(Boolean)),
   );
-  mkdirSync('.local', { recursive: true });
-  writeFileSync(join('.local', 'iam-calls.jsonl'), [...lines].sort().join('\n'));
+  const local = fileURLToPath(new URL('../../.local/', import.meta.url));
+  mkdirSync(local, { recursive: true });
+  writeFileSync(join(local, 'iam-calls.jsonl'), [...lines].sort().join('\n'));
 }
