@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import type { Principals } from '../../local/iam/principals.ts';
+import { grantProblems, type RecordedCall, UNUSED_GRANT_EXCEPTIONS } from './grants-used.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,16 +58,19 @@ export default async function setup(project: TestProject) {
   project.provide('bucketName', bucketName);
   project.provide('iamPoliciesFile', process.env[POLICIES_FILE_VARIABLE] ?? '');
   project.provide('iamCallsDir', callsDir);
+  const policiesFile = process.env[POLICIES_FILE_VARIABLE];
+  const principals = policiesFile ? JSON.parse(readFileSync(policiesFile, 'utf8')).principals : undefined;
   return async () => {
     await stack.stop();
     rmSync(s3Dir, { recursive: true, force: true });
-    keepCalls(callsDir);
+    const calls = keepCalls(callsDir);
     rmSync(callsDir, { recursive: true, force: true });
+    await checkGrantsUsed(project, principals, calls);
   };
 }
 
 /** Every process's calls in one file, .local/iam-calls.jsonl, for test/infra/grants-used.ts to compare with the grants. */
-function keepCalls(callsDir: string): void {
+function keepCalls(callsDir: string): RecordedCall[] {
   const lines = new Set(
     readdirSync(callsDir)
       .filter((file) => file.endsWith('.jsonl'))
@@ -74,4 +79,20 @@ function keepCalls(callsDir: string): void {
   const local = fileURLToPath(new URL('../../.local/', import.meta.url));
   mkdirSync(local, { recursive: true });
   writeFileSync(join(local, 'iam-calls.jsonl'), [...lines].sort().join('\n'));
+  return [...lines].map((line) => JSON.parse(line));
+}
+
+/**
+ * After a whole run (every file of the integration project, no name filter, no failure: a partial run leaves grants
+ * unused), the calls are compared with the grants (test/support/grants-used.ts); any problem fails `npm test`.
+ */
+async function checkGrantsUsed(project: TestProject, principals: Principals | undefined, calls: RecordedCall[]): Promise<void> {
+  const ran = new Set(project.vitest.state.getFiles().map((file) => file.filepath));
+  const { testFiles } = await project.globTestFiles();
+  const whole = testFiles.every((file) => ran.has(file)) && !project.vitest.config.testNamePattern;
+  if (!principals || !whole || project.vitest.state.getCountOfFailedTests() > 0) return;
+  const problems = grantProblems(principals, calls, UNUSED_GRANT_EXCEPTIONS);
+  if (problems.length === 0) return;
+  console.error(`Grants and use differ (test/support/grants-used.ts):\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  process.exitCode = 1;
 }
