@@ -3,7 +3,9 @@
  * IAM enforcement, local/iam/enforcement.ts) compared with what its role allows. A call its role refused is a defect
  * even if the code swallowed the error; a data-plane grant no call used is a defect unless an exception below says why.
  */
+import { handlerPath, type Operation, operations } from '../../functions/registry.ts';
 import type { PolicyStatement, Principals } from '../../local/iam/principals.ts';
+import { accessOf, TABLE_ACTIONS_OF } from '../../shared/contracts/operation.ts';
 
 export interface RecordedCall {
   principal: string;
@@ -71,4 +73,55 @@ export function grantProblems(principals: Principals, calls: RecordedCall[], exc
 }
 
 /** Grants no local run can use, each with why it is still right. */
-export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [];
+export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
+  ...operations
+    .filter((operation: Operation) => !operation.tableActions)
+    .flatMap((operation: Operation) =>
+      TABLE_ACTIONS_OF[accessOf(operation)].map((action) => ({
+        principal: handlerPath(operation.name),
+        action: `dynamodb:${action}`,
+        reason: 'granted by access (TABLE_ACTIONS_OF) until the operation declares its tableActions',
+      })),
+    ),
+  ...TABLE_ACTIONS_OF.write.map((action) => ({
+    principal: handlerPath('processPositions'),
+    action: `dynamodb:${action}`,
+    reason: 'the pipeline gets the write item actions; which batches reach which is not declared yet',
+  })),
+  {
+    principal: '*',
+    action: 'secretsmanager:GetSecretValue',
+    reason: "the cursor key and the providers' keys come from Secrets Manager in AWS only; locally CURSOR_KEY or a per-process key",
+  },
+  {
+    principal: '*',
+    action: 'geo-routes:CalculateRoutes',
+    reason:
+      "cdk.json's directionsProvider is amazon; the local stack routes with the estimate, the tests call fakes in their own emulators",
+  },
+  {
+    principal: '*',
+    action: 'geo-places:ReverseGeocode',
+    reason: "cdk.json's geocodingProvider is amazon; the local stack names places with the gazetteer",
+  },
+  {
+    principal: handlerPath('addRoute'),
+    action: 's3:GetObject',
+    reason: 'directions are cached only with a routing provider, which the tests configure in an emulator of their own',
+  },
+  {
+    principal: handlerPath('addRoute'),
+    action: 's3:PutObject',
+    reason: 'directions are cached only with a routing provider, which the tests configure in an emulator of their own',
+  },
+  {
+    principal: 'task:listener',
+    action: 'dynamodb:GetItem',
+    reason: 'the tests run the Teltonika listener in their own worker; npm start runs it as task:listener',
+  },
+  {
+    principal: 'task:listener',
+    action: 'kinesis:PutRecords',
+    reason: 'the tests run the Teltonika listener in their own worker; npm start runs it as task:listener',
+  },
+];
