@@ -95,7 +95,8 @@ describe('an SDK call made as a function', () => {
       $metadata: { httpStatusCode: 400 },
       message:
         `User: arn:aws:sts::000000000000:assumed-role/${role}/getVehicles is not authorized to perform: dynamodb:UpdateItem on resource: ` +
-        `arn:aws:dynamodb:us-east-1:000000000000:table/${tableName()} because no identity-based policy allows the dynamodb:UpdateItem action`,
+        `arn:aws:dynamodb:us-east-1:000000000000:table/${tableName()} ` +
+        'because no identity-based policy allows the dynamodb:UpdateItem action',
     });
   });
 
