@@ -55,7 +55,16 @@ export function startLocalIam(localEnvironment: NodeJS.ProcessEnv): LocalIam | u
     enforceIam(saved.principals);
     return { principals: saved.principals, stop: () => undefined };
   }
-  const principals = synthesizedPrincipals(localEnvironment, context);
+  let principals: Principals;
+  try {
+    principals = synthesizedPrincipals(localEnvironment, context);
+  } catch (error) {
+    // Settings the stack would refuse (a provider without its URL or secret): the run's own policies, said so.
+    if (!saved) throw error;
+    console.error(`local IAM: the stack refuses this process's provider settings (${(error as Error).message}); the run's policies apply`);
+    enforceIam(saved.principals);
+    return { principals: saved.principals, stop: () => undefined };
+  }
   const file = join(mkdtempSync(join(tmpdir(), 'fleet-iam-')), 'principals.json');
   writeFileSync(file, JSON.stringify({ context, principals } satisfies PoliciesFile));
   process.env[POLICIES_FILE_VARIABLE] = file;
