@@ -197,7 +197,10 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(...this.teltonikaWidgets(teltonika));
   }
 
-  /** The Teltonika listener (docs/devices.md): units refused and guessing bursts, corrupt packets, jammed units, records the stream did not take, no task up. */
+  /**
+   * The Teltonika listener (docs/devices.md): units refused and guessing bursts, corrupt packets, jammed units, records
+   * the stream did not take, no task up.
+   */
   private teltonikaAlarms(teltonika: TeltonikaService): void {
     this.alarm(
       'TeltonikaHandshakesRejected',

@@ -95,7 +95,8 @@ export class TeltonikaService extends Construct {
           id: 'AwsSolutions-EC23',
           reason:
             `${TELTONIKA_ALLOWED_CIDRS_CONTEXT} says 0.0.0.0/0: units on public mobile data have no fixed address; the listener ` +
-            'answers only the handshake of a registered IMEI and holds refusals past each source address budget (docs/devices.md, "Security").',
+            'answers only the handshake of a registered IMEI and holds refusals past each source address budget ' +
+            '(docs/devices.md, "Security").',
         },
       ]);
 
@@ -183,9 +184,10 @@ export class TeltonikaService extends Construct {
       targetValue: teltonikaSettings.connectionsPerTask,
     });
 
+    const tlsNote = certificateArn ? `, or TLS on ${teltonikaSettings.tlsPort}` : '';
     new CfnOutput(serviceStack(scope), 'TeltonikaHost', {
       value: this.loadBalancer.loadBalancerDnsName,
-      description: `Teltonika units: server domain; port ${port}, protocol TCP${certificateArn ? `, or TLS on ${teltonikaSettings.tlsPort}` : ''} (docs/devices.md)`,
+      description: `Teltonika units: server domain; port ${port}, protocol TCP${tlsNote} (docs/devices.md)`,
     });
   }
 

@@ -30,6 +30,7 @@ const GetEventsInput = v.object({
   types: v.optional(
     v.pipe(
       scalar(typesMessage),
+      v.metadata({ pattern: '^[a-z_., ]*$' }),
       v.transform((text) => text.split(',').map((type) => type.trim())),
       v.check((types) => types.every(isEventType), typesMessage),
       v.transform((types) => [...new Set(types)].sort()),

@@ -20,7 +20,8 @@ export const listenerLimitsNotes = [
   `${IDLE_CONNECTIONS.toLocaleString('en')} connections each handshake (PROXY v2 header naming its own 10.x.y.z source, IMEI, 01) ` +
     'and stay idle; memory is the listener process’s own (its RSS is what counts against the Fargate task’s 512 MiB)',
   `64 KB packet: one Codec 8E record with a 65,000-byte IO element; "whole" is ${WHOLE_PACKETS} packets each sent in one write, ` +
-    `"byte at a time" ${TRICKLED_PACKETS} packets each in 65,057 one-byte writes, each awaited (TCP may still join some bytes on the way); ` +
+    `"byte at a time" ${TRICKLED_PACKETS} packets each in 65,057 one-byte writes, each awaited ` +
+    '(TCP may still join some bytes on the way); ' +
     'CPU is the listener process’s time per packet: user (its code) and system (the kernel, which receives a trickled packet ' +
     'as 65,000 TCP segments whatever the listener does)',
 ];

@@ -18,7 +18,7 @@ const urlText = (message: string) =>
   v.pipe(
     scalar(message),
     v.check((text) => text.length <= URL_MAX, `url is too long (max ${URL_MAX} chars)`),
-    v.metadata({ format: 'uri', maxLength: URL_MAX }),
+    v.metadata({ format: 'uri', maxLength: URL_MAX, pattern: '^https?://\\S+$' }),
   );
 const URL_DESCRIPTION =
   'Where events are POSTed: https, a host that is not and does not resolve to a loopback, private, link-local, shared, ' +

@@ -25,7 +25,10 @@ export function eventItem(event: FleetEvent): Item {
 
 export const eventOfItem = (item: Item): FleetEvent => JSON.parse(String(item.event)) as FleetEvent;
 
-/** A vehicle's events from a sort key on (inclusive), in emission order, at most `limit`; strongly consistent so a poll never misses a commit it follows. */
+/**
+ * A vehicle's events from a sort key on (inclusive), in emission order, at most `limit`; strongly consistent so a
+ * poll never misses a commit it follows.
+ */
 export async function listVehicleEvents(vehicleUid: number, from: string, limit: number): Promise<Item[]> {
   return queryRange(keys.eventRange(vehicleUid, from), { Limit: limit, ConsistentRead: true });
 }

@@ -101,11 +101,13 @@ function detected(fixes: readonly Fix[], withSpeed: boolean) {
   return { distanceKm: state.odometerKm, trips: trips.length + (state.trip ? 1 : 0), state };
 }
 
+const rateOf = (everyS: number): string => (everyS ? `at ${everyS} s` : 'at its own rate');
+
 describe('real drives', () => {
   for (const { name, fixes } of drives)
     for (const everyS of [0, 1, 30, 60, 120])
       for (const withSpeed of [true, false])
-        it(`measures ${name} ${everyS ? `at ${everyS} s` : 'at its own rate'} ${withSpeed ? 'with' : 'without'} speed within 2 % of its path, with its trips`, () => {
+        it(`measures ${name} ${rateOf(everyS)} ${withSpeed ? 'with' : 'without'} speed within 2 % of its path, with its trips`, () => {
           // Prepare
           const reported = everyS ? atRate(fixes, everyS) : fixes;
           const truth = truthOf(reported);

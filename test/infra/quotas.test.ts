@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
+import { SYNTH_TIMEOUT_MS } from './service-template.ts';
 
 /**
  * CloudFormation's per-stack quotas (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html).
@@ -39,7 +40,7 @@ beforeAll(() => {
     };
   });
   console.table(figures);
-});
+}, SYNTH_TIMEOUT_MS);
 
 describe('every stack of the service', () => {
   it('is split into the API stack and its nested stacks', () => {

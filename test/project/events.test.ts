@@ -9,6 +9,7 @@ import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { withApiKey } from '../../scripts/invoke.ts';
 import { parameterNamesOf } from '../../shared/contracts/operation.ts';
+import { SYNTH_TIMEOUT_MS } from '../infra/service-template.ts';
 import { givenUser } from '../support/builders.ts';
 
 /** A URL, not a template path: vite would try (and fail) to resolve a variable import path at transform time. */
@@ -39,7 +40,7 @@ beforeAll(() => {
   // Bundling is skipped: only the routes the stack declares are read.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   declaredPaths = declaredResourcePaths(Template.fromStack(new FleetTrackingStack(app, 'Events')));
-});
+}, SYNTH_TIMEOUT_MS);
 
 /** The parameters a sample event sends (the api key aside), every declared one present as the chain passes them. */
 function parametersOf(event: APIGatewayProxyEvent, operation: Operation): Record<string, unknown> {

@@ -73,7 +73,10 @@ function driverTag(bytes: Buffer | undefined): string | null {
   return firstNonZero < 0 ? null : bytes.subarray(firstNonZero).toString('hex').toUpperCase();
 }
 
-/** The record's time, or (a jammed unit's 2^60 ms, a clock before 1970 or after 9999) a text saying what it was, which no record check accepts. */
+/**
+ * The record's time, or (a jammed unit's 2^60 ms, a clock before 1970 or after 9999) a text saying what it was, which no
+ * record check accepts.
+ */
 function instantOf(timestampMs: number): string {
   const date = new Date(timestampMs);
   const year = date.getUTCFullYear();

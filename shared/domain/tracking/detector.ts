@@ -248,9 +248,9 @@ function advance(
 }
 
 /**
- * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor; the distance added is the path
- * walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A point
- * inside the radius stands when its implied speed from the anchor is below a walking pace.
+ * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor;
+ * the distance added is the path walked since the anchor (curves kept), or only the displacement where that path winds
+ * like parked jitter. A point inside the radius stands when its implied speed from the anchor is below a walking pace.
  */
 function displacement(state: TrackState, position: Position, step: number, continuous: boolean): { km: number; standing: boolean } {
   const here = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
