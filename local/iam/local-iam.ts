@@ -33,8 +33,13 @@ const providerContext = (environment: NodeJS.ProcessEnv): Record<string, string>
 
 interface PoliciesFile {
   context: Record<string, string>;
+  /** the values of the variables that name resources, under which the principals were resolved */
+  naming?: Record<string, string>;
   principals: Principals;
 }
+
+const namingOf = (variables: readonly string[], environment: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(variables.map((variable) => [variable, environment[variable] ?? '']));
 
 export interface LocalIam {
   principals: Principals;
@@ -42,22 +47,27 @@ export interface LocalIam {
 }
 
 /**
- * Reads the stack's policies once (from the file a parent process left for the same provider settings, or by
- * synthesizing) and enforces them in this process. `localEnvironment` gives the local names of the table, bucket and
- * the other resources functions find through their environment.
+ * Reads the stack's policies once (from the file a parent process left for the same provider settings and resource
+ * names, or by synthesizing) and enforces them in this process. `localEnvironment` gives the local names of the
+ * table, the bucket and the other resources functions find through their environment.
  */
 export function startLocalIam(localEnvironment: NodeJS.ProcessEnv): LocalIam | undefined {
   if (process.env[SWITCH_VARIABLE] === 'off') return undefined;
   const context = providerContext(localEnvironment);
   const given = process.env[POLICIES_FILE_VARIABLE];
   const saved = given && existsSync(given) ? (JSON.parse(readFileSync(given, 'utf8')) as PoliciesFile) : undefined;
-  if (saved && JSON.stringify(saved.context) === JSON.stringify(context)) {
+  const sameNames =
+    !saved?.naming || JSON.stringify(namingOf(Object.keys(saved.naming), localEnvironment)) === JSON.stringify(saved.naming);
+  if (saved && JSON.stringify(saved.context) === JSON.stringify(context) && sameNames) {
     enforceIam(saved.principals);
     return { principals: saved.principals, stop: () => undefined };
   }
   let principals: Principals;
+  let naming: Record<string, string>;
   try {
-    principals = synthesizedPrincipals(localEnvironment, context);
+    const synthesized = synthesizedPrincipals(localEnvironment, context);
+    principals = synthesized.principals;
+    naming = namingOf(synthesized.namingVariables, localEnvironment);
   } catch (error) {
     // Settings the stack would refuse (a provider without its URL or secret): the run's own policies, said so.
     if (!saved) throw error;
@@ -66,7 +76,7 @@ export function startLocalIam(localEnvironment: NodeJS.ProcessEnv): LocalIam | u
     return { principals: saved.principals, stop: () => undefined };
   }
   const file = join(mkdtempSync(join(tmpdir(), 'fleet-iam-')), 'principals.json');
-  writeFileSync(file, JSON.stringify({ context, principals } satisfies PoliciesFile));
+  writeFileSync(file, JSON.stringify({ context, naming, principals } satisfies PoliciesFile));
   process.env[POLICIES_FILE_VARIABLE] = file;
   enforceIam(principals);
   return {

@@ -44,7 +44,10 @@ export type Principals = Record<string, Principal>;
  * Synthesizes the service's stack (no bundling, no template validation) under cdk.json's context and `overrides`, and
  * reads every principal's policies.
  */
-export function synthesizedPrincipals(localEnvironment: NodeJS.ProcessEnv, overrides: Record<string, string> = {}): Principals {
+export function synthesizedPrincipals(
+  localEnvironment: NodeJS.ProcessEnv,
+  overrides: Record<string, string> = {},
+): { principals: Principals; namingVariables: string[] } {
   const outdir = mkdtempSync(join(tmpdir(), 'fleet-iam-synth-'));
   try {
     const context = JSON.parse(readFileSync(join(repositoryRoot, 'cdk.json'), 'utf8')).context ?? {};
@@ -55,7 +58,10 @@ export function synthesizedPrincipals(localEnvironment: NodeJS.ProcessEnv, overr
     });
     const stack = new FleetTrackingStack(app, 'FleetTracking');
     const template = serviceTemplate(stack);
-    return principalsOf(template, entriesOf(app), localEnvironment);
+    return {
+      principals: principalsOf(template, entriesOf(app), localEnvironment),
+      namingVariables: [...namingVariablesOf(template.Resources)],
+    };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -128,6 +134,20 @@ const functionName = (entry: string): string =>
  */
 function localNames(resources: Record<string, Json>, localEnvironment: NodeJS.ProcessEnv): Map<string, string> {
   const names = new Map<string, string>();
+  for (const [variable, ref] of environmentRefs(resources)) {
+    const local = localEnvironment[variable];
+    if (local) names.set(ref, local);
+  }
+  return names;
+}
+
+/** The variables that name a resource (TABLE_NAME, POSITIONS_STREAM_NAME): policies resolved under other values differ. */
+const namingVariablesOf = (resources: Record<string, Json>): Set<string> =>
+  new Set(environmentRefs(resources).map(([variable]) => variable));
+
+/** Each environment variable of a function or container that is a Ref to one of the template's resources. */
+function environmentRefs(resources: Record<string, Json>): Array<[string, string]> {
+  const refs: Array<[string, string]> = [];
   const environments = Object.values(resources).flatMap((resource): Json[] => {
     if (resource.Type === 'AWS::Lambda::Function') return [resource.Properties.Environment?.Variables ?? {}];
     if (resource.Type === 'AWS::ECS::TaskDefinition')
@@ -139,11 +159,10 @@ function localNames(resources: Record<string, Json>, localEnvironment: NodeJS.Pr
   for (const variables of environments) {
     for (const [variable, value] of Object.entries(variables)) {
       const ref = (value as Json)?.Ref;
-      const local = localEnvironment[variable];
-      if (typeof ref === 'string' && ref in resources && local) names.set(ref, local);
+      if (typeof ref === 'string' && ref in resources) refs.push([variable, ref]);
     }
   }
-  return names;
+  return refs;
 }
 
 /** What a resource's Ref and ARN are, by type, from its (local) name. */

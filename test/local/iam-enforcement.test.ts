@@ -35,7 +35,8 @@ describe('a handler run through the local stack', () => {
     const file = join(inject('iamCallsDir'), `without-update-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ context: {}, principals: without(enforced(), GET_VEHICLES, 'dynamodb:UpdateItem') }));
     [withoutRateBuckets, asSynthesized] = await Promise.all([
-      startIsolatedEmulator({ LOCAL_IAM_POLICIES: file }),
+      // Its refusals are this test's doing, not the code's: they stay out of the run's record of calls.
+      startIsolatedEmulator({ LOCAL_IAM_POLICIES: file, LOCAL_IAM_CALLS_DIR: '' }),
       startIsolatedEmulator({ LOCAL_IAM_POLICIES: inject('iamPoliciesFile') }),
     ]);
   });
@@ -61,8 +62,16 @@ describe('a handler run through the local stack', () => {
 });
 
 describe('an SDK call made as a function', () => {
-  beforeAll(() => enforceIam(enforced()));
-  afterAll(() => stopEnforcingIam());
+  const callsDir = process.env.LOCAL_IAM_CALLS_DIR;
+  beforeAll(() => {
+    // The refusals asked for here are not the code's: they stay out of the run's record of calls.
+    delete process.env.LOCAL_IAM_CALLS_DIR;
+    enforceIam(enforced());
+  });
+  afterAll(() => {
+    stopEnforcingIam();
+    process.env.LOCAL_IAM_CALLS_DIR = callsDir;
+  });
 
   const rateBucket = keys.rateBucket('iam-enforcement-test');
   const spend = () =>
