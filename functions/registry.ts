@@ -115,6 +115,8 @@ export interface StreamConsumer {
 
 export const streamConsumers = [
   { name: 'processPositions', summary: 'Positions from the Kinesis stream → live data, odometer, trips and fuel fills' },
+  { name: 'routeWebhookEvents', summary: "New events from the table's stream → one queued delivery per endpoint that takes them" },
+  { name: 'sendWebhooks', summary: 'Queued deliveries → one signed POST each, retried on the schedule' },
 ] as const satisfies readonly StreamConsumer[];
 
 /** HTTP entry points devices call directly, outside /api/ (docs/devices.md); same folder layout as operations. */

@@ -22,6 +22,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
 import { OperationFunctions } from './operation-functions.ts';
 import { PositionsPipeline } from './positions-pipeline.ts';
 import { TeltonikaService } from './teltonika-service.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
 export class FleetTrackingStack extends Stack {
@@ -135,6 +136,10 @@ export class FleetTrackingStack extends Stack {
     const pipeline = new PositionsPipeline(positions, 'Pipeline', { table, bucket });
     const teltonika = new TeltonikaService(positions, 'Teltonika', { stream: pipeline.stream, table });
     const devices = new DeviceEndpoints(positions, 'Devices', { api, table, bucket, stream: pipeline.stream });
+    const webhooksStack = new NestedStack(this, 'Webhooks', {
+      description: "Fleet tracking: webhook delivery, the table's stream to the router, the deliveries queue and the sender",
+    });
+    const webhooks = new WebhookDelivery(webhooksStack, 'Delivery', { table, bucket });
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Fleet tracking: alarms, their topic and the dashboard' });
     new Monitoring(monitoring, 'Monitoring', {
       api,
@@ -144,6 +149,7 @@ export class FleetTrackingStack extends Stack {
       pipeline,
       teltonika,
       table,
+      webhooks,
     });
     // After the nested stacks: their findings are acknowledged with the same reasons.
     acknowledgeNagFindings(this);

@@ -13,6 +13,7 @@ import { metricNames } from '../shared/metric-names.ts';
 import type { PositionsPipeline } from './positions-pipeline.ts';
 import { serviceMetric } from './service-metric.ts';
 import type { TeltonikaService } from './teltonika-service.ts';
+import type { WebhookDelivery } from './webhook-delivery.ts';
 
 /** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
 export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
@@ -43,6 +44,7 @@ export interface MonitoringProps {
   pipeline: PositionsPipeline;
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;
+  webhooks: WebhookDelivery;
 }
 
 /**
@@ -57,7 +59,7 @@ export class Monitoring extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, teltonika, table }: MonitoringProps,
+    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, teltonika, table, webhooks }: MonitoringProps,
   ) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
@@ -90,6 +92,7 @@ export class Monitoring extends Construct {
       ['write', operationFunctions.filter(({ operation }) => accessOf(operation) === 'write').map(({ fn }) => fn)],
       ['pipeline', [pipeline.processor]],
       ['devices', [...deviceFunctions]],
+      ['webhooks', [webhooks.router, webhooks.sender]],
     ];
     for (const [group, functions] of groups) {
       slices(functions, METRICS_PER_ALARM).forEach((slice, index, all) => {
@@ -195,6 +198,70 @@ export class Monitoring extends Construct {
       table,
     );
     this.dashboard.addWidgets(...this.teltonikaWidgets(teltonika));
+    this.dashboard.addWidgets(...this.webhookMonitoring(webhooks));
+  }
+
+  /** Webhook delivery (docs/webhooks.md): deliveries given up on, senders falling behind, endpoints failing. */
+  private webhookMonitoring(webhooks: WebhookDelivery): cloudwatch.IWidget[] {
+    const fiveMinutes = { period: Duration.minutes(5), statistic: 'Maximum' };
+    const deadLetters = webhooks.deadLetters.metricApproximateNumberOfMessagesVisible(fiveMinutes);
+    const routerFailures = webhooks.routerFailures.metricApproximateNumberOfMessagesVisible(fiveMinutes);
+    const oldest = webhooks.queue.metricApproximateAgeOfOldestMessage(fiveMinutes);
+    const lag = serviceMetric(metricNames.webhookDeliveryLag, { statistic: 'Maximum' });
+    this.alarm(
+      'WebhookDeadLetters',
+      'A webhook delivery message broke its sender 10 times and was dead-lettered: fix the cause, then redrive the queue.',
+      { metric: deadLetters, threshold: 1 },
+    );
+    this.alarm(
+      'WebhookRouterFailures',
+      'The webhook router gave up on a stream batch: those events were not queued; route them again (docs/operations.md).',
+      { metric: routerFailures, threshold: 1 },
+    );
+    // A retry's long wait keeps its message up to 15 min delayed plus 24 h hidden: older than that is a stuck message.
+    this.alarm('WebhookOldestMessage', 'A webhook delivery message is older than 26 h: messages are not being taken from the queue.', {
+      metric: oldest,
+      threshold: 26 * 3600,
+    });
+    this.alarm(
+      'WebhookDeliveryLag',
+      'Webhook attempts start more than 5 minutes after they are due for 15 minutes: the senders fall behind.',
+      {
+        metric: lag,
+        threshold: 300,
+        evaluationPeriods: 3,
+      },
+    );
+    const attempts = {
+      ok: serviceMetric(metricNames.webhookAttemptsSucceeded),
+      failed: serviceMetric(metricNames.webhookAttemptsFailed),
+    };
+    this.alarm(
+      'WebhookFailureRate',
+      'More than half of 100+ webhook attempts failed in 15 minutes: endpoints are down, or the sender is broken.',
+      {
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(ok + failed >= 100, 100 * failed / (ok + failed), 0)',
+          usingMetrics: attempts,
+          label: 'webhook attempts failed (%)',
+          period: Duration.minutes(15),
+        }),
+        threshold: 50,
+      },
+    );
+    return [
+      new cloudwatch.GraphWidget({
+        title: 'Webhooks: attempts succeeded and failed, deliveries given up',
+        left: [attempts.ok, attempts.failed, serviceMetric(metricNames.webhookDeliveriesFailed)],
+        width: 12,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Webhooks: delivery lag (s), oldest message age (s), dead letters',
+        left: [lag, oldest],
+        right: [deadLetters, routerFailures],
+        width: 12,
+      }),
+    ];
   }
 
   /**

@@ -9,6 +9,7 @@ import { startLocalIam } from './iam/local-iam.ts';
 import { freePort } from './ports.ts';
 import { startS3Local } from './s3-local.ts';
 import { ensureTable } from './table.ts';
+import { type LocalWebhookDelivery, startWebhookDelivery } from './webhook-delivery.ts';
 
 export interface LocalStackOptions {
   apiPort: number;
@@ -19,6 +20,11 @@ export interface LocalStackOptions {
   /** keep DynamoDB and S3 data here; without it DynamoDB runs in memory and S3 in a temp folder */
   dataDir?: string;
   s3Dir: string;
+  /**
+   * run webhook delivery in this process (default); the test run's shared stack does not, since its senders would read
+   * this process's settings: a test file that delivers runs its own (test/support/webhook-delivery.ts)
+   */
+  webhooks?: boolean;
   tableName: string;
   bucketName: string;
 }
@@ -29,6 +35,8 @@ export interface LocalStack {
   s3Endpoint: string;
   /** the Teltonika listener's port, when one runs */
   deviceTcpPort: number | undefined;
+  /** webhook delivery: the table's stream → router → in-process queue → sender */
+  webhooks: LocalWebhookDelivery | undefined;
   stop(): Promise<void>;
 }
 
@@ -51,17 +59,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     S3_ENDPOINT: s3.endpoint,
   });
+  // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
   let iam: ReturnType<typeof startLocalIam>;
-  const api = await ensureTable(dynamo.endpoint, options.tableName)
+  const webhooks = await ensureTable(dynamo.endpoint, options.tableName)
     .then(() => {
-      // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
       iam = startLocalIam(process.env);
-      return startApiEmulator({ port: options.apiPort });
+      return options.webhooks === false
+        ? undefined
+        : startWebhookDelivery({
+            endpoint: dynamo.endpoint,
+            tableName: options.tableName,
+            ...(options.dataDir ? { checkpointFile: join(options.dataDir, 'webhook-stream.json') } : {}),
+          });
     })
     .catch(async (error) => {
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
       throw error;
     });
+  const api = await startApiEmulator({ port: options.apiPort }).catch(async (error) => {
+    await Promise.allSettled([webhooks?.stop(), s3.stop(), dynamo.stop()]);
+    throw error;
+  });
   // The listener's connections run as its ECS task (the context is kept by the server it creates).
   const teltonika =
     options.deviceTcpPort === undefined
@@ -69,7 +87,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       : await runAs(TELTONIKA_TASK, () =>
           startTeltonikaListener({ port: options.deviceTcpPort as number, sink: positionSink(), findDevice: findVehicleByImei }),
         ).catch(async (error) => {
-          await Promise.allSettled([api.close(), s3.stop(), dynamo.stop()]);
+          await Promise.allSettled([api.close(), webhooks?.stop(), s3.stop(), dynamo.stop()]);
           throw error;
         });
   return {
@@ -77,9 +95,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamoEndpoint: dynamo.endpoint,
     s3Endpoint: s3.endpoint,
     deviceTcpPort: teltonika?.port,
+    webhooks,
     async stop() {
       await teltonika?.close();
       await api.close();
+      await webhooks?.stop();
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
       iam?.stop();
     },

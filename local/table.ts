@@ -3,6 +3,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../shared/store/table-definition.ts';
@@ -12,9 +13,19 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     if (!(await tableExists(client, tableName))) await createTable(client, tableName);
+    else await enableStream(client, tableName);
   } finally {
     client.destroy();
   }
+}
+
+/** A table made before the stream fed the webhook router (an older .local/) gets its stream now. */
+async function enableStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(
+    new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream } }),
+  );
 }
 
 async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { BucketPolicy } from './domain/token-bucket.ts';
+import { DEFAULT_RETRY_SCHEDULE_S, parseRetrySchedule } from './domain/webhooks/retry-schedule.ts';
 
 /**
  * Every setting the functions read, in one typed place. Each is read when asked for, not at module
@@ -57,6 +58,10 @@ export const env = {
   amazonRoutesEndpoint: 'AMAZON_LOCATION_ROUTES_ENDPOINT',
   // webhooks (docs/webhooks.md)
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
+  webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
+  webhookRetrySchedule: 'WEBHOOK_RETRY_SCHEDULE_S',
+  webhookEndpointConcurrency: 'WEBHOOK_ENDPOINT_CONCURRENCY',
+  webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
 } as const;
 
 type Setting = keyof typeof env;
@@ -180,7 +185,22 @@ export const config = {
   ...devicesConfig(),
   /** set only by npm start: webhooks may be http and reach loopback addresses; a deployed stack never sets it */
   webhookAllowLocalTargets: (): boolean => text('webhookAllowLocalTargets') === '1',
+  ...webhookDeliveryConfig(),
 };
+
+/** Webhook delivery's settings (docs/webhooks.md, "Delivery"). */
+function webhookDeliveryConfig() {
+  return {
+    /** the deliveries queue (SQS); unset locally, where the in-process queue stands in */
+    webhookQueueUrl: (): string | undefined => text('webhookQueueUrl'),
+    /** the waits between attempts, comma-separated seconds; a developer sets small ones to watch retries */
+    webhookRetrySchedule: (): readonly number[] => parseRetrySchedule(text('webhookRetrySchedule') ?? '') ?? DEFAULT_RETRY_SCHEDULE_S,
+    /** deliveries in flight to one endpoint at once: a slow endpoint holds at most this many senders */
+    webhookEndpointConcurrency: (): number => Math.floor(positiveNumber('webhookEndpointConcurrency', 4)),
+    /** an attempt with no answer within this is a timeout; 10 s, tests shorten it */
+    webhookTimeoutMs: (): number => positiveNumber('webhookTimeoutMs', 10_000),
+  };
+}
 
 /** The device entry points' settings (docs/devices.md). */
 function devicesConfig() {

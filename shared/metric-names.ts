@@ -42,6 +42,16 @@ export const metricNames = {
   deviceRequestsThrottled: 'DeviceRequestsThrottled',
   /** readings a device entry point dropped from their points (out of range, unreadable, too long): the points are kept */
   deviceReadingsDropped: 'DeviceReadingsDropped',
+  // webhook delivery (docs/webhooks.md, "Delivery")
+  /** deliveries the router queued (one per event and endpoint) */
+  webhookDeliveriesQueued: 'WebhookDeliveriesQueued',
+  /** attempts answered 2xx, and attempts that were not (any other status, a timeout, a connection error, a refused URL) */
+  webhookAttemptsSucceeded: 'WebhookAttemptsSucceeded',
+  webhookAttemptsFailed: 'WebhookAttemptsFailed',
+  /** deliveries given up: the schedule ran out or the endpoint answered 410 */
+  webhookDeliveriesFailed: 'WebhookDeliveriesFailed',
+  /** seconds between when an attempt was due and when it started: the senders falling behind */
+  webhookDeliveryLag: 'WebhookDeliveryLagSeconds',
 } as const;
 
 /** Device faults (docs/positions-pipeline.md, "Device faults"): points set aside or ignored, and readings ignored, per class. */

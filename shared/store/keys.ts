@@ -207,6 +207,27 @@ export const keys = {
   webhookRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'WEBHOOK#' }),
   /** how many endpoints the user has, written in the transaction of every add and delete: the cap holds under concurrency */
   webhookCount: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'WEBHOOKCOUNT' }),
+  /** one of an endpoint's delivery slots (its concurrency cap), each its own partition so the sender's leases never contend */
+  webhookSlot: (userUid: number, webhookUid: number, slot: number): Key => ({
+    pk: `WEBHOOKSLOT#${userUid}#${pad(webhookUid)}#${slot}`,
+    sk: 'SLOT',
+  }),
+  // webhook deliveries (docs/webhooks.md, "The delivery log")
+  /** one item per attempt in the endpoint's own partition (under its owner), sorted by when it was made */
+  deliveryAttempt: (userUid: number, webhookUid: number, attemptedAt: string, eventId: string, attempt: number): Key => ({
+    pk: `USER#${userUid}#WEBHOOK#${pad(webhookUid)}#DELIVERIES`,
+    sk: `${attemptedAt}#${eventId}#${pad(attempt)}`,
+  }),
+  deliveryAttemptRange: (userUid: number, webhookUid: number): Range => ({ pk: `USER#${userUid}#WEBHOOK#${pad(webhookUid)}#DELIVERIES` }),
+  /** gsi1 of an attempt: one event's attempts at the endpoint, by time, so the log filtered by event_id is one Query */
+  deliveryAttemptOfEvent: (userUid: number, webhookUid: number, eventId: string, attemptedAt: string, attempt: number): IndexKey => ({
+    gsi1pk: `USER#${userUid}#WEBHOOK#${pad(webhookUid)}#EVENT#${eventId}`,
+    gsi1sk: `${attemptedAt}#${pad(attempt)}`,
+  }),
+  deliveryAttemptOfEventRange: (userUid: number, webhookUid: number, eventId: string): Range => ({
+    index: 'gsi1',
+    pk: `USER#${userUid}#WEBHOOK#${pad(webhookUid)}#EVENT#${eventId}`,
+  }),
   // reverse geocoding cache
   /**
    * a provider's address for one cell of rounded coordinates (shared by every user: an address is public, zones are

@@ -11,7 +11,7 @@ import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, flag, nullableText, number, stored, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { failedConditions, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
+import { failedConditions, isConditionFailed, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
 const BUSY = busyMessage('webhook');
 
@@ -131,4 +131,49 @@ export async function deleteWebhook(userUid: number, webhookUid: number): Promis
       ]),
     busyMessage: BUSY,
   });
+}
+
+/** What a delivery attempt tells of its endpoint (shared/webhooks/sender.ts). */
+export type EndpointOutcome = { kind: 'success'; at: string } | { kind: 'failure'; at: string } | { kind: 'disabled'; reason: string };
+
+/**
+ * Records on the endpoint what an attempt showed: a success sets last_success and clears failing_since, a failure sets
+ * failing_since unless already failing, a disabling turns it off with why. An endpoint deleted meanwhile stays deleted
+ * (the condition fails and nothing is written).
+ */
+export async function recordEndpointOutcome(userUid: number, webhookUid: number, outcome: EndpointOutcome): Promise<void> {
+  const update =
+    outcome.kind === 'success'
+      ? { UpdateExpression: 'SET last_success_at = :at REMOVE failing_since', ExpressionAttributeValues: { ':at': outcome.at } }
+      : outcome.kind === 'failure'
+        ? {
+            // the first failure since a success only: a null failing_since is stored as a NULL attribute
+            UpdateExpression: 'SET failing_since = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(failing_since) OR attribute_type(failing_since, :null))',
+            ExpressionAttributeValues: { ':at': outcome.at, ':null': 'NULL' },
+          }
+        : {
+            UpdateExpression: 'SET enabled = :off, disabled_reason = :reason',
+            ExpressionAttributeValues: { ':off': 0, ':reason': outcome.reason },
+          };
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(userUid, webhookUid),
+        ConditionExpression: 'attribute_exists(pk)',
+        ...update,
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+}
+
+/** The endpoint as a delivery finds it now (strongly consistent: a disabling or deletion just made is seen), or undefined. */
+export async function findWebhookForDelivery(userUid: number, webhookUid: number): Promise<Webhook | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.webhook(userUid, webhookUid), ConsistentRead: true }),
+  );
+  return Item ? webhookEntity.fromItem(Item) : undefined;
 }

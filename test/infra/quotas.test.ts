@@ -49,6 +49,7 @@ describe('every stack of the service', () => {
       'FleetTracking/Monitoring',
       'FleetTracking/Positions',
       'FleetTracking/ReadOperations',
+      'FleetTracking/Webhooks',
       'FleetTracking/WriteOperations',
     ]);
   });

@@ -617,9 +617,20 @@ describe('alarms', () => {
     ['positions rejected', 'PositionsRejected'],
     ['positions too late', 'PositionsTooLate'],
     ['positions failed', 'PositionsFailed'],
-    ['the failed-batches queue not empty', 'ApproximateNumberOfMessagesVisible'],
     ['DynamoDB throttled requests', 'ThrottledRequests'],
     ['DynamoDB system errors', 'SystemErrors'],
+  ])('watch %s (%s)', (_subject, metricName) => {
+    expect(alarmsWatching(metricName)).toHaveLength(1);
+  });
+
+  it('watch the failed-batches queue, the webhook dead letters and the webhook router failures not empty', () => {
+    expect(alarmsWatching('ApproximateNumberOfMessagesVisible')).toHaveLength(3);
+  });
+
+  it.each([
+    ['the oldest webhook delivery message', 'ApproximateAgeOfOldestMessage'],
+    ['the webhook delivery lag', 'WebhookDeliveryLagSeconds'],
+    ['the webhook failure rate', 'WebhookAttemptsFailed'],
   ])('watch %s (%s)', (_subject, metricName) => {
     expect(alarmsWatching(metricName)).toHaveLength(1);
   });
@@ -753,6 +764,65 @@ describe('the API reference', () => {
     const [logicalId, fn] = docsFunction();
     expect(actionsGrantedTo(logicalId).filter((action) => /^(dynamodb|s3):/.test(action))).toEqual([]);
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+  });
+});
+
+describe('webhook delivery', () => {
+  const functionDescribed = (prefix: string): [string, Resource] =>
+    Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+      String((fn as Resource).Properties.Description ?? '').startsWith(prefix),
+    ) as [string, Resource];
+  const mappingOf = (logicalId: string) =>
+    Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find(
+      (mapping) => (mapping as Resource).Properties.FunctionName.Ref === logicalId,
+    ) as Resource;
+
+  it("feeds routeWebhookEvents new event items only from the table's stream, reporting partial failures, with a failure queue", () => {
+    const [routerId] = functionDescribed('stream routeWebhookEvents');
+    const mapping = mappingOf(routerId);
+    expect(mapping.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { entity: { S: ['event'] } } },
+    });
+  });
+
+  it('feeds sendWebhooks from the deliveries queue, whose messages go to a dead-letter queue after their receives', () => {
+    const [senderId] = functionDescribed('queue sendWebhooks');
+    expect(mappingOf(senderId).Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 20 },
+    });
+    const queues = Object.values(template.findResources('AWS::SQS::Queue')) as Resource[];
+    expect(queues.filter((queue) => queue.Properties.RedrivePolicy?.maxReceiveCount === 10)).toHaveLength(1);
+  });
+
+  it('lets the router only query the table and send to the queue', () => {
+    const [routerId] = functionDescribed('stream routeWebhookEvents');
+    const actions = actionsGrantedTo(routerId).filter(
+      (action) => /^(dynamodb|sqs):/.test(action) && !/Stream|Shard|GetRecords/.test(action),
+    );
+    expect([...new Set(actions)].sort()).toEqual(['dynamodb:Query', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+  });
+
+  it('lets the sender write its slots, its log and the endpoint, and no other item, as IAM judges its role', async () => {
+    const [senderId] = functionDescribed('queue sendWebhooks');
+    const decide = (action: string, partitionKey: string) => simulatedDecision(statementsGrantedTo(senderId), action, partitionKey);
+    expect(await decide('dynamodb:PutItem', keys.webhookSlot(1, 2, 0).pk)).toBe('Allowed');
+    expect(await decide('dynamodb:DeleteItem', keys.webhookSlot(1, 2, 0).pk)).toBe('Allowed');
+    expect(await decide('dynamodb:PutItem', keys.deliveryAttempt(1, 2, '2026-11-26T00:00:00.000Z', 'evt_1', 1).pk)).toBe('Allowed');
+    expect(await decide('dynamodb:GetItem', keys.webhook(1, 2).pk)).toBe('Allowed');
+    expect(await decide('dynamodb:UpdateItem', keys.webhook(1, 2).pk)).toBe('Allowed');
+    expect(await decide('dynamodb:PutItem', keys.webhook(1, 2).pk)).toBe('ImplicitlyDenied');
+    expect(await decide('dynamodb:DeleteItem', keys.webhook(1, 2).pk)).toBe('ImplicitlyDenied');
+    expect(await decide('dynamodb:UpdateItem', keys.apiKey('a1b2').pk)).toBe('ImplicitlyDenied');
+    expect(await decide('dynamodb:Query', keys.webhook(1, 2).pk)).toBe('ImplicitlyDenied');
   });
 });
 

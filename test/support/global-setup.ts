@@ -48,6 +48,8 @@ export default async function setup(project: TestProject) {
     dynamoPort: await freePort(),
     s3Port: await freePort(),
     s3Dir,
+    // a test file that delivers webhooks runs delivery itself, with its own settings (test/support/webhook-delivery.ts)
+    webhooks: false,
     tableName,
     bucketName,
   });

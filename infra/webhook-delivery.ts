@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import { CfnOutput, Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { handlerPath, streamConsumers } from '../functions/registry.ts';
+import { env } from '../shared/config.ts';
+import { keys } from '../shared/store/keys.ts';
+import { deliverySettings } from '../shared/webhooks/delivery-queue.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
+import { serviceStack } from './service-stack.ts';
+
+export interface WebhookDeliveryProps {
+  table: dynamodb.ITableV2;
+  bucket: s3.IBucket;
+}
+
+const consumer = (name: string) => streamConsumers.find((entry) => entry.name === name) as (typeof streamConsumers)[number];
+
+/**
+ * The webhook outbox (docs/webhooks.md, "Delivery"; docs/decisions.md, "Webhook delivery"): the table's stream →
+ * routeWebhookEvents (event INSERTs only) → one shared SQS queue of deliveries → sendWebhooks, which retries through
+ * new delayed messages and visibility timeouts; a message its sender keeps failing on goes to a dead-letter queue
+ * (redrive it back with SQS's StartMessageMoveTask), a stream batch the router keeps failing on to another.
+ */
+export class WebhookDelivery extends Construct {
+  readonly router: NodejsFunction;
+  readonly sender: NodejsFunction;
+  readonly queue: sqs.Queue;
+  readonly deadLetters: sqs.Queue;
+  readonly routerFailures: sqs.Queue;
+
+  constructor(scope: Construct, id: string, { table, bucket }: WebhookDeliveryProps) {
+    super(scope, id);
+    const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) };
+    this.deadLetters = new sqs.Queue(this, 'DeliveryDeadLetters', queueDefaults);
+    this.routerFailures = new sqs.Queue(this, 'RouterFailures', queueDefaults);
+    this.queue = new sqs.Queue(this, 'Deliveries', {
+      ...queueDefaults,
+      visibilityTimeout: Duration.seconds(deliverySettings.visibilityTimeoutS),
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: deliverySettings.maxReceiveCount },
+    });
+    const environment = { ...functionEnvironment(table, bucket), [env.webhookQueueUrl]: this.queue.queueUrl };
+
+    const routerEntry = consumer('routeWebhookEvents');
+    this.router = new NodejsFunction(this, routerEntry.name, {
+      ...functionDefaults,
+      entry: join(repositoryRoot, handlerPath(routerEntry.name)),
+      description: `stream ${routerEntry.name}: ${routerEntry.summary}`,
+      timeout: Duration.seconds(60),
+      logGroup: new logs.LogGroup(this, `${routerEntry.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
+      environment,
+      bundling: bundlingOf(routerEntry.name),
+    });
+    this.router.addEventSource(
+      new DynamoEventSource(table as dynamodb.Table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: deliverySettings.routerBatchSize,
+        // only new events wake the router: the table's other writes never invoke it
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { entity: { S: lambda.FilterRule.isEqual('event') } } },
+          }),
+        ],
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        // the stream keeps a record 24 h: retried that long, then named on the failures queue (docs/operations.md)
+        retryAttempts: 10_000,
+        onFailure: new SqsDlq(this.routerFailures),
+      }),
+    );
+    // listVehicleUsers (gsi1) and listWebhooks (the user's partition) are Queries; the rest is the queue.
+    this.router.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn, `${table.tableArn}/index/gsi1`] }),
+    );
+    this.queue.grantSendMessages(this.router);
+
+    const senderEntry = consumer('sendWebhooks');
+    this.sender = new NodejsFunction(this, senderEntry.name, {
+      ...functionDefaults,
+      entry: join(repositoryRoot, handlerPath(senderEntry.name)),
+      description: `queue ${senderEntry.name}: ${senderEntry.summary}`,
+      timeout: Duration.seconds(deliverySettings.senderTimeoutS),
+      logGroup: new logs.LogGroup(this, `${senderEntry.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
+      environment,
+      bundling: bundlingOf(senderEntry.name),
+    });
+    this.sender.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: deliverySettings.senderBatchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: deliverySettings.senderConcurrency,
+      }),
+    );
+    const leadingKeys = (...prefixes: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } });
+    const slot = `${keys.webhookSlot(0, 0, 0).pk.split('#')[0]}#*`;
+    const attempts = `${keys.deliveryAttempt(0, 0, '', '', 0).pk.split('#')[0]}#*#DELIVERIES`;
+    this.sender.addToRolePolicy(
+      // the endpoint, read afresh for each attempt, and its last success, failing since or disabling
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: leadingKeys(`${keys.webhook(0, 0).pk.split('#')[0]}#*`),
+      }),
+    );
+    this.sender.addToRolePolicy(
+      // the endpoint's concurrency slots (taken and freed) and the delivery log (one item per attempt)
+      new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [table.tableArn], conditions: leadingKeys(slot, attempts) }),
+    );
+    this.sender.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [table.tableArn], conditions: leadingKeys(slot) }),
+    );
+    // the next attempt is a new message; a long wait hides the message it has (the event source adds receive and delete)
+    this.queue.grantSendMessages(this.sender);
+
+    new CfnOutput(serviceStack(scope), 'WebhookDeadLettersQueueUrl', { value: this.deadLetters.queueUrl });
+  }
+}

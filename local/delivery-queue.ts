@@ -1,0 +1,182 @@
+/**
+ * SQS, in this process, for `npm start` and the tests: the deliveries queue with what the sender relies on (a delay
+ * per message, a visibility timeout per receive that ChangeMessageVisibility resets, a receive count, a dead-letter
+ * queue after maxReceiveCount) and refusing what SQS refuses (shared/webhooks/delivery-queue.ts, SQS_LIMITS). A poller
+ * takes batches as Lambda's SQS event source does and hands them to the same handler, deleting what it did not report
+ * failed. Messages live in memory: a stopped npm start forgets the queued ones (docs/webhooks.md, "Locally").
+ */
+import { randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { type DeliveryQueue, type Enqueued, sqsBatches, sqsBatchRefusal, sqsVisibilityRefusal } from '../shared/webhooks/delivery-queue.ts';
+
+interface Message {
+  id: string;
+  body: string;
+  visibleAt: number;
+  receiveCount: number;
+  receivedAt?: number;
+  /** the handle of the latest receive: an older one no longer deletes or hides it */
+  receiptHandle?: string;
+}
+
+export interface LocalQueueOptions {
+  /** the queue's visibility timeout, as set on the SQS queue in infra/webhook-delivery.ts */
+  visibilityTimeoutS: number;
+  /** receives after which a message goes to the dead-letter queue */
+  maxReceiveCount: number;
+}
+
+export interface LocalDeliveryQueue extends DeliveryQueue {
+  /** up to `max` (at most 10) visible messages, each received: hidden for the visibility timeout, its count raised */
+  receive(max: number, now?: number): SQSRecord[];
+  deleteMessage(receiptHandle: string): void;
+  /** messages waiting or in flight, and those dead-lettered */
+  depth(): { queued: number; deadLetters: number };
+  deadLetters(): string[];
+  /** the soonest instant a hidden message becomes visible, if any */
+  nextVisibleAt(): number | undefined;
+  onVisible(listener: () => void): void;
+}
+
+export class QueueRefusal extends Error {}
+
+export function localDeliveryQueue({ visibilityTimeoutS, maxReceiveCount }: LocalQueueOptions): LocalDeliveryQueue {
+  const messages = new Map<string, Message>();
+  const deadLetters: string[] = [];
+  const listeners: Array<() => void> = [];
+  const byReceipt = (receiptHandle: string): Message | undefined => [...messages.values()].find((m) => m.receiptHandle === receiptHandle);
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
+
+  return {
+    async send(input: readonly Enqueued[]) {
+      for (const batch of sqsBatches(input)) {
+        const bodies = batch.map((message) => ({ body: JSON.stringify(message.delivery), delaySeconds: message.delaySeconds }));
+        const refusal = sqsBatchRefusal(bodies);
+        if (refusal) throw new QueueRefusal(`SQS would refuse a ${refusal}`);
+        const now = Date.now();
+        for (const { body, delaySeconds } of bodies) {
+          const id = randomUUID();
+          messages.set(id, { id, body, visibleAt: now + delaySeconds * 1000, receiveCount: 0 });
+        }
+      }
+      notify();
+    },
+    async changeVisibility(receiptHandle, seconds) {
+      const refusal = sqsVisibilityRefusal(seconds);
+      if (refusal) throw new QueueRefusal(`SQS would refuse a ${refusal}`);
+      const message = byReceipt(receiptHandle);
+      if (!message) throw new QueueRefusal('SQS would refuse a receipt handle that is not the latest receive of a queued message');
+      const now = Date.now();
+      if (now + seconds * 1000 > (message.receivedAt ?? now) + 43_200_000 + 1000 && message.receiptHandle)
+        throw new QueueRefusal('SQS would refuse a visibility timeout past 12 h from the receive');
+      message.visibleAt = now + seconds * 1000;
+      notify();
+    },
+    receive(max, now = Date.now()) {
+      const taken: SQSRecord[] = [];
+      for (const message of messages.values()) {
+        if (taken.length >= Math.min(max, 10)) break;
+        if (message.visibleAt > now) continue;
+        if (message.receiveCount >= maxReceiveCount) {
+          messages.delete(message.id);
+          deadLetters.push(message.body);
+          continue;
+        }
+        message.receiveCount += 1;
+        message.receiptHandle = randomUUID();
+        message.receivedAt = now;
+        message.visibleAt = now + visibilityTimeoutS * 1000;
+        taken.push(sqsRecord(message, now));
+      }
+      return taken;
+    },
+    deleteMessage(receiptHandle) {
+      const message = byReceipt(receiptHandle);
+      if (message) messages.delete(message.id);
+    },
+    depth: () => ({ queued: messages.size, deadLetters: deadLetters.length }),
+    deadLetters: () => [...deadLetters],
+    nextVisibleAt() {
+      let soonest: number | undefined;
+      for (const message of messages.values()) if (soonest === undefined || message.visibleAt < soonest) soonest = message.visibleAt;
+      return soonest;
+    },
+    onVisible(listener) {
+      listeners.push(listener);
+    },
+  };
+}
+
+function sqsRecord(message: Message, now: number): SQSRecord {
+  return {
+    messageId: message.id,
+    receiptHandle: message.receiptHandle as string,
+    body: message.body,
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(now),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: String(now),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries',
+    awsRegion: 'local',
+  };
+}
+
+export interface QueuePollerOptions {
+  queue: LocalDeliveryQueue;
+  handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
+  batchSize: number;
+  /** batches handled at once, as the event source's maximum concurrency */
+  concurrency: number;
+}
+
+/** Lambda's SQS event source, in this process: batches to the handler, what it did not report failed is deleted. */
+export function startQueuePoller({ queue, handler, batchSize, concurrency }: QueuePollerOptions): { stop(): Promise<void> } {
+  let running = true;
+  let inFlight = 0;
+  const batches = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const invoke = async (records: SQSRecord[]): Promise<void> => {
+    try {
+      const response = await handler({ Records: records });
+      const failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+      for (const record of records) if (!failed.has(record.messageId)) queue.deleteMessage(record.receiptHandle);
+    } catch {
+      // a failed invocation deletes nothing: every message comes back after its visibility timeout
+    }
+  };
+
+  const pump = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    while (running && inFlight < concurrency) {
+      const records = queue.receive(batchSize);
+      if (records.length === 0) break;
+      inFlight += 1;
+      const batch = invoke(records).finally(() => {
+        inFlight -= 1;
+        batches.delete(batch);
+        pump();
+      });
+      batches.add(batch);
+    }
+    const next = queue.nextVisibleAt();
+    if (running && next !== undefined && inFlight < concurrency) timer = setTimeout(pump, Math.max(next - Date.now(), 5)).unref();
+  };
+  queue.onVisible(() => setImmediate(pump));
+  pump();
+  return {
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await Promise.allSettled([...batches]);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Webhook delivery in this process (docs/webhooks.md, "Locally"): the table's stream feeds the router function's
+ * handler, which enqueues on the in-process queue, whose poller feeds the sender function's handler: the same code
+ * as the Lambda functions in AWS, with the same batch sizes and queue settings.
+ */
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { handlerPath } from '../functions/registry.ts';
+import { deliverySettings, useLocalDeliveryQueue } from '../shared/webhooks/delivery-queue.ts';
+import { lambdaContext } from './api-gateway-event.ts';
+import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from './delivery-queue.ts';
+import { runAs } from './iam/enforcement.ts';
+import { startTableStream } from './table-stream.ts';
+
+export interface LocalWebhookDelivery {
+  queue: LocalDeliveryQueue;
+  stop(): Promise<void>;
+}
+
+type Handler<E, R> = (event: E, context: ReturnType<typeof lambdaContext>) => Promise<R>;
+
+const load = async <E, R>(name: string): Promise<(event: E) => Promise<R>> => {
+  const { handler } = (await import(new URL(`../${handlerPath(name)}`, import.meta.url).href)) as { handler: Handler<E, R> };
+  let invocation = 0;
+  // Each runs with its role's permissions in the synthesized stack (local/iam/).
+  return (event) =>
+    runAs(handlerPath(name), () => handler(event, lambdaContext(name, `${name}-${++invocation}`, deliverySettings.senderTimeoutS * 1000)));
+};
+
+export async function startWebhookDelivery(options: {
+  endpoint: string;
+  tableName: string;
+  checkpointFile?: string;
+}): Promise<LocalWebhookDelivery> {
+  const queue = localDeliveryQueue(deliverySettings);
+  useLocalDeliveryQueue(queue);
+  const poller = startQueuePoller({
+    queue,
+    handler: await load<SQSEvent, SQSBatchResponse>('sendWebhooks'),
+    batchSize: deliverySettings.senderBatchSize,
+    concurrency: deliverySettings.senderConcurrency,
+  });
+  const stream = await startTableStream({
+    ...options,
+    handler: await load<DynamoDBStreamEvent, DynamoDBBatchResponse>('routeWebhookEvents'),
+    batchSize: deliverySettings.routerBatchSize,
+    // the router's event source filter (infra/webhook-delivery.ts): event INSERTs only
+    filter: (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === 'event',
+  }).catch(async (error) => {
+    await poller.stop();
+    throw error;
+  });
+  return {
+    queue,
+    async stop() {
+      await stream.stop();
+      await poller.stop();
+      useLocalDeliveryQueue(undefined);
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * One signed delivery attempt (docs/webhooks.md): the event object POSTed as JSON with the Standard Webhooks headers.
+ * The URL is checked against the target policy again now, every address its host resolves to, and the connection goes
+ * to the address checked (the Host header and TLS name stay the URL's host), so a DNS answer that changed since the
+ * webhook was added, or changes between a check and a connect, never reaches a private address. Redirects are not
+ * followed: a 3xx is the endpoint's answer. The endpoint's failures are outcomes, never exceptions.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { type TargetPolicy, urlNotAllowed } from '../domain/webhooks/target-policy.ts';
+import { signingSecrets, type Webhook } from '../domain/webhooks/webhook.ts';
+import { signDelivery } from './signing.ts';
+import { checkTarget, targetPolicy } from './target.ts';
+
+/** An attempt that has no answer within this long is a timeout (and retried). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** What a delivery carries: an event object (shared/domain/events/event.ts), or the test event of testWebhook. */
+export interface DeliverableEvent {
+  event_id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** How an attempt ended: the endpoint's status code, or why there was none; and how long it took. */
+export type AttemptOutcome =
+  | { status_code: number; duration_ms: number /** seconds a 429 or 503 asked to wait (Retry-After) */; retry_after_s?: number }
+  | { error: string; duration_ms: number };
+
+export interface SendOptions {
+  /** the attempt's instant: its webhook-timestamp and which secrets still sign */
+  now?: Date;
+  timeoutMs?: number;
+  policy?: TargetPolicy;
+}
+
+/** Statuses whose Retry-After the retry schedule honours. */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+
+export async function sendDelivery(
+  webhook: Pick<Webhook, 'url' | 'secrets'>,
+  event: DeliverableEvent,
+  { now = new Date(), timeoutMs = DELIVERY_TIMEOUT_MS, policy = targetPolicy() }: SendOptions = {},
+): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  const target = await checkTarget(webhook.url, policy);
+  if ('refusal' in target) return { error: urlNotAllowed(target.refusal), duration_ms: elapsed() };
+  const body = JSON.stringify(event);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'fleet-tracking-webhooks/1',
+    host: target.url.host,
+    ...signDelivery(event.event_id, body, signingSecrets(webhook, now), now),
+  };
+  try {
+    const response = await post(target.url, target.address, headers, body, timeoutMs);
+    const retryAfter = RETRY_AFTER_STATUSES.has(response.statusCode) ? retryAfterSeconds(response.retryAfter, now) : undefined;
+    return { status_code: response.statusCode, duration_ms: elapsed(), ...(retryAfter === undefined ? {} : { retry_after_s: retryAfter }) };
+  } catch (error) {
+    return { error: describeFailure(error, timeoutMs), duration_ms: elapsed() };
+  }
+}
+
+class DeliveryTimeout extends Error {}
+
+/**
+ * POSTs to `address` (never a second lookup of the host), with no connection pool (a pooled socket could be one to
+ * an address checked earlier), and settles on the status once the body is read or after `timeoutMs` in all.
+ */
+function post(
+  url: URL,
+  address: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ statusCode: number; retryAfter: string | undefined }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: address,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      agent: false,
+      // the certificate is checked against the URL's host, as a browser would; an IP address is sent as no name
+      ...(url.protocol === 'https:' && !isIP(host) ? { servername: host } : {}),
+    });
+    const timer = setTimeout(() => req.destroy(new DeliveryTimeout()), timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.on('response', (response: IncomingMessage) => {
+      const settle = (): void => {
+        clearTimeout(timer);
+        resolve({ statusCode: response.statusCode ?? 0, retryAfter: headerText(response.headers['retry-after']) });
+        req.destroy();
+      };
+      // the body is not kept: read and dropped so the endpoint's write completes; its end (or the socket's) settles
+      response.resume();
+      response.on('end', settle);
+      response.on('error', settle);
+    });
+    req.end(body);
+  });
+}
+
+const headerText = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** Retry-After in seconds: delay-seconds, or an HTTP date from `now`; undefined when it is neither. */
+export function retryAfterSeconds(value: string | undefined, now: Date): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+}
+
+/** The attempt's error as the delivery log shows it: short, and the same words for the same failure. */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof DeliveryTimeout) return `timed out after ${timeoutMs / 1000} s`;
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    case 'EPIPE':
+      return 'connection closed';
+    default:
+      if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT')
+        return `TLS failed: ${(error as Error).message}`;
+      return code ? `connection failed: ${code}` : `connection failed: ${(error as Error).message}`;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Webhook delivery for a test file: the stream reader, the in-process queue and the sender, as npm start runs them,
+ * in this worker so the file's settings (WEBHOOK_* below) are theirs. The run's shared stack delivers nothing
+ * (test/support/global-setup.ts): run one of these in a file at a time, or two readers route the same events.
+ */
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
+import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import type { Vehicle } from '../../shared/domain/vehicle.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { eventItem } from '../../shared/store/events.ts';
+
+/** Loopback receivers are allowed, as npm start allows them; retries come after a second. */
+export const TEST_DELIVERY_SETTINGS = {
+  WEBHOOK_ALLOW_LOCAL_TARGETS: '1',
+  WEBHOOK_RETRY_SCHEDULE_S: '1,1,1,1,1',
+  WEBHOOK_TIMEOUT_MS: '10000',
+  WEBHOOK_ENDPOINT_CONCURRENCY: '4',
+};
+
+export async function startTestDelivery(settings: Record<string, string> = {}): Promise<LocalWebhookDelivery> {
+  Object.assign(process.env, TEST_DELIVERY_SETTINGS, settings);
+  return startWebhookDelivery({ endpoint: inject('dynamoEndpoint'), tableName: inject('tableName') });
+}
+
+let sequence = 0;
+
+/** An event of the vehicle written to the table as the pipeline writes it (its own item, which the stream carries). */
+export async function givenEvent(vehicle: Vehicle, type: EventType = 'trip.started'): Promise<FleetEvent> {
+  const event: FleetEvent = {
+    event_id: `evt_${randomUUID().replaceAll('-', '')}`,
+    type,
+    timestamp: new Date().toISOString(),
+    data: {
+      vehicle_uid: vehicle.vehicleUid,
+      imei: vehicle.imei,
+      vehicle_name: vehicle.name,
+      occurred_at: new Date().toISOString().slice(0, 19).replace('T', ' '),
+      sequence: ++sequence,
+      late: 0,
+      latitude: -26.2041,
+      longitude: 28.0473,
+    },
+  };
+  await dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+  return event;
+}

@@ -1,0 +1,160 @@
+/**
+ * One delivery attempt against real receivers on 127.0.0.1: with the local policy (npm start's) where a loopback
+ * receiver is allowed, and with the deployed policy where the same receiver must never be reached.
+ */
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TargetPolicy } from '../../shared/domain/webhooks/target-policy.ts';
+import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
+import { type DeliverableEvent, retryAfterSeconds, sendDelivery } from '../../shared/webhooks/send.ts';
+import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
+import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+const LOCAL: TargetPolicy = { allowLocal: true };
+const DEPLOYED: TargetPolicy = { allowLocal: false };
+
+const anEvent = (eventId = 'evt_0123456789abcdef0123456789abcdef'): DeliverableEvent => ({
+  event_id: eventId,
+  type: 'trip.started',
+  timestamp: '2026-11-26T10:00:00.000Z',
+  data: { vehicle_uid: 7, occurred_at: '2026-11-26 09:59:58' },
+});
+
+const receivers: Receiver[] = [];
+const receiver = async (...args: Parameters<typeof givenReceiver>): Promise<Receiver> => {
+  const started = await givenReceiver(...args);
+  receivers.push(started);
+  return started;
+};
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+describe('sendDelivery to an endpoint that answers', () => {
+  it("POSTs the event as JSON with headers the Standard Webhooks library's verify accepts", async () => {
+    // Prepare
+    const endpoint = await receiver();
+    const secret = newWebhookSecret();
+    const event = anEvent();
+    // Act
+    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret }] }, event, { policy: LOCAL });
+    // Assess
+    expect(outcome).toEqual({ status_code: 204, duration_ms: expect.any(Number) });
+    const [delivery] = endpoint.received;
+    expect(delivery?.method).toBe('POST');
+    expect(delivery?.path).toBe('/hooks');
+    expect(delivery?.headers['content-type']).toBe('application/json');
+    expect(delivery?.headers['webhook-id']).toBe(event.event_id);
+    expect(new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers as Record<string, string>)).toEqual(event);
+  });
+
+  it('signs with both secrets while a rotation overlaps, each verifying on its own', async () => {
+    const endpoint = await receiver();
+    const [oldSecret, newSecret] = [newWebhookSecret(), newWebhookSecret()];
+    const now = new Date();
+    await sendDelivery({ url: endpoint.url, secrets: rotatedSecrets([{ secret: oldSecret }], newSecret, now) }, anEvent(), {
+      now,
+      policy: LOCAL,
+    });
+    const [delivery] = endpoint.received;
+    const headers = delivery?.headers as Record<string, string>;
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(oldSecret).verify(delivery?.body ?? '', headers)).not.toThrow();
+    expect(() => new Webhook(newSecret).verify(delivery?.body ?? '', headers)).not.toThrow();
+  });
+
+  it("connects to the address it checked and keeps the URL's host in the Host header", async () => {
+    const endpoint = await receiver();
+    const url = endpoint.url.replace('127.0.0.1', 'localhost');
+    const outcome = await sendDelivery({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    expect(outcome).toMatchObject({ status_code: 204 });
+    expect(endpoint.received[0]?.headers.host).toBe(new URL(url).host);
+  });
+
+  it.each([400, 404, 410, 500])('answers the status %i as the outcome, not as an exception', async (status) => {
+    const endpoint = await receiver(answerWith(status));
+    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    expect(outcome).toEqual({ status_code: status, duration_ms: expect.any(Number) });
+  });
+
+  it('does not follow a redirect: the 3xx is the outcome and its Location is never called', async () => {
+    // Prepare
+    const elsewhere = await receiver();
+    const endpoint = await receiver(answerWith(307, { location: elsewhere.url }));
+    // Act
+    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    // Assess
+    expect(outcome).toMatchObject({ status_code: 307 });
+    expect(endpoint.received).toHaveLength(1);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it.each([
+    [429, '120', 120],
+    [503, '5', 5],
+  ])('passes on the Retry-After of a %i', async (status, retryAfter, seconds) => {
+    const endpoint = await receiver(answerWith(status, { 'retry-after': retryAfter }));
+    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    expect(outcome).toEqual({ status_code: status, duration_ms: expect.any(Number), retry_after_s: seconds });
+  });
+
+  it('ignores a Retry-After on a status that is not 429 or 503', async () => {
+    const endpoint = await receiver(answerWith(500, { 'retry-after': '60' }));
+    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    expect(outcome).not.toHaveProperty('retry_after_s');
+  });
+});
+
+describe('sendDelivery to an endpoint that does not answer', () => {
+  it('gives up after the timeout with a timeout error', async () => {
+    // Prepare: the receiver reads the request and never answers
+    const endpoint = await receiver(() => 'handled');
+    // Act
+    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
+      policy: LOCAL,
+      timeoutMs: 300,
+    });
+    // Assess
+    expect(outcome).toEqual({ error: 'timed out after 0.3 s', duration_ms: expect.any(Number) });
+    expect(outcome.duration_ms).toBeGreaterThanOrEqual(290);
+    expect(outcome.duration_ms).toBeLessThan(2000);
+  });
+
+  it('says the connection was refused when nothing listens', async () => {
+    const closed = await receiver();
+    await closed.close();
+    const outcome = await sendDelivery({ url: closed.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    expect(outcome).toEqual({ error: 'connection refused', duration_ms: expect.any(Number) });
+  });
+});
+
+describe('sendDelivery under the deployed policy', () => {
+  it.each([
+    ['http://127.0.0.1:{port}/hooks', 'url is not allowed: the scheme must be https'],
+    ['https://127.0.0.1:{port}/hooks', 'url is not allowed: 127.0.0.1 is not a public address'],
+    ['https://localhost:{port}/hooks', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
+    ['https://[::ffff:127.0.0.1]:{port}/hooks', 'url is not allowed: ::ffff:7f00:1 is not a public address'],
+    ['https://169.254.169.254/latest/meta-data/', 'url is not allowed: 169.254.169.254 is not a public address'],
+    ['https://10.0.0.5/hooks', 'url is not allowed: 10.0.0.5 is not a public address'],
+  ])('refuses %s without connecting', async (template, message) => {
+    // Prepare: a receiver the URL would reach if the policy let it
+    const endpoint = await receiver();
+    const url = template.replace('{port}', new URL(endpoint.origin).port);
+    // Act
+    const outcome = await sendDelivery({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: DEPLOYED });
+    // Assess
+    expect(outcome).toEqual({ error: message, duration_ms: expect.any(Number) });
+    expect(endpoint.received).toHaveLength(0);
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  const now = new Date('2026-11-26T10:00:00Z');
+  it('reads delay-seconds and an HTTP date, and nothing else', () => {
+    expect(retryAfterSeconds('30', now)).toBe(30);
+    expect(retryAfterSeconds('Thu, 26 Nov 2026 10:01:00 GMT', now)).toBe(60);
+    expect(retryAfterSeconds('Thu, 26 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds(undefined, now)).toBeUndefined();
+  });
+});
