@@ -210,7 +210,7 @@ function intrinsicResolver(template: Json, names: Map<string, string>): (value: 
   const getAtt = (logicalId: string, attribute: string): string => {
     const type = resourceTypes[resources[logicalId]?.Type];
     if (attribute === 'Arn' && type) return type.arn(nameOf(logicalId));
-    if (attribute === 'StreamArn') return `${ref(logicalId)}/stream/local`;
+    if (attribute === 'StreamArn') return `${getAtt(logicalId, 'Arn')}/stream/local`;
     if (attribute === 'QueueName' || attribute === 'TopicName' || attribute === 'Name') return nameOf(logicalId);
     return `${logicalId}.${attribute}`;
   };

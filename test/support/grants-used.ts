@@ -104,10 +104,15 @@ export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
     'sqs:SendMessage',
     'sqs:GetQueueAttributes',
     'sqs:GetQueueUrl',
+    'sqs:ReceiveMessage',
+    'sqs:ChangeMessageVisibility',
+    'sqs:DeleteMessage',
   ].map((action) => ({
     principal: '*',
     action,
-    reason: "an event source mapping's: Lambda reads the stream and sends failed batches to the queue with the function's role",
+    reason:
+      "an event source mapping's (Lambda reads the stream or queue and dead-letters with the function's role), or a queue " +
+      'the local stack stands in for without SQS (local/delivery-queue.ts)',
   })),
   {
     principal: '*',
