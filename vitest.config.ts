@@ -27,6 +27,8 @@ const unit = [
   'test/project/no-scan.test.ts',
   'test/project/registry.test.ts',
   'test/project/response-types.test.ts',
+  'test/infra/grants-used.test.ts',
+  'test/local/iam-requests.test.ts',
   'test/webhooks/send.test.ts',
   'test/webhooks/local-delivery-queue.test.ts',
 ];

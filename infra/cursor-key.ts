@@ -2,6 +2,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { env } from '../shared/config.ts';
+import { grantSecretValue } from './providers.ts';
 
 /**
  * The key paging cursors are sealed with (shared/paging/cursor.ts): one generated secret for the stack, read by the
@@ -13,7 +14,7 @@ export function shareCursorKey(scope: Construct, functions: readonly NodejsFunct
     generateSecretString: { passwordLength: 64, excludePunctuation: true },
   });
   for (const fn of functions) {
-    secret.grantRead(fn);
+    grantSecretValue(fn, secret);
     fn.addEnvironment(env.cursorKeySecret, secret.secretArn);
   }
   return secret;

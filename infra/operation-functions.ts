@@ -12,7 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { handlerPath, type Operation } from '../functions/registry.ts';
 import { env, limits, rateLimitDefaults } from '../shared/config.ts';
-import { accessOf } from '../shared/contracts/operation.ts';
+import { accessOf, READ_TABLE_ACTIONS, TABLE_ACTIONS_OF } from '../shared/contracts/operation.ts';
 import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
 import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
@@ -98,6 +98,18 @@ function grantRateBuckets(table: dynamodb.ITableV2, fn: NodejsFunction): void {
   );
 }
 
+/**
+ * The table actions an operation's handler calls (its declaration's `tableActions`, else its access's item actions,
+ * TABLE_ACTIONS_OF) and the api key lookup's GetItem, on the table and its indexes. A GET that declares a write is
+ * refused here.
+ */
+function grantTableActions(table: dynamodb.ITableV2, fn: NodejsFunction, operation: Operation): void {
+  const actions = operation.tableActions ?? TABLE_ACTIONS_OF[accessOf(operation)];
+  const writes = actions.filter((action) => !READ_TABLE_ACTIONS.includes(action));
+  if (accessOf(operation) === 'read' && writes.length > 0) throw new Error(`${operation.name} is a GET and may not ${writes.join(', ')}`);
+  table.grant(fn, ...[...new Set(['GetItem', ...actions])].map((action) => `dynamodb:${action}`));
+}
+
 /** Every function's environment, built once: the settings' names come from shared/config.ts. */
 export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket): Record<string, string> {
   return {
@@ -163,11 +175,11 @@ export class OperationFunctions extends Construct {
         [env.rateLimitBurst]: String(this.rateLimit.burst),
       },
     });
-    if (accessOf(operation) === 'read') {
-      table.grantReadData(fn);
-      grantRateBuckets(table, fn);
-    } else table.grantReadWriteData(fn);
-    if (operation.bucket === 'read-write') bucket.grantReadWrite(fn);
+    grantTableActions(table, fn, operation);
+    grantRateBuckets(table, fn);
+    // Cached objects are read and written whole, never listed or deleted (lifecycle rules expire them).
+    if (operation.bucket === 'read-write')
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects('*')] }));
     configureProvider(this, fn, operation);
     return fn;
   }

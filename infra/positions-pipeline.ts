@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CfnOutput, Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -10,6 +11,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../functions/registry.ts';
+import { TABLE_ACTIONS_OF } from '../shared/contracts/operation.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 import { configureGeocoding } from './providers.ts';
 import { serviceStack } from './service-stack.ts';
@@ -86,8 +88,11 @@ export class PositionsPipeline extends Construct {
         onFailure: new SqsDlq(this.deadLetters),
       }),
     );
-    table.grantReadWriteData(this.processor);
-    bucket.grantPut(this.processor, 'positions/*');
+    // Item actions only (no Scan, no stream reads), and whole-object puts of the archive (no tagging, retention or ACLs).
+    table.grant(this.processor, ...TABLE_ACTIONS_OF.write.map((action) => `dynamodb:${action}`));
+    this.processor.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('positions/*')] }),
+    );
 
     new CfnOutput(serviceStack(scope), 'PositionsStreamName', { value: this.stream.streamName });
     new CfnOutput(serviceStack(scope), 'FailedBatchesQueueUrl', { value: this.deadLetters.queueUrl });

@@ -43,7 +43,7 @@ export function configureProvider(scope: Construct, fn: NodejsFunction, operatio
     if (secretName) {
       const secret = secretsmanager.Secret.fromSecretNameV2(scope, 'GoogleDirectionsKey', secretName);
       fn.addEnvironment(env.googleDirectionsApiKeySecret, secretName);
-      secret.grantRead(fn);
+      grantSecretValue(fn, secret);
     }
   }
 }
@@ -69,7 +69,7 @@ export function configureGeocoding(scope: Construct, fn: NodejsFunction): void {
     fn.addEnvironment(env.googleGeocodingApiKeySecret, secretName);
     const url = context('googleGeocodingUrl');
     if (url) fn.addEnvironment(env.googleGeocodingUrl, url);
-    secret.grantRead(fn);
+    grantSecretValue(fn, secret);
   }
 }
 
@@ -110,8 +110,17 @@ function configureLiveMap(
     setIfGiven(env.mapTilesAttribution, context('mapTilesAttribution'));
     const secretName = context('mapTilesKeySecretName');
     if (secretName) {
-      secretsmanager.Secret.fromSecretNameV2(scope, 'MapTilesKey', secretName).grantRead(fn);
+      grantSecretValue(fn, secretsmanager.Secret.fromSecretNameV2(scope, 'MapTilesKey', secretName));
       fn.addEnvironment(env.mapTilesKeySecret, secretName);
     }
   }
+}
+
+/**
+ * A secret's value, and nothing else: GetSecretValue (grantRead adds DescribeSecret, which Powertools' SecretsProvider
+ * never calls). A secret known by name matches any of the six characters Secrets Manager appends to its ARN.
+ */
+export function grantSecretValue(fn: NodejsFunction, secret: secretsmanager.ISecret): void {
+  const resource = secret.secretFullArn ?? `${secret.secretArn}-??????`;
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [resource] }));
 }

@@ -133,7 +133,8 @@ export class TeltonikaService extends Construct {
         logGroup: new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH }),
       }),
     });
-    stream.grantWrite(task.taskRole);
+    // The Kinesis sink calls PutRecords only (grantWrite would add PutRecord and ListShards).
+    stream.grant(task.taskRole, 'kinesis:PutRecords');
     table.grant(task.taskRole, 'dynamodb:GetItem');
 
     this.service = new ecs.FargateService(this, 'Service', {

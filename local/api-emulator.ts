@@ -4,16 +4,20 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { findDeviceEndpoint, findOperation, handlerPath, operations } from '../functions/registry.ts';
+import { findDeviceEndpoint, findOperation, handlerPath, operations, streamConsumers } from '../functions/registry.ts';
 import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
-import { limits } from '../shared/config.ts';
+import { env, limits } from '../shared/config.ts';
 import { localPipelineSink } from '../shared/devices/local-sink.ts';
+import type { PositionSink } from '../shared/devices/position-sink.ts';
 import { useLocalSink } from '../shared/devices/sinks.ts';
 import { lambdaResponseSize } from '../shared/middleware/answer-encoding.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
+import { processPositions } from '../shared/pipeline/process-positions.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/arns.ts';
+import { authorize, runAs } from './iam/enforcement.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -66,7 +70,12 @@ export async function startApiEmulator({
   lambdaResponseBytes = limits.lambdaResponseBytes,
 }: ApiEmulatorOptions): Promise<ApiEmulator> {
   // Device entry points feed the local pipeline in batches, as the stream feeds processPositions in AWS.
-  useLocalSink(localPipelineSink());
+  const [consumer] = streamConsumers;
+  useLocalSink(
+    streamPutsChecked(
+      localPipelineSink({ process: (batch, options) => runAs(handlerPath(consumer.name), () => processPositions(batch, options)) }),
+    ),
+  );
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const loadHandler = (name: string): Promise<LambdaHandler> => {
     let loaded = handlers.get(name);
@@ -85,7 +94,8 @@ export async function startApiEmulator({
       return gatewayResponse(gatewayAnswers.TooLarge);
     }
     const handler = await loadHandler(name);
-    const result = await raceTimeout(handler(event, lambdaContext(name, randomUUID(), functionTimeoutMs)), functionTimeoutMs, () => {
+    const running = runAs(handlerPath(name), () => handler(event, lambdaContext(name, randomUUID(), functionTimeoutMs)));
+    const result = await raceTimeout(running, functionTimeoutMs, () => {
       console.error(`api emulator: ${name} timed out after ${functionTimeoutMs / 1000} seconds`);
       return FUNCTION_FAILED;
     });
@@ -117,6 +127,22 @@ export async function startApiEmulator({
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The local pipeline takes what the stream would: a put is the caller's PutRecords on the stream its environment names
+ * (a device function's or the listener's), refused as AWS would refuse it when its role does not allow it.
+ */
+function streamPutsChecked(sink: PositionSink): PositionSink {
+  const streamArn = (name = '(no POSITIONS_STREAM_NAME)') => `arn:aws:kinesis:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stream/${name}`;
+  return {
+    async put(records) {
+      await authorize((principal) => [
+        { action: 'kinesis:PutRecords', resource: streamArn(principal.environment[env.positionsStreamName]), context: {} },
+      ]);
+      return sink.put(records);
+    },
   };
 }
 

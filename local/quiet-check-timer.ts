@@ -6,6 +6,7 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { handlerPath, scheduledFunctions } from '../functions/registry.ts';
 import { logger } from '../shared/logger.ts';
+import { runAs } from './iam/enforcement.ts';
 
 type ScheduledHandler = (event: ScheduledEvent, context: object) => Promise<unknown>;
 
@@ -19,7 +20,8 @@ export function startQuietCheckTimer(intervalS: number): { stop(): void } {
       const { handler } = (await import(new URL(`../${handlerPath(scheduled.name)}`, import.meta.url).href)) as {
         handler: ScheduledHandler;
       };
-      await handler(scheduledEvent(scheduled.name), { functionName: scheduled.name, awsRequestId: `local-${Date.now()}` });
+      const context = { functionName: scheduled.name, awsRequestId: `local-${Date.now()}` };
+      await runAs(handlerPath(scheduled.name), () => handler(scheduledEvent(scheduled.name), context));
     } catch (error) {
       logger.error('the quiet-vehicles check failed; the next run tries again', { error: error as Error });
     } finally {

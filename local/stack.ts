@@ -4,6 +4,8 @@ import { startTeltonikaListener } from '../shared/devices/teltonika/listener.ts'
 import { findVehicleByImei } from '../shared/store/vehicles.ts';
 import { startApiEmulator } from './api-emulator.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { runAs } from './iam/enforcement.ts';
+import { startLocalIam } from './iam/local-iam.ts';
 import { freePort } from './ports.ts';
 import { startQuietCheckTimer } from './quiet-check-timer.ts';
 import { startS3Local } from './s3-local.ts';
@@ -60,16 +62,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     S3_ENDPOINT: s3.endpoint,
   });
+  // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
+  let iam: ReturnType<typeof startLocalIam>;
   const webhooks = await ensureTable(dynamo.endpoint, options.tableName)
-    .then(() =>
-      options.webhooks === false
+    .then(() => {
+      iam = startLocalIam(process.env);
+      return options.webhooks === false
         ? undefined
         : startWebhookDelivery({
             endpoint: dynamo.endpoint,
             tableName: options.tableName,
             ...(options.dataDir ? { checkpointFile: join(options.dataDir, 'webhook-stream.json') } : {}),
-          }),
-    )
+          });
+    })
     .catch(async (error) => {
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
       throw error;
@@ -78,15 +83,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await Promise.allSettled([webhooks?.stop(), s3.stop(), dynamo.stop()]);
     throw error;
   });
+  // The listener's connections run as its ECS task (the context is kept by the server it creates).
   const teltonika =
     options.deviceTcpPort === undefined
       ? undefined
-      : await startTeltonikaListener({ port: options.deviceTcpPort, sink: positionSink(), findDevice: findVehicleByImei }).catch(
-          async (error) => {
-            await Promise.allSettled([api.close(), webhooks?.stop(), s3.stop(), dynamo.stop()]);
-            throw error;
-          },
-        );
+      : await runAs(TELTONIKA_TASK, () =>
+          startTeltonikaListener({ port: options.deviceTcpPort as number, sink: positionSink(), findDevice: findVehicleByImei }),
+        ).catch(async (error) => {
+          await Promise.allSettled([api.close(), webhooks?.stop(), s3.stop(), dynamo.stop()]);
+          throw error;
+        });
   const quietCheck = options.quietCheckIntervalS ? startQuietCheckTimer(options.quietCheckIntervalS) : undefined;
   return {
     apiUrl: api.url,
@@ -100,8 +106,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await api.close();
       await webhooks?.stop();
       await Promise.allSettled([s3.stop(), dynamo.stop()]);
+      iam?.stop();
     },
   };
 }
+
+/** The Teltonika listener's principal: the container of its ECS task (infra/teltonika-service.ts). */
+const TELTONIKA_TASK = 'task:listener';
 
 export { freePort };

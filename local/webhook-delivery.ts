@@ -8,6 +8,7 @@ import { handlerPath } from '../functions/registry.ts';
 import { deliverySettings, useLocalDeliveryQueue } from '../shared/webhooks/delivery-queue.ts';
 import { lambdaContext } from './api-gateway-event.ts';
 import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from './delivery-queue.ts';
+import { runAs } from './iam/enforcement.ts';
 import { startTableStream } from './table-stream.ts';
 
 export interface LocalWebhookDelivery {
@@ -20,7 +21,9 @@ type Handler<E, R> = (event: E, context: ReturnType<typeof lambdaContext>) => Pr
 const load = async <E, R>(name: string): Promise<(event: E) => Promise<R>> => {
   const { handler } = (await import(new URL(`../${handlerPath(name)}`, import.meta.url).href)) as { handler: Handler<E, R> };
   let invocation = 0;
-  return (event) => handler(event, lambdaContext(name, `${name}-${++invocation}`, deliverySettings.senderTimeoutS * 1000));
+  // Each runs with its role's permissions in the synthesized stack (local/iam/).
+  return (event) =>
+    runAs(handlerPath(name), () => handler(event, lambdaContext(name, `${name}-${++invocation}`, deliverySettings.senderTimeoutS * 1000)));
 };
 
 /** `stream: false` runs the queue and the sender alone: deliveries come only from what is enqueued in this process (redeliverEvents). */

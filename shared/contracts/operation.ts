@@ -64,6 +64,26 @@ export interface OperationExamples {
   readonly response?: Readonly<Record<string, unknown>>;
 }
 
+/** A DynamoDB item action, as IAM names it (a transaction's Put, Update, Delete and ConditionCheck are checked as these). */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  | 'BatchWriteItem';
+
+/** What a GET may call: it never writes. */
+export const READ_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
+
+/** What an operation that declares no `tableActions` is granted, by its access: item actions only (no Scan, no stream). */
+export const TABLE_ACTIONS_OF: Record<Access, readonly TableAction[]> = {
+  read: READ_TABLE_ACTIONS,
+  write: [...READ_TABLE_ACTIONS, 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'],
+};
+
 export interface OperationDeclaration extends OperationContract {
   /** the operation's name: its path /api/<name>, its folder functions/<name>/ and its function */
   readonly name: string;
@@ -76,6 +96,11 @@ export interface OperationDeclaration extends OperationContract {
   readonly description: string;
   /** true: a retry with the same Idempotency-Key answers the first answer and creates nothing twice (docs/idempotency.md) */
   readonly idempotencyKey?: true;
+  /**
+   * The DynamoDB actions the handler calls beyond the chain's (the key lookup's GetItem, the rate bucket's UpdateItem),
+   * granted exactly, on the table and its indexes; the test run proves each is used (test/support/grants-used.ts).
+   */
+  readonly tableActions?: readonly TableAction[];
   /** S3 access, for operations that keep objects (rendered maps, cached directions) */
   readonly bucket?: 'read-write';
   /** the function queues webhook deliveries (redeliverEvents): it gets the deliveries queue's URL and SendMessage on it */

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/checkQuietVehicles/handler.ts';
+import { handlerPath } from '../../functions/registry.ts';
+import { runAs } from '../../local/iam/enforcement.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { setVehicleDetection } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
@@ -15,21 +17,23 @@ const DAY = '2001-03-01';
 const SINCE = { since: '2000-01-01 00:00:00', limit: 1000 };
 const at = (time: string, plusS = 0): Date => new Date(Date.parse(`${DAY}T${time}Z`) + plusS * 1000);
 
-/** The schedule fires at `now`: the handler, with the event EventBridge sends. */
+/** The schedule fires at `now`: the handler, with the event EventBridge sends, under its role's permissions. */
 const checkQuietVehicles = (now: Date) =>
-  handler(
-    {
-      version: '0',
-      id: crypto.randomUUID(),
-      'detail-type': 'Scheduled Event',
-      source: 'aws.events',
-      account: '000000000000',
-      time: now.toISOString(),
-      region: 'local',
-      resources: [],
-      detail: {},
-    },
-    { functionName: 'checkQuietVehicles', awsRequestId: crypto.randomUUID() } as never,
+  runAs(handlerPath('checkQuietVehicles'), () =>
+    handler(
+      {
+        version: '0',
+        id: crypto.randomUUID(),
+        'detail-type': 'Scheduled Event',
+        source: 'aws.events',
+        account: '000000000000',
+        time: now.toISOString(),
+        region: 'local',
+        resources: [],
+        detail: {},
+      },
+      { functionName: 'checkQuietVehicles', awsRequestId: crypto.randomUUID() } as never,
+    ),
   );
 
 const feedOf = async (user: TestUser): Promise<FleetEvent[]> => (await api.get('getEvents', { api_key: user.key, ...SINCE })).body.events;

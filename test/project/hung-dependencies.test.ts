@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/ports.ts';
 import { limits } from '../../shared/config.ts';
+import { SYNTH_TIMEOUT_MS } from '../infra/service-template.ts';
 import type { ApiResponse } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { type IsolatedEmulator, type SilentServer, startIsolatedEmulator, startSilentServer } from '../support/isolated-emulator.ts';
@@ -90,40 +91,50 @@ describe('an unreachable DynamoDB', () => {
 });
 
 describe('a hung S3', () => {
-  it('answers getLiveMap with 503 once each attempt has waited out its request timeout', async () => {
-    // Prepare
-    const user = await givenUser();
-    await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
-    const { api } = await emulatorWith({ S3_ENDPOINT: silent.endpoint, LIVE_MAP_PROVIDER: 'offline' });
-    expect(await api.get('getLiveMap')).toBeError(401, 'api key missing');
-    // Act
-    const { res, ms } = await timed(() => api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' }));
-    // Assess
-    expect(res).toBeError(503, UNAVAILABLE);
-    expectAllAttemptsWaitedOut(ms);
-  });
+  // Other provider settings than the run's: the emulator synthesizes the stack for its policies (local/iam/local-iam.ts).
+  it(
+    'answers getLiveMap with 503 once each attempt has waited out its request timeout',
+    async () => {
+      // Prepare
+      const user = await givenUser();
+      await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
+      const { api } = await emulatorWith({ S3_ENDPOINT: silent.endpoint, LIVE_MAP_PROVIDER: 'offline' });
+      expect(await api.get('getLiveMap')).toBeError(401, 'api key missing');
+      // Act
+      const { res, ms } = await timed(() => api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' }));
+      // Assess
+      expect(res).toBeError(503, UNAVAILABLE);
+      expectAllAttemptsWaitedOut(ms);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });
 
 describe('a hung Secrets Manager', () => {
-  it('answers addRoute with the Google provider with 503 once each attempt has waited out its timeout, creating no route', async () => {
-    // Prepare
-    const user = await givenUser();
-    const { api } = await emulatorWith({
-      DIRECTIONS_PROVIDER: 'google',
-      GOOGLE_DIRECTIONS_URL: silent.endpoint,
-      GOOGLE_DIRECTIONS_API_KEY_SECRET: 'fleet-tracking/google-directions',
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: silent.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    });
-    expect(await api.post('addRoute')).toBeError(401, 'api key missing');
-    // Act
-    const { res, ms } = await timed(() => api.post('addRoute', { api_key: user.key, route_name: 'R', stops: stopsText(rawStops(2)) }));
-    // Assess
-    expect(res).toBeError(503, UNAVAILABLE);
-    expectAllAttemptsWaitedOut(ms);
-    const routes = await api.get('getRoutes', { api_key: user.key });
-    expect(routes.body.routes).toEqual([]);
-  });
+  // Other provider settings than the run's: the emulator synthesizes the stack for its policies (local/iam/local-iam.ts).
+  it(
+    'answers addRoute with the Google provider with 503 once each attempt has waited out its timeout, creating no route',
+    async () => {
+      // Prepare
+      const user = await givenUser();
+      const { api } = await emulatorWith({
+        DIRECTIONS_PROVIDER: 'google',
+        GOOGLE_DIRECTIONS_URL: silent.endpoint,
+        GOOGLE_DIRECTIONS_API_KEY_SECRET: 'fleet-tracking/google-directions',
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: silent.endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      });
+      expect(await api.post('addRoute')).toBeError(401, 'api key missing');
+      // Act
+      const { res, ms } = await timed(() => api.post('addRoute', { api_key: user.key, route_name: 'R', stops: stopsText(rawStops(2)) }));
+      // Assess
+      expect(res).toBeError(503, UNAVAILABLE);
+      expectAllAttemptsWaitedOut(ms);
+      const routes = await api.get('getRoutes', { api_key: user.key });
+      expect(routes.body.routes).toEqual([]);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });

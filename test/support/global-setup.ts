@@ -2,10 +2,13 @@
  * One local stack for the whole run: DynamoDB Local in memory, s3rver in a temp folder and the
  * API emulator, each on a free port. Test files reach it over HTTP like an integrator would.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import type { Principals } from '../../local/iam/principals.ts';
+import { grantProblems, type RecordedCall, UNUSED_GRANT_EXCEPTIONS } from './grants-used.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +17,10 @@ declare module 'vitest' {
     s3Endpoint: string;
     tableName: string;
     bucketName: string;
+    /** the synthesized policies the local stack enforces (local/iam/), for emulators a test starts */
+    iamPoliciesFile: string;
+    /** where every process of the run records the AWS calls each function made (test/infra/grants-used.ts) */
+    iamCallsDir: string;
   }
 }
 
@@ -31,7 +38,11 @@ export default async function setup(project: TestProject) {
   process.env.WEBHOOK_ALLOW_LOCAL_TARGETS ??= '1';
   // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
   const { freePort, startLocalStack } = await import('../../local/stack.ts');
+  const { CALLS_DIR_VARIABLE } = await import('../../local/iam/enforcement.ts');
+  const { POLICIES_FILE_VARIABLE } = await import('../../local/iam/local-iam.ts');
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));
+  const callsDir = mkdtempSync(join(tmpdir(), 'fleet-iam-calls-'));
+  process.env[CALLS_DIR_VARIABLE] = callsDir;
   const tableName = 'fleet-tracking-test';
   const bucketName = 'fleet-tracking-test';
   const stack = await startLocalStack({
@@ -49,8 +60,43 @@ export default async function setup(project: TestProject) {
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('tableName', tableName);
   project.provide('bucketName', bucketName);
+  project.provide('iamPoliciesFile', process.env[POLICIES_FILE_VARIABLE] ?? '');
+  project.provide('iamCallsDir', callsDir);
+  const policiesFile = process.env[POLICIES_FILE_VARIABLE];
+  const principals = policiesFile ? JSON.parse(readFileSync(policiesFile, 'utf8')).principals : undefined;
   return async () => {
     await stack.stop();
     rmSync(s3Dir, { recursive: true, force: true });
+    const calls = keepCalls(callsDir);
+    rmSync(callsDir, { recursive: true, force: true });
+    await checkGrantsUsed(project, principals, calls);
   };
+}
+
+/** Every process's calls in one file, .local/iam-calls.jsonl, for test/infra/grants-used.ts to compare with the grants. */
+function keepCalls(callsDir: string): RecordedCall[] {
+  const lines = new Set(
+    readdirSync(callsDir)
+      .filter((file) => file.endsWith('.jsonl'))
+      .flatMap((file) => readFileSync(join(callsDir, file), 'utf8').split('\n').filter(Boolean)),
+  );
+  const local = fileURLToPath(new URL('../../.local/', import.meta.url));
+  mkdirSync(local, { recursive: true });
+  writeFileSync(join(local, 'iam-calls.jsonl'), [...lines].sort().join('\n'));
+  return [...lines].map((line) => JSON.parse(line));
+}
+
+/**
+ * After a whole run (every file of the integration project, no name filter, no failure: a partial run leaves grants
+ * unused), the calls are compared with the grants (test/support/grants-used.ts); any problem fails `npm test`.
+ */
+async function checkGrantsUsed(project: TestProject, principals: Principals | undefined, calls: RecordedCall[]): Promise<void> {
+  const ran = new Set(project.vitest.state.getFiles().map((file) => file.filepath));
+  const { testFiles } = await project.globTestFiles();
+  const whole = testFiles.every((file) => ran.has(file)) && !project.vitest.config.testNamePattern;
+  if (!principals || !whole || project.vitest.state.getCountOfFailedTests() > 0) return;
+  const problems = grantProblems(principals, calls, UNUSED_GRANT_EXCEPTIONS);
+  if (problems.length === 0) return;
+  console.error(`Grants and use differ (test/support/grants-used.ts):\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  process.exitCode = 1;
 }

@@ -3,10 +3,13 @@
  * environment of their own (a dependency that never answers, a short timeout, a small response limit).
  */
 import { startApiEmulator } from '../../local/api-emulator.ts';
+import { startLocalIam } from '../../local/iam/local-iam.ts';
 import { freePort } from '../../local/ports.ts';
 
 const setting = (name: string): number | undefined => Number(process.env[name]) || undefined;
 
+// The run's policies (LOCAL_IAM_POLICIES), enforced here too.
+startLocalIam(process.env);
 const emulator = await startApiEmulator({
   port: await freePort(),
   functionTimeoutMs: setting('EMULATOR_FUNCTION_TIMEOUT_MS'),

@@ -9,4 +9,7 @@ Object.assign(process.env, {
   BUCKET_NAME: inject('bucketName'),
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
+  // An emulator a test starts enforces the same policies and records its calls with the others (local/iam/).
+  LOCAL_IAM_POLICIES: inject('iamPoliciesFile'),
+  LOCAL_IAM_CALLS_DIR: inject('iamCallsDir'),
 });

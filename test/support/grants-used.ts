@@ -1,0 +1,153 @@
+/**
+ * Least privilege, proven by use: every AWS call a function or task made across the test run (recorded by the local
+ * IAM enforcement, local/iam/enforcement.ts) compared with what its role allows. A call its role refused is a defect
+ * even if the code swallowed the error; a data-plane grant no call used is a defect unless an exception below says why.
+ */
+import { handlerPath, type Operation, operations } from '../../functions/registry.ts';
+import type { PolicyStatement, Principals } from '../../local/iam/principals.ts';
+import { accessOf, TABLE_ACTIONS_OF } from '../../shared/contracts/operation.ts';
+
+export interface RecordedCall {
+  principal: string;
+  action: string;
+  resource: string;
+  decision: string;
+}
+
+export interface UnusedGrantException {
+  /** the principal's key (`functions/<name>/handler.ts`, `task:listener`), or `*` for every one */
+  principal: string;
+  /** the action as granted (a pattern, as the statement has it) */
+  action: string;
+  reason: string;
+}
+
+/** Services whose actions read or write the service's data: a grant of these must be used. */
+const DATA_PLANE = [
+  'dynamodb',
+  's3',
+  'kinesis',
+  'sqs',
+  'sns',
+  'secretsmanager',
+  'geo-places',
+  'geo-routes',
+  'geo-maps',
+  'events',
+  'scheduler',
+];
+
+const patternOf = (glob: string): RegExp =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    'i',
+  );
+
+const list = (value: string | string[] | undefined): string[] => [value ?? []].flat();
+
+/** What is wrong, one line each: refused calls, then grants never used that no exception explains. */
+export function grantProblems(principals: Principals, calls: RecordedCall[], exceptions: UnusedGrantException[]): string[] {
+  const refused = calls
+    .filter((call) => call.decision !== 'Allowed')
+    .map((call) => `${call.principal} called ${call.action} on ${call.resource}, which its role does not allow`);
+  const unused = Object.values(principals).flatMap((principal) => {
+    const made = calls.filter((call) => call.principal === principal.key && call.decision === 'Allowed');
+    const used = (action: string, resources: string[]) =>
+      made.some((call) => patternOf(action).test(call.action) && resources.some((resource) => patternOf(resource).test(call.resource)));
+    const excepted = (action: string) =>
+      exceptions.some((exception) => (exception.principal === '*' || exception.principal === principal.key) && exception.action === action);
+    return principal.statements
+      .filter((statement: PolicyStatement) => statement.Effect === 'Allow')
+      .flatMap((statement) => list(statement.Action).map((action) => ({ action, resources: list(statement.Resource) })))
+      .filter(
+        ({ action, resources }) => DATA_PLANE.includes(action.split(':')[0] as string) && !used(action, resources) && !excepted(action),
+      )
+      .map(
+        ({ action, resources }) => `${principal.key} is granted ${action} on ${resources.join(', ')}, which no call of the test run used`,
+      );
+  });
+  return [...refused, ...new Set(unused)];
+}
+
+/** Grants no local run can use, each with why it is still right. */
+export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
+  ...operations
+    .filter((operation: Operation) => !operation.tableActions)
+    .flatMap((operation: Operation) =>
+      TABLE_ACTIONS_OF[accessOf(operation)].map((action) => ({
+        principal: handlerPath(operation.name),
+        action: `dynamodb:${action}`,
+        reason: 'granted by access (TABLE_ACTIONS_OF) until the operation declares its tableActions',
+      })),
+    ),
+  ...TABLE_ACTIONS_OF.write.map((action) => ({
+    principal: handlerPath('processPositions'),
+    action: `dynamodb:${action}`,
+    reason: 'the pipeline gets the write item actions; which batches reach which is not declared yet',
+  })),
+  ...[
+    'kinesis:DescribeStreamSummary',
+    'kinesis:GetRecords',
+    'kinesis:GetShardIterator',
+    'kinesis:ListShards',
+    'kinesis:SubscribeToShard',
+    'kinesis:DescribeStream',
+    'kinesis:ListStreams',
+    'kinesis:DescribeStreamConsumer',
+    'dynamodb:DescribeStream',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+    'dynamodb:ListStreams',
+    'sqs:SendMessage',
+    'sqs:GetQueueAttributes',
+    'sqs:GetQueueUrl',
+    'sqs:ReceiveMessage',
+    'sqs:ChangeMessageVisibility',
+    'sqs:DeleteMessage',
+  ].map((action) => ({
+    principal: '*',
+    action,
+    reason:
+      "an event source mapping's (Lambda reads the stream or queue and dead-letters with the function's role), or a queue " +
+      'the local stack stands in for without SQS (local/delivery-queue.ts)',
+  })),
+  {
+    principal: '*',
+    action: 'secretsmanager:GetSecretValue',
+    reason: "the cursor key and the providers' keys come from Secrets Manager in AWS only; locally CURSOR_KEY or a per-process key",
+  },
+  {
+    principal: '*',
+    action: 'geo-routes:CalculateRoutes',
+    reason:
+      "cdk.json's directionsProvider is amazon; the local stack routes with the estimate, the tests call fakes in their own emulators",
+  },
+  {
+    principal: '*',
+    action: 'geo-places:ReverseGeocode',
+    reason: "cdk.json's geocodingProvider is amazon; the local stack names places with the gazetteer",
+  },
+  {
+    principal: handlerPath('addRoute'),
+    action: 's3:GetObject',
+    reason: 'directions are cached only with a routing provider, which the tests configure in an emulator of their own',
+  },
+  {
+    principal: handlerPath('addRoute'),
+    action: 's3:PutObject',
+    reason: 'directions are cached only with a routing provider, which the tests configure in an emulator of their own',
+  },
+  {
+    principal: 'task:listener',
+    action: 'dynamodb:GetItem',
+    reason: 'the tests run the Teltonika listener in their own worker; npm start runs it as task:listener',
+  },
+  {
+    principal: 'task:listener',
+    action: 'kinesis:PutRecords',
+    reason: 'the tests run the Teltonika listener in their own worker; npm start runs it as task:listener',
+  },
+];
