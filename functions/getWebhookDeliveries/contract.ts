@@ -30,7 +30,7 @@ export const contract = {
   input: GetWebhookDeliveriesInput,
   output: GetWebhookDeliveriesOutput,
   examples: {
-    request: { webhook_uid: 1, limit: 100, cursor: '' },
+    request: { webhook_uid: 1, event_id: 'evt_5f0c6e1f2b7d4a9c8e3b1a0d9c8b7a6f', limit: 100, cursor: '' },
     response: {
       webhook_uid: 1,
       cnt: 1,
