@@ -6,6 +6,8 @@ import { type BatchOutcome, processPositions, type RawRecord } from './process-p
 
 /** Records per batch, as the Kinesis event source hands them to processPositions in AWS. */
 export const INGEST_BATCH_SIZE = 1000;
+/** How often a batch's failed records are tried, the first time included. */
+const INGEST_ATTEMPTS = 3;
 
 export interface IngestTotals {
   records: number;
@@ -24,7 +26,25 @@ export async function ingestRecords(lines: AsyncIterable<string> | Iterable<stri
   let batchNumber = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const outcome: BatchOutcome = await processPositions(batch, { batchName: `${batchPrefix}-${String(batchNumber++).padStart(6, '0')}` });
+    const batchName = `${batchPrefix}-${String(batchNumber++).padStart(6, '0')}`;
+    let outcome: BatchOutcome = await processPositions(batch, { batchName });
+    // as Kinesis redelivers a partial batch failure: the failed vehicles' records again (a busy machine times writes out)
+    for (let attempt = 1; outcome.failedIds.length > 0 && attempt < INGEST_ATTEMPTS; attempt++) {
+      const failed = new Set(outcome.failedIds);
+      const retried = await processPositions(
+        batch.filter((record) => failed.has(record.id)),
+        { batchName: `${batchName}-retry-${attempt}` },
+      );
+      outcome = {
+        ...retried,
+        records: outcome.records,
+        trips: outcome.trips + retried.trips,
+        fills: outcome.fills + retried.fills,
+        rejected: [...outcome.rejected, ...retried.rejected],
+        imeis: [...new Set([...outcome.imeis, ...retried.imeis])],
+        writeRequests: outcome.writeRequests + retried.writeRequests,
+      };
+    }
     if (outcome.failedIds.length > 0) throw new Error(`${outcome.failedIds.length} records failed to process; see the log`);
     totals.records += outcome.records;
     totals.trips += outcome.trips;
