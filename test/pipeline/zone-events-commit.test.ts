@@ -23,7 +23,10 @@ beforeEach(() => {
 afterEach(() => table.restore());
 
 describe('zone events of a batch that failed half-way', () => {
-  it('are emitted by its retry, once, though the failed batch stored its points', async () => {
+  it.each([
+    ['in order', false],
+    ['late, after newer points', true],
+  ])('are emitted by its retry, once, though the failed batch stored its points (%s)', async (_order, late) => {
     // Prepare: a zone halfway along a straight drive; the first commit that carries its facts is refused
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
@@ -51,11 +54,14 @@ describe('zone events of a batch that failed half-way', () => {
       return (feed.body.events as FleetEvent[]).map((event) => event.type);
     };
     const { records } = drive(vehicle.imei, '2026-11-06T06:00:00.000Z', 20, DEPOT, CLIENT);
-    // Act: the batch through the zone fails after its history chunks were written, is retried, then the drive goes on
-    const failed = await ingest(records.slice(0, 30));
-    await ingest(records.slice(0, 30));
+    const [throughZone, after] = [records.slice(0, 30), records.slice(30)];
+    // Act: the batch through the zone fails after its history chunks were written and is retried; then the rest
+    // of the drive arrives (or, late, had arrived before it and is replayed)
+    if (late) await ingest(after);
+    const failed = await ingest(throughZone);
+    await ingest(throughZone);
     const afterRetry = await zoneEvents();
-    await ingest(records.slice(30));
+    await ingest(after);
     // Assess
     expect(failed.failedIds.length).toBeGreaterThan(0);
     expect(refused).toBe(1);
