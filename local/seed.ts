@@ -1,6 +1,7 @@
 /**
  * Demo data for `npm start`: one user (GMT+2), its API key, three vehicles, the places they visit as
- * saved locations (the depot a polygon), a speed-limited and a no-go zone on their routes, two drivers, expense types and slips, and yesterday simulated
+ * saved locations (the depot a polygon), a speed-limited and a no-go zone on their routes, two drivers, expense
+ * types and slips, and yesterday simulated
  * (up to now, never later) and run through the real positions pipeline, so trips, fills and live data are
  * what the code detected. Each vehicle parks overnight at its own base, so the live map shows all three.
  */

@@ -33,7 +33,10 @@ const SUCCESS_REFRESH_MS = 60_000;
 /** An endpoint at its cap is asked again a few times, about this far apart, before the delivery goes round the queue. */
 const SLOT_TRIES = 4;
 const SLOT_RETRY_MS = 250;
-/** An endpoint at its cap is tried again after 1, 2, 4 ... s, at most this long. */
+/**
+ * An endpoint at its cap is tried again after 1, 2, 3 ... s, at most this long: growing by a second, not doubling, so a
+ * slow endpoint's backlog follows its pace (doubling left a burst waiting a minute behind slots freed long before).
+ */
 const DEFERRAL_MAX_S = 60;
 
 export async function deliverQueued(
@@ -57,7 +60,7 @@ export async function deliverQueued(
   const lease = await leaseSlot(delivery, timeoutMs + 20_000);
   if (!lease) {
     const deferrals = (delivery.deferrals ?? 0) + 1;
-    const delaySeconds = Math.min(2 ** (deferrals - 1), DEFERRAL_MAX_S) + Math.round(Math.random());
+    const delaySeconds = Math.min(deferrals, DEFERRAL_MAX_S) + Math.round(Math.random());
     const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
     await queue.send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
     return { disposition: 'done', result: 'deferred' };

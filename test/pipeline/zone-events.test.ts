@@ -42,7 +42,10 @@ function firstInside(day: SimulatedDay, zone: typeof YARD): number {
   return day.records.findIndex((record) => distanceKm({ lat: record.latitude, lng: record.longitude }, centre) <= centre.radiusKm);
 }
 
-/** Faults where they could make or move a zone event: a 0,0 fix in the no-go yard, a jump in the school zone, invalid fixes, double reporting. */
+/**
+ * Faults where they could make or move a zone event: a 0,0 fix in the no-go yard, a jump in the school zone, invalid
+ * fixes, double reporting.
+ */
 function withFaults(day: SimulatedDay, v: number): SimulatedDay {
   let records = deviceFaults.zeroFixes(day.records, firstInside(day, YARD), 1);
   const school = firstInside({ ...day, records }, SCHOOL);
