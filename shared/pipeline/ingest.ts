@@ -2,12 +2,16 @@
  * Feeds lines of position records through the real pipeline in Kinesis-sized batches: what `npm run ingest`
  * and the demo seed of `npm start` use, so local data arrives as it would in AWS.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type BatchOutcome, processPositions, type RawRecord } from './process-positions.ts';
 
 /** Records per batch, as the Kinesis event source hands them to processPositions in AWS. */
 export const INGEST_BATCH_SIZE = 1000;
-/** How often a batch's failed records are tried, the first time included. */
-const INGEST_ATTEMPTS = 3;
+/**
+ * How often a batch's failed records are tried, the first time included: the event source retries a vehicle's records
+ * until they are taken, and a busy machine's DynamoDB Local can time out several writes of a big batch in a row.
+ */
+const INGEST_ATTEMPTS = 6;
 
 export interface IngestTotals {
   records: number;
@@ -31,6 +35,7 @@ export async function ingestRecords(lines: AsyncIterable<string> | Iterable<stri
     // as Kinesis redelivers a partial batch failure: the failed vehicles' records again (a busy machine times writes out)
     for (let attempt = 1; outcome.failedIds.length > 0 && attempt < INGEST_ATTEMPTS; attempt++) {
       const failed = new Set(outcome.failedIds);
+      await sleep(attempt * 500);
       const retried = await processPositions(
         batch.filter((record) => failed.has(record.id)),
         { batchName: `${batchName}-retry-${attempt}` },

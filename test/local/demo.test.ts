@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { seedDemo } from '../../local/seed.ts';
+import { type DemoAccount, seedDemo } from '../../local/seed.ts';
 import { ensureTable } from '../../local/table.ts';
 import { distanceKm } from '../../shared/domain/geo.ts';
 import { demoFleetDay, interleave, recordsUntil } from '../../simulator/index.ts';
@@ -47,11 +47,15 @@ describe('the npm start demo account', () => {
   // holds every other test's records.
   const demoTable = 'fleet-tracking-demo-test';
   let emulator: IsolatedEmulator;
+  let demo: DemoAccount;
+  // Seeded once, as npm start seeds once: a day of three vehicles through the real pipeline takes seconds alone and
+  // minutes beside the rest of the suite on the same DynamoDB Local.
   beforeAll(async () => {
     await ensureTable(inject('dynamoEndpoint'), demoTable);
     process.env.TABLE_NAME = demoTable;
     emulator = await startIsolatedEmulator({ TABLE_NAME: demoTable });
-  });
+    demo = await seedDemo(join(dir, 'demo.json'));
+  }, 300_000);
   afterAll(async () => {
     await emulator?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -59,7 +63,6 @@ describe('the npm start demo account', () => {
 
   it('has vehicles spread over the region, polygons without float noise and nothing in the future', async () => {
     // Act
-    const demo = await seedDemo(join(dir, 'demo.json'));
     const live = await emulator.api.get('getLiveData', { api_key: demo.apiKey });
     const locations = await emulator.api.get('getUserLocations', { api_key: demo.apiKey });
     // Assess
@@ -85,7 +88,6 @@ describe('the npm start demo account', () => {
 
   it('shows every zone, speeding, trip and fill event type in getEvents', async () => {
     // Act
-    const demo = await seedDemo(join(dir, 'demo.json'));
     const feed = await emulator.api.get('getEvents', { api_key: demo.apiKey, limit: 1000 });
     // Assess
     const types = new Set((feed.body.events as { type: string }[]).map((event) => event.type));
