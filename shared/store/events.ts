@@ -3,13 +3,10 @@
  * 30 days. The item is the seam with the webhook router, which reads it from the table's stream: `entity: 'event'`,
  * `event` the event object as getEvents answers it (JSON text), `event_id`, `vehicle_uid` and `type`.
  */
-import type { FleetEvent } from '../domain/events/event.ts';
+import { EVENT_RETENTION_S, type FleetEvent } from '../domain/events/event.ts';
 import { keys } from './keys.ts';
 import { type Item, queryRange } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
-
-/** Events are kept 30 days after their emission. */
-export const EVENT_RETENTION_S = 30 * 24 * 3600;
 
 export function eventItem(event: FleetEvent): Item {
   return {
@@ -34,7 +31,7 @@ export async function listVehicleEvents(vehicleUid: number, from: string, limit:
   return queryRange(keys.eventRange(vehicleUid, from), { Limit: limit, ConsistentRead: true });
 }
 
-/** The event items with this event_id (one, or more where a re-detection emitted the same fact again), newest last. */
+/** The events stored under this event_id, newest last: one, as a fact found again after its void gets a new id. */
 export async function findEventsById(eventId: string): Promise<FleetEvent[]> {
   return (await queryRange(keys.eventByIdRange(eventId))).map(eventOfItem);
 }

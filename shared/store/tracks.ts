@@ -85,6 +85,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
     emission: {
       sequence: Number(item?.event_sequence ?? 0),
       latestAt: item?.event_latest_at === undefined ? null : String(item.event_latest_at),
+      reissues: (item?.event_reissues as EmissionState['reissues'] | undefined) ?? {},
     },
     quiet: {
       takenAt: item?.taken_at === undefined ? null : String(item.taken_at),
@@ -220,7 +221,7 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, t
   const sets = [
     ...(live ? ['live = :live'] : []),
     ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : []),
-    ...(emission ? ['event_sequence = :sequence', 'event_latest_at = :latestAt'] : []),
+    ...(emission ? ['event_sequence = :sequence', 'event_latest_at = :latestAt', 'event_reissues = :reissues'] : []),
     ...(taken
       ? ['taken_at = :takenAt', 'quiet_pk = if_not_exists(quiet_pk, :quietPk)', 'quiet_due = if_not_exists(quiet_due, :quietDue)']
       : []),
@@ -243,7 +244,9 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, t
         ...(live ? { ':live': liveRecordEntity.toItem(live), ':gps': live.gpsDatetime } : {}),
         ...(tail ? { ':tail': tail.points, ':tailHour': tail.hour } : {}),
         ...(previousTail ? { ':previousTail': previousTail.points } : {}),
-        ...(emission ? { ':sequence': emission.next.sequence, ':latestAt': emission.next.latestAt } : {}),
+        ...(emission
+          ? { ':sequence': emission.next.sequence, ':latestAt': emission.next.latestAt, ':reissues': emission.next.reissues }
+          : {}),
         ...(emission && emission.previous.sequence > 0 ? { ':previousSequence': emission.previous.sequence } : {}),
         ...(taken && quietKey ? { ':takenAt': taken.at, ':quietPk': quietKey.quiet_pk, ':quietDue': quietKey.quiet_due } : {}),
       },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { standingEvents } from '../support/event-feed.ts';
 import { CLIENT, DEPOT, drive, ingest, parked } from '../support/position-builders.ts';
 
 const DAY = '2026-11-06';
@@ -12,9 +13,7 @@ const feedOf = async (user: TestUser): Promise<FleetEvent[]> => (await api.get('
 
 /** The facts the feed holds once every voided event is taken out: type and occurred_at, in occurrence order. */
 function standingFacts(events: readonly FleetEvent[]): string[] {
-  const voided = new Set(events.filter((event) => event.type === 'event.voided').map((event) => event.data.voided_event_id));
-  return events
-    .filter((event) => event.type !== 'event.voided' && !voided.has(event.event_id))
+  return standingEvents(events)
     .map((event) => `${event.data.occurred_at} ${event.type}`)
     .sort();
 }

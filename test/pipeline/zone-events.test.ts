@@ -21,6 +21,7 @@ import { api } from '../support/api.ts';
 import { arrivalOrders, type Batch } from '../support/arrival-orders.ts';
 import { anImei, type TestUser } from '../support/builders.ts';
 import { deviceFaults, withRecords } from '../support/device-faults.ts';
+import { standingEvents } from '../support/event-feed.ts';
 import { type Delivered, deliverDays } from '../support/fleet-truth.ts';
 
 const DATE = '2026-11-03';
@@ -76,20 +77,13 @@ async function deliver(order: Order, faulty = false): Promise<Delivery> {
 
 const instant = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`);
 
-/**
- * Each vehicle's standing zone and speeding facts: per type and zone (by description), their occurred_at, in time
- * order. The feed is replayed in emission order: a fact voided and found again later stands.
- */
+/** Each vehicle's standing zone and speeding facts: per type and zone (by description), their occurred_at, in time order. */
 function standingFacts({ delivered, events, zones }: Delivery): Array<Map<string, number[]>> {
-  const standing = new Map<string, FleetEvent>();
-  for (const event of events) {
-    if (event.type === 'event.voided') standing.delete(String(event.data.voided_event_id));
-    else standing.set(event.event_id, event);
-  }
+  const standing = standingEvents(events);
   const described = new Map(zones.map((zone) => [zone.userLocationUid, zone.description]));
   return delivered.vehicles.map(({ vehicleUid }) => {
     const facts = new Map<string, number[]>();
-    for (const event of standing.values()) {
+    for (const event of standing) {
       if (event.data.vehicle_uid !== vehicleUid || !/^(geofence|no_go|speeding)\./.test(event.type)) continue;
       const key = `${event.type} ${described.get(event.data.user_location_uid as number) ?? 'vehicle limit'}`;
       facts.set(key, [...(facts.get(key) ?? []), instant(event.data.occurred_at)].sort());

@@ -1,6 +1,6 @@
 /** Test data made through the same store calls the admin CLI and the pipeline use. */
 import { randomInt } from 'node:crypto';
-import { changedFacts, emitAll, tripEvents } from '../../shared/domain/events/detection-events.ts';
+import { changedFacts, emitAll, noEmission, tripEvents } from '../../shared/domain/events/detection-events.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Trip } from '../../shared/domain/trip.ts';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
@@ -127,7 +127,7 @@ export async function givenTripWithEvents(
 ): Promise<{ trip: Trip; events: FleetEvent[] }> {
   const trip: Trip = { ...(await aTrip(vehicle)), ...overrides };
   const tracked = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei);
-  const previous = tracked?.emission ?? { sequence: 0, latestAt: null };
+  const previous = tracked?.emission ?? noEmission();
   const decided = changedFacts(vehicle.vehicleUid, { before: [], after: [trip] }, tripEvents);
   const { events, state } = emitAll(vehicle, decided, previous, emittedAt);
   const tail = tracked?.storedTail;

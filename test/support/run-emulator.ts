@@ -1,15 +1,20 @@
 /**
  * Starts an API emulator in this process and prints its URL: for tests that need handlers with an
- * environment of their own (a dependency that never answers, a short timeout, a small response limit).
+ * environment of their own (a dependency that never answers, a short timeout, a small response limit), or a stack
+ * of their own that delivers webhooks from its table as npm start does (EMULATOR_WEBHOOKS=1).
  */
 import { startApiEmulator } from '../../local/api-emulator.ts';
 import { startLocalIam } from '../../local/iam/local-iam.ts';
 import { freePort } from '../../local/ports.ts';
+import { startWebhookDelivery } from '../../local/webhook-delivery.ts';
 
 const setting = (name: string): number | undefined => Number(process.env[name]) || undefined;
 
 // The run's policies (LOCAL_IAM_POLICIES), enforced here too.
 startLocalIam(process.env);
+if (process.env.EMULATOR_WEBHOOKS === '1') {
+  await startWebhookDelivery({ endpoint: String(process.env.DYNAMODB_ENDPOINT), tableName: String(process.env.TABLE_NAME) });
+}
 const emulator = await startApiEmulator({
   port: await freePort(),
   functionTimeoutMs: setting('EMULATOR_FUNCTION_TIMEOUT_MS'),

@@ -60,7 +60,12 @@ export interface DecidedEvent {
   longitude: number | null;
   /** the type's own fields; their figures are part of the identity, so a changed fact gets a new id */
   fields: Record<string, unknown>;
+  /** an event.voided's fact, by its id (eventIdOf) */
+  voids?: string;
 }
+
+/** Events are kept 30 days after their emission. */
+export const EVENT_RETENTION_S = 30 * 24 * 3600;
 
 /** The same fact always has the same id: vehicle, type, subject, occurred_at and the fact's figures. */
 export function eventIdOf(vehicleUid: number, event: Pick<DecidedEvent, 'type' | 'subject' | 'occurredAt' | 'fields'>): string {
@@ -74,14 +79,21 @@ export interface VehicleOfEvent {
   name: string;
 }
 
-/** The event object of a decided event, emitted at `emittedAt` as the vehicle's `sequence`-th event. */
+/**
+ * The id a fact is emitted under the `reissue`-th time it is found again after being voided: its own id the first
+ * time, a new one each time after, so a receiver that drops an event_id it has seen still takes the fact back.
+ */
+export const emittedIdOf = (factId: string, reissue: number): string =>
+  reissue === 0 ? factId : `evt_${createHash('sha256').update(`${factId}#${reissue}`, 'utf8').digest('hex').slice(0, 32)}`;
+
+/** The event object of a decided event, emitted at `emittedAt` as the vehicle's `sequence`-th event under `eventId`. */
 export function emitEvent(
   vehicle: VehicleOfEvent,
   event: DecidedEvent,
-  emission: { emittedAt: Date; sequence: number; late: boolean },
+  emission: { eventId: string; emittedAt: Date; sequence: number; late: boolean },
 ): FleetEvent {
   return {
-    event_id: eventIdOf(vehicle.vehicleUid, event),
+    event_id: emission.eventId,
     type: event.type,
     timestamp: emission.emittedAt.toISOString(),
     data: {
