@@ -138,7 +138,7 @@ describe('fuel.dropped under late data and settings', () => {
     expect(standingEvents(events).filter((event) => event.type === 'fuel.dropped')).toEqual([]);
   });
 
-  it('emits a drop once for a replayed batch; reprocess voids it above fuelDropMinL and finds it again, under a new id, below', async () => {
+  it('emits a drop once per replay; reprocess voids it above fuelDropMinL, finds it again below under a new id', async () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user, { fuelCapacity: 120 });

@@ -9,15 +9,7 @@ import { toTripRecord } from '../../contracts/trips.ts';
 import type { FuelFill } from '../fuel-fill.ts';
 import { roundTo } from '../geo.ts';
 import type { Trip } from '../trip.ts';
-import {
-  type DecidedEvent,
-  EVENT_RETENTION_S,
-  emitEvent,
-  emittedIdOf,
-  eventIdOf,
-  type FleetEvent,
-  type VehicleOfEvent,
-} from './event.ts';
+import { type DecidedEvent, EVENT_RETENTION_S, emitEvent, emittedIdOf, eventIdOf, type FleetEvent, type VehicleOfEvent } from './event.ts';
 
 /** trip.started and trip.completed of a closed trip, times GMT+0 as every event time. */
 export function tripEvents(trip: Trip): DecidedEvent[] {
