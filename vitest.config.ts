@@ -31,6 +31,7 @@ const unit = [
   'test/local/iam-requests.test.ts',
   'test/webhooks/send.test.ts',
   'test/webhooks/local-delivery-queue.test.ts',
+  'test/pipeline/ingest.test.ts',
 ];
 
 export default defineConfig({

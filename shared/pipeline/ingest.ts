@@ -8,8 +8,8 @@ import { type BatchOutcome, processPositions, type RawRecord } from './process-p
 /** Records per batch, as the Kinesis event source hands them to processPositions in AWS. */
 export const INGEST_BATCH_SIZE = 1000;
 /**
- * How often a batch's failed records are tried, the first time included: the event source retries a vehicle's records
- * until they are taken, and a busy machine's DynamoDB Local can time out several writes of a big batch in a row.
+ * How often a batch is tried, the first time included: the event source retries a batch until it is taken, and a busy
+ * machine's DynamoDB Local can time out several calls of a big batch in a row.
  */
 const INGEST_ATTEMPTS = 6;
 
@@ -30,26 +30,7 @@ export async function ingestRecords(lines: AsyncIterable<string> | Iterable<stri
   let batchNumber = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const batchName = `${batchPrefix}-${String(batchNumber++).padStart(6, '0')}`;
-    let outcome: BatchOutcome = await processPositions(batch, { batchName });
-    // as Kinesis redelivers a partial batch failure: the failed vehicles' records again (a busy machine times writes out)
-    for (let attempt = 1; outcome.failedIds.length > 0 && attempt < INGEST_ATTEMPTS; attempt++) {
-      const failed = new Set(outcome.failedIds);
-      await sleep(attempt * 500);
-      const retried = await processPositions(
-        batch.filter((record) => failed.has(record.id)),
-        { batchName: `${batchName}-retry-${attempt}` },
-      );
-      outcome = {
-        ...retried,
-        records: outcome.records,
-        trips: outcome.trips + retried.trips,
-        fills: outcome.fills + retried.fills,
-        rejected: [...outcome.rejected, ...retried.rejected],
-        imeis: [...new Set([...outcome.imeis, ...retried.imeis])],
-        writeRequests: outcome.writeRequests + retried.writeRequests,
-      };
-    }
+    const outcome = await processRedelivered(batch, `${batchPrefix}-${String(batchNumber++).padStart(6, '0')}`);
     if (outcome.failedIds.length > 0) throw new Error(`${outcome.failedIds.length} records failed to process; see the log`);
     totals.records += outcome.records;
     totals.trips += outcome.trips;
@@ -70,3 +51,37 @@ export async function ingestRecords(lines: AsyncIterable<string> | Iterable<stri
   totals.vehicles = imeis.size;
   return totals;
 }
+
+/**
+ * A batch as the Kinesis event source hands it over: a batch whose processing throws is delivered again whole, a
+ * partial failure again with its failed vehicles' records, waiting longer each time; the last attempt's failure stands.
+ */
+async function processRedelivered(batch: readonly RawRecord[], batchName: string): Promise<BatchOutcome> {
+  let pending = batch;
+  let outcome: BatchOutcome | undefined;
+  for (let attempt = 1; ; attempt++) {
+    // the whole batch again keeps its name, so its raw archive is overwritten, not doubled
+    const name = pending === batch ? batchName : `${batchName}-retry-${attempt - 1}`;
+    try {
+      const result = await processPositions(pending, { batchName: name });
+      outcome = outcome === undefined ? result : withRetried(outcome, result);
+      if (result.failedIds.length === 0 || attempt === INGEST_ATTEMPTS) return outcome;
+      const failed = new Set(result.failedIds);
+      pending = pending.filter((record) => failed.has(record.id));
+    } catch (error) {
+      if (attempt === INGEST_ATTEMPTS) throw error;
+    }
+    await sleep(attempt * 500);
+  }
+}
+
+/** The batch's outcome after a retry of its failed records: counted once, what each attempt found added up. */
+const withRetried = (outcome: BatchOutcome, retried: BatchOutcome): BatchOutcome => ({
+  ...retried,
+  records: outcome.records,
+  trips: outcome.trips + retried.trips,
+  fills: outcome.fills + retried.fills,
+  rejected: [...outcome.rejected, ...retried.rejected],
+  imeis: [...new Set([...outcome.imeis, ...retried.imeis])],
+  writeRequests: outcome.writeRequests + retried.writeRequests,
+});

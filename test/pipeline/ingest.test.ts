@@ -1,0 +1,83 @@
+/**
+ * npm run ingest and the demo seed (shared/pipeline/ingest.ts) hand batches over as the Kinesis event source does: a
+ * batch that throws comes again whole, a partial failure again with its failed records, until the attempts run out.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ingestRecords } from '../../shared/pipeline/ingest.ts';
+import { type BatchOutcome, processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
+
+vi.mock('../../shared/pipeline/process-positions.ts', () => ({ processPositions: vi.fn() }));
+const processed = vi.mocked(processPositions);
+
+const lines = (count: number) => Array.from({ length: count }, (_, n) => JSON.stringify({ imei: `35630704244${n}`, n }));
+
+/** What processPositions answers for these records: every one taken but `failed`. */
+const outcomeOf = (records: readonly RawRecord[], failed: string[] = []): BatchOutcome => ({
+  records: records.length,
+  accepted: records.length,
+  rejected: [],
+  imeis: ['356307042440'],
+  trips: 1,
+  fills: 0,
+  changed: 0,
+  removed: 0,
+  fillsKeptForSlip: 0,
+  tooLate: 0,
+  faults: {},
+  failedIds: failed,
+  writeRequests: records.length,
+});
+
+const timeout = () => Object.assign(new Error('a request has exceeded the configured 1500 ms requestTimeout'), { name: 'TimeoutError' });
+
+beforeEach(() => {
+  processed.mockReset();
+});
+
+describe('ingestRecords', () => {
+  it('delivers a batch that threw again whole, under the same name', async () => {
+    // Prepare
+    processed.mockRejectedValueOnce(timeout()).mockImplementation(async (records) => outcomeOf(records));
+    // Act
+    const totals = await ingestRecords(lines(3), 'seed');
+    // Assess
+    expect(processed.mock.calls.map(([records, { batchName }]) => [records.length, batchName])).toEqual([
+      [3, 'seed-000000'],
+      [3, 'seed-000000'],
+    ]);
+    expect(totals).toMatchObject({ records: 3, trips: 1, writeRequests: 3 });
+  });
+
+  it("delivers a partial failure's failed records again, and counts the batch's records once and each attempt's finds", async () => {
+    // Prepare
+    processed
+      .mockImplementationOnce(async (records) => outcomeOf(records, ['2', '3']))
+      .mockImplementation(async (records) => outcomeOf(records));
+    // Act
+    const totals = await ingestRecords(lines(3), 'seed');
+    // Assess
+    expect(processed.mock.calls[1]?.[0].map((record) => record.id)).toEqual(['2', '3']);
+    expect(processed.mock.calls[1]?.[1].batchName).toBe('seed-000000-retry-1');
+    expect(totals).toMatchObject({ records: 3, trips: 2, writeRequests: 5 });
+  });
+
+  it('gives up after six attempts with the last error', async () => {
+    // Prepare
+    processed.mockRejectedValue(timeout());
+    // Act
+    const ingesting = ingestRecords(lines(2), 'seed');
+    // Assess
+    await expect(ingesting).rejects.toThrow('requestTimeout');
+    expect(processed).toHaveBeenCalledTimes(6);
+  }, 15_000);
+
+  it('gives up on records still failing after six attempts, naming how many', async () => {
+    // Prepare
+    processed.mockImplementation(async (records) => outcomeOf(records, ['1']));
+    // Act
+    const ingesting = ingestRecords(lines(2), 'seed');
+    // Assess
+    await expect(ingesting).rejects.toThrow('1 records failed to process');
+    expect(processed).toHaveBeenCalledTimes(6);
+  }, 15_000);
+});
