@@ -136,12 +136,26 @@ function accessDenied(principal: Principal, { action, resource }: AwsRequest): S
   });
 }
 
-/** Appends a call not seen before to this process's file, at once: a test worker may be stopped without warning. */
-function record(key: string, { action, resource }: AwsRequest, decision: string): void {
+/**
+ * Appends a call not seen before to this process's file, at once: a test worker may be stopped without warning. A
+ * DynamoDB call carries the shapes of its partition keys (ids and hashes as `*`), so the grants check can tell a
+ * rate bucket's update from any other (test/support/grants-used.ts).
+ */
+function record(key: string, { action, resource, context }: AwsRequest, decision: string): void {
   const directory = process.env[CALLS_DIR_VARIABLE];
-  const line = JSON.stringify({ principal: key, action, resource, decision });
+  const leadingKeys = [context['dynamodb:LeadingKeys'] ?? []].flat().map(keyShape);
+  const line = JSON.stringify({
+    principal: key,
+    action,
+    resource,
+    decision,
+    ...(leadingKeys.length > 0 ? { leadingKeys: [...new Set(leadingKeys)].sort() } : {}),
+  });
   if (!directory || recorded.has(line)) return;
   recorded.add(line);
   mkdirSync(directory, { recursive: true });
   appendFileSync(join(directory, `${process.pid}.jsonl`), `${line}\n`);
 }
+
+/** A partition key's shape: hashes and numbers as `*` (`RATE#TOKEN#*`, `USER#*#VEHICLES`), so the record stays small. */
+const keyShape = (key: string): string => key.replace(/[0-9a-f]{16,}/gi, '*').replace(/\d+/g, '*');

@@ -12,11 +12,12 @@ const aPrincipal = (statements: Principal['statements']): Principal => ({
   environment: {},
 });
 
-const aCall = (action: string, resource = TABLE, decision = 'Allowed'): RecordedCall => ({
+const aCall = (action: string, resource = TABLE, decision = 'Allowed', leadingKeys?: string[]): RecordedCall => ({
   principal: 'functions/getThing/handler.ts',
   action,
   resource,
   decision,
+  ...(leadingKeys ? { leadingKeys } : {}),
 });
 
 describe('comparing the calls of a run with the grants', () => {
@@ -62,5 +63,51 @@ describe('comparing the calls of a run with the grants', () => {
     );
     // Assess
     expect(problems).toEqual([]);
+  });
+
+  describe('with a grant limited to leading keys', () => {
+    const writer = aPrincipal([
+      { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: [TABLE] },
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:UpdateItem'],
+        Resource: [TABLE],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      },
+    ]);
+    const writers = { [writer.key]: writer };
+
+    it("credits a rate bucket's update to that grant, and names the table-wide update no other call used", () => {
+      // Act
+      const problems = grantProblems(writers, [aCall('dynamodb:GetItem'), aCall('dynamodb:UpdateItem', TABLE, 'Allowed', ['RATE#*'])], []);
+      // Assess
+      expect(problems).toEqual([
+        `functions/getThing/handler.ts is granted dynamodb:UpdateItem on ${TABLE}, which no call of the test run used`,
+      ]);
+    });
+
+    it('credits an update of any other item to the table-wide grant, and names the leading-key grant no call used', () => {
+      // Act
+      const problems = grantProblems(writers, [aCall('dynamodb:GetItem'), aCall('dynamodb:UpdateItem', TABLE, 'Allowed', ['USER#*'])], []);
+      // Assess
+      expect(problems).toEqual([
+        `functions/getThing/handler.ts is granted dynamodb:UpdateItem on ${TABLE} (leading keys RATE#*), which no call of the test run used`,
+      ]);
+    });
+
+    it('finds nothing when both updates were made', () => {
+      // Act
+      const problems = grantProblems(
+        writers,
+        [
+          aCall('dynamodb:GetItem'),
+          aCall('dynamodb:UpdateItem', TABLE, 'Allowed', ['RATE#*']),
+          aCall('dynamodb:UpdateItem', TABLE, 'Allowed', ['USER#*', 'COUNTER']),
+        ],
+        [],
+      );
+      // Assess
+      expect(problems).toEqual([]);
+    });
   });
 });

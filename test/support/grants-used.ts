@@ -12,6 +12,8 @@ export interface RecordedCall {
   action: string;
   resource: string;
   decision: string;
+  /** a DynamoDB call's partition keys, ids and hashes as `*` (local/iam/enforcement.ts) */
+  leadingKeys?: string[];
 }
 
 export interface UnusedGrantException {
@@ -48,26 +50,57 @@ const patternOf = (glob: string): RegExp =>
 
 const list = (value: string | string[] | undefined): string[] => [value ?? []].flat();
 
+/** A grant: one action of an Allow statement, on its resources, with the statement's leading-key patterns if it has any. */
+interface Grant {
+  action: string;
+  resources: string[];
+  leadingKeys: string[] | undefined;
+}
+
+const grantsOf = (statements: readonly PolicyStatement[]): Grant[] =>
+  statements
+    .filter((statement) => statement.Effect === 'Allow')
+    .flatMap((statement) => {
+      const condition = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+      const leadingKeys = condition === undefined ? undefined : list(condition);
+      return list(statement.Action).map((action) => ({ action, resources: list(statement.Resource), leadingKeys }));
+    });
+
+const allows = (grant: Grant, call: RecordedCall): boolean =>
+  patternOf(grant.action).test(call.action) &&
+  grant.resources.some((resource) => patternOf(resource).test(call.resource)) &&
+  (grant.leadingKeys === undefined ||
+    (call.leadingKeys ?? []).every((key) => grant.leadingKeys?.some((pattern) => patternOf(pattern).test(key))));
+
+/**
+ * The grants a call used: those that allow it, the narrowest first: a call a leading-key grant allows (a rate bucket's
+ * update) uses that one, so a grant of the same action on the whole table must be used by some other call.
+ */
+function grantsUsedBy(grants: readonly Grant[], call: RecordedCall): Grant[] {
+  const allowing = grants.filter((grant) => allows(grant, call));
+  const narrow = allowing.filter((grant) => grant.leadingKeys !== undefined);
+  return narrow.length > 0 ? narrow : allowing;
+}
+
 /** What is wrong, one line each: refused calls, then grants never used that no exception explains. */
 export function grantProblems(principals: Principals, calls: RecordedCall[], exceptions: UnusedGrantException[]): string[] {
   const refused = calls
     .filter((call) => call.decision !== 'Allowed')
     .map((call) => `${call.principal} called ${call.action} on ${call.resource}, which its role does not allow`);
   const unused = Object.values(principals).flatMap((principal) => {
-    const made = calls.filter((call) => call.principal === principal.key && call.decision === 'Allowed');
-    const used = (action: string, resources: string[]) =>
-      made.some((call) => patternOf(action).test(call.action) && resources.some((resource) => patternOf(resource).test(call.resource)));
+    const grants = grantsOf(principal.statements);
+    const used = new Set(
+      calls.filter((call) => call.principal === principal.key && call.decision === 'Allowed').flatMap((call) => grantsUsedBy(grants, call)),
+    );
     const excepted = (action: string) =>
       exceptions.some((exception) => (exception.principal === '*' || exception.principal === principal.key) && exception.action === action);
-    return principal.statements
-      .filter((statement: PolicyStatement) => statement.Effect === 'Allow')
-      .flatMap((statement) => list(statement.Action).map((action) => ({ action, resources: list(statement.Resource) })))
-      .filter(
-        ({ action, resources }) => DATA_PLANE.includes(action.split(':')[0] as string) && !used(action, resources) && !excepted(action),
-      )
-      .map(
-        ({ action, resources }) => `${principal.key} is granted ${action} on ${resources.join(', ')}, which no call of the test run used`,
-      );
+    return grants
+      .filter(({ action }) => DATA_PLANE.includes(action.split(':')[0] as string))
+      .filter((grant) => !used.has(grant) && !excepted(grant.action))
+      .map(({ action, resources, leadingKeys }) => {
+        const keys = leadingKeys ? ` (leading keys ${leadingKeys.join(', ')})` : '';
+        return `${principal.key} is granted ${action} on ${resources.join(', ')}${keys}, which no call of the test run used`;
+      });
   });
   return [...refused, ...new Set(unused)];
 }
