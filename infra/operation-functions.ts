@@ -12,7 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { handlerPath, type Operation } from '../functions/registry.ts';
 import { env, limits, rateLimitDefaults } from '../shared/config.ts';
-import { accessOf, READ_TABLE_ACTIONS, TABLE_ACTIONS_OF } from '../shared/contracts/operation.ts';
+import { accessOf, READ_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
 import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
 import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
 import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
@@ -84,30 +84,32 @@ export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
   };
 }
 
+/** `dynamodb:LeadingKeys` limited to items whose partition key matches `pattern` (a key the store builds). */
+const onLeadingKeys = (pattern: string) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [pattern] } });
+
 /**
- * The per-key rate limiter's one write (shared/store/rate-limits.ts): UpdateItem on rate-bucket items only, whose
- * partition key the store builds (`dynamodb:LeadingKeys`), so a read function writes nothing else.
+ * The chain's own calls, apart from the handler's: the per-key rate limiter's one write (shared/store/rate-limits.ts)
+ * on rate-bucket items only, so a read function writes nothing else; and an idempotent create's claim, replay,
+ * completion and release (shared/store/idempotency.ts) on idempotency records only.
  */
-function grantRateBuckets(table: dynamodb.ITableV2, fn: NodejsFunction): void {
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.rateBucket('*').pk] } },
-    }),
-  );
+function grantChainItems(table: dynamodb.ITableV2, fn: NodejsFunction, operation: Operation): void {
+  const statement = (actions: string[], pattern: string) =>
+    new iam.PolicyStatement({ actions, resources: [table.tableArn], conditions: onLeadingKeys(pattern) });
+  fn.addToRolePolicy(statement(['dynamodb:UpdateItem'], keys.rateBucket('*').pk));
+  if (operation.idempotencyKey)
+    fn.addToRolePolicy(
+      statement(['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], keys.idempotencyRecordPattern),
+    );
 }
 
 /**
- * The table actions an operation's handler calls (its declaration's `tableActions`, else its access's item actions,
- * TABLE_ACTIONS_OF) and the api key lookup's GetItem, on the table and its indexes. A GET that declares a write is
- * refused here.
+ * The table actions an operation's handler calls (its declaration's `tableActions`) and the api key lookup's GetItem,
+ * on the table and its indexes. A GET that declares a write is refused here.
  */
 function grantTableActions(table: dynamodb.ITableV2, fn: NodejsFunction, operation: Operation): void {
-  const actions = operation.tableActions ?? TABLE_ACTIONS_OF[accessOf(operation)];
-  const writes = actions.filter((action) => !READ_TABLE_ACTIONS.includes(action));
+  const writes = operation.tableActions.filter((action) => !READ_TABLE_ACTIONS.includes(action));
   if (accessOf(operation) === 'read' && writes.length > 0) throw new Error(`${operation.name} is a GET and may not ${writes.join(', ')}`);
-  table.grant(fn, ...[...new Set(['GetItem', ...actions])].map((action) => `dynamodb:${action}`));
+  table.grant(fn, ...[...new Set(['GetItem', ...operation.tableActions])].map((action) => `dynamodb:${action}`));
 }
 
 /** Every function's environment, built once: the settings' names come from shared/config.ts. */
@@ -176,7 +178,7 @@ export class OperationFunctions extends Construct {
       },
     });
     grantTableActions(table, fn, operation);
-    grantRateBuckets(table, fn);
+    grantChainItems(table, fn, operation);
     // Cached objects are read and written whole, never listed or deleted (lifecycle rules expire them).
     if (operation.bucket === 'read-write')
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects('*')] }));

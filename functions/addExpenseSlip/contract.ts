@@ -32,6 +32,7 @@ export const contract = {
   name: 'addExpenseSlip',
   method: 'POST',
   area: 'slips',
+  tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
   summary: 'Record an expense or fuel slip on a linked vehicle',
   idempotencyKey: true,
   description:

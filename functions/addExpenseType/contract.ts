@@ -11,6 +11,7 @@ export const contract = {
   name: 'addExpenseType',
   method: 'POST',
   area: 'expense types',
+  tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
   summary: 'Create an expense type',
   idempotencyKey: true,
   description:

@@ -26,6 +26,7 @@ export const contract = {
   name: 'addFuelFillSlip',
   method: 'POST',
   area: 'fuel',
+  tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
   summary: 'Capture the slip of a detected fuel fill (one per fill)',
   idempotencyKey: true,
   description:

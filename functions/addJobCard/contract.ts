@@ -12,6 +12,7 @@ export const contract = {
   name: 'addJobCard',
   method: 'POST',
   area: 'job cards',
+  tableActions: ['PutItem', 'UpdateItem'],
   summary: 'Store a job card payload from an external system',
   idempotencyKey: true,
   description:

@@ -17,6 +17,7 @@ export const contract = {
   name: 'addOperator',
   method: 'POST',
   area: 'operators',
+  tableActions: ['PutItem', 'UpdateItem'],
   summary: 'Create an operator; tag_id is unique across all users',
   idempotencyKey: true,
   description:

@@ -24,6 +24,7 @@ export const contract = {
   name: 'addRoute',
   method: 'POST',
   area: 'routes',
+  tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   summary: 'Create a route through ordered stops, with driving distance and time per leg; optionally schedule a vehicle onto it',
   bucket: 'read-write',
   provider: 'directions',

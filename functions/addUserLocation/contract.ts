@@ -16,6 +16,7 @@ export const contract = {
   name: 'addUserLocation',
   method: 'POST',
   area: 'locations',
+  tableActions: ['PutItem', 'UpdateItem'],
   summary: 'Save a point or polygon location',
   idempotencyKey: true,
   description:

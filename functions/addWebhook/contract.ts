@@ -20,6 +20,7 @@ export const contract = {
   name: 'addWebhook',
   method: 'POST',
   area: 'webhooks',
+  tableActions: ['Query', 'PutItem', 'UpdateItem'],
   summary: 'Register an endpoint that receives the events of your vehicles, signed',
   idempotencyKey: true,
   description:

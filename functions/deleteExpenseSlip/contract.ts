@@ -12,6 +12,7 @@ export const contract = {
   name: 'deleteExpenseSlip',
   method: 'POST',
   area: 'slips',
+  tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'DeleteItem'],
   summary: "Hard-delete a slip, freeing a fill's slip",
   description: 'Deletes a slip for good. Deleting a fill slip frees its fuel fill for a new one (addFuelFillSlip).',
   conflicts: [busyMessage('slip')],

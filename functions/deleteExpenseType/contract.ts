@@ -13,6 +13,7 @@ export const contract = {
   name: 'deleteExpenseType',
   method: 'POST',
   area: 'expense types',
+  tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
   summary: 'Soft-delete an expense type',
   description:
     "Soft-deletes one of the user's expense types: it is no longer listed nor accepted for new slips, while existing slips keep it " +

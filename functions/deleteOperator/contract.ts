@@ -12,6 +12,7 @@ export const contract = {
   name: 'deleteOperator',
   method: 'POST',
   area: 'operators',
+  tableActions: ['GetItem', 'DeleteItem'],
   summary: 'Hard-delete an operator, freeing its tag_id',
   description: "Deletes an operator for good and frees its tag_id. Trips and fills keep the driver's name they were recorded with.",
   conflicts: [busyMessage('operator')],

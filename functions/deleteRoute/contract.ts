@@ -12,6 +12,7 @@ export const contract = {
   name: 'deleteRoute',
   method: 'POST',
   area: 'routes',
+  tableActions: ['GetItem', 'DeleteItem'],
   summary: 'Delete a route and its vehicle schedule; its locations stay',
   description: "Deletes a route and its vehicle's schedule; the locations it saved stay.",
   conflicts: [busyMessage('route')],

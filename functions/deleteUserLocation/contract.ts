@@ -11,6 +11,7 @@ export const contract = {
   name: 'deleteUserLocation',
   method: 'POST',
   area: 'locations',
+  tableActions: ['DeleteItem', 'UpdateItem'],
   summary: 'Delete a saved location',
   description: 'Deletes a saved location. Routes keep the stops they were made with.',
   input: DeleteUserLocationInput,

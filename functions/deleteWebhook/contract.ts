@@ -12,6 +12,7 @@ export const contract = {
   name: 'deleteWebhook',
   method: 'POST',
   area: 'webhooks',
+  tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
   summary: 'Delete a webhook endpoint',
   description: 'Deletes a webhook endpoint: nothing more is delivered to it, in flight or queued, and its place among the 10 is free.',
   input: DeleteWebhookInput,

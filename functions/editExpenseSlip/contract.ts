@@ -34,6 +34,7 @@ export const contract = {
   name: 'editExpenseSlip',
   method: 'POST',
   area: 'slips',
+  tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem'],
   summary: 'Change a slip; omitted fields keep their value',
   description:
     "Changes a slip: only the fields sent change, the others keep their value. A slip's type is fixed: `type` may be sent only as " +

@@ -16,6 +16,7 @@ export const contract = {
   name: 'editExpenseType',
   method: 'POST',
   area: 'expense types',
+  tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   summary: 'Rename an expense type',
   description:
     "Renames one of the user's expense types; old slips show the new name. Fuel (type 2) cannot be renamed; the new name must not " +

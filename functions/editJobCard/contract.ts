@@ -20,6 +20,7 @@ export const contract = {
   name: 'editJobCard',
   method: 'POST',
   area: 'job cards',
+  tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   summary: "Replace a job card's payload",
   description:
     "Replaces a job card's document, keeping a snapshot of every version (getJobCardHistory). With a raw JSON body, job_card_uid " +

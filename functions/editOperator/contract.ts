@@ -19,6 +19,7 @@ export const contract = {
   name: 'editOperator',
   method: 'POST',
   area: 'operators',
+  tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   summary: 'Change an operator; omitted fields keep their value',
   description:
     'Changes an operator: only the fields sent change. fullname, id_number and tag_id may be left out but not blanked; a new ' +

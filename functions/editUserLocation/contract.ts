@@ -21,6 +21,7 @@ export const contract = {
   name: 'editUserLocation',
   method: 'POST',
   area: 'locations',
+  tableActions: ['GetItem', 'UpdateItem'],
   summary: 'Change a saved location; omitted fields keep their value',
   description:
     'Changes a saved location: only the fields sent change. Turning a point into a polygon needs its `points`; turning a polygon ' +

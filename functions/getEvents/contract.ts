@@ -101,6 +101,7 @@ export const contract = {
   name: 'getEvents',
   method: 'GET',
   area: 'events',
+  tableActions: ['BatchGetItem', 'Query'],
   summary: 'The feed of what happened to the vehicles: trips, fills and more, in emission order',
   description:
     "Events of the key's vehicles (and vehicles shared with it) in the order the service emitted them, from `since` or from where " +

@@ -11,6 +11,7 @@ export const contract = {
   name: 'getExpenseSlip',
   method: 'GET',
   area: 'slips',
+  tableActions: ['GetItem', 'BatchGetItem'],
   summary: 'One slip by slip_uid, fill slips included',
   description: "One slip by slip_uid, of any type, fill slips included, when its vehicle is linked to the key's user.",
   input: GetExpenseSlipInput,

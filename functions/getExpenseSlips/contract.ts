@@ -29,6 +29,7 @@ export const contract = {
   name: 'getExpenseSlips',
   method: 'GET',
   area: 'slips',
+  tableActions: ['BatchGetItem', 'Query'],
   summary: "A vehicle's expense and fuel slips between two dates",
   description:
     "A vehicle's slips (expense, fuel and fill slips) whose event_datetime falls on the user's calendar days from start_date to " +

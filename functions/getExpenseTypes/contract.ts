@@ -11,6 +11,7 @@ export const contract = {
   name: 'getExpenseTypes',
   method: 'GET',
   area: 'expense types',
+  tableActions: ['Query'],
   summary: "Fuel (type 2) and the user's own expense types",
   description: "Fuel (type 2, built in for everyone) and the user's own expense types, by type. Deleted types are not listed.",
   input: GetExpenseTypesInput,

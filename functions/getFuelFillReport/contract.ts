@@ -31,6 +31,7 @@ export const contract = {
   name: 'getFuelFillReport',
   method: 'GET',
   area: 'fuel',
+  tableActions: ['BatchGetItem', 'Query'],
   summary: 'Detected fuel fills of a vehicle with their slips and consumption',
   description:
     "The fuel fills the pipeline detected for a vehicle on the user's calendar days from start_date to end_date (at most 366 " +

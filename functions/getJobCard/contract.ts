@@ -11,6 +11,7 @@ export const contract = {
   name: 'getJobCard',
   method: 'GET',
   area: 'job cards',
+  tableActions: ['GetItem'],
   summary: 'One job card with its stored payload',
   description:
     "One job card by job_card_uid with its document exactly as stored, its external reference, creation time (in the user's " +

@@ -18,6 +18,7 @@ export const contract = {
   name: 'getJobCardHistory',
   method: 'GET',
   area: 'job cards',
+  tableActions: ['Query'],
   summary: "A job card's snapshots, oldest first",
   description:
     'Every version of a job card, oldest first: the create and each edit, with who made it, from where and the document as it was.',

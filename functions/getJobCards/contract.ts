@@ -55,6 +55,7 @@ export const contract = {
   name: 'getJobCards',
   method: 'GET',
   area: 'job cards',
+  tableActions: ['BatchGetItem', 'Query'],
   summary: 'The 1000 most recent job cards, by creation date and external reference',
   description:
     "The 1000 most recent job cards of the user, newest first, optionally from and to a calendar day (in the user's offset, both " +

@@ -13,6 +13,7 @@ export const contract = {
   name: 'getLiveData',
   method: 'GET',
   area: 'vehicles',
+  tableActions: ['Query', 'BatchGetItem'],
   summary: 'Last known position and telemetry per vehicle',
   description:
     'The last known position and telemetry of each linked vehicle (or of the IMEIs in `filter`), as the positions pipeline last ' +

@@ -27,6 +27,7 @@ export const contract = {
   name: 'getLiveMap',
   method: 'GET',
   area: 'vehicles',
+  tableActions: ['Query', 'BatchGetItem'],
   summary: 'A PNG map of the vehicles at their last positions',
   bucket: 'read-write',
   provider: 'live-map',

@@ -11,6 +11,7 @@ export const contract = {
   name: 'getOperator',
   method: 'GET',
   area: 'operators',
+  tableActions: ['GetItem'],
   summary: 'One operator by operator_uid',
   description: "One of the user's operators by operator_uid.",
   input: GetOperatorInput,

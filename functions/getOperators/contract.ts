@@ -12,6 +12,7 @@ export const contract = {
   name: 'getOperators',
   method: 'GET',
   area: 'operators',
+  tableActions: ['Query'],
   summary: "The user's operators (drivers)",
   description: "The user's operators (drivers), each with its tag_id, contact details, expiry dates and active flag.",
   input: GetOperatorsInput,

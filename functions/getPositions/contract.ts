@@ -83,6 +83,7 @@ export const contract = {
   name: 'getPositions',
   method: 'GET',
   area: 'positions',
+  tableActions: ['GetItem', 'BatchGetItem', 'Query'],
   summary: "A vehicle's stored positions between two times, oldest first (trip playback)",
   description:
     "Trip playback: the positions a linked vehicle reported between start_datetime and end_datetime (the user's local time, at " +

@@ -11,6 +11,7 @@ export const contract = {
   name: 'getRoute',
   method: 'GET',
   area: 'routes',
+  tableActions: ['GetItem'],
   summary: 'One route with its stops and legs, as addRoute returned it',
   description: 'One route with its stops and legs, exactly as addRoute answered it.',
   input: GetRouteInput,

@@ -11,6 +11,7 @@ export const contract = {
   name: 'getRoutes',
   method: 'GET',
   area: 'routes',
+  tableActions: ['Query'],
   summary: "The user's routes with stop count and totals",
   description: "The user's routes with their stop count, total distance and time, and the vehicle scheduled onto them.",
   input: GetRoutesInput,

@@ -32,6 +32,7 @@ export const contract = {
   name: 'getTrips',
   method: 'GET',
   area: 'vehicles',
+  tableActions: ['Query'],
   summary: 'Trips per vehicle between two dates',
   description:
     'The trips the positions pipeline detected for each linked vehicle (or the IMEIs in `filter`) between start_date and end_date, ' +

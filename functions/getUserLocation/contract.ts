@@ -11,6 +11,7 @@ export const contract = {
   name: 'getUserLocation',
   method: 'GET',
   area: 'locations',
+  tableActions: ['GetItem'],
   summary: 'One saved location',
   description: "One of the user's saved locations by user_location_uid.",
   input: GetUserLocationInput,

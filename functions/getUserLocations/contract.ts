@@ -12,6 +12,7 @@ export const contract = {
   name: 'getUserLocations',
   method: 'GET',
   area: 'locations',
+  tableActions: ['Query'],
   summary: "The user's saved locations (points and polygons)",
   description:
     "The user's saved locations: points (a centre and a radius in km) and polygons (geofences). The positions pipeline, the live " +

@@ -18,6 +18,7 @@ export const contract = {
   name: 'getVehicles',
   method: 'GET',
   area: 'vehicles',
+  tableActions: ['Query', 'BatchGetItem'],
   summary: 'Vehicles linked to the key, optionally filtered by IMEI',
   description:
     "The vehicles linked to the key's user, each with its details and current odometer. `filter` narrows them to a comma-delimited " +

@@ -10,6 +10,7 @@ export const contract = {
   name: 'getWebhook',
   method: 'GET',
   area: 'webhooks',
+  tableActions: ['GetItem'],
   summary: 'One webhook endpoint',
   description:
     "One of the user's webhook endpoints by webhook_uid: what it receives, whether it is enabled (and why not), its last " +

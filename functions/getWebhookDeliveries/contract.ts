@@ -22,6 +22,7 @@ export const contract = {
   name: 'getWebhookDeliveries',
   method: 'GET',
   area: 'webhooks',
+  tableActions: ['GetItem', 'Query'],
   summary: "An endpoint's delivery attempts, newest first",
   description:
     'Every attempt to deliver to the endpoint in the last 30 days, newest first, or only those of one event (event_id): when ' +

@@ -11,6 +11,7 @@ export const contract = {
   name: 'getWebhooks',
   method: 'GET',
   area: 'webhooks',
+  tableActions: ['Query'],
   summary: 'Your webhook endpoints',
   description: "The user's webhook endpoints by webhook_uid (at most 10), with their delivery state; never their secrets.",
   input: GetWebhooksInput,

@@ -33,6 +33,7 @@ export const contract = {
   name: 'redeliverEvents',
   method: 'POST',
   area: 'webhooks',
+  tableActions: ['GetItem', 'Query'],
   summary: 'Queue events for an endpoint again: one event, or every one since a time',
   description:
     'Queues events of the last 30 days for delivery to the endpoint again, as new deliveries with the full retry schedule: ' +

@@ -15,6 +15,7 @@ export const contract = {
   name: 'rotateWebhookSecret',
   method: 'POST',
   area: 'webhooks',
+  tableActions: ['GetItem', 'UpdateItem'],
   summary: "Replace a webhook endpoint's signing secret, the old one still signing for 24 h",
   description:
     'Makes a new signing secret. For 24 hours every delivery carries two signatures, one with the new secret and one ' +

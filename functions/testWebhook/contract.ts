@@ -18,6 +18,7 @@ export const contract = {
   name: 'testWebhook',
   method: 'POST',
   area: 'webhooks',
+  tableActions: ['GetItem', 'PutItem'],
   summary: 'Send a webhook.test event to an endpoint now and answer how it answered',
   description:
     'POSTs a `webhook.test` event to the endpoint now, signed like every delivery (the URL checked again first, no redirect ' +

@@ -39,7 +39,8 @@ const optional = (name: string, value: unknown): [string, string][] => (value ==
 function osmandQuery(reading: SimulatedRecord): URLSearchParams {
   return new URLSearchParams([
     ['id', reading.imei],
-    ['timestamp', String(Date.parse(reading.gps_datetime) / 1000)],
+    // whole seconds, as the app sends them: a fraction is refused (Traccar parses the field as an integer)
+    ['timestamp', String(Math.floor(Date.parse(reading.gps_datetime) / 1000))],
     ['lat', String(reading.latitude)],
     ['lon', String(reading.longitude)],
     ['bearing', String(reading.heading)],

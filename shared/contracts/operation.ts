@@ -78,11 +78,15 @@ export type TableAction =
 /** What a GET may call: it never writes. */
 export const READ_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
 
-/** What an operation that declares no `tableActions` is granted, by its access: item actions only (no Scan, no stream). */
-export const TABLE_ACTIONS_OF: Record<Access, readonly TableAction[]> = {
-  read: READ_TABLE_ACTIONS,
-  write: [...READ_TABLE_ACTIONS, 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'],
-};
+/** Every item action (no Scan, no stream): the positions pipeline's grant (infra/positions-pipeline.ts). */
+export const ITEM_ACTIONS: readonly TableAction[] = [
+  ...READ_TABLE_ACTIONS,
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+  'BatchWriteItem',
+];
 
 export interface OperationDeclaration extends OperationContract {
   /** the operation's name: its path /api/<name>, its folder functions/<name>/ and its function */
@@ -97,10 +101,11 @@ export interface OperationDeclaration extends OperationContract {
   /** true: a retry with the same Idempotency-Key answers the first answer and creates nothing twice (docs/idempotency.md) */
   readonly idempotencyKey?: true;
   /**
-   * The DynamoDB actions the handler calls beyond the chain's (the key lookup's GetItem, the rate bucket's UpdateItem),
-   * granted exactly, on the table and its indexes; the test run proves each is used (test/support/grants-used.ts).
+   * The DynamoDB actions the handler's own code calls, on any path, granted exactly on the table and its indexes; the
+   * chain's are granted apart (the key lookup's GetItem, the rate bucket's and the idempotency record's actions, on
+   * their own items: infra/operation-functions.ts). The test run proves each is used (test/support/grants-used.ts).
    */
-  readonly tableActions?: readonly TableAction[];
+  readonly tableActions: readonly TableAction[];
   /** S3 access, for operations that keep objects (rendered maps, cached directions) */
   readonly bucket?: 'read-write';
   /** the function queues webhook deliveries (redeliverEvents): it gets the deliveries queue's URL and SendMessage on it */

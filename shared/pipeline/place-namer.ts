@@ -7,7 +7,7 @@ import { namePlace, prepareGazetteer } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/tracks.ts';
-import { listUserLocations } from '../store/user-locations.ts';
+import { currentUserLocations } from './zone-cache.ts';
 
 /**
  * Names places and drivers for one batch, reading each vehicle's users, their locations and each
@@ -60,7 +60,7 @@ export class PlaceNamer {
   private locationsOf(userUid: number): Promise<UserLocation[]> {
     let locations = this.userLocations.get(userUid);
     if (!locations) {
-      locations = listUserLocations(userUid);
+      locations = currentUserLocations(userUid);
       this.userLocations.set(userUid, locations);
     }
     return locations;

@@ -62,6 +62,8 @@ export const keys = {
     pk: `IDEMPOTENCY#${userUid}#${digest(idempotencyKey)}`,
     sk: `OPERATION#${operation}`,
   }),
+  /** every idempotency record's partition key, as an IAM `dynamodb:LeadingKeys` pattern */
+  idempotencyRecordPattern: 'IDEMPOTENCY#*',
   user: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'PROFILE' }),
   /** a device token, found by its hash as an api key is; gsi1 lists a user's tokens by creation */
   deviceToken: (tokenHash: string): Key => ({ pk: `DEVTOKEN#${tokenHash}`, sk: 'DEVTOKEN' }),
@@ -126,6 +128,8 @@ export const keys = {
   /** under the owner's partition: another user's user_location_uid is simply not there */
   userLocation: (userUid: number, userLocationUid: number): Key => ({ pk: `USER#${userUid}`, sk: `USERLOC#${pad(userLocationUid)}` }),
   userLocationRange: (userUid: number): Range => ({ pk: `USER#${userUid}`, prefix: 'USERLOC#' }),
+  /** a counter every change of the user's locations moves on, in the change's transaction (shared/pipeline/zone-cache.ts) */
+  userLocationsVersion: (userUid: number): Key => ({ pk: `USER#${userUid}`, sk: 'LOCATIONS-VERSION' }),
   // job cards
   /** under the owner's partition: another user's job_card_uid is simply not there */
   jobCard: (userUid: number, jobCardUid: number): Key => ({ pk: `USER#${userUid}`, sk: `JOBCARD#${pad(jobCardUid)}` }),

@@ -8,7 +8,7 @@ import { nextId } from './counters.ts';
 import { bool, defineEntity, list, nullableNumber, number, text } from './entity.ts';
 import { keys } from './keys.ts';
 import { failedConditions, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
-import { newLocationPut } from './user-locations.ts';
+import { locationsVersionUpdate, newLocationPut } from './user-locations.ts';
 
 /**
  * The route, the locations its raw stops created and, with a vehicle, its schedule item, in one transaction
@@ -45,6 +45,7 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
       { Put: { TableName: tableName(), Item: routeEntity.toItem(route, userUid), ConditionExpression: 'attribute_not_exists(pk)' } },
       ...schedule,
       ...newLocations.map((location) => ({ Put: newLocationPut(userUid, location) })),
+      ...(newLocations.length > 0 ? [locationsVersionUpdate(userUid)] : []),
     ]);
   } catch (error) {
     if (failedConditions(error)?.[1]) throw NotFound.notLinked('vehicle', { cause: error });

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LatLng } from '../domain/geo.ts';
 import { type LocationDetails, pointsText, type UserLocation } from '../domain/user-location.ts';
 import { busyMessage, NotFound } from '../errors.ts';
@@ -6,13 +6,31 @@ import { dynamo, tableName } from './client.ts';
 import { nextIds } from './counters.ts';
 import { defineEntity, flag, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { isConditionFailed, queryRange, writeWithOptimisticRetry } from './requests.ts';
+import { isConditionFailed, queryRange, transactWrite, writeWithOptimisticRetry } from './requests.ts';
 
-/** The user's locations by user_location_uid. */
-export async function listUserLocations(userUid: number): Promise<UserLocation[]> {
-  const items = await queryRange(keys.userLocationRange(userUid));
+/** The user's locations by user_location_uid; `consistent` sees every change committed before it. */
+export async function listUserLocations(userUid: number, { consistent = false } = {}): Promise<UserLocation[]> {
+  const items = await queryRange(keys.userLocationRange(userUid), { ConsistentRead: consistent });
   return items.map(locationEntity.fromItem);
 }
+
+/** Where the user's locations stand: moved on by every change of them (0 before the first). */
+export async function readLocationsVersion(userUid: number): Promise<number> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.userLocationsVersion(userUid), ConsistentRead: true }),
+  );
+  return Number(Item?.version ?? 0);
+}
+
+/** The version's move, written in the transaction of every change of the user's locations. */
+export const locationsVersionUpdate = (userUid: number) => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.userLocationsVersion(userUid),
+    UpdateExpression: 'ADD version :one',
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});
 
 export function getUserLocation(userUid: number, userLocationUid: number): Promise<UserLocation> {
   return readLocation(userUid, userLocationUid, false);
@@ -29,7 +47,7 @@ async function readLocation(userUid: number, userLocationUid: number, consistent
 
 export async function addUserLocation(userUid: number, details: LocationDetails): Promise<UserLocation> {
   const [location] = await numberLocations([details]);
-  await dynamo().send(new PutCommand(newLocationPut(userUid, location as UserLocation)));
+  await transactWrite([{ Put: newLocationPut(userUid, location as UserLocation) }, locationsVersionUpdate(userUid)]);
   return location as UserLocation;
 }
 
@@ -63,15 +81,18 @@ export async function editUserLocation(
     write: async (current) => {
       const update = locationEntity.update(changesFor(current));
       if (!update) return;
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.userLocation(userUid, userLocationUid),
-          ...update,
-          ConditionExpression: 'location_type = :seenType',
-          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':seenType': current.locationType },
-        }),
-      );
+      await transactWrite([
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.userLocation(userUid, userLocationUid),
+            ...update,
+            ConditionExpression: 'location_type = :seenType',
+            ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':seenType': current.locationType },
+          },
+        },
+        locationsVersionUpdate(userUid),
+      ]);
     },
     busyMessage: busyMessage('location'),
   });
@@ -79,13 +100,16 @@ export async function editUserLocation(
 
 export async function deleteUserLocation(userUid: number, userLocationUid: number): Promise<void> {
   try {
-    await dynamo().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.userLocation(userUid, userLocationUid),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
+    await transactWrite([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.userLocation(userUid, userLocationUid),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      locationsVersionUpdate(userUid),
+    ]);
   } catch (error) {
     if (isConditionFailed(error)) throw NotFound.notLinked('location', { cause: error });
     throw error;

@@ -150,7 +150,6 @@ describe('the operation functions', () => {
       const [logicalId] = functionOf(name);
       const statements = statementsGrantedTo(logicalId) as Array<{ Action: string | string[]; Condition?: unknown }>;
       const writes = statements.filter((statement) => [statement.Action].flat().some((action) => WRITE_ACTIONS.includes(action)));
-      expect(actionsGrantedTo(logicalId)).toContain('dynamodb:Query');
       expect(writes).toEqual([
         expect.objectContaining({
           Action: 'dynamodb:UpdateItem',
@@ -172,10 +171,32 @@ describe('the operation functions', () => {
     },
   );
 
-  it.each(operations.filter((op) => accessOf(op) === 'write').map((op) => [op.name]))('%s (write) may write the table', (name) => {
-    const [logicalId] = functionOf(name);
-    expect(actionsGrantedTo(logicalId)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
-  });
+  it.each(operations.map((op) => [op.name, op]))(
+    "%s is granted on the whole table exactly the actions its contract declares, the key lookup's GetItem besides",
+    (name, operation) => {
+      const [logicalId] = functionOf(name);
+      const statements = statementsGrantedTo(logicalId) as Array<{ Action: string | string[]; Condition?: unknown }>;
+      const onWholeTable = statements
+        .filter((statement) => statement.Condition === undefined)
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('dynamodb:'));
+      expect(new Set(onWholeTable)).toEqual(new Set(['GetItem', ...operation.tableActions].map((action) => `dynamodb:${action}`)));
+    },
+  );
+
+  it.each(operations.map((op) => [op.name, op]))(
+    '%s may claim, read, complete and release idempotency records only if it takes an Idempotency-Key',
+    async (name, operation) => {
+      const [logicalId] = functionOf(name);
+      const decide = (action: string, partitionKey: string) => simulatedDecision(statementsGrantedTo(logicalId), action, partitionKey);
+      const record = keys.idempotencyRecord(7, name, 'key').pk;
+      const expected = 'idempotencyKey' in operation ? 'Allowed' : 'ImplicitlyDenied';
+      for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
+        const onOtherItems = operation.tableActions.includes(action.replace('dynamodb:', '') as never);
+        expect(await decide(action, record)).toBe(onOtherItems ? 'Allowed' : expected);
+      }
+    },
+  );
 });
 
 describe('the device entry points', () => {

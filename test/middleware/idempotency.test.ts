@@ -12,9 +12,13 @@ import { PUBLIC_URL } from '../support/webhook-builders.ts';
 
 type Params = Record<string, string | number | undefined>;
 
+type Send = (headers: Record<string, string>) => Promise<ApiResponse>;
+
 interface CreateCase {
   /** the create's request for this user; `variant` changes one field */
-  request: (user: TestUser, variant?: boolean) => Promise<(headers: Record<string, string>) => Promise<ApiResponse>>;
+  request: (user: TestUser, variant?: boolean) => Promise<Send>;
+  /** a request that passes validation and fails in the handler, once the key is claimed (none for a create that cannot) */
+  failing?: (user: TestUser) => Promise<Send>;
   /** how many of these records the user has (getExpenseTypes also lists Fuel, so tests compare with a count before) */
   count: (user: TestUser) => Promise<number>;
 }
@@ -44,6 +48,10 @@ const fillOf = async (user: TestUser) => {
 const creates: Record<string, CreateCase> = {
   addExpenseType: {
     request: async (user, variant) => post('addExpenseType', { api_key: user.key, expense_name: variant ? 'Parking' : 'Tolls' }),
+    failing: async (user) => {
+      await api.post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' });
+      return post('addExpenseType', { api_key: user.key, expense_name: 'Tolls' });
+    },
     count: listed('getExpenseTypes'),
   },
   addExpenseSlip: {
@@ -55,12 +63,19 @@ const creates: Record<string, CreateCase> = {
         amount: variant ? '1.00' : '850.40',
         event_datetime: '2026-11-01 07:30:00',
       }),
+    failing: async (user) =>
+      post('addExpenseSlip', { api_key: user.key, vehicle_uid: 999_999_999, type: 2, amount: '1', event_datetime: '2026-11-01 07:30:00' }),
     count: async (user) =>
       listed('getExpenseSlips', { vehicle_uid: await vehicleOf(user), start_date: '2026-11-01', end_date: '2026-11-01' })(user),
   },
   addOperator: {
     request: async (user, variant) =>
       post('addOperator', { api_key: user.key, ...anOperator({ fullname: variant ? 'Other Name' : 'Thabo Mokoena' }) }),
+    failing: async (user) => {
+      const taken = anOperator();
+      await api.post('addOperator', { api_key: user.key, ...taken });
+      return post('addOperator', { api_key: user.key, ...anOperator({ tag_id: taken.tag_id }) });
+    },
     count: listed('getOperators'),
   },
   addUserLocation: {
@@ -71,6 +86,7 @@ const creates: Record<string, CreateCase> = {
   addFuelFillSlip: {
     request: async (user, variant) =>
       post('addFuelFillSlip', { api_key: user.key, event_uid: (await fillOf(user)).eventUid, qty: variant ? '1' : '60.125' }),
+    failing: async (user) => post('addFuelFillSlip', { api_key: user.key, event_uid: 999_999_999, qty: '60.125' }),
     // A fill has at most one slip, so without the key a retry would answer 409: the replay is what is tested here.
     count: async (user) => {
       const report = await api.get('getFuelFillReport', {
@@ -95,10 +111,18 @@ const creates: Record<string, CreateCase> = {
       const stops = stopsText(rawStops(3, { lat: -26.2, lng: 28.04 }));
       return post('addRoute', { api_key: user.key, route_name: variant ? 'Evening run' : 'Morning run', stops });
     },
+    failing: async (user) =>
+      post('addRoute', {
+        api_key: user.key,
+        route_name: 'Morning run',
+        vehicle_uid: 999_999_999,
+        stops: stopsText(rawStops(3, { lat: -26.2, lng: 28.04 })),
+      }),
     count: listed('getRoutes'),
   },
   addWebhook: {
     request: async (user, variant) => post('addWebhook', { api_key: user.key, url: PUBLIC_URL, description: variant ? 'ERP' : 'Dispatch' }),
+    failing: async (user) => post('addWebhook', { api_key: user.key, url: PUBLIC_URL, vehicle_uids: '999999999' }),
     count: listed('getWebhooks'),
   },
 };
@@ -164,6 +188,22 @@ describe('Idempotency-Key', () => {
     });
   });
 
+  describe.each(Object.entries(creates).filter(([, create]) => create.failing))('%s, failing', (_name, create) => {
+    it('does not hold the key when the request fails in the handler, so a corrected retry with it creates', async () => {
+      // Prepare
+      const user = await givenUser();
+      const key = randomUUID();
+      const failing = await (await (create.failing as NonNullable<CreateCase['failing']>)(user))(withKey(key));
+      const before = await create.count(user);
+      // Act
+      const res = await (await create.request(user, true))(withKey(key));
+      // Assess
+      expect([404, 409]).toContain(failing.status);
+      expect(res).toBeSuccess();
+      expect(await create.count(user)).toBe(before + 1);
+    });
+  });
+
   describe('scope', () => {
     it("is the key's user: another user's request with the same key creates its own record", async () => {
       // Prepare
@@ -176,22 +216,6 @@ describe('Idempotency-Key', () => {
       expect(forAlice).toBeSuccess();
       expect(forBob).toBeSuccess();
       expect(await listed('getExpenseTypes')(bob)).toBe(2); // Fuel and Bob's own
-    });
-
-    it('does not hold the key when the request fails, so a corrected retry creates', async () => {
-      // Prepare
-      const user = await givenUser();
-      const key = randomUUID();
-      const failing = await api.post(
-        'addExpenseSlip',
-        { api_key: user.key, vehicle_uid: 999_999_999, type: 2, amount: '1', event_datetime: '2026-11-01 07:30:00' },
-        { headers: withKey(key) },
-      );
-      // Act
-      const res = await (await creates.addExpenseSlip?.request(user))?.(withKey(key));
-      // Assess
-      expect(failing.status).toBe(404);
-      expect(res).toBeSuccess();
     });
   });
 
