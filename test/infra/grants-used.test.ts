@@ -91,7 +91,8 @@ describe('comparing the calls of a run with the grants', () => {
       const problems = grantProblems(writers, [aCall('dynamodb:GetItem'), aCall('dynamodb:UpdateItem', TABLE, 'Allowed', ['USER#*'])], []);
       // Assess
       expect(problems).toEqual([
-        `functions/getThing/handler.ts is granted dynamodb:UpdateItem on ${TABLE} (leading keys RATE#*), which no call of the test run used`,
+        `functions/getThing/handler.ts is granted dynamodb:UpdateItem on ${TABLE} (leading keys RATE#*), ` +
+          'which no call of the test run used',
       ]);
     });
 
