@@ -191,8 +191,9 @@ const writeFixtures: WriteFixture[] = [
   },
   {
     operation: 'addUserLocation',
-    write: PutCommand,
-    items: 1,
+    // the location and the user's locations version (shared/pipeline/zone-cache.ts)
+    write: TransactWriteCommand,
+    items: 2,
     given: async () => ({ description: 'Depot', latitude: -26.2041, longitude: 28.0473 }),
     state: (user) => read(user, 'getUserLocations'),
   },
