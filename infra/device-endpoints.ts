@@ -17,7 +17,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { deviceEndpoints, handlerPath } from '../functions/registry.ts';
 import { env } from '../shared/config.ts';
-import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
 
 /**
  * API Gateway's throttle for the /devices/ methods, set apart from the API's stage throttle: a fleet's devices
@@ -58,7 +58,7 @@ export class DeviceEndpoints extends Construct {
         new iam.PolicyStatement({
           actions: ['dynamodb:UpdateItem'],
           resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': DEVICE_BUCKET_KEYS } },
+          conditions: onLeadingKeys(...DEVICE_BUCKET_KEYS),
         }),
       );
       stream.grant(fn, 'kinesis:PutRecords');

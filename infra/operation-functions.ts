@@ -84,8 +84,8 @@ export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
   };
 }
 
-/** `dynamodb:LeadingKeys` limited to items whose partition key matches `pattern` (a key the store builds). */
-const onLeadingKeys = (pattern: string) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [pattern] } });
+/** A statement's condition: only items whose partition key matches one of `patterns` (keys the store builds). */
+export const onLeadingKeys = (...patterns: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
 
 /**
  * The chain's own calls, apart from the handler's: the per-key rate limiter's one write (shared/store/rate-limits.ts)

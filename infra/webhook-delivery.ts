@@ -13,7 +13,7 @@ import { handlerPath, streamConsumers } from '../functions/registry.ts';
 import { env } from '../shared/config.ts';
 import { keys } from '../shared/store/keys.ts';
 import { deliverySettings } from '../shared/webhooks/delivery-queue.ts';
-import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
 import { serviceStack } from './service-stack.ts';
 
 export interface WebhookDeliveryProps {
@@ -99,7 +99,6 @@ export class WebhookDelivery extends Construct {
         maxConcurrency: deliverySettings.senderConcurrency,
       }),
     );
-    const leadingKeys = (...prefixes: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } });
     const slot = `${keys.webhookSlot(0, 0, 0).pk.split('#')[0]}#*`;
     const attempts = `${keys.deliveryAttempt(0, 0, '', '', 0).pk.split('#')[0]}#*#DELIVERIES`;
     this.sender.addToRolePolicy(
@@ -107,15 +106,15 @@ export class WebhookDelivery extends Construct {
       new iam.PolicyStatement({
         actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         resources: [table.tableArn],
-        conditions: leadingKeys(`${keys.webhook(0, 0).pk.split('#')[0]}#*`),
+        conditions: onLeadingKeys(`${keys.webhook(0, 0).pk.split('#')[0]}#*`),
       }),
     );
     this.sender.addToRolePolicy(
       // the endpoint's concurrency slots (taken and freed) and the delivery log (one item per attempt)
-      new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [table.tableArn], conditions: leadingKeys(slot, attempts) }),
+      new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [table.tableArn], conditions: onLeadingKeys(slot, attempts) }),
     );
     this.sender.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [table.tableArn], conditions: leadingKeys(slot) }),
+      new iam.PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [table.tableArn], conditions: onLeadingKeys(slot) }),
     );
     // the next attempt is a new message; a long wait hides the message it has (the event source adds receive and delete)
     this.queue.grantSendMessages(this.sender);

@@ -18,8 +18,9 @@ async function sendWebhooksBatch(event: SQSEvent): Promise<SQSBatchResponse> {
   // The poller received the batch a little before the invocation: the margin keeps a visibility inside its 12 h.
   const invokedAt = Date.now();
   const receivedAt = invokedAt - 300_000;
-  const attempt = async (record: SQSRecord): Promise<DeliveryResult | 'kept' | 'unreadable' | 'broken'> => {
-    const delivery = parseQueuedDelivery(record.body);
+  type Message = { record: SQSRecord; delivery: ReturnType<typeof parseQueuedDelivery> };
+  const messages: Message[] = event.Records.map((record) => ({ record, delivery: parseQueuedDelivery(record.body) }));
+  const attempt = async ({ record, delivery }: Message): Promise<DeliveryResult | 'kept' | 'unreadable' | 'broken'> => {
     if (!delivery) {
       logger.error('a message that is not a queued delivery', { messageId: record.messageId });
       return 'unreadable';
@@ -34,13 +35,16 @@ async function sendWebhooksBatch(event: SQSEvent): Promise<SQSBatchResponse> {
   };
   // One endpoint's messages one after another, the endpoints at once: a batch never races itself for an endpoint's
   // slots (a burst to one endpoint would otherwise send every message of every batch after its few slots at once).
+  // A message that is not a delivery goes alone.
+  const endpointOf = ({ record, delivery }: Message) => (delivery ? `${delivery.user_uid}#${delivery.webhook_uid}` : record.messageId);
   const results = new Map<SQSRecord, Awaited<ReturnType<typeof attempt>>>();
   await Promise.all(
-    [...Map.groupBy(event.Records, endpointOf).values()].map(async (records) => {
-      for (const record of records) results.set(record, await attempt(record));
+    [...Map.groupBy(messages, endpointOf).values()].map(async (ofEndpoint) => {
+      for (const message of ofEndpoint) results.set(message.record, await attempt(message));
     }),
   );
-  const lags = event.Records.map((record) => parseQueuedDelivery(record.body)?.due_at)
+  const lags = messages
+    .map(({ delivery }) => delivery?.due_at)
     .filter((due): due is string => due !== undefined)
     .map((due) => Math.max(0, (invokedAt - Date.parse(due)) / 1000));
   if (lags.length > 0) metrics.addMetric(metricNames.webhookDeliveryLag, MetricUnit.Seconds, Math.max(...lags));
@@ -50,12 +54,6 @@ async function sendWebhooksBatch(event: SQSEvent): Promise<SQSBatchResponse> {
   metrics.addMetric(metricNames.webhookDeliveriesFailed, MetricUnit.Count, count('failed'));
   const keptIds = event.Records.filter((record) => ['kept', 'unreadable', 'broken'].includes(results.get(record) as string));
   return { batchItemFailures: keptIds.map((record) => ({ itemIdentifier: record.messageId })) };
-}
-
-/** The endpoint a message is for (a message that is not a delivery goes alone). */
-function endpointOf(record: SQSRecord): string {
-  const delivery = parseQueuedDelivery(record.body);
-  return delivery ? `${delivery.user_uid}#${delivery.webhook_uid}` : record.messageId;
 }
 
 /** The same Powertools wiring as the other functions: Lambda context on every log line, the X-Ray segment, one metrics flush. */

@@ -3,25 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { KINESIS_MAX_RECORD_BYTES, PARTITION_KEY_MAX_CHARACTERS } from '../../shared/devices/kinesis-sink.ts';
 import { localPipelineSink } from '../../shared/devices/local-sink.ts';
 import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
-import type { BatchOutcome, RawRecord } from '../../shared/pipeline/process-positions.ts';
+import type { RawRecord } from '../../shared/pipeline/process-positions.ts';
+import { aBatchOutcome } from '../support/batch-outcome.ts';
 
 const aPositionRecord = (imei: string, at: string): PositionRecordInput => ({ imei, gps_datetime: at, latitude: -26.2, longitude: 28.04 });
-
-const outcome = (records: readonly RawRecord[], failedIds: string[] = []): BatchOutcome => ({
-  records: records.length,
-  accepted: records.length,
-  rejected: [],
-  imeis: [],
-  trips: 0,
-  fills: 0,
-  changed: 0,
-  removed: 0,
-  fillsKeptForSlip: 0,
-  tooLate: 0,
-  faults: {},
-  failedIds,
-  writeRequests: 0,
-});
 
 /** A pipeline that records its batches and fails the records of `failingImei`. */
 const aPipeline = (failingImei?: string) => {
@@ -29,7 +14,7 @@ const aPipeline = (failingImei?: string) => {
   const process = async (records: readonly RawRecord[]) => {
     batches.push([...records]);
     const failed = records.filter((record) => JSON.parse(record.data).imei === failingImei).map((record) => record.id);
-    return outcome(records, failed);
+    return aBatchOutcome(records, { failedIds: failed });
   };
   return { batches, process };
 };

@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestRecords } from '../../shared/pipeline/ingest.ts';
 import { type BatchOutcome, processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
+import { aBatchOutcome } from '../support/batch-outcome.ts';
 
 vi.mock('../../shared/pipeline/process-positions.ts', () => ({ processPositions: vi.fn() }));
 const processed = vi.mocked(processPositions);
@@ -12,21 +13,8 @@ const processed = vi.mocked(processPositions);
 const lines = (count: number) => Array.from({ length: count }, (_, n) => JSON.stringify({ imei: `35630704244${n}`, n }));
 
 /** What processPositions answers for these records: every one taken but `failed`. */
-const outcomeOf = (records: readonly RawRecord[], failed: string[] = []): BatchOutcome => ({
-  records: records.length,
-  accepted: records.length,
-  rejected: [],
-  imeis: ['356307042440'],
-  trips: 1,
-  fills: 0,
-  changed: 0,
-  removed: 0,
-  fillsKeptForSlip: 0,
-  tooLate: 0,
-  faults: {},
-  failedIds: failed,
-  writeRequests: records.length,
-});
+const outcomeOf = (records: readonly RawRecord[], failed: string[] = []): BatchOutcome =>
+  aBatchOutcome(records, { imeis: ['356307042440'], trips: 1, failedIds: failed, writeRequests: records.length });
 
 const timeout = () => Object.assign(new Error('a request has exceeded the configured 1500 ms requestTimeout'), { name: 'TimeoutError' });
 
