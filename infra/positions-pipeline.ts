@@ -11,7 +11,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../functions/registry.ts';
-import { ITEM_ACTIONS } from '../shared/contracts/operation.ts';
+import { DETECTION_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 import { configureGeocoding } from './providers.ts';
 import { serviceStack } from './service-stack.ts';
@@ -88,8 +88,8 @@ export class PositionsPipeline extends Construct {
         onFailure: new SqsDlq(this.deadLetters),
       }),
     );
-    // Item actions only (no Scan, no stream reads), and whole-object puts of the archive (no tagging, retention or ACLs).
-    table.grant(this.processor, ...ITEM_ACTIONS.map((action) => `dynamodb:${action}`));
+    // What detection calls (no Scan, no stream reads), and whole-object puts of the archive (no tagging, retention or ACLs).
+    table.grant(this.processor, ...DETECTION_TABLE_ACTIONS.map((action) => `dynamodb:${action}`));
     this.processor.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('positions/*')] }),
     );

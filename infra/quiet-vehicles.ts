@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { handlerPath, scheduledFunctions } from '../functions/registry.ts';
+import { DETECTION_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
 import { configureGeocoding } from './providers.ts';
 
@@ -42,15 +43,7 @@ export class QuietVehicles extends Construct {
       bundling: bundlingOf(scheduled.name),
     });
     configureGeocoding(this, this.function);
-    table.grant(
-      this.function,
-      'dynamodb:Query',
-      'dynamodb:BatchGetItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-    );
+    table.grant(this.function, ...DETECTION_TABLE_ACTIONS.map((action) => `dynamodb:${action}`));
     new events.Rule(this, 'Schedule', {
       description: `runs ${scheduled.name}`,
       schedule: events.Schedule.rate(Duration.minutes(scheduled.everyMinutes)),

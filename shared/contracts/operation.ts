@@ -78,15 +78,11 @@ export type TableAction =
 /** What a GET may call: it never writes. */
 export const READ_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
 
-/** Every item action (no Scan, no stream): the positions pipeline's grant (infra/positions-pipeline.ts). */
-export const ITEM_ACTIONS: readonly TableAction[] = [
-  ...READ_TABLE_ACTIONS,
-  'PutItem',
-  'UpdateItem',
-  'DeleteItem',
-  'ConditionCheckItem',
-  'BatchWriteItem',
-];
+/**
+ * What detection calls (shared/pipeline/track-vehicle.ts and what it reads): the grant of the positions pipeline and of
+ * the quiet-vehicles check, which both run it. It never batch-writes or condition-checks.
+ */
+export const DETECTION_TABLE_ACTIONS: readonly TableAction[] = [...READ_TABLE_ACTIONS, 'PutItem', 'UpdateItem', 'DeleteItem'];
 
 export interface OperationDeclaration extends OperationContract {
   /** the operation's name: its path /api/<name>, its folder functions/<name>/ and its function */

@@ -97,9 +97,12 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   outcome.sameSecond = elsewhere;
   if (elsewhere.length > 0) outcome.faults['same second'] = elsewhere.length;
   const events = eventSettings(vehicle);
-  // A retry whose first attempt stored its points in chunks but failed to commit finds them stored, not new; the live
-  // record shows they were never committed, so it re-detects from them (a replay of a committed batch changes nothing).
-  const uncommitted = live === undefined || arrived.some((position) => position.gps_datetime > live.gpsDatetime);
+  // A retry whose first attempt stored its points in chunks but failed to commit finds them stored, so none arrived
+  // new; the live record, older than they are, shows they were never committed, so it re-detects from them (a replay
+  // of a committed batch changes nothing). Same-second fixes set aside elsewhere were never meant to commit.
+  const uncommitted =
+    live === undefined ||
+    incomingByTime.some((position) => position.gps_datetime > live.gpsDatetime && !elsewhere.includes(position));
   const plan =
     planDetection(read.history, arrived, profile, settings, options.reprocessFrom, events) ??
     (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, events) : undefined);

@@ -101,6 +101,27 @@ describe('the processPositions handler', () => {
     expect(await positionsOf(user, failing.vehicleUid)).toHaveLength(0);
   });
 
+  it('commits a retried batch whose first attempt stored its points but not its track item, as if it had not failed', async () => {
+    // Prepare
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    await handler(kinesisEvent([aPositionRecord(vehicle.imei, '2026-11-01T06:00:00Z')]), lambdaContext('processPositions', 'faults'));
+    // more points than the track item's tail holds: the first attempt moves them all into stored chunks
+    const times = Array.from({ length: 12 }, (_, i) => new Date(Date.parse('2026-11-01T06:00:30Z') + i * 30_000).toISOString());
+    const event = kinesisEvent(times.map((at) => aPositionRecord(vehicle.imei, at.replace('.000Z', 'Z'))));
+    table.on(UpdateCommand, { Key: { pk: `VEHICLE#${vehicle.vehicleUid}`, sk: 'TRACK' } }).rejects(throughputExceeded());
+    const failed = await handler(event, lambdaContext('processPositions', 'faults'));
+    table.restore();
+    // Act
+    const retried = await handler(event, lambdaContext('processPositions', 'faults'));
+    // Assess
+    expect(failed.batchItemFailures).toHaveLength(12);
+    expect(retried).toEqual({ batchItemFailures: [] });
+    const live = await api.get('getLiveData', { api_key: user.key });
+    expect(live.body.vehicles[0]).toMatchObject({ gps_datetime: '2026-11-01 06:06:00' });
+    expect(await positionsOf(user, vehicle.vehicleUid)).toHaveLength(13);
+  });
+
   it('fails the whole batch when the archive cannot be written, so Lambda retries it, having stored nothing', async () => {
     // Prepare
     const user = await givenUser();

@@ -3,14 +3,12 @@
  * declared offline and back online on the service's clock. Its clock is set by the test: every time here is in 2001,
  * before any other test's, so a check run here finds only this file's vehicles due.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/checkQuietVehicles/handler.ts';
-import { handlerPath } from '../../functions/registry.ts';
-import { runAs, stopEnforcingIam } from '../../local/iam/enforcement.ts';
-import { startLocalIam } from '../../local/iam/local-iam.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { setVehicleDetection } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
+import { asFunction } from '../support/as-function.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { aPositionRecord, CLIENT, DEPOT, drive, ingest } from '../support/position-builders.ts';
 
@@ -18,17 +16,9 @@ const DAY = '2001-03-01';
 const SINCE = { since: '2000-01-01 00:00:00', limit: 1000 };
 const at = (time: string, plusS = 0): Date => new Date(Date.parse(`${DAY}T${time}Z`) + plusS * 1000);
 
-// The check runs with its role's permissions, as the schedule runs it, and its calls count in the grants check.
-beforeAll(() => {
-  startLocalIam(process.env);
-});
-afterAll(() => {
-  stopEnforcingIam();
-});
-
 /** The schedule fires at `now`: the handler, with the event EventBridge sends, under its role's permissions. */
 const checkQuietVehicles = (now: Date) =>
-  runAs(handlerPath('checkQuietVehicles'), () =>
+  asFunction('checkQuietVehicles', () =>
     handler(
       {
         version: '0',

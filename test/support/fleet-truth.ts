@@ -8,6 +8,7 @@ import { type BatchOutcome, processPositions } from '../../shared/pipeline/proce
 import { DEFAULT_REPORTING, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
 import { api } from './api.ts';
 import type { Batch } from './arrival-orders.ts';
+import { asFunction } from './as-function.ts';
 import { givenUser, givenVehicle, type TestUser } from './builders.ts';
 
 export const DISTANCE_TOLERANCE = 0.02;
@@ -64,7 +65,8 @@ export async function deliverDays(
     let records = batch.records.map((record, n) => ({ id: String(n), data: JSON.stringify({ received_at: receivedAt, ...record }) }));
     // As Lambda does with a partial batch failure: the failed vehicles' records again (a write may lose a race on a slow machine).
     for (let attempt = 0; records.length > 0; attempt++) {
-      const outcome = await processPositions(records, { batchName: `${user.userUid}-${batch.name}-${attempt}` });
+      const batchName = `${user.userUid}-${batch.name}-${attempt}`;
+      const outcome = await asFunction('processPositions', () => processPositions(records, { batchName }));
       if (attempt === MAX_ATTEMPTS - 1) expect(outcome.failedIds).toEqual([]);
       outcomes.push(outcome);
       records = records.filter((record) => outcome.failedIds.includes(record.id));

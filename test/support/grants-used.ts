@@ -5,7 +5,6 @@
  */
 import { handlerPath } from '../../functions/registry.ts';
 import type { PolicyStatement, Principals } from '../../local/iam/principals.ts';
-import { ITEM_ACTIONS } from '../../shared/contracts/operation.ts';
 import { keys } from '../../shared/store/keys.ts';
 
 export interface RecordedCall {
@@ -130,11 +129,7 @@ export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
       'an idempotent create releases its claim when the handler fails; this one fails only if DynamoDB does (every create that can ' +
       'fail otherwise proves the release: test/middleware/idempotency.test.ts)',
   })),
-  ...ITEM_ACTIONS.map((action) => ({
-    principal: handlerPath('processPositions'),
-    action: `dynamodb:${action}`,
-    reason: 'the pipeline gets the write item actions; which batches reach which is not declared yet',
-  })),
+
   ...[
     'kinesis:DescribeStreamSummary',
     'kinesis:GetRecords',

@@ -8,6 +8,7 @@ import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
 import { chunkItem, putAll } from '../../shared/store/positions.ts';
 import type { Item } from '../../shared/store/requests.ts';
+import { asFunction } from './as-function.ts';
 
 export type PositionRecordInput = Record<string, unknown> & { imei: string; gps_datetime: string };
 
@@ -86,15 +87,16 @@ export function drive(imei: string, start: string, minutes: number, from: LatLng
 }
 
 /**
- * Runs records through the pipeline as one batch (as a Kinesis event would carry them); the name (its archive's) is
- * unique in the run. Without `receivedAt` the batch is a replay: it arrives when its points were made.
+ * Runs records through the pipeline as one batch (as a Kinesis event would carry them), with the pipeline function's
+ * permissions; the name (its archive's) is unique in the run. Without `receivedAt` the batch is a replay: it arrives
+ * when its points were made.
  */
 export function ingest(records: ReadonlyArray<PositionRecordInput | string>, batchName = `test-batch-${randomUUID()}`, receivedAt?: Date) {
   const raw: RawRecord[] = records.map((record, i) => ({
     id: String(i + 1),
     data: typeof record === 'string' ? record : JSON.stringify(record),
   }));
-  return processPositions(raw, { batchName, receivedAt });
+  return asFunction('processPositions', () => processPositions(raw, { batchName, receivedAt }));
 }
 
 /**
