@@ -101,8 +101,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   // new; the live record, older than they are, shows they were never committed, so it re-detects from them (a replay
   // of a committed batch changes nothing). Same-second fixes set aside elsewhere were never meant to commit.
   const uncommitted =
-    live === undefined ||
-    incomingByTime.some((position) => position.gps_datetime > live.gpsDatetime && !elsewhere.includes(position));
+    live === undefined || incomingByTime.some((position) => position.gps_datetime > live.gpsDatetime && !elsewhere.includes(position));
   const plan =
     planDetection(read.history, arrived, profile, settings, options.reprocessFrom, events) ??
     (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, events) : undefined);
