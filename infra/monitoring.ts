@@ -209,6 +209,7 @@ export class Monitoring extends Construct {
     const deadLetters = webhooks.deadLetters.metricApproximateNumberOfMessagesVisible(fiveMinutes);
     const routerFailures = webhooks.routerFailures.metricApproximateNumberOfMessagesVisible(fiveMinutes);
     const oldest = webhooks.queue.metricApproximateAgeOfOldestMessage(fiveMinutes);
+    const oldestRetry = webhooks.retries.metricApproximateAgeOfOldestMessage(fiveMinutes);
     const lag = serviceMetric(metricNames.webhookDeliveryLag, { statistic: 'Maximum' });
     this.alarm(
       'WebhookDeadLetters',
@@ -220,9 +221,15 @@ export class Monitoring extends Construct {
       'The webhook router gave up on a stream batch: those events were not queued; route them again (docs/operations.md).',
       { metric: routerFailures, threshold: 1 },
     );
-    // A retry's long wait keeps its message up to 15 min delayed plus 24 h hidden: older than that is a stuck message.
-    this.alarm('WebhookOldestMessage', 'A webhook delivery message is older than 26 h: messages are not being taken from the queue.', {
+    // A first attempt is due at once; it is received again only after a broken attempt's visibility timeout (3 min,
+    // ten receives at most): an hour old means the senders are not taking the queue.
+    this.alarm('WebhookOldestMessage', 'A first webhook attempt is older than an hour: messages are not being taken from the queue.', {
       metric: oldest,
+      threshold: 3600,
+    });
+    // A retry's long wait keeps its message up to 15 min delayed plus 24 h hidden: older than that is a stuck message.
+    this.alarm('WebhookOldestRetry', 'A webhook retry message is older than 26 h: messages are not being taken from the queue.', {
+      metric: oldestRetry,
       threshold: 26 * 3600,
     });
     this.alarm(
@@ -258,8 +265,8 @@ export class Monitoring extends Construct {
         width: 12,
       }),
       new cloudwatch.GraphWidget({
-        title: 'Webhooks: delivery lag (s), oldest message age (s), dead letters',
-        left: [lag, oldest],
+        title: 'Webhooks: delivery lag (s), oldest first attempt and retry (s), dead letters',
+        left: [lag, oldest, oldestRetry],
         right: [deadLetters, routerFailures],
         width: 12,
       }),

@@ -25,14 +25,15 @@ const consumer = (name: string) => streamConsumers.find((entry) => entry.name ==
 
 /**
  * The webhook outbox (docs/webhooks.md, "Delivery"; docs/decisions.md, "Webhook delivery"): the table's stream →
- * routeWebhookEvents (event INSERTs only) → one shared SQS queue of deliveries → sendWebhooks, which retries through
- * new delayed messages and visibility timeouts; a message its sender keeps failing on goes to a dead-letter queue
+ * routeWebhookEvents (event INSERTs only) → one shared SQS queue of first attempts → sendWebhooks, which retries through
+ * new delayed messages on a retries queue and visibility timeouts; a message its sender keeps failing on goes to a dead-letter queue
  * (redrive it back with SQS's StartMessageMoveTask), a stream batch the router keeps failing on to another.
  */
 export class WebhookDelivery extends Construct {
   readonly router: NodejsFunction;
   readonly sender: NodejsFunction;
   readonly queue: sqs.Queue;
+  readonly retries: sqs.Queue;
   readonly deadLetters: sqs.Queue;
   readonly routerFailures: sqs.Queue;
 
@@ -41,11 +42,15 @@ export class WebhookDelivery extends Construct {
     const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) };
     this.deadLetters = new sqs.Queue(this, 'DeliveryDeadLetters', queueDefaults);
     this.routerFailures = new sqs.Queue(this, 'RouterFailures', queueDefaults);
-    this.queue = new sqs.Queue(this, 'Deliveries', {
+    const deliveryQueueProps = {
       ...queueDefaults,
       visibilityTimeout: Duration.seconds(deliverySettings.visibilityTimeoutS),
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: deliverySettings.maxReceiveCount },
-    });
+    };
+    // First attempts apart from what goes round again, each queue with its own sender concurrency: a failing
+    // endpoint's retries never stand in front of another endpoint's first attempts (docs/decisions.md).
+    this.queue = new sqs.Queue(this, 'Deliveries', deliveryQueueProps);
+    this.retries = new sqs.Queue(this, 'Retries', deliveryQueueProps);
     const environment = { ...functionEnvironment(table, bucket), [env.webhookQueueUrl]: this.queue.queueUrl };
 
     const routerEntry = consumer('routeWebhookEvents');
@@ -89,16 +94,17 @@ export class WebhookDelivery extends Construct {
       description: `queue ${senderEntry.name}: ${senderEntry.summary}`,
       timeout: Duration.seconds(deliverySettings.senderTimeoutS),
       logGroup: new logs.LogGroup(this, `${senderEntry.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
-      environment,
+      environment: { ...environment, [env.webhookRetryQueueUrl]: this.retries.queueUrl },
       bundling: bundlingOf(senderEntry.name),
     });
-    this.sender.addEventSource(
-      new SqsEventSource(this.queue, {
-        batchSize: deliverySettings.senderBatchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: deliverySettings.senderConcurrency,
-      }),
-    );
+    for (const [queue, maxConcurrency] of [
+      [this.queue, deliverySettings.senderConcurrency],
+      [this.retries, deliverySettings.retryConcurrency],
+    ] as const) {
+      this.sender.addEventSource(
+        new SqsEventSource(queue, { batchSize: deliverySettings.senderBatchSize, reportBatchItemFailures: true, maxConcurrency }),
+      );
+    }
     const slot = `${keys.webhookSlot(0, 0, 0).pk.split('#')[0]}#*`;
     const attempts = `${keys.deliveryAttempt(0, 0, '', '', 0).pk.split('#')[0]}#*#DELIVERIES`;
     this.sender.addToRolePolicy(
@@ -116,8 +122,9 @@ export class WebhookDelivery extends Construct {
     this.sender.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [table.tableArn], conditions: onLeadingKeys(slot) }),
     );
-    // the next attempt is a new message; a long wait hides the message it has (the event source adds receive and delete)
-    this.queue.grantSendMessages(this.sender);
+    // the next attempt is a new message on the retries queue; a long wait hides the message it has (the event sources
+    // add receive, visibility and delete on both queues)
+    this.retries.grantSendMessages(this.sender);
 
     new CfnOutput(serviceStack(scope), 'WebhookDeadLettersQueueUrl', { value: this.deadLetters.queueUrl });
   }

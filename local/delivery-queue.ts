@@ -20,6 +20,8 @@ interface Message {
 }
 
 export interface LocalQueueOptions {
+  /** the queue's name, in the ARN its records carry */
+  name: string;
   /** the queue's visibility timeout, as set on the SQS queue in infra/webhook-delivery.ts */
   visibilityTimeoutS: number;
   /** receives after which a message goes to the dead-letter queue */
@@ -40,7 +42,7 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
 
 export class QueueRefusal extends Error {}
 
-export function localDeliveryQueue({ visibilityTimeoutS, maxReceiveCount }: LocalQueueOptions): LocalDeliveryQueue {
+export function localDeliveryQueue({ name, visibilityTimeoutS, maxReceiveCount }: LocalQueueOptions): LocalDeliveryQueue {
   const messages = new Map<string, Message>();
   const deadLetters: string[] = [];
   const listeners: Array<() => void> = [];
@@ -88,7 +90,7 @@ export function localDeliveryQueue({ visibilityTimeoutS, maxReceiveCount }: Loca
         message.receiptHandle = randomUUID();
         message.receivedAt = now;
         message.visibleAt = now + visibilityTimeoutS * 1000;
-        taken.push(sqsRecord(message, now));
+        taken.push(sqsRecord(name, message, now));
       }
       return taken;
     },
@@ -109,7 +111,7 @@ export function localDeliveryQueue({ visibilityTimeoutS, maxReceiveCount }: Loca
   };
 }
 
-function sqsRecord(message: Message, now: number): SQSRecord {
+function sqsRecord(queueName: string, message: Message, now: number): SQSRecord {
   return {
     messageId: message.id,
     receiptHandle: message.receiptHandle as string,
@@ -123,7 +125,7 @@ function sqsRecord(message: Message, now: number): SQSRecord {
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries',
+    eventSourceARN: `arn:aws:sqs:local:000000000000:${queueName}`,
     awsRegion: 'local',
   };
 }

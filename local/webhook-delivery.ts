@@ -1,18 +1,18 @@
 /**
  * Webhook delivery in this process (docs/webhooks.md, "Locally"): the table's stream feeds the router function's
- * handler, which enqueues on the in-process queue, whose poller feeds the sender function's handler: the same code
+ * handler, which enqueues on the in-process queues (first attempts, and retries), whose pollers feed the sender function's handler: the same code
  * as the Lambda functions in AWS, with the same batch sizes and queue settings.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { handlerPath } from '../functions/registry.ts';
-import { deliverySettings, useLocalDeliveryQueue } from '../shared/webhooks/delivery-queue.ts';
+import { deliverySettings, type QueueRole, useLocalDeliveryQueues } from '../shared/webhooks/delivery-queue.ts';
 import { lambdaContext } from './api-gateway-event.ts';
 import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from './delivery-queue.ts';
 import { runAs } from './iam/enforcement.ts';
 import { startTableStream } from './table-stream.ts';
 
 export interface LocalWebhookDelivery {
-  queue: LocalDeliveryQueue;
+  queues: Record<QueueRole, LocalDeliveryQueue>;
   stop(): Promise<void>;
 }
 
@@ -36,14 +36,28 @@ export async function startWebhookDelivery({
   checkpointFile?: string;
   stream?: boolean;
 }): Promise<LocalWebhookDelivery> {
-  const queue = localDeliveryQueue(deliverySettings);
-  useLocalDeliveryQueue(queue);
-  const poller = startQueuePoller({
-    queue,
-    handler: await load<SQSEvent, SQSBatchResponse>('sendWebhooks'),
-    batchSize: deliverySettings.senderBatchSize,
-    concurrency: deliverySettings.senderConcurrency,
-  });
+  const queues = {
+    deliveries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-deliveries' }),
+    retries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-retries' }),
+  };
+  useLocalDeliveryQueues(queues);
+  // the sender's two event sources, each with its own concurrency (infra/webhook-delivery.ts)
+  const sender = await load<SQSEvent, SQSBatchResponse>('sendWebhooks');
+  const pollers = [
+    startQueuePoller({
+      queue: queues.deliveries,
+      handler: sender,
+      batchSize: deliverySettings.senderBatchSize,
+      concurrency: deliverySettings.senderConcurrency,
+    }),
+    startQueuePoller({
+      queue: queues.retries,
+      handler: sender,
+      batchSize: deliverySettings.senderBatchSize,
+      concurrency: deliverySettings.retryConcurrency,
+    }),
+  ];
+  const stopPollers = async () => void (await Promise.all(pollers.map((poller) => poller.stop())));
   const stream = await (readStream ? startTableStream : noStream)({
     ...options,
     handler: await load<DynamoDBStreamEvent, DynamoDBBatchResponse>('routeWebhookEvents'),
@@ -51,15 +65,15 @@ export async function startWebhookDelivery({
     // the router's event source filter (infra/webhook-delivery.ts): event INSERTs only
     filter: (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === 'event',
   }).catch(async (error) => {
-    await poller.stop();
+    await stopPollers();
     throw error;
   });
   return {
-    queue,
+    queues,
     async stop() {
       await stream.stop();
-      await poller.stop();
-      useLocalDeliveryQueue(undefined);
+      await stopPollers();
+      useLocalDeliveryQueues(undefined);
     },
   };
 }

@@ -61,6 +61,7 @@ export const env = {
   // webhooks (docs/webhooks.md)
   webhookAllowLocalTargets: 'WEBHOOK_ALLOW_LOCAL_TARGETS',
   webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
+  webhookRetryQueueUrl: 'WEBHOOK_RETRY_QUEUE_URL',
   webhookRetrySchedule: 'WEBHOOK_RETRY_SCHEDULE_S',
   webhookEndpointConcurrency: 'WEBHOOK_ENDPOINT_CONCURRENCY',
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
@@ -195,6 +196,8 @@ function webhookDeliveryConfig() {
   return {
     /** the deliveries queue (SQS); unset locally, where the in-process queue stands in */
     webhookQueueUrl: (): string | undefined => text('webhookQueueUrl'),
+    /** the retries queue (SQS): attempts after the first, and deliveries deferred by a busy endpoint */
+    webhookRetryQueueUrl: (): string | undefined => text('webhookRetryQueueUrl'),
     /** the waits between attempts, comma-separated seconds; a developer sets small ones to watch retries */
     webhookRetrySchedule: (): readonly number[] => parseRetrySchedule(text('webhookRetrySchedule') ?? '') ?? DEFAULT_RETRY_SCHEDULE_S,
     /** deliveries in flight to one endpoint at once: a slow endpoint holds at most this many senders */

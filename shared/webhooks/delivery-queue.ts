@@ -1,7 +1,10 @@
 /**
- * Where deliveries wait (docs/webhooks.md, "Delivery"): the SQS queue WEBHOOK_QUEUE_URL names (AWS), else the
- * in-process queue the local stack registers (`npm start`, the tests), which refuses what SQS refuses. The router,
- * the sender and redeliverEvents enqueue through here and never know which. Made on first use: module init does no I/O.
+ * Where deliveries wait (docs/webhooks.md, "Delivery"): first attempts in the deliveries queue, what goes round again
+ * (a retry, a delivery deferred by its endpoint's cap) in the retries queue, so a failing endpoint's retries never
+ * queue in front of another endpoint's first attempts. Each is the SQS queue WEBHOOK_QUEUE_URL or
+ * WEBHOOK_RETRY_QUEUE_URL names (AWS), else the in-process queue the local stack registers (`npm start`, the tests),
+ * which refuses what SQS refuses. The router, the sender and redeliverEvents enqueue through here and never know
+ * which. Made on first use: module init does no I/O.
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientTimeouts, config } from '../config.ts';
@@ -93,22 +96,29 @@ export function sqsDeliveryQueue(client: SQSClient, queueUrl: string): DeliveryQ
   };
 }
 
-let sqsQueue: DeliveryQueue | undefined;
-let localQueue: DeliveryQueue | undefined;
+export type QueueRole = 'deliveries' | 'retries';
 
-/** The local stack's queue (local/delivery-queue.ts), used when no queue URL is configured. */
-export function useLocalDeliveryQueue(queue: DeliveryQueue | undefined): void {
-  localQueue = queue;
+/** Where a delivery waits follows from what it is: a first attempt not yet deferred, or one going round again. */
+export const queueRoleOf = (delivery: Pick<QueuedDelivery, 'attempt' | 'deferrals'>): QueueRole =>
+  delivery.attempt > 1 || (delivery.deferrals ?? 0) > 0 ? 'retries' : 'deliveries';
+
+const sqsQueues = new Map<QueueRole, DeliveryQueue>();
+let localQueues: Record<QueueRole, DeliveryQueue> | undefined;
+
+/** The local stack's queues (local/delivery-queue.ts), used when no queue URL is configured. */
+export function useLocalDeliveryQueues(queues: Record<QueueRole, DeliveryQueue> | undefined): void {
+  localQueues = queues;
 }
 
-export function deliveryQueue(): DeliveryQueue {
-  const queueUrl = config.webhookQueueUrl();
+export function deliveryQueue(role: QueueRole = 'deliveries'): DeliveryQueue {
+  const queueUrl = role === 'deliveries' ? config.webhookQueueUrl() : config.webhookRetryQueueUrl();
   if (queueUrl) {
-    sqsQueue ??= sqsDeliveryQueue(tracer.captureAWSv3Client(new SQSClient(awsClientTimeouts())), queueUrl);
-    return sqsQueue;
+    const queue = sqsQueues.get(role) ?? sqsDeliveryQueue(tracer.captureAWSv3Client(new SQSClient(awsClientTimeouts())), queueUrl);
+    sqsQueues.set(role, queue);
+    return queue;
   }
-  if (!localQueue) throw new Error('no webhook queue (WEBHOOK_QUEUE_URL) and no local delivery queue');
-  return localQueue;
+  if (!localQueues) throw new Error(`no webhook ${role} queue (WEBHOOK_QUEUE_URL, WEBHOOK_RETRY_QUEUE_URL) and no local queues`);
+  return localQueues[role];
 }
 
 /**
@@ -125,5 +135,7 @@ export const deliverySettings = {
   senderBatchSize: 10,
   /** sender invocations at once (the event source's maximum concurrency): the most POSTs in flight is ten times this */
   senderConcurrency: 20,
+  /** sender invocations at once on the retries queue: beside, never instead of, the first attempts' */
+  retryConcurrency: 10,
   routerBatchSize: 100,
 } as const;

@@ -13,7 +13,7 @@ import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
 import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
-import { type DeliveryQueue, deliveryQueue, SQS_LIMITS } from './delivery-queue.ts';
+import { type DeliveryQueue, deliveryQueue, type QueueRole, queueRoleOf, SQS_LIMITS } from './delivery-queue.ts';
 import { type AttemptOutcome, sendDelivery } from './send.ts';
 
 /** How the message is let go: deleted from the queue, or kept (hidden until its time) to be received again. */
@@ -42,8 +42,10 @@ const DEFERRAL_MAX_S = 60;
 export async function deliverQueued(
   delivery: QueuedDelivery,
   receipt: Receipt,
-  { now = new Date(), queue = deliveryQueue() }: { now?: Date; queue?: DeliveryQueue } = {},
+  { now = new Date(), queues = deliveryQueue }: { now?: Date; queues?: (role: QueueRole) => DeliveryQueue } = {},
 ): Promise<{ disposition: Disposition; result: DeliveryResult }> {
+  // the message came from its role's queue (its receipt is that queue's); what goes round again waits in the retries'
+  const queue = queues(queueRoleOf(delivery));
   const notBefore = delivery.not_before === undefined ? 0 : Date.parse(delivery.not_before);
   if (notBefore > now.getTime()) {
     // A wait past the queue's 15-minute delay is served by visibility timeouts of up to 12 h each, chained.
@@ -62,7 +64,7 @@ export async function deliverQueued(
     const deferrals = (delivery.deferrals ?? 0) + 1;
     const delaySeconds = Math.min(deferrals, DEFERRAL_MAX_S) + Math.round(Math.random());
     const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
-    await queue.send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
+    await queues('retries').send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
     return { disposition: 'done', result: 'deferred' };
   }
   let outcome: AttemptOutcome;
@@ -72,7 +74,7 @@ export async function deliverQueued(
     await lease.release();
   }
   const decision = decide(delivery, webhook, outcome, now);
-  if (decision.retryInS !== undefined) await queue.send([nextAttempt(delivery, decision.retryInS, now)]);
+  if (decision.retryInS !== undefined) await queues('retries').send([nextAttempt(delivery, decision.retryInS, now)]);
   await recordDeliveryAttempt(delivery.user_uid, {
     webhookUid: delivery.webhook_uid,
     eventId: delivery.event_id,

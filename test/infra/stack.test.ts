@@ -63,7 +63,7 @@ const quietCheckOf = (): [string, Resource] =>
     String((fn as Resource).Properties.Description ?? '').startsWith('schedule checkQuietVehicles'),
   ) as [string, Resource];
 
-const statementsGrantedTo = (functionLogicalId: string): Array<{ Action: string | string[] }> => {
+const statementsGrantedTo = (functionLogicalId: string): Array<{ Action: string | string[]; Resource?: unknown }> => {
   const fn = template.findResources('AWS::Lambda::Function')[functionLogicalId] as Resource;
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
   return Object.values(template.findResources('AWS::IAM::Policy'))
@@ -701,8 +701,12 @@ describe('alarms', () => {
     expect(alarmsWatching('ApproximateNumberOfMessagesVisible')).toHaveLength(3);
   });
 
+  it('watch the oldest first webhook attempt (an hour) and the oldest retry (26 h)', () => {
+    const thresholds = alarmsWatching('ApproximateAgeOfOldestMessage').map((alarm) => alarm.Properties.Threshold);
+    expect(thresholds.sort((a, b) => a - b)).toEqual([3600, 26 * 3600]);
+  });
+
   it.each([
-    ['the oldest webhook delivery message', 'ApproximateAgeOfOldestMessage'],
     ['the webhook delivery lag', 'WebhookDeliveryLagSeconds'],
     ['the webhook failure rate', 'WebhookAttemptsFailed'],
   ])('watch %s (%s)', (_subject, metricName) => {
@@ -866,15 +870,36 @@ describe('webhook delivery', () => {
     });
   });
 
-  it('feeds sendWebhooks from the deliveries queue, whose messages go to a dead-letter queue after their receives', () => {
+  it('feeds sendWebhooks from the first attempts (20 at once) and, apart, the retries (10 at once), both dead-lettered after their receives', () => {
+    // Prepare
     const [senderId] = functionDescribed('queue sendWebhooks');
-    expect(mappingOf(senderId).Properties).toMatchObject({
-      BatchSize: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: 20 },
-    });
+    const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
+    const [deliveries, retries] = ['Deliveries', 'Retries'].map((name) => queueIds.find((id) => id.includes(`Delivery${name}`)));
+    // Act
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (mapping) => (mapping as Resource).Properties.FunctionName.Ref === senderId,
+    ) as Resource[];
+    // Assess
+    const concurrencyOf = (queueId: string | undefined) =>
+      mappings.find((mapping) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId)?.Properties.ScalingConfig;
+    expect(mappings.map((mapping) => mapping.Properties)).toEqual([
+      expect.objectContaining({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] }),
+      expect.objectContaining({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] }),
+    ]);
+    expect([concurrencyOf(deliveries), concurrencyOf(retries)]).toEqual([{ MaximumConcurrency: 20 }, { MaximumConcurrency: 10 }]);
     const queues = Object.values(template.findResources('AWS::SQS::Queue')) as Resource[];
-    expect(queues.filter((queue) => queue.Properties.RedrivePolicy?.maxReceiveCount === 10)).toHaveLength(1);
+    expect(queues.filter((queue) => queue.Properties.RedrivePolicy?.maxReceiveCount === 10)).toHaveLength(2);
+  });
+
+  it('lets the sender send to the retries queue only, whose URL it is given beside the first attempts queue', () => {
+    const [senderId, sender] = functionDescribed('queue sendWebhooks');
+    const sends = statementsGrantedTo(senderId).filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.flatMap((statement) => [statement.Resource].flat())).toEqual([
+      { 'Fn::GetAtt': [expect.stringContaining('DeliveryRetries'), 'Arn'] },
+    ]);
+    expect(Object.keys(sender.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining([env.webhookQueueUrl, env.webhookRetryQueueUrl]),
+    );
   });
 
   it('lets the router only query the table and send to the queue', () => {

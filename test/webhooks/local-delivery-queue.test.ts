@@ -19,7 +19,7 @@ const aDelivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => (
   ...overrides,
 });
 
-const aQueue = () => localDeliveryQueue({ visibilityTimeoutS: 30, maxReceiveCount: 3 });
+const aQueue = () => localDeliveryQueue({ name: 'webhook-deliveries', visibilityTimeoutS: 30, maxReceiveCount: 3 });
 
 describe('the local deliveries queue', () => {
   it('refuses what SQS refuses: more than 10 messages a batch is split, a message over 256 KB, a delay over 900 s', async () => {
@@ -83,7 +83,7 @@ describe('a retry wait longer than the queue can delay', () => {
         receiptHandle: record?.receiptHandle as string,
         receivedAt: now.getTime(),
       },
-      { now, queue },
+      { now, queues: () => queue },
     );
     // Assess: kept, hidden for the 12 h a receive allows, then received again for the rest
     expect(outcome).toEqual({ disposition: 'keep', result: 'not yet' });
