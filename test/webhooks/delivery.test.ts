@@ -10,6 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalWebhookDelivery } from '../../local/webhook-delivery.ts';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import { queuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, GONE_ENDPOINT_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
 import { linkVehicle } from '../../shared/store/vehicles.ts';
@@ -337,4 +339,34 @@ describe('isolation', () => {
     expect((slow.received.at(-1)?.receivedAt ?? 0) - fastDoneAt).toBeGreaterThan(SLOW_MS);
     expect(mostInFlight).toBeLessThanOrEqual(2);
   }, 120_000);
+
+  it("delivers another user's first attempt at once behind a failing endpoint's backlog of retries, which wait apart", async () => {
+    // Prepare: a failing endpoint whose retries fill every sender of their queue (each holds a slot 1 s, then 500)
+    const failing = await aReceiver((_, __, res) => {
+      setTimeout(() => res.writeHead(500).end(), 1000);
+      return 'handled';
+    });
+    const healthy = await aReceiver();
+    const [failingUser, healthyUser] = [await givenUser(), await givenUser()];
+    const failingWebhook = await givenWebhook(failingUser, { url: failing.url });
+    await givenWebhook(healthyUser, { url: healthy.url });
+    const backlog = await Promise.all(Array.from({ length: 20 }, () => givenVehicle(failingUser).then((vehicle) => givenEvent(vehicle))));
+    await failing.waitFor(4, 10_000);
+    const retries = Array.from({ length: 300 }, (_, n) => {
+      const event = backlog[n % backlog.length] as FleetEvent;
+      const routable = { event_id: event.event_id, type: event.type, vehicle_uid: event.data.vehicle_uid, event: JSON.stringify(event) };
+      return {
+        delivery: { ...queuedDelivery(failingUser.userUid, failingWebhook.webhookUid, routable, new Date()), attempt: 2 },
+        delaySeconds: 0,
+      };
+    });
+    await delivery.queues.retries.send(retries);
+    // Act
+    const sentAt = Date.now();
+    await givenEvent(await givenVehicle(healthyUser));
+    await healthy.waitFor(1, 10_000);
+    // Assess
+    expect((healthy.received[0]?.receivedAt ?? Infinity) - sentAt).toBeLessThan(2000);
+    expect(delivery.queues.retries.depth().queued).toBeGreaterThan(100);
+  }, 60_000);
 });
