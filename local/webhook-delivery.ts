@@ -1,7 +1,7 @@
 /**
  * Webhook delivery in this process (docs/webhooks.md, "Locally"): the table's stream feeds the router function's
- * handler, which enqueues on the in-process queues (first attempts, and retries), whose pollers feed the sender function's handler: the same code
- * as the Lambda functions in AWS, with the same batch sizes and queue settings.
+ * handler, which enqueues on the in-process queues (first attempts, and retries), whose pollers feed the sender
+ * function's handler: the same code as the Lambda functions in AWS, with the same batch sizes and queue settings.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { handlerPath } from '../functions/registry.ts';

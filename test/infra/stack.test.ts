@@ -870,7 +870,7 @@ describe('webhook delivery', () => {
     });
   });
 
-  it('feeds sendWebhooks from the first attempts (20 at once) and, apart, the retries (10 at once), both dead-lettered after their receives', () => {
+  it('feeds sendWebhooks first attempts (20 at once) and, apart, retries (10 at once), both dead-lettered after their receives', () => {
     // Prepare
     const [senderId] = functionDescribed('queue sendWebhooks');
     const queueIds = Object.keys(template.findResources('AWS::SQS::Queue'));
