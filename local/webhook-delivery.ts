@@ -43,20 +43,14 @@ export async function startWebhookDelivery({
   useLocalDeliveryQueues(queues);
   // the sender's two event sources, each with its own concurrency (infra/webhook-delivery.ts)
   const sender = await load<SQSEvent, SQSBatchResponse>('sendWebhooks');
-  const pollers = [
+  const pollers = (['deliveries', 'retries'] as const).map((role) =>
     startQueuePoller({
-      queue: queues.deliveries,
+      queue: queues[role],
       handler: sender,
       batchSize: deliverySettings.senderBatchSize,
-      concurrency: deliverySettings.senderConcurrency,
+      concurrency: role === 'deliveries' ? deliverySettings.senderConcurrency : deliverySettings.retryConcurrency,
     }),
-    startQueuePoller({
-      queue: queues.retries,
-      handler: sender,
-      batchSize: deliverySettings.senderBatchSize,
-      concurrency: deliverySettings.retryConcurrency,
-    }),
-  ];
+  );
   const stopPollers = async () => void (await Promise.all(pollers.map((poller) => poller.stop())));
   const stream = await (readStream ? startTableStream : noStream)({
     ...options,
