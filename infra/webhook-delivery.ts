@@ -98,8 +98,8 @@ export class WebhookDelivery extends Construct {
       bundling: bundlingOf(senderEntry.name),
     });
     for (const [queue, maxConcurrency] of [
-      [this.queue, deliverySettings.senderConcurrency],
-      [this.retries, deliverySettings.retryConcurrency],
+      [this.queue, deliverySettings.senderConcurrency.deliveries],
+      [this.retries, deliverySettings.senderConcurrency.retries],
     ] as const) {
       this.sender.addEventSource(
         new SqsEventSource(queue, { batchSize: deliverySettings.senderBatchSize, reportBatchItemFailures: true, maxConcurrency }),

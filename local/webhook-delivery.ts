@@ -48,7 +48,7 @@ export async function startWebhookDelivery({
       queue: queues[role],
       handler: sender,
       batchSize: deliverySettings.senderBatchSize,
-      concurrency: role === 'deliveries' ? deliverySettings.senderConcurrency : deliverySettings.retryConcurrency,
+      concurrency: deliverySettings.senderConcurrency[role],
     }),
   );
   const stopPollers = async () => void (await Promise.all(pollers.map((poller) => poller.stop())));

@@ -133,9 +133,10 @@ export const deliverySettings = {
   /** receives of one message before it is dead-lettered: a long wait uses up to three, the rest are broken attempts */
   maxReceiveCount: 10,
   senderBatchSize: 10,
-  /** sender invocations at once (the event source's maximum concurrency): the most POSTs in flight is ten times this */
-  senderConcurrency: 20,
-  /** sender invocations at once on the retries queue: beside, never instead of, the first attempts' */
-  retryConcurrency: 10,
+  /**
+   * sender invocations at once per queue (each event source's maximum concurrency; the most POSTs in flight is ten
+   * times this): the retries' beside, never instead of, the first attempts'
+   */
+  senderConcurrency: { deliveries: 20, retries: 10 } satisfies Record<QueueRole, number>,
   routerBatchSize: 100,
 } as const;

@@ -129,7 +129,6 @@ export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
       'an idempotent create releases its claim when the handler fails; this one fails only if DynamoDB does (every create that can ' +
       'fail otherwise proves the release: test/middleware/idempotency.test.ts)',
   })),
-
   ...[
     'kinesis:DescribeStreamSummary',
     'kinesis:GetRecords',
