@@ -145,6 +145,22 @@ for (const withSpeed of [true, false])
     });
   });
 
+describe('distance without speed', () => {
+  for (const everyS of [1, 2, 5])
+    it(`counts the last metres to where the vehicle stands, inside the radius it never leaves (every ${everyS} s)`, () => {
+      // Prepare: 1,020 m at 30 km/h, then parked: the last movement ends 20 m past a 50 m step
+      const { fixes } = drive([stand(600), go(122.4, 30), stand(600)], everyS);
+
+      // Act
+      const { trips, state } = detected(fixes.map((fix) => recordOf(fix, false)));
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(trips[0]!.distanceKm).toBeCloseTo(1.02, 2);
+      expect(state.odometerKm).toBeCloseTo(1.02, 2);
+    });
+});
+
 describe("real data's habits", () => {
   it('keeps one of several fixes within one second', () => {
     // Prepare: a 1 Hz drive, each fix sent again 400 ms later a few metres on

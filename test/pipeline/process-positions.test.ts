@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
+import { archiveDay } from '../../shared/pipeline/process-positions.ts';
 import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { api } from '../support/api.ts';
 import { anImei, givenUser, givenVehicle } from '../support/builders.ts';
@@ -108,8 +109,13 @@ describe('processPositions', () => {
       { id: '3', reason: expect.stringContaining('gps_datetime') },
       { id: '5', reason: `unknown imei ${unknownImei}` },
     ]);
-    const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: 'positions/' }));
-    const keys = (listed.Contents ?? []).map((object) => object.Key as string).filter((key) => key.includes(batchName));
+    // Only this batch's folders: a listing of the whole prefix would read other files' archives as they are written.
+    const keys: string[] = [];
+    for (const folder of ['raw', 'dead-letter']) {
+      const Prefix = `positions/${folder}/${archiveDay(Date.parse(DAY))}/${batchName}`;
+      const listed = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix }));
+      keys.push(...(listed.Contents ?? []).map((object) => object.Key as string));
+    }
     expect(keys.sort()).toEqual([
       expect.stringMatching(/^positions\/dead-letter\/\d{4}\/\d{2}\/\d{2}\//),
       expect.stringMatching(/^positions\/raw\//),

@@ -242,7 +242,7 @@ export function detect(
  */
 function endSilence(state: TrackState, settings: DetectionSettings, trips: DetectedTrip[]): void {
   // where the vehicle last moved to
-  if (state.trip && state.last) closeTrip(state, state.dwell.length > 0 ? arrivalIn(state.dwell) : state.last, settings, trips);
+  if (state.trip && state.last) closeTrip(state, tripEnd(state, state.last), settings, trips);
   state.ignitionOnAt = null;
   state.stop = null;
   state.departure = null;
@@ -447,10 +447,18 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
   // Stop-and-go traffic moves on by more than the radius within the stop time: the window never settles.
   const settled = old(anchor) && state.dwell.every((p) => distanceKm(anchor, p) < settings.stopRadiusKm);
   if (settled) {
-    const arrival = arrivalIn(state.dwell);
+    const arrival = tripEnd(state, point);
+    point.odometerKm = state.odometerKm;
     closeTrip(state, arrival, settings, trips);
     state.stop = { ...point, lat: arrival.lat, lng: arrival.lng };
   }
+}
+
+/** The first point of the window's last standing run: where the vehicle stands. */
+function standingRunIn(dwell: readonly TrackPoint[]): number {
+  let first = dwell.length - 1;
+  while (first > 0 && standing(dwell[first - 1] as TrackPoint)) first--;
+  return first;
 }
 
 /**
@@ -459,14 +467,29 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
  * when the device woke up.
  */
 function arrivalIn(dwell: readonly TrackPoint[]): TrackPoint {
-  let first = dwell.length - 1;
-  while (first > 0 && standing(dwell[first - 1] as TrackPoint)) first--;
+  let first = standingRunIn(dwell);
   const arrival = dwell[first] as TrackPoint;
   if (arrival.arrivedAt) return { ...arrival, at: arrival.arrivedAt };
   // Without speed a point stands only once its implied speed has fallen: the vehicle was already at that spot before.
   const atTheSpot = (p: TrackPoint) => p.speed === null && distanceKm(arrival, p) < ARRIVAL_SPOT_KM;
   while (first > 0 && atTheSpot(dwell[first - 1] as TrackPoint)) first--;
   return dwell[first] as TrackPoint;
+}
+
+/**
+ * A trip's end: where and when the vehicle arrived, with the odometer once it stands there. Without speed the last
+ * metres lie inside the radius around the last counted point, which the vehicle never leaves: they count now, unless a
+ * device odometer counted them.
+ */
+function tripEnd(state: TrackState, last: TrackPoint): TrackPoint {
+  const arrival = state.dwell.length > 0 ? arrivalIn(state.dwell) : last;
+  const spot = state.dwell.length > 0 ? (state.dwell[standingRunIn(state.dwell)] as TrackPoint) : last;
+  const anchor = state.anchor;
+  if (anchor && !state.odometerReading && anchor.at < spot.at) {
+    state.odometerKm += distanceKm(anchor, spot);
+    state.anchor = { at: spot.at, lat: spot.lat, lng: spot.lng, pathKm: 0 };
+  }
+  return { ...arrival, odometerKm: state.odometerKm };
 }
 
 /**
