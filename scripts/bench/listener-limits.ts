@@ -59,13 +59,13 @@ async function connectUnit(port: number, n: number): Promise<DeviceSocket> {
   return connection;
 }
 
-/** The listener's user and system CPU time between two measures, ms. */
 /** The packet a byte at a time, each write awaited, then its ack. */
 async function sendTrickled(connection: DeviceSocket, packet: Buffer): Promise<void> {
   for (let offset = 0; offset < packet.length; offset++) await connection.write(packet.subarray(offset, offset + 1));
   await connection.read(4, 120_000);
 }
 
+/** The listener's user and system CPU time between two measures, ms per packet. */
 const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage, packets = 1) => ({
   'user CPU ms per packet': round((to.user - from.user) / 1000 / packets, 2),
   'system CPU ms per packet': round((to.system - from.system) / 1000 / packets, 2),

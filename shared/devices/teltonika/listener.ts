@@ -58,12 +58,14 @@ export interface TeltonikaListenerOptions {
 }
 
 /**
- * Reads after a small chunk wait this long, so bytes trickled one at a time gather in the socket's buffer and are
- * read together: a packet sent a byte at a time costs a few reads, not one per byte. Units send whole packets and
- * wait for the ack, so they never wait on it; the packet deadline still runs from the first byte.
+ * A small read that leaves a frame unfinished makes the next read wait READ_COALESCE_MS, twice as long after each
+ * such read up to MAX_READ_COALESCE_MS, so bytes trickled one at a time gather in the socket's buffer and are read
+ * together: a packet sent a byte at a time costs a few reads, not one per byte. A finished frame reads on at once, so
+ * a unit sending whole packets never waits; the packet deadline still runs from the first byte.
  */
 const SMALL_CHUNK_BYTES = 1024;
 const READ_COALESCE_MS = 100;
+const MAX_READ_COALESCE_MS = 1600;
 
 /** The defaults (docs/devices.md, "Security", says why each is what it is). */
 export const TELTONIKA_DEFAULTS = {
@@ -193,6 +195,8 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
   let needed = 1;
   let coalescing = false;
   let lastReadSmall = false;
+  /** how long a read after a small one waits while the frame is unfinished: 0 once a frame is finished */
+  let coalesceMs = 0;
   /** false once the connection only waits to answer 00 and close */
   let reading = true;
   let packetTimer: NodeJS.Timeout | undefined;
@@ -388,13 +392,18 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
     }
     if (read === 0) return;
     lastReadSmall = read < SMALL_CHUNK_BYTES;
-    if (queue.length >= needed) void work();
-    else readOn();
+    if (queue.length >= needed) {
+      coalesceMs = 0;
+      void work();
+      return;
+    }
+    if (lastReadSmall) coalesceMs = Math.min(Math.max(coalesceMs * 2, READ_COALESCE_MS), MAX_READ_COALESCE_MS);
+    readOn();
   };
 
-  /** Reads on at once after a large read, READ_COALESCE_MS after a small one. */
+  /** Reads on at once after a large read or a finished frame, coalesceMs later while a frame trickles in. */
   const readOn = (): void => {
-    if (!lastReadSmall) {
+    if (!lastReadSmall || coalesceMs === 0) {
       drain();
       return;
     }
@@ -403,7 +412,7 @@ function serveDevice(socket: Socket, { settings, counters, guard, live }: Shared
       coalescing = false;
       lastReadSmall = false;
       drain();
-    }, READ_COALESCE_MS).unref();
+    }, coalesceMs).unref();
   };
 
   const refuse = (error: unknown): void => {
