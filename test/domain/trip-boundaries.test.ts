@@ -159,6 +159,26 @@ describe('distance without speed', () => {
       expect(trips[0]!.distanceKm).toBeCloseTo(1.02, 2);
       expect(state.odometerKm).toBeCloseTo(1.02, 2);
     });
+
+  for (const everyS of [1, 2])
+    it(`counts a roundabout driven all the way round, not only the displacement across it (every ${everyS} s)`, () => {
+      // Prepare: 1 km north at 30 km/h, once round a circle of 15 m radius at 15 km/h (94 m), 500 m on, parked
+      const { fixes } = drive([stand(600), go(120, 30), go(23, 0), go(60, 30), stand(600)], everyS);
+      const [roundFrom, roundTo] = [START + 720_000, START + 743_000];
+      const records = fixes.map((fix) => {
+        if (fix.at < roundFrom || fix.at >= roundTo) return recordOf(fix, false);
+        const turn = ((fix.at - roundFrom) / (roundTo - roundFrom)) * 2 * Math.PI;
+        const east = (0.015 * (1 - Math.cos(turn))) / (KM_PER_DEG * Math.cos((26 * Math.PI) / 180));
+        return { ...recordOf({ ...fix, km: fix.km + 0.015 * Math.sin(turn) }, false), longitude: 28 + east };
+      });
+
+      // Act
+      const { trips } = detected(records);
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(Math.abs(trips[0]!.distanceKm - (1.5 + 2 * Math.PI * 0.015))).toBeLessThanOrEqual(0.02);
+    });
 });
 
 describe("real data's habits", () => {

@@ -88,8 +88,11 @@ export interface TrackState {
   jumps?: Array<{ at: string; lat: number; lng: number }>;
   /** fuel readings fallen below the level, held until they come back (a dropout) or stay down (fuel gone) */
   fuelHeld?: Array<{ at: string; litres: number }>;
-  /** without speed: the last point counted as reached, and the path walked since it (optional: older states) */
-  anchor?: { at: string; lat: number; lng: number; pathKm: number } | null;
+  /**
+   * without speed: the last point counted as reached, the path walked since it, and the path's last vertex (optional:
+   * older states)
+   */
+  anchor?: { at: string; lat: number; lng: number; pathKm: number; via?: { lat: number; lng: number } } | null;
   /** the fuel.dropped step's state (shared/domain/events/fuel-drops.ts; optional: older states) */
   fuelDrop?: FuelDropState;
 }
@@ -154,8 +157,15 @@ const DEPARTURE_KM = 0.1;
  * never one step's length, so a 1 Hz drive counts all its steps and parked jitter none.
  */
 const MIN_STEP_KM = 0.05;
-/** A path walked inside the radius longer than this times the displacement is jitter: only the displacement counts. */
+/**
+ * The path walked inside the radius is drawn through fixes at least VERTEX_KM apart, so jitter smaller than that draws
+ * none. A path longer than MAX_WINDING times the displacement is jitter: only the displacement counts; one walked at
+ * TURN_KMH or faster may wind up to MAX_TURN_WINDING times it (a roundabout, a U-turn, a car park).
+ */
+const VERTEX_KM = 0.015;
 const MAX_WINDING = 1.5;
+const MAX_TURN_WINDING = 3;
+const TURN_KMH = 10;
 /** Fixes this close to where the vehicle stands are the same spot (GPS jitter included). */
 const ARRIVAL_SPOT_KM = 0.02;
 /** Without a speed reading, how fast a vehicle covers a step it made across a silence. */
@@ -308,9 +318,10 @@ function advance(
 }
 
 /**
- * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor;
- * the distance added is the path walked since the anchor (curves kept), or only the displacement where that path winds
- * like parked jitter. A point inside the radius stands when its implied speed from the anchor is below a walking pace.
+ * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor
+ * (on a trip, VERTEX_KM at TURN_KMH or faster); the distance added is the path walked since the anchor (curves kept),
+ * or only the displacement where that path winds like parked jitter. A point inside the radius stands when its implied
+ * speed from the anchor is below a walking pace.
  */
 function displacement(
   state: TrackState,
@@ -327,15 +338,21 @@ function displacement(
     return { km: 0, standing: true };
   }
   const away = distanceKm(anchor, here);
-  const pathKm = anchor.pathKm + stepKm;
+  const via = anchor.via ?? anchor;
+  const chordKm = distanceKm(via, here);
   const hours = seconds(anchor.at, here.at) / 3600;
-  if (away >= MIN_STEP_KM) {
+  // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
+  const driving = state.trip !== null && away >= VERTEX_KM && hours > 0 && away / hours >= TURN_KMH;
+  if (away >= MIN_STEP_KM || driving) {
+    const pathKm = anchor.pathKm + chordKm;
     state.anchor = { ...here, pathKm: 0 };
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
-    return { km: pathKm <= away * MAX_WINDING ? pathKm : away, standing: arrived };
+    const winding = hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
+    return { km: pathKm <= away * winding ? pathKm : away, standing: arrived };
   }
-  state.anchor = { ...anchor, pathKm };
+  state.anchor =
+    chordKm >= VERTEX_KM ? { ...anchor, pathKm: anchor.pathKm + chordKm, via: { lat: here.lat, lng: here.lng } } : { ...anchor };
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
 
