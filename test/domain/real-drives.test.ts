@@ -6,8 +6,18 @@
 import { describe, expect, it } from 'vitest';
 import { detect, initialTrackState, type TrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import { hash, prng } from '../../simulator/random.ts';
 import { positionOf } from '../support/position-builders.ts';
-import { atRate, dayAt1Hz, realDrives as drives, type Fix, recordsOf, truthOf } from '../support/real-drives.ts';
+import {
+  atRate,
+  dayAt1Hz,
+  realDrives as drives,
+  type Fix,
+  recordsOf,
+  thenParked,
+  truthOf,
+  withDriftingError,
+} from '../support/real-drives.ts';
 
 const DISTANCE_TOLERANCE = 0.02;
 const IMEI = '356307042441013';
@@ -41,6 +51,59 @@ describe('real drives', () => {
           expect(Math.abs(outcome.distanceKm - truth.distanceKm)).toBeLessThanOrEqual(truth.distanceKm * DISTANCE_TOLERANCE);
           expect(outcome.trips).toBe(truth.trips);
         });
+});
+
+describe('real drives at any rate', () => {
+  for (const { name, fixes } of drives)
+    for (const withSpeed of [true, false]) {
+      const speed = withSpeed ? 'with' : 'without';
+      for (const everyS of [2, 5, 10, 15, 90])
+        for (const parked of [true, false])
+          it(`measures ${name} at ${everyS} s ${speed} speed, ${parked ? 'then parked' : 'still driving'}, within 2 % of its path`, () => {
+            // Prepare
+            const reported = atRate(fixes, everyS);
+            const fed = parked ? thenParked(reported, 600) : reported;
+
+            // Act
+            const outcome = detected(fed, withSpeed);
+
+            // Assess
+            const truth = truthOf(fed);
+            expect(Math.abs(outcome.distanceKm - truth.distanceKm)).toBeLessThanOrEqual(truth.distanceKm * DISTANCE_TOLERANCE);
+            expect(outcome.trips).toBe(truth.trips);
+          });
+
+      it(`measures ${name} reported every 2 to 15 s at random ${speed} speed within 2 % of its path`, () => {
+        // Prepare: a fix kept every 2 to 15 s, as a tracker's adaptive rate sends them
+        const random = prng(hash(name));
+        const dense = atRate(fixes, 1);
+        const reported = dense.filter((_, n) => n === 0 || random() < 1 / 8);
+
+        // Act
+        const outcome = detected(reported, withSpeed);
+
+        // Assess
+        const truth = truthOf(reported);
+        expect(Math.abs(outcome.distanceKm - truth.distanceKm)).toBeLessThanOrEqual(truth.distanceKm * DISTANCE_TOLERANCE);
+        expect(outcome.trips).toBe(truth.trips);
+      });
+    }
+
+  for (const { name, fixes } of drives)
+    it(`measures ${name} at 1 s without speed within 2 % of its path when GPS error drifts by metres`, () => {
+      // Prepare: the drive at 1 s, then parked, with a slowly drifting error of about 3 m on every fix
+      const clean = thenParked(atRate(fixes, 1), 600);
+      const random = prng(hash(name));
+      const noisy = clean.map(withDriftingError(random, 3));
+
+      // Act
+      const outcome = detected(noisy, false);
+
+      // Assess: against the clean drive's path
+      const truth = truthOf(clean);
+      expect(Math.abs(outcome.distanceKm - truth.distanceKm)).toBeLessThanOrEqual(truth.distanceKm * DISTANCE_TOLERANCE);
+      expect(outcome.trips).toBe(truth.trips);
+    });
 });
 
 describe('state at 1 Hz', () => {
