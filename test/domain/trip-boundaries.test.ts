@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect, initialTrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import { gaussian, prng } from '../../simulator/random.ts';
 import { aPositionRecord, positionOf } from '../support/position-builders.ts';
 
 const IMEI = '356307042441013';
@@ -178,6 +179,24 @@ describe('distance without speed', () => {
       // Assess
       expect(trips).toHaveLength(1);
       expect(Math.abs(trips[0]!.distanceKm - (1.5 + 2 * Math.PI * 0.015))).toBeLessThanOrEqual(0.02);
+    });
+
+  for (const everyS of [1, 5, 30])
+    it(`adds nothing for a vehicle parked three hours whose every fix is off by 10 m at random (every ${everyS} s)`, () => {
+      // Prepare: each fix's error drawn afresh (σ 10 m north and east), as in a garage or between tall buildings
+      const random = prng(everyS);
+      const { fixes } = drive([stand(3 * 3600)], everyS);
+      const records = fixes.map((fix) => ({
+        ...recordOf({ ...fix, km: gaussian(random) * 0.01 }, false),
+        longitude: 28 + (gaussian(random) * 0.01) / (KM_PER_DEG * Math.cos((26 * Math.PI) / 180)),
+      }));
+
+      // Act
+      const { trips, state } = detected(records);
+
+      // Assess
+      expect(trips).toEqual([]);
+      expect(state.odometerKm).toBe(0);
     });
 });
 

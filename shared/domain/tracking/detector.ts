@@ -92,7 +92,15 @@ export interface TrackState {
    * without speed: the last point counted as reached, the path walked since it, and the path's last vertex (optional:
    * older states)
    */
-  anchor?: { at: string; lat: number; lng: number; pathKm: number; via?: { lat: number; lng: number } } | null;
+  anchor?: {
+    at: string;
+    lat: number;
+    lng: number;
+    pathKm: number;
+    via?: { lat: number; lng: number };
+    /** out of a trip: the first fix out of the radius, counted once the next one is out too (an outlier comes back) */
+    out?: { at: string; lat: number; lng: number };
+  } | null;
   /** the fuel.dropped step's state (shared/domain/events/fuel-drops.ts; optional: older states) */
   fuelDrop?: FuelDropState;
 }
@@ -291,7 +299,9 @@ function advance(
   // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
   const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
   const byDisplacement = bySpeed ? null : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
-  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? step : 0;
+  // A fix out of the radius that waited for the next one to agree: moving on, this one does.
+  const left = bySpeed && continuous && state.anchor?.out ? walkedKm(state.anchor, state.anchor.out) : 0;
+  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + step : 0;
   if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
@@ -343,17 +353,32 @@ function displacement(
   const hours = seconds(anchor.at, here.at) / 3600;
   // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
   const driving = state.trip !== null && away >= VERTEX_KM && hours > 0 && away / hours >= TURN_KMH;
+  if ((away >= MIN_STEP_KM || driving) && state.trip === null && !anchor.out) {
+    state.anchor = { ...anchor, out: here };
+    return { km: 0, standing: true };
+  }
   if (away >= MIN_STEP_KM || driving) {
-    const pathKm = anchor.pathKm + chordKm;
     state.anchor = { ...here, pathKm: 0 };
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
-    const winding = hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
-    return { km: pathKm <= away * winding ? pathKm : away, standing: arrived };
+    return { km: walkedKm(anchor, here), standing: arrived };
   }
-  state.anchor =
-    chordKm >= VERTEX_KM ? { ...anchor, pathKm: anchor.pathKm + chordKm, via: { lat: here.lat, lng: here.lng } } : { ...anchor };
+  const { out: _outlier, ...kept } = anchor;
+  state.anchor = chordKm >= VERTEX_KM ? { ...kept, pathKm: anchor.pathKm + chordKm, via: { lat: here.lat, lng: here.lng } } : kept;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
+}
+
+/**
+ * The path walked from the anchor to `to` (through the anchor's vertices and its fix out of the radius), or only the
+ * displacement where that path winds like parked jitter.
+ */
+function walkedKm(anchor: NonNullable<TrackState['anchor']>, to: { at: string; lat: number; lng: number }): number {
+  const via = anchor.via ?? anchor;
+  const pathKm = anchor.pathKm + (anchor.out ? distanceKm(via, anchor.out) + distanceKm(anchor.out, to) : distanceKm(via, to));
+  const away = distanceKm(anchor, to);
+  const hours = seconds(anchor.at, to.at) / 3600;
+  const winding = hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
+  return pathKm <= away * winding ? pathKm : away;
 }
 
 /** The first reading is the odometer; each one after adds its step from the one before, or the positions' step where it cannot be true. */
