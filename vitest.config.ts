@@ -37,9 +37,6 @@ const unit = [
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // Vitest's default on two cores is one worker; the integration files mostly wait on DynamoDB Local, so two
-    // workers keep both cores busy (the whole suite: 20 min 49 s with one).
-    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
