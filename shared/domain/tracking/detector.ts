@@ -89,7 +89,7 @@ export interface TrackState {
   /** fuel readings fallen below the level, held until they come back (a dropout) or stay down (fuel gone) */
   fuelHeld?: Array<{ at: string; litres: number }>;
   /**
-   * without speed: the last point counted as reached, the path walked since it, and the path's last vertex (optional:
+   * without speed: the last point counted as reached, the path walked since it and that path's last vertex (optional:
    * older states)
    */
   anchor?: {
@@ -329,9 +329,9 @@ function advance(
 
 /**
  * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor
- * (on a trip, VERTEX_KM at TURN_KMH or faster); the distance added is the path walked since the anchor (curves kept),
- * or only the displacement where that path winds like parked jitter. A point inside the radius stands when its implied
- * speed from the anchor is below a walking pace.
+ * (on a trip, VERTEX_KM at TURN_KMH or faster; out of a trip, once the next fix is out too); the distance added is the
+ * path walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A
+ * point inside the radius stands when its implied speed from the anchor is below a walking pace.
  */
 function displacement(
   state: TrackState,
@@ -353,7 +353,7 @@ function displacement(
   const hours = seconds(anchor.at, here.at) / 3600;
   // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
   const driving = state.trip !== null && away >= VERTEX_KM && hours > 0 && away / hours >= TURN_KMH;
-  if ((away >= MIN_STEP_KM || driving) && state.trip === null && !anchor.out) {
+  if (away >= MIN_STEP_KM && state.trip === null && !anchor.out) {
     state.anchor = { ...anchor, out: here };
     return { km: 0, standing: true };
   }
