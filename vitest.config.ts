@@ -29,6 +29,7 @@ const unit = [
   'test/project/response-types.test.ts',
   'test/infra/grants-used.test.ts',
   'test/local/iam-requests.test.ts',
+  'test/local/ports.test.ts',
   'test/webhooks/send.test.ts',
   'test/webhooks/local-delivery-queue.test.ts',
   'test/pipeline/ingest.test.ts',

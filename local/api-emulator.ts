@@ -119,7 +119,13 @@ export async function startApiEmulator({
     });
   });
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return {
     url: `http://${host}:${port}`,
     close: () =>

@@ -1,15 +1,32 @@
+import { readFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 
-/** A port the OS says is free right now (tests run on free ports, never on fixed ones). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** The first port of the range the kernel hands to outgoing connections (Linux; macOS and Windows start at 49152). */
+function firstEphemeralPort(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 49152;
+  }
+}
+
+const LOWEST_PORT = 10_000;
+const handedOut = new Set<number>();
+
+/**
+ * A port free now that stays free until its server binds it (tests run on free ports, never on fixed ones).
+ * Chosen below the kernel's ephemeral range: a port the kernel picks (listen on 0) may be taken by any outgoing
+ * connection, such as a keep-alive socket to DynamoDB Local, between choosing it and binding it, which failed CI.
+ */
+export async function freePort(): Promise<number> {
+  const span = firstEphemeralPort() - LOWEST_PORT;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * span);
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${LOWEST_PORT} and ${LOWEST_PORT + span}`);
 }
 
 /** Resolves once something accepts connections on 127.0.0.1:port. */

@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApiEmulator } from '../../local/api-emulator.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { type SilentServer, startIsolatedEmulator, startSilentServer } from '../support/isolated-emulator.ts';
@@ -58,6 +59,17 @@ describe('the local API Gateway emulator', () => {
     const res = await fetch(`${inject('apiUrl')}/elsewhere`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ version: '1', result: 'error', error_msg: 'unknown operation' });
+  });
+
+  it('refuses to start on a port something already listens on, with the error rather than a crash of the process', async () => {
+    // Prepare
+    const takenPort = Number(new URL(inject('apiUrl')).port);
+
+    // Act
+    const starting = startApiEmulator({ port: takenPort });
+
+    // Assess
+    await expect(starting).rejects.toThrow(/EADDRINUSE/);
   });
 
   it('passes the last value of a repeated query parameter, as API Gateway does', async () => {
