@@ -6,8 +6,8 @@
  */
 import { type LatLng, roundTo } from '../shared/domain/geo.ts';
 import { type Place, type PlaceName, placeNamed } from './places.ts';
-import { gaussian, prng, uniform } from './random.ts';
-import { along, angleBetween, type Limit, M_PER_DEG_LAT, road } from './roads.ts';
+import { driftedGpsError, type GpsError, gaussian, NO_GPS_ERROR, prng, uniform } from './random.ts';
+import { along, angleBetween, displaced, type Limit, road } from './roads.ts';
 
 export interface SimVehicle {
   imei: string;
@@ -147,8 +147,6 @@ const PUMP_LITRES_PER_S = 0.6;
 const SIPHON_LITRES_PER_S = 0.15;
 /** trackers ignore heading changes below this speed, where the GPS heading is noise */
 const CORNERING_MIN_KMH = 10;
-/** how long a GPS receiver's error takes to change (its correlation time) */
-const GPS_ERROR_S = 60;
 
 export function simulateDay(input: DayInput): SimulatedDay {
   const { vehicle, plan } = input;
@@ -170,7 +168,7 @@ export function simulateDay(input: DayInput): SimulatedDay {
     burnt: 0,
     nextDue: 0,
     lastHeading: 0,
-    gpsError: { t: -DAY_S, northM: 0, eastM: 0 },
+    gpsError: NO_GPS_ERROR,
     records: [],
     truth: { trips: [], fills: [], drops: [], fuelUsedLitres: 0 },
     drives: [],
@@ -217,7 +215,7 @@ interface Sim {
   nextDue: number;
   lastHeading: number;
   /** the GPS error of the last fix (metres north and east) and when it was made */
-  gpsError: { t: number; northM: number; eastM: number };
+  gpsError: GpsError;
   records: SimulatedRecord[];
   truth: SimulatedDay['truth'];
   drives: [number, number][];
@@ -366,18 +364,15 @@ function emit(sim: Sim): void {
   sim.lastHeading = sim.heading;
   if (silent || last?.gps_datetime === gpsDatetime) return;
   const noiseM = moving ? reporting.gpsNoiseM : reporting.parkedJitterM;
-  // GPS error drifts rather than jumping: fixes a second apart share most of it, fixes minutes apart little.
-  const kept = Math.exp(-(sim.t - sim.gpsError.t) / GPS_ERROR_S);
-  const fresh = Math.sqrt(1 - kept * kept) * noiseM;
-  const northM = kept * sim.gpsError.northM + gaussian(random) * fresh;
-  sim.gpsError = { t: sim.t, northM, eastM: kept * sim.gpsError.eastM + gaussian(random) * fresh };
+  sim.gpsError = driftedGpsError(random, sim.gpsError, sim.t, noiseM);
+  const seen = displaced(sim.at, sim.gpsError);
   const spike = random() < reporting.spikeRate ? (random() < 0.5 ? -1 : 1) * reporting.spikeLitres : 0;
   const sensed = sim.fuel + gaussian(random) * reporting.fuelNoiseLitres + spike;
   sim.records.push({
     imei: vehicle.imei,
     gps_datetime: gpsDatetime,
-    latitude: roundTo(sim.at.lat + sim.gpsError.northM / M_PER_DEG_LAT, 6),
-    longitude: roundTo(sim.at.lng + sim.gpsError.eastM / (M_PER_DEG_LAT * Math.cos(sim.at.lat * (Math.PI / 180))), 6),
+    latitude: roundTo(seen.lat, 6),
+    longitude: roundTo(seen.lng, 6),
     speed: reported(reporting, moving ? Math.max(1, Math.round(sim.speedMs / KMH + gaussian(random) * 0.7)) : random() < 0.05 ? 1 : 0),
     heading: Math.round(sim.heading),
     ignition: vehicle.ignitionWired ? sim.engineOn : null,

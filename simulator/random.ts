@@ -22,3 +22,24 @@ export function hash(text: string): number {
 export const gaussian = (random: () => number): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 export const uniform = (random: () => number, low: number, high: number): number => low + (high - low) * random();
 export const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+/** A receiver's position error at a time (seconds), in metres north and east. */
+export interface GpsError {
+  atS: number;
+  northM: number;
+  eastM: number;
+}
+
+/** No error yet: the first drift draws it fresh. */
+export const NO_GPS_ERROR: GpsError = { atS: Number.NEGATIVE_INFINITY, northM: 0, eastM: 0 };
+
+/**
+ * GPS error drifts rather than jumping (a first-order Gauss-Markov process): fixes a second apart share most of it,
+ * fixes minutes apart little. `metres` is its standard deviation, `correlationS` the time it takes to change.
+ */
+export function driftedGpsError(random: () => number, from: GpsError, atS: number, metres: number, correlationS = 60): GpsError {
+  const kept = Math.exp(-(atS - from.atS) / correlationS);
+  const fresh = Math.sqrt(1 - kept * kept) * metres;
+  const northM = kept * from.northM + gaussian(random) * fresh;
+  return { atS, northM, eastM: kept * from.eastM + gaussian(random) * fresh };
+}

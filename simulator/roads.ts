@@ -5,6 +5,12 @@ import { gaussian, hash, pick, prng, uniform } from './random.ts';
 
 export const M_PER_DEG_LAT = 110_574;
 
+/** The point seen `northM` and `eastM` metres away from where it is (a GPS error). */
+export const displaced = (point: LatLng, { northM, eastM }: { northM: number; eastM: number }): LatLng => ({
+  lat: point.lat + northM / M_PER_DEG_LAT,
+  lng: point.lng + eastM / (M_PER_DEG_LAT * Math.cos(point.lat * (Math.PI / 180))),
+});
+
 export interface Limit {
   fromM: number;
   kmh: number;

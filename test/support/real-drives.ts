@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { distanceKm } from '../../shared/domain/geo.ts';
 import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
-import { gaussian } from '../../simulator/random.ts';
+import { driftedGpsError, NO_GPS_ERROR } from '../../simulator/random.ts';
+import { displaced } from '../../simulator/roads.ts';
 import { aPositionRecord } from './position-builders.ts';
 
 export interface Fix {
@@ -60,16 +61,12 @@ export function thenParked(fixes: readonly Fix[], seconds: number): Fix[] {
   return [...fixes, ...parked];
 }
 
-/** GPS error of about `metres` on every fix that drifts (shared by fixes a second apart, fresh after a minute or two). */
-export function withDriftingError(random: () => number, metres: number): (fix: Fix, n: number, fixes: readonly Fix[]) => Fix {
-  let north = 0;
-  let east = 0;
-  return (fix, n, fixes) => {
-    const kept = n === 0 ? 0 : Math.exp(-(fix.at - (fixes[n - 1] as Fix).at) / 60_000);
-    const fresh = Math.sqrt(1 - kept * kept) * metres;
-    north = kept * north + gaussian(random) * fresh;
-    east = kept * east + gaussian(random) * fresh;
-    return { ...fix, lat: fix.lat + north / 111_320, lng: fix.lng + east / (111_320 * Math.cos((fix.lat * Math.PI) / 180)) };
+/** GPS error of about `metres` on every fix, drifting as the simulator's does (simulator/random.ts). */
+export function withDriftingError(random: () => number, metres: number): (fix: Fix) => Fix {
+  let error = NO_GPS_ERROR;
+  return (fix) => {
+    error = driftedGpsError(random, error, fix.at / 1000, metres);
+    return { ...fix, ...displaced(fix, error) };
   };
 }
 

@@ -348,8 +348,6 @@ function displacement(
     return { km: 0, standing: true };
   }
   const away = distanceKm(anchor, here);
-  const via = anchor.via ?? anchor;
-  const chordKm = distanceKm(via, here);
   const hours = seconds(anchor.at, here.at) / 3600;
   // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
   const driving = state.trip !== null && away >= VERTEX_KM && hours > 0 && away / hours >= TURN_KMH;
@@ -361,9 +359,10 @@ function displacement(
     state.anchor = { ...here, pathKm: 0 };
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
-    return { km: walkedKm(anchor, here), standing: arrived };
+    return { km: walkedKm(anchor, here, away), standing: arrived };
   }
   const { out: _outlier, ...kept } = anchor;
+  const chordKm = distanceKm(anchor.via ?? anchor, here);
   state.anchor = chordKm >= VERTEX_KM ? { ...kept, pathKm: anchor.pathKm + chordKm, via: { lat: here.lat, lng: here.lng } } : kept;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
@@ -372,10 +371,13 @@ function displacement(
  * The path walked from the anchor to `to` (through the anchor's vertices and its fix out of the radius), or only the
  * displacement where that path winds like parked jitter.
  */
-function walkedKm(anchor: NonNullable<TrackState['anchor']>, to: { at: string; lat: number; lng: number }): number {
+function walkedKm(
+  anchor: NonNullable<TrackState['anchor']>,
+  to: { at: string; lat: number; lng: number },
+  away = distanceKm(anchor, to),
+): number {
   const via = anchor.via ?? anchor;
   const pathKm = anchor.pathKm + (anchor.out ? distanceKm(via, anchor.out) + distanceKm(anchor.out, to) : distanceKm(via, to));
-  const away = distanceKm(anchor, to);
   const hours = seconds(anchor.at, to.at) / 3600;
   const winding = hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
   return pathKm <= away * winding ? pathKm : away;
