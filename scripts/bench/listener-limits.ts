@@ -13,15 +13,16 @@ import { type Row, round } from './report.ts';
 
 const IDLE_CONNECTIONS = 10_000;
 const WHOLE_PACKETS = 20;
-const TRICKLED_PACKETS = 5;
+const TRICKLED_PACKETS = 20;
 const MIB = 1024 * 1024;
 
 export const listenerLimitsNotes = [
   `${IDLE_CONNECTIONS.toLocaleString('en')} connections each handshake (PROXY v2 header naming its own 10.x.y.z source, IMEI, 01) ` +
     'and stay idle; memory is the listener process’s own (its RSS is what counts against the Fargate task’s 512 MiB)',
   `64 KB packet: one Codec 8E record with a 65,000-byte IO element; "whole" is ${WHOLE_PACKETS} packets each sent in one write, ` +
-    `"byte at a time" ${TRICKLED_PACKETS} packets each in 65,057 one-byte writes, each awaited ` +
-    '(TCP may still join some bytes on the way); ' +
+    `back to back; "byte at a time" ${TRICKLED_PACKETS} packets each in 65,057 one-byte writes, each awaited ` +
+    `(TCP may still join some bytes on the way); "one every" ${TRICKLED_PACKETS} whole packets at the trickle's pace, so the ` +
+    'listener is as cold between packets and idle as long as for the trickle; ' +
     'CPU is the listener process’s time per packet: user (its code) and system (the kernel, which receives a trickled packet ' +
     'as 65,000 TCP segments whatever the listener does)',
 ];
@@ -127,19 +128,40 @@ export async function benchListenerLimits(): Promise<Row[]> {
 
     const trickle = await connectUnit(port, IDLE_CONNECTIONS + 2);
     const beforeTrickle = await ask(child);
+    const trickleStarted = performance.now();
     for (let n = 0; n < TRICKLED_PACKETS; n++) {
       await sendTrickled(trickle, packet).catch(async (error) => {
         throw new Error(`the trickled packet was not acknowledged: ${JSON.stringify((await ask(child)).counters)}`, { cause: error });
       });
     }
+    const trickleMs = (performance.now() - trickleStarted) / TRICKLED_PACKETS;
     const afterTrickle = await ask(child);
     trickle.close();
     rows.push({
-      measure: '64 KB packet sent a byte at a time',
+      measure: `64 KB packet sent a byte at a time (${round(trickleMs / 1000, 1)} s a packet)`,
       'listener RSS MiB': round(afterTrickle.rss / MIB, 0),
       'heap MiB': round(afterTrickle.heapUsed / MIB, 1),
       'per connection KiB': '',
       ...cpuMs(beforeTrickle.cpu, afterTrickle.cpu, TRICKLED_PACKETS),
+    });
+
+    // Whole packets at the trickle's pace: the listener as cold between packets, and idle as long, as for the trickle.
+    const paced = await connectUnit(port, IDLE_CONNECTIONS + 3);
+    const beforePaced = await ask(child);
+    for (let n = 0; n < TRICKLED_PACKETS; n++) {
+      const sent = performance.now();
+      await paced.write(packet);
+      await paced.read(4, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, trickleMs - (performance.now() - sent))));
+    }
+    const afterPaced = await ask(child);
+    paced.close();
+    rows.push({
+      measure: `64 KB packet sent whole, one every ${round(trickleMs / 1000, 1)} s`,
+      'listener RSS MiB': round(afterPaced.rss / MIB, 0),
+      'heap MiB': round(afterPaced.heapUsed / MIB, 1),
+      'per connection KiB': '',
+      ...cpuMs(beforePaced.cpu, afterPaced.cpu, TRICKLED_PACKETS),
     });
   } finally {
     child.send('stop');
