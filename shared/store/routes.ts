@@ -54,8 +54,10 @@ export async function addRoute(userUid: number, details: NewRoute, newLocations:
   return route;
 }
 
-export async function getRoute(userUid: number, routeUid: number): Promise<Route> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid) }));
+export async function getRoute(userUid: number, routeUid: number, { consistent = false } = {}): Promise<Route> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.route(userUid, routeUid), ConsistentRead: consistent }),
+  );
   if (!Item) throw NotFound.notLinked('route');
   return routeEntity.fromItem(Item);
 }
@@ -66,10 +68,13 @@ export async function listRoutes(userUid: number): Promise<Route[]> {
   return items.map(routeEntity.fromItem);
 }
 
-/** Deletes the route and takes its vehicle off it; the locations its stops created stay. */
+/**
+ * Deletes the route and takes its vehicle off it; the locations its stops created stay. The read is strongly
+ * consistent: a route added a moment ago is found, and a retry sees a delete that beat it (answered not found).
+ */
 export async function deleteRoute(userUid: number, routeUid: number): Promise<void> {
   await writeWithOptimisticRetry({
-    read: () => getRoute(userUid, routeUid),
+    read: () => getRoute(userUid, routeUid, { consistent: true }),
     write: (route) =>
       transactWrite([
         { Delete: { TableName: tableName(), Key: keys.route(userUid, routeUid), ConditionExpression: 'attribute_exists(pk)' } },
