@@ -15,6 +15,7 @@ const unit = [
   'test/store/entity.test.ts',
   'test/store/requests.test.ts',
   'test/store/operator-transactions.test.ts',
+  'test/middleware/idempotency-faults.test.ts',
   'test/store/route-transactions.test.ts',
   'test/devices/device-token-auth.test.ts',
   'test/devices/kinesis-sink.test.ts',

@@ -15,7 +15,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** What idempotency puts in request.internal: the claim to complete or release, or the first answer to repeat. */
 export type IdempotencyRequestState = {
-  idempotency?: { scope: IdempotencyScope; fingerprint: string };
+  idempotency?: { scope: IdempotencyScope; fingerprint: string; created?: boolean };
   /** a create's first answer, when this request repeats its Idempotency-Key and body */
   replay?: Record<string, unknown>;
 };
@@ -43,14 +43,22 @@ export const idempotency = (operation: string, { jsonBody = 'params' }: ParseReq
     request.internal.replay = claim.existing.answer;
   };
 
+  // Registered last, so its after runs first: right after the handler, before anything else can fail.
   const idempotencyAfter = async (request: HttpRequest): Promise<void> => {
     const state = request.internal.idempotency;
-    if (state) await completeIdempotencyKey(state.scope, request.response as unknown as Record<string, unknown>);
+    if (!state) return;
+    state.created = true;
+    await completeIdempotencyKey(state.scope, request.response as unknown as Record<string, unknown>);
   };
 
+  /**
+   * A request that failed before its handler finished created nothing: its key is released for the client's retry.
+   * One whose record was created but whose answer could not be kept holds its claim, so a retry is told the request
+   * is still in progress rather than creating the record again (until the claim's lock runs out).
+   */
   const idempotencyOnError = async (request: HttpRequest): Promise<void> => {
     const state = request.internal.idempotency;
-    if (state) await releaseIdempotencyKey(state.scope, state.fingerprint);
+    if (state && !state.created) await releaseIdempotencyKey(state.scope, state.fingerprint);
   };
   return { name: 'idempotency', before: idempotencyBefore, after: idempotencyAfter, onError: idempotencyOnError };
 };
