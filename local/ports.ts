@@ -1,32 +1,52 @@
 import { readFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 
-/** The first port of the range the kernel hands to outgoing connections (Linux; macOS and Windows start at 49152). */
-function firstEphemeralPort(): number {
+/** The range the kernel hands outgoing connections their ports from (Linux; macOS and Windows use 49152-65535). */
+function ephemeralRange(): [number, number] {
   try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
-  } catch {
-    return 49152;
-  }
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) return [low, high];
+  } catch {}
+  return [49152, 65535];
 }
 
 const LOWEST_PORT = 10_000;
+const HIGHEST_PORT = 65_535;
 const handedOut = new Set<number>();
+
+/** The ports outside the ephemeral range, from LOWEST_PORT up: `span` of them, `at(n)` the n-th. */
+export function portsOutside([low, high]: [number, number]): { span: number; at(n: number): number } {
+  const below = Math.max(0, low - LOWEST_PORT);
+  const above = Math.max(0, HIGHEST_PORT - Math.max(high, LOWEST_PORT - 1));
+  return { span: below + above, at: (n) => (n < below ? LOWEST_PORT + n : Math.max(high, LOWEST_PORT - 1) + 1 + (n - below)) };
+}
 
 /**
  * A port free now that stays free until its server binds it (tests run on free ports, never on fixed ones).
- * Chosen below the kernel's ephemeral range: a port the kernel picks (listen on 0) may be taken by any outgoing
- * connection, such as a keep-alive socket to DynamoDB Local, between choosing it and binding it, which failed CI.
+ * Chosen outside the kernel's ephemeral range: a port the kernel picks (listen on 0) may be taken by any outgoing
+ * connection, such as a keep-alive socket to DynamoDB Local, between choosing it and binding it.
  */
 export async function freePort(): Promise<number> {
-  const span = firstEphemeralPort() - LOWEST_PORT;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = LOWEST_PORT + Math.floor(Math.random() * span);
+  const outside = portsOutside(ephemeralRange());
+  for (let attempt = 0; attempt < 100 && outside.span > 0; attempt++) {
+    const port = outside.at(Math.floor(Math.random() * outside.span));
     if (handedOut.has(port) || !(await isPortFree(port))) continue;
     handedOut.add(port);
     return port;
   }
-  throw new Error(`no free port between ${LOWEST_PORT} and ${LOWEST_PORT + span}`);
+  return kernelPickedPort();
+}
+
+/** The last resort where the ephemeral range leaves no room: a port the kernel picks, free right now. */
+function kernelPickedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 /** Resolves once something accepts connections on 127.0.0.1:port. */
