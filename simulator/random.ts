@@ -33,12 +33,15 @@ export interface GpsError {
 /** No error yet: the first drift draws it fresh. */
 export const NO_GPS_ERROR: GpsError = { atS: Number.NEGATIVE_INFINITY, northM: 0, eastM: 0 };
 
+/** How long a receiver's error takes to change (its correlation time). */
+const GPS_ERROR_CORRELATION_S = 60;
+
 /**
  * GPS error drifts rather than jumping (a first-order Gauss-Markov process): fixes a second apart share most of it,
- * fixes minutes apart little. `metres` is its standard deviation, `correlationS` the time it takes to change.
+ * fixes minutes apart little. `metres` is its standard deviation.
  */
-export function driftedGpsError(random: () => number, from: GpsError, atS: number, metres: number, correlationS = 60): GpsError {
-  const kept = Math.exp(-(atS - from.atS) / correlationS);
+export function driftedGpsError(random: () => number, from: GpsError, atS: number, metres: number): GpsError {
+  const kept = Math.exp(-(atS - from.atS) / GPS_ERROR_CORRELATION_S);
   const fresh = Math.sqrt(1 - kept * kept) * metres;
   const northM = kept * from.northM + gaussian(random) * fresh;
   return { atS, northM, eastM: kept * from.eastM + gaussian(random) * fresh };

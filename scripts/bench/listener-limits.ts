@@ -66,10 +66,14 @@ async function sendTrickled(connection: DeviceSocket, packet: Buffer): Promise<v
   await connection.read(4, 120_000);
 }
 
-/** The listener's user and system CPU time between two measures, ms per packet. */
-const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage, packets = 1) => ({
-  'user CPU ms per packet': round((to.user - from.user) / 1000 / packets, 2),
-  'system CPU ms per packet': round((to.system - from.system) / 1000 / packets, 2),
+/** A row of packets sent between two measures: the listener's memory after, and its CPU time per packet. */
+const packetsRow = (measure: string, before: Measure, after: Measure, packets: number): Row => ({
+  measure,
+  'listener RSS MiB': round(after.rss / MIB, 0),
+  'heap MiB': round(after.heapUsed / MIB, 1),
+  'per connection KiB': '',
+  'user CPU ms per packet': round((after.cpu.user - before.cpu.user) / 1000 / packets, 2),
+  'system CPU ms per packet': round((after.cpu.system - before.cpu.system) / 1000 / packets, 2),
 });
 
 export async function benchListenerLimits(): Promise<Row[]> {
@@ -118,13 +122,7 @@ export async function benchListenerLimits(): Promise<Row[]> {
     }
     const afterWhole = await ask(child);
     whole.close();
-    rows.push({
-      measure: `64 KB packet (${packet.length.toLocaleString('en')} bytes) sent whole`,
-      'listener RSS MiB': round(afterWhole.rss / MIB, 0),
-      'heap MiB': round(afterWhole.heapUsed / MIB, 1),
-      'per connection KiB': '',
-      ...cpuMs(beforeWhole.cpu, afterWhole.cpu, WHOLE_PACKETS),
-    });
+    rows.push(packetsRow(`64 KB packet (${packet.length.toLocaleString('en')} bytes) sent whole`, beforeWhole, afterWhole, WHOLE_PACKETS));
 
     const trickle = await connectUnit(port, IDLE_CONNECTIONS + 2);
     const beforeTrickle = await ask(child);
@@ -137,13 +135,14 @@ export async function benchListenerLimits(): Promise<Row[]> {
     const trickleMs = (performance.now() - trickleStarted) / TRICKLED_PACKETS;
     const afterTrickle = await ask(child);
     trickle.close();
-    rows.push({
-      measure: `64 KB packet sent a byte at a time (${round(trickleMs / 1000, 1)} s a packet)`,
-      'listener RSS MiB': round(afterTrickle.rss / MIB, 0),
-      'heap MiB': round(afterTrickle.heapUsed / MIB, 1),
-      'per connection KiB': '',
-      ...cpuMs(beforeTrickle.cpu, afterTrickle.cpu, TRICKLED_PACKETS),
-    });
+    rows.push(
+      packetsRow(
+        `64 KB packet sent a byte at a time (${round(trickleMs / 1000, 1)} s a packet)`,
+        beforeTrickle,
+        afterTrickle,
+        TRICKLED_PACKETS,
+      ),
+    );
 
     // Whole packets at the trickle's pace: the listener as cold between packets, and idle as long, as for the trickle.
     const paced = await connectUnit(port, IDLE_CONNECTIONS + 3);
@@ -156,13 +155,7 @@ export async function benchListenerLimits(): Promise<Row[]> {
     }
     const afterPaced = await ask(child);
     paced.close();
-    rows.push({
-      measure: `64 KB packet sent whole, one every ${round(trickleMs / 1000, 1)} s`,
-      'listener RSS MiB': round(afterPaced.rss / MIB, 0),
-      'heap MiB': round(afterPaced.heapUsed / MIB, 1),
-      'per connection KiB': '',
-      ...cpuMs(beforePaced.cpu, afterPaced.cpu, TRICKLED_PACKETS),
-    });
+    rows.push(packetsRow(`64 KB packet sent whole, one every ${round(trickleMs / 1000, 1)} s`, beforePaced, afterPaced, TRICKLED_PACKETS));
   } finally {
     child.send('stop');
   }

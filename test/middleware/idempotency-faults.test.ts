@@ -10,11 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/addExpenseType/handler.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { timedOut } from '../support/dynamodb-faults.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const KEY = 'k3y-of-the-idempotent-user';
-const unavailable = () => Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
 
 /** The counter's next id, the rate limit's bucket, or the completion, which `completion` answers. */
 function updates(completion: () => Promise<object>) {
@@ -51,7 +51,7 @@ const addExpenseType = () =>
 describe('an Idempotency-Key when DynamoDB fails', () => {
   it('keeps the claim when the record was created but its answer could not be kept, so a retry is not run again at once', async () => {
     // Prepare
-    dynamo.on(UpdateCommand).callsFake(updates(() => Promise.reject(unavailable())));
+    dynamo.on(UpdateCommand).callsFake(updates(() => Promise.reject(timedOut())));
     // Act
     const result = await addExpenseType();
     // Assess
@@ -63,7 +63,7 @@ describe('an Idempotency-Key when DynamoDB fails', () => {
   it('releases the claim when the create itself failed, so the retry creates', async () => {
     // Prepare
     dynamo.on(UpdateCommand).callsFake(updates(() => Promise.resolve({})));
-    dynamo.on(TransactWriteCommand).rejects(unavailable());
+    dynamo.on(TransactWriteCommand).rejects(timedOut());
     // Act
     const result = await addExpenseType();
     // Assess

@@ -12,6 +12,7 @@ import { handler } from '../../functions/getExpenseTypes/handler.ts';
 import { rateLimitDefaults } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { timedOut } from '../support/dynamodb-faults.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -46,7 +47,7 @@ describe('the per-key limit when its write fails', () => {
 
   it('answers DynamoDB not answering the bucket 503, without an allowance it does not know', async () => {
     // Prepare
-    dynamo.on(UpdateCommand).rejects(Object.assign(new Error('socket timed out'), { name: 'TimeoutError' }));
+    dynamo.on(UpdateCommand).rejects(timedOut('socket timed out'));
     // Act
     const result = await call();
     // Assess

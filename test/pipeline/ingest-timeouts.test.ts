@@ -13,6 +13,7 @@ import { demoFleetDay, interleave } from '../../simulator/index.ts';
 import { prng } from '../../simulator/random.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { timedOut } from '../support/dynamodb-faults.ts';
 
 const DAY = '2026-11-10';
 const MIDDLEWARE = 'time-out-some-writes';
@@ -37,7 +38,7 @@ function timeOutSomeWrites(
       if (random() < 0.5)
         late.push(new Promise((resolve) => setTimeout(resolve, random() * 2000)).then(() => next(args).catch(() => undefined)));
       else await next(args);
-      throw Object.assign(new Error('a request has exceeded the configured 1500 ms requestTimeout'), { name: 'TimeoutError' });
+      throw timedOut();
     },
     // inside the SDK's retries, as a timeout on the wire is
     { step: 'finalizeRequest', name: MIDDLEWARE },

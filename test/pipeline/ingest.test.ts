@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestRecords } from '../../shared/pipeline/ingest.ts';
 import { type BatchOutcome, processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
 import { aBatchOutcome } from '../support/batch-outcome.ts';
+import { timedOut } from '../support/dynamodb-faults.ts';
 
 vi.mock('../../shared/pipeline/process-positions.ts', () => ({ processPositions: vi.fn() }));
 const processed = vi.mocked(processPositions);
@@ -16,8 +17,6 @@ const lines = (count: number) => Array.from({ length: count }, (_, n) => JSON.st
 const outcomeOf = (records: readonly RawRecord[], failed: string[] = []): BatchOutcome =>
   aBatchOutcome(records, { imeis: ['356307042440'], trips: 1, failedIds: failed, writeRequests: records.length });
 
-const timeout = () => Object.assign(new Error('a request has exceeded the configured 1500 ms requestTimeout'), { name: 'TimeoutError' });
-
 beforeEach(() => {
   processed.mockReset();
 });
@@ -25,7 +24,7 @@ beforeEach(() => {
 describe('ingestRecords', () => {
   it('delivers a batch that threw again whole, under the same name', async () => {
     // Prepare
-    processed.mockRejectedValueOnce(timeout()).mockImplementation(async (records) => outcomeOf(records));
+    processed.mockRejectedValueOnce(timedOut()).mockImplementation(async (records) => outcomeOf(records));
     // Act
     const totals = await ingestRecords(lines(3), 'seed');
     // Assess
@@ -51,7 +50,7 @@ describe('ingestRecords', () => {
 
   it('gives up after six attempts with the last error', async () => {
     // Prepare
-    processed.mockRejectedValue(timeout());
+    processed.mockRejectedValue(timedOut());
     // Act
     const ingesting = ingestRecords(lines(2), 'seed');
     // Assess

@@ -27,6 +27,7 @@ import { findOperation } from '../../functions/registry.ts';
 import { freePort } from '../../local/ports.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { cancelledTransaction } from '../support/dynamodb-faults.ts';
 import { aContext, anEvent } from '../support/events.ts';
 import { givenExpenseType, givenFuelFill } from '../support/expense-slips-builders.ts';
 import { aJobCardPayload } from '../support/job-card-builders.ts';
@@ -210,13 +211,6 @@ const writeFixtures: WriteFixture[] = [
   },
 ];
 
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-
 interface Fault {
   name: string;
   error: () => Error;
@@ -239,7 +233,7 @@ const faults: Fault[] = [
   },
   {
     name: 'a transaction cancelled by throttling',
-    error: () => cancelled('None', 'ThrottlingError'),
+    error: () => cancelledTransaction('None', 'ThrottlingError'),
     status: 429,
     message: THROTTLED,
     transactionsOnly: true,
@@ -252,7 +246,7 @@ const faults: Fault[] = [
   },
   {
     name: 'a transaction cancelled for a reason the store cannot answer',
-    error: () => cancelled('None', 'ItemCollectionSizeLimitExceeded'),
+    error: () => cancelledTransaction('None', 'ItemCollectionSizeLimitExceeded'),
     status: 500,
     message: INTERNAL,
     transactionsOnly: true,

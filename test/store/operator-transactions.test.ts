@@ -9,16 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newOperatorFields } from '../../shared/domain/operator.ts';
 import { addOperator, editOperator } from '../../shared/store/operators.ts';
 import { OPTIMISTIC_ATTEMPTS } from '../../shared/store/requests.ts';
+import { cancelledTransaction } from '../support/dynamodb-faults.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 afterEach(() => dynamo.reset());
-
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
 
 const fields = newOperatorFields({ fullname: 'Thabo Mokoena', idNumber: '1', tagId: 'T-1' });
 /** The operator as stored: under the spec's names. */
@@ -28,7 +22,7 @@ describe('operator transactions', () => {
   it('tries an add again after a TransactionConflict and then writes it', async () => {
     // Prepare
     dynamo.on(UpdateCommand).resolves({ Attributes: { value: 41 } });
-    dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'TransactionConflict')).resolves({});
+    dynamo.on(TransactWriteCommand).rejectsOnce(cancelledTransaction('None', 'TransactionConflict')).resolves({});
     // Act
     const operator = await addOperator(7, fields);
     // Assess
@@ -40,15 +34,15 @@ describe('operator transactions', () => {
     dynamo.on(UpdateCommand).resolves({ Attributes: { value: 42 } });
     dynamo
       .on(TransactWriteCommand)
-      .rejectsOnce(cancelled('TransactionConflict', 'None'))
-      .rejects(cancelled('None', 'ConditionalCheckFailed'));
+      .rejectsOnce(cancelledTransaction('TransactionConflict', 'None'))
+      .rejects(cancelledTransaction('None', 'ConditionalCheckFailed'));
     await expect(addOperator(7, fields)).rejects.toMatchObject({ status: 409, message: 'tag_id already exists' });
   });
 
   it('re-reads the operator when its read went stale, and gives up with a 409 when it is still there after every round', async () => {
     // Prepare
     dynamo.on(GetCommand).resolves({ Item: storedOperator });
-    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
+    dynamo.on(TransactWriteCommand).rejects(cancelledTransaction('ConditionalCheckFailed', 'None', 'None'));
     // Act
     const edit = editOperator(7, 5, { tagId: 'T-2' });
     // Assess
@@ -58,7 +52,7 @@ describe('operator transactions', () => {
 
   it('lets any other failure through unchanged', async () => {
     dynamo.on(GetCommand).resolves({ Item: storedOperator });
-    dynamo.on(TransactWriteCommand).rejects(cancelled('ValidationError'));
+    dynamo.on(TransactWriteCommand).rejects(cancelledTransaction('ValidationError'));
     await expect(editOperator(7, 5, { fullname: 'X' })).rejects.toBeInstanceOf(TransactionCanceledException);
   });
 });

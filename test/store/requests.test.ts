@@ -3,21 +3,16 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { isConditionFailed, OPTIMISTIC_ATTEMPTS, writeWithOptimisticRetry } from '../../shared/store/requests.ts';
+import { cancelledTransaction } from '../support/dynamodb-faults.ts';
 
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 describe('isConditionFailed', () => {
   it.each([
     ['a single write whose condition failed', conditionFailed(), true],
-    ['a transaction with one failed condition', cancelled('None', 'ConditionalCheckFailed'), true],
-    ['a transaction cancelled by a conflict only', cancelled('TransactionConflict', 'None'), false],
-    ['a transaction cancelled for validation', cancelled('ValidationError'), false],
+    ['a transaction with one failed condition', cancelledTransaction('None', 'ConditionalCheckFailed'), true],
+    ['a transaction cancelled by a conflict only', cancelledTransaction('TransactionConflict', 'None'), false],
+    ['a transaction cancelled for validation', cancelledTransaction('ValidationError'), false],
     ['any other error', new Error('boom'), false],
     ['a value that is not an error', 'ConditionalCheckFailedException', false],
   ])('tells %s', (_, error, expected) => {
@@ -54,7 +49,7 @@ function scriptedRecord(failures: unknown[], { goneAfterReads = Infinity } = {})
 describe('writeWithOptimisticRetry', () => {
   it('reads again and writes on the fresh read when a concurrent change failed the condition', async () => {
     // Prepare
-    const record = scriptedRecord([cancelled('ConditionalCheckFailed'), conditionFailed()]);
+    const record = scriptedRecord([cancelledTransaction('ConditionalCheckFailed'), conditionFailed()]);
     // Act
     const result = await writeWithOptimisticRetry({ ...record, busyMessage: 'busy' });
     // Assess
@@ -68,7 +63,7 @@ describe('writeWithOptimisticRetry', () => {
 
   it('answers the refusal at once for a condition no fresh read can cure', async () => {
     // Prepare
-    const record = scriptedRecord([cancelled('None', 'None', 'ConditionalCheckFailed')]);
+    const record = scriptedRecord([cancelledTransaction('None', 'None', 'ConditionalCheckFailed')]);
     // Act
     const edit = writeWithOptimisticRetry({ ...record, refuse: () => new Conflict('name already exists'), busyMessage: 'busy' });
     // Assess
@@ -95,13 +90,13 @@ describe('writeWithOptimisticRetry', () => {
   });
 
   it('retries a transaction cancelled by a conflicting transaction', async () => {
-    const record = scriptedRecord([cancelled('TransactionConflict')]);
+    const record = scriptedRecord([cancelledTransaction('TransactionConflict')]);
     expect(await writeWithOptimisticRetry({ ...record, busyMessage: 'busy' })).toBe('written at revision 2');
   });
 
   it('lets any other failure through unchanged, without another read', async () => {
     // Prepare
-    const failure = cancelled('ValidationError');
+    const failure = cancelledTransaction('ValidationError');
     const record = scriptedRecord([failure]);
     // Act
     const edit = writeWithOptimisticRetry({ ...record, busyMessage: 'busy' });

@@ -2,11 +2,11 @@
  * DynamoDB Local is always strongly consistent, and DynamoDB is not unless asked: what deleteRoute asks for is checked
  * against a mocked client.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deleteRoute } from '../../shared/store/routes.ts';
+import { cancelledTransaction } from '../support/dynamodb-faults.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 afterEach(() => dynamo.reset());
@@ -36,13 +36,7 @@ describe('deleteRoute', () => {
   it('answers not found when its retry reads the route deleted by a request that beat it', async () => {
     // Prepare
     dynamo.on(GetCommand).resolvesOnce({ Item: storedRoute }).resolves({});
-    dynamo.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({
-        message: 'cancelled',
-        $metadata: {},
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
-      }),
-    );
+    dynamo.on(TransactWriteCommand).rejects(cancelledTransaction('ConditionalCheckFailed'));
     // Act
     const deleting = deleteRoute(7, 9);
     // Assess
