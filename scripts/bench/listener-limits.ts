@@ -2,13 +2,13 @@
  * What one listener task holds (npm run bench -- devices, "Teltonika listener limits"): 10,000 idle registered
  * connections, each from its own source address behind the PROXY header, against the task's 512 MiB; and the
  * listener's CPU time for a 64 KB packet sent whole against one sent a byte at a time (no frame is re-copied on
- * every byte: bytes are queued as they arrive and copied once, shared/devices/teltonika/byte-queue.ts).
+ * every byte: bytes are queued as they arrive and copied once, shared/devices/tcp/byte-queue.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { DeviceSocket } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
-import { proxyHeaderV4 } from '../../shared/devices/teltonika/proxy-protocol.ts';
 import { type Row, round } from './report.ts';
 
 const IDLE_CONNECTIONS = 10_000;

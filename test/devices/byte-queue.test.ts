@@ -1,6 +1,6 @@
 /** The listener's queue of unread bytes: frames read across the chunks they arrived in, each byte copied at most once. */
 import { describe, expect, it } from 'vitest';
-import { ByteQueue } from '../../shared/devices/teltonika/byte-queue.ts';
+import { ByteQueue } from '../../shared/devices/tcp/byte-queue.ts';
 
 const queueOf = (...chunks: string[]) => {
   const queue = new ByteQueue();

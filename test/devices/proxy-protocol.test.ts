@@ -1,6 +1,6 @@
 /** The PROXY protocol v2 header the NLB puts before a connection's bytes (haproxy's proxy-protocol.txt, section 2.2). */
 import { describe, expect, it } from 'vitest';
-import { ProxyHeaderRefused, proxyHeaderV4, readProxyHeader } from '../../shared/devices/teltonika/proxy-protocol.ts';
+import { ProxyHeaderRefused, proxyHeaderV4, readProxyHeader } from '../../shared/devices/tcp/proxy-protocol.ts';
 
 const SIGNATURE = '0d0a0d0a000d0a515549540a';
 

@@ -3,12 +3,12 @@
  * 127.0.0.1 (docs/devices.md, "Security"). Each case runs its own listener with the limits it probes made small.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { ConnectionClosed, DeviceSocket, TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8, CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
 import { crc16Ibm } from '../../shared/devices/teltonika/crc16.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
 import { startTeltonikaListener, type TeltonikaListener, type TeltonikaListenerOptions } from '../../shared/devices/teltonika/listener.ts';
-import { proxyHeaderV4 } from '../../shared/devices/teltonika/proxy-protocol.ts';
 import { findVehicleByImei } from '../../shared/store/vehicles.ts';
 import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { archivedRecords, storedPositions } from '../support/device-builders.ts';

@@ -7,11 +7,11 @@
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PositionSink } from '../../shared/devices/position-sink.ts';
+import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { CODEC_8, CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
 import { crc16Ibm } from '../../shared/devices/teltonika/crc16.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
 import { startTeltonikaListener, type TeltonikaListener, type TeltonikaListenerOptions } from '../../shared/devices/teltonika/listener.ts';
-import { proxyHeaderV4 } from '../../shared/devices/teltonika/proxy-protocol.ts';
 import { findVehicleByImei } from '../../shared/store/vehicles.ts';
 import { anImei, givenUser, givenVehicle } from '../support/builders.ts';
 import { anAvlRecord, switchableSink, traccarVectors } from '../support/teltonika.ts';

@@ -4,6 +4,7 @@
  * bytes, a 4-byte data length, the data (codec id, record count, records, the count again) and a 4-byte CRC-16/IBM
  * of the data. A single 0xFF byte between packets is a keep-alive.
  */
+import { BytesRefused } from '../tcp/protocol.ts';
 import { crc16Ibm } from './crc16.ts';
 
 export const CODEC_8 = 0x08;
@@ -33,13 +34,13 @@ interface AvlPacket {
   records: AvlRecord[];
 }
 
-/** Why bytes were refused: the listener counts each and never acknowledges them. */
+/** Why bytes were refused: the device server counts each (a bad CRC as a checksum failure) and never acknowledges them. */
 type RefusalReason = 'bad crc' | 'malformed' | 'too large' | 'unsupported codec';
 
-export class AvlRefusal extends Error {
+export class AvlRefusal extends BytesRefused {
   readonly reason: RefusalReason;
   constructor(reason: RefusalReason, detail: string) {
-    super(`${reason}: ${detail}`);
+    super(reason === 'bad crc' ? 'checksum' : 'framing', `${reason}: ${detail}`);
     this.reason = reason;
   }
 }

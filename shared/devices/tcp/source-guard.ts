@@ -1,8 +1,8 @@
 /**
- * What the listener remembers across connections to keep guessers and floods out while registered units come and
- * go freely (docs/devices.md, "Security"): connections and handshakes in progress per source address, each
- * source's budget of refused handshakes (the api keys' GCRA, shared/domain/token-bucket.ts), and the IMEIs found
- * unknown, so a repeated guess costs no table read.
+ * What the device server remembers across connections to keep guessers and floods out while registered devices come
+ * and go freely (docs/devices.md, "Security"): connections and handshakes in progress per source address, each
+ * source's budget of refused handshakes (the api keys' GCRA, shared/domain/token-bucket.ts), and the device ids
+ * (IMEIs) found unknown, so a repeated guess costs no table read.
  */
 import { type BucketPolicy, latestPassingTat, tatAfter } from '../../domain/token-bucket.ts';
 
@@ -11,7 +11,7 @@ export interface SourceGuardSettings {
   maxPendingHandshakesPerSource: number;
   /** refused handshakes a source may have answered at once; beyond, each refusal is held before its answer */
   refusals: BucketPolicy;
-  unknownImeiMemoryMs: number;
+  unknownDeviceMemoryMs: number;
 }
 
 /** Entries a map may hold before it is pruned: far more sources and guesses than a task sees in its memory window. */
@@ -21,7 +21,7 @@ export class SourceGuard {
   private readonly connections = new Map<string, number>();
   private readonly pending = new Map<string, number>();
   private readonly refusalTats = new Map<string, number>();
-  private readonly unknownImeis = new Map<string, number>();
+  private readonly unknownDevices = new Map<string, number>();
   private readonly settings: SourceGuardSettings;
   private readonly now: () => number;
 
@@ -64,17 +64,17 @@ export class SourceGuard {
     return true;
   }
 
-  isKnownUnknown(imei: string): boolean {
-    const until = this.unknownImeis.get(imei);
+  isKnownUnknown(deviceId: string): boolean {
+    const until = this.unknownDevices.get(deviceId);
     if (until !== undefined && until > this.now()) return true;
-    this.unknownImeis.delete(imei);
+    this.unknownDevices.delete(deviceId);
     return false;
   }
 
-  rememberUnknown(imei: string): void {
+  rememberUnknown(deviceId: string): void {
     const now = this.now();
-    prune(this.unknownImeis, (until) => until <= now);
-    this.unknownImeis.set(imei, now + this.settings.unknownImeiMemoryMs);
+    prune(this.unknownDevices, (until) => until <= now);
+    this.unknownDevices.set(deviceId, now + this.settings.unknownDeviceMemoryMs);
   }
 }
 

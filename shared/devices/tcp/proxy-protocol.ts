@@ -1,8 +1,10 @@
 /**
  * PROXY protocol version 2 (haproxy.org/download/2.9/doc/proxy-protocol.txt), which the Network Load Balancer puts
- * before a connection's bytes when its target group says so: the listener reads the unit's own address from it,
+ * before a connection's bytes when its target group says so: the device server reads the unit's own address from it,
  * since every connection comes from the balancer's. Only the header; its TLVs are skipped.
  */
+import { BytesRefused } from './protocol.ts';
+
 const SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
 const HEADER_BYTES = 16;
 /** The longest header read (addresses and TLVs): the NLB's few TLVs fit many times over; longer is not a balancer's. */
@@ -12,7 +14,11 @@ export type ProxyHeader =
   /** LOCAL: the balancer's own connection (its health check): the socket's address is the one */
   { kind: 'local'; headerBytes: number } | { kind: 'proxied'; sourceAddress: string; headerBytes: number };
 
-export class ProxyHeaderRefused extends Error {}
+export class ProxyHeaderRefused extends BytesRefused {
+  constructor(message: string) {
+    super('framing', message);
+  }
+}
 
 /** The header at the start of `bytes`: undefined while incomplete; ProxyHeaderRefused when it is not one. */
 export function readProxyHeader(bytes: Buffer): ProxyHeader | undefined {
