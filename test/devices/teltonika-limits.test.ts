@@ -287,6 +287,22 @@ describe('connections', () => {
   });
 });
 
+describe('a source at its cap of connections', () => {
+  it('stays at its cap after a refusal: the refused connection frees no place', async () => {
+    // Prepare: connections the listener does not close before the end of the case unless they are refused
+    const listener = await givenListener({ maxConnectionsPerSource: 1, handshakeTimeoutMs: 5000 });
+    const held = await DeviceSocket.connect(HOST, listener.port);
+    const refused = await DeviceSocket.connect(HOST, listener.port);
+    await refused.closed;
+    // Act
+    const again = await DeviceSocket.connect(HOST, listener.port);
+    await again.closed;
+    // Assess
+    expect(listener.counters).toMatchObject({ connectionsRefused: 2, handshakeTimeouts: 0 });
+    held.close();
+  });
+});
+
 describe('behind the load balancer (PROXY protocol v2)', () => {
   it('counts caps and refusals by the address the header names, not the balancer’s', async () => {
     // Prepare
