@@ -6,13 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { ConnectionClosed, DeviceSocket, TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8, CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
-import { crc16Ibm } from '../../shared/devices/teltonika/crc16.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
 import { startTeltonikaListener, type TeltonikaListener, type TeltonikaListenerOptions } from '../../shared/devices/teltonika/listener.ts';
 import { findVehicleByImei } from '../../shared/store/vehicles.ts';
 import { anImei, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { archivedRecords, storedPositions } from '../support/device-builders.ts';
-import { anAvlRecord, io, switchableSink } from '../support/teltonika.ts';
+import { anAvlRecord, aPacketOf, io, switchableSink } from '../support/teltonika.ts';
 
 const HOST = '127.0.0.1';
 const sink = switchableSink();
@@ -35,15 +34,6 @@ async function givenUnit(): Promise<{ user: TestUser; vehicleUid: number; imei: 
 }
 
 const recordAt = (at: string, overrides = {}) => anAvlRecord({ timestampMs: Date.parse(at), ...overrides });
-
-/** A CRC-valid packet around any data field. */
-function packetOf(data: Buffer): Buffer {
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(data.length, 4);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc16Ibm(data));
-  return Buffer.concat([header, data, crc]);
-}
 
 /** The one byte the listener answers a handshake with, or 'silent' when none comes within `ms`. */
 async function handshakeAnswer(connection: DeviceSocket, imei: string, ms = 2000): Promise<string> {
@@ -103,7 +93,7 @@ describe('packets whose content cannot be used', () => {
     const { imei } = await givenUnit();
     const device = await TeltonikaDevice.connect(HOST, listener.port, imei);
     // Act
-    const acked = await device.send(packetOf(Buffer.from([CODEC_8, 3, 0xde, 0xad, 3])));
+    const acked = await device.send(aPacketOf(Buffer.from([CODEC_8, 3, 0xde, 0xad, 3])));
     // Assess
     expect(acked).toBe(3);
     expect(listener.counters.recordsDeadLettered).toBe(3);

@@ -9,12 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PositionSink } from '../../shared/devices/position-sink.ts';
 import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { CODEC_8, CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
-import { crc16Ibm } from '../../shared/devices/teltonika/crc16.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
 import { startTeltonikaListener, type TeltonikaListener, type TeltonikaListenerOptions } from '../../shared/devices/teltonika/listener.ts';
 import { findVehicleByImei } from '../../shared/store/vehicles.ts';
 import { anImei, givenUser, givenVehicle } from '../support/builders.ts';
-import { anAvlRecord, switchableSink, traccarVectors } from '../support/teltonika.ts';
+import { anAvlRecord, aPacketOf, switchableSink, traccarVectors } from '../support/teltonika.ts';
 
 const HOST = '127.0.0.1';
 const ANSWER_WAIT_MS = 5000;
@@ -100,15 +99,6 @@ async function converse(port: number, steps: Step[]): Promise<string[]> {
   return answers;
 }
 
-/** A CRC-valid packet around any data field. */
-function packetOf(data: Buffer): Buffer {
-  const header = Buffer.alloc(8);
-  header.writeUInt32BE(data.length, 4);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc16Ibm(data));
-  return Buffer.concat([header, data, crc]);
-}
-
 const at = (iso: string, overrides = {}) => anAvlRecord({ timestampMs: Date.parse(iso), ...overrides });
 const hex = (text: string) => Buffer.from(text, 'hex');
 
@@ -136,7 +126,7 @@ describe('the bytes a registered unit gets', () => {
       [Buffer.concat([Buffer.from([0xff]), oneRecord.subarray(0, 20)]), 0],
       [oneRecord.subarray(20), 4],
       [twoPackets, 8],
-      [packetOf(Buffer.from([CODEC_8, 3, 0xde, 0xad, 3])), 4],
+      [aPacketOf(Buffer.from([CODEC_8, 3, 0xde, 0xad, 3])), 4],
       [encodeAvlPacket(CODEC_8, [anAvlRecord({ timestampMs: 2 ** 60 }), at('2026-03-04T09:00:00Z')]), 4],
       [flippedCrc(encodeAvlPacket(CODEC_8E, [at('2026-03-04T10:00:00Z')])), 'until closed'],
     ]);

@@ -2,6 +2,7 @@
 import { localPipelineSink } from '../../shared/devices/local-sink.ts';
 import type { PositionSink } from '../../shared/devices/position-sink.ts';
 import type { AvlRecord } from '../../shared/devices/teltonika/codec.ts';
+import { crc16Ibm } from '../../shared/devices/teltonika/crc16.ts';
 import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
 
 /** From traccar/traccar src/test/java/org/traccar/protocol/TeltonikaProtocolDecoderTest.java (CRCs checked). */
@@ -41,6 +42,15 @@ export function anAvlRecord(overrides: Partial<AvlRecord> = {}): AvlRecord {
     io: new Map(),
     ...overrides,
   };
+}
+
+/** A CRC-valid AVL packet around any data field, readable inside or not. */
+export function aPacketOf(data: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(data.length, 4);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc16Ibm(data));
+  return Buffer.concat([header, data, crc]);
 }
 
 /** The local pipeline sink (as `npm start` runs it), which a test can make fail to stand for a stream that is down. */

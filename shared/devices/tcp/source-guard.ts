@@ -32,10 +32,7 @@ export class SourceGuard {
 
   /** A new connection from `source`: false (not counted) when the source already holds its cap. */
   admit(source: string): boolean {
-    const held = this.connections.get(source) ?? 0;
-    if (held >= this.settings.maxConnectionsPerSource) return false;
-    this.connections.set(source, held + 1);
-    return true;
+    return increment(this.connections, source, this.settings.maxConnectionsPerSource);
   }
 
   release(source: string): void {
@@ -44,10 +41,7 @@ export class SourceGuard {
 
   /** A handshake begins: false when the source has its cap of handshakes in progress (a guesser's held refusals). */
   beginHandshake(source: string): boolean {
-    const held = this.pending.get(source) ?? 0;
-    if (held >= this.settings.maxPendingHandshakesPerSource) return false;
-    this.pending.set(source, held + 1);
-    return true;
+    return increment(this.pending, source, this.settings.maxPendingHandshakesPerSource);
   }
 
   endHandshake(source: string): void {
@@ -76,6 +70,14 @@ export class SourceGuard {
     prune(this.unknownDevices, (until) => until <= now);
     this.unknownDevices.set(deviceId, now + this.settings.unknownDeviceMemoryMs);
   }
+}
+
+/** One more for `key`, unless it already holds `cap`: false then, and nothing counted. */
+function increment(counts: Map<string, number>, key: string, cap: number): boolean {
+  const held = counts.get(key) ?? 0;
+  if (held >= cap) return false;
+  counts.set(key, held + 1);
+  return true;
 }
 
 function decrement(counts: Map<string, number>, key: string): void {
