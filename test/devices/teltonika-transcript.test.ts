@@ -109,7 +109,7 @@ function flippedCrc(packet: Buffer): Buffer {
 }
 
 describe('the bytes a registered unit gets', () => {
-  it('are 01, one 4-byte record count per whole packet, nothing for keep-alives and partial packets, and none after a CRC failure', async () => {
+  it('are 01, a 4-byte record count per whole packet, nothing for keep-alives and half packets, none after a bad CRC', async () => {
     // Prepare
     const { listener, sink } = await givenListener();
     const imei = await aRegisteredImei();
