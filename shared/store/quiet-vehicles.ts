@@ -62,6 +62,8 @@ export async function recordOffline(
   }
 }
 
+const dueAsSeen = (due: string | null): string => (due === null ? 'attribute_not_exists(quiet_due)' : 'quiet_due = :seenDue');
+
 /**
  * After a check: when to look again (null: the vehicle leaves the index until its next point), and whether its open
  * trip is now closed for this silence. Conditioned on the due time read too: a settings change moves it (in the
@@ -83,7 +85,7 @@ export async function rescheduleQuietCheck(
         TableName: tableName(),
         Key: keys.trackState(vehicleUid),
         UpdateExpression: update,
-        ConditionExpression: `${stillSilent.ConditionExpression} AND ${seen.due === null ? 'attribute_not_exists(quiet_due)' : 'quiet_due = :seenDue'}`,
+        ConditionExpression: `${stillSilent.ConditionExpression} AND ${dueAsSeen(seen.due)}`,
         ExpressionAttributeValues: {
           ':takenAt': seen.takenAt,
           ...(seen.due === null ? {} : { ':seenDue': seen.due }),
