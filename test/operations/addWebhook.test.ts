@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { MAX_WEBHOOKS_PER_USER } from '../../shared/domain/webhooks/webhook.ts';
@@ -187,5 +187,27 @@ describe('addWebhook replayed with its Idempotency-Key', () => {
     expect(stored).not.toContain(secretKey);
     expect(stored).not.toContain(Buffer.from(secretKey, 'base64').toString('hex'));
     expect(JSON.parse(Item?.answer)).toEqual({ webhook_uid: first.body.webhook_uid, secret: null });
+  });
+
+  it('judges a record stored before secrets were sealed, which holds the secret itself, the same way', async () => {
+    // Prepare: the record as it was stored before, the answer whole and no hash
+    const user = await givenUser();
+    const key = randomUUID();
+    const first = await addWith(user, key);
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.idempotencyRecord(user.userUid, 'addWebhook', key),
+        UpdateExpression: 'SET answer = :answer REMOVE secret_hashes',
+        ExpressionAttributeValues: { ':answer': JSON.stringify({ webhook_uid: first.body.webhook_uid, secret: first.body.secret }) },
+      }),
+    );
+    // Act
+    const whileCurrent = await addWith(user, key);
+    await callOperation('rotateWebhookSecret', { api_key: user.key, webhook_uid: first.body.webhook_uid });
+    const afterRotation = await addWith(user, key);
+    // Assess
+    expect(whileCurrent.body.secret).toBe(first.body.secret);
+    expect(afterRotation.body).toEqual({ ...first.body, secret: null });
   });
 });
