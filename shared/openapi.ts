@@ -10,6 +10,7 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { API_VERSION, ErrorEnvelope, SuccessEnvelope } from './contracts/envelope.ts';
+import { EVENT_SCHEMAS, eventSchemaName, exampleEvent, exampleTestEvent, WebhookTestEvent } from './contracts/events.ts';
 import { SlipRecord } from './contracts/expense-slips.ts';
 import { ExpenseTypeRecord } from './contracts/expense-types.ts';
 import { FuelFillRecord } from './contracts/fuel-fills.ts';
@@ -21,6 +22,7 @@ import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { decimalTextUpTo, IDEMPOTENCY_KEY, integerTextUpTo } from './contracts/wire.ts';
+import { isEventType } from './domain/events/event.ts';
 import { AnswerTooLarge, NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 
@@ -61,6 +63,8 @@ export interface OpenApiDocument {
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, OperationObject>>;
+  /** the POSTs a webhook endpoint receives, one per event type (OpenAPI 3.1's top-level webhooks) */
+  webhooks: Record<string, { post: WebhookObject }>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, unknown>;
@@ -69,8 +73,22 @@ export interface OpenApiDocument {
   };
 }
 
+export interface WebhookObject {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  parameters: ParameterObject[];
+  requestBody: { description: string; required: true; content: Record<string, MediaTypeObject> };
+  responses: Record<string, { description: string }>;
+}
+
+/** Every body a webhook delivery carries: each event type's object, and testWebhook's. */
+const DELIVERED_EVENTS: Record<string, v.GenericSchema> = { ...EVENT_SCHEMAS, 'webhook.test': WebhookTestEvent };
+
 /** Records several operations answer: components of their own, referenced where they appear. */
 const SHARED_RECORDS = {
+  ...Object.fromEntries(Object.entries(DELIVERED_EVENTS).map(([type, schema]) => [eventSchemaName(type), schema])),
   VehicleRecord,
   LiveRecord,
   TripRecord,
@@ -266,6 +284,7 @@ export function openApiDocument(
     security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
     tags: areas.map((area) => ({ name: area, description: AREA_DESCRIPTIONS[area] })),
     paths,
+    webhooks: Object.fromEntries(Object.keys(DELIVERED_EVENTS).map((type) => [type, { post: webhookObject(type) }])),
     components: {
       schemas: { ...(toJsonSchemaDefs(named, conversion) as Record<string, JsonSchema>), ...requestSchemas },
       responses: Object.fromEntries(
@@ -275,6 +294,70 @@ export function openApiDocument(
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: API_KEY_DESCRIPTION },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: API_KEY_DESCRIPTION },
+      },
+    },
+  };
+}
+
+// ---- Webhook deliveries (issue 36): what an endpoint receives, with the Standard Webhooks headers; docs/webhooks.md ----
+/** The Standard Webhooks headers of a delivery of `example`, with examples of its own. */
+const webhookHeaders = (example: { event_id: string; timestamp: string }): ParameterObject[] => [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The event's event_id, the same on every attempt of the event: de-duplicate on it.",
+    schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+    example: example.event_id,
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, unix seconds: refuse one more than five minutes from your clock.',
+    schema: { type: 'string', pattern: '^\\d{1,12}$' },
+    example: String(Math.floor(Date.parse(example.timestamp) / 1000) + 1),
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64 after `whsec_` of ' +
+      "the webhook's secret; during a rotation's 24 h two, space-separated (the current secret's first). Accept the delivery " +
+      'when one matches (compare in constant time); any Standard Webhooks library verifies it.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)?$' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];
+
+/** One delivery: a POST of the event object to the endpoint's URL, signed, answered by the endpoint. */
+function webhookObject(type: string): WebhookObject {
+  const name = eventSchemaName(type);
+  const meaning = String(
+    (toJsonSchema(DELIVERED_EVENTS[type] as v.GenericSchema, conversion) as { description?: string }).description ?? '',
+  );
+  const example = isEventType(type) ? exampleEvent(type) : exampleTestEvent;
+  return {
+    operationId: `receive${name}`,
+    tags: ['webhooks'],
+    summary: `${type} delivered to your endpoint`,
+    description:
+      `${meaning} POSTed to each enabled endpoint of yours whose event_types and vehicle_uids take it, as getEvents answers it ` +
+      '(docs/events.md), signed the Standard Webhooks way (docs/webhooks.md, "Verifying a delivery").',
+    parameters: webhookHeaders(example as { event_id: string; timestamp: string }),
+    requestBody: {
+      description: 'The event object, exactly as the feed answers it.',
+      required: true,
+      content: { 'application/json': { schema: componentRef(name), example } },
+    },
+    responses: {
+      '2XX': { description: 'Delivered once the status arrives (the body is not read).' },
+      '410': { description: 'Gone: the delivery failed and the endpoint is disabled (editWebhook enabled=1 turns it on again).' },
+      default: {
+        description:
+          'Anything else, a 3xx (redirects are not followed), a timeout (10 s) or a connection error: retried on the schedule of ' +
+          'docs/webhooks.md; a 429 or 503 with Retry-After waits that long.',
       },
     },
   };

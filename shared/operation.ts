@@ -13,7 +13,7 @@ import { acceptsGzip, answerEncoding } from './middleware/answer-encoding.ts';
 import { apiKeyAuth, authenticatedUser, UNKNOWN_CREDENTIAL_MEMORY_MS } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
-import { idempotency } from './middleware/idempotency.ts';
+import { idempotency, type LiveSecrets } from './middleware/idempotency.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest } from './middleware/parse-request.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -39,6 +39,11 @@ export type OperationResult = Record<string, unknown> | BinaryResult;
 
 type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOutput ? BinaryResult : OperationResult;
 
+/** An idempotent create whose answer holds a secret must say how to read it back (a replay shows only a live one). */
+type OperationOptions<C> = C extends { idempotencyKey: true; secretFields: readonly string[] }
+  ? [options: { liveSecrets: LiveSecrets }]
+  : [options?: { liveSecrets?: never }];
+
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
  * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
@@ -49,6 +54,7 @@ type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOut
 export function operation<C extends OperationDeclaration>(
   contract: C,
   run: (context: OperationContext<v.InferOutput<C['input']>>) => Promise<Answer<C['output']>>,
+  ...[options]: OperationOptions<C>
 ) {
   const { name } = contract;
   // keys found unknown, remembered briefly by the lookup and seen by the bucket: guesses cost no read or write
@@ -70,7 +76,9 @@ export function operation<C extends OperationDeclaration>(
     .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs(), unknownKeys }))
     .use(perKeyLimit.enforce)
     .use(validateInput(contract.input));
-  if (contract.idempotencyKey) chain.use(idempotency(name, contract));
+  if (contract.idempotencyKey) {
+    chain.use(idempotency(name, { jsonBody: contract.jsonBody, secretFields: contract.secretFields, liveSecrets: options?.liveSecrets }));
+  }
   chain
     .before((request) => handOverToHandler(request, name))
     .handler(async (_event, context) => {

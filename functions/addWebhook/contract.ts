@@ -13,16 +13,24 @@ const AddWebhookInput = v.object({
 
 const AddWebhookOutput = v.object({
   webhook_uid: integerField,
-  secret: v.pipe(v.string(), v.description('whsec_ + base64 of 32 random bytes: the signing key, shown only this once.')),
+  secret: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'whsec_ + base64 of 32 random bytes: the signing key, shown only this once. A retry with the same Idempotency-Key ' +
+        'answers it again only while it is still the current secret; once rotated or the webhook deleted, null (getWebhook ' +
+        'tells which; rotateWebhookSecret makes a new one).',
+    ),
+  ),
 });
 
 export const contract = {
   name: 'addWebhook',
   method: 'POST',
   area: 'webhooks',
-  tableActions: ['Query', 'PutItem', 'UpdateItem'],
+  tableActions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'],
   summary: 'Register an endpoint that receives the events of your vehicles, signed',
   idempotencyKey: true,
+  secretFields: ['secret'],
   description:
     "Registers a URL to which the user's events are POSTed as they happen, signed the Standard Webhooks way (docs/webhooks.md). " +
     'event_types and vehicle_uids narrow what is delivered (absent: everything). Answers the signing secret, which is ' +

@@ -19,9 +19,11 @@ export const contract = {
   summary: "Replace a webhook endpoint's signing secret, the old one still signing for 24 h",
   description:
     'Makes a new signing secret. For 24 hours every delivery carries two signatures, one with the new secret and one ' +
-    'with the old, so the receiver can switch without losing an event; then only the new one signs.',
+    'with the old, so the receiver can switch without losing an event; then only the new one signs. At most two secrets ' +
+    'sign: a rotation within 24 h of the last retires the secret before the current one at once.',
   input: RotateWebhookSecretInput,
   output: RotateWebhookSecretOutput,
+  secretFields: ['secret'],
   conflicts: [busyMessage('webhook')],
   examples: {
     request: { webhook_uid: 1 },

@@ -97,6 +97,12 @@ export interface OperationDeclaration extends OperationContract {
   /** true: a retry with the same Idempotency-Key answers the first answer and creates nothing twice (docs/idempotency.md) */
   readonly idempotencyKey?: true;
   /**
+   * Answer fields holding a secret that is shown once (a webhook's signing secret). An Idempotency-Key's stored answer
+   * keeps only their SHA-256, and a replay answers a secret only while it is still live (the operation's liveSecrets
+   * reads it back), else null (docs/idempotency.md, "Secrets").
+   */
+  readonly secretFields?: readonly string[];
+  /**
    * The DynamoDB actions the handler's own code calls, on any path, granted exactly on the table and its indexes; the
    * chain's are granted apart (the key lookup's GetItem, the rate bucket's and the idempotency record's actions, on
    * their own items: infra/operation-functions.ts). The test run proves each is used (test/support/grants-used.ts).

@@ -72,6 +72,7 @@ async function checkVehicle(tracked: TrackedVehicle, now: Date, namer: PlaceName
     });
     outcome.tripsClosed += closed.trips;
   }
-  if (!(await rescheduleQuietCheck(vehicle.vehicleUid, takenAt, decision.nextCheck, tripClosedBefore || decision.closeTrip)))
+  const seen = { takenAt, due: quiet.due };
+  if (!(await rescheduleQuietCheck(vehicle.vehicleUid, seen, decision.nextCheck, tripClosedBefore || decision.closeTrip)))
     outcome.skipped++;
 }

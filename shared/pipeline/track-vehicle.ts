@@ -8,7 +8,7 @@
 import { changedFacts, emitAll, fillEvents, tripEvents } from '../domain/events/detection-events.ts';
 import { eventIdOf } from '../domain/events/event.ts';
 import { type DetectedDrop, dropEvents } from '../domain/events/fuel-drops.ts';
-import { firstQuietCheck, onlineEvent } from '../domain/events/quiet-events.ts';
+import { onlineEvent } from '../domain/events/quiet-events.ts';
 import { type EventSettings, eventSettings } from '../domain/events/settings.ts';
 import { initialZoneState, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
 import type { ZoneIndex } from '../domain/events/zone-index.ts';
@@ -123,7 +123,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const liveNow = liveStateOf(plan.newest, plan.run.state, vehicle, options.receivedAt);
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
   // New points taken: the quiet-vehicles check watches the vehicle from now on, and a vehicle that was offline is back.
-  const taken = plan.fresh.length > 0 ? tookPoints(tracked, options.receivedAt, settings) : undefined;
+  const taken = plan.fresh.length > 0 ? { at: options.receivedAt.toISOString(), back: tracked.quiet.offlineAt !== null } : undefined;
   const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings, events));
   const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts);
   const decided = [
@@ -232,13 +232,6 @@ async function settleZoneFacts(
     events: emitted.events,
     zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
   });
-}
-
-/** The track item's note of points taken now (the service's clock): when the quiet-vehicles check may look first. */
-function tookPoints({ vehicle, quiet }: TrackedVehicle, receivedAt: Date, settings: DetectionSettings): NonNullable<TrackUpdate['taken']> {
-  const at = receivedAt.toISOString();
-  const checkFrom = firstQuietCheck(at, { offlineAfterS: eventSettings(vehicle).offlineAfterS, maxGapS: settings.maxGapS });
-  return { at, checkFrom, back: quiet.offlineAt !== null };
 }
 
 /** The stored trips a detection changed or removed, and what replaced them: the events' before and after. */

@@ -14,9 +14,15 @@ export interface IdempotencyScope {
   idempotencyKey: string;
 }
 
+/** A completed answer: its secret fields are null, their SHA-256 (hex) by field in secretHashes (absent on records made before). */
+export interface StoredAnswer {
+  answer: Record<string, unknown>;
+  secretHashes?: Record<string, string>;
+}
+
 export type IdempotencyRecord =
   | { status: 'in-progress'; fingerprint: string; lockedUntil: number }
-  | { status: 'completed'; fingerprint: string; answer: Record<string, unknown> };
+  | ({ status: 'completed'; fingerprint: string } & StoredAnswer);
 
 export type Claim = { claimed: true } | { claimed: false; existing: IdempotencyRecord };
 
@@ -49,20 +55,25 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, fingerprint: 
     claimed: false,
     existing:
       Item.status === 'completed'
-        ? { status: 'completed', fingerprint: Item.fingerprint, answer: JSON.parse(Item.answer) }
+        ? {
+            status: 'completed',
+            fingerprint: Item.fingerprint,
+            answer: JSON.parse(Item.answer),
+            ...(Item.secret_hashes && { secretHashes: Item.secret_hashes }),
+          }
         : { status: 'in-progress', fingerprint: Item.fingerprint, lockedUntil: Item.locked_until },
   };
 }
 
-/** Keeps the first answer for the retention window (counted from the claim). */
-export async function completeIdempotencyKey(scope: IdempotencyScope, answer: Record<string, unknown>): Promise<void> {
+/** Keeps the first answer for the retention window (counted from the claim), its secrets already replaced by their hashes. */
+export async function completeIdempotencyKey(scope: IdempotencyScope, { answer, secretHashes = {} }: StoredAnswer): Promise<void> {
   await dynamo().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keyOf(scope),
-      UpdateExpression: 'SET #status = :completed, answer = :answer REMOVE locked_until',
+      UpdateExpression: 'SET #status = :completed, answer = :answer, secret_hashes = :secretHashes REMOVE locked_until',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':answer': JSON.stringify(answer) },
+      ExpressionAttributeValues: { ':completed': 'completed', ':answer': JSON.stringify(answer), ':secretHashes': secretHashes },
     }),
   );
 }

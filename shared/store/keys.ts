@@ -40,6 +40,8 @@ export interface QuietCheckKey {
  */
 export const QUIET_CHECK_SHARDS = 4;
 
+const quietShard = (vehicleUid: number): string => `QUIET#${vehicleUid % QUIET_CHECK_SHARDS}`;
+
 /** Zero-padded ids sort numerically inside a partition. */
 const pad = (id: number): string => String(id).padStart(12, '0');
 
@@ -198,10 +200,9 @@ export const keys = {
    * the quiet-vehicles check (docs/positions-pipeline.md, "Quiet vehicles"): the track item's key in the sparse index,
    * due from an instant (UTC ISO); a vehicle leaves the index once nothing more is due for its silence
    */
-  quietCheck: (vehicleUid: number, dueAt: string): QuietCheckKey => ({
-    quiet_pk: `QUIET#${vehicleUid % QUIET_CHECK_SHARDS}`,
-    quiet_due: dueAt,
-  }),
+  quietCheck: (vehicleUid: number, dueAt: string): QuietCheckKey => ({ quiet_pk: quietShard(vehicleUid), quiet_due: dueAt }),
+  /** the vehicle's partition of the quiet index, for a write that sets its due time from another attribute */
+  quietShard: (vehicleUid: number): string => quietShard(vehicleUid),
   /** one shard's vehicles due at or before an instant */
   quietCheckRange: (shard: number, dueBy: string): Range => ({ index: 'quiet', pk: `QUIET#${shard}`, to: dueBy }),
   /** the detector's state before the first point of an hour: where re-detection starts */

@@ -62,13 +62,17 @@ export async function recordOffline(
   }
 }
 
+const dueAsSeen = (due: string | null): string => (due === null ? 'attribute_not_exists(quiet_due)' : 'quiet_due = :seenDue');
+
 /**
  * After a check: when to look again (null: the vehicle leaves the index until its next point), and whether its open
- * trip is now closed for this silence. False when a point arrived meanwhile (the next check looks at that one).
+ * trip is now closed for this silence. Conditioned on the due time read too: a settings change moves it (in the
+ * setting's own write, shared/store/vehicles.ts), and a due time worked out from the settings read before must not
+ * overwrite it. False when a point arrived or the settings changed meanwhile: the next check looks again.
  */
 export async function rescheduleQuietCheck(
   vehicleUid: number,
-  takenAt: string,
+  seen: { takenAt: string; due: string | null },
   next: string | null,
   tripClosed: boolean,
 ): Promise<boolean> {
@@ -81,8 +85,12 @@ export async function rescheduleQuietCheck(
         TableName: tableName(),
         Key: keys.trackState(vehicleUid),
         UpdateExpression: update,
-        ...stillSilent,
-        ExpressionAttributeValues: { ':takenAt': takenAt, ...(index ? { ':due': index.quiet_due } : {}) },
+        ConditionExpression: `${stillSilent.ConditionExpression} AND ${dueAsSeen(seen.due)}`,
+        ExpressionAttributeValues: {
+          ':takenAt': seen.takenAt,
+          ...(seen.due === null ? {} : { ':seenDue': seen.due }),
+          ...(index ? { ':due': index.quiet_due } : {}),
+        },
       }),
     );
     return true;

@@ -45,6 +45,8 @@ export interface QuietState {
   offlineAt: string | null;
   /** the takenAt whose silence already had its open trip closed */
   tripClosedFor: string | null;
+  /** UTC ISO: when the check is to look next (the `quiet` index's sort key); null: nothing is pending */
+  due: string | null;
 }
 
 /** Points kept on the track item: `hour` is the hour their time offsets count from. */
@@ -91,6 +93,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
       takenAt: item?.taken_at === undefined ? null : String(item.taken_at),
       offlineAt: item?.offline_at === undefined ? null : String(item.offline_at),
       tripClosedFor: item?.trip_closed_for === undefined ? null : String(item.trip_closed_for),
+      due: item?.quiet_due === undefined ? null : String(item.quiet_due),
     },
   };
 }
@@ -206,11 +209,11 @@ export interface TrackUpdate {
   /** the vehicle's emission after this commit's events, set only if it is still the one read */
   emission?: { previous: EmissionState; next: EmissionState };
   /**
-   * the batch took new points (docs/positions-pipeline.md, "Quiet vehicles"): when, the first instant the quiet-vehicles
-   * check may have something to do (kept if an earlier one is pending: the check moves it on), and whether the vehicle
-   * was offline and is back
+   * the batch took new points (docs/positions-pipeline.md, "Quiet vehicles"): when (the quiet-vehicles check looks from
+   * then on, unless it already has a due time: it works out the real one from the settings it reads), and whether the
+   * vehicle was offline and is back
    */
-  taken?: { at: string; checkFrom: string; back: boolean };
+  taken?: { at: string; back: boolean };
 }
 
 /**
@@ -228,7 +231,7 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, t
   ];
   const removes = [...(tail === null && previousTail ? ['tail', 'tail_hour'] : []), ...(taken?.back ? ['offline_at'] : [])];
   const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`.trim();
-  const quietKey = taken ? keys.quietCheck(vehicleUid, taken.checkFrom) : undefined;
+  const quietKey = taken ? keys.quietCheck(vehicleUid, taken.at) : undefined;
   const conditions = [
     ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
     previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',

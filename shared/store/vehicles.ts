@@ -66,9 +66,34 @@ export async function linkVehicle(userUid: number, vehicleUid: number): Promise<
   return { vehicleUid, imei: vehicle.imei };
 }
 
-/** Replaces a vehicle's own detection settings (those it does not name take the defaults); false when there is no such vehicle. */
-export function setVehicleDetection(vehicleUid: number, detection: Partial<VehicleSettings>): Promise<boolean> {
-  return setVehicleSetting(vehicleUid, 'detection', detection);
+/**
+ * Replaces a vehicle's own detection settings (those it does not name take the defaults); false when there is no such
+ * vehicle. In the same transaction the quiet-vehicles check's due time goes back to the last point taken, so the check
+ * that follows decides the silence in progress by the new settings (offlineAfterS, maxGapS), never waiting for a due
+ * time the old ones set (docs/positions-pipeline.md, "Quiet vehicles").
+ */
+export async function setVehicleDetection(vehicleUid: number, detection: Partial<VehicleSettings>): Promise<boolean> {
+  try {
+    await transactWrite([
+      { Update: settingUpdate(vehicleUid, 'detection', detection) },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.trackState(vehicleUid),
+          UpdateExpression: 'SET quiet_pk = :quietPk, quiet_due = taken_at',
+          ConditionExpression: 'attribute_exists(taken_at)',
+          ExpressionAttributeValues: { ':quietPk': keys.quietShard(vehicleUid) },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    const [noVehicle, neverTookAPoint] = failedConditions(error) ?? [];
+    if (noVehicle) return false;
+    // no point taken yet, so no silence in progress: its first point's batch has the check look from that point on
+    if (neverTookAPoint) return setVehicleSetting(vehicleUid, 'detection', detection);
+    throw error;
+  }
 }
 
 /** Sets where the vehicle's Teltonika unit reports its fuel level; NotFound when there is no such vehicle. */
@@ -76,19 +101,21 @@ export async function setFuelSensor(vehicleUid: number, fuelSensor: FuelSensorSe
   if (!(await setVehicleSetting(vehicleUid, 'fuel_sensor', fuelSensor))) throw new NotFound('vehicle not found');
 }
 
+type SettingAttribute = 'detection' | 'fuel_sensor';
+
+const settingUpdate = (vehicleUid: number, attribute: SettingAttribute, value: object) => ({
+  TableName: tableName(),
+  Key: keys.vehicle(vehicleUid),
+  UpdateExpression: 'SET #setting = :value',
+  ConditionExpression: 'attribute_exists(pk)',
+  ExpressionAttributeNames: { '#setting': attribute },
+  ExpressionAttributeValues: { ':value': value },
+});
+
 /** One setting attribute of an existing vehicle; false when there is no such vehicle. */
-async function setVehicleSetting(vehicleUid: number, attribute: 'detection' | 'fuel_sensor', value: object): Promise<boolean> {
+async function setVehicleSetting(vehicleUid: number, attribute: SettingAttribute, value: object): Promise<boolean> {
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.vehicle(vehicleUid),
-        UpdateExpression: 'SET #setting = :value',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#setting': attribute },
-        ExpressionAttributeValues: { ':value': value },
-      }),
-    );
+    await dynamo().send(new UpdateCommand(settingUpdate(vehicleUid, attribute, value)));
     return true;
   } catch (error) {
     if (isConditionFailed(error)) return false;

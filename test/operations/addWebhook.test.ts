@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { MAX_WEBHOOKS_PER_USER } from '../../shared/domain/webhooks/webhook.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, givenVehicle } from '../support/builders.ts';
+import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
 
 describe('addWebhook', () => {
@@ -15,7 +19,7 @@ describe('addWebhook', () => {
     expect(res).toBeSuccess();
     expect(Object.keys(res.body).sort()).toEqual(['error_msg', 'result', 'secret', 'version', 'webhook_uid']);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(Buffer.from(res.body.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(Buffer.from(String(res.body.secret).slice('whsec_'.length), 'base64')).toHaveLength(32);
     const got = await callOperation('getWebhook', { api_key: user.key, webhook_uid: res.body.webhook_uid });
     expect(got.body.webhook).toMatchObject({
       webhook_uid: res.body.webhook_uid,
@@ -63,7 +67,7 @@ describe('addWebhook', () => {
     const signature = new StandardWebhook(signing?.secret as string).sign('evt_1', new Date(), body);
     // Assess
     const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': signature };
-    expect(new StandardWebhook(res.body.secret).verify(body, headers)).toEqual({ event_id: 'evt_1' });
+    expect(new StandardWebhook(String(res.body.secret)).verify(body, headers)).toEqual({ event_id: 'evt_1' });
   });
 
   it.each([
@@ -119,5 +123,91 @@ describe('addWebhook', () => {
     for (let i = 0; i < MAX_WEBHOOKS_PER_USER; i++) webhooks.push(await givenWebhook(user));
     await callOperation('deleteWebhook', { api_key: user.key, webhook_uid: webhooks[0]?.webhookUid });
     expect(await callOperation('addWebhook', { api_key: user.key, url: PUBLIC_URL })).toBeSuccess();
+  });
+});
+
+describe('addWebhook replayed with its Idempotency-Key', () => {
+  const addWith = (user: TestUser, key: string) =>
+    callOperation('addWebhook', { api_key: user.key, url: PUBLIC_URL, description: 'ERP' }, { headers: { 'Idempotency-Key': key } });
+
+  it('answers the same secret again while it is still the current one', async () => {
+    // Prepare
+    const user = await givenUser();
+    const key = randomUUID();
+    const first = await addWith(user, key);
+    // Act
+    const replay = await addWith(user, key);
+    // Assess
+    expect(replay).toBeSuccess();
+    expect(replay.body).toEqual(first.body);
+    expect(replay.body.secret).toMatch(/^whsec_/);
+  });
+
+  it('answers the webhook and no secret once the secret was rotated', async () => {
+    // Prepare
+    const user = await givenUser();
+    const key = randomUUID();
+    const first = await addWith(user, key);
+    await callOperation('rotateWebhookSecret', { api_key: user.key, webhook_uid: first.body.webhook_uid });
+    // Act
+    const replay = await addWith(user, key);
+    // Assess
+    expect(replay).toBeSuccess();
+    expect(replay.body).toEqual({ ...first.body, secret: null });
+    expect((await callOperation('getWebhooks', { api_key: user.key })).body.cnt).toBe(1);
+  });
+
+  it('answers the webhook and no secret once the webhook was deleted, and creates nothing', async () => {
+    // Prepare
+    const user = await givenUser();
+    const key = randomUUID();
+    const first = await addWith(user, key);
+    await callOperation('deleteWebhook', { api_key: user.key, webhook_uid: first.body.webhook_uid });
+    // Act
+    const replay = await addWith(user, key);
+    // Assess
+    expect(replay).toBeSuccess();
+    expect(replay.body).toEqual({ ...first.body, secret: null });
+    expect((await callOperation('getWebhooks', { api_key: user.key })).body.cnt).toBe(0);
+  });
+
+  it('keeps no secret in its idempotency record, only what recognises it', async () => {
+    // Prepare
+    const user = await givenUser();
+    const key = randomUUID();
+    // Act
+    const first = await addWith(user, key);
+    // Assess
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: keys.idempotencyRecord(user.userUid, 'addWebhook', key), ConsistentRead: true }),
+    );
+    const stored = JSON.stringify(Item);
+    const secretKey = String(first.body.secret).slice('whsec_'.length);
+    expect(Item?.status).toBe('completed');
+    expect(stored).not.toContain(secretKey);
+    expect(stored).not.toContain(Buffer.from(secretKey, 'base64').toString('hex'));
+    expect(JSON.parse(Item?.answer)).toEqual({ webhook_uid: first.body.webhook_uid, secret: null });
+  });
+
+  it('judges a record stored before secrets were sealed, which holds the secret itself, the same way', async () => {
+    // Prepare: the record as it was stored before, the answer whole and no hash
+    const user = await givenUser();
+    const key = randomUUID();
+    const first = await addWith(user, key);
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.idempotencyRecord(user.userUid, 'addWebhook', key),
+        UpdateExpression: 'SET answer = :answer REMOVE secret_hashes',
+        ExpressionAttributeValues: { ':answer': JSON.stringify({ webhook_uid: first.body.webhook_uid, secret: first.body.secret }) },
+      }),
+    );
+    // Act
+    const whileCurrent = await addWith(user, key);
+    await callOperation('rotateWebhookSecret', { api_key: user.key, webhook_uid: first.body.webhook_uid });
+    const afterRotation = await addWith(user, key);
+    // Assess
+    expect(whileCurrent.body.secret).toBe(first.body.secret);
+    expect(afterRotation.body).toEqual({ ...first.body, secret: null });
   });
 });

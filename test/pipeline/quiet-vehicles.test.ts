@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/checkQuietVehicles/handler.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import { rescheduleQuietCheck } from '../../shared/store/quiet-vehicles.ts';
+import { findTrackedVehiclesByUid } from '../../shared/store/tracks.ts';
 import { setVehicleDetection } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
 import { asFunction } from '../support/as-function.ts';
@@ -193,6 +195,80 @@ describe('device.offline and device.online', () => {
     await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 300 });
     await ingest([aPositionRecord(vehicle.imei, `${DAY}T08:00:00.000Z`)], undefined, at('08:00:00'));
     await checkQuietVehicles(at('08:05:00'));
+    expect(await factsOf(user)).toEqual([`${DAY} 08:05:00 device.offline`]);
+  });
+});
+
+describe('a changed setting and the silence in progress', () => {
+  /** A vehicle whose point was taken at 08:00:00 and that a check at 08:01 has set to be looked at again at 08:30. */
+  async function givenSilentSince0800() {
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    await ingest([aPositionRecord(vehicle.imei, `${DAY}T08:00:00.000Z`)], undefined, at('08:00:00'));
+    await checkQuietVehicles(at('08:01:00'));
+    expect((await findTrackedVehiclesByUid([vehicle.vehicleUid])).get(vehicle.imei)?.quiet.due).toBe(at('08:30:00').toISOString());
+    return { user, vehicle };
+  }
+
+  it('declares the vehicle offline by a lowered offlineAfterS at the next check, not at the old due time', async () => {
+    // Prepare
+    const { user, vehicle } = await givenSilentSince0800();
+    // Act
+    await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 300 });
+    await checkQuietVehicles(at('08:05:00'));
+    // Assess
+    expect(await factsOf(user)).toEqual([`${DAY} 08:05:00 device.offline`]);
+  });
+
+  it('declares it offline from the silence start plus the new threshold when that has already passed', async () => {
+    const { user, vehicle } = await givenSilentSince0800();
+    await checkQuietVehicles(at('08:20:00'));
+    await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 600 });
+    await checkQuietVehicles(at('08:21:00'));
+    expect(await factsOf(user)).toEqual([`${DAY} 08:10:00 device.offline`]);
+  });
+
+  it('waits for a raised offlineAfterS', async () => {
+    // Prepare
+    const { user, vehicle } = await givenSilentSince0800();
+    // Act
+    await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 3000 });
+    await checkQuietVehicles(at('08:30:00'));
+    const atOldDue = await factsOf(user);
+    await checkQuietVehicles(at('08:50:00'));
+    // Assess
+    expect(atOldDue).toEqual([]);
+    expect(await factsOf(user)).toEqual([`${DAY} 08:50:00 device.offline`]);
+  });
+
+  it('closes an open trip by a lowered maxGapS at the next check', async () => {
+    // Prepare: taken at 06:10, its trip open; the gap rule would close it at 07:10
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    await ingest(driveCutOff(vehicle.imei), undefined, at('06:10:00'));
+    await checkQuietVehicles(at('06:11:00'));
+    // Act
+    await setVehicleDetection(vehicle.vehicleUid, { maxGapS: 900 });
+    await checkQuietVehicles(at('06:25:00'));
+    // Assess
+    expect(await tripsOf(user)).toHaveLength(1);
+  });
+
+  it('keeps the due time a settings change set when a check that read the old settings reschedules meanwhile', async () => {
+    // Prepare: the check has read the vehicle (due 08:30 by the default 1800 s)
+    const { user, vehicle } = await givenSilentSince0800();
+    const seen = (await findTrackedVehiclesByUid([vehicle.vehicleUid])).get(vehicle.imei)?.quiet;
+    await setVehicleDetection(vehicle.vehicleUid, { offlineAfterS: 300 });
+    // Act: its reschedule, worked out from the old settings, lands after the change
+    const rescheduled = await rescheduleQuietCheck(
+      vehicle.vehicleUid,
+      { takenAt: String(seen?.takenAt), due: seen?.due ?? null },
+      at('08:30:00').toISOString(),
+      false,
+    );
+    await checkQuietVehicles(at('08:05:00'));
+    // Assess
+    expect(rescheduled).toBe(false);
     expect(await factsOf(user)).toEqual([`${DAY} 08:05:00 device.offline`]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { withOperationsTable } from '../../scripts/docs.ts';
+import { withOperationsTable, withPayloadTable } from '../../scripts/docs.ts';
 import { anImei, givenUser } from '../support/builders.ts';
 
 const run = promisify(execFile);
@@ -45,6 +45,13 @@ describe('README.md', () => {
     expect(readme).toContain('npm install');
     expect(readme).toContain('npm start');
     expect(readme).toContain('npm test');
+  });
+});
+
+describe('docs/events.md', () => {
+  it('holds the payload table of the event contracts (run `npm run docs` after changing shared/contracts/events.ts)', () => {
+    const page = readFileSync('docs/events.md', 'utf8');
+    expect(page).toBe(withPayloadTable(page));
   });
 });
 

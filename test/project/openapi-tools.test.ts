@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/ports.ts';
-import { postmanCollection } from '../../scripts/postman.ts';
+import { DELIVERIES_FOLDER, postmanCollection } from '../../scripts/postman.ts';
 import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -156,6 +156,8 @@ async function runCollection(): Promise<Execution[]> {
     `apiKey=${apiKey}`,
     '--env-var',
     `baseUrl=${prismUrl}`,
+    // the operations' folders: the webhook deliveries' go to a receiver of the integrator's
+    ...document.tags.flatMap(({ name }) => ['--folder', name]),
     '--reporters',
     'json',
     '--reporter-json-export',
@@ -207,14 +209,25 @@ describe('the Postman collection, run with newman through the Prism validating p
     // Act
     const collection = await postmanCollection(document);
     // Assess
-    expect(collection.variable.map(({ key }) => key).sort()).toEqual(['apiKey', 'baseUrl']);
+    expect(collection.variable.map(({ key }) => key).sort()).toEqual(['apiKey', 'baseUrl', 'webhookUrl']);
     expect(collection.auth).toMatchObject({ type: 'apikey' });
-    expect(collection.item.map(({ name }) => name)).toEqual(document.tags.map(({ name }) => name));
+    expect(collection.item.map(({ name }) => name)).toEqual([...document.tags.map(({ name }) => name), DELIVERIES_FOLDER]);
     expect(executions.map((execution) => execution.request.url.path.at(-1)).sort()).toEqual(
       Object.keys(document.paths)
         .map((path) => path.split('/').at(-1))
         .sort(),
     );
+  });
+
+  it("has a sample delivery of each of the document's webhooks, POSTed to webhookUrl with its example", async () => {
+    // Act
+    const deliveries = (await postmanCollection(document)).item.find(({ name }) => name === DELIVERIES_FOLDER);
+    // Assess
+    expect(deliveries?.item?.map(({ request }) => [request.method, request.url])).toEqual(
+      Object.keys(document.webhooks).map(() => ['POST', '{{webhookUrl}}']),
+    );
+    const bodies = deliveries?.item?.map(({ request }) => JSON.parse((request.body as { raw: string }).raw).type);
+    expect(bodies).toEqual(Object.keys(document.webhooks));
   });
 
   it('gets a success for every request as it comes, with no request or response violation', () => {

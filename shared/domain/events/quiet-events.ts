@@ -24,9 +24,6 @@ export interface QuietRules {
 
 const after = (at: string, seconds: number): string => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
-/** The first instant the check may have something to do after points taken at `takenAt`. */
-export const firstQuietCheck = (takenAt: string, rules: QuietRules): string => after(takenAt, Math.min(rules.offlineAfterS, rules.maxGapS));
-
 /**
  * What is due at `now` for a silence, and when the check must look again (null: nothing left for this silence; the
  * vehicle's next point brings it back).

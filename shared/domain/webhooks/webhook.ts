@@ -37,15 +37,26 @@ export interface Webhook extends WebhookDetails {
   secrets: SigningSecret[];
 }
 
-/** The secrets that sign a delivery made at `now`: the current one and any still inside its overlap. */
-export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, now: Date): string[] =>
-  webhook.secrets.filter((s) => s.retiresAt === undefined || Date.parse(s.retiresAt) > now.getTime()).map((s) => s.secret);
+/** At most this many secrets sign a delivery: the current one and, during a rotation's overlap, the one before it. */
+export const MAX_LIVE_SECRETS = 2;
 
-/** A rotation: the new secret first; the old current one retires after the overlap; already retired ones are dropped. */
+/** The secrets that sign a delivery made at `now`: the current one and the previous one while inside its overlap. */
+export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, now: Date): string[] =>
+  webhook.secrets
+    .filter((s) => s.retiresAt === undefined || Date.parse(s.retiresAt) > now.getTime())
+    .slice(0, MAX_LIVE_SECRETS)
+    .map((s) => s.secret);
+
+/** The secret that signs from now on: the one addWebhook or the last rotateWebhookSecret answered. */
+export const currentSecret = (webhook: { secrets: readonly SigningSecret[] }): string | undefined =>
+  webhook.secrets.find((s) => s.retiresAt === undefined)?.secret;
+
+/**
+ * A rotation: the new secret first, the current one retiring after the overlap. A secret still inside an earlier
+ * rotation's overlap retires at once, so a delivery never carries more than MAX_LIVE_SECRETS signatures.
+ */
 export function rotatedSecrets(secrets: readonly SigningSecret[], newSecret: string, now: Date): SigningSecret[] {
   const retiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString();
-  const kept = secrets
-    .filter((s) => s.retiresAt === undefined || Date.parse(s.retiresAt) > now.getTime())
-    .map((s) => (s.retiresAt === undefined ? { secret: s.secret, retiresAt } : s));
-  return [{ secret: newSecret }, ...kept];
+  const previous = currentSecret({ secrets });
+  return [{ secret: newSecret }, ...(previous === undefined ? [] : [{ secret: previous, retiresAt }])];
 }
