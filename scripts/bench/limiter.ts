@@ -11,15 +11,13 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { takeToken } from '../../shared/store/rate-limits.ts';
 import { givenUser, type TestUser } from '../../test/support/builders.ts';
-import { callOperation } from './operations.ts';
+import { callOperation, UNREACHED_LIMIT } from './operations.ts';
 import { prices } from './prices.ts';
 import { percentile, type Row, round } from './report.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARM_UP_CALLS = 20;
 const BURST = 40;
-/** A bucket no sequential caller empties: the calls measure the write, never a refusal. */
-const UNREACHED = String(1_000_000);
 
 export const limiterNotes = [
   `${CALLS} sequential getExpenseTypes calls with the limit and ${CALLS} without, interleaved, after ${WARM_UP_CALLS} warm-up calls; ` +
@@ -81,7 +79,7 @@ export async function benchLimiter(apiUrl: string, policy: BucketPolicy = rateLi
   meterBucketWrites();
   const user: TestUser = await givenUser();
   const call = (limited: boolean) => {
-    process.env.RATE_LIMIT_PER_SECOND = limited ? UNREACHED : '0';
+    process.env.RATE_LIMIT_PER_SECOND = limited ? UNREACHED_LIMIT : '0';
     return callOperation(apiUrl, 'getExpenseTypes', user, {});
   };
   for (let i = 0; i < WARM_UP_CALLS; i++) await call(i % 2 === 0);
