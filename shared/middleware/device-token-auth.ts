@@ -5,49 +5,29 @@
  * are remembered for 10 s, so guesses cost no table read each.
  */
 import { Unauthorized } from '../errors.ts';
-import { expiringCache } from '../expiring-cache.ts';
-import { MAX_KEY_CACHE_MS, UNKNOWN_CREDENTIAL_MEMORY_MS } from '../middleware/api-key-auth.ts';
-import type { HttpMiddleware, HttpRequest } from '../middleware/types.ts';
-import { headerValue } from '../middleware/types.ts';
+import { type CredentialMemoryOptions, credentialMemory } from './credential-memory.ts';
+import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 export interface TokenOwner {
   userUid: number;
   revoked: boolean;
 }
 
-export interface DeviceTokenAuthOptions {
+export interface DeviceTokenAuthOptions extends CredentialMemoryOptions {
   /** the owner of the token with this hash, or undefined when there is none */
   findTokenOwner: (tokenHash: string) => Promise<TokenOwner | undefined>;
   hashToken: (token: string) => string;
-  cacheTtlMs: number;
-  now?: () => number;
 }
 
-/** What deviceTokenAuth puts in request.internal: the token's user and its hash (its bucket's name), for the handler. */
-export type DeviceTokenAuthState = { deviceUserUid?: number; deviceTokenHash?: string };
-
-/** Where the chain keeps the token's user for the handler. */
-export function tokenUserOf(request: HttpRequest): number {
-  const { deviceUserUid } = request.internal;
-  if (deviceUserUid === undefined) throw new Error('no device user: deviceTokenAuth must run before the handler');
-  return deviceUserUid;
-}
-
-export const deviceTokenAuth = ({ findTokenOwner, hashToken, cacheTtlMs, now }: DeviceTokenAuthOptions): HttpMiddleware => {
-  const owners = expiringCache<TokenOwner>(Math.min(cacheTtlMs, MAX_KEY_CACHE_MS), now);
-  // A token found unknown is answered 401 without a lookup for a moment: a stream of guesses costs no read each.
-  const unknownTokens = expiringCache<true>(UNKNOWN_CREDENTIAL_MEMORY_MS, now);
+/** Puts the token's user and hash in request.internal (read with tokenUserOf). */
+export const deviceTokenAuth = ({ findTokenOwner, hashToken, ...memory }: DeviceTokenAuthOptions): HttpMiddleware => {
+  const lookUp = credentialMemory(findTokenOwner, memory);
 
   const deviceTokenAuthBefore = async (request: HttpRequest): Promise<void> => {
     const token = presentedToken(request);
     if (!token) throw new Unauthorized('device token missing');
     const tokenHash = hashToken(token);
-    let owner = owners.get(tokenHash);
-    if (!owner && !unknownTokens.get(tokenHash)) {
-      owner = await findTokenOwner(tokenHash);
-      if (owner) owners.set(tokenHash, owner);
-      else unknownTokens.set(tokenHash, true);
-    }
+    const owner = await lookUp(tokenHash);
     if (!owner || owner.revoked) throw new Unauthorized('unknown or revoked device token');
     request.internal.deviceUserUid = owner.userUid;
     request.internal.deviceTokenHash = tokenHash;
