@@ -17,11 +17,11 @@ import { type Position, positionOf } from '../domain/tracking/position.ts';
 import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable, Throttled } from '../errors.ts';
 import { expiringCache } from '../expiring-cache.ts';
 import { answerEncoding } from '../middleware/answer-encoding.ts';
+import { deviceTokenAuth } from '../middleware/device-token-auth.ts';
 import { envelopeSerializer } from '../middleware/envelope.ts';
 import { errorMapper } from '../middleware/error-mapper.ts';
 import { methodGuard } from '../middleware/method-guard.ts';
 import { parseRequest } from '../middleware/parse-request.ts';
-import { deviceTokenAuth } from '../middleware/device-token-auth.ts';
 import { rateLimitHeaders } from '../middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
 import { type HttpRequest, type RequestState, tokenUserOf } from '../middleware/types.ts';
@@ -64,38 +64,40 @@ export function deviceEndpoint(
   decode: (request: DeviceRequest) => DecodedRequest,
   dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket },
 ) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(requestTelemetry(endpoint.name))
-    .use(answerEncoding())
-    // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
-    .use(rateLimitHeaders(() => undefined))
-    .use(errorMapper({ operation: endpoint.name }))
-    .use(envelopeSerializer())
-    .use(methodGuard(endpoint.methods))
-    .use(parseRequest({ jsonBody: 'payload' }))
-    .use(
-      deviceTokenAuth({
-        findTokenOwner: async (tokenHash) => {
-          const token = await findDeviceToken(tokenHash);
-          return token && { userUid: token.userUid, revoked: token.revokedAt !== null };
-        },
-        hashToken: hashDeviceToken,
-        cacheTtlMs: config.deviceTokenCacheMs(),
-      }),
-    )
-    .before(captureRequest)
-    .handler(async (_event, context) => {
-      const { request } = context as DeviceLambdaContext;
-      const userUid = tokenUserOf(request);
-      identifyUser(userUid);
-      const receivedAt = new Date().toISOString();
-      const decoded = decode({ ...readRequest(request), receivedAt });
-      const accepted = await accept(request, userUid, decoded, receivedAt, dependencies);
-      return { accepted } as unknown as APIGatewayProxyResult;
-    });
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+      .use(injectLambdaContext(logger, { resetKeys: true }))
+      .use(captureLambdaHandler(tracer, { captureResponse: false }))
+      .use(logMetrics(metrics, { captureColdStartMetric: true }))
+      .use(requestTelemetry(endpoint.name))
+      .use(answerEncoding())
+      // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
+      .use(rateLimitHeaders(() => undefined))
+      .use(errorMapper({ operation: endpoint.name }))
+      .use(envelopeSerializer())
+      .use(methodGuard(endpoint.methods))
+      .use(parseRequest({ jsonBody: 'payload' }))
+      .use(
+        deviceTokenAuth({
+          findTokenOwner: async (tokenHash) => {
+            const token = await findDeviceToken(tokenHash);
+            return token && { userUid: token.userUid, revoked: token.revokedAt !== null };
+          },
+          hashToken: hashDeviceToken,
+          cacheTtlMs: config.deviceTokenCacheMs(),
+        }),
+      )
+      .before(captureRequest)
+      .handler(async (_event, context) => {
+        const { request } = context as DeviceLambdaContext;
+        const userUid = tokenUserOf(request);
+        identifyUser(userUid);
+        const receivedAt = new Date().toISOString();
+        const decoded = decode({ ...readRequest(request), receivedAt });
+        const accepted = await accept(request, userUid, decoded, receivedAt, dependencies);
+        return { accepted } as unknown as APIGatewayProxyResult;
+      })
+  );
 }
 
 /** middy hands the handler only (event, context): the chain's findings ride on the context, as in operation(). */

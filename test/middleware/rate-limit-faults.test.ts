@@ -94,7 +94,11 @@ describe('a read and its bucket write', () => {
     // Assess
     expect(order).toContain('query sent');
     expect(result.statusCode).toBe(429);
-    expect(bodyOf(result)).toEqual({ version: expect.any(String), result: 'error', error_msg: 'too many requests for this api key, retry later' });
+    expect(bodyOf(result)).toEqual({
+      version: expect.any(String),
+      result: 'error',
+      error_msg: 'too many requests for this api key, retry later',
+    });
     expect(Number(result.headers?.['Retry-After'])).toBeGreaterThanOrEqual(5);
     expect(result.headers?.RateLimit).toMatch(/^"default";r=0;t=\d+$/);
   });
