@@ -21,9 +21,9 @@ const BURST = 40;
 
 export const limiterNotes = [
   `${CALLS} sequential getExpenseTypes calls with the limit and ${CALLS} without, interleaved, after ${WARM_UP_CALLS} warm-up calls; ` +
-    'the API key cache is off, so the bucket write runs alongside the key lookup as on a cold container',
-  'bucket write alone: one takeToken straight to DynamoDB Local, what the limit adds when the key is cached (then it is ' +
-    'the one DynamoDB call before the handler)',
+    "the API key cache is off, as on a cold container: the key is looked up, then its bucket's write runs alongside the read's own query",
+  'bucket write alone: one takeToken straight to DynamoDB Local, what the limit adds to a write (whose bucket is spent before ' +
+    'its own requests); a read adds it only where it is slower than its own requests',
   'write units are metered on the bucket writes (ReturnConsumedCapacity); a refused request pays its failed conditional write; ' +
     `US$ at ${prices.region} on-demand prices (${prices.asOf})`,
 ];
