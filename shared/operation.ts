@@ -41,9 +41,9 @@ type Answer<O> = O extends OutputSchema ? v.InferOutput<O> : O extends BinaryOut
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
  * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (the one
- * credentials step) → its per-key rate limit (alongside a read, before a write) → validate → Idempotency-Key where the operation declares it; the
- * handler returns plain fields; after: envelope, then the rate-limit headers, then gzip and Lambda's size limit;
- * onError: the error mapper, then the same headers, gzip and size limit.
+ * credentials step) → its per-key rate limit (alongside a read, before a write) → validate → Idempotency-Key
+ * where the operation declares it; the handler returns plain fields; after: envelope, then the rate-limit
+ * headers, then gzip and Lambda's size limit; onError: the error mapper, then the same headers, gzip and size limit.
  */
 export function operation<C extends OperationDeclaration>(
   contract: C,
