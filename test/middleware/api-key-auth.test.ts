@@ -55,6 +55,24 @@ describe('apiKeyAuth', () => {
     expect(found).toEqual({ userUid: user.userUid, gmtOffsetMinutes: 120 });
   });
 
+  it('leaves the presented key hashed once, beside its user, for every later middleware', async () => {
+    // Prepare
+    const user = await givenUser();
+    await plantKey(ABC_SHA256, { userUid: user.userUid, gmtOffsetMinutes: 0 });
+    const handed = middy()
+      .use(parseRequest())
+      .use(apiKeyAuth({ findApiKey }))
+      .handler(async () => undefined);
+    let internal: Record<string, unknown> = {};
+    handed.before((request) => {
+      internal = { ...(request.internal as Record<string, unknown>) };
+    });
+    // Act
+    await handed(withQueryKey('abc'), aContext());
+    // Assess
+    expect(internal).toMatchObject({ apiKeyHash: ABC_SHA256, user: { userUid: user.userUid } });
+  });
+
   it('prefers the X-Api-Key header over the query string and the body', async () => {
     const user = await givenUser();
     const event = anEvent({
