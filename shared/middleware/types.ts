@@ -1,7 +1,8 @@
 /**
  * What the middlewares hand to each other (middy's request.internal), each part under the middleware that writes it,
- * and how a later one reads it. Every middleware imports this file and none imports another: the chain's order is
- * operation.ts's and device-endpoint.ts's to decide, never a middleware's.
+ * and how a later one reads it. Every middleware imports this file, and none another for what it found (only the
+ * envelope's one writer, envelopeResponse, is shared): the chain's order is operation.ts's and device-endpoint.ts's
+ * to decide, never a middleware's.
  */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
