@@ -38,7 +38,7 @@ export type ApiKeyAuthState = {
 };
 
 /** What taking one request from a bucket came to: an allowance, or the store's error, kept for the chain to answer. */
-export type Taken = { allowance: Allowance } | { error: unknown };
+type Taken = { allowance: Allowance } | { error: unknown };
 
 /** the rate limit's (and a device endpoint's, which takes its buckets in its handler), for the RateLimit headers. */
 export type RateLimitState = { rateLimitTaken?: Promise<Taken> };
