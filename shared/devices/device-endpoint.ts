@@ -64,40 +64,39 @@ export function deviceEndpoint(
   decode: (request: DeviceRequest) => DecodedRequest,
   dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket },
 ) {
-  return (
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
-      .use(injectLambdaContext(logger, { resetKeys: true }))
-      .use(captureLambdaHandler(tracer, { captureResponse: false }))
-      .use(logMetrics(metrics, { captureColdStartMetric: true }))
-      .use(requestTelemetry(endpoint.name))
-      .use(answerEncoding())
-      // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
-      .use(rateLimitHeaders(() => undefined))
-      .use(errorMapper({ operation: endpoint.name }))
-      .use(envelopeSerializer())
-      .use(methodGuard(endpoint.methods))
-      .use(parseRequest({ jsonBody: 'payload' }))
-      .use(
-        deviceTokenAuth({
-          findTokenOwner: async (tokenHash) => {
-            const token = await findDeviceToken(tokenHash);
-            return token && { userUid: token.userUid, revoked: token.revokedAt !== null };
-          },
-          hashToken: hashDeviceToken,
-          cacheTtlMs: config.deviceTokenCacheMs(),
-        }),
-      )
-      .before(captureRequest)
-      .handler(async (_event, context) => {
-        const { request } = context as DeviceLambdaContext;
-        const userUid = tokenUserOf(request);
-        identifyUser(userUid);
-        const receivedAt = new Date().toISOString();
-        const decoded = decode({ ...readRequest(request), receivedAt });
-        const accepted = await accept(request, userUid, decoded, receivedAt, dependencies);
-        return { accepted } as unknown as APIGatewayProxyResult;
-      })
-  );
+  // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
+  const limitHeaders = rateLimitHeaders(() => undefined);
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(requestTelemetry(endpoint.name))
+    .use(answerEncoding())
+    .use(limitHeaders)
+    .use(errorMapper({ operation: endpoint.name }))
+    .use(envelopeSerializer())
+    .use(methodGuard(endpoint.methods))
+    .use(parseRequest({ jsonBody: 'payload' }))
+    .use(
+      deviceTokenAuth({
+        findTokenOwner: async (tokenHash) => {
+          const token = await findDeviceToken(tokenHash);
+          return token && { userUid: token.userUid, revoked: token.revokedAt !== null };
+        },
+        hashToken: hashDeviceToken,
+        cacheTtlMs: config.deviceTokenCacheMs(),
+      }),
+    )
+    .before(captureRequest)
+    .handler(async (_event, context) => {
+      const { request } = context as DeviceLambdaContext;
+      const userUid = tokenUserOf(request);
+      identifyUser(userUid);
+      const receivedAt = new Date().toISOString();
+      const decoded = decode({ ...readRequest(request), receivedAt });
+      const accepted = await accept(request, userUid, decoded, receivedAt, dependencies);
+      return { accepted } as unknown as APIGatewayProxyResult;
+    });
 }
 
 /** middy hands the handler only (event, context): the chain's findings ride on the context, as in operation(). */
