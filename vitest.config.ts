@@ -17,7 +17,7 @@ const unit = [
   'test/store/operator-transactions.test.ts',
   'test/middleware/idempotency-faults.test.ts',
   'test/store/route-transactions.test.ts',
-  'test/devices/device-token-auth.test.ts',
+  'test/middleware/device-token-auth.test.ts',
   'test/devices/kinesis-sink.test.ts',
   'test/devices/local-sink.test.ts',
   'test/devices/teltonika-codec.test.ts',

@@ -5,20 +5,19 @@ import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { config } from './config.ts';
-import type { BinaryOutput, OperationDeclaration, OutputSchema } from './contracts/operation.ts';
+import { accessOf, type BinaryOutput, type OperationDeclaration, type OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
 import type { AuthenticatedUser } from './domain/user.ts';
-import { expiringCache } from './expiring-cache.ts';
 import { acceptsGzip, answerEncoding } from './middleware/answer-encoding.ts';
-import { apiKeyAuth, authenticatedUser, UNKNOWN_CREDENTIAL_MEMORY_MS } from './middleware/api-key-auth.ts';
+import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
 import { errorMapper } from './middleware/error-mapper.ts';
 import { idempotency, type LiveSecrets } from './middleware/idempotency.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest } from './middleware/parse-request.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
+import { rateLimit, rateLimitHeaders } from './middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
-import { headerValue, type RequestState } from './middleware/types.ts';
+import { authenticatedUser, headerValue, type RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
 import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
 import { findApiKey } from './store/api-keys.ts';
@@ -46,10 +45,10 @@ type OperationOptions<C> = C extends { idempotencyKey: true; secretFields: reado
 
 /**
  * The one place the middy chain is built. Outermost, Powertools: the Lambda context on every log line, the
- * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (its
- * per-key rate limit taken alongside the lookup) → validate → Idempotency-Key where the operation declares it;
- * the handler returns plain fields; after: envelope, then the rate-limit headers, then gzip and Lambda's size limit;
- * onError: the error mapper, then the same headers, gzip and size limit.
+ * X-Ray segment, the metrics flush, then this request's telemetry. Before: method → parse → api key (the one
+ * credentials step) → its per-key rate limit (alongside a read, before a write) → validate → Idempotency-Key
+ * where the operation declares it; the handler returns plain fields; after: envelope, then the rate-limit
+ * headers, then gzip and Lambda's size limit; onError: the error mapper, then the same headers, gzip and size limit.
  */
 export function operation<C extends OperationDeclaration>(
   contract: C,
@@ -57,9 +56,7 @@ export function operation<C extends OperationDeclaration>(
   ...[options]: OperationOptions<C>
 ) {
   const { name } = contract;
-  // keys found unknown, remembered briefly by the lookup and seen by the bucket: guesses cost no read or write
-  const unknownKeys = expiringCache<true>(UNKNOWN_CREDENTIAL_MEMORY_MS);
-  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit, unknownKeys });
+  const perKeyLimit = rateLimit({ takeToken, policy: config.rateLimit });
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
@@ -67,14 +64,13 @@ export function operation<C extends OperationDeclaration>(
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
     .use(answerEncoding())
-    .use(perKeyLimit.headers)
+    .use(rateLimitHeaders(config.rateLimit))
     .use(errorMapper({ operation: name }))
     .use(envelopeSerializer())
     .use(methodGuard(contract.method))
     .use(parseRequest(contract))
-    .use(perKeyLimit.take)
-    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs(), unknownKeys }))
-    .use(perKeyLimit.enforce)
+    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
+    .use(spendsAlongside(contract) ? perKeyLimit.alongside : perKeyLimit.first)
     .use(validateInput(contract.input));
   if (contract.idempotencyKey) {
     chain.use(idempotency(name, { jsonBody: contract.jsonBody, secretFields: contract.secretFields, liveSecrets: options?.liveSecrets }));
@@ -87,6 +83,13 @@ export function operation<C extends OperationDeclaration>(
     });
   return chain;
 }
+
+/**
+ * A read's own requests start with its bucket's write rather than after it (no round trip of its own), and a read
+ * refused meanwhile answers 429 and nothing it read; a write spends the bucket first, so a refused one changes nothing.
+ * A read that calls a provider (getLiveMap) spends first too: a refused request must not reach a service billed per call.
+ */
+const spendsAlongside = (contract: OperationDeclaration): boolean => accessOf(contract) === 'read' && contract.provider === undefined;
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
 type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input>; replay?: Record<string, unknown> };

@@ -11,21 +11,19 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { takeToken } from '../../shared/store/rate-limits.ts';
 import { givenUser, type TestUser } from '../../test/support/builders.ts';
-import { callOperation } from './operations.ts';
+import { callOperation, UNREACHED_LIMIT } from './operations.ts';
 import { prices } from './prices.ts';
 import { percentile, type Row, round } from './report.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARM_UP_CALLS = 20;
 const BURST = 40;
-/** A bucket no sequential caller empties: the calls measure the write, never a refusal. */
-const UNREACHED = String(1_000_000);
 
 export const limiterNotes = [
   `${CALLS} sequential getExpenseTypes calls with the limit and ${CALLS} without, interleaved, after ${WARM_UP_CALLS} warm-up calls; ` +
-    'the API key cache is off, so the bucket write runs alongside the key lookup as on a cold container',
-  'bucket write alone: one takeToken straight to DynamoDB Local, what the limit adds when the key is cached (then it is ' +
-    'the one DynamoDB call before the handler)',
+    "the API key cache is off, as on a cold container: the key is looked up, then its bucket's write runs alongside the read's own query",
+  'bucket write alone: one takeToken straight to DynamoDB Local, what the limit adds to a write (whose bucket is spent before ' +
+    'its own requests); a read adds it only where it is slower than its own requests',
   'write units are metered on the bucket writes (ReturnConsumedCapacity); a refused request pays its failed conditional write; ' +
     `US$ at ${prices.region} on-demand prices (${prices.asOf})`,
 ];
@@ -81,7 +79,7 @@ export async function benchLimiter(apiUrl: string, policy: BucketPolicy = rateLi
   meterBucketWrites();
   const user: TestUser = await givenUser();
   const call = (limited: boolean) => {
-    process.env.RATE_LIMIT_PER_SECOND = limited ? UNREACHED : '0';
+    process.env.RATE_LIMIT_PER_SECOND = limited ? UNREACHED_LIMIT : '0';
     return callOperation(apiUrl, 'getExpenseTypes', user, {});
   };
   for (let i = 0; i < WARM_UP_CALLS; i++) await call(i % 2 === 0);

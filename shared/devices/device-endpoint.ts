@@ -17,18 +17,18 @@ import { type Position, positionOf } from '../domain/tracking/position.ts';
 import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable, Throttled } from '../errors.ts';
 import { expiringCache } from '../expiring-cache.ts';
 import { answerEncoding } from '../middleware/answer-encoding.ts';
+import { deviceTokenAuth } from '../middleware/device-token-auth.ts';
 import { envelopeSerializer } from '../middleware/envelope.ts';
 import { errorMapper } from '../middleware/error-mapper.ts';
 import { methodGuard } from '../middleware/method-guard.ts';
 import { parseRequest } from '../middleware/parse-request.ts';
-import { rateLimit } from '../middleware/rate-limit.ts';
+import { rateLimitHeaders } from '../middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
-import type { HttpRequest, RequestState } from '../middleware/types.ts';
+import { type HttpRequest, type RequestState, tokenUserOf } from '../middleware/types.ts';
 import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../store/device-tokens.ts';
 import { type Key, keys } from '../store/keys.ts';
 import { takeFromBucket } from '../store/rate-limits.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
-import { deviceTokenAuth, tokenUserOf } from './device-token-auth.ts';
 import type { DecodedPosition } from './osmand.ts';
 import type { PositionSink } from './position-sink.ts';
 import { positionSink } from './sinks.ts';
@@ -64,8 +64,8 @@ export function deviceEndpoint(
   decode: (request: DeviceRequest) => DecodedRequest,
   dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket },
 ) {
-  // only the headers phase: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
-  const limitHeaders = rateLimit({ takeToken: () => Promise.reject(new Error('not used')), policy: () => undefined }).headers;
+  // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
+  const limitHeaders = rateLimitHeaders(() => undefined);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))

@@ -4,13 +4,10 @@ import { BadRequest, Conflict } from '../errors.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
-  type IdempotencyScope,
   releaseIdempotencyKey,
   type StoredAnswer,
 } from '../store/idempotency.ts';
-import { authenticatedUser } from './api-key-auth.ts';
-import type { ParseRequestOptions } from './parse-request.ts';
-import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
+import { authenticatedUser, type HttpMiddleware, type HttpRequest, headerValue, type ParseRequestOptions } from './types.ts';
 
 /** The same key within 24 h answers the first answer again (integrators retry after timeouts). */
 export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
@@ -18,13 +15,6 @@ export const IDEMPOTENCY_RETENTION_S = 24 * 60 * 60;
 export const IDEMPOTENCY_LOCK_S = 15;
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-
-/** What idempotency puts in request.internal: the claim to complete or release, or the first answer to repeat. */
-export type IdempotencyRequestState = {
-  idempotency?: { scope: IdempotencyScope; fingerprint: string; created?: boolean };
-  /** a create's first answer, when this request repeats its Idempotency-Key and body */
-  replay?: Record<string, unknown>;
-};
 
 /**
  * The secrets a replayed answer may show again now, read back from where they live (a webhook's current secret):

@@ -1,26 +1,9 @@
-import type { JsonBody } from '../contracts/operation.ts';
 import type { ParsedBody } from '../contracts/request-body.ts';
 import { isPlainObject } from '../domain/json.ts';
 import { BadRequest, PayloadTooLarge } from '../errors.ts';
-import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
+import { type HttpMiddleware, type HttpRequest, headerValue, type ParseRequestOptions } from './types.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
-
-/** What parseRequest puts in request.internal. */
-export type ParsedRequestState = {
-  /** query string merged with form or JSON-object body fields; body wins */
-  params?: Record<string, unknown>;
-  /** each source on its own, for the api key (which skips blank values source by source) */
-  queryParams?: Record<string, unknown>;
-  bodyParams?: Record<string, unknown>;
-  /** a body that cannot be read as parameters; thrown after the api key check, so a keyless request still answers 401 */
-  bodyError?: BadRequest;
-  body?: ParsedBody;
-};
-
-export interface ParseRequestOptions {
-  jsonBody?: JsonBody | undefined;
-}
 
 /**
  * Reads query string and body into request.internal.params. A body too large is refused at once (it is a

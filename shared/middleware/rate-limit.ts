@@ -1,8 +1,5 @@
-import { hashApiKey } from '../domain/api-key.ts';
 import type { Allowance, BucketPolicy } from '../domain/token-bucket.ts';
 import { Throttled } from '../errors.ts';
-import type { ExpiringCache } from '../expiring-cache.ts';
-import { presentedKey } from './api-key-auth.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 export interface RateLimitOptions {
@@ -10,14 +7,7 @@ export interface RateLimitOptions {
   takeToken: (keyHash: string, policy: BucketPolicy) => Promise<Allowance>;
   /** the bucket; undefined turns the limit off */
   policy: () => BucketPolicy | undefined;
-  /** keys apiKeyAuth found unknown a moment ago: they get no bucket (a guess costs no write) */
-  unknownKeys?: ExpiringCache<true>;
 }
-
-type Taken = { allowance: Allowance } | { error: unknown };
-
-/** What rateLimit's `take` phase puts in request.internal for its `enforce` and `headers` phases. */
-export type RateLimitState = { rateLimitTaken?: Promise<Taken> };
 
 /** The IETF draft's policy name (draft-ietf-httpapi-ratelimit-headers): the service has one policy, per api key. */
 const POLICY_NAME = '"default"';
@@ -27,39 +17,68 @@ const AWS_THROTTLED_RETRY_S = 1;
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
 /**
- * Per-api-key throttling shared by every Lambda container: a token bucket per key in the table (store/rate-limits.ts).
- * Three phases: `take` starts the bucket's write before the key lookup and `enforce` awaits it after, so the limit
- * costs no sequential round trip; over the limit is a 429 in the envelope. `headers` sits outside the envelope and the
- * error mapper and tells every answer, success or error, what the key has left (`RateLimit-Policy`, `RateLimit`), and
- * every 429 when to come back (`Retry-After`). A failed write fails closed: the error mapper answers it (a throttled
- * bucket is a key flooding its own item, 429; DynamoDB unreachable, 503), as the operation would a moment later.
+ * Per-api-key throttling shared by every Lambda container: a token bucket per key in the table (store/rate-limits.ts),
+ * taken right after the credentials step for a key found and unlocked (a guessed key never gets a bucket item), in one
+ * of two ways. `first`: the request waits for its bucket before anything else runs (a write: a refused request changes
+ * nothing). `alongside`: the bucket's write runs while the validation and the handler do, and the request is answered
+ * as if it had waited (a read: a refused request answers 429 and nothing it read). Over the limit is a 429 in the
+ * envelope. A failed write fails closed either way: the error mapper answers it (a throttled bucket is a key flooding
+ * its own item, 429; DynamoDB unreachable, 503), as the operation would a moment later.
  */
-export const rateLimit = ({ takeToken, policy, unknownKeys }: RateLimitOptions): Record<'take' | 'enforce' | 'headers', HttpMiddleware> => {
-  const rateLimitTakeBefore = (request: HttpRequest): void => {
-    const apiKey = presentedKey(request);
+export const rateLimit = ({ takeToken, policy }: RateLimitOptions): Record<'first' | 'alongside', HttpMiddleware> => {
+  const take = (request: HttpRequest): void => {
+    const { apiKeyHash } = request.internal;
     const bucket = policy();
-    if (!apiKey || !bucket) return;
-    const keyHash = hashApiKey(apiKey);
-    if (unknownKeys?.get(keyHash)) return;
-    request.internal.rateLimitTaken = takeToken(keyHash, bucket).then(
+    if (!apiKeyHash || !bucket) return;
+    request.internal.rateLimitTaken = takeToken(apiKeyHash, bucket).then(
       (allowance) => ({ allowance }),
-      // kept, not thrown: a lookup that fails first must not leave an unhandled rejection behind
+      // kept, not thrown: a read that fails first must not leave an unhandled rejection behind
       (error: unknown) => ({ error }),
     );
   };
 
-  const rateLimitEnforceBefore = async (request: HttpRequest): Promise<void> => {
+  /** What the request must answer instead of its own answer: the bucket's refusal or its store's failure. */
+  const refusalOf = async (request: HttpRequest): Promise<unknown> => {
     const taken = await request.internal.rateLimitTaken;
-    if (!taken) return;
-    if ('error' in taken) throw taken.error;
-    if (!taken.allowance.allowed) throw new Throttled('too many requests for this api key, retry later');
+    if (!taken) return undefined;
+    if ('error' in taken) return taken.error;
+    return taken.allowance.allowed ? undefined : new Throttled('too many requests for this api key, retry later');
   };
 
+  const spendBefore = async (request: HttpRequest): Promise<void> => {
+    take(request);
+    const refusal = await refusalOf(request);
+    if (refusal) throw refusal;
+  };
+
+  // After the handler: a refusal throws, so the answer is thrown away before the envelope carries it out.
+  const settleAfter = async (request: HttpRequest): Promise<void> => {
+    const refusal = await refusalOf(request);
+    if (refusal) throw refusal;
+  };
+
+  // A request that failed meanwhile (its input, its read) answers the refusal, as it would have had it waited.
+  const settleOnError = async (request: HttpRequest): Promise<void> => {
+    const refusal = await refusalOf(request);
+    if (refusal) request.error = refusal as Error;
+  };
+
+  return {
+    first: { name: 'rateLimitFirst', before: spendBefore },
+    alongside: { name: 'rateLimitAlongside', before: take, after: settleAfter, onError: settleOnError },
+  };
+};
+
+/**
+ * Sits outside the envelope and the error mapper and tells every answer, success or error, what the key has left
+ * (`RateLimit-Policy` when there is a policy, `RateLimit` when a bucket was taken), and every 429 when to come back
+ * (`Retry-After`), whoever answered it: the bucket, or AWS throttling the bucket or the operation.
+ */
+export const rateLimitHeaders = (policy: () => BucketPolicy | undefined): HttpMiddleware => {
   const rateLimitHeadersAfter = async (request: HttpRequest): Promise<void> => {
     const { response } = request;
     if (!response) return;
     const bucket = policy();
-    // awaited here too: an answer decided before `enforce` (401, 403) still tells what the key has left
     const taken = await request.internal.rateLimitTaken;
     const allowance = taken && 'allowance' in taken ? taken.allowance : undefined;
     const headers: Record<string, string> = {};
@@ -70,10 +89,5 @@ export const rateLimit = ({ takeToken, policy, unknownKeys }: RateLimitOptions):
     }
     request.response = { ...response, headers: { ...response.headers, ...headers } };
   };
-
-  return {
-    take: { name: 'rateLimitTake', before: rateLimitTakeBefore },
-    enforce: { name: 'rateLimitEnforce', before: rateLimitEnforceBefore },
-    headers: { name: 'rateLimitHeaders', after: rateLimitHeadersAfter, onError: rateLimitHeadersAfter },
-  };
+  return { name: 'rateLimitHeaders', after: rateLimitHeadersAfter, onError: rateLimitHeadersAfter };
 };

@@ -3,9 +3,6 @@ import { type InputSchema, parameterNamesOf } from '../contracts/operation.ts';
 import { BadRequest } from '../errors.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
-/** What validateInput puts in request.internal: the operation's input, as its schema's output. */
-export type ValidatedInputState = { input?: unknown };
-
 /**
  * Validates the merged parameters against the operation's valibot object schema.
  * Every declared key is passed explicitly (undefined when absent) so a missing parameter fails

@@ -8,9 +8,10 @@ import middy from '@middy/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { Forbidden, Unauthorized } from '../../shared/errors.ts';
-import { apiKeyAuth, authenticatedUser, MAX_KEY_CACHE_MS, UNKNOWN_CREDENTIAL_MEMORY_MS } from '../../shared/middleware/api-key-auth.ts';
+import { apiKeyAuth } from '../../shared/middleware/api-key-auth.ts';
+import { MAX_CREDENTIAL_CACHE_MS, UNKNOWN_CREDENTIAL_MEMORY_MS } from '../../shared/middleware/credential-memory.ts';
 import { parseRequest } from '../../shared/middleware/parse-request.ts';
-import type { HttpRequest } from '../../shared/middleware/types.ts';
+import { authenticatedUser, type HttpRequest } from '../../shared/middleware/types.ts';
 import { findApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -52,6 +53,24 @@ describe('apiKeyAuth', () => {
     const found = await authenticated()(withQueryKey('abc'), aContext());
     // Assess
     expect(found).toEqual({ userUid: user.userUid, gmtOffsetMinutes: 120 });
+  });
+
+  it('leaves the presented key hashed once, beside its user, for every later middleware', async () => {
+    // Prepare
+    const user = await givenUser();
+    await plantKey(ABC_SHA256, { userUid: user.userUid, gmtOffsetMinutes: 0 });
+    const handed = middy()
+      .use(parseRequest())
+      .use(apiKeyAuth({ findApiKey }))
+      .handler(async () => undefined);
+    let internal: Record<string, unknown> = {};
+    handed.before((request) => {
+      internal = { ...(request.internal as Record<string, unknown>) };
+    });
+    // Act
+    await handed(withQueryKey('abc'), aContext());
+    // Assess
+    expect(internal).toMatchObject({ apiKeyHash: ABC_SHA256, user: { userUid: user.userUid } });
   });
 
   it('prefers the X-Api-Key header over the query string and the body', async () => {
@@ -183,11 +202,11 @@ describe('apiKeyAuth', () => {
     // Prepare
     const user = await givenUser();
     let clock = 0;
-    const handler = authenticated({ now: () => clock, cacheTtlMs: 10 * MAX_KEY_CACHE_MS });
+    const handler = authenticated({ now: () => clock, cacheTtlMs: 10 * MAX_CREDENTIAL_CACHE_MS });
     await handler(withQueryKey(user.key), aContext());
     await setApiKeyLocked(user.key, true);
     // Act
-    clock += MAX_KEY_CACHE_MS + 1;
+    clock += MAX_CREDENTIAL_CACHE_MS + 1;
     const later = handler(withQueryKey(user.key), aContext());
     // Assess
     await expect(later).rejects.toEqual(new Forbidden('api key locked'));

@@ -2,8 +2,8 @@ import middy from '@middy/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BadRequest, PayloadTooLarge } from '../../shared/errors.ts';
-import { MAX_BODY_BYTES, type ParseRequestOptions, parseRequest } from '../../shared/middleware/parse-request.ts';
-import type { RequestState } from '../../shared/middleware/types.ts';
+import { MAX_BODY_BYTES, parseRequest } from '../../shared/middleware/parse-request.ts';
+import type { ParseRequestOptions, RequestState } from '../../shared/middleware/types.ts';
 import { validateInput } from '../../shared/middleware/validate-input.ts';
 import { aContext, anEvent } from '../support/events.ts';
 

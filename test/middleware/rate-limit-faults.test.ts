@@ -1,58 +1,170 @@
 /**
- * The per-key limit when its write fails, which DynamoDB Local cannot do on demand: a whole operation's chain
- * in-process, with aws-sdk-client-mock answering the key lookup, the bucket's writes and the operation's query.
- * The limit fails closed: the answer is the error mapper's for the fault, and still says when to retry.
+ * The per-key limit where DynamoDB Local cannot go on demand: a whole operation's chain in-process, with
+ * aws-sdk-client-mock answering the key lookup, the bucket's writes and the operation's own requests, so a bucket
+ * write can fail, or answer late, while the operation's requests succeed. A read runs alongside its bucket write, a
+ * write after it; either way the limit fails closed: the answer is the error mapper's for the fault, never the read's
+ * data, and still says when to retry.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { handler } from '../../functions/getExpenseTypes/handler.ts';
+import { handler as addExpenseType } from '../../functions/addExpenseType/handler.ts';
+import { handler as getExpenseTypes } from '../../functions/getExpenseTypes/handler.ts';
 import { rateLimitDefaults } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
+import { intervalMs } from '../../shared/domain/token-bucket.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { timedOut } from '../support/dynamodb-faults.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
 const KEY = 'k3y-of-the-rate-limited-user';
+const BUCKET = keys.rateBucket(hashApiKey(KEY));
 
 beforeEach(() => {
-  dynamo.on(GetCommand).resolves({ Item: { ...keys.apiKey(hashApiKey(KEY)), user_uid: 42, gmt_offset_minutes: 0, locked: false } });
+  dynamo.on(GetCommand, { Key: keys.apiKey(hashApiKey(KEY)) }).resolves({ Item: { user_uid: 42, gmt_offset_minutes: 0, locked: false } });
   dynamo.on(QueryCommand).resolves({ Items: [] });
 });
 afterEach(() => dynamo.reset());
 
-const call = () => handler(anEvent({ query: `api_key=${KEY}` }), aContext()) as Promise<APIGatewayProxyResult>;
-const errorOf = (result: APIGatewayProxyResult) => JSON.parse(result.body).error_msg;
-const bucketWrites = () => dynamo.commandCalls(UpdateCommand).length;
+const listTypes = () => getExpenseTypes(anEvent({ query: `api_key=${KEY}` }), aContext()) as Promise<APIGatewayProxyResult>;
+const addType = () =>
+  addExpenseType(
+    anEvent({ operation: 'addExpenseType', method: 'POST', query: `api_key=${KEY}&expense_name=Tolls` }),
+    aContext('addExpenseType'),
+  ) as Promise<APIGatewayProxyResult>;
+const bodyOf = (result: APIGatewayProxyResult) => JSON.parse(result.body) as Record<string, unknown>;
+const bucketWrites = () => dynamo.commandCalls(UpdateCommand, { Key: BUCKET }).length;
+
+/** A bucket write that passed, leaving the bucket one request down. */
+const passedWrite = () => ({ Attributes: { tat: Date.now() + intervalMs(rateLimitDefaults) } });
 
 /** How a write whose condition failed comes back: the stored item, in DynamoDB's own format. */
 const conditionFailed = (tat: number) =>
   new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: { tat: { N: String(tat) } } });
 
-describe('the per-key limit when its write fails', () => {
-  it('answers a throttled bucket 429 with Retry-After: a key flooding its own item is refused, not let through', async () => {
+/** A bucket drained for `ms` more: its TAT past the burst, so every write's condition fails. */
+const drainedFor = (ms: number) => conditionFailed(Date.now() + rateLimitDefaults.burst * intervalMs(rateLimitDefaults) + ms);
+
+const throttled = () => new ProvisionedThroughputExceededException({ message: 'Rate of requests exceeds', $metadata: {} });
+
+/**
+ * The order things happened in, with a bucket write that answers only a few event-loop turns after it was sent, so
+ * whatever the chain sends without waiting for it is sent before it answers.
+ */
+function givenSlowBucket(answer: () => Promise<unknown>) {
+  const order: string[] = [];
+  dynamo.on(UpdateCommand, { Key: BUCKET }).callsFake(async () => {
+    order.push('bucket write sent');
+    for (let turn = 0; turn < 5; turn++) await nextTurn();
+    order.push('bucket write answered');
+    return answer();
+  });
+  dynamo.on(QueryCommand).callsFake(async () => {
+    order.push('query sent');
+    return { Items: [] };
+  });
+  dynamo.on(TransactWriteCommand).callsFake(async () => {
+    order.push('transaction sent');
+    return {};
+  });
+  dynamo.on(UpdateCommand, { Key: keys.counter('expense-type') }).resolves({ Attributes: { value: 1 } });
+  return order;
+}
+
+describe('a read and its bucket write', () => {
+  it("sends the read's own query before its bucket write has answered", async () => {
     // Prepare
-    dynamo.on(UpdateCommand).rejects(new ProvisionedThroughputExceededException({ message: 'Rate of requests exceeds', $metadata: {} }));
+    const order = givenSlowBucket(async () => passedWrite());
     // Act
-    const result = await call();
+    const result = await listTypes();
     // Assess
-    expect(result.statusCode).toBe(429);
-    expect(errorOf(result)).toBe('request throttled, retry later');
-    expect(result.headers).toMatchObject({ 'Retry-After': '1', 'RateLimit-Policy': '"default";q=300;w=2' });
-    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(0);
+    expect(result.statusCode).toBe(200);
+    expect(order).toEqual(['bucket write sent', 'query sent', 'bucket write answered']);
   });
 
-  it('answers DynamoDB not answering the bucket 503, without an allowance it does not know', async () => {
+  it('answers 429 with Retry-After and nothing it read when the bucket refuses it meanwhile', async () => {
     // Prepare
-    dynamo.on(UpdateCommand).rejects(timedOut('socket timed out'));
+    const order = givenSlowBucket(() => Promise.reject(drainedFor(5_000)));
     // Act
-    const result = await call();
+    const result = await listTypes();
     // Assess
+    expect(order).toContain('query sent');
+    expect(result.statusCode).toBe(429);
+    expect(bodyOf(result)).toEqual({
+      version: expect.any(String),
+      result: 'error',
+      error_msg: 'too many requests for this api key, retry later',
+    });
+    expect(Number(result.headers?.['Retry-After'])).toBeGreaterThanOrEqual(5);
+    expect(result.headers?.RateLimit).toMatch(/^"default";r=0;t=\d+$/);
+  });
+
+  it('answers the refusal, not its own error, when the read fails while the bucket refuses it', async () => {
+    // Prepare
+    dynamo.on(UpdateCommand, { Key: BUCKET }).rejects(drainedFor(5_000));
+    dynamo.on(QueryCommand).rejects(new Error('connection reset'));
+    // Act
+    const result = await listTypes();
+    // Assess
+    expect(result.statusCode).toBe(429);
+    expect(bodyOf(result).error_msg).toBe('too many requests for this api key, retry later');
+  });
+});
+
+describe('a write and its bucket write', () => {
+  it('sends nothing of its own until its bucket write has answered', async () => {
+    // Prepare
+    const order = givenSlowBucket(async () => passedWrite());
+    dynamo.on(GetCommand, { Key: keys.expenseTypeName(42, 'Tolls') }).callsFake(async () => {
+      order.push('name claim read');
+      return {};
+    });
+    // Act
+    const result = await addType();
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(order).toEqual(['bucket write sent', 'bucket write answered', 'name claim read', 'transaction sent']);
+  });
+
+  it('changes nothing when the bucket refuses it', async () => {
+    // Prepare
+    dynamo.on(UpdateCommand, { Key: BUCKET }).rejects(drainedFor(5_000));
+    // Act
+    const result = await addType();
+    // Assess
+    expect(result.statusCode).toBe(429);
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(1);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('the per-key limit when its write fails', () => {
+  it('answers a throttled bucket 429 with Retry-After, and a read nothing it read: a key flooding its own item is refused', async () => {
+    // Prepare
+    dynamo.on(UpdateCommand, { Key: BUCKET }).rejects(throttled());
+    // Act
+    const result = await listTypes();
+    // Assess
+    expect(result.statusCode).toBe(429);
+    expect(bodyOf(result)).not.toHaveProperty('expense_types');
+    expect(bodyOf(result).error_msg).toBe('request throttled, retry later');
+    expect(result.headers).toMatchObject({ 'Retry-After': '1', 'RateLimit-Policy': '"default";q=300;w=2' });
+  });
+
+  it('answers DynamoDB not answering the bucket 503 though the read succeeded, without an allowance it does not know', async () => {
+    // Prepare
+    dynamo.on(UpdateCommand, { Key: BUCKET }).rejects(timedOut('socket timed out'));
+    // Act
+    const result = await listTypes();
+    // Assess
+    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(1);
     expect(result.statusCode).toBe(503);
-    expect(errorOf(result)).toBe('service unavailable, retry later');
+    expect(bodyOf(result)).not.toHaveProperty('expense_types');
+    expect(bodyOf(result).error_msg).toBe('service unavailable, retry later');
     expect(result.headers?.RateLimit).toBeUndefined();
   });
 
@@ -60,11 +172,11 @@ describe('the per-key limit when its write fails', () => {
     // Prepare: the first write finds the bucket idle, the retry's refill finds it just refilled
     const now = Date.now();
     dynamo
-      .on(UpdateCommand)
+      .on(UpdateCommand, { Key: BUCKET })
       .rejectsOnce(conditionFailed(now - 1_000))
       .rejectsOnce(conditionFailed(now + 7));
     // Act
-    const result = await call();
+    const result = await listTypes();
     // Assess
     expect(result.statusCode).toBe(200);
     expect(bucketWrites()).toBe(2);
@@ -73,11 +185,10 @@ describe('the per-key limit when its write fails', () => {
 
   it("adds Retry-After to AWS throttling the operation's own query, with what the key has left", async () => {
     // Prepare
-    const now = Date.now();
-    dynamo.on(UpdateCommand).resolves({ Attributes: { tat: now + 1_000 / rateLimitDefaults.perSecond } });
-    dynamo.on(QueryCommand).rejects(new ProvisionedThroughputExceededException({ message: 'Rate of requests exceeds', $metadata: {} }));
+    dynamo.on(UpdateCommand, { Key: BUCKET }).resolves(passedWrite());
+    dynamo.on(QueryCommand).rejects(throttled());
     // Act
-    const result = await call();
+    const result = await listTypes();
     // Assess
     expect(result.statusCode).toBe(429);
     expect(result.headers).toMatchObject({ 'Retry-After': '1', RateLimit: `"default";r=${rateLimitDefaults.burst - 1};t=1` });

@@ -4,16 +4,16 @@
  * past the bucket it must, and the headers that tell a client where it stands.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { rateLimitDefaults } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { intervalMs } from '../../shared/domain/token-bucket.ts';
-import { createApiKey } from '../../shared/store/api-keys.ts';
+import { createApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { type ApiResponse, api } from '../support/api.ts';
-import { givenUser } from '../support/builders.ts';
+import { givenUser, givenVehicle } from '../support/builders.ts';
 
 const { perSecond, burst } = rateLimitDefaults;
 const PRODUCTION_CALL_MS = 20;
@@ -88,6 +88,19 @@ describe('a burst past the bucket', () => {
     for (const res of answers.filter((answer) => answer.status === 429)) expect(rateLimitOf(res).remaining).toBe(0);
   });
 
+  it("answers a read over the limit 429 and nothing of what it read, though the read ran alongside the bucket's write", async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenVehicle(user);
+    await givenDrainedBucket(user.key, 5_000);
+    // Act
+    const res = await listVehicles(user.key);
+    // Assess
+    expect(res).toBeError(429, 'too many requests for this api key, retry later');
+    expect(Object.keys(res.body)).toEqual(['version', 'result', 'error_msg']);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('answers 429 in the envelope with Retry-After to every request while the bucket is empty', async () => {
     // Prepare
     const user = await givenUser();
@@ -141,7 +154,7 @@ describe('rate-limit headers', () => {
     expect(rateLimitOf(res)).toEqual({ remaining: burst - 1, resetS: 1 });
   });
 
-  it('tells error answers too', async () => {
+  it('tells error answers too, and an unknown key the policy only: it has no bucket', async () => {
     // Prepare
     const user = await givenUser();
     // Act
@@ -152,7 +165,7 @@ describe('rate-limit headers', () => {
     expect(rateLimitOf(invalid).remaining).toBe(burst - 1);
     expect(unknownKey).toBeError(401, 'unknown api key');
     expect(unknownKey.headers.get('ratelimit-policy')).not.toBeNull();
-    expect(rateLimitOf(unknownKey).remaining).toBeLessThan(burst);
+    expect(unknownKey.headers.get('ratelimit')).toBeNull();
   });
 
   it('counts the key wherever it is sent: header, query string or body, before the input is checked', async () => {
@@ -171,17 +184,28 @@ describe('rate-limit headers', () => {
   });
 });
 
-describe('unknown api keys', () => {
-  it('get no bucket once found unknown: a stream of guesses costs no table write each', async () => {
+describe('keys that are not let in', () => {
+  const bucketOf = async (key: string) =>
+    (await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.rateBucket(hashApiKey(key)) }))).Item;
+
+  it('get no bucket for an unknown key: a stream of guesses costs no table write', async () => {
     // Prepare
     const guess = `guess-${Date.now()}-${Math.random()}`;
-    const bucket = keys.rateBucket(hashApiKey(guess));
-    const first = await listVehicles(guess);
-    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: bucket }));
     // Act
     const guesses = await Promise.all(Array.from({ length: 5 }, () => listVehicles(guess)));
     // Assess
-    for (const res of [first, ...guesses]) expect(res).toBeError(401, 'unknown api key');
-    expect((await dynamo().send(new GetCommand({ TableName: tableName(), Key: bucket }))).Item).toBeUndefined();
+    for (const res of guesses) expect(res).toBeError(401, 'unknown api key');
+    expect(await bucketOf(guess)).toBeUndefined();
+  });
+
+  it('get no bucket for a locked key', async () => {
+    // Prepare
+    const user = await givenUser();
+    await setApiKeyLocked(user.key, true);
+    // Act
+    const res = await listVehicles(user.key);
+    // Assess
+    expect(res).toBeError(403, 'api key locked');
+    expect(await bucketOf(user.key)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /** The device token check's cache, with the lookup and the clock passed in: a revoked token must stop within 60 s. */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { deviceTokenAuth, type TokenOwner } from '../../shared/devices/device-token-auth.ts';
+import { deviceTokenAuth, type TokenOwner } from '../../shared/middleware/device-token-auth.ts';
 import type { HttpRequest } from '../../shared/middleware/types.ts';
 
 const aRequest = (token: string): HttpRequest =>
