@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { IDEMPOTENCY_KEY } from '../contracts/wire.ts';
 import { BadRequest, Conflict } from '../errors.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-  type StoredAnswer,
-} from '../store/idempotency.ts';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type StoredAnswer } from '../store/idempotency.ts';
 import { authenticatedUser, type HttpMiddleware, type HttpRequest, headerValue, type ParseRequestOptions } from './types.ts';
 
 /** The same key within 24 h answers the first answer again (integrators retry after timeouts). */
