@@ -1,7 +1,14 @@
 /** Zone and speeding events decided from cleaned points: hysteresis, dwell, sparse fixes, limits, faults. */
 import { describe, expect, it } from 'vitest';
 import type { DecidedEvent } from '../../shared/domain/events/event.ts';
-import { initialZoneState, walkZones, type ZoneFact, type ZoneSettings, zoneChanges } from '../../shared/domain/events/zone-events.ts';
+import {
+  initialZoneState,
+  type UserZones,
+  walkZones,
+  type ZoneFact,
+  type ZoneSettings,
+  zoneChanges,
+} from '../../shared/domain/events/zone-events.ts';
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
@@ -39,8 +46,12 @@ function fixes(list: Array<[seconds: number, km: number, speed?: number, overrid
 const driveThrough = (fromKm = -2, toKm = 2) =>
   fixes(Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2] as [number, number]));
 
+const USER = 7;
+/** The zones of the vehicle's one user. */
+const ofUser = (zones: UserLocation[]): UserZones[] => [{ userUid: USER, index: new ZoneIndex(zones) }];
+
 const walk = (zones: UserLocation[], points: Position[], settings: Partial<ZoneSettings> = {}) =>
-  walkZones(initialZoneState(), points, new ZoneIndex(zones), { ...SETTINGS, ...settings }).facts.map(({ event }) => event);
+  walkZones(initialZoneState(), points, ofUser(zones), { ...SETTINGS, ...settings }).facts.map(({ event }) => event);
 
 const brief = (events: DecidedEvent[]) =>
   events.map((event) => `${event.occurredAt.slice(11, 19)} ${event.type} ${event.fields.interpolated ?? ''}`.trim());
@@ -151,10 +162,10 @@ describe('geofence events', () => {
   it('decides the same facts walked in pieces from the hourly state as walked at once', () => {
     const zones = [aZone(), aZone({ latitude: CENTRE.lat, longitude: eastOf(1.5).lng, radius: 0.3, speed: 20 })];
     const points = fixes(Array.from({ length: 240 }, (_, i) => [i * 30, -3 + i * 0.025, 30] as [number, number, number]));
-    const whole = walkZones(initialZoneState(), points, new ZoneIndex(zones), SETTINGS);
-    const index = new ZoneIndex(zones);
-    const firstHour = walkZones(initialZoneState(), points.slice(0, 120), index, SETTINGS);
-    const secondHour = walkZones(whole.checkpoints.get('2026-11-06T07') ?? initialZoneState(), points.slice(120), index, SETTINGS);
+    const users = ofUser(zones);
+    const whole = walkZones(initialZoneState(), points, users, SETTINGS);
+    const firstHour = walkZones(initialZoneState(), points.slice(0, 120), users, SETTINGS);
+    const secondHour = walkZones(whole.checkpoints.get('2026-11-06T07') ?? initialZoneState(), points.slice(120), users, SETTINGS);
     expect([...firstHour.facts, ...secondHour.facts]).toEqual(whole.facts);
     expect(whole.facts.length).toBeGreaterThan(2);
   });
@@ -239,25 +250,26 @@ describe('the zone index', () => {
 
 describe('what a walk changes against the stored facts', () => {
   const zone = aZone();
-  const facts = walkZones(initialZoneState(), driveThrough(), new ZoneIndex([zone]), SETTINGS).facts;
+  const users = ofUser([zone]);
+  const facts = walkZones(initialZoneState(), driveThrough(), users, SETTINGS).facts;
   const [entered, exited] = facts as [ZoneFact, ZoneFact];
 
   it('emits the facts not stored and writes them', () => {
-    const change = zoneChanges(1, [entered], facts);
+    const change = zoneChanges(1, [entered], facts, users);
     expect(change.events.map((event) => event.type)).toEqual(['geofence.exited']);
     expect(change.put).toEqual([exited]);
     expect(change.remove).toEqual([]);
   });
 
   it('voids the stored facts no longer found and deletes them', () => {
-    const change = zoneChanges(1, facts, [entered]);
+    const change = zoneChanges(1, facts, [entered], users);
     expect(change.events.map((event) => [event.type, event.fields.voided_type])).toEqual([['event.voided', 'geofence.exited']]);
     expect(change.remove).toEqual([exited]);
   });
 
   it('moves a fact decided at another point without an event', () => {
     const later = { ...exited, decidedAt: at(999) };
-    const change = zoneChanges(1, [entered, exited], [entered, later]);
+    const change = zoneChanges(1, [entered, exited], [entered, later], users);
     expect(change.events).toEqual([]);
     expect(change).toMatchObject({ put: [later], remove: [exited] });
   });
