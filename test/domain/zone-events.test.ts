@@ -10,41 +10,9 @@ import {
   zoneChanges,
 } from '../../shared/domain/events/zone-events.ts';
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
-import type { LatLng } from '../../shared/domain/geo.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
-import { type LocationParams, newLocation, type UserLocation } from '../../shared/domain/user-location.ts';
-import { aPositionRecord, positionOf } from '../support/position-builders.ts';
-
-const START = '2026-11-06T06:00:00.000Z';
-const CENTRE: LatLng = { lat: -26, lng: 28.05 };
-/** km per degree of longitude at -26° */
-const KM_PER_LNG = 111.195 * Math.cos((26 * Math.PI) / 180);
-const SETTINGS: ZoneSettings = { dwellS: 0, speedingMinS: 30, speedLimitKmh: 0, maxSpeedKmh: 250 };
-
-let nextUid = 1;
-function aZone(params: LocationParams = {}): UserLocation {
-  return {
-    ...newLocation({ description: 'Depot', latitude: CENTRE.lat, longitude: CENTRE.lng, radius: 0.5, ...params }),
-    userLocationUid: nextUid++,
-  };
-}
-
-const at = (seconds: number): string => new Date(Date.parse(START) + seconds * 1000).toISOString();
-/** A fix `km` east of the zone's centre (negative: west). */
-const eastOf = (km: number): LatLng => ({ lat: CENTRE.lat, lng: CENTRE.lng + km / KM_PER_LNG });
-
-function fixes(list: Array<[seconds: number, km: number, speed?: number, overrides?: Record<string, unknown>]>): Position[] {
-  return list.map(([seconds, km, speed = 40, overrides = {}]) => {
-    const { lat, lng } = eastOf(km);
-    return positionOf(
-      aPositionRecord('356307042441013', at(seconds), { latitude: lat, longitude: lng, speed, ignition: true, ...overrides }),
-    );
-  });
-}
-
-/** West to east through the centre, 200 m every 30 s (24 km/h). */
-const driveThrough = (fromKm = -2, toKm = 2) =>
-  fixes(Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2] as [number, number]));
+import type { UserLocation } from '../../shared/domain/user-location.ts';
+import { aZone, at, CENTRE, driveThrough, eastOf, fixes, KM_PER_LNG, SETTINGS } from '../support/zone-walk-builders.ts';
 
 const USER = 7;
 /** The zones of the vehicle's one user. */
@@ -63,9 +31,10 @@ describe('geofence events', () => {
     expect(brief(walk([zone], driveThrough()))).toEqual(['06:04:00 geofence.entered 0', '06:06:30 geofence.exited 0']);
   });
 
-  it('carries the zone on its events', () => {
+  it("carries the zone on its events, for the zone's user", () => {
     const zone = aZone({ speed: 60, only_push: 1, description: 'Midrand depot' });
     const [entered] = walk([zone], driveThrough());
+    expect(entered?.audience).toBe(USER);
     expect(entered?.fields).toEqual({
       user_location_uid: zone.userLocationUid,
       description: 'Midrand depot',
@@ -208,7 +177,7 @@ describe('speeding events', () => {
     ).toEqual([expect.objectContaining({ type: 'geofence.entered' })]);
   });
 
-  it("takes the lowest zone limit, else the vehicle's own", () => {
+  it("takes the lowest limit of the user's zones it is in; the vehicle's own limit makes the vehicle's speeding", () => {
     const wide = aZone({ radius: 50, speed: 100 });
     const town = aZone({ radius: 1, speed: 40 });
     const inTown = walk(
@@ -231,8 +200,8 @@ describe('speeding events', () => {
       ]),
       { speedLimitKmh: 120 },
     );
-    expect(open.map((event) => [event.type, event.fields.user_location_uid, event.fields.limit_kmh])).toEqual([
-      ['speeding.started', null, 120],
+    expect(open.map((event) => [event.type, event.fields.user_location_uid, event.fields.limit_kmh, event.audience])).toEqual([
+      ['speeding.started', null, 120, undefined],
     ]);
   });
 });
