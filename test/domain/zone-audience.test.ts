@@ -10,18 +10,15 @@ import { dropEvents } from '../../shared/domain/events/fuel-drops.ts';
 import { offlineEvent, onlineEvent } from '../../shared/domain/events/quiet-events.ts';
 import {
   initialZoneState,
-  type StoredZoneState,
   type UserZones,
   walkZones,
-  type ZoneFact,
   type ZoneSettings,
-  type ZoneState,
   zoneChanges,
 } from '../../shared/domain/events/zone-events.ts';
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import type { UserLocation } from '../../shared/domain/user-location.ts';
-import { aZone, at, CENTRE, eastOf, fixes, SETTINGS } from '../support/zone-walk-builders.ts';
+import { aZone, at, CENTRE, eastOf, fixes, legacyZoneFact, mergedZoneState, SETTINGS } from '../support/zone-walk-builders.ts';
 
 const [A, B, C] = [101, 102, 103];
 const VEHICLE = 9;
@@ -200,23 +197,12 @@ describe('zone state and facts stored before the walk was per user', () => {
   const whole = walkZones(initialZoneState(), points, zones, SETTINGS);
   /** after ten minutes: inside both zones and speeding under A's limit */
   const midway = walkZones(initialZoneState(), points.slice(0, 10), zones, SETTINGS).state;
-  const merged = (state: ZoneState): StoredZoneState => {
-    const users = Object.values(state.users);
-    return {
-      last: state.last,
-      jumps: state.jumps,
-      stays: users.flatMap((user) => user.stays),
-      above: users.find((user) => user.above)?.above ?? state.vehicle.above,
-      speeding: users.find((user) => user.speeding)?.speeding ?? state.vehicle.speeding,
-    };
-  };
-
   it("splits a merged checkpoint's stays and speeding by each zone's owner", () => {
     // Prepare
     expect(midway.users[A]?.speeding).not.toBeNull();
     expect(midway.users[B]?.stays).toHaveLength(1);
     // Act
-    const fromMerged = walkZones(merged(midway), points.slice(10), zones, SETTINGS);
+    const fromMerged = walkZones(mergedZoneState(midway), points.slice(10), zones, SETTINGS);
     const fromToday = walkZones(midway, points.slice(10), zones, SETTINGS);
     // Assess
     expect(fromMerged.facts).toEqual(fromToday.facts);
@@ -229,11 +215,7 @@ describe('zone state and facts stored before the walk was per user', () => {
 
   it("compares fact items without audience or zone version as today's, and voids them for the zone's owner", () => {
     // Prepare: the facts as items stored before audiences held them
-    const legacy = (fact: ZoneFact): ZoneFact => {
-      const { audience: _audience, ...event } = fact.event;
-      return { decidedAt: fact.decidedAt, event };
-    };
-    const stored = whole.facts.map(legacy);
+    const stored = whole.facts.map(legacyZoneFact);
     // Act
     const again = zoneChanges(VEHICLE, stored, whole.facts, zones);
     const retracted = zoneChanges(

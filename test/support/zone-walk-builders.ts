@@ -1,5 +1,5 @@
 /** Zones and fixes along a line of latitude, for the zone walk's domain tests: distances in km east of a centre. */
-import type { ZoneSettings } from '../../shared/domain/events/zone-events.ts';
+import type { StoredZoneState, ZoneFact, ZoneSettings, ZoneState } from '../../shared/domain/events/zone-events.ts';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { type LocationParams, locationChanges, newLocation, type UserLocation } from '../../shared/domain/user-location.ts';
@@ -43,3 +43,21 @@ export function fixes(list: Array<[seconds: number, km: number, speed?: number, 
 /** West to east, 200 m every 30 s (24 km/h), at `speed` as the device reports it. */
 export const driveThrough = (fromKm = -2, toKm = 2, speed = 40) =>
   fixes(Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2, speed] as [number, number, number]));
+
+/** The state as a checkpoint written before the walk was per user held it: every user's stays and speeding merged. */
+export function mergedZoneState(state: ZoneState): StoredZoneState {
+  const users = Object.values(state.users);
+  return {
+    last: state.last,
+    jumps: state.jumps,
+    stays: users.flatMap((user) => user.stays),
+    above: users.find((user) => user.above)?.above ?? state.vehicle.above,
+    speeding: users.find((user) => user.speeding)?.speeding ?? state.vehicle.speeding,
+  };
+}
+
+/** A fact as items stored before the walk was per user held it: no audience, no zone version. */
+export function legacyZoneFact(fact: ZoneFact): ZoneFact {
+  const { audience: _audience, ...event } = fact.event;
+  return { decidedAt: fact.decidedAt, event };
+}
