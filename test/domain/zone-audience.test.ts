@@ -8,17 +8,11 @@ import { fillEvents, tripEvents } from '../../shared/domain/events/detection-eve
 import { type DecidedEvent, eventIdOf } from '../../shared/domain/events/event.ts';
 import { dropEvents } from '../../shared/domain/events/fuel-drops.ts';
 import { offlineEvent, onlineEvent } from '../../shared/domain/events/quiet-events.ts';
-import {
-  initialZoneState,
-  type UserZones,
-  walkZones,
-  type ZoneSettings,
-  zoneChanges,
-} from '../../shared/domain/events/zone-events.ts';
+import { initialZoneState, type UserZones, walkZones, type ZoneSettings, zoneChanges } from '../../shared/domain/events/zone-events.ts';
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import type { UserLocation } from '../../shared/domain/user-location.ts';
-import { aZone, at, CENTRE, eastOf, fixes, legacyZoneFact, mergedZoneState, SETTINGS } from '../support/zone-walk-builders.ts';
+import { at, aZone, CENTRE, eastOf, fixes, legacyZoneFact, mergedZoneState, SETTINGS } from '../support/zone-walk-builders.ts';
 
 const [A, B, C] = [101, 102, 103];
 const VEHICLE = 9;

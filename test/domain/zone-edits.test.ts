@@ -9,7 +9,7 @@ import { initialZoneState, type UserZones, walkZones, type ZoneFact, zoneChanges
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import type { LocationParams, UserLocation } from '../../shared/domain/user-location.ts';
-import { aZone, at, driveThrough, edited, eastOf, fixes, SETTINGS } from '../support/zone-walk-builders.ts';
+import { at, aZone, driveThrough, eastOf, edited, fixes, SETTINGS } from '../support/zone-walk-builders.ts';
 
 const USER = 5;
 const VEHICLE = 3;

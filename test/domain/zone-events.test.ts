@@ -12,7 +12,7 @@ import {
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import type { UserLocation } from '../../shared/domain/user-location.ts';
-import { aZone, at, CENTRE, driveThrough, eastOf, fixes, KM_PER_LNG, SETTINGS } from '../support/zone-walk-builders.ts';
+import { at, aZone, CENTRE, driveThrough, eastOf, fixes, KM_PER_LNG, SETTINGS } from '../support/zone-walk-builders.ts';
 
 const USER = 7;
 /** The zones of the vehicle's one user. */

@@ -39,16 +39,8 @@ describe('a zone edited while the vehicle is in it', () => {
       { description: 'Renamed' },
       ['geofence.entered Halfway speed=0 only_push=0', 'geofence.exited Renamed speed=0 only_push=0'],
     ],
-    [
-      'made a no-go zone',
-      { no_go: 1 },
-      ['geofence.entered Halfway speed=0 only_push=0', 'no_go.exited Halfway speed=0 only_push=0'],
-    ],
-    [
-      'made push-only',
-      { only_push: 1 },
-      ['geofence.entered Halfway speed=0 only_push=0', 'geofence.exited Halfway speed=0 only_push=1'],
-    ],
+    ['made a no-go zone', { no_go: 1 }, ['geofence.entered Halfway speed=0 only_push=0', 'no_go.exited Halfway speed=0 only_push=0']],
+    ['made push-only', { only_push: 1 }, ['geofence.entered Halfway speed=0 only_push=0', 'geofence.exited Halfway speed=0 only_push=1']],
     [
       'given a speed limit below the vehicle’s speed',
       { speed: 10 },
@@ -105,7 +97,12 @@ describe('a zone edited after the vehicle left it', () => {
     // Act: renamed and shrunk; then a late fix inside the visit, and the vehicle parked at the client in the same hour
     await api.post('editUserLocation', { api_key: user.key, user_location_uid: zone.userLocationUid, description: 'Renamed', radius: 0.3 });
     await ingest([
-      aPositionRecord(vehicle.imei, '2026-11-06T06:10:15.000Z', { latitude: HALFWAY.lat, longitude: HALFWAY.lng, speed: 32, ignition: true }),
+      aPositionRecord(vehicle.imei, '2026-11-06T06:10:15.000Z', {
+        latitude: HALFWAY.lat,
+        longitude: HALFWAY.lng,
+        speed: 32,
+        ignition: true,
+      }),
     ]);
     await ingest(parked(vehicle.imei, '2026-11-06T06:25:00.000Z', 5, CLIENT));
     // Assess

@@ -112,9 +112,7 @@ describe('zone state and facts stored before the walk was per user', () => {
     expect(Object.values(state.users).flatMap((user) => user.stays)).not.toEqual([]);
     await putAll([checkpointItem(before.vehicleUid, { ...(checkpoint as NonNullable<typeof checkpoint>), zones: mergedZoneState(state) })]);
     const stored = await listZoneFacts(before.vehicleUid, '2000');
-    await putAll(
-      stored.map((fact) => zoneFactItem(before.vehicleUid, legacyZoneFact(fact), eventIdOf(before.vehicleUid, fact.event))),
-    );
+    await putAll(stored.map((fact) => zoneFactItem(before.vehicleUid, legacyZoneFact(fact), eventIdOf(before.vehicleUid, fact.event))));
     // Act
     await ingest(records.today.filter((record) => record.gps_datetime >= FIRST_BATCH_BEFORE));
     await ingest(records.before.filter((record) => record.gps_datetime >= FIRST_BATCH_BEFORE));

@@ -42,7 +42,9 @@ export function fixes(list: Array<[seconds: number, km: number, speed?: number, 
 
 /** West to east, 200 m every 30 s (24 km/h), at `speed` as the device reports it. */
 export const driveThrough = (fromKm = -2, toKm = 2, speed = 40) =>
-  fixes(Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2, speed] as [number, number, number]));
+  fixes(
+    Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2, speed] as [number, number, number]),
+  );
 
 /** The state as a checkpoint written before the walk was per user held it: every user's stays and speeding merged. */
 export function mergedZoneState(state: ZoneState): StoredZoneState {

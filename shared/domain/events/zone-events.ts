@@ -27,7 +27,7 @@ export interface ZoneSettings {
   dwellS: number;
   /** speeding starts, and ends, once it has lasted this long */
   speedingMinS: number;
-  /** the vehicle's own limit outside speed-limited zones; 0: none */
+  /** the vehicle's own limit, everywhere, whatever the users' zones; 0: none */
   speedLimitKmh: number;
   /** faster than this between fixes is a jump (the detector's rule) */
   maxSpeedKmh: number;
@@ -196,7 +196,9 @@ export function walkZones(
     }
     if (position.speed !== null) {
       const vehicleLimit = { limit: settings.speedLimitKmh, zoneUid: null };
-      facts.push(...stepSpeeding(state.vehicle, fix, position.speed, vehicleLimit, settings).map((event) => ({ decidedAt: fix.at, event })));
+      facts.push(
+        ...stepSpeeding(state.vehicle, fix, position.speed, vehicleLimit, settings).map((event) => ({ decidedAt: fix.at, event })),
+      );
     }
     state.last = fix;
   }
@@ -270,7 +272,9 @@ interface ToldZone {
  */
 function toldZones(stored: readonly ZoneFact[], zones: readonly UserZones[]) {
   const byZone = new Map<number, ToldZone>();
-  const ordered = [...stored].sort((a, b) => a.decidedAt.localeCompare(b.decidedAt) || a.event.occurredAt.localeCompare(b.event.occurredAt));
+  const ordered = [...stored].sort(
+    (a, b) => a.decidedAt.localeCompare(b.decidedAt) || a.event.occurredAt.localeCompare(b.event.occurredAt),
+  );
   for (const fact of ordered) {
     const zoneUid = zoneUidOf(fact.event);
     if (zoneUid === null || !toldBefore(fact, zones)) continue;
@@ -442,15 +446,22 @@ export interface ZoneChange {
  * voided or deleted. The others are compared with the walk's by their event ids; a void is about the stored fact,
  * so it goes to the same audience (a fact stored before audiences: its zone's owner).
  */
-export function zoneChanges(vehicleUid: number, stored: readonly ZoneFact[], found: readonly ZoneFact[], zones: readonly UserZones[]): ZoneChange {
+export function zoneChanges(
+  vehicleUid: number,
+  stored: readonly ZoneFact[],
+  found: readonly ZoneFact[],
+  zones: readonly UserZones[],
+): ZoneChange {
   const standing = stored.filter((fact) => zoneUidOf(fact.event) === null || !toldBefore(fact, zones));
   const key = (fact: ZoneFact) => `${eventIdOf(vehicleUid, fact.event)}#${fact.decidedAt}`;
   const storedKeys = new Set(standing.map(key));
   const foundKeys = new Set(found.map(key));
   const audiences = new Map(standing.map(({ event }) => [eventIdOf(vehicleUid, event), audienceOf(event, zones)]));
-  const events = changedFacts(vehicleUid, { before: standing.map(({ event }) => event), after: found.map(({ event }) => event) }, (event) => [
-    event,
-  ]).map((event) => {
+  const events = changedFacts(
+    vehicleUid,
+    { before: standing.map(({ event }) => event), after: found.map(({ event }) => event) },
+    (event) => [event],
+  ).map((event) => {
     const audience = event.voids === undefined ? undefined : audiences.get(event.voids);
     return audience === undefined ? event : { ...event, audience };
   });
