@@ -93,6 +93,7 @@ describe('a zone edited after the vehicle left it', () => {
     ['made a no-go zone', (zone) => [edited(zone, { no_go: 1 })]],
     ['moved', (zone) => [edited(zone, { longitude: eastOf(5).lng })]],
     ['deleted', () => []],
+    ['recoloured', (zone) => [edited(zone, { color: 'red', icon: 'truck' })]],
   ])('leaves its events as they were told when %s', (_edit, edit) => {
     const zone = aZone();
     const { stored, change } = afterEdit([zone], edit(zone), points.length);

@@ -214,11 +214,13 @@ function userFact(fix: Fix, event: DecidedEvent, userUid: number, index: ZoneInd
 
 const versions = new WeakMap<UserLocation, string>();
 
-/** A zone definition's version: any edit (name, place, shape, speed, no_go, only_push) gives another. */
-export function zoneVersionOf(zone: UserLocation): string {
+/** A zone's version as its events see it: an edit of what decides or fills them (place, shape, name, speed, no_go, only_push) gives another; of its colour or icon, none. */
+function zoneVersionOf(zone: UserLocation): string {
   let version = versions.get(zone);
   if (version === undefined) {
-    version = createHash('sha256').update(JSON.stringify(zone), 'utf8').digest('hex').slice(0, 16);
+    const { latitude, longitude, radiusKm, locationType, points, description, speedLimit, noGo, onlyPush } = zone;
+    const decides = [latitude, longitude, radiusKm, locationType, points, description, speedLimit, noGo, onlyPush];
+    version = createHash('sha256').update(JSON.stringify(decides), 'utf8').digest('hex').slice(0, 16);
     versions.set(zone, version);
   }
   return version;
