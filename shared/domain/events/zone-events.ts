@@ -236,19 +236,16 @@ const ownerOf = (zoneUid: number, zones: readonly UserZones[]): UserZones | unde
  */
 function zoneStateFor(start: StoredZoneState, zones: readonly UserZones[]): ZoneState {
   const stored = structuredClone(start);
-  const state: ZoneState =
-    'users' in stored
-      ? stored
-      : { last: stored.last, jumps: stored.jumps, vehicle: speedingOf(stored, (zoneUid) => zoneUid === null), users: {} };
-  const users: Record<string, UserZoneState> = {};
-  for (const owner of zones) {
-    const owns = (zoneUid: number | null) => zoneUid !== null && ownerOf(zoneUid, zones) === owner;
-    users[owner.userUid] =
-      'users' in stored
-        ? (state.users[owner.userUid] ?? initialUserState())
-        : { stays: stored.stays.filter((stay) => owns(stay.uid)), ...speedingOf(stored, owns) };
+  if ('users' in stored) {
+    const users = zones.map(({ userUid }) => [userUid, stored.users[userUid] ?? initialUserState()]);
+    return { ...stored, users: Object.fromEntries(users) };
   }
-  return { ...state, users };
+  const users = zones.map((owner) => {
+    const owns = (zoneUid: number | null) => zoneUid !== null && ownerOf(zoneUid, zones) === owner;
+    return [owner.userUid, { stays: stored.stays.filter((stay) => owns(stay.uid)), ...speedingOf(stored, owns) }];
+  });
+  const vehicle = speedingOf(stored, (zoneUid) => zoneUid === null);
+  return { last: stored.last, jumps: stored.jumps, vehicle, users: Object.fromEntries(users) };
 }
 
 function speedingOf(merged: SpeedingState, belongs: (zoneUid: number | null) => boolean): SpeedingState {
