@@ -1,5 +1,5 @@
 /**
- * Each user's zones, indexed, kept by the processor's container across batches (docs/events.md, "Zones at scale"): a
+ * Each user's zones, indexed, kept by the processor's container across batches (docs/events.md, "Zones and speeding"): a
  * user with thousands of zones costs one small read per batch, not thousands of items nor a new index. Every change
  * of a user's locations moves the user's locations version in its own transaction (shared/store/user-locations.ts),
  * so a batch reads the version and reads the locations again only when it moved: an edit counts from the next batch
