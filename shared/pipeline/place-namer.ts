@@ -1,4 +1,5 @@
-import { ZoneIndex } from '../domain/events/zone-index.ts';
+import type { UserZones } from '../domain/events/zone-events.ts';
+import type { ZoneIndex } from '../domain/events/zone-index.ts';
 import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
 import { MAX_DRIVER_TAG_CHARS } from '../domain/tracking/position.ts';
@@ -7,7 +8,7 @@ import { namePlace, prepareGazetteer } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/tracks.ts';
-import { currentUserLocations } from './zone-cache.ts';
+import { currentUserZones } from './zone-cache.ts';
 
 /**
  * Names places and drivers for one batch, reading each vehicle's users, their locations and each
@@ -19,8 +20,7 @@ export class PlaceNamer {
   private readonly geocoder = new Geocoder();
   private readonly users = new Map<number, Promise<number[]>>();
   private readonly locations = new Map<number, Promise<UserLocation[]>>();
-  private readonly userLocations = new Map<number, Promise<UserLocation[]>>();
-  private readonly zoneIndexes = new Map<string, Promise<ZoneIndex>>();
+  private readonly userZones = new Map<number, Promise<ZoneIndex>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
   /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
@@ -33,37 +33,33 @@ export class PlaceNamer {
   }
 
   /**
-   * The zones of the vehicle's users, indexed once per batch: vehicles of the same users share the index (a fleet's
-   * vehicles usually have one user), so a batch builds it once however many of their vehicles it carries.
+   * Each linked user's zones, in user order, for the zone walk: a user's zones are that user's alone, so they are
+   * walked apart (shared/domain/events/zone-events.ts). A user's index is read once per batch and kept across batches
+   * while the user's locations stand (zone-cache.ts), so vehicles of the same users share it.
    */
-  async zones(vehicleUid: number): Promise<ZoneIndex> {
-    const users = [...(await this.vehicleUsers(vehicleUid))].sort((a, b) => a - b).join();
-    let index = this.zoneIndexes.get(users);
-    if (!index) {
-      index = this.vehicleLocations(vehicleUid).then((locations) => new ZoneIndex(locations));
-      this.zoneIndexes.set(users, index);
-    }
-    return index;
+  async zones(vehicleUid: number): Promise<UserZones[]> {
+    const users = [...(await this.vehicleUsers(vehicleUid))].sort((a, b) => a - b);
+    return Promise.all(users.map(async (userUid) => ({ userUid, index: await this.zonesOf(userUid) })));
   }
 
   private vehicleLocations(vehicleUid: number): Promise<UserLocation[]> {
     let locations = this.locations.get(vehicleUid);
     if (!locations) {
       locations = this.vehicleUsers(vehicleUid).then(async (users) =>
-        (await Promise.all(users.map((user) => this.locationsOf(user)))).flat(),
+        (await Promise.all(users.map(async (user) => (await this.zonesOf(user)).zones))).flat(),
       );
       this.locations.set(vehicleUid, locations);
     }
     return locations;
   }
 
-  private locationsOf(userUid: number): Promise<UserLocation[]> {
-    let locations = this.userLocations.get(userUid);
-    if (!locations) {
-      locations = currentUserLocations(userUid);
-      this.userLocations.set(userUid, locations);
+  private zonesOf(userUid: number): Promise<ZoneIndex> {
+    let zones = this.userZones.get(userUid);
+    if (!zones) {
+      zones = currentUserZones(userUid);
+      this.userZones.set(userUid, zones);
     }
-    return locations;
+    return zones;
   }
 
   /**

@@ -10,8 +10,7 @@ import { eventIdOf } from '../domain/events/event.ts';
 import { type DetectedDrop, dropEvents } from '../domain/events/fuel-drops.ts';
 import { onlineEvent } from '../domain/events/quiet-events.ts';
 import { type EventSettings, eventSettings } from '../domain/events/settings.ts';
-import { initialZoneState, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
-import type { ZoneIndex } from '../domain/events/zone-index.ts';
+import { initialZoneState, type UserZones, walkZones, type ZoneChange, zoneChanges, zoneSettingsOf } from '../domain/events/zone-events.ts';
 import type { FuelFill } from '../domain/fuel-fill.ts';
 import { secondsBetween } from '../domain/time.ts';
 import {
@@ -124,8 +123,8 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const liveChanged = (live === undefined || live.gpsDatetime <= plan.newest.gps_datetime) && !sameLive(live, liveNow);
   // New points taken: the quiet-vehicles check watches the vehicle from now on, and a vehicle that was offline is back.
   const taken = plan.fresh.length > 0 ? { at: options.receivedAt.toISOString(), back: tracked.quiet.offlineAt !== null } : undefined;
-  const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings, events));
-  const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts);
+  const zoneWalk = walkZones(read.zoneStart, plan.points, zones, zoneSettingsOf(settings, events), read.zoneFacts);
+  const zoneChange = zoneChanges(vehicle.vehicleUid, read.zoneFacts, zoneWalk.facts, zones);
   const decided = [
     ...changedFacts(vehicle.vehicleUid, replacedTrips(read.trips, trips), tripEvents),
     ...changedFacts(vehicle.vehicleUid, replacedFills(read.fills, fills), fillEvents),
@@ -204,13 +203,13 @@ const zoneFactWrites = (vehicleUid: number, change: Pick<ZoneChange, 'put' | 're
 async function settleZoneFacts(
   tracked: TrackedVehicle,
   read: Awaited<ReturnType<typeof readVehicle>>,
-  zones: ZoneIndex,
+  zones: UserZones[],
   settings: DetectionSettings,
   events: EventSettings,
 ): Promise<number> {
   const { vehicle, emission, storedTail } = tracked;
-  const walk = walkZones(read.zoneStart, knownPoints(read.history), zones, zoneSettingsOf(settings, events));
-  const change = zoneChanges(vehicle.vehicleUid, read.zoneFacts, walk.facts);
+  const walk = walkZones(read.zoneStart, knownPoints(read.history), zones, zoneSettingsOf(settings, events), read.zoneFacts);
+  const change = zoneChanges(vehicle.vehicleUid, read.zoneFacts, walk.facts, zones);
   if (change.put.length === 0 && change.remove.length === 0) return 0;
   const emitted = emitAll(vehicle, change.events, emission, new Date());
   return commitDetection({

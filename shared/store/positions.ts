@@ -4,7 +4,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import type { ZoneState } from '../domain/events/zone-events.ts';
+import type { StoredZoneState } from '../domain/events/zone-events.ts';
 import type { TrackState } from '../domain/tracking/detector.ts';
 import { byTime, decodeChunk, hourStart, type PositionChunk } from '../domain/tracking/history.ts';
 import type { Position } from '../domain/tracking/position.ts';
@@ -17,8 +17,8 @@ export interface Checkpoint {
   /** `yyyy-mm-ddThh`: the state is the detector's before the first point of this hour */
   hour: string;
   state: TrackState;
-  /** the zone events' walk state then (absent on checkpoints written before zone events) */
-  zones?: ZoneState;
+  /** the zone events' walk state then (absent on checkpoints written before zone events; merged over the users on those written before the per-user walk) */
+  zones?: StoredZoneState;
 }
 
 /** Seconds since the epoch at which DynamoDB's TTL removes history about `at`. */
@@ -54,7 +54,7 @@ export async function putAll(items: readonly Item[]): Promise<number> {
 export async function findCheckpoint(vehicleUid: number, hour: string): Promise<Checkpoint | undefined> {
   const [item] = await queryRange(keys.checkpointRange(vehicleUid, hour), { ScanIndexForward: false, Limit: 1 });
   if (!item) return undefined;
-  const zones = typeof item.zone_state === 'string' ? (JSON.parse(item.zone_state) as ZoneState) : undefined;
+  const zones = typeof item.zone_state === 'string' ? (JSON.parse(item.zone_state) as StoredZoneState) : undefined;
   return { hour: String(item.sk), state: item.state as TrackState, ...(zones ? { zones } : {}) };
 }
 

@@ -1,7 +1,9 @@
 /**
  * Standing zone and speeding facts (docs/events.md, "Zones and speeding"): one item per event that stands, keyed by
  * the instant of the point that decided it, written and deleted in the detection's commit with the events, so
- * re-detection from a checkpoint compares its walk with what was really emitted. Kept as long as the history.
+ * re-detection from a checkpoint compares its walk with what was really emitted. A fact holds its audience (the
+ * zone's user) and the version of the zone it was decided with; items stored before either are read by the domain's
+ * rule (shared/domain/events/zone-events.ts). Kept as long as the history.
  */
 import { config } from '../config.ts';
 import type { ZoneFact } from '../domain/events/zone-events.ts';

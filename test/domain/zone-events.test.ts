@@ -1,46 +1,25 @@
 /** Zone and speeding events decided from cleaned points: hysteresis, dwell, sparse fixes, limits, faults. */
 import { describe, expect, it } from 'vitest';
 import type { DecidedEvent } from '../../shared/domain/events/event.ts';
-import { initialZoneState, walkZones, type ZoneFact, type ZoneSettings, zoneChanges } from '../../shared/domain/events/zone-events.ts';
+import {
+  initialZoneState,
+  type UserZones,
+  walkZones,
+  type ZoneFact,
+  type ZoneSettings,
+  zoneChanges,
+} from '../../shared/domain/events/zone-events.ts';
 import { ZoneIndex } from '../../shared/domain/events/zone-index.ts';
-import type { LatLng } from '../../shared/domain/geo.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
-import { type LocationParams, newLocation, type UserLocation } from '../../shared/domain/user-location.ts';
-import { aPositionRecord, positionOf } from '../support/position-builders.ts';
+import type { UserLocation } from '../../shared/domain/user-location.ts';
+import { at, aZone, CENTRE, driveThrough, eastOf, fixes, KM_PER_LNG, SETTINGS } from '../support/zone-walk-builders.ts';
 
-const START = '2026-11-06T06:00:00.000Z';
-const CENTRE: LatLng = { lat: -26, lng: 28.05 };
-/** km per degree of longitude at -26° */
-const KM_PER_LNG = 111.195 * Math.cos((26 * Math.PI) / 180);
-const SETTINGS: ZoneSettings = { dwellS: 0, speedingMinS: 30, speedLimitKmh: 0, maxSpeedKmh: 250 };
-
-let nextUid = 1;
-function aZone(params: LocationParams = {}): UserLocation {
-  return {
-    ...newLocation({ description: 'Depot', latitude: CENTRE.lat, longitude: CENTRE.lng, radius: 0.5, ...params }),
-    userLocationUid: nextUid++,
-  };
-}
-
-const at = (seconds: number): string => new Date(Date.parse(START) + seconds * 1000).toISOString();
-/** A fix `km` east of the zone's centre (negative: west). */
-const eastOf = (km: number): LatLng => ({ lat: CENTRE.lat, lng: CENTRE.lng + km / KM_PER_LNG });
-
-function fixes(list: Array<[seconds: number, km: number, speed?: number, overrides?: Record<string, unknown>]>): Position[] {
-  return list.map(([seconds, km, speed = 40, overrides = {}]) => {
-    const { lat, lng } = eastOf(km);
-    return positionOf(
-      aPositionRecord('356307042441013', at(seconds), { latitude: lat, longitude: lng, speed, ignition: true, ...overrides }),
-    );
-  });
-}
-
-/** West to east through the centre, 200 m every 30 s (24 km/h). */
-const driveThrough = (fromKm = -2, toKm = 2) =>
-  fixes(Array.from({ length: Math.round((toKm - fromKm) / 0.2) + 1 }, (_, i) => [i * 30, fromKm + i * 0.2] as [number, number]));
+const USER = 7;
+/** The zones of the vehicle's one user. */
+const ofUser = (zones: UserLocation[]): UserZones[] => [{ userUid: USER, index: new ZoneIndex(zones) }];
 
 const walk = (zones: UserLocation[], points: Position[], settings: Partial<ZoneSettings> = {}) =>
-  walkZones(initialZoneState(), points, new ZoneIndex(zones), { ...SETTINGS, ...settings }).facts.map(({ event }) => event);
+  walkZones(initialZoneState(), points, ofUser(zones), { ...SETTINGS, ...settings }).facts.map(({ event }) => event);
 
 const brief = (events: DecidedEvent[]) =>
   events.map((event) => `${event.occurredAt.slice(11, 19)} ${event.type} ${event.fields.interpolated ?? ''}`.trim());
@@ -52,9 +31,10 @@ describe('geofence events', () => {
     expect(brief(walk([zone], driveThrough()))).toEqual(['06:04:00 geofence.entered 0', '06:06:30 geofence.exited 0']);
   });
 
-  it('carries the zone on its events', () => {
+  it("carries the zone on its events, for the zone's user", () => {
     const zone = aZone({ speed: 60, only_push: 1, description: 'Midrand depot' });
     const [entered] = walk([zone], driveThrough());
+    expect(entered?.audience).toBe(USER);
     expect(entered?.fields).toEqual({
       user_location_uid: zone.userLocationUid,
       description: 'Midrand depot',
@@ -151,10 +131,10 @@ describe('geofence events', () => {
   it('decides the same facts walked in pieces from the hourly state as walked at once', () => {
     const zones = [aZone(), aZone({ latitude: CENTRE.lat, longitude: eastOf(1.5).lng, radius: 0.3, speed: 20 })];
     const points = fixes(Array.from({ length: 240 }, (_, i) => [i * 30, -3 + i * 0.025, 30] as [number, number, number]));
-    const whole = walkZones(initialZoneState(), points, new ZoneIndex(zones), SETTINGS);
-    const index = new ZoneIndex(zones);
-    const firstHour = walkZones(initialZoneState(), points.slice(0, 120), index, SETTINGS);
-    const secondHour = walkZones(whole.checkpoints.get('2026-11-06T07') ?? initialZoneState(), points.slice(120), index, SETTINGS);
+    const users = ofUser(zones);
+    const whole = walkZones(initialZoneState(), points, users, SETTINGS);
+    const firstHour = walkZones(initialZoneState(), points.slice(0, 120), users, SETTINGS);
+    const secondHour = walkZones(whole.checkpoints.get('2026-11-06T07') ?? initialZoneState(), points.slice(120), users, SETTINGS);
     expect([...firstHour.facts, ...secondHour.facts]).toEqual(whole.facts);
     expect(whole.facts.length).toBeGreaterThan(2);
   });
@@ -197,7 +177,7 @@ describe('speeding events', () => {
     ).toEqual([expect.objectContaining({ type: 'geofence.entered' })]);
   });
 
-  it("takes the lowest zone limit, else the vehicle's own", () => {
+  it("takes the lowest limit of the user's zones it is in; the vehicle's own limit makes the vehicle's speeding", () => {
     const wide = aZone({ radius: 50, speed: 100 });
     const town = aZone({ radius: 1, speed: 40 });
     const inTown = walk(
@@ -220,8 +200,8 @@ describe('speeding events', () => {
       ]),
       { speedLimitKmh: 120 },
     );
-    expect(open.map((event) => [event.type, event.fields.user_location_uid, event.fields.limit_kmh])).toEqual([
-      ['speeding.started', null, 120],
+    expect(open.map((event) => [event.type, event.fields.user_location_uid, event.fields.limit_kmh, event.audience])).toEqual([
+      ['speeding.started', null, 120, undefined],
     ]);
   });
 });
@@ -239,25 +219,26 @@ describe('the zone index', () => {
 
 describe('what a walk changes against the stored facts', () => {
   const zone = aZone();
-  const facts = walkZones(initialZoneState(), driveThrough(), new ZoneIndex([zone]), SETTINGS).facts;
+  const users = ofUser([zone]);
+  const facts = walkZones(initialZoneState(), driveThrough(), users, SETTINGS).facts;
   const [entered, exited] = facts as [ZoneFact, ZoneFact];
 
   it('emits the facts not stored and writes them', () => {
-    const change = zoneChanges(1, [entered], facts);
+    const change = zoneChanges(1, [entered], facts, users);
     expect(change.events.map((event) => event.type)).toEqual(['geofence.exited']);
     expect(change.put).toEqual([exited]);
     expect(change.remove).toEqual([]);
   });
 
   it('voids the stored facts no longer found and deletes them', () => {
-    const change = zoneChanges(1, facts, [entered]);
+    const change = zoneChanges(1, facts, [entered], users);
     expect(change.events.map((event) => [event.type, event.fields.voided_type])).toEqual([['event.voided', 'geofence.exited']]);
     expect(change.remove).toEqual([exited]);
   });
 
   it('moves a fact decided at another point without an event', () => {
     const later = { ...exited, decidedAt: at(999) };
-    const change = zoneChanges(1, [entered, exited], [entered, later]);
+    const change = zoneChanges(1, [entered, exited], [entered, later], users);
     expect(change.events).toEqual([]);
     expect(change).toMatchObject({ put: [later], remove: [exited] });
   });

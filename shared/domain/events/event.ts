@@ -62,6 +62,8 @@ export interface DecidedEvent {
   fields: Record<string, unknown>;
   /** an event.voided's fact, by its id (eventIdOf) */
   voids?: string;
+  /** the one user a fact derived from that user's zones is for (its event.voided's too); absent: every user linked to the vehicle */
+  audience?: number;
 }
 
 /** Events are kept 30 days after their emission. */

@@ -11,7 +11,7 @@ export interface EventSettings {
   dwell: number;
   /** seconds above the limit that start speeding, and at or below it that end it */
   speedingMinS: number;
-  /** the vehicle's own speed limit where no zone sets one; 0: none */
+  /** the vehicle's own speed limit, everywhere (its speeding is a vehicle fact; zones' limits make their users' own); 0: none */
   speedLimitKmh: number;
   /** litres the level must fall within fuelDropWindowS (and stay down) for `fuel.dropped` */
   fuelDropMinL: number;

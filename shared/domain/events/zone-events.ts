@@ -1,10 +1,14 @@
 /**
- * Zone and speeding events (docs/events.md), decided from a vehicle's cleaned points: a walk over them, oldest
- * first, that is a pure function of the points, the zones and the settings. It starts from the state stored with
- * the detection checkpoint its hour starts from, so re-detection after late points walks the same history and
- * decides the same facts; what a late point changes is found by walking the window with and without the new
- * points (zoneFacts). A 0,0 fix, an invalid fix or a jump never makes or moves an event (the detector's fault rules).
+ * Zone and speeding events (docs/events.md, "Zones and speeding"), decided from a vehicle's cleaned points: a walk
+ * over them, oldest first, that is a pure function of the points, the zones, the settings and the facts already
+ * told. Each linked user's zones are walked apart, so a zone event, and speeding under a zone's limit, is that user's
+ * fact (its `audience`); speeding above the vehicle's own limit is the vehicle's, decided once whatever the users'
+ * zones. The walk starts from the state stored with the detection checkpoint its hour starts from, so re-detection
+ * after late points walks the same history and decides the same facts; what a late point changes is found by
+ * walking the window with and without the new points (zoneChanges). A fact told under a zone's earlier definition
+ * stands (toldZones). A 0,0 fix, an invalid fix or a jump never makes or moves an event (the detector's fault rules).
  */
+import { createHash } from 'node:crypto';
 import { type LatLng, roundTo } from '../geo.ts';
 import { secondsBetween } from '../time.ts';
 import { fixFault, jumpVerdict } from '../tracking/faults.ts';
@@ -23,7 +27,7 @@ export interface ZoneSettings {
   dwellS: number;
   /** speeding starts, and ends, once it has lasted this long */
   speedingMinS: number;
-  /** the vehicle's own limit outside speed-limited zones; 0: none */
+  /** the vehicle's own limit, everywhere, whatever the users' zones; 0: none */
   speedLimitKmh: number;
   /** faster than this between fixes is a jump (the detector's rule) */
   maxSpeedKmh: number;
@@ -60,21 +64,58 @@ interface Above extends Fix {
   max: number;
 }
 
-/** What the walk carries from one point to the next: stored with each detection checkpoint. */
-export interface ZoneState {
-  last: Fix | null;
-  jumps: Fix[];
-  stays: Stay[];
+/** Speeding under one source of limits: the first fix above the limit not yet lasting speedingMinS, or an episode. */
+interface SpeedingState {
   above: Above | null;
   speeding: { start: Above; below: Fix | null } | null;
 }
 
-export const initialZoneState = (): ZoneState => ({ last: null, jumps: [], stays: [], above: null, speeding: null });
+/** One user's part of the walk: the user's zones the vehicle is in, and speeding under their limits. */
+interface UserZoneState extends SpeedingState {
+  stays: Stay[];
+}
+
+/**
+ * What the walk carries from one point to the next: stored with each detection checkpoint (`zone_state`). The fault
+ * rules' memory is the vehicle's; stays and zone speeding are each user's; speeding above the vehicle's own limit is
+ * the vehicle's.
+ */
+export interface ZoneState {
+  last: Fix | null;
+  jumps: Fix[];
+  vehicle: SpeedingState;
+  /** by user uid */
+  users: Record<string, UserZoneState>;
+}
+
+/** The state as checkpoints written before the walk was per user hold it: every linked user's zones merged. */
+interface MergedZoneState extends SpeedingState {
+  last: Fix | null;
+  jumps: Fix[];
+  stays: Stay[];
+}
+
+/** What a checkpoint's `zone_state` holds: today's state, or the merged one older checkpoints hold. */
+export type StoredZoneState = ZoneState | MergedZoneState;
+
+const noSpeeding = (): SpeedingState => ({ above: null, speeding: null });
+const initialUserState = (): UserZoneState => ({ stays: [], ...noSpeeding() });
+
+export const initialZoneState = (): ZoneState => ({ last: null, jumps: [], vehicle: noSpeeding(), users: {} });
+
+/** A linked user's zones, indexed: what the user's part of the walk reads. */
+export interface UserZones {
+  userUid: number;
+  index: ZoneIndex;
+}
 
 /** A zone or speeding event, and the instant of the point that decided it (a dwell or speedingMinS after it occurred). */
 export interface ZoneFact {
   decidedAt: string;
+  /** a user's fact carries the user as its audience; a vehicle fact (speeding above the vehicle's own limit) none */
   event: DecidedEvent;
+  /** the version of the zone's definition it was decided with (zoneVersionOf); absent on vehicle facts and on items stored before versions */
+  zone?: string;
 }
 
 export interface ZoneWalk {
@@ -115,9 +156,20 @@ const along = (from: Fix, to: Fix, share: number): Fix => {
   };
 };
 
-/** Walks the points (oldest first) from the state, deciding zone and speeding events. */
-export function walkZones(start: ZoneState, points: readonly Position[], zones: ZoneIndex, settings: ZoneSettings): ZoneWalk {
-  const state = structuredClone(start);
+/**
+ * Walks the points (oldest first) from the state, deciding each linked user's zone events and speeding under the
+ * user's zone limits, and the vehicle's speeding above its own limit. `stored` are the facts already told from the
+ * state's hour on: those of a zone edited or deleted since stand as told (toldZones).
+ */
+export function walkZones(
+  start: StoredZoneState,
+  points: readonly Position[],
+  zones: readonly UserZones[],
+  settings: ZoneSettings,
+  stored: readonly ZoneFact[] = [],
+): ZoneWalk {
+  const state = zoneStateFor(start, zones);
+  const told = toldZones(stored, zones);
   const facts: ZoneFact[] = [];
   const checkpoints = new Map<string, ZoneState>();
   for (const position of points) {
@@ -133,15 +185,151 @@ export function walkZones(start: ZoneState, points: readonly Position[], zones: 
     }
     state.jumps = [];
     const previous = jump.verdict === 'relocated' ? null : state.last;
-    const decided = [...stepZones(state, previous, fix, zones, settings)];
-    if (position.speed !== null) decided.push(...stepSpeeding(state, fix, position.speed, zones, settings));
-    facts.push(...decided.map((event) => ({ decidedAt: fix.at, event })));
+    for (const { userUid, index } of zones) {
+      const user = state.users[userUid] as UserZoneState;
+      told.resume(userUid, user, fix);
+      const decided = stepZones(user, previous, fix, index, settings);
+      if (position.speed !== null) decided.push(...stepSpeeding(user, fix, position.speed, zoneLimitAt(user, index), settings));
+      for (const event of decided) {
+        if (!told.covers(event, fix)) facts.push(userFact(fix, event, userUid, index));
+      }
+    }
+    if (position.speed !== null) {
+      const vehicleLimit = { limit: settings.speedLimitKmh, zoneUid: null };
+      facts.push(
+        ...stepSpeeding(state.vehicle, fix, position.speed, vehicleLimit, settings).map((event) => ({ decidedAt: fix.at, event })),
+      );
+    }
     state.last = fix;
   }
   return { state, facts, checkpoints };
 }
 
-function stepZones(state: ZoneState, previous: Fix | null, fix: Fix, zones: ZoneIndex, settings: ZoneSettings): DecidedEvent[] {
+const zoneUidOf = (event: DecidedEvent): number | null => (event.fields.user_location_uid as number | null | undefined) ?? null;
+
+function userFact(fix: Fix, event: DecidedEvent, userUid: number, index: ZoneIndex): ZoneFact {
+  const zone = index.zone(zoneUidOf(event) as number);
+  return { decidedAt: fix.at, event: { ...event, audience: userUid }, ...(zone ? { zone: zoneVersionOf(zone) } : {}) };
+}
+
+const versions = new WeakMap<UserLocation, string>();
+
+/** A zone's version as its events see it: an edit of what decides or fills them (place, shape, name, speed, no_go, only_push) gives another; of its colour or icon, none. */
+function zoneVersionOf(zone: UserLocation): string {
+  let version = versions.get(zone);
+  if (version === undefined) {
+    const { latitude, longitude, radiusKm, locationType, points, description, speedLimit, noGo, onlyPush } = zone;
+    const decides = [latitude, longitude, radiusKm, locationType, points, description, speedLimit, noGo, onlyPush];
+    version = createHash('sha256').update(JSON.stringify(decides), 'utf8').digest('hex').slice(0, 16);
+    versions.set(zone, version);
+  }
+  return version;
+}
+
+/** The user whose zone this is, among the vehicle's users (undefined: a zone since deleted, or of an unlinked user). */
+const ownerOf = (zoneUid: number, zones: readonly UserZones[]): UserZones | undefined => zones.find(({ index }) => index.zone(zoneUid));
+
+/**
+ * The walk's state for the vehicle's users now: each user's part as stored (a user linked since starts with none),
+ * or, from a checkpoint written before the walk was per user, the merged state split by each zone's owner (a stay or
+ * zone speeding of a deleted zone ends, as a deletion ends it; speeding with no zone is the vehicle's).
+ */
+function zoneStateFor(start: StoredZoneState, zones: readonly UserZones[]): ZoneState {
+  const stored = structuredClone(start);
+  if ('users' in stored) {
+    const users = zones.map(({ userUid }) => [userUid, stored.users[userUid] ?? initialUserState()]);
+    return { ...stored, users: Object.fromEntries(users) };
+  }
+  const users = zones.map((owner) => {
+    const owns = (zoneUid: number | null) => zoneUid !== null && ownerOf(zoneUid, zones) === owner;
+    return [owner.userUid, { stays: stored.stays.filter((stay) => owns(stay.uid)), ...speedingOf(stored, owns) }];
+  });
+  const vehicle = speedingOf(stored, (zoneUid) => zoneUid === null);
+  return { last: stored.last, jumps: stored.jumps, vehicle, users: Object.fromEntries(users) };
+}
+
+function speedingOf(merged: SpeedingState, belongs: (zoneUid: number | null) => boolean): SpeedingState {
+  return {
+    above: merged.above && belongs(merged.above.zoneUid) ? merged.above : null,
+    speeding: merged.speeding && belongs(merged.speeding.start.zoneUid) ? merged.speeding : null,
+  };
+}
+
+/** The facts told under a zone's earlier definition, by the zone: until when they stand, and the last of each kind. */
+interface ToldZone {
+  audience: number | undefined;
+  until: string;
+  lastZoneEvent?: DecidedEvent;
+  lastSpeeding?: DecidedEvent;
+}
+
+/**
+ * History as it was told (docs/events.md, "Editing or deleting a zone"): a stored fact whose zone was edited or
+ * deleted since it was decided stands; the walk decides nothing more of that zone up to the last such fact's point,
+ * and from the next point on judges the zone as it is now, from where those facts left it (in the zone after an
+ * `entered`, speeding after a `started`).
+ */
+function toldZones(stored: readonly ZoneFact[], zones: readonly UserZones[]) {
+  const byZone = new Map<number, ToldZone>();
+  const ordered = [...stored].sort(
+    (a, b) => a.decidedAt.localeCompare(b.decidedAt) || a.event.occurredAt.localeCompare(b.event.occurredAt),
+  );
+  for (const fact of ordered) {
+    const zoneUid = zoneUidOf(fact.event);
+    if (zoneUid === null || !toldBefore(fact, zones)) continue;
+    const told = byZone.get(zoneUid) ?? { audience: fact.event.audience ?? ownerOf(zoneUid, zones)?.userUid, until: fact.decidedAt };
+    told.until = fact.decidedAt;
+    if (fact.event.type.startsWith('speeding.')) told.lastSpeeding = fact.event;
+    else told.lastZoneEvent = fact.event;
+    byZone.set(zoneUid, told);
+  }
+  const resumed = new Set<number>();
+  return {
+    /** the walk's events of a told zone up to its last told fact are the told ones */
+    covers: (event: DecidedEvent, fix: Fix): boolean => {
+      const told = byZone.get(zoneUidOf(event) ?? Number.NaN);
+      return told !== undefined && fix.at <= told.until;
+    },
+    /** at the first point after a told zone's last told fact, the user's state is where the told facts left it */
+    resume: (userUid: number, state: UserZoneState, fix: Fix): void => {
+      for (const [zoneUid, told] of byZone) {
+        if (told.audience !== userUid || resumed.has(zoneUid) || fix.at <= told.until) continue;
+        resumed.add(zoneUid);
+        resumeFrom(state, zoneUid, told);
+      }
+    },
+  };
+}
+
+/** Whether a stored fact was decided under a definition of its zone that is no longer current (or a zone since deleted). */
+function toldBefore(fact: ZoneFact, zones: readonly UserZones[]): boolean {
+  const zoneUid = zoneUidOf(fact.event) as number;
+  const zone = ownerOf(zoneUid, zones)?.index.zone(zoneUid);
+  if (!zone) return true;
+  if (fact.zone !== undefined) return fact.zone !== zoneVersionOf(zone);
+  // stored before versions: what its event copied of the zone tells whether the zone changed
+  const { fields, type } = fact.event;
+  if (type.startsWith('speeding.')) return fields.limit_kmh !== zone.speedLimit;
+  const copied = zoneEvent(zone, type.endsWith('.entered'), { at: '', lat: 0, lng: 0 }, false);
+  return copied.type !== type || ['description', 'speed', 'only_push'].some((field) => copied.fields[field] !== fields[field]);
+}
+
+function resumeFrom(state: UserZoneState, zoneUid: number, told: ToldZone): void {
+  const entered = told.lastZoneEvent?.type.endsWith('.entered');
+  if (told.lastZoneEvent) state.stays = state.stays.filter((stay) => stay.uid !== zoneUid);
+  if (entered && told.lastZoneEvent) state.stays.push({ uid: zoneUid, ...fixOf(told.lastZoneEvent), announced: true });
+  const speeding = told.lastSpeeding;
+  if (speeding?.type === 'speeding.started') {
+    const speed = speeding.fields.speed_kmh as number;
+    const start = { ...fixOf(speeding), speed, limit: speeding.fields.limit_kmh as number, zoneUid, max: speed };
+    state.above = null;
+    state.speeding = { start, below: null };
+  } else if (speeding && state.speeding?.start.zoneUid === zoneUid) state.speeding = null;
+}
+
+const fixOf = (event: DecidedEvent): Fix => ({ at: event.occurredAt, lat: event.latitude ?? 0, lng: event.longitude ?? 0 });
+
+function stepZones(state: UserZoneState, previous: Fix | null, fix: Fix, zones: ZoneIndex, settings: ZoneSettings): DecidedEvent[] {
   const events: DecidedEvent[] = [];
   const stayedIn = new Set(state.stays.map((stay) => stay.uid));
   const stays: Stay[] = [];
@@ -179,22 +367,24 @@ function stepZones(state: ZoneState, previous: Fix | null, fix: Fix, zones: Zone
   return events;
 }
 
-/** The lowest speed limit of the zones the vehicle is in, else its own (0: none). */
-function limitAt(state: ZoneState, zones: ZoneIndex, settings: ZoneSettings): { limit: number; zoneUid: number | null } {
-  let best: { limit: number; zoneUid: number | null } = { limit: settings.speedLimitKmh, zoneUid: null };
-  let zoneLimit = Number.POSITIVE_INFINITY;
+interface Limit {
+  limit: number;
+  zoneUid: number | null;
+}
+
+/** The lowest speed limit (> 0) of the user's zones the vehicle is in (0: none). */
+function zoneLimitAt(state: UserZoneState, zones: ZoneIndex): Limit {
+  let best: Limit = { limit: 0, zoneUid: null };
   for (const stay of state.stays) {
     const zone = zones.zone(stay.uid);
-    if (zone && zone.speedLimit > 0 && zone.speedLimit < zoneLimit) {
-      zoneLimit = zone.speedLimit;
+    if (zone && zone.speedLimit > 0 && (best.limit === 0 || zone.speedLimit < best.limit)) {
       best = { limit: zone.speedLimit, zoneUid: zone.userLocationUid };
     }
   }
   return best;
 }
 
-function stepSpeeding(state: ZoneState, fix: Fix, speed: number, zones: ZoneIndex, settings: ZoneSettings): DecidedEvent[] {
-  const { limit, zoneUid } = limitAt(state, zones, settings);
+function stepSpeeding(state: SpeedingState, fix: Fix, speed: number, { limit, zoneUid }: Limit, settings: ZoneSettings): DecidedEvent[] {
   const over = limit > 0 && speed > limit;
   if (state.speeding) {
     const { start } = state.speeding;
@@ -250,15 +440,40 @@ export interface ZoneChange {
   remove: ZoneFact[];
 }
 
-export function zoneChanges(vehicleUid: number, stored: readonly ZoneFact[], found: readonly ZoneFact[]): ZoneChange {
+/**
+ * Stored facts told under a zone's earlier definition (or of a zone since deleted) stand: they are never compared,
+ * voided or deleted. The others are compared with the walk's by their event ids; a void is about the stored fact,
+ * so it goes to the same audience (a fact stored before audiences: its zone's owner).
+ */
+export function zoneChanges(
+  vehicleUid: number,
+  stored: readonly ZoneFact[],
+  found: readonly ZoneFact[],
+  zones: readonly UserZones[],
+): ZoneChange {
+  const standing = stored.filter((fact) => zoneUidOf(fact.event) === null || !toldBefore(fact, zones));
   const key = (fact: ZoneFact) => `${eventIdOf(vehicleUid, fact.event)}#${fact.decidedAt}`;
-  const storedKeys = new Set(stored.map(key));
+  const storedKeys = new Set(standing.map(key));
   const foundKeys = new Set(found.map(key));
+  const audiences = new Map(standing.map(({ event }) => [eventIdOf(vehicleUid, event), audienceOf(event, zones)]));
+  const events = changedFacts(
+    vehicleUid,
+    { before: standing.map(({ event }) => event), after: found.map(({ event }) => event) },
+    (event) => [event],
+  ).map((event) => {
+    const audience = event.voids === undefined ? undefined : audiences.get(event.voids);
+    return audience === undefined ? event : { ...event, audience };
+  });
   return {
-    events: changedFacts(vehicleUid, { before: stored.map(({ event }) => event), after: found.map(({ event }) => event) }, (event) => [
-      event,
-    ]),
+    events,
     put: found.filter((fact) => !storedKeys.has(key(fact))),
-    remove: stored.filter((fact) => !foundKeys.has(key(fact))),
+    remove: standing.filter((fact) => !foundKeys.has(key(fact))),
   };
+}
+
+/** A stored fact's audience: its own, or for a zone fact stored before audiences, its zone's owner. */
+function audienceOf(event: DecidedEvent, zones: readonly UserZones[]): number | undefined {
+  if (event.audience !== undefined) return event.audience;
+  const zoneUid = zoneUidOf(event);
+  return zoneUid === null ? undefined : ownerOf(zoneUid, zones)?.userUid;
 }

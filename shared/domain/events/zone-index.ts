@@ -3,7 +3,7 @@
  * (shared/domain/user-location.ts: within a point's radius, inside a polygon), the exit margin that keeps jitter
  * along an edge from firing, and where a straight segment between two fixes crosses a zone. Candidate zones come
  * from an R-tree of their bounding boxes (Flatbush), so a point is tested against the few zones near it, never
- * against every zone of the user; the index is built once per batch from the zones read once per batch.
+ * against every zone of the user; the index is built once each time the user's zones are read.
  */
 import Flatbush from 'flatbush';
 import { distanceKm, EARTH_RADIUS_KM, type LatLng } from '../geo.ts';
@@ -110,7 +110,7 @@ function boundsOf(zone: UserLocation): [number, number, number, number] {
   return [zone.longitude - lngPad, zone.latitude - latPad, zone.longitude + lngPad, zone.latitude + latPad];
 }
 
-/** The zones of a vehicle's users, indexed by where they lie. */
+/** A user's zones, indexed by where they lie (kept across batches while the user's locations stand: shared/pipeline/zone-cache.ts). */
 export class ZoneIndex {
   readonly zones: readonly UserLocation[];
   private readonly byUid: Map<number, UserLocation>;
