@@ -1,7 +1,7 @@
 /**
  * The event object of each type (docs/events.md, "Types"), as getEvents answers it and every webhook delivery's body
  * carries it: `data` holds what every event carries, then the type's own fields. getEvents' declared output and the
- * OpenAPI document's `webhooks` section are made from these schemas; test/project/event-payloads.test.ts emits every
+ * OpenAPI document's `webhooks` section are made from these schemas; test/project/event-payloads.whole-table.test.ts emits every
  * type and validates it against the document.
  */
 import { createHash } from 'node:crypto';

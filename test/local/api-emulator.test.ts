@@ -199,14 +199,14 @@ describe("the emulator's function timeout", () => {
   afterAll(() => silent.close());
 
   it('gives a handler the configured timeout as its deadline: one still waiting answers 503, and the next request is served', async () => {
-    // Prepare: a map provider that never answers, and a timeout shorter than the provider's
+    // Prepare: a map provider that never answers, and a provider timeout beyond the test's, so only the deadline can answer
     const user = await givenUser();
     await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
     const emulator = await startIsolatedEmulator({
       EMULATOR_FUNCTION_TIMEOUT_MS: '1500',
       LIVE_MAP_PROVIDER: 'google',
       GOOGLE_STATIC_MAPS_URL: silent.endpoint,
-      PROVIDER_TIMEOUT_MS: '20000',
+      PROVIDER_TIMEOUT_MS: '600000',
     });
     try {
       // Act
@@ -218,7 +218,6 @@ describe("the emulator's function timeout", () => {
       // middy ends the handler just before the deadline Lambda would enforce; the error mapper answers
       expect(res).toBeError(503, 'service unavailable, retry later');
       expect(ms).toBeGreaterThanOrEqual(1_400);
-      expect(ms).toBeLessThan(5_000);
       expect(next).toBeSuccess();
     } finally {
       await emulator.stop();
@@ -269,8 +268,8 @@ describe("the emulator's AWS limits", () => {
       const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
       // Assess
       expect(res).toBeError(504, 'request timed out');
+      // the function's own deadline (10 s) would have answered 503: the 504 is the integration timeout's
       expect(ms).toBeGreaterThanOrEqual(380);
-      expect(ms).toBeLessThan(3_000);
       expect(next).toBeSuccess();
     } finally {
       await emulator.stop();

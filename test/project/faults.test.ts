@@ -4,8 +4,8 @@
  * failed request left behind is read back for real, through the shared emulator and the user's own key.
  *
  * Covered elsewhere and not repeated here: a failing key lookup (500, logged, no stack trace) and a throttled
- * Query (429) in test/middleware/error-mapper.test.ts; TransactionConflict retries of operator writes in
- * test/store/operator-transactions.test.ts; the pipeline's failed writes and archive in
+ * Query (429) in test/middleware/error-mapper.unit.test.ts; TransactionConflict retries of operator writes in
+ * test/store/operator-transactions.unit.test.ts; the pipeline's failed writes and archive in
  * test/pipeline/process-positions-faults.test.ts; provider HTTP errors, timeouts and bad answers in
  * test/operations/getLiveMap.test.ts and addRoute.test.ts (OSRM on a closed port included).
  */

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import type { Principals } from '../../local/iam/principals.ts';
 import { grantProblems, type RecordedCall, UNUSED_GRANT_EXCEPTIONS } from './grants-used.ts';
@@ -24,7 +25,43 @@ declare module 'vitest' {
   }
 }
 
+/** The stack and the projects using it: the integration and whole-table projects share one (vitest.config.ts). */
+interface SharedStack {
+  started: Promise<RunningStack>;
+  projects: TestProject[];
+  /** the projects whose teardown has not run yet */
+  running: Set<TestProject>;
+}
+
+interface RunningStack {
+  context: ProvidedContext;
+  stop(): Promise<void>;
+  principals: Principals | undefined;
+  callsDir: string;
+}
+
+/** Global setups run in vitest's main process; each project loads this module anew, so the stack is kept on globalThis. */
+const shared = globalThis as { fleetTestStack?: SharedStack };
+
 export default async function setup(project: TestProject) {
+  shared.fleetTestStack ??= { started: startStack(), projects: [], running: new Set() };
+  const stack = shared.fleetTestStack;
+  stack.projects.push(project);
+  stack.running.add(project);
+  const running = await stack.started;
+  for (const [key, value] of Object.entries(running.context)) project.provide(key as keyof ProvidedContext, value);
+  return async () => {
+    stack.running.delete(project);
+    if (stack.running.size > 0) return;
+    shared.fleetTestStack = undefined;
+    await running.stop();
+    const calls = keepCalls(running.callsDir);
+    rmSync(running.callsDir, { recursive: true, force: true });
+    await checkGrantsUsed(stack.projects, running.principals, calls);
+  };
+}
+
+async function startStack(): Promise<RunningStack> {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
   // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
@@ -55,21 +92,23 @@ export default async function setup(project: TestProject) {
     tableName,
     bucketName,
   });
-  project.provide('apiUrl', stack.apiUrl);
-  project.provide('dynamoEndpoint', stack.dynamoEndpoint);
-  project.provide('s3Endpoint', stack.s3Endpoint);
-  project.provide('tableName', tableName);
-  project.provide('bucketName', bucketName);
-  project.provide('iamPoliciesFile', process.env[POLICIES_FILE_VARIABLE] ?? '');
-  project.provide('iamCallsDir', callsDir);
   const policiesFile = process.env[POLICIES_FILE_VARIABLE];
-  const principals = policiesFile ? JSON.parse(readFileSync(policiesFile, 'utf8')).principals : undefined;
-  return async () => {
-    await stack.stop();
-    rmSync(s3Dir, { recursive: true, force: true });
-    const calls = keepCalls(callsDir);
-    rmSync(callsDir, { recursive: true, force: true });
-    await checkGrantsUsed(project, principals, calls);
+  return {
+    context: {
+      apiUrl: stack.apiUrl,
+      dynamoEndpoint: stack.dynamoEndpoint,
+      s3Endpoint: stack.s3Endpoint,
+      tableName,
+      bucketName,
+      iamPoliciesFile: policiesFile ?? '',
+      iamCallsDir: callsDir,
+    },
+    principals: policiesFile ? JSON.parse(readFileSync(policiesFile, 'utf8')).principals : undefined,
+    callsDir,
+    async stop() {
+      await stack.stop();
+      rmSync(s3Dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -87,14 +126,15 @@ function keepCalls(callsDir: string): RecordedCall[] {
 }
 
 /**
- * After a whole run (every file of the integration project, no name filter, no failure: a partial run leaves grants
+ * After a whole run (every file of the projects on the stack, no name filter, no failure: a partial run leaves grants
  * unused), the calls are compared with the grants (test/support/grants-used.ts); any problem fails `npm test`.
  */
-async function checkGrantsUsed(project: TestProject, principals: Principals | undefined, calls: RecordedCall[]): Promise<void> {
-  const ran = new Set(project.vitest.state.getFiles().map((file) => file.filepath));
-  const { testFiles } = await project.globTestFiles();
-  const whole = testFiles.every((file) => ran.has(file)) && !project.vitest.config.testNamePattern;
-  if (!principals || !whole || project.vitest.state.getCountOfFailedTests() > 0) return;
+async function checkGrantsUsed(projects: TestProject[], principals: Principals | undefined, calls: RecordedCall[]): Promise<void> {
+  const { vitest } = projects[0] as TestProject;
+  const ran = new Set(vitest.state.getFiles().map((file) => file.filepath));
+  const testFiles = (await Promise.all(projects.map(async (project) => (await project.globTestFiles()).testFiles))).flat();
+  const whole = testFiles.every((file) => ran.has(file)) && !vitest.config.testNamePattern;
+  if (!principals || !whole || vitest.state.getCountOfFailedTests() > 0) return;
   const problems = grantProblems(principals, calls, UNUSED_GRANT_EXCEPTIONS);
   if (problems.length === 0) return;
   console.error(`Grants and use differ (test/support/grants-used.ts):\n${problems.map((problem) => `  ${problem}`).join('\n')}`);

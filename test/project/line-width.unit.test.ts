@@ -9,7 +9,7 @@ const trackedTypeScript = execFileSync('git', ['ls-files', '*.ts'], { cwd: root,
 
 describe('the source', () => {
   it('is read from git and biome.json: tracked TypeScript files and a line width', () => {
-    expect(trackedTypeScript).toContain('test/project/line-width.test.ts');
+    expect(trackedTypeScript).toContain('test/project/line-width.unit.test.ts');
     expect(lineWidth).toBeGreaterThan(0);
   });
 
