@@ -2,7 +2,7 @@
  * Feeds lines of position records through the real pipeline in Kinesis-sized batches: what `npm run ingest`
  * and the demo seed of `npm start` use, so local data arrives as it would in AWS.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, systemClock } from '../clock.ts';
 import { type BatchOutcome, processPositions, type RawRecord } from './process-positions.ts';
 
 /** Records per batch, as the Kinesis event source hands them to processPositions in AWS. */
@@ -22,15 +22,19 @@ export interface IngestTotals {
   writeRequests: number;
 }
 
-/** Feeds records through the real pipeline in Kinesis-sized batches, in order. */
-export async function ingestRecords(lines: AsyncIterable<string> | Iterable<string>, batchPrefix: string): Promise<IngestTotals> {
+/** Feeds records through the real pipeline in Kinesis-sized batches, in order; the pauses between attempts are `clock`'s. */
+export async function ingestRecords(
+  lines: AsyncIterable<string> | Iterable<string>,
+  batchPrefix: string,
+  clock: Pick<Clock, 'sleep'> = systemClock,
+): Promise<IngestTotals> {
   const totals: IngestTotals = { records: 0, vehicles: 0, trips: 0, fills: 0, rejected: 0, writeRequests: 0 };
   const imeis = new Set<string>();
   let batch: RawRecord[] = [];
   let batchNumber = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const outcome = await processRedelivered(batch, `${batchPrefix}-${String(batchNumber++).padStart(6, '0')}`);
+    const outcome = await processRedelivered(batch, `${batchPrefix}-${String(batchNumber++).padStart(6, '0')}`, clock);
     if (outcome.failedIds.length > 0) throw new Error(`${outcome.failedIds.length} records failed to process; see the log`);
     totals.records += outcome.records;
     totals.trips += outcome.trips;
@@ -56,7 +60,7 @@ export async function ingestRecords(lines: AsyncIterable<string> | Iterable<stri
  * A batch as the Kinesis event source hands it over: a batch whose processing throws is delivered again whole, a
  * partial failure again with its failed vehicles' records, waiting longer each time; the last attempt's failure stands.
  */
-async function processRedelivered(batch: readonly RawRecord[], batchName: string): Promise<BatchOutcome> {
+async function processRedelivered(batch: readonly RawRecord[], batchName: string, clock: Pick<Clock, 'sleep'>): Promise<BatchOutcome> {
   let pending = batch;
   let outcome: BatchOutcome | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -71,7 +75,7 @@ async function processRedelivered(batch: readonly RawRecord[], batchName: string
     } catch (error) {
       if (attempt === INGEST_ATTEMPTS) throw error;
     }
-    await sleep(attempt * 500);
+    await clock.sleep(attempt * 500);
   }
 }
 

@@ -2,7 +2,7 @@
  * The Teltonika listener against poison packets, guessing, floods and slow connections, over real sockets on
  * 127.0.0.1 (docs/devices.md, "Security"). Each case runs its own listener with the limits it probes made small.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { ConnectionClosed, DeviceSocket, TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8, CODEC_8E } from '../../shared/devices/teltonika/codec.ts';

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestRecords } from '../../shared/pipeline/ingest.ts';
 import { type BatchOutcome, processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
 import { aBatchOutcome } from '../support/batch-outcome.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 import { timedOut } from '../support/dynamodb-faults.ts';
 
 vi.mock('../../shared/pipeline/process-positions.ts', () => ({ processPositions: vi.fn() }));
@@ -26,7 +27,7 @@ describe('ingestRecords', () => {
     // Prepare
     processed.mockRejectedValueOnce(timedOut()).mockImplementation(async (records) => outcomeOf(records));
     // Act
-    const totals = await ingestRecords(lines(3), 'seed');
+    const totals = await ingestRecords(lines(3), 'seed', new FakeClock());
     // Assess
     expect(processed.mock.calls.map(([records, { batchName }]) => [records.length, batchName])).toEqual([
       [3, 'seed-000000'],
@@ -41,30 +42,34 @@ describe('ingestRecords', () => {
       .mockImplementationOnce(async (records) => outcomeOf(records, ['2', '3']))
       .mockImplementation(async (records) => outcomeOf(records));
     // Act
-    const totals = await ingestRecords(lines(3), 'seed');
+    const totals = await ingestRecords(lines(3), 'seed', new FakeClock());
     // Assess
     expect(processed.mock.calls[1]?.[0].map((record) => record.id)).toEqual(['2', '3']);
     expect(processed.mock.calls[1]?.[1].batchName).toBe('seed-000000-retry-1');
     expect(totals).toMatchObject({ records: 3, trips: 2, writeRequests: 5 });
   });
 
-  it('gives up after six attempts with the last error', async () => {
+  it('gives up after six attempts with the last error, waiting half a second longer before each retry', async () => {
     // Prepare
     processed.mockRejectedValue(timedOut());
+    const clock = new FakeClock();
     // Act
-    const ingesting = ingestRecords(lines(2), 'seed');
+    const ingesting = ingestRecords(lines(2), 'seed', clock);
     // Assess
     await expect(ingesting).rejects.toThrow('requestTimeout');
     expect(processed).toHaveBeenCalledTimes(6);
-  }, 15_000);
+    expect(clock.sleeps).toEqual([500, 1000, 1500, 2000, 2500]);
+  });
 
   it('gives up on records still failing after six attempts, naming how many', async () => {
     // Prepare
     processed.mockImplementation(async (records) => outcomeOf(records, ['1']));
+    const clock = new FakeClock();
     // Act
-    const ingesting = ingestRecords(lines(2), 'seed');
+    const ingesting = ingestRecords(lines(2), 'seed', clock);
     // Assess
     await expect(ingesting).rejects.toThrow('1 records failed to process');
     expect(processed).toHaveBeenCalledTimes(6);
-  }, 15_000);
+    expect(clock.sleeps).toEqual([500, 1000, 1500, 2000, 2500]);
+  });
 });

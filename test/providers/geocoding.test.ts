@@ -5,13 +5,17 @@
  * fake credentials). Every test drives between random spots 5 km apart or more, so the shared cache of one never
  * answers another and each drive is a trip.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LatLng } from '../../shared/domain/geo.ts';
 import { describeNearTown, nearestTown } from '../../shared/places/gazetteer.ts';
+import { Geocoder } from '../../shared/providers/geocoding/geocoder.ts';
 import { NOMINATIM_USER_AGENT } from '../../shared/providers/geocoding/nominatim.ts';
+import type { GeocodingProvider } from '../../shared/providers/geocoding/provider.ts';
 import { logger, metricNames, metrics } from '../../shared/telemetry.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 import { type Answer, type FakeProvider, type ProviderRequest, startFakeProvider } from '../support/fake-provider.ts';
 import { drive, ingest, parked } from '../support/position-builders.ts';
 import { placesApart } from '../support/routes-builders.ts';
@@ -312,17 +316,64 @@ describe('Amazon Location Service Places', () => {
     ]).toContainEqual((await tripPlaces(user))[0]);
   });
 
-  it("finishes a batch whose provider hangs within the per-call timeout, not the provider's time", async () => {
+  it('finishes a batch whose provider hangs, naming its places by the gazetteer', async () => {
     // Prepare
-    const { vehicle } = await givenTracked();
+    const { user, vehicle } = await givenTracked();
+    const [from, to] = placesApart(2);
     amazon.answer = () => 'hang';
     useSettings(amazonSettings({ GEOCODING_TIMEOUT_MS: '200', GEOCODING_BATCH_BUDGET_MS: '400' }));
-    const started = Date.now();
     // Act
-    const outcome = await ingest([...aTrip(vehicle.imei, 6, ...placesApart(2)), ...aTrip(vehicle.imei, 8, ...placesApart(2))]);
-    // Assess: DynamoDB Local takes its time; the hung provider adds at most the 0.4 s budget
-    expect(outcome).toMatchObject({ trips: 2, failedIds: [] });
-    expect(Date.now() - started).toBeLessThan(8_000);
+    const outcome = await ingest(aTrip(vehicle.imei, 6, from, to));
+    // Assess: the calls were cut by the timeout the Geocoder gave them (below), or this would never finish
+    expect(outcome).toMatchObject({ trips: 1, failedIds: [] });
+    expect((await tripPlaces(user))[0]).toEqual([gazetteerName(from), gazetteerName(to)]);
+  });
+});
+
+describe("a batch's time budget, on a fake clock", () => {
+  /** A provider that knows no address anywhere and keeps the timeout each call was given. */
+  const recordingProvider = (minIntervalMs?: number) => {
+    const timeouts: number[] = [];
+    const provider: GeocodingProvider = {
+      name: `recording-${randomUUID()}`,
+      ...(minIntervalMs ? { minIntervalMs } : {}),
+      address: async (_point, timeoutMs) => {
+        timeouts.push(timeoutMs);
+        return undefined;
+      },
+    };
+    return { provider, timeouts };
+  };
+
+  beforeEach(() => useSettings({ GEOCODING_TIMEOUT_MS: '200', GEOCODING_BATCH_BUDGET_MS: '400', GEOCODING_BATCH_CALLS: '10' }));
+
+  it('gives each call GEOCODING_TIMEOUT_MS, cut to what is left of the budget, and makes none once it is spent', async () => {
+    // Prepare
+    const { provider, timeouts } = recordingProvider();
+    const clock = new FakeClock();
+    const geocoder = new Geocoder(provider, clock);
+    const places = placesApart(3);
+    // Act
+    await geocoder.address(places[0]);
+    clock.advance(300);
+    await geocoder.address(places[1]);
+    clock.advance(100);
+    await geocoder.address(places[2]);
+    // Assess
+    expect(timeouts).toEqual([200, 100]);
+  });
+
+  it("spaces the calls of a provider with a rate limit by its interval, within the budget's", async () => {
+    // Prepare
+    useSettings({ GEOCODING_TIMEOUT_MS: '200', GEOCODING_BATCH_BUDGET_MS: '2100', GEOCODING_BATCH_CALLS: '10' });
+    const { provider, timeouts } = recordingProvider(1000);
+    const clock = new FakeClock();
+    const geocoder = new Geocoder(provider, clock);
+    // Act
+    for (const place of placesApart(4)) await geocoder.address(place);
+    // Assess: the third starts 2 s after the first, with 0.1 s of the budget left; the fourth would start past it
+    expect(clock.sleeps).toEqual([1000, 1000]);
+    expect(timeouts).toEqual([200, 200, 100]);
   });
 });
 

@@ -7,6 +7,7 @@
  * the delay: each call at most GEOCODING_TIMEOUT_MS, at most GEOCODING_BATCH_CALLS calls, and none after
  * GEOCODING_BATCH_BUDGET_MS from the first.
  */
+import { type Clock, systemClock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import type { LatLng } from '../../domain/geo.ts';
 import { cellOf, findGeocodedPlace, saveGeocodedPlace } from '../../store/geocoded-places.ts';
@@ -37,13 +38,15 @@ export class Geocoder {
   private calls = 0;
   private failures = 0;
   private readonly provider: GeocodingProvider | undefined;
+  private readonly clock: Clock;
   private readonly byCell = new Map<string, Promise<string | undefined>>();
   private deadline: number | undefined;
   /** when the next call may start, for a provider with a rate limit */
   private nextStart = 0;
 
-  constructor(provider: GeocodingProvider | undefined = geocodingProvider()) {
+  constructor(provider: GeocodingProvider | undefined = geocodingProvider(), clock: Clock = systemClock) {
     this.provider = provider;
+    this.clock = clock;
   }
 
   /** The provider's address for the point's cell, or undefined: no provider, no address there, a failure or no budget left. */
@@ -78,14 +81,14 @@ export class Geocoder {
 
   /** The time this call may take, or undefined when the batch's budget is spent. */
   private async startCall(provider: GeocodingProvider): Promise<number | undefined> {
-    const now = Date.now();
+    const now = this.clock.now();
     this.deadline ??= now + config.geocodingBatchBudgetMs();
     if (this.calls >= config.geocodingBatchCalls()) return undefined;
     const start = Math.max(now, this.nextStart);
     if (start >= this.deadline) return undefined;
     this.calls += 1;
     this.nextStart = start + (provider.minIntervalMs ?? 0);
-    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+    if (start > now) await this.clock.sleep(start - now);
     return Math.max(1, Math.min(config.geocodingTimeoutMs(), this.deadline - start));
   }
 
