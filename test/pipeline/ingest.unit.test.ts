@@ -6,8 +6,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestRecords } from '../../shared/pipeline/ingest.ts';
 import { type BatchOutcome, processPositions, type RawRecord } from '../../shared/pipeline/process-positions.ts';
 import { aBatchOutcome } from '../support/batch-outcome.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { timedOut } from '../support/dynamodb-faults.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 vi.mock('../../shared/pipeline/process-positions.ts', () => ({ processPositions: vi.fn() }));
 const processed = vi.mocked(processPositions);
