@@ -11,7 +11,7 @@ import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 
 /** The policies the local stack enforces: synthesized once by the run's global setup (local/iam/local-iam.ts). */
-const enforced = (): Principals => JSON.parse(readFileSync(inject('iamPoliciesFile'), 'utf8')).principals;
+const enforced = (): Principals => JSON.parse(readFileSync(process.env.LOCAL_IAM_POLICIES as string, 'utf8')).principals;
 
 const GET_VEHICLES = handlerPath('getVehicles');
 
@@ -37,7 +37,7 @@ describe('a handler run through the local stack', () => {
     [withoutRateBuckets, asSynthesized] = await Promise.all([
       // Its refusals are this test's doing, not the code's: they stay out of the run's record of calls.
       startIsolatedEmulator({ LOCAL_IAM_POLICIES: file, LOCAL_IAM_CALLS_DIR: '' }),
-      startIsolatedEmulator({ LOCAL_IAM_POLICIES: inject('iamPoliciesFile') }),
+      startIsolatedEmulator({ LOCAL_IAM_POLICIES: process.env.LOCAL_IAM_POLICIES as string }),
     ]);
   });
 

@@ -1,14 +1,19 @@
 /**
  * One local stack for the whole run: DynamoDB Local in memory, s3rver in a temp folder and the
  * API emulator, each on a free port. Test files reach it over HTTP like an integrator would.
+ *
+ * vitest runs every project's global setup before any test file, so this one only chooses the ports and starts
+ * the stack in the background: the unit files run meanwhile, and each file on the stack waits for it in its
+ * setup (test/support/setup.ts reads the state file, written once the stack is up or has failed).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import type { Principals } from '../../local/iam/principals.ts';
+import { freePort } from '../../local/ports.ts';
 import { grantProblems, type RecordedCall, UNUSED_GRANT_EXCEPTIONS } from './grants-used.ts';
 
 declare module 'vitest' {
@@ -18,8 +23,8 @@ declare module 'vitest' {
     s3Endpoint: string;
     tableName: string;
     bucketName: string;
-    /** the synthesized policies the local stack enforces (local/iam/), for emulators a test starts */
-    iamPoliciesFile: string;
+    /** where the stack's state is written once it is up ({@link StackState}) */
+    stackStateFile: string;
     /** where every process of the run records the AWS calls each function made (test/infra/grants-used.ts) */
     iamCallsDir: string;
   }
@@ -27,41 +32,50 @@ declare module 'vitest' {
 
 /** The stack and the projects using it: the integration and whole-table projects share one (vitest.config.ts). */
 interface SharedStack {
-  started: Promise<RunningStack>;
+  prepared: Promise<PreparedStack>;
   projects: TestProject[];
   /** the projects whose teardown has not run yet */
   running: Set<TestProject>;
 }
 
-interface RunningStack {
+/** What a test file learns once the stack is up, or why it did not start. */
+export type StackState = { iamPoliciesFile: string } | { error: string };
+
+/** The stack's addresses, known before it is up, and the stack itself once it is (undefined when it failed to start). */
+interface PreparedStack {
   context: ProvidedContext;
+  started: Promise<StartedStack | undefined>;
+}
+
+interface StartedStack {
   stop(): Promise<void>;
   principals: Principals | undefined;
-  callsDir: string;
 }
 
 /** Global setups run in vitest's main process; each project loads this module anew, so the stack is kept on globalThis. */
 const shared = globalThis as { fleetTestStack?: SharedStack };
 
 export default async function setup(project: TestProject) {
-  shared.fleetTestStack ??= { started: startStack(), projects: [], running: new Set() };
+  shared.fleetTestStack ??= { prepared: prepareStack(), projects: [], running: new Set() };
   const stack = shared.fleetTestStack;
   stack.projects.push(project);
   stack.running.add(project);
-  const running = await stack.started;
-  for (const [key, value] of Object.entries(running.context)) project.provide(key as keyof ProvidedContext, value);
+  const { context, started } = await stack.prepared;
+  for (const [key, value] of Object.entries(context)) project.provide(key as keyof ProvidedContext, value);
   return async () => {
     stack.running.delete(project);
     if (stack.running.size > 0) return;
     shared.fleetTestStack = undefined;
-    await running.stop();
-    const calls = keepCalls(running.callsDir);
-    rmSync(running.callsDir, { recursive: true, force: true });
-    await checkGrantsUsed(stack.projects, running.principals, calls);
+    const running = await started;
+    await running?.stop();
+    const calls = keepCalls(context.iamCallsDir);
+    rmSync(context.iamCallsDir, { recursive: true, force: true });
+    rmSync(dirname(context.stackStateFile), { recursive: true, force: true });
+    await checkGrantsUsed(stack.projects, running?.principals, calls);
   };
 }
 
-async function startStack(): Promise<RunningStack> {
+async function prepareStack(): Promise<PreparedStack> {
   // Tests lock keys and expect the next request to see it, so the key cache is off here.
   process.env.API_KEY_CACHE_SECONDS = '0';
   // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
@@ -73,43 +87,69 @@ async function startStack(): Promise<RunningStack> {
   process.env.LATE_POSITIONS_WINDOW_DAYS ??= '5000';
   // As npm start: webhooks may be http to 127.0.0.1, where the tests' receivers listen (the deployed policy has its own test).
   process.env.WEBHOOK_ALLOW_LOCAL_TARGETS ??= '1';
-  // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
-  const { freePort, startLocalStack } = await import('../../local/stack.ts');
-  const { CALLS_DIR_VARIABLE } = await import('../../local/iam/enforcement.ts');
-  const { POLICIES_FILE_VARIABLE } = await import('../../local/iam/local-iam.ts');
   const s3Dir = mkdtempSync(join(tmpdir(), 'fleet-s3-'));
   const callsDir = mkdtempSync(join(tmpdir(), 'fleet-iam-calls-'));
-  process.env[CALLS_DIR_VARIABLE] = callsDir;
+  const stackStateFile = join(mkdtempSync(join(tmpdir(), 'fleet-stack-')), 'state.json');
   const tableName = 'fleet-tracking-test';
   const bucketName = 'fleet-tracking-test';
-  const stack = await startLocalStack({
-    apiPort: await freePort(),
-    dynamoPort: await freePort(),
-    s3Port: await freePort(),
-    s3Dir,
-    // a test file that delivers webhooks runs delivery itself, with its own settings (test/support/webhook-delivery.ts)
-    webhooks: false,
-    tableName,
-    bucketName,
-  });
-  const policiesFile = process.env[POLICIES_FILE_VARIABLE];
-  return {
-    context: {
-      apiUrl: stack.apiUrl,
-      dynamoEndpoint: stack.dynamoEndpoint,
-      s3Endpoint: stack.s3Endpoint,
+  const [apiPort, dynamoPort, s3Port] = [await freePort(), await freePort(), await freePort()];
+  // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
+  const modules = Promise.all([
+    import('../../local/stack.ts'),
+    import('../../local/iam/enforcement.ts'),
+    import('../../local/iam/local-iam.ts'),
+  ]);
+  const starting = modules.then(async ([{ startLocalStack }, { CALLS_DIR_VARIABLE }, { POLICIES_FILE_VARIABLE }]) => {
+    process.env[CALLS_DIR_VARIABLE] = callsDir;
+    const stack = await startLocalStack({
+      apiPort,
+      dynamoPort,
+      s3Port,
+      s3Dir,
+      // a test file that delivers webhooks runs delivery itself, with its own settings (test/support/webhook-delivery.ts)
+      webhooks: false,
       tableName,
       bucketName,
-      iamPoliciesFile: policiesFile ?? '',
+    });
+    return { stack, iamPoliciesFile: process.env[POLICIES_FILE_VARIABLE] ?? '' };
+  });
+  const started = starting.then(
+    ({ stack, iamPoliciesFile }): StartedStack => {
+      writeState(stackStateFile, { iamPoliciesFile });
+      return {
+        principals: iamPoliciesFile ? JSON.parse(readFileSync(iamPoliciesFile, 'utf8')).principals : undefined,
+        async stop() {
+          await stack.stop();
+          rmSync(s3Dir, { recursive: true, force: true });
+        },
+      };
+    },
+    (error: Error) => {
+      console.error('The local stack did not start:', error);
+      writeState(stackStateFile, { error: error.stack ?? String(error) });
+      rmSync(s3Dir, { recursive: true, force: true });
+      return undefined;
+    },
+  );
+  const loopback = (port: number) => `http://127.0.0.1:${port}`;
+  return {
+    context: {
+      apiUrl: loopback(apiPort),
+      dynamoEndpoint: loopback(dynamoPort),
+      s3Endpoint: loopback(s3Port),
+      tableName,
+      bucketName,
+      stackStateFile,
       iamCallsDir: callsDir,
     },
-    principals: policiesFile ? JSON.parse(readFileSync(policiesFile, 'utf8')).principals : undefined,
-    callsDir,
-    async stop() {
-      await stack.stop();
-      rmSync(s3Dir, { recursive: true, force: true });
-    },
+    started,
   };
+}
+
+/** Written whole under another name first, so a reader never sees half of it. */
+function writeState(file: string, state: StackState): void {
+  writeFileSync(`${file}.partial`, JSON.stringify(state));
+  renameSync(`${file}.partial`, file);
 }
 
 /** Every process's calls in one file, .local/iam-calls.jsonl, for test/infra/grants-used.ts to compare with the grants. */
