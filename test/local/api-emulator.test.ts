@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApiEmulator } from '../../local/api-emulator.ts';
+import { SYNTH_TIMEOUT_MS } from '../infra/service-template.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { type SilentServer, startIsolatedEmulator, startSilentServer } from '../support/isolated-emulator.ts';
@@ -198,31 +199,36 @@ describe("the emulator's function timeout", () => {
   });
   afterAll(() => silent.close());
 
-  it('gives a handler the configured timeout as its deadline: one still waiting answers 503, and the next request is served', async () => {
-    // Prepare: a map provider that never answers, and a provider timeout beyond the test's, so only the deadline can answer
-    const user = await givenUser();
-    await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
-    const emulator = await startIsolatedEmulator({
-      EMULATOR_FUNCTION_TIMEOUT_MS: '1500',
-      LIVE_MAP_PROVIDER: 'google',
-      GOOGLE_STATIC_MAPS_URL: silent.endpoint,
-      PROVIDER_TIMEOUT_MS: '600000',
-    });
-    try {
-      // Act
-      const started = performance.now();
-      const res = await emulator.api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' });
-      const ms = performance.now() - started;
-      const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
-      // Assess
-      // middy ends the handler just before the deadline Lambda would enforce; the error mapper answers
-      expect(res).toBeError(503, 'service unavailable, retry later');
-      expect(ms).toBeGreaterThanOrEqual(1_400);
-      expect(next).toBeSuccess();
-    } finally {
-      await emulator.stop();
-    }
-  });
+  // Other provider settings than the run's: the emulator synthesizes the stack for its policies (local/iam/local-iam.ts).
+  it(
+    'gives a handler the configured timeout as its deadline: one still waiting answers 503, and the next request is served',
+    async () => {
+      // Prepare: a map provider that never answers, and a provider timeout beyond the test's, so only the deadline can answer
+      const user = await givenUser();
+      await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
+      const emulator = await startIsolatedEmulator({
+        EMULATOR_FUNCTION_TIMEOUT_MS: '1500',
+        LIVE_MAP_PROVIDER: 'google',
+        GOOGLE_STATIC_MAPS_URL: silent.endpoint,
+        PROVIDER_TIMEOUT_MS: '600000',
+      });
+      try {
+        // Act
+        const started = performance.now();
+        const res = await emulator.api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' });
+        const ms = performance.now() - started;
+        const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
+        // Assess
+        // middy ends the handler just before the deadline Lambda would enforce; the error mapper answers
+        expect(res).toBeError(503, 'service unavailable, retry later');
+        expect(ms).toBeGreaterThanOrEqual(1_400);
+        expect(next).toBeSuccess();
+      } finally {
+        await emulator.stop();
+      }
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });
 
 describe("the emulator's AWS limits", () => {
@@ -251,28 +257,33 @@ describe("the emulator's AWS limits", () => {
     }
   });
 
-  it("answers a request still running at the integration timeout with API Gateway's 504, and serves the next", async () => {
-    // Prepare: a map provider that never answers, and an integration timeout shorter than the function's
-    const user = await givenUser();
-    await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
-    const emulator = await startIsolatedEmulator({
-      EMULATOR_INTEGRATION_TIMEOUT_MS: '400',
-      LIVE_MAP_PROVIDER: 'google',
-      GOOGLE_STATIC_MAPS_URL: silent.endpoint,
-    });
-    try {
-      // Act
-      const started = performance.now();
-      const res = await emulator.api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' });
-      const ms = performance.now() - started;
-      const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
-      // Assess
-      expect(res).toBeError(504, 'request timed out');
-      // the function's own deadline (10 s) would have answered 503: the 504 is the integration timeout's
-      expect(ms).toBeGreaterThanOrEqual(380);
-      expect(next).toBeSuccess();
-    } finally {
-      await emulator.stop();
-    }
-  });
+  // Other provider settings than the run's: the emulator synthesizes the stack for its policies (local/iam/local-iam.ts).
+  it(
+    "answers a request still running at the integration timeout with API Gateway's 504, and serves the next",
+    async () => {
+      // Prepare: a map provider that never answers, and an integration timeout shorter than the function's
+      const user = await givenUser();
+      await givenPlacedVehicle(user, { lat: 52.1, lng: 5.1 });
+      const emulator = await startIsolatedEmulator({
+        EMULATOR_INTEGRATION_TIMEOUT_MS: '400',
+        LIVE_MAP_PROVIDER: 'google',
+        GOOGLE_STATIC_MAPS_URL: silent.endpoint,
+      });
+      try {
+        // Act
+        const started = performance.now();
+        const res = await emulator.api.get('getLiveMap', { api_key: user.key, map_api_key: 'map-key' });
+        const ms = performance.now() - started;
+        const next = await emulator.api.get('getExpenseTypes', { api_key: user.key });
+        // Assess
+        expect(res).toBeError(504, 'request timed out');
+        // the function's own deadline (10 s) would have answered 503: the 504 is the integration timeout's
+        expect(ms).toBeGreaterThanOrEqual(380);
+        expect(next).toBeSuccess();
+      } finally {
+        await emulator.stop();
+      }
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });
