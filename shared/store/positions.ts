@@ -17,7 +17,10 @@ export interface Checkpoint {
   /** `yyyy-mm-ddThh`: the state is the detector's before the first point of this hour */
   hour: string;
   state: TrackState;
-  /** the zone events' walk state then (absent on checkpoints written before zone events; merged over the users on those written before the per-user walk) */
+  /**
+   * the zone events' walk state then (absent on checkpoints written before zone events; merged over the users on
+   * those written before the per-user walk)
+   */
   zones?: StoredZoneState;
 }
 

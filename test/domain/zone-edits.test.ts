@@ -19,7 +19,10 @@ const ofUser = (zones: UserLocation[]): UserZones[] => [{ userUid: USER, index: 
 const points = driveThrough(-2, 2);
 const INSIDE = 11;
 
-/** What the stored facts are once the points up to `until` were walked with the zone as it was, and what walking every point again with the zones now emits. */
+/**
+ * What the stored facts are once the points up to `until` were walked with the zone as it was, and what walking every
+ * point again with the zones now emits.
+ */
 function afterEdit(before: UserLocation[], now: UserLocation[], until = INSIDE, walked: Position[] = points) {
   const stored = walkZones(initialZoneState(), points.slice(0, until), ofUser(before), SETTINGS).facts;
   const found = walkZones(initialZoneState(), walked, ofUser(now), SETTINGS, stored).facts;

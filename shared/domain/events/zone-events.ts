@@ -114,7 +114,10 @@ export interface ZoneFact {
   decidedAt: string;
   /** a user's fact carries the user as its audience; a vehicle fact (speeding above the vehicle's own limit) none */
   event: DecidedEvent;
-  /** the version of the zone's definition it was decided with (zoneVersionOf); absent on vehicle facts and on items stored before versions */
+  /**
+   * the version of the zone's definition it was decided with (zoneVersionOf); absent on vehicle facts and on items
+   * stored before versions
+   */
   zone?: string;
 }
 
@@ -214,7 +217,10 @@ function userFact(fix: Fix, event: DecidedEvent, userUid: number, index: ZoneInd
 
 const versions = new WeakMap<UserLocation, string>();
 
-/** A zone's version as its events see it: an edit of what decides or fills them (place, shape, name, speed, no_go, only_push) gives another; of its colour or icon, none. */
+/**
+ * A zone's version as its events see it: an edit of what decides or fills them (place, shape, name, speed, no_go,
+ * only_push) gives another; of its colour or icon, none.
+ */
 function zoneVersionOf(zone: UserLocation): string {
   let version = versions.get(zone);
   if (version === undefined) {

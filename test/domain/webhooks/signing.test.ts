@@ -47,11 +47,11 @@ describe('rotatedSecrets', () => {
     expect(signingSecrets({ secrets: rotated }, new Date('2026-11-27T10:00:00Z'))).toEqual(['whsec_new']);
   });
 
-  it('drops secrets whose overlap has ended and keeps the overlapping ones on a second rotation', () => {
+  it('keeps only the new secret and the one it replaces on a second rotation, whatever still overlapped', () => {
     const first = rotatedSecrets([{ secret: 'a' }], 'b', new Date('2026-11-26T10:00:00Z'));
     const second = rotatedSecrets(first, 'c', new Date('2026-11-26T12:00:00Z'));
-    expect(second.map((s) => s.secret)).toEqual(['c', 'b', 'a']);
-    expect(second.find((s) => s.secret === 'a')?.retiresAt).toBe('2026-11-27T10:00:00.000Z');
+    expect(second.map((s) => s.secret)).toEqual(['c', 'b']);
+    expect(second.find((s) => s.secret === 'b')?.retiresAt).toBe('2026-11-27T12:00:00.000Z');
     const third = rotatedSecrets(second, 'd', new Date('2026-11-28T00:00:00Z'));
     expect(third.map((s) => s.secret)).toEqual(['d', 'c']);
   });
