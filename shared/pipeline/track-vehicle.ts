@@ -157,6 +157,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     ...fills,
     ...drops,
     events: emitted.events,
+    audiences: emitted.audiences,
     zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
   };
   const found = [
@@ -230,6 +231,7 @@ async function settleZoneFacts(
     savedDrops: [],
     removedDrops: [],
     events: emitted.events,
+    audiences: emitted.audiences,
     zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
   });
 }

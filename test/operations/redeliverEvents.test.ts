@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
@@ -15,8 +14,7 @@ import { EVENT_OR_SINCE, NOT_BOTH } from '../../shared/contracts/webhooks.ts';
 import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { EVENT_NOT_TAKEN, WEBHOOK_DISABLED } from '../../shared/domain/webhooks/delivery.ts';
-import { dynamo, tableName } from '../../shared/store/client.ts';
-import { eventItem } from '../../shared/store/events.ts';
+import { commitEvents } from '../../shared/store/feed.ts';
 import { createApi } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenWebhook } from '../support/webhook-builders.ts';
@@ -67,7 +65,7 @@ async function anEvent(vehicle: Vehicle, type: EventType = 'trip.started', minut
       longitude: 28.0473,
     },
   };
-  await dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+  await commitEvents(event.data.vehicle_uid, [event]);
   return event;
 }
 

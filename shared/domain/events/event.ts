@@ -62,6 +62,8 @@ export interface DecidedEvent {
   fields: Record<string, unknown>;
   /** an event.voided's fact, by its id (eventIdOf) */
   voids?: string;
+  /** the uid of the user whose zones decided the fact (and its void): that user alone sees it (recipients.ts); absent for a vehicle fact */
+  audience?: number;
 }
 
 /** Events are kept 30 days after their emission. */
