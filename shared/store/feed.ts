@@ -206,8 +206,12 @@ export async function commitWithFeeds(commit: EventCommit): Promise<number> {
 }
 
 /** Events alone, committed as a detection commits them: in the vehicle's log and the feeds of the users who see them. */
-export function commitEvents(vehicleUid: number, events: readonly FleetEvent[], audiences?: ReadonlyMap<string, number>): Promise<number> {
-  return commitWithFeeds({ vehicleUid, events, audiences, writes: vehicleLogPuts(events, audiences) });
+export function commitEvents(
+  vehicleUid: number,
+  events: readonly FleetEvent[],
+  { audiences, clock }: { audiences?: ReadonlyMap<string, number>; clock?: Clock } = {},
+): Promise<number> {
+  return commitWithFeeds({ vehicleUid, events, audiences, writes: vehicleLogPuts(events, audiences), ...(clock ? { clock } : {}) });
 }
 
 /**

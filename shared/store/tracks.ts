@@ -14,7 +14,7 @@ import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
 import { vehicleLogPuts } from './events.ts';
-import { commitWithFeeds } from './feed.ts';
+import { type Clock, commitWithFeeds } from './feed.ts';
 import { fuelDropEntity, type StoredDrop } from './fuel-drops.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
 import { type Key, keys } from './keys.ts';
@@ -124,6 +124,8 @@ export interface DetectionCommit {
   audiences?: ReadonlyMap<string, number>;
   /** the standing zone facts found and those no longer found (shared/store/zone-facts.ts) */
   zoneFacts?: { put: Item[]; remove: Key[] };
+  /** the clock the feeds' appends read (the system's; tests commit at a time of their own) */
+  clock?: Clock;
 }
 
 /**
@@ -195,6 +197,7 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     audiences: commit.audiences,
     writes,
     last: commit.track ? trackUpdate(commit.vehicleUid, commit.track) : undefined,
+    ...(commit.clock ? { clock: commit.clock } : {}),
   });
 }
 

@@ -47,7 +47,7 @@ const aReceiver = async (answer?: Answer): Promise<Receiver> => {
 };
 
 let sequence = 1_000_000;
-/** An event of the vehicle in the table as the pipeline writes it, emitted `minutesAgo` before now. */
+/** An event of the vehicle committed as the pipeline commits it, emitted and appended `minutesAgo` before now. */
 async function anEvent(vehicle: Vehicle, type: EventType = 'trip.started', minutesAgo = 0): Promise<FleetEvent> {
   const emittedAt = new Date(Date.now() - minutesAgo * 60_000);
   const event: FleetEvent = {
@@ -65,7 +65,7 @@ async function anEvent(vehicle: Vehicle, type: EventType = 'trip.started', minut
       longitude: 28.0473,
     },
   };
-  await commitEvents(event.data.vehicle_uid, [event]);
+  await commitEvents(event.data.vehicle_uid, [event], { clock: () => emittedAt });
   return event;
 }
 
@@ -150,10 +150,12 @@ describe('redeliverEvents with since', () => {
     // Prepare: the endpoint takes trips of one vehicle
     const user = await givenUser();
     const [mine, other] = [await givenVehicle(user), await givenVehicle(user)];
-    const wanted = [await anEvent(mine, 'trip.started', 5), await anEvent(mine, 'trip.completed', 1)];
+    // committed in time order: since is when an event was appended to the feed
+    await anEvent(mine, 'trip.started', 120);
+    const wanted = [await anEvent(mine, 'trip.started', 5)];
     await anEvent(mine, 'fuel.filled', 3);
     await anEvent(other, 'trip.started', 3);
-    await anEvent(mine, 'trip.started', 120);
+    wanted.push(await anEvent(mine, 'trip.completed', 1));
     const receiver = await aReceiver();
     const webhook = await givenWebhook(user, {
       url: receiver.url,

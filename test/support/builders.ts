@@ -135,6 +135,8 @@ export async function givenTripWithEvents(
     newTrips: [trip],
     events,
     track: { live: undefined, tail: tail ?? null, previousTail: tail, emission: { previous, next: state } },
+    // appended when emitted: a test places its commits in time
+    clock: () => emittedAt,
   });
   return { trip, events };
 }
@@ -142,7 +144,7 @@ export async function givenTripWithEvents(
 /** Stores trips and fills as a detection does, through the pipeline's own commit. */
 export async function commitDetected(
   vehicleUid: number,
-  found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills' | 'events' | 'track'>,
+  found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills' | 'events' | 'track' | 'clock' | 'audiences'>,
 ): Promise<void> {
   await commitDetection({
     vehicleUid,
