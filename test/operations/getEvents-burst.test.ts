@@ -13,7 +13,7 @@ import { aFleetEvent, givenUser, givenVehicle, type TestUser } from '../support/
 const BURST = 10_000;
 const VEHICLES = 5;
 /** events a commit holds: with the vehicle log and the counter, one transaction */
-const COMMIT = 40;
+const COMMIT = 20;
 
 let user: TestUser;
 let since: string;
