@@ -10,8 +10,8 @@ import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '..
 import { faultReport } from '../shared/pipeline/fault-report.ts';
 import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
-import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
 import { lastId } from '../shared/store/counters.ts';
+import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
 import { copyStoredEventsFor, copyVehicleFactsOnLink } from '../shared/store/feed-copies.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, findVehicle, linkVehicle, setFuelSensor, setVehicleDetection } from '../shared/store/vehicles.ts';
