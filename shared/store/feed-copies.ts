@@ -30,32 +30,50 @@ export interface CopyOutcome {
   skipped: number;
 }
 
-async function readCopyNote(userUid: number, vehicleUid: number): Promise<string | undefined> {
+/** Where a copy stands: the last log sort key it copied, and the instant after which it copies nothing (its first run's). */
+interface CopyNote {
+  through: string | undefined;
+  until: string;
+}
+
+async function readCopyNote(userUid: number, vehicleUid: number, now: Date): Promise<CopyNote> {
   const { Item: note } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: keys.feedCopy(userUid, vehicleUid), ConsistentRead: true }),
   );
-  return note?.through === undefined ? undefined : String(note.through);
+  return {
+    through: note?.through === undefined ? undefined : String(note.through),
+    until: note?.until === undefined ? now.toISOString() : String(note.until),
+  };
 }
 
 /** The note's move from where the copy read it to the last log item copied: a copy running beside this one loses. */
-const copyNote = (userUid: number, vehicleUid: number, read: string | undefined, through: string) => ({
+const copyNote = (userUid: number, vehicleUid: number, read: CopyNote, through: string) => ({
   Update: {
     TableName: tableName(),
     Key: keys.feedCopy(userUid, vehicleUid),
-    UpdateExpression: 'SET through = :through',
-    ConditionExpression: read === undefined ? 'attribute_not_exists(through)' : 'through = :read',
-    ExpressionAttributeValues: { ':through': through, ...(read === undefined ? {} : { ':read': read }) },
+    UpdateExpression: 'SET through = :through, #until = :until',
+    ConditionExpression: read.through === undefined ? 'attribute_not_exists(through)' : 'through = :read',
+    ExpressionAttributeNames: { '#until': 'until' },
+    ExpressionAttributeValues: {
+      ':through': through,
+      ':until': read.until,
+      ...(read.through === undefined ? {} : { ':read': read.through }),
+    },
   },
 });
 
-/** Copies the vehicle's log into the user's feed from the copy's note on: the retained events `receives` takes, in log order. */
+/**
+ * Copies the vehicle's log into the user's feed from the copy's note on: the retained events `receives` takes, in log
+ * order, emitted up to the first run's instant (what was emitted after it reached the feed through its own commit).
+ */
 async function copyVehicleLog(userUid: number, vehicleUid: number, receives: Receives, now = new Date()): Promise<CopyOutcome> {
   const outcome: CopyOutcome = { copied: 0, skipped: 0 };
   const earlier = new Map<string, FleetEvent>();
   const retainedAfter = Math.floor(now.getTime() / 1000);
-  let through = await readCopyNote(userUid, vehicleUid);
+  let note = await readCopyNote(userUid, vehicleUid, now);
   for (;;) {
-    const items = await listVehicleLog(vehicleUid, through, COPY_PAGE);
+    const read = await listVehicleLog(vehicleUid, note.through, COPY_PAGE);
+    const items = read.filter((item) => eventOfItem(item).timestamp <= note.until);
     const last = items.at(-1);
     if (last === undefined) return outcome;
     const taken = items.flatMap((item) => {
@@ -64,11 +82,11 @@ async function copyVehicleLog(userUid: number, vehicleUid: number, receives: Rec
       earlier.set(event.event_id, event);
       return take ? [event] : [];
     });
-    await appendCopies(userUid, taken, copyNote(userUid, vehicleUid, through, String(last.sk)));
+    await appendCopies(userUid, taken, copyNote(userUid, vehicleUid, note, String(last.sk)));
     outcome.copied += taken.length;
     outcome.skipped += items.length - taken.length;
-    through = String(last.sk);
-    if (items.length < COPY_PAGE) return outcome;
+    note = { ...note, through: String(last.sk) };
+    if (read.length < COPY_PAGE || items.length < read.length) return outcome;
   }
 }
 

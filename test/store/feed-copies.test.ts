@@ -92,10 +92,11 @@ describe('vehicle link (npm run admin -- vehicle link)', () => {
     ]);
     // Act
     const linked = await admin('vehicle', 'link', '--user', String(partner.userUid), '--vehicle', String(vehicle.vehicleUid));
+    const [later] = await givenDecidedEvents(vehicle, [aDecidedEvent('trip.completed', '2026-11-01T06:30:00.000Z')]);
     const again = await admin('vehicle', 'link', '--user', String(partner.userUid), '--vehicle', String(vehicle.vehicleUid));
-    // Assess
+    // Assess: the event committed after the link reached the feed through its commit, and only so
     expect(linked.json).toMatchObject({ events_copied: 3 });
     expect(again.json).toMatchObject({ events_copied: 0 });
-    expect(await feedOf(partner)).toEqual([before, trip, offline]);
+    expect(await feedOf(partner)).toEqual([before, trip, offline, later]);
   });
 });
