@@ -49,9 +49,9 @@ export const contract = {
   summary: 'Queue events for an endpoint again: one event, or every one since a time',
   description:
     'Queues events of the last 30 days for delivery to the endpoint again, as new deliveries with the full retry schedule: ' +
-    "the one named by event_id (an event of one of the user's vehicles that the endpoint's filters take), or every event " +
-    `the endpoint takes appended to the user's feed from since on (at most ${MAX_REDELIVERED} read per call; next_cursor continues). Each carries its ` +
-    'event_id in webhook-id as before, so a receiver that already has it can tell. A disabled endpoint is refused.',
+    "the one named by event_id (an event of the user's feed that the endpoint's filters take), or every event the endpoint " +
+    `takes appended to the user's feed from since on (at most ${MAX_REDELIVERED} read per call; next_cursor continues). ` +
+    'Each carries its event_id in webhook-id as before, so a receiver that already has it can tell. A disabled endpoint is refused.',
   queuesDeliveries: true,
   input: RedeliverEventsInput,
   output: RedeliverEventsOutput,
