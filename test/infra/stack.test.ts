@@ -855,7 +855,7 @@ describe('webhook delivery', () => {
       (mapping) => (mapping as Resource).Properties.FunctionName.Ref === logicalId,
     ) as Resource;
 
-  it("feeds routeWebhookEvents only the feed items commits append, reporting partial failures, with a failure queue", () => {
+  it('feeds routeWebhookEvents only the feed items commits append, reporting partial failures, with a failure queue', () => {
     const [routerId] = functionDescribed('stream routeWebhookEvents');
     const mapping = mappingOf(routerId);
     expect(mapping.Properties).toMatchObject({
