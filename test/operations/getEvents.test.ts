@@ -59,7 +59,7 @@ describe('getEvents', () => {
     expect(after.body).toMatchObject({ cnt: 0, events: [] });
   });
 
-  it('answers once a commit stamped before a poll's position that lands after it', async () => {
+  it("answers once a commit stamped before a poll's position that lands after it", async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     await givenTripWithEvents(vehicle, { startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:10:00.000Z' }, secondsAgo(2));
