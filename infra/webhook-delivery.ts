@@ -11,6 +11,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { handlerPath, streamConsumers } from '../functions/registry.ts';
 import { env } from '../shared/config.ts';
+import { FEED_ENTITY } from '../shared/store/feed.ts';
 import { keys } from '../shared/store/keys.ts';
 import { deliverySettings } from '../shared/webhooks/delivery-queue.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
@@ -67,11 +68,11 @@ export class WebhookDelivery extends Construct {
       new DynamoEventSource(table as dynamodb.Table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: deliverySettings.routerBatchSize,
-        // only new events wake the router: the table's other writes never invoke it
+        // only feed items a commit appends wake the router: the table's other writes (and copies) never invoke it
         filters: [
           lambda.FilterCriteria.filter({
             eventName: lambda.FilterRule.isEqual('INSERT'),
-            dynamodb: { NewImage: { entity: { S: lambda.FilterRule.isEqual('event') } } },
+            dynamodb: { NewImage: { entity: { S: lambda.FilterRule.isEqual(FEED_ENTITY) }, copied: lambda.FilterRule.notExists() } },
           }),
         ],
         reportBatchItemFailures: true,
@@ -81,10 +82,8 @@ export class WebhookDelivery extends Construct {
         onFailure: new SqsDlq(this.routerFailures),
       }),
     );
-    // listVehicleUsers (gsi1) and listWebhooks (the user's partition) are Queries; the rest is the queue.
-    this.router.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn, `${table.tableArn}/index/gsi1`] }),
-    );
+    // listWebhooks (the feed item's user's partition) is a Query; the rest is the queue.
+    this.router.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn] }));
     this.queue.grantSendMessages(this.router);
 
     const senderEntry = consumer('sendWebhooks');

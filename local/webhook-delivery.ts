@@ -5,6 +5,7 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { handlerPath } from '../functions/registry.ts';
+import { FEED_ENTITY } from '../shared/store/feed.ts';
 import { deliverySettings, type QueueRole, useLocalDeliveryQueues } from '../shared/webhooks/delivery-queue.ts';
 import { lambdaContext } from './api-gateway-event.ts';
 import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from './delivery-queue.ts';
@@ -56,8 +57,11 @@ export async function startWebhookDelivery({
     ...options,
     handler: await load<DynamoDBStreamEvent, DynamoDBBatchResponse>('routeWebhookEvents'),
     batchSize: deliverySettings.routerBatchSize,
-    // the router's event source filter (infra/webhook-delivery.ts): event INSERTs only
-    filter: (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === 'event',
+    // the router's event source filter (infra/webhook-delivery.ts): INSERTs of feed items appended by a commit only
+    filter: (record) =>
+      record.eventName === 'INSERT' &&
+      record.dynamodb?.NewImage?.entity?.S === FEED_ENTITY &&
+      record.dynamodb.NewImage.copied === undefined,
   }).catch(async (error) => {
     await stopPollers();
     throw error;

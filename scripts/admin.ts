@@ -10,7 +10,9 @@ import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '..
 import { faultReport } from '../shared/pipeline/fault-report.ts';
 import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
+import { lastId } from '../shared/store/counters.ts';
 import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
+import { copyStoredEventsFor, copyVehicleFactsOnLink } from '../shared/store/feed-copies.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, findVehicle, linkVehicle, setFuelSensor, setVehicleDetection } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
@@ -26,7 +28,8 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
   vehicle add --user USER_UID --imei IMEI --name NAME [--reg-num R] [--fuel-capacity L] [--fuel-factor F]
       [--make M] [--model M] [--model-year YYYY] [--vin V] [--start-odo KM] [--start-odo-date yyyy-mm-dd]
       [--device-type T] [--group G] [--no-ignition]       IMEI: 15 digits; --no-ignition: trips from movement
-  vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user
+  vehicle link --user USER_UID --vehicle VEHICLE_UID    share a vehicle with another user; its feed takes the vehicle
+                                                        facts of the last 30 days (docs/events.md, "Who sees an event")
   vehicle fuel-sensor --vehicle VEHICLE_UID --io ID [--scale S]
                                                         the Teltonika IO element carrying fuel (default 201), × S (default 1)
   device-token create --user USER_UID                   a token for the user's phones and Traccar servers (docs/devices.md)
@@ -37,6 +40,8 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
   vehicle settings --vehicle VEHICLE_UID [--set NAME=VALUE,...] [--reset NAME,...|all]
       the vehicle's trip, fuel, device-fault and event settings (defaults in docs/positions-pipeline.md and
       docs/events.md); reprocess applies them
+  events migrate-feeds [--user USER_UID]                copy the events stored before feeds into the users' feeds under
+                                                        the tenant rule; safe to run again (docs/operations.md)
   faults --vehicle VEHICLE_UID --from yyyy-mm-dd [--to yyyy-mm-dd]
       device faults per class in those UTC days: points set aside or ignored, readings ignored, the newest of each
 
@@ -202,8 +207,10 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
     const vehicleUid = uid(flags, 'vehicle');
     const userUid = await existingUser(flags);
     const link = await linkVehicle(userUid, vehicleUid);
-    return { user_uid: userUid, vehicle_uid: link.vehicleUid, imei: link.imei };
+    const { copied } = await copyVehicleFactsOnLink(userUid, vehicleUid);
+    return { user_uid: userUid, vehicle_uid: link.vehicleUid, imei: link.imei, events_copied: copied };
   },
+  'events migrate-feeds': migrateFeedsCommand,
   async 'vehicle fuel-sensor'(flags) {
     const vehicleUid = uid(flags, 'vehicle');
     const ioId = uid(flags, 'io');
@@ -245,6 +252,25 @@ function findCommand(positionals: string[]): (flags: Flags) => Promise<Record<st
       `unknown command ${JSON.stringify(positionals.join(' '))}; one of: ${Object.keys(commands).join(', ')} (see --help)`,
     );
   return command;
+}
+
+/**
+ * The feed migration: every user (ids 1 to the user counter's last: no Scan), or the one --user names, takes the
+ * events stored in its vehicles' partitions before feeds existed; each copy goes on from its note, so a re-run copies
+ * nothing twice.
+ */
+async function migrateFeedsCommand(flags: Flags): Promise<Record<string, unknown>> {
+  const userUids = flags.user === undefined ? Array.from({ length: await lastId('user') }, (_, n) => n + 1) : [uid(flags, 'user')];
+  const totals = { users: 0, vehicles: 0, events_copied: 0, events_skipped: 0 };
+  for (const userUid of userUids) {
+    if (!(await findUser(userUid))) continue;
+    const outcome = await copyStoredEventsFor(userUid);
+    totals.users++;
+    totals.vehicles += outcome.vehicles;
+    totals.events_copied += outcome.copied;
+    totals.events_skipped += outcome.skipped;
+  }
+  return totals;
 }
 
 /** Re-detection over stored history; identities are kept, so it may be run again at any time. */

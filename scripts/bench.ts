@@ -19,7 +19,10 @@
  *   npm run bench -- webhooks      deliveries/s and event-to-delivery p50/p99 to a receiver on 127.0.0.1 through the local
  *                                  router and sender, alone and beside an endpoint that fails everything
  *   npm run bench -- events        WCU per position at ingest's production shape with 0 and 50 zones per user, pipeline CPU
- *                                  per position with 10, 1,000 and 10,000 zones, and a point's time to its event in getEvents
+ *                                  per position with 10, 1,000 and 10,000 zones, a point's time to its event in getEvents,
+ *                                  and the feed reads below
+ *   npm run bench -- feed          items read and latency per getEvents and redeliverEvents call for a user of 10, 1,000
+ *                                  and 10,000 vehicles
  *   npm run bench -- tracks        the real drives through the pipeline at 1 s and 30 s, with and without speed: distance error
  *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
  *   --out FILE                     also write the JSON to FILE
@@ -163,7 +166,19 @@ const benchmarks: Record<string, Benchmark> = {
     run: async (stack) => {
       if (!stack) throw new Error('events needs the local stack');
       const { benchEvents, eventsNotes } = await import('./bench/events.ts');
-      return { rows: await benchEvents(stack.apiUrl), notes: eventsNotes };
+      const { benchFeedReads, feedReadsNotes } = await import('./bench/feed-reads.ts');
+      const rows = await benchEvents(stack.apiUrl);
+      const feedRows = await benchFeedReads(stack.apiUrl);
+      printTable('events: feed reads', feedRows, feedReadsNotes);
+      return { rows: [...rows, ...feedRows], notes: eventsNotes };
+    },
+  },
+  feed: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('feed needs the local stack');
+      const { benchFeedReads, feedReadsNotes } = await import('./bench/feed-reads.ts');
+      return { rows: await benchFeedReads(stack.apiUrl), notes: feedReadsNotes };
     },
   },
 };

@@ -31,7 +31,8 @@ const GetEventsInput = v.object({
   since: v.optional(
     described(
       dateTimeParameter('since must be a date and time (yyyy-mm-dd hh:mm:ss)'),
-      'Events emitted from this time on, yyyy-mm-dd hh:mm:ss in GMT+0 (default: 24 hours ago). Ignored with a cursor.',
+      'Events appended to your feed (committed) from this time on, yyyy-mm-dd hh:mm:ss in GMT+0 (default: 24 hours ago). ' +
+        'Ignored with a cursor.',
     ),
   ),
   cursor: pageCursor,
@@ -51,7 +52,9 @@ const GetEventsOutput = v.object({
   events: v.array(FleetEventSchema),
   next_cursor: v.pipe(
     v.string(),
-    v.description('Always present: called again with it (and the same vehicle_uid and types), the feed answers only events emitted since.'),
+    v.description(
+      'Always present: called again with it (and the same vehicle_uid and types), the feed answers only events appended since.',
+    ),
   ),
 });
 
@@ -60,11 +63,12 @@ export const contract = {
   method: 'GET',
   area: 'events',
   tableActions: ['BatchGetItem', 'Query'],
-  summary: 'The feed of what happened to the vehicles: trips, fills and more, in emission order',
+  summary: 'The feed of what happened to the vehicles: trips, fills and more, in the order they were committed',
   description:
-    "Events of the key's vehicles (and vehicles shared with it) in the order the service emitted them, from `since` or from where " +
-    'the previous answer ended (`cursor`). Every answer carries next_cursor, so a client polls the feed forever without gaps or ' +
-    'repeats. An event is kept 30 days. docs/events.md explains each type.',
+    "The key's user's own feed: the events of its vehicles (and the vehicle facts of vehicles shared with it; a zone's events " +
+    "go to the zone's user alone) in the order they were committed, from `since` or from where the previous answer ended " +
+    '(`cursor`). Every answer carries next_cursor, so a client polls the feed forever without gaps or repeats, however late ' +
+    'a commit lands. An event is kept 30 days. docs/events.md explains each type.',
   input: GetEventsInput,
   output: GetEventsOutput,
   examples: {

@@ -5,11 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
-import { dynamo, tableName } from '../../shared/store/client.ts';
-import { eventItem } from '../../shared/store/events.ts';
+import { commitEvents } from '../../shared/store/feed.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
 import { givenWebhook } from '../../test/support/webhook-builders.ts';
 import { answerWith, givenReceiver, type Receiver } from '../../test/support/webhook-receiver.ts';
@@ -52,7 +50,7 @@ async function writeEvent(vehicle: Vehicle): Promise<{ event: FleetEvent; writte
   let writtenAt = Date.now();
   await patiently(() => {
     writtenAt = Date.now();
-    return dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+    return commitEvents(event.data.vehicle_uid, [event]);
   });
   return { event, writtenAt };
 }

@@ -156,6 +156,7 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     ...fills,
     ...drops,
     events: emitted.events,
+    audiences: emitted.audiences,
     zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
   };
   const found = [
@@ -229,6 +230,7 @@ async function settleZoneFacts(
     savedDrops: [],
     removedDrops: [],
     events: emitted.events,
+    audiences: emitted.audiences,
     zoneFacts: zoneFactWrites(vehicle.vehicleUid, change),
   });
 }

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -22,4 +22,10 @@ export async function nextIds(entity: string, count: number): Promise<number[]> 
   );
   const last = Number(Attributes?.value);
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+}
+
+/** The last id an entity's counter gave (0 before the first): ids 1 to it are every id there has been. */
+export async function lastId(entity: string): Promise<number> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.counter(entity), ConsistentRead: true }));
+  return Number(Item?.value ?? 0);
 }

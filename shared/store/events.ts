@@ -1,18 +1,23 @@
 /**
- * Event items: one per emitted event, written in the detection's own transaction (shared/store/tracks.ts), kept
- * 30 days. The item is the seam with the webhook router, which reads it from the table's stream: `entity: 'event'`,
- * `event` the event object as getEvents answers it (JSON text), `event_id`, `vehicle_uid` and `type`.
+ * The vehicle's log (docs/events.md, "Storage"): one item per vehicle fact in the vehicle's partition, written in the
+ * commit that appends it to the feeds (shared/store/feed.ts), kept 30 days. It is what `vehicle link` copies into a
+ * newly linked user's feed. Zone facts are one user's, so their feed item is their only copy. Items stored before the
+ * feeds existed (`entity: 'event'`, every type) are what the feed migration copies (shared/feed-copy.ts).
  */
 import { EVENT_RETENTION_S, type FleetEvent } from '../domain/events/event.ts';
+import { tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { type Item, queryRange } from './requests.ts';
+import { type Item, queryWhile, type TransactItems } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
 
-export function eventItem(event: FleetEvent): Item {
+/** The log's items since feeds exist; `entity: 'event'` marks those stored before. */
+export const VEHICLE_LOG_ENTITY = 'vehicle-event';
+export const STORED_BEFORE_FEEDS_ENTITY = 'event';
+
+function vehicleLogItem(event: FleetEvent): Item {
   return {
     ...keys.event(event.data.vehicle_uid, event.timestamp, event.data.sequence),
-    ...keys.eventById(event.event_id),
-    entity: 'event',
+    entity: VEHICLE_LOG_ENTITY,
     event: JSON.stringify(event),
     event_id: event.event_id,
     vehicle_uid: event.data.vehicle_uid,
@@ -23,15 +28,16 @@ export function eventItem(event: FleetEvent): Item {
 
 export const eventOfItem = (item: Item): FleetEvent => JSON.parse(String(item.event)) as FleetEvent;
 
-/**
- * A vehicle's events from a sort key on (inclusive), in emission order, at most `limit`; strongly consistent so a
- * poll never misses a commit it follows.
- */
-export async function listVehicleEvents(vehicleUid: number, from: string, limit: number): Promise<Item[]> {
-  return queryRange(keys.eventRange(vehicleUid, from), { Limit: limit, ConsistentRead: true });
+/** Up to `limit` items of the vehicle's log after a sort key (from its start when undefined: every sort key is a time), in log order. */
+export async function listVehicleLog(vehicleUid: number, after: string | undefined, limit: number): Promise<Item[]> {
+  const range = keys.eventRange(vehicleUid, after === undefined ? '0' : `${after}~`);
+  const { items } = await queryWhile(range, (read) => read.length < limit, { Limit: limit, ConsistentRead: true });
+  return items.slice(0, limit);
 }
 
-/** The events stored under this event_id, newest last: one, as a fact found again after its void gets a new id. */
-export async function findEventsById(eventId: string): Promise<FleetEvent[]> {
-  return (await queryRange(keys.eventByIdRange(eventId))).map(eventOfItem);
+/** The vehicle's log takes its vehicle facts: a zone fact (one with an audience) is one user's, kept in that feed alone. */
+export function vehicleLogPuts(events: readonly FleetEvent[], audiences: ReadonlyMap<string, number> | undefined): TransactItems {
+  return events
+    .filter((event) => !audiences?.has(event.event_id))
+    .map((event) => ({ Put: { TableName: tableName(), Item: vehicleLogItem(event), ConditionExpression: 'attribute_not_exists(pk)' } }));
 }

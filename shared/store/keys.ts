@@ -222,20 +222,40 @@ export const keys = {
     from,
     to: `${to}~`,
   }),
-  // events (docs/events.md)
+  // events (docs/events.md, "Storage")
   /**
-   * one item per emitted event, in its vehicle's partition by emission time and the vehicle's sequence, so the feed
-   * of a user's vehicles is one Query per vehicle from a cursor on; the table's stream carries it to the webhooks
+   * the vehicle's log of its vehicle facts (not zone facts, which are one user's): in its partition by emission time and
+   * the vehicle's sequence; what `vehicle link` copies into a newly linked user's feed
    */
   event: (vehicleUid: number, emittedAt: string, sequence: number): Key => ({
     pk: `VEHICLE#${vehicleUid}#EVENTS`,
     sk: `${emittedAt}#${pad(sequence)}`,
   }),
-  /** gsi1 of an event: found by its event_id (redeliverEvents), whichever vehicle it is of */
-  eventById: (eventId: string): IndexKey => ({ gsi1pk: `EVENT#${eventId}`, gsi1sk: 'EVENT' }),
-  eventByIdRange: (eventId: string): Range => ({ index: 'gsi1', pk: `EVENT#${eventId}` }),
-  /** a vehicle's events emitted after `afterSk` (exclusive: `afterSk` is the last sort key answered) or from `since` */
+  /** a vehicle's log from a sort key on (inclusive) */
   eventRange: (vehicleUid: number, from: string): Range => ({ pk: `VEHICLE#${vehicleUid}#EVENTS`, from }),
+  /**
+   * one item per event and recipient in the user's feed, by when it was appended and the user's feed sequence, both
+   * allocated in the commit's transaction: the sort key grows with the sequence, so a feed position is one sort key
+   */
+  feedEvent: (userUid: number, appendedAt: string, sequence: number): Key => ({
+    pk: `USER#${userUid}#FEED`,
+    sk: `${appendedAt}#${pad(sequence)}`,
+  }),
+  /**
+   * the user's feed from an instant on (inclusive), or after a feed item's sort key (`~` sorts after its last digit and
+   * before the next sequence); `#` sorts before every appended_at, so the counter and copy notes are never in it
+   */
+  feedRange: (userUid: number, from: { since: string } | { after: string }): Range => ({
+    pk: `USER#${userUid}#FEED`,
+    from: 'since' in from ? from.since : `${from.after}~`,
+  }),
+  /** the user's feed sequence and its last appended_at, updated in every transaction that appends to the feed */
+  feedCounter: (userUid: number): Key => ({ pk: `USER#${userUid}#FEED`, sk: '#COUNTER' }),
+  /** gsi1 of a feed item: an event of the user's feed by its event_id (redeliverEvents) */
+  feedEventById: (userUid: number, eventId: string): IndexKey => ({ gsi1pk: `USER#${userUid}#EVENT#${eventId}`, gsi1sk: 'FEED' }),
+  feedEventByIdRange: (userUid: number, eventId: string): Range => ({ index: 'gsi1', pk: `USER#${userUid}#EVENT#${eventId}` }),
+  /** how far a vehicle's log has been copied into a user's feed (vehicle link, the feed migration): a re-run goes on from there */
+  feedCopy: (userUid: number, vehicleUid: number): Key => ({ pk: `USER#${userUid}#FEED`, sk: `#COPIED#${pad(vehicleUid)}` }),
   /** a standing zone or speeding fact, by the instant of the point that decided it: what re-detection from a checkpoint compares with */
   zoneFact: (vehicleUid: number, decidedAt: string, eventId: string): Key => ({
     pk: `VEHICLE#${vehicleUid}#ZONEFACTS`,

@@ -7,9 +7,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EmissionState } from '../domain/events/detection-events.ts';
 import type { FleetEvent } from '../domain/events/event.ts';
 import { dynamo, tableName } from './client.ts';
-import { eventItem } from './events.ts';
+import { vehicleLogPuts } from './events.ts';
+import { commitWithFeeds } from './feed.ts';
 import { keys, QUIET_CHECK_SHARDS } from './keys.ts';
-import { isConditionFailed, queryRange, transactWrite } from './requests.ts';
+import { isConditionFailed, queryRange } from './requests.ts';
 
 /** The vehicles whose check is due at or before `dueBy` (UTC ISO), oldest due first within each shard. */
 export async function findVehiclesDue(dueBy: string): Promise<number[]> {
@@ -23,8 +24,9 @@ export async function findVehiclesDue(dueBy: string): Promise<number[]> {
 const stillSilent = { ConditionExpression: 'taken_at = :takenAt' };
 
 /**
- * Declares the vehicle offline: the device.offline event and the track item's note, in one transaction conditioned on
- * the emission read (as a detection's events are) and on the silence. False when a point arrived meanwhile.
+ * Declares the vehicle offline: the device.offline event (in the vehicle's log and its users' feeds) and the track
+ * item's note, in one transaction conditioned on the emission read (as a detection's events are) and on the silence.
+ * False when a point arrived meanwhile.
  */
 export async function recordOffline(
   vehicleUid: number,
@@ -35,11 +37,11 @@ export async function recordOffline(
   const sequenceCondition =
     emission.previous.sequence === 0 ? 'attribute_not_exists(event_sequence)' : 'event_sequence = :previousSequence';
   try {
-    await transactWrite([
-      ...events.map((event) => ({
-        Put: { TableName: tableName(), Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
-      })),
-      {
+    await commitWithFeeds({
+      vehicleUid,
+      events,
+      writes: vehicleLogPuts(events, undefined),
+      last: {
         Update: {
           TableName: tableName(),
           Key: keys.trackState(vehicleUid),
@@ -54,7 +56,7 @@ export async function recordOffline(
           },
         },
       },
-    ]);
+    });
     return true;
   } catch (error) {
     if (isConditionFailed(error)) return false;

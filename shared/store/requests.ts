@@ -134,25 +134,38 @@ function rangeQuery(range: Range, options: Pick<QueryCommandInput, 'ScanIndexFor
 
 const BATCH_GET_LIMIT = 100;
 
-/** BatchGetItem over any number of keys, in parallel chunks, retrying unprocessed keys; one round trip when under 100. */
-export async function batchGet(itemKeys: Key[]): Promise<Item[]> {
+/**
+ * BatchGetItem over any number of keys, in parallel chunks, retrying unprocessed keys; one round trip when under 100.
+ * `consistent` reads strongly consistently (what a write conditioned on the values read needs).
+ */
+export async function batchGet(itemKeys: Key[], { consistent = false }: { consistent?: boolean } = {}): Promise<Item[]> {
   const chunks: Key[][] = [];
   for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) chunks.push(itemKeys.slice(i, i + BATCH_GET_LIMIT));
-  const results = await Promise.all(chunks.map((chunk) => batchGetChunk(chunk)));
+  const results = await Promise.all(chunks.map((chunk) => batchGetChunk(chunk, consistent)));
   return results.flat();
 }
 
-async function batchGetChunk(chunk: Key[]): Promise<Item[]> {
+async function batchGetChunk(chunk: Key[], consistent: boolean): Promise<Item[]> {
   const items: Item[] = [];
   let pending: Key[] = chunk;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
-    const { Responses, UnprocessedKeys } = await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
+    const { Responses, UnprocessedKeys } = await dynamo().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } }),
+    );
     items.push(...(Responses?.[tableName()] ?? []));
     pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
     if (attempt > 8 && pending.length > 0) throw new Error('BatchGetItem left keys unprocessed after retries');
   }
   return items;
+}
+
+/**
+ * For each item of a cancelled transaction, whether it lost (its condition failed, or a transaction in flight on it
+ * won); undefined for any other error.
+ */
+export function lostItems(error: unknown): boolean[] | undefined {
+  return cancellationCodes(error)?.map((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict');
 }
 
 /** For each item of a cancelled transaction, whether its condition failed; undefined for any other error. */

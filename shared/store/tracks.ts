@@ -13,11 +13,12 @@ import type { Position } from '../domain/tracking/position.ts';
 import type { Trip } from '../domain/trip.ts';
 import type { LiveState, Vehicle } from '../domain/vehicle.ts';
 import { dynamo, tableName } from './client.ts';
-import { eventItem } from './events.ts';
+import { vehicleLogPuts } from './events.ts';
+import { type Clock, commitWithFeeds } from './feed.ts';
 import { fuelDropEntity, type StoredDrop } from './fuel-drops.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
 import { type Key, keys } from './keys.ts';
-import { batchGet, type Item, itemKey, queryRange, type TransactItems, transactWrite } from './requests.ts';
+import { batchGet, type Item, itemKey, queryRange, type TransactItems } from './requests.ts';
 import { tripEntity } from './trips.ts';
 import { liveRecordEntity, vehicleEntity } from './vehicles.ts';
 
@@ -122,21 +123,22 @@ export interface DetectionCommit {
   removedDrops: string[];
   /** the events the detection decided, written with it so a batch that fails half-way emits nothing */
   events: FleetEvent[];
+  /** the user each zone fact's event is for, by event_id (emitAll's audiences): the others go to every linked user */
+  audiences?: ReadonlyMap<string, number>;
   /** the standing zone facts found and those no longer found (shared/store/zone-facts.ts) */
   zoneFacts?: { put: Item[]; remove: Key[] };
+  /** the clock the feeds' appends read (the system's; tests commit at a time of their own) */
+  clock?: Clock;
 }
 
-/** The most a transaction holds. */
-const MAX_TRANSACTION_ITEMS = 100;
-
 /**
- * Writes a detection's changes for one vehicle in one transaction (several, in order, only when a re-detection
- * over days changes more than 100 items). A concurrent change of the same items cancels it (the batch is retried).
- * Answers the number of write requests.
+ * Writes a detection's changes for one vehicle in one transaction with its events, appended to the feeds of the users
+ * who see them (several transactions, in order, only when a re-detection over days changes more than 100 items). A
+ * concurrent change of the same items cancels it (the batch is retried). Answers the number of write requests.
  */
 export async function commitDetection(commit: DetectionCommit): Promise<number> {
   const table = tableName();
-  const items: TransactItems = [
+  const writes: TransactItems = [
     ...commit.removedTrips.map(({ startTime, tripUid }) => ({
       Delete: {
         TableName: table,
@@ -188,15 +190,18 @@ export async function commitDetection(commit: DetectionCommit): Promise<number> 
     })),
     ...commit.removedDrops.map((at) => ({ Delete: { TableName: table, Key: keys.fuelDrop(commit.vehicleUid, at) } })),
     ...commit.savedDrops.map((drop) => ({ Put: { TableName: table, Item: fuelDropEntity.toItem(drop) } })),
-    ...commit.events.map((event) => ({
-      Put: { TableName: table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
-    })),
+    ...vehicleLogPuts(commit.events, commit.audiences),
     ...(commit.zoneFacts?.remove ?? []).map((key) => ({ Delete: { TableName: table, Key: key } })),
     ...(commit.zoneFacts?.put ?? []).map((item) => ({ Put: { TableName: table, Item: item } })),
-    ...(commit.track ? [trackUpdate(commit.vehicleUid, commit.track)] : []),
   ];
-  for (let i = 0; i < items.length; i += MAX_TRANSACTION_ITEMS) await transactWrite(items.slice(i, i + MAX_TRANSACTION_ITEMS));
-  return items.length;
+  return commitWithFeeds({
+    vehicleUid: commit.vehicleUid,
+    events: commit.events,
+    audiences: commit.audiences,
+    writes,
+    last: commit.track ? trackUpdate(commit.vehicleUid, commit.track) : undefined,
+    ...(commit.clock ? { clock: commit.clock } : {}),
+  });
 }
 
 export interface TrackUpdate {

@@ -1,6 +1,6 @@
 /**
- * redeliverEvents (docs/webhooks.md, "Redelivery"): events of the log queued again for one endpoint, as new deliveries
- * (attempt 1, the same webhook-id), through the same queue the router fills, so the sender treats them as any other.
+ * redeliverEvents (docs/webhooks.md, "Redelivery"): events of the user's feed queued again for one endpoint, as new
+ * deliveries (attempt 1, the same webhook-id), through the same queue the router fills, so the sender treats them as any other.
  */
 import type { FleetEvent } from '../domain/events/event.ts';
 import { EVENT_NOT_TAKEN, MAX_REDELIVERED, WEBHOOK_DISABLED } from '../domain/webhooks/delivery.ts';
@@ -8,8 +8,7 @@ import { endpointTakes, queuedDelivery, type RoutableEvent } from '../domain/web
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { readEventFeed } from '../paging/event-feed.ts';
-import { findEventsById } from '../store/events.ts';
-import { listVehicleLinks } from '../store/vehicles.ts';
+import { type FeedPosition, findFeedEvent } from '../store/feed.ts';
 import { deliveryQueue } from './delivery-queue.ts';
 
 const routable = (event: FleetEvent): RoutableEvent => ({
@@ -31,12 +30,10 @@ const refuseDisabled = (webhook: Webhook): void => {
   if (!webhook.enabled) throw new Conflict(WEBHOOK_DISABLED);
 };
 
-/** One event again: one of the user's vehicles' (else not found), and one the endpoint takes (else a conflict). */
+/** One event again: one of the user's feed (else not found), and one the endpoint takes (else a conflict). */
 export async function redeliverEvent(userUid: number, webhook: Webhook, eventId: string): Promise<number> {
   refuseDisabled(webhook);
-  const [events, links] = await Promise.all([findEventsById(eventId), listVehicleLinks(userUid)]);
-  const linked = new Set(links.map((link) => link.vehicleUid));
-  const event = events.filter((candidate) => linked.has(candidate.data.vehicle_uid)).at(-1);
+  const event = await findFeedEvent(userUid, eventId);
   if (!event) throw NotFound.notLinked('event');
   if (!endpointTakes(webhook, routable(event))) throw new Conflict(EVENT_NOT_TAKEN);
   await enqueueFor(userUid, webhook, [event]);
@@ -44,27 +41,21 @@ export async function redeliverEvent(userUid: number, webhook: Webhook, eventId:
 }
 
 /**
- * The events the endpoint takes emitted from `since` (ISO) on, oldest first, at most MAX_REDELIVERED: one Query per
- * vehicle in parallel after the links. `nextSince` is the emission time of the last one queued when more may follow.
+ * The events of the user's feed the endpoint takes, from a position on, in feed order: at most MAX_REDELIVERED queued
+ * and at most that many read (one Query). `next` is the position after the last event read when more may follow
+ * (else null): however many events share one second, each call moves on.
  */
-export async function redeliverSince(
+export async function redeliverFrom(
   userUid: number,
   webhook: Webhook,
-  since: string,
-): Promise<{ queued: number; nextSince: string | null }> {
+  position: FeedPosition,
+): Promise<{ queued: number; next: FeedPosition | null }> {
   refuseDisabled(webhook);
-  const links = await listVehicleLinks(userUid);
-  const vehicleUids = links
-    .map((link) => link.vehicleUid)
-    .filter((uid) => webhook.vehicleUids.length === 0 || webhook.vehicleUids.includes(uid));
-  const feed = await readEventFeed({
-    vehicleUids,
-    position: { at: since, seen: [] },
-    fresh: true,
+  const filter = {
+    vehicleUids: webhook.vehicleUids.length === 0 ? undefined : webhook.vehicleUids,
     types: webhook.eventTypes.length === 0 ? undefined : webhook.eventTypes,
-    limit: MAX_REDELIVERED,
-  });
+  };
+  const feed = await readEventFeed(userUid, position, filter, MAX_REDELIVERED);
   await enqueueFor(userUid, webhook, feed.events);
-  const full = feed.events.length === MAX_REDELIVERED;
-  return { queued: feed.events.length, nextSince: full ? (feed.events.at(-1) as FleetEvent).timestamp : null };
+  return { queued: feed.events.length, next: feed.more ? feed.position : null };
 }

@@ -1,38 +1,47 @@
 /**
- * The outbox's router (docs/webhooks.md, "Delivery"): each event item the table's stream carries becomes one queued
- * delivery per endpoint that takes it. An event reaches only its vehicle's users (every user the vehicle is linked
- * to, a shared vehicle's included), and of theirs only the enabled endpoints whose filters let it through.
+ * The outbox's router (docs/webhooks.md, "Delivery"): each feed item the table's stream carries becomes one queued
+ * delivery per endpoint of its user that takes it. A feed item is one event appended for one user under the
+ * recipients rule (shared/domain/events/recipients.ts), so deliveries reach exactly who the feed shows the event to;
+ * an event copied into a feed from the vehicle's log (vehicle link, the feed migration) was emitted before and is not sent.
  */
 import { endpointTakes, queuedDelivery, type RoutableEvent } from '../domain/webhooks/queued-delivery.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
+import { FEED_ENTITY } from '../store/feed.ts';
 import type { Item } from '../store/requests.ts';
-import { listVehicleUsers } from '../store/tracks.ts';
 import { listWebhooks } from '../store/webhooks.ts';
 import { deliveryQueue, type Enqueued } from './delivery-queue.ts';
 
-/** The event an item of the table is, or undefined for every other item (the stream carries them all). */
-export function routableEvent(item: Item | undefined): RoutableEvent | undefined {
-  if (item?.entity !== 'event') return undefined;
-  return { event_id: String(item.event_id), type: String(item.type), vehicle_uid: Number(item.vehicle_uid), event: String(item.event) };
+/** An event for one user's endpoints. */
+export interface AddressedEvent extends RoutableEvent {
+  user_uid: number;
+}
+
+/** The event a feed item appended by a commit is, or undefined for every other item (the stream carries them all). */
+export function routableEvent(item: Item | undefined): AddressedEvent | undefined {
+  if (item?.entity !== FEED_ENTITY || item.copied !== undefined) return undefined;
+  return {
+    user_uid: Number(item.user_uid),
+    event_id: String(item.event_id),
+    type: String(item.type),
+    vehicle_uid: Number(item.vehicle_uid),
+    event: String(item.event),
+  };
 }
 
 /**
- * Routes one batch's events, one at a time in stream order: the users of a vehicle and the endpoints of a user are
- * read once per batch. `route` resolves when the event's deliveries are all queued, so the stream's position moves
- * past it only then; it rejects otherwise, and the event is routed again (a delivery queued twice reaches its endpoint
- * twice with the same webhook-id: at least once).
+ * Routes one batch's events, one at a time in stream order: the endpoints of a user are read once per batch. `route`
+ * resolves when the event's deliveries are all queued, so the stream's position moves past it only then; it rejects
+ * otherwise, and the event is routed again (a delivery queued twice reaches its endpoint twice with the same
+ * webhook-id: at least once).
  */
-export function batchRouter(): { route(event: RoutableEvent): Promise<number> } {
-  const usersOf = memo(listVehicleUsers);
+export function batchRouter(): { route(event: AddressedEvent): Promise<number> } {
   const endpointsOf = memo(listWebhooks);
   return {
     async route(event) {
-      const messages: Enqueued[] = [];
-      for (const userUid of await usersOf(event.vehicle_uid)) {
-        const endpoints: Webhook[] = await endpointsOf(userUid);
-        for (const endpoint of endpoints.filter((webhook) => endpointTakes(webhook, event)))
-          messages.push({ delivery: queuedDelivery(userUid, endpoint.webhookUid, event, new Date()), delaySeconds: 0 });
-      }
+      const endpoints: Webhook[] = await endpointsOf(event.user_uid);
+      const messages: Enqueued[] = endpoints
+        .filter((webhook) => endpointTakes(webhook, event))
+        .map((endpoint) => ({ delivery: queuedDelivery(event.user_uid, endpoint.webhookUid, event, new Date()), delaySeconds: 0 }));
       if (messages.length > 0) await deliveryQueue().send(messages);
       return messages.length;
     },

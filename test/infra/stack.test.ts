@@ -855,7 +855,7 @@ describe('webhook delivery', () => {
       (mapping) => (mapping as Resource).Properties.FunctionName.Ref === logicalId,
     ) as Resource;
 
-  it("feeds routeWebhookEvents new event items only from the table's stream, reporting partial failures, with a failure queue", () => {
+  it('feeds routeWebhookEvents only the feed items commits append, reporting partial failures, with a failure queue', () => {
     const [routerId] = functionDescribed('stream routeWebhookEvents');
     const mapping = mappingOf(routerId);
     expect(mapping.Properties).toMatchObject({
@@ -866,7 +866,7 @@ describe('webhook delivery', () => {
     });
     expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
       eventName: ['INSERT'],
-      dynamodb: { NewImage: { entity: { S: ['event'] } } },
+      dynamodb: { NewImage: { entity: { S: ['feed-event'] }, copied: [{ exists: false }] } },
     });
   });
 

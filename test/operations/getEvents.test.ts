@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkVehicle } from '../../shared/store/vehicles.ts';
 import { callOperation } from '../support/api.ts';
-import { givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { aDecidedEvent, givenDecidedEvents, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 
 const eventsOf = (user: TestUser, params: Record<string, unknown> = {}) => callOperation('getEvents', { api_key: user.key, ...params });
 
@@ -59,7 +59,7 @@ describe('getEvents', () => {
     expect(after.body).toMatchObject({ cnt: 0, events: [] });
   });
 
-  it('answers a commit that lands after a poll passed its timestamp once (the settle window)', async () => {
+  it("answers once a commit stamped before a poll's position that lands after it", async () => {
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
     await givenTripWithEvents(vehicle, { startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:10:00.000Z' }, secondsAgo(2));
@@ -141,7 +141,77 @@ describe('getEvents', () => {
   });
 });
 
+describe('getEvents keeps its place', () => {
+  it('answers once a commit that lands minutes after its events were stamped, after a poller passed it', async () => {
+    // Prepare: a poller has passed a commit made now
+    const user = await givenUser();
+    const [a, b] = [await givenVehicle(user), await givenVehicle(user)];
+    await givenTripWithEvents(a, { startTime: '2026-11-01T06:00:00.000Z', stopTime: '2026-11-01T06:10:00.000Z' });
+    const passed = await eventsOf(user);
+    // Act: a commit held for ten minutes (its events stamped then, its clock behind the feed's) lands now
+    const { events: late } = await givenTripWithEvents(
+      b,
+      { startTime: '2026-11-01T05:00:00.000Z', stopTime: '2026-11-01T05:10:00.000Z' },
+      secondsAgo(600),
+    );
+    const next = await eventsOf(user, { cursor: passed.body.next_cursor });
+    const after = await eventsOf(user, { cursor: next.body.next_cursor });
+    // Assess
+    expect(passed.body.cnt).toBe(2);
+    expect(next.body.events).toEqual(late);
+    expect(after.body).toMatchObject({ cnt: 0, events: [] });
+  });
+
+  it("answers a shared vehicle's vehicle facts to every user linked to it, a zone fact to its zone's user alone", async () => {
+    // Prepare
+    const [owner, partner] = [await givenUser(), await givenUser()];
+    const vehicle = await givenVehicle(owner);
+    await linkVehicle(partner.userUid, vehicle.vehicleUid);
+    // Act
+    const events = await givenDecidedEvents(vehicle, [
+      aDecidedEvent('trip.started', '2026-11-01T06:00:00.000Z'),
+      aDecidedEvent('geofence.entered', '2026-11-01T06:01:00.000Z', { audience: owner.userUid, zone: 41 }),
+      aDecidedEvent('speeding.started', '2026-11-01T06:02:00.000Z', { audience: partner.userUid, zone: 42 }),
+      aDecidedEvent('device.offline', '2026-11-01T06:03:00.000Z'),
+    ]);
+    // Assess
+    const [trip, ownersZone, partnersZone, offline] = events;
+    expect((await eventsOf(owner)).body.events).toEqual([trip, ownersZone, offline]);
+    expect((await eventsOf(partner)).body.events).toEqual([trip, partnersZone, offline]);
+  });
+
+  it('answers a zone fact of a user no longer linked to the vehicle to nobody', async () => {
+    const owner = await givenUser();
+    const stranger = await givenUser();
+    const vehicle = await givenVehicle(owner);
+    await givenDecidedEvents(vehicle, [
+      aDecidedEvent('geofence.entered', '2026-11-01T06:01:00.000Z', { audience: stranger.userUid, zone: 7 }),
+    ]);
+    expect((await eventsOf(owner)).body.cnt).toBe(0);
+    expect((await eventsOf(stranger)).body.cnt).toBe(0);
+  });
+});
+
 describe('getEvents refuses', () => {
+  it('an altered cursor', async () => {
+    const user = await givenUser();
+    const cursor: string = (await eventsOf(user)).body.next_cursor;
+    const altered = `${cursor.slice(0, 20)}${cursor[20] === 'A' ? 'B' : 'A'}${cursor.slice(21)}`;
+    expect(await eventsOf(user, { cursor: altered })).toBeError(
+      400,
+      'cursor is not valid for this request (send the same filters as the call that answered it)',
+    );
+  });
+
+  it("another user's cursor", async () => {
+    const [owner, other] = [await givenUser(), await givenUser()];
+    const cursor = (await eventsOf(owner)).body.next_cursor;
+    expect(await eventsOf(other, { cursor })).toBeError(
+      400,
+      'cursor is not valid for this request (send the same filters as the call that answered it)',
+    );
+  });
+
   it('a vehicle of another user', async () => {
     const owner = await givenUser();
     const other = await givenUser();

@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
@@ -13,12 +12,12 @@ import { freePort } from '../../local/ports.ts';
 import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
 import { EVENT_OR_SINCE, NOT_BOTH } from '../../shared/contracts/webhooks.ts';
 import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import { formatDateTime } from '../../shared/domain/time.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { EVENT_NOT_TAKEN, WEBHOOK_DISABLED } from '../../shared/domain/webhooks/delivery.ts';
-import { dynamo, tableName } from '../../shared/store/client.ts';
-import { eventItem } from '../../shared/store/events.ts';
+import { commitEvents } from '../../shared/store/feed.ts';
 import { createApi } from '../support/api.ts';
-import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
+import { aFleetEvent, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenWebhook } from '../support/webhook-builders.ts';
 import { TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { type Answer, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -49,7 +48,7 @@ const aReceiver = async (answer?: Answer): Promise<Receiver> => {
 };
 
 let sequence = 1_000_000;
-/** An event of the vehicle in the table as the pipeline writes it, emitted `minutesAgo` before now. */
+/** An event of the vehicle committed as the pipeline commits it, emitted and appended `minutesAgo` before now. */
 async function anEvent(vehicle: Vehicle, type: EventType = 'trip.started', minutesAgo = 0): Promise<FleetEvent> {
   const emittedAt = new Date(Date.now() - minutesAgo * 60_000);
   const event: FleetEvent = {
@@ -67,7 +66,7 @@ async function anEvent(vehicle: Vehicle, type: EventType = 'trip.started', minut
       longitude: 28.0473,
     },
   };
-  await dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+  await commitEvents(event.data.vehicle_uid, [event], { clock: () => emittedAt });
   return event;
 }
 
@@ -152,10 +151,12 @@ describe('redeliverEvents with since', () => {
     // Prepare: the endpoint takes trips of one vehicle
     const user = await givenUser();
     const [mine, other] = [await givenVehicle(user), await givenVehicle(user)];
-    const wanted = [await anEvent(mine, 'trip.started', 5), await anEvent(mine, 'trip.completed', 1)];
+    // committed in time order: since is when an event was appended to the feed
+    await anEvent(mine, 'trip.started', 120);
+    const wanted = [await anEvent(mine, 'trip.started', 5)];
     await anEvent(mine, 'fuel.filled', 3);
     await anEvent(other, 'trip.started', 3);
-    await anEvent(mine, 'trip.started', 120);
+    wanted.push(await anEvent(mine, 'trip.completed', 1));
     const receiver = await aReceiver();
     const webhook = await givenWebhook(user, {
       url: receiver.url,
@@ -180,6 +181,47 @@ describe('redeliverEvents with since', () => {
     const res = await redeliver(user, { webhook_uid: webhook.webhookUid, since: sinceMinutesAgo(1) });
     expect(res.body).toMatchObject({ queued: 0, next_since: null });
   });
+});
+
+describe('redeliverEvents with a cursor', () => {
+  it('moves on however many events share one second: next_cursor continues right after the last event read', async () => {
+    // Prepare: 1,200 events appended within one second, in commits of 40
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const at = new Date(Date.now() - 60_000);
+    const events = Array.from({ length: 1200 }, (_, n) => aFleetEvent(vehicle, n + 1, { at }));
+    for (let i = 0; i < events.length; i += 40) await commitEvents(vehicle.vehicleUid, events.slice(i, i + 40), { clock: () => at });
+    const receiver = await aReceiver();
+    const webhook = await givenWebhook(user, { url: receiver.url });
+    // Act
+    const first = await redeliver(user, { webhook_uid: webhook.webhookUid, since: sinceMinutesAgo(2) });
+    const second = await redeliver(user, { webhook_uid: webhook.webhookUid, cursor: String(first.body.next_cursor) });
+    // Assess
+    expect(first.body).toMatchObject({ queued: 1000, next_since: formatDateTime(at), next_cursor: expect.any(String) });
+    expect(second.body).toMatchObject({ queued: 200, next_since: null, next_cursor: null });
+    await receiver.waitFor(1200, 120_000);
+    expect(new Set(receivedIds(receiver))).toEqual(new Set(events.map((event) => event.event_id)));
+  }, 180_000);
+
+  it("refuses another endpoint's, another user's and another operation's cursor", async () => {
+    // Prepare: a cursor of the first endpoint, over 1,001 events appended within one second
+    const [user, other] = [await givenUser(), await givenUser()];
+    const vehicle = await givenVehicle(user);
+    const at = new Date(Date.now() - 60_000);
+    const events = Array.from({ length: 1001 }, (_, n) => aFleetEvent(vehicle, n + 1, { at }));
+    for (let i = 0; i < events.length; i += 40) await commitEvents(vehicle.vehicleUid, events.slice(i, i + 40), { clock: () => at });
+    const url = (await aReceiver(() => ({ status: 204 }))).url;
+    const [mine, second] = [await givenWebhook(user, { url }), await givenWebhook(user, { url })];
+    const theirs = await givenWebhook(other, { url });
+    const cursor = String((await redeliver(user, { webhook_uid: mine.webhookUid, since: sinceMinutesAgo(2) })).body.next_cursor);
+    const feedCursor: string = (await api.operation('getEvents', { api_key: user.key, limit: 1 })).body.next_cursor;
+    // Act, Assess
+    const invalid = 'cursor is not valid for this request (send the same filters as the call that answered it)';
+    expect(await redeliver(user, { webhook_uid: second.webhookUid, cursor })).toBeError(400, invalid);
+    expect(await redeliver(other, { webhook_uid: theirs.webhookUid, cursor })).toBeError(400, invalid);
+    expect(await redeliver(user, { webhook_uid: mine.webhookUid, cursor: feedCursor })).toBeError(400, invalid);
+    expect(await redeliver(user, { webhook_uid: mine.webhookUid, cursor })).toBeSuccess();
+  }, 120_000);
 });
 
 describe('redeliverEvents refusals', () => {

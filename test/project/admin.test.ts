@@ -65,7 +65,12 @@ describe('the admin CLI', () => {
     const partner = await admin('user', 'create', '--name', 'Partner');
     const vehicle = await admin('vehicle', 'add', '--user', String(owner.json.user_uid), '--imei', await anImei(), '--name', 'Shared');
     const link = await admin('vehicle', 'link', '--user', String(partner.json.user_uid), '--vehicle', String(vehicle.json.vehicle_uid));
-    expect(link.json).toEqual({ user_uid: partner.json.user_uid, vehicle_uid: vehicle.json.vehicle_uid, imei: vehicle.json.imei });
+    expect(link.json).toEqual({
+      user_uid: partner.json.user_uid,
+      vehicle_uid: vehicle.json.vehicle_uid,
+      imei: vehicle.json.imei,
+      events_copied: 0,
+    });
   });
 
   it("sets the IO element and scale a vehicle's Teltonika unit reports fuel in, and refuses an unknown vehicle", async () => {

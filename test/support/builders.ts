@@ -1,7 +1,7 @@
 /** Test data made through the same store calls the admin CLI and the pipeline use. */
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { changedFacts, emitAll, noEmission, tripEvents } from '../../shared/domain/events/detection-events.ts';
-import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import type { DecidedEvent, EventType, FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Trip } from '../../shared/domain/trip.ts';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';
@@ -135,14 +135,74 @@ export async function givenTripWithEvents(
     newTrips: [trip],
     events,
     track: { live: undefined, tail: tail ?? null, previousTail: tail, emission: { previous, next: state } },
+    // appended when emitted: a test places its commits in time
+    clock: () => emittedAt,
   });
   return { trip, events };
+}
+
+/**
+ * Decided events emitted and committed as a detection commits them (the vehicle's emission moves on), appended to
+ * the feeds when emitted: a zone fact carries its `audience`.
+ */
+export async function givenDecidedEvents(vehicle: Vehicle, decided: DecidedEvent[], emittedAt = new Date()): Promise<FleetEvent[]> {
+  const tracked = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei);
+  const previous = tracked?.emission ?? noEmission();
+  const { events, state, audiences } = emitAll(vehicle, decided, previous, emittedAt);
+  const tail = tracked?.storedTail;
+  await commitDetected(vehicle.vehicleUid, {
+    events,
+    audiences,
+    track: { live: undefined, tail: tail ?? null, previousTail: tail, emission: { previous, next: state } },
+    clock: () => emittedAt,
+  });
+  return events;
+}
+
+/** A decided event of a type at an instant: a zone fact when `audience` (the zone's owner) and `zone` are given. */
+export function aDecidedEvent(
+  type: EventType,
+  occurredAt: string,
+  { audience, zone }: { audience?: number; zone?: number } = {},
+): DecidedEvent {
+  return {
+    type,
+    occurredAt,
+    subject: zone === undefined ? `test:${occurredAt}` : `zone:${zone}`,
+    latitude: -26.2041,
+    longitude: 28.0473,
+    fields: zone === undefined ? {} : { user_location_uid: zone, description: `Zone ${zone}` },
+    ...(audience === undefined ? {} : { audience }),
+  };
+}
+
+/** An event object as emitted, not stored: `sequence` the vehicle's. */
+export function aFleetEvent(
+  vehicle: Vehicle,
+  sequence: number,
+  { type = 'trip.started', at = new Date() }: { type?: EventType; at?: Date } = {},
+): FleetEvent {
+  return {
+    event_id: `evt_${randomBytes(16).toString('hex')}`,
+    type,
+    timestamp: at.toISOString(),
+    data: {
+      vehicle_uid: vehicle.vehicleUid,
+      imei: vehicle.imei,
+      vehicle_name: vehicle.name,
+      occurred_at: at.toISOString().slice(0, 19).replace('T', ' '),
+      sequence,
+      late: 0,
+      latitude: -26.2041,
+      longitude: 28.0473,
+    },
+  };
 }
 
 /** Stores trips and fills as a detection does, through the pipeline's own commit. */
 export async function commitDetected(
   vehicleUid: number,
-  found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills' | 'events' | 'track'>,
+  found: Pick<Partial<DetectionCommit>, 'newTrips' | 'newFills' | 'events' | 'track' | 'clock' | 'audiences'>,
 ): Promise<void> {
   await commitDetection({
     vehicleUid,

@@ -4,13 +4,11 @@
  * (test/support/global-setup.ts): run one of these in a file at a time, or two readers route the same events.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
 import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
-import { dynamo, tableName } from '../../shared/store/client.ts';
-import { eventItem } from '../../shared/store/events.ts';
+import { commitEvents } from '../../shared/store/feed.ts';
 
 /** Loopback receivers are allowed, as npm start allows them; retries come after a second. */
 export const TEST_DELIVERY_SETTINGS = {
@@ -44,6 +42,6 @@ export async function givenEvent(vehicle: Vehicle, type: EventType = 'trip.start
       longitude: 28.0473,
     },
   };
-  await dynamo().send(new PutCommand({ TableName: tableName(), Item: eventItem(event) }));
+  await commitEvents(event.data.vehicle_uid, [event]);
   return event;
 }

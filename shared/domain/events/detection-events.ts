@@ -88,6 +88,8 @@ function voidedEvent(factId: string, voided: DecidedEvent): DecidedEvent {
     latitude: voided.latitude,
     longitude: voided.longitude,
     fields: { voided_type: voided.type, reason: 're-detection no longer finds this fact' },
+    // a zone fact's void is as private as the fact
+    ...(voided.audience === undefined ? {} : { audience: voided.audience }),
   };
 }
 
@@ -113,15 +115,17 @@ export const noEmission = (): EmissionState => ({ sequence: 0, latestAt: null, r
  * Emits decided events in the order they occurred, numbering them on from the vehicle's sequence; an event is late
  * when an event that occurred after it was emitted before it. A void names the id its fact was last emitted under
  * and counts the void, so the fact's next emission gets a new id; a receiver that drops ids it has seen takes it.
+ * `audiences` names, by event_id, the user each zone fact's event is for (recipients.ts).
  */
 export function emitAll(
   vehicle: VehicleOfEvent,
   decided: readonly DecidedEvent[],
   state: EmissionState,
   emittedAt: Date,
-): { events: FleetEvent[]; state: EmissionState } {
+): { events: FleetEvent[]; state: EmissionState; audiences: Map<string, number> } {
   let { sequence, latestAt } = state;
   const reissues = { ...state.reissues };
+  const audiences = new Map<string, number>();
   const emittedIdOfFact = (factId: string) => emittedIdOf(factId, reissues[factId]?.voids ?? 0);
   const events = [...decided]
     .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt))
@@ -132,9 +136,10 @@ export function emitAll(
       const late = latestAt !== null && event.occurredAt < latestAt;
       if (!late) latestAt = event.occurredAt;
       sequence += 1;
+      if (event.audience !== undefined) audiences.set(eventId, event.audience);
       return emitEvent(vehicle, event, { eventId, emittedAt, sequence, late });
     });
-  return { events, state: { sequence, latestAt, reissues: withinRetention(reissues, emittedAt) } };
+  return { events, state: { sequence, latestAt, reissues: withinRetention(reissues, emittedAt) }, audiences };
 }
 
 /** The void as emitted: about the id its fact was emitted under, so voiding the same fact again is another event. */

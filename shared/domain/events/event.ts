@@ -62,7 +62,7 @@ export interface DecidedEvent {
   fields: Record<string, unknown>;
   /** an event.voided's fact, by its id (eventIdOf) */
   voids?: string;
-  /** the one user a fact derived from that user's zones is for (its event.voided's too); absent: every user linked to the vehicle */
+  /** the uid of the user whose zones decided the fact (and its void): that user alone sees it (recipients.ts); absent for a vehicle fact */
   audience?: number;
 }
 
