@@ -5,7 +5,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { commitEvents } from '../../shared/store/feed.ts';
 import { callOperation } from '../support/api.ts';
 import { aFleetEvent, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
