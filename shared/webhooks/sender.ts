@@ -3,18 +3,26 @@
  * afresh, so a disabled or deleted one gets nothing more; its URL is checked again and the connection pinned to the
  * address checked (sendDelivery); the attempt is logged; a failure queues the next attempt as a new message, delayed
  * by the schedule or by the endpoint's Retry-After, before this one is let go, so a sender that dies loses nothing.
+ *
+ * A batch (deliverBatch) always ends within its invocation: each attempt is given what is left of the invocation's
+ * time (less what the attempt's bookkeeping needs), at most WEBHOOK_TIMEOUT_MS, and a message that cannot be given
+ * enough goes round again, deferred, as do the rest of an endpoint's messages once it has stalled (timed out, or at
+ * its cap): one endpoint never takes another's time, and every message has its own outcome.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SQSRecord } from 'aws-lambda';
 import { config } from '../config.ts';
 import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
-import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
+import { parseQueuedDelivery, type QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
+import { logger } from '../telemetry.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
 import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
 import { type DeliveryQueue, deliveryQueue, type QueueRole, queueRoleOf, SQS_LIMITS } from './delivery-queue.ts';
 import { type AttemptOutcome, sendDelivery } from './send.ts';
+import type { Resolve } from './target.ts';
 
 /** How the message is let go: deleted from the queue, or kept (hidden until its time) to be received again. */
 export type Disposition = 'done' | 'keep';
@@ -28,22 +36,80 @@ export interface Receipt {
 /** What an attempt came to, for the sender's metrics. */
 export type DeliveryResult = 'not yet' | 'endpoint gone' | 'deferred' | DeliveryState;
 
+/** The sender's time: what it reads and what it waits on, so tests run its waits on a clock of their own. */
+export interface SenderClock {
+  now(): number;
+  /** a signal that aborts `ms` from now */
+  after(ms: number): AbortSignal;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: SenderClock = {
+  now: () => Date.now(),
+  after: (ms) => AbortSignal.timeout(ms),
+  sleep: (ms) => sleep(ms),
+};
+
+export interface SenderOptions {
+  clock?: SenderClock;
+  queues?: (role: QueueRole) => DeliveryQueue;
+  /** the host lookup of sendDelivery (tests inject a slow one) */
+  resolve?: Resolve;
+}
+
 /** A successful endpoint's last_success is rewritten at most this often: a busy endpoint's item is not a hot key. */
 const SUCCESS_REFRESH_MS = 60_000;
 /** An endpoint at its cap is asked again a few times, about this far apart, before the delivery goes round the queue. */
 const SLOT_TRIES = 4;
 const SLOT_RETRY_MS = 250;
 /**
+ * An endpoint whose every slot was taken longer ago than this is slow: its slots will not free within the retries
+ * above, so the delivery goes round at once rather than holding its sender (a healthy answer takes well under this).
+ */
+const SLOW_HOLD_MS = 1000;
+/**
  * An endpoint at its cap is tried again after 1, 2, 3 ... s, at most this long: growing by a second, not doubling, so a
  * slow endpoint's backlog follows its pace (doubling left a burst waiting a minute behind slots freed long before).
  */
 const DEFERRAL_MAX_S = 60;
+/**
+ * What an attempt's bookkeeping may take after its POST (freeing the slot, queueing the next attempt, the log, the
+ * endpoint's outcome: four calls, each given 1.5 s by the clients): kept back from the invocation's time.
+ */
+export const ATTEMPT_RESERVE_MS = 6000;
+/** Less than this left for a POST, and the delivery goes round again instead (never less than WEBHOOK_TIMEOUT_MS allows). */
+export const MIN_ATTEMPT_MS = 2000;
+
+/** The time an attempt may take with `leftMs` left in the invocation, or undefined when too little is left for one. */
+export function attemptBudget(leftMs: number, timeoutMs: number): number | undefined {
+  const budget = Math.min(timeoutMs, leftMs - ATTEMPT_RESERVE_MS);
+  return budget >= Math.min(MIN_ATTEMPT_MS, timeoutMs) ? budget : undefined;
+}
+
+interface Delivered {
+  disposition: Disposition;
+  result: DeliveryResult;
+  /** the endpoint timed out or was at its cap: the batch's other messages to it go round again unattempted */
+  stalled?: true;
+}
 
 export async function deliverQueued(
   delivery: QueuedDelivery,
   receipt: Receipt,
-  { now = new Date(), queues = deliveryQueue }: { now?: Date; queues?: (role: QueueRole) => DeliveryQueue } = {},
-): Promise<{ disposition: Disposition; result: DeliveryResult }> {
+  {
+    clock = systemClock,
+    queues = deliveryQueue,
+    resolve,
+    deadlineAt = clock.now() + config.webhookTimeoutMs() + ATTEMPT_RESERVE_MS,
+    deferAttempt = false,
+  }: SenderOptions & {
+    /** epoch ms (the clock's) by which everything about this delivery must be done */
+    deadlineAt?: number;
+    /** go round again without an attempt: the endpoint stalled earlier in the batch */
+    deferAttempt?: boolean;
+  } = {},
+): Promise<Delivered> {
+  const now = new Date(clock.now());
   // the message came from its role's queue (its receipt is that queue's); what goes round again waits in the retries'
   const queue = queues(queueRoleOf(delivery));
   const notBefore = delivery.not_before === undefined ? 0 : Date.parse(delivery.not_before);
@@ -56,20 +122,23 @@ export async function deliverQueued(
   }
   const webhook = await findWebhookForDelivery(delivery.user_uid, delivery.webhook_uid);
   if (!webhook?.enabled) return { disposition: 'done', result: 'endpoint gone' };
+  const defer = () => deferDelivery(delivery, now, queues);
+  if (deferAttempt) return defer();
 
   const timeoutMs = config.webhookTimeoutMs();
   // The lease outlives the longest attempt (the target's lookup, the POST, the log), so it is never lost mid-attempt.
-  const lease = await leaseSlot(delivery, timeoutMs + 20_000);
-  if (!lease) {
-    const deferrals = (delivery.deferrals ?? 0) + 1;
-    const delaySeconds = Math.min(deferrals, DEFERRAL_MAX_S) + Math.round(Math.random());
-    const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
-    await queues('retries').send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
-    return { disposition: 'done', result: 'deferred' };
-  }
+  const lease = await leaseSlot(delivery, timeoutMs + ATTEMPT_RESERVE_MS + 10_000, clock);
+  if (!lease) return { ...(await defer()), stalled: true };
+  const budget = attemptBudget(deadlineAt - clock.now(), timeoutMs);
   let outcome: AttemptOutcome;
   try {
-    outcome = await sendDelivery(webhook, JSON.parse(delivery.event) as DeliverableEvent, { now, timeoutMs });
+    if (budget === undefined) return { ...(await defer()), stalled: true };
+    outcome = await sendDelivery(webhook, JSON.parse(delivery.event) as DeliverableEvent, {
+      now,
+      timeoutMs: budget,
+      deadline: clock.after(budget),
+      ...(resolve ? { resolve } : {}),
+    });
   } finally {
     await lease.release();
   }
@@ -88,18 +157,29 @@ export async function deliverQueued(
     nextAttemptAt: decision.retryInS === undefined ? null : new Date(now.getTime() + decision.retryInS * 1000).toISOString(),
   } satisfies DeliveryAttempt);
   if (decision.endpoint) await recordEndpointOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
-  return { disposition: 'done', result: decision.state };
+  const timedOut = 'error' in outcome && outcome.error.startsWith('timed out');
+  return { disposition: 'done', result: decision.state, ...(timedOut ? { stalled: true as const } : {}) };
+}
+
+/** Round the retries queue again, unattempted, after a wait growing with each deferral: never counted as a failure. */
+async function deferDelivery(delivery: QueuedDelivery, now: Date, queues: (role: QueueRole) => DeliveryQueue): Promise<Delivered> {
+  const deferrals = (delivery.deferrals ?? 0) + 1;
+  const delaySeconds = Math.min(deferrals, DEFERRAL_MAX_S) + Math.round(Math.random());
+  const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+  await queues('retries').send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
+  return { disposition: 'done', result: 'deferred' };
 }
 
 /**
  * A slot of the endpoint, waiting a little for one to free: a fast endpoint's slots free within milliseconds, so its
- * burst is not sent round the queue; a slow endpoint's deliveries past the cap are, and hold no sender long.
+ * burst is not sent round the queue; a slow endpoint's deliveries past the cap are, at once, and hold no sender.
  */
-async function leaseSlot(delivery: QueuedDelivery, holdMs: number): Promise<SlotLease | undefined> {
+async function leaseSlot(delivery: QueuedDelivery, holdMs: number, clock: SenderClock): Promise<SlotLease | undefined> {
   for (let tries = 1; ; tries++) {
-    const lease = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), holdMs);
-    if (lease || tries === SLOT_TRIES) return lease;
-    await sleep(SLOT_RETRY_MS * (0.5 + Math.random()));
+    const answer = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), holdMs, clock.now());
+    if ('lease' in answer) return answer.lease;
+    if (tries === SLOT_TRIES || clock.now() - answer.newestTakenAt > SLOW_HOLD_MS) return undefined;
+    await clock.sleep(SLOT_RETRY_MS * (0.5 + Math.random()));
   }
 }
 
@@ -129,10 +209,61 @@ function decide(delivery: QueuedDelivery, webhook: Webhook, outcome: AttemptOutc
 
 /** The next attempt as a new message: delayed up to the queue's 15 minutes, the rest of the wait carried in not_before. */
 function nextAttempt(delivery: QueuedDelivery, waitS: number, now: Date): { delivery: QueuedDelivery; delaySeconds: number } {
-  const { deferrals: _, not_before: __, ...rest } = delivery;
+  const { deferrals: _, not_before: __, redelivery: ___, ...rest } = delivery;
   const delaySeconds = Math.min(Math.max(Math.round(waitS), 1), SQS_LIMITS.maxDelaySeconds);
   const dueAt = new Date(now.getTime() + waitS * 1000).toISOString();
   const next: QueuedDelivery = { ...rest, attempt: delivery.attempt + 1, due_at: dueAt };
   if (waitS > SQS_LIMITS.maxDelaySeconds) next.not_before = dueAt;
   return { delivery: next, delaySeconds };
+}
+
+/** What became of one message of a batch: the attempt's result, or why it stays in its queue. */
+export type MessageResult = DeliveryResult | 'kept' | 'unreadable' | 'broken';
+
+/** The messages a batch leaves in their queue (its batchItemFailures): every other one was dealt with and is deleted. */
+export const LEFT_IN_QUEUE: ReadonlySet<MessageResult> = new Set(['kept', 'unreadable', 'broken']);
+
+/**
+ * One batch, each message its own outcome. One endpoint's messages one after another, the endpoints at once: a batch
+ * never races itself for an endpoint's slots (a burst to one endpoint would otherwise send every message of every
+ * batch after its few slots at once). Everything is done `remainingMs` from now (the invocation's time left).
+ */
+export async function deliverBatch(
+  records: readonly SQSRecord[],
+  { remainingMs, ...options }: SenderOptions & { remainingMs: number },
+): Promise<Map<SQSRecord, MessageResult>> {
+  const clock = options.clock ?? systemClock;
+  const deadlineAt = clock.now() + remainingMs;
+  // The poller received the batch a little before the invocation: the margin keeps a visibility inside its 12 h.
+  const receivedAt = clock.now() - 300_000;
+  const messages = records.map((record) => ({ record, delivery: parseQueuedDelivery(record.body) }));
+  const results = new Map<SQSRecord, MessageResult>();
+  const deliver = async (record: SQSRecord, delivery: QueuedDelivery, deferAttempt: boolean): Promise<Delivered | 'broken'> => {
+    try {
+      return await deliverQueued(delivery, { receiptHandle: record.receiptHandle, receivedAt }, { ...options, deadlineAt, deferAttempt });
+    } catch (error) {
+      logger.error('a delivery attempt broke; the message is received again', { error, messageId: record.messageId });
+      return 'broken';
+    }
+  };
+  // A message that is not a delivery goes alone.
+  const endpointOf = ({ record, delivery }: (typeof messages)[number]) =>
+    delivery ? `${delivery.user_uid}#${delivery.webhook_uid}` : record.messageId;
+  await Promise.all(
+    [...Map.groupBy(messages, endpointOf).values()].map(async (ofEndpoint) => {
+      let stalled = false;
+      for (const { record, delivery } of ofEndpoint) {
+        if (!delivery) {
+          logger.error('a message that is not a queued delivery', { messageId: record.messageId });
+          results.set(record, 'unreadable');
+          continue;
+        }
+        const delivered = await deliver(record, delivery, stalled);
+        if (delivered === 'broken') results.set(record, 'broken');
+        else results.set(record, delivered.disposition === 'keep' ? 'kept' : delivered.result);
+        stalled ||= delivered !== 'broken' && delivered.stalled === true;
+      }
+    }),
+  );
+  return results;
 }

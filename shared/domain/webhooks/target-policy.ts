@@ -61,18 +61,27 @@ const isPublic = (address: Address): boolean => {
 
 const isLoopback = (address: Address): boolean => address.range() === 'loopback';
 
-/** Why an address may not be delivered to (on `port`, when given), or undefined when it may. */
-export function addressRefusal(text: string, policy: TargetPolicy, port?: number): string | undefined {
+const parsed = (text: string): Address | undefined => {
   const bare = text.replace(/^\[|\]$/g, '');
-  if (isIP(bare) === 0) return `${text} is not an IP address`;
-  const address = reached(ipaddr.parse(bare));
-  const local = policy.allowLocal && isLoopback(address);
-  if (!local && !isPublic(address)) return `${text} is not a public address`;
-  if (port !== undefined && !local && !DELIVERY_PORTS.includes(port)) return portRefusal(port);
-  return undefined;
+  return isIP(bare) === 0 ? undefined : reached(ipaddr.parse(bare));
+};
+
+/** Under npm start a loopback address may be reached whatever its port. */
+const isLocal = (address: Address, policy: TargetPolicy): boolean => policy.allowLocal && isLoopback(address);
+
+/** Why an address may not be delivered to, or undefined when it may. */
+export function addressRefusal(text: string, policy: TargetPolicy): string | undefined {
+  const address = parsed(text);
+  if (!address) return `${text} is not an IP address`;
+  return isLocal(address, policy) || isPublic(address) ? undefined : `${text} is not a public address`;
 }
 
-const portRefusal = (port: number): string => `port ${port} is not allowed (${DELIVERY_PORTS.join(' or ')} only)`;
+/** Why a port may not be delivered to at this (allowed) address, or undefined when it may. */
+export function portRefusal(port: number, text: string, policy: TargetPolicy): string | undefined {
+  const address = parsed(text);
+  if (DELIVERY_PORTS.includes(port) || (address && isLocal(address, policy))) return undefined;
+  return `port ${port} is not allowed (${DELIVERY_PORTS.join(' or ')} only)`;
+}
 
 /** The URL's port, its scheme's default when it names none. */
 export const portOf = (url: URL): number => Number(url.port || (url.protocol === 'http:' ? 80 : 443));
@@ -89,14 +98,13 @@ export function parseTarget(text: string, policy: TargetPolicy): { url: URL } | 
     return { refusal: policy.allowLocal ? 'the scheme must be https or http' : 'the scheme must be https' };
   if (url.username || url.password) return { refusal: 'credentials in the URL are not allowed' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) {
-    const refusal = addressRefusal(host, policy, portOf(url));
-    if (refusal) return { refusal };
-  } else if (!policy.allowLocal && !DELIVERY_PORTS.includes(portOf(url))) {
-    // a name can be loopback only under npm start: elsewhere its port is judged before any lookup
-    return { refusal: portRefusal(portOf(url)) };
-  }
-  return { url };
+  // A name's port is judged before its lookup where no address can lift the rule (only loopback, under npm start).
+  const refusal = isIP(host)
+    ? (addressRefusal(host, policy) ?? portRefusal(portOf(url), host, policy))
+    : policy.allowLocal
+      ? undefined
+      : portRefusal(portOf(url), host, policy);
+  return refusal ? { refusal } : { url };
 }
 
 /** The host to resolve, or undefined when the URL names an IP address (already checked by parseTarget). */
