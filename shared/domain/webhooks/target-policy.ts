@@ -61,9 +61,17 @@ const isPublic = (address: Address): boolean => {
 
 const isLoopback = (address: Address): boolean => address.range() === 'loopback';
 
+/**
+ * The address text parses to, judged as reached. IPv6 is first written out in hex by the URL standard's serializer:
+ * ipaddr.js reads any dotted tail as IPv4-mapped (::127.0.0.1, IPv4-compatible, would pass as ::ffff:127.0.0.1).
+ */
 const parsed = (text: string): Address | undefined => {
   const bare = text.replace(/^\[|\]$/g, '');
-  return isIP(bare) === 0 ? undefined : reached(ipaddr.parse(bare));
+  const family = isIP(bare);
+  // a zone id (fe80::1%eth0) is no URL host: not an address a webhook can name
+  const text6 = family === 6 && URL.canParse(`http://[${bare}]`) ? new URL(`http://[${bare}]`).hostname.slice(1, -1) : undefined;
+  if (family === 4) return reached(ipaddr.parse(bare));
+  return text6 === undefined ? undefined : reached(ipaddr.parse(text6));
 };
 
 /** Under npm start a loopback address may be reached whatever its port. */
