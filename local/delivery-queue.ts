@@ -41,8 +41,10 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
   /** up to `max` (at most 10) visible messages, each received: hidden for the visibility timeout, its count raised */
   receive(max: number, now?: number): SQSRecord[];
   deleteMessage(receiptHandle: string): void;
-  /** messages waiting or in flight, and those dead-lettered */
-  depth(): { queued: number; deadLetters: number };
+  /** messages waiting or in flight, those dead-lettered, and every message ever sent to it */
+  depth(): { queued: number; deadLetters: number; sent: number };
+  /** the bodies of the messages waiting or in flight */
+  bodies(): string[];
   deadLetters(): string[];
   /** the soonest instant a hidden message becomes visible, if any */
   nextVisibleAt(): number | undefined;
@@ -58,6 +60,7 @@ const authorizeQueueCall = (urlVariable: string, command: string): Promise<void>
 export function localDeliveryQueue({ name, urlVariable, visibilityTimeoutS, maxReceiveCount }: LocalQueueOptions): LocalDeliveryQueue {
   const messages = new Map<string, Message>();
   const deadLetters: string[] = [];
+  let sent = 0;
   const listeners: Array<() => void> = [];
   const byReceipt = (receiptHandle: string): Message | undefined => [...messages.values()].find((m) => m.receiptHandle === receiptHandle);
   const notify = () => {
@@ -75,6 +78,7 @@ export function localDeliveryQueue({ name, urlVariable, visibilityTimeoutS, maxR
         for (const { body, delaySeconds } of bodies) {
           const id = randomUUID();
           messages.set(id, { id, body, visibleAt: now + delaySeconds * 1000, receiveCount: 0 });
+          sent += 1;
         }
       }
       notify();
@@ -113,7 +117,8 @@ export function localDeliveryQueue({ name, urlVariable, visibilityTimeoutS, maxR
       const message = byReceipt(receiptHandle);
       if (message) messages.delete(message.id);
     },
-    depth: () => ({ queued: messages.size, deadLetters: deadLetters.length }),
+    depth: () => ({ queued: messages.size, deadLetters: deadLetters.length, sent }),
+    bodies: () => [...messages.values()].map((message) => message.body),
     deadLetters: () => [...deadLetters],
     nextVisibleAt() {
       let soonest: number | undefined;

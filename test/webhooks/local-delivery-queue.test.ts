@@ -51,7 +51,7 @@ describe('the local deliveries queue', () => {
     expect(queue.receive(10, now + 31_000)[0]?.attributes.ApproximateReceiveCount).toBe('2');
     expect(queue.receive(10, now + 62_000)[0]?.attributes.ApproximateReceiveCount).toBe('3');
     expect(queue.receive(10, now + 93_000)).toEqual([]);
-    expect(queue.depth()).toEqual({ queued: 0, deadLetters: 1 });
+    expect(queue.depth()).toEqual({ queued: 0, deadLetters: 1, sent: 1 });
   });
 
   it('deletes and hides only by the latest receipt handle, and refuses a visibility over 12 h', async () => {
