@@ -59,14 +59,17 @@ export interface SenderOptions {
 
 /** A successful endpoint's last_success is rewritten at most this often: a busy endpoint's item is not a hot key. */
 const SUCCESS_REFRESH_MS = 60_000;
-/** An endpoint at its cap is asked again a few times, about this far apart, before the delivery goes round the queue. */
-const SLOT_TRIES = 4;
-const SLOT_RETRY_MS = 250;
+/**
+ * An endpoint at its cap whose latest slot was taken less than SLOW_HOLD_MS ago is asked again a few times, about
+ * this far apart: a fast endpoint's slots turn over within milliseconds, so its burst is not sent round the queue.
+ */
+const SLOT_TRIES = 3;
+const SLOT_RETRY_MS = 100;
 /**
  * An endpoint whose every slot was taken longer ago than this is slow: its slots will not free within the retries
- * above, so the delivery goes round at once rather than holding its sender (a healthy answer takes well under this).
+ * above, so the delivery goes round at once rather than holding its sender (a healthy answer takes less).
  */
-const SLOW_HOLD_MS = 1000;
+const SLOW_HOLD_MS = 300;
 /**
  * An endpoint at its cap is tried again after 1, 2, 3 ... s, at most this long: growing by a second, not doubling, so a
  * slow endpoint's backlog follows its pace (doubling left a burst waiting a minute behind slots freed long before).
@@ -101,38 +104,24 @@ export async function deliverQueued(
     queues = deliveryQueue,
     resolve,
     deadlineAt = clock.now() + config.webhookTimeoutMs() + ATTEMPT_RESERVE_MS,
-    deferAttempt = false,
   }: SenderOptions & {
     /** epoch ms (the clock's) by which everything about this delivery must be done */
     deadlineAt?: number;
-    /** go round again without an attempt: the endpoint stalled earlier in the batch */
-    deferAttempt?: boolean;
   } = {},
 ): Promise<Delivered> {
   const now = new Date(clock.now());
-  // the message came from its role's queue (its receipt is that queue's); what goes round again waits in the retries'
-  const queue = queues(queueRoleOf(delivery));
-  const notBefore = delivery.not_before === undefined ? 0 : Date.parse(delivery.not_before);
-  if (notBefore > now.getTime()) {
-    // A wait past the queue's 15-minute delay is served by visibility timeouts of up to 12 h each, chained.
-    const heldSoFar = Math.ceil((now.getTime() - receipt.receivedAt) / 1000);
-    const seconds = Math.min(Math.ceil((notBefore - now.getTime()) / 1000), SQS_LIMITS.maxVisibilitySeconds - heldSoFar);
-    await queue.changeVisibility(receipt.receiptHandle, Math.max(seconds, 0));
-    return { disposition: 'keep', result: 'not yet' };
-  }
+  if (!isDue(delivery, now)) return holdUntilDue(delivery, receipt, now, queues);
   const webhook = await findWebhookForDelivery(delivery.user_uid, delivery.webhook_uid);
   if (!webhook?.enabled) return { disposition: 'done', result: 'endpoint gone' };
-  const defer = () => deferDelivery(delivery, now, queues);
-  if (deferAttempt) return defer();
 
   const timeoutMs = config.webhookTimeoutMs();
   // The lease outlives the longest attempt (the target's lookup, the POST, the log), so it is never lost mid-attempt.
   const lease = await leaseSlot(delivery, timeoutMs + ATTEMPT_RESERVE_MS + 10_000, clock);
-  if (!lease) return { ...(await defer()), stalled: true };
+  if (!lease) return { ...(await deferDeliveries([delivery], now, queues)), stalled: true };
   const budget = attemptBudget(deadlineAt - clock.now(), timeoutMs);
   let outcome: AttemptOutcome;
   try {
-    if (budget === undefined) return { ...(await defer()), stalled: true };
+    if (budget === undefined) return { ...(await deferDeliveries([delivery], now, queues)), stalled: true };
     outcome = await sendDelivery(webhook, JSON.parse(delivery.event) as DeliverableEvent, {
       now,
       timeoutMs: budget,
@@ -161,12 +150,41 @@ export async function deliverQueued(
   return { disposition: 'done', result: decision.state, ...(timedOut ? { stalled: true as const } : {}) };
 }
 
-/** Round the retries queue again, unattempted, after a wait growing with each deferral: never counted as a failure. */
-async function deferDelivery(delivery: QueuedDelivery, now: Date, queues: (role: QueueRole) => DeliveryQueue): Promise<Delivered> {
-  const deferrals = (delivery.deferrals ?? 0) + 1;
-  const delaySeconds = Math.min(deferrals, DEFERRAL_MAX_S) + Math.round(Math.random());
-  const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
-  await queues('retries').send([{ delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds }]);
+const isDue = (delivery: QueuedDelivery, now: Date): boolean =>
+  delivery.not_before === undefined || Date.parse(delivery.not_before) <= now.getTime();
+
+/** A delivery not yet due is kept, hidden until its time (past the queue's 15-minute delay: 12 h at most a receive, chained). */
+async function holdUntilDue(
+  delivery: QueuedDelivery,
+  receipt: Receipt,
+  now: Date,
+  queues: (role: QueueRole) => DeliveryQueue,
+): Promise<Delivered> {
+  const notBefore = Date.parse(delivery.not_before as string);
+  const heldSoFar = Math.ceil((now.getTime() - receipt.receivedAt) / 1000);
+  const seconds = Math.min(Math.ceil((notBefore - now.getTime()) / 1000), SQS_LIMITS.maxVisibilitySeconds - heldSoFar);
+  // the message came from its role's queue (its receipt is that queue's)
+  await queues(queueRoleOf(delivery)).changeVisibility(receipt.receiptHandle, Math.max(seconds, 0));
+  return { disposition: 'keep', result: 'not yet' };
+}
+
+/**
+ * Round the retries queue again, unattempted (in one call for a stalled endpoint's messages), each after a wait growing
+ * with its deferrals: never counted as a failure.
+ */
+async function deferDeliveries(
+  deliveries: readonly QueuedDelivery[],
+  now: Date,
+  queues: (role: QueueRole) => DeliveryQueue,
+): Promise<Delivered> {
+  await queues('retries').send(
+    deliveries.map((delivery) => {
+      const deferrals = (delivery.deferrals ?? 0) + 1;
+      const delaySeconds = Math.min(deferrals, DEFERRAL_MAX_S) + Math.round(Math.random());
+      const dueAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+      return { delivery: { ...delivery, deferrals, due_at: dueAt }, delaySeconds };
+    }),
+  );
   return { disposition: 'done', result: 'deferred' };
 }
 
@@ -226,42 +244,57 @@ export const LEFT_IN_QUEUE: ReadonlySet<MessageResult> = new Set(['kept', 'unrea
 /**
  * One batch, each message its own outcome. One endpoint's messages one after another, the endpoints at once: a batch
  * never races itself for an endpoint's slots (a burst to one endpoint would otherwise send every message of every
- * batch after its few slots at once). Everything is done `remainingMs` from now (the invocation's time left).
+ * batch after its few slots at once). Once an endpoint stalls, its messages left go round in one call, unattempted.
+ * Everything is done `remainingMs` from now (the invocation's time left).
  */
 export async function deliverBatch(
   records: readonly SQSRecord[],
   { remainingMs, ...options }: SenderOptions & { remainingMs: number },
 ): Promise<Map<SQSRecord, MessageResult>> {
   const clock = options.clock ?? systemClock;
+  const queues = options.queues ?? deliveryQueue;
   const deadlineAt = clock.now() + remainingMs;
   // The poller received the batch a little before the invocation: the margin keeps a visibility inside its 12 h.
   const receivedAt = clock.now() - 300_000;
+  const receiptOf = (record: SQSRecord): Receipt => ({ receiptHandle: record.receiptHandle, receivedAt });
   const messages = records.map((record) => ({ record, delivery: parseQueuedDelivery(record.body) }));
   const results = new Map<SQSRecord, MessageResult>();
-  const deliver = async (record: SQSRecord, delivery: QueuedDelivery, deferAttempt: boolean): Promise<Delivered | 'broken'> => {
+  const settle = async (batch: readonly SQSRecord[], work: () => Promise<Delivered>): Promise<Delivered | undefined> => {
     try {
-      return await deliverQueued(delivery, { receiptHandle: record.receiptHandle, receivedAt }, { ...options, deadlineAt, deferAttempt });
+      const delivered = await work();
+      for (const record of batch) results.set(record, delivered.disposition === 'keep' ? 'kept' : delivered.result);
+      return delivered;
     } catch (error) {
-      logger.error('a delivery attempt broke; the message is received again', { error, messageId: record.messageId });
-      return 'broken';
+      logger.error('a delivery attempt broke; the message is received again', { error, messageIds: batch.map((r) => r.messageId) });
+      for (const record of batch) results.set(record, 'broken');
+      return undefined;
     }
   };
-  // A message that is not a delivery goes alone.
-  const endpointOf = ({ record, delivery }: (typeof messages)[number]) =>
-    delivery ? `${delivery.user_uid}#${delivery.webhook_uid}` : record.messageId;
+  for (const { record, delivery } of messages) {
+    if (delivery) continue;
+    logger.error('a message that is not a queued delivery', { messageId: record.messageId });
+    results.set(record, 'unreadable');
+  }
+  /** A stalled endpoint's messages left: those due go round in one call, one not yet due is kept for its time. */
+  const goRound = async (rest: ReadonlyArray<{ record: SQSRecord; delivery: QueuedDelivery }>): Promise<void> => {
+    const now = new Date(clock.now());
+    const [due, notYet] = [rest.filter(({ delivery }) => isDue(delivery, now)), rest.filter(({ delivery }) => !isDue(delivery, now))];
+    for (const { record, delivery } of notYet) await settle([record], () => holdUntilDue(delivery, receiptOf(record), now, queues));
+    if (due.length > 0)
+      await settle(
+        due.map(({ record }) => record),
+        () => deferDeliveries(due.map(({ delivery }) => delivery), now, queues),
+      );
+  };
+  const deliverable = messages.flatMap(({ record, delivery }) => (delivery ? [{ record, delivery }] : []));
+  const byEndpoint = Map.groupBy(deliverable, ({ delivery }) => `${delivery.user_uid}#${delivery.webhook_uid}`);
   await Promise.all(
-    [...Map.groupBy(messages, endpointOf).values()].map(async (ofEndpoint) => {
-      let stalled = false;
-      for (const { record, delivery } of ofEndpoint) {
-        if (!delivery) {
-          logger.error('a message that is not a queued delivery', { messageId: record.messageId });
-          results.set(record, 'unreadable');
-          continue;
-        }
-        const delivered = await deliver(record, delivery, stalled);
-        if (delivered === 'broken') results.set(record, 'broken');
-        else results.set(record, delivered.disposition === 'keep' ? 'kept' : delivered.result);
-        stalled ||= delivered !== 'broken' && delivered.stalled === true;
+    [...byEndpoint.values()].map(async (ofEndpoint) => {
+      for (const [index, { record, delivery }] of ofEndpoint.entries()) {
+        const delivered = await settle([record], () => deliverQueued(delivery, receiptOf(record), { ...options, deadlineAt }));
+        if (!delivered?.stalled) continue;
+        await goRound(ofEndpoint.slice(index + 1));
+        break;
       }
     }),
   );
