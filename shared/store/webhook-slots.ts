@@ -49,21 +49,21 @@ export async function leaseEndpointSlot(
       );
       return {
         lease: {
-        async release() {
-          try {
-            await dynamo().send(
-              new DeleteCommand({
-                TableName: tableName(),
-                Key: key,
-                ConditionExpression: 'lease = :lease',
-                ExpressionAttributeValues: { ':lease': lease },
-              }),
-            );
-          } catch (error) {
-            // expired and taken by another sender meanwhile: that lease is theirs now
-            if (!isConditionFailed(error)) throw error;
-          }
-        },
+          async release() {
+            try {
+              await dynamo().send(
+                new DeleteCommand({
+                  TableName: tableName(),
+                  Key: key,
+                  ConditionExpression: 'lease = :lease',
+                  ExpressionAttributeValues: { ':lease': lease },
+                }),
+              );
+            } catch (error) {
+              // expired and taken by another sender meanwhile: that lease is theirs now
+              if (!isConditionFailed(error)) throw error;
+            }
+          },
         },
       };
     } catch (error) {

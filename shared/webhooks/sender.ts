@@ -16,10 +16,10 @@ import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain
 import { parseQueuedDelivery, type QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
 import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
-import { logger } from '../telemetry.ts';
 import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
 import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
 import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
+import { logger } from '../telemetry.ts';
 import { type DeliveryQueue, deliveryQueue, type QueueRole, queueRoleOf, SQS_LIMITS } from './delivery-queue.ts';
 import { type AttemptOutcome, sendDelivery } from './send.ts';
 import type { Resolve } from './target.ts';
@@ -194,7 +194,13 @@ async function deferDeliveries(
  */
 async function leaseSlot(delivery: QueuedDelivery, holdMs: number, clock: SenderClock): Promise<SlotLease | undefined> {
   for (let tries = 1; ; tries++) {
-    const answer = await leaseEndpointSlot(delivery.user_uid, delivery.webhook_uid, config.webhookEndpointConcurrency(), holdMs, clock.now());
+    const answer = await leaseEndpointSlot(
+      delivery.user_uid,
+      delivery.webhook_uid,
+      config.webhookEndpointConcurrency(),
+      holdMs,
+      clock.now(),
+    );
     if ('lease' in answer) return answer.lease;
     if (tries === SLOT_TRIES || clock.now() - answer.newestTakenAt > SLOW_HOLD_MS) return undefined;
     await clock.sleep(SLOT_RETRY_MS * (0.5 + Math.random()));
@@ -283,7 +289,12 @@ export async function deliverBatch(
     if (due.length > 0)
       await settle(
         due.map(({ record }) => record),
-        () => deferDeliveries(due.map(({ delivery }) => delivery), now, queues),
+        () =>
+          deferDeliveries(
+            due.map(({ delivery }) => delivery),
+            now,
+            queues,
+          ),
       );
   };
   const deliverable = messages.flatMap(({ record, delivery }) => (delivery ? [{ record, delivery }] : []));

@@ -416,11 +416,17 @@ describe('the API', () => {
   it('lets redeliverEvents, and no other operation, send to the webhook retries queue (not the first attempts), whose URL it is given', () => {
     for (const { name } of operations) {
       const [logicalId, fn] = functionOf(name);
-      const sends = statementsGrantedTo(logicalId).filter((statement) => [statement.Action].flat().some((a) => String(a).startsWith('sqs:')));
+      const sends = statementsGrantedTo(logicalId).filter((statement) =>
+        [statement.Action].flat().some((a) => String(a).startsWith('sqs:')),
+      );
       expect(
         sends.map((statement) => [statement.Action, statement.Resource]),
         name,
-      ).toEqual(name === 'redeliverEvents' ? [['sqs:SendMessage', expect.objectContaining({ 'Fn::GetAtt': [expect.stringContaining('DeliveryRetries'), 'Arn'] })]] : []);
+      ).toEqual(
+        name === 'redeliverEvents'
+          ? [['sqs:SendMessage', expect.objectContaining({ 'Fn::GetAtt': [expect.stringContaining('DeliveryRetries'), 'Arn'] })]]
+          : [],
+      );
       expect(fn.Properties.Environment.Variables[env.webhookRetryQueueUrl] !== undefined, name).toBe(name === 'redeliverEvents');
       expect(fn.Properties.Environment.Variables[env.webhookQueueUrl], name).toBeUndefined();
     }

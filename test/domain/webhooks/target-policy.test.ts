@@ -74,7 +74,9 @@ function network(cidr: string): { first: number; size: number } {
 /** Any address of one of the blocks: the block's first, last or any address between. */
 const specialIpv4 = fc
   .constantFrom(...IPV4_SPECIAL.map(([cidr]) => network(cidr)))
-  .chain(({ first, size }) => fc.oneof(fc.constant(first), fc.constant(first + size - 1), fc.integer({ min: first, max: first + size - 1 })));
+  .chain(({ first, size }) =>
+    fc.oneof(fc.constant(first), fc.constant(first + size - 1), fc.integer({ min: first, max: first + size - 1 })),
+  );
 
 /** Every way a URL's host can name the IPv4 address n: dotted, one number in decimal, hex and octal, mixed parts, IPv6 forms. */
 const urlHosts = (n: number): string[] => [
@@ -91,7 +93,8 @@ const urlHosts = (n: number): string[] => [
 describe('addressRefusal', () => {
   it.each(IPV4_SPECIAL)('refuses %s (%s) from its first address to its last', (cidr) => {
     const { first, size } = network(cidr);
-    for (const n of [first, first + 1, first + size - 1]) expect(addressRefusal(dotted(n), deployed)).toBe(`${dotted(n)} is not a public address`);
+    for (const n of [first, first + 1, first + size - 1])
+      expect(addressRefusal(dotted(n), deployed)).toBe(`${dotted(n)} is not a public address`);
   });
 
   it.each(IPV6_SPECIAL)('refuses %s (%s)', (address) => {
