@@ -250,64 +250,85 @@ export const LEFT_IN_QUEUE: ReadonlySet<MessageResult> = new Set(['kept', 'unrea
 /**
  * One batch, each message its own outcome. One endpoint's messages one after another, the endpoints at once: a batch
  * never races itself for an endpoint's slots (a burst to one endpoint would otherwise send every message of every
- * batch after its few slots at once). Once an endpoint stalls, its messages left go round in one call, unattempted.
- * Everything is done `remainingMs` from now (the invocation's time left).
+ * batch after its few slots at once). Everything is done `remainingMs` from now (the invocation's time left).
  */
 export async function deliverBatch(
   records: readonly SQSRecord[],
   { remainingMs, ...options }: SenderOptions & { remainingMs: number },
 ): Promise<Map<SQSRecord, MessageResult>> {
   const clock = options.clock ?? systemClock;
-  const queues = options.queues ?? deliveryQueue;
-  const deadlineAt = clock.now() + remainingMs;
-  // The poller received the batch a little before the invocation: the margin keeps a visibility inside its 12 h.
-  const receivedAt = clock.now() - 300_000;
-  const receiptOf = (record: SQSRecord): Receipt => ({ receiptHandle: record.receiptHandle, receivedAt });
-  const messages = records.map((record) => ({ record, delivery: parseQueuedDelivery(record.body) }));
-  const results = new Map<SQSRecord, MessageResult>();
-  const settle = async (batch: readonly SQSRecord[], work: () => Promise<Delivered>): Promise<Delivered | undefined> => {
-    try {
-      const delivered = await work();
-      for (const record of batch) results.set(record, delivered.disposition === 'keep' ? 'kept' : delivered.result);
-      return delivered;
-    } catch (error) {
-      logger.error('a delivery attempt broke; the message is received again', { error, messageIds: batch.map((r) => r.messageId) });
-      for (const record of batch) results.set(record, 'broken');
-      return undefined;
+  const run: BatchRun = {
+    options: { ...options, clock, deadlineAt: clock.now() + remainingMs },
+    queues: options.queues ?? deliveryQueue,
+    // The poller received the batch a little before the invocation: the margin keeps a visibility inside its 12 h.
+    receivedAt: clock.now() - 300_000,
+    results: new Map(),
+  };
+  const deliverable: Message[] = [];
+  for (const record of records) {
+    const delivery = parseQueuedDelivery(record.body);
+    if (delivery) deliverable.push({ record, delivery });
+    else {
+      logger.error('a message that is not a queued delivery', { messageId: record.messageId });
+      run.results.set(record, 'unreadable');
     }
-  };
-  for (const { record, delivery } of messages) {
-    if (delivery) continue;
-    logger.error('a message that is not a queued delivery', { messageId: record.messageId });
-    results.set(record, 'unreadable');
   }
-  /** A stalled endpoint's messages left: those due go round in one call, one not yet due is kept for its time. */
-  const goRound = async (rest: ReadonlyArray<{ record: SQSRecord; delivery: QueuedDelivery }>): Promise<void> => {
-    const now = new Date(clock.now());
-    const [due, notYet] = [rest.filter(({ delivery }) => isDue(delivery, now)), rest.filter(({ delivery }) => !isDue(delivery, now))];
-    for (const { record, delivery } of notYet) await settle([record], () => holdUntilDue(delivery, receiptOf(record), now, queues));
-    if (due.length > 0)
-      await settle(
-        due.map(({ record }) => record),
-        () =>
-          deferDeliveries(
-            due.map(({ delivery }) => delivery),
-            now,
-            queues,
-          ),
-      );
-  };
-  const deliverable = messages.flatMap(({ record, delivery }) => (delivery ? [{ record, delivery }] : []));
   const byEndpoint = Map.groupBy(deliverable, ({ delivery }) => `${delivery.user_uid}#${delivery.webhook_uid}`);
-  await Promise.all(
-    [...byEndpoint.values()].map(async (ofEndpoint) => {
-      for (const [index, { record, delivery }] of ofEndpoint.entries()) {
-        const delivered = await settle([record], () => deliverQueued(delivery, receiptOf(record), { ...options, deadlineAt }));
-        if (!delivered?.stalled) continue;
-        await goRound(ofEndpoint.slice(index + 1));
-        break;
-      }
-    }),
+  await Promise.all([...byEndpoint.values()].map((ofEndpoint) => deliverToEndpoint(run, ofEndpoint)));
+  return run.results;
+}
+
+interface Message {
+  record: SQSRecord;
+  delivery: QueuedDelivery;
+}
+
+interface BatchRun {
+  options: SenderOptions & { clock: SenderClock; deadlineAt: number };
+  queues: (role: QueueRole) => DeliveryQueue;
+  receivedAt: number;
+  results: Map<SQSRecord, MessageResult>;
+}
+
+/** An endpoint's messages in turn, until it stalls: then the rest go round unattempted, in one call. */
+async function deliverToEndpoint(run: BatchRun, messages: readonly Message[]): Promise<void> {
+  for (const [index, { record, delivery }] of messages.entries()) {
+    const delivered = await settle(run, [record], () => deliverQueued(delivery, receiptOf(run, record), run.options));
+    if (delivered?.stalled) return goRound(run, messages.slice(index + 1));
+  }
+}
+
+/** A stalled endpoint's messages left: those due are deferred in one call, one not yet due is kept for its time. */
+async function goRound(run: BatchRun, rest: readonly Message[]): Promise<void> {
+  const now = new Date(run.options.clock.now());
+  for (const { record, delivery } of rest.filter((message) => !isDue(message.delivery, now)))
+    await settle(run, [record], () => holdUntilDue(delivery, receiptOf(run, record), now, run.queues));
+  const due = rest.filter((message) => isDue(message.delivery, now));
+  if (due.length === 0) return;
+  await settle(
+    run,
+    due.map(({ record }) => record),
+    () =>
+      deferDeliveries(
+        due.map(({ delivery }) => delivery),
+        now,
+        run.queues,
+      ),
   );
-  return results;
+}
+
+const receiptOf = (run: BatchRun, record: SQSRecord): Receipt => ({ receiptHandle: record.receiptHandle, receivedAt: run.receivedAt });
+
+/** The work's result for its messages; an exception leaves them in the queue, to be received again. */
+async function settle(run: BatchRun, records: readonly SQSRecord[], work: () => Promise<Delivered>): Promise<Delivered | undefined> {
+  try {
+    const delivered = await work();
+    for (const record of records) run.results.set(record, delivered.disposition === 'keep' ? 'kept' : delivered.result);
+    return delivered;
+  } catch (error) {
+    const messageIds = records.map((record) => record.messageId);
+    logger.error('a delivery attempt broke; the message is received again', { error, messageIds });
+    for (const record of records) run.results.set(record, 'broken');
+    return undefined;
+  }
 }
