@@ -9,7 +9,7 @@ import type { TargetPolicy } from '../../shared/domain/webhooks/target-policy.ts
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
 import { retryAfterSeconds, sendDelivery } from '../../shared/webhooks/send.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
-import type { Resolve } from '../../shared/webhooks/target.ts';
+import { checkTarget, type Resolve } from '../../shared/webhooks/target.ts';
 import { manualClock } from '../support/manual-clock.ts';
 import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
@@ -202,7 +202,7 @@ describe('sendDelivery under the deployed policy', () => {
     ['http://127.0.0.1:{port}/hooks', 'url is not allowed: the scheme must be https'],
     ['https://127.0.0.1:{port}/hooks', 'url is not allowed: 127.0.0.1 is not a public address'],
     ['https://localhost/hooks', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
-    ['https://localhost:{port}/hooks', 'url is not allowed: port {port} is not allowed (443 or 8443 only)'],
+    ['https://localhost:{port}/hooks', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
     ['https://[::ffff:127.0.0.1]:{port}/hooks', 'url is not allowed: ::ffff:7f00:1 is not a public address'],
     ['https://169.254.169.254/latest/meta-data/', 'url is not allowed: 169.254.169.254 is not a public address'],
     ['https://10.0.0.5/hooks', 'url is not allowed: 10.0.0.5 is not a public address'],
@@ -218,6 +218,41 @@ describe('sendDelivery under the deployed policy', () => {
     // Assess
     expect(outcome).toEqual({ error: message.replace('{port}', port), duration_ms: expect.any(Number) });
     expect(endpoint.received).toHaveLength(0);
+  });
+});
+
+describe('checkTarget', () => {
+  const resolvesTo =
+    (...addresses: string[]): Resolve =>
+    async () =>
+      addresses;
+
+  it.each([
+    ['https://hooks.example.com:22/x', ['93.184.215.14'], 'port 22 is not allowed (443 or 8443 only)'],
+    ['https://hooks.example.com/x', ['93.184.215.14', '10.0.0.7'], 'hooks.example.com resolves to 10.0.0.7, which is not a public address'],
+    [
+      'https://hooks.example.com/x',
+      ['64:ff9b::a9fe:a9fe'],
+      'hooks.example.com resolves to 64:ff9b::a9fe:a9fe, which is not a public address',
+    ],
+    ['https://hooks.example.com/x', [], 'hooks.example.com does not resolve'],
+  ])('refuses %s resolving to %j in a deployed stack: %s', async (url, addresses, refusal) => {
+    expect(await checkTarget(url, { policy: DEPLOYED, resolve: resolvesTo(...addresses) })).toEqual({ refusal });
+  });
+
+  it('connects to the first address of a host whose every address passes', async () => {
+    const checked = await checkTarget('https://hooks.example.com:8443/x', {
+      policy: DEPLOYED,
+      resolve: resolvesTo('2606:4700:4700::1111', '93.184.215.14'),
+    });
+    expect(checked).toEqual({ url: new URL('https://hooks.example.com:8443/x'), address: '2606:4700:4700::1111' });
+  });
+
+  it('answers localhost and its subdomains as loopback without a name server (RFC 6761), any port under npm start', async () => {
+    expect(await checkTarget('http://api.localhost:8080/x', { policy: LOCAL })).toMatchObject({ address: '127.0.0.1' });
+    expect(await checkTarget('https://api.localhost/x', { policy: DEPLOYED })).toEqual({
+      refusal: 'api.localhost resolves to 127.0.0.1, which is not a public address',
+    });
   });
 });
 

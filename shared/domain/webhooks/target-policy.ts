@@ -106,12 +106,8 @@ export function parseTarget(text: string, policy: TargetPolicy): { url: URL } | 
     return { refusal: policy.allowLocal ? 'the scheme must be https or http' : 'the scheme must be https' };
   if (url.username || url.password) return { refusal: 'credentials in the URL are not allowed' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  // A name's port is judged before its lookup where no address can lift the rule (only loopback, under npm start).
-  const refusal = isIP(host)
-    ? (addressRefusal(host, policy) ?? portRefusal(portOf(url), host, policy))
-    : policy.allowLocal
-      ? undefined
-      : portRefusal(portOf(url), host, policy);
+  // A name's address is judged before its port, as an address's is: after the lookup (checkTarget).
+  const refusal = isIP(host) ? (addressRefusal(host, policy) ?? portRefusal(portOf(url), host, policy)) : undefined;
   return refusal ? { refusal } : { url };
 }
 

@@ -180,14 +180,15 @@ describe('parseTarget', () => {
     ['https://[5f00::1]/', '5f00::1 is not a public address'],
     ['https://[2001:db8::1]/', '2001:db8::1 is not a public address'],
     ['https://93.184.215.14:8080/', 'port 8080 is not allowed (443 or 8443 only)'],
-    ['https://hooks.example.com:22/', 'port 22 is not allowed (443 or 8443 only)'],
+    ['https://[2606:4700:4700::1111]:22/', 'port 22 is not allowed (443 or 8443 only)'],
+    ['https://127.0.0.1:8443/', '127.0.0.1 is not a public address'],
   ])('refuses %s in a deployed stack: %s', (url, refusal) => {
     expect(parseTarget(url, deployed)).toEqual({ refusal });
   });
 
-  it('leaves a host name to be resolved, its port judged after the lookup only under npm start', () => {
+  it('leaves a host name, and its port, to be judged after the lookup (checkTarget)', () => {
     expect(parseTarget('https://hooks.example.com/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com/x') });
-    expect(parseTarget('https://hooks.example.com:8443/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com:8443/x') });
+    expect(parseTarget('https://hooks.example.com:22/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com:22/x') });
     expect(parseTarget('http://localhost:8080/x', local)).toMatchObject({ url: new URL('http://localhost:8080/x') });
   });
 });
