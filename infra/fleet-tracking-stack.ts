@@ -145,10 +145,11 @@ export class FleetTrackingStack extends Stack {
       description: "Fleet tracking: webhook delivery, the table's stream to the router, the deliveries queue and the sender",
     });
     const webhooks = new WebhookDelivery(webhooksStack, 'Delivery', { table, bucket });
-    // Operations that queue deliveries themselves (redeliverEvents): the queue's URL and SendMessage on it, nothing more.
+    // Operations that queue deliveries themselves (redeliverEvents): the retries queue's URL and SendMessage on it,
+    // nothing more; a redelivery never waits in front of other users' first attempts (docs/decisions.md).
     for (const { name } of (operations as readonly Operation[]).filter((operation) => operation.queuesDeliveries)) {
-      functionOf(name).addEnvironment(env.webhookQueueUrl, webhooks.queue.queueUrl);
-      functionOf(name).addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [webhooks.queue.queueArn] }));
+      functionOf(name).addEnvironment(env.webhookRetryQueueUrl, webhooks.retries.queueUrl);
+      functionOf(name).addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [webhooks.retries.queueArn] }));
     }
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Fleet tracking: alarms, their topic and the dashboard' });
     new Monitoring(monitoring, 'Monitoring', {

@@ -3,11 +3,18 @@
  * per message, a visibility timeout per receive that ChangeMessageVisibility resets, a receive count, a dead-letter
  * queue after maxReceiveCount) and refusing what SQS refuses (shared/webhooks/delivery-queue.ts, SQS_LIMITS). A poller
  * takes batches as Lambda's SQS event source does and hands them to the same handler, deleting what it did not report
- * failed. Messages live in memory: a stopped npm start forgets the queued ones (docs/webhooks.md, "Locally").
+ * failed, within the function's timeout as Lambda enforces it. Messages live in memory: a stopped npm start forgets
+ * the queued ones (docs/webhooks.md, "Locally").
+ *
+ * IAM as SQS enforces it (local/iam/): a send or a visibility change is asked of the running function's role, with
+ * the queue's ARN as that function would name it (the queue URL of its environment), and a poller starts only for a
+ * function whose role may receive and delete, as Lambda checks when an event source mapping is created.
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type DeliveryQueue, type Enqueued, sqsBatches, sqsBatchRefusal, sqsVisibilityRefusal } from '../shared/webhooks/delivery-queue.ts';
+import { awsRequestsOf } from './iam/arns.ts';
+import { authorize, runAs } from './iam/enforcement.ts';
 
 interface Message {
   id: string;
@@ -22,6 +29,8 @@ interface Message {
 export interface LocalQueueOptions {
   /** the queue's name, in the ARN its records carry */
   name: string;
+  /** the environment variable that gives a function this queue's URL (WEBHOOK_QUEUE_URL): its ARN, as IAM sees it */
+  urlVariable: string;
   /** the queue's visibility timeout, as set on the SQS queue in infra/webhook-delivery.ts */
   visibilityTimeoutS: number;
   /** receives after which a message goes to the dead-letter queue */
@@ -32,8 +41,10 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
   /** up to `max` (at most 10) visible messages, each received: hidden for the visibility timeout, its count raised */
   receive(max: number, now?: number): SQSRecord[];
   deleteMessage(receiptHandle: string): void;
-  /** messages waiting or in flight, and those dead-lettered */
-  depth(): { queued: number; deadLetters: number };
+  /** messages waiting or in flight, those dead-lettered, and every message ever sent to it */
+  depth(): { queued: number; deadLetters: number; sent: number };
+  /** the bodies of the messages waiting or in flight */
+  bodies(): string[];
   deadLetters(): string[];
   /** the soonest instant a hidden message becomes visible, if any */
   nextVisibleAt(): number | undefined;
@@ -42,9 +53,14 @@ export interface LocalDeliveryQueue extends DeliveryQueue {
 
 export class QueueRefusal extends Error {}
 
-export function localDeliveryQueue({ name, visibilityTimeoutS, maxReceiveCount }: LocalQueueOptions): LocalDeliveryQueue {
+/** The running function's permission for `command` on the queue its `urlVariable` names (AccessDeniedException if none). */
+const authorizeQueueCall = (urlVariable: string, command: string): Promise<void> =>
+  authorize((principal) => awsRequestsOf('SQSClient', command, { QueueUrl: principal.environment[urlVariable] ?? `(no ${urlVariable})` }));
+
+export function localDeliveryQueue({ name, urlVariable, visibilityTimeoutS, maxReceiveCount }: LocalQueueOptions): LocalDeliveryQueue {
   const messages = new Map<string, Message>();
   const deadLetters: string[] = [];
+  let sent = 0;
   const listeners: Array<() => void> = [];
   const byReceipt = (receiptHandle: string): Message | undefined => [...messages.values()].find((m) => m.receiptHandle === receiptHandle);
   const notify = () => {
@@ -53,6 +69,7 @@ export function localDeliveryQueue({ name, visibilityTimeoutS, maxReceiveCount }
 
   return {
     async send(input: readonly Enqueued[]) {
+      await authorizeQueueCall(urlVariable, 'SendMessageBatchCommand');
       for (const batch of sqsBatches(input)) {
         const bodies = batch.map((message) => ({ body: JSON.stringify(message.delivery), delaySeconds: message.delaySeconds }));
         const refusal = sqsBatchRefusal(bodies);
@@ -61,6 +78,7 @@ export function localDeliveryQueue({ name, visibilityTimeoutS, maxReceiveCount }
         for (const { body, delaySeconds } of bodies) {
           const id = randomUUID();
           messages.set(id, { id, body, visibleAt: now + delaySeconds * 1000, receiveCount: 0 });
+          sent += 1;
         }
       }
       notify();
@@ -68,6 +86,7 @@ export function localDeliveryQueue({ name, visibilityTimeoutS, maxReceiveCount }
     async changeVisibility(receiptHandle, seconds) {
       const refusal = sqsVisibilityRefusal(seconds);
       if (refusal) throw new QueueRefusal(`SQS would refuse a ${refusal}`);
+      await authorizeQueueCall(urlVariable, 'ChangeMessageVisibilityCommand');
       const message = byReceipt(receiptHandle);
       if (!message) throw new QueueRefusal('SQS would refuse a receipt handle that is not the latest receive of a queued message');
       const now = Date.now();
@@ -98,7 +117,8 @@ export function localDeliveryQueue({ name, visibilityTimeoutS, maxReceiveCount }
       const message = byReceipt(receiptHandle);
       if (message) messages.delete(message.id);
     },
-    depth: () => ({ queued: messages.size, deadLetters: deadLetters.length }),
+    depth: () => ({ queued: messages.size, deadLetters: deadLetters.length, sent }),
+    bodies: () => [...messages.values()].map((message) => message.body),
     deadLetters: () => [...deadLetters],
     nextVisibleAt() {
       let soonest: number | undefined;
@@ -132,26 +152,65 @@ function sqsRecord(queueName: string, message: Message, now: number): SQSRecord 
 
 export interface QueuePollerOptions {
   queue: LocalDeliveryQueue;
+  /** the consuming function's handler entry (functions/<name>/handler.ts): its role receives and deletes */
+  consumer: string;
+  /** the queue's URL variable in the consumer's environment (its ARN) */
+  urlVariable: string;
   handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>;
   batchSize: number;
   /** batches handled at once, as the event source's maximum concurrency */
   concurrency: number;
+  /** the function's timeout: an invocation still running then has failed, as Lambda ends it */
+  timeoutMs: number;
 }
 
-/** Lambda's SQS event source, in this process: batches to the handler, what it did not report failed is deleted. */
-export function startQueuePoller({ queue, handler, batchSize, concurrency }: QueuePollerOptions): { stop(): Promise<void> } {
+export interface QueuePoller {
+  stop(): Promise<void>;
+  /** invocations that ran past the function's timeout (their messages all came back) */
+  timedOut(): number;
+}
+
+/** What Lambda asks of the role when an SQS event source mapping is created (and uses at every poll). */
+const CONSUMER_COMMANDS = ['ReceiveMessageCommand', 'DeleteMessageBatchCommand', 'GetQueueAttributesCommand'];
+
+/**
+ * Lambda's SQS event source, in this process: batches to the handler; what it did not report failed is deleted,
+ * unless the invocation failed or ran past the function's timeout. Refuses to start, as creating the mapping would,
+ * when the consumer's role may not receive and delete.
+ */
+export async function startQueuePoller({
+  queue,
+  consumer,
+  urlVariable,
+  handler,
+  batchSize,
+  concurrency,
+  timeoutMs,
+}: QueuePollerOptions): Promise<QueuePoller> {
+  await runAs(consumer, () => Promise.all(CONSUMER_COMMANDS.map((command) => authorizeQueueCall(urlVariable, command))));
   let running = true;
   let inFlight = 0;
+  let timedOut = 0;
   const batches = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
 
   const invoke = async (records: SQSRecord[]): Promise<void> => {
+    let limit: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timed out'>((resolve) => {
+      limit = setTimeout(() => resolve('timed out'), timeoutMs);
+    });
     try {
-      const response = await handler({ Records: records });
+      const response = await Promise.race([handler({ Records: records }), timeout]);
+      if (response === 'timed out') {
+        timedOut += 1;
+        return;
+      }
       const failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
       for (const record of records) if (!failed.has(record.messageId)) queue.deleteMessage(record.receiptHandle);
     } catch {
       // a failed invocation deletes nothing: every message comes back after its visibility timeout
+    } finally {
+      clearTimeout(limit);
     }
   };
 
@@ -180,5 +239,6 @@ export function startQueuePoller({ queue, handler, batchSize, concurrency }: Que
       clearTimeout(timer);
       await Promise.allSettled([...batches]);
     },
+    timedOut: () => timedOut,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { handlerPath } from '../functions/registry.ts';
+import { env } from '../shared/config.ts';
 import { FEED_ENTITY } from '../shared/store/feed.ts';
 import { deliverySettings, type QueueRole, useLocalDeliveryQueues } from '../shared/webhooks/delivery-queue.ts';
 import { lambdaContext } from './api-gateway-event.ts';
@@ -14,8 +15,13 @@ import { startTableStream } from './table-stream.ts';
 
 export interface LocalWebhookDelivery {
   queues: Record<QueueRole, LocalDeliveryQueue>;
+  /** sender invocations that ran past the function's timeout */
+  timedOutInvocations(): number;
   stop(): Promise<void>;
 }
+
+/** Each queue's URL variable, as the stack gives it to the functions that use the queue (infra/webhook-delivery.ts). */
+const URL_VARIABLES: Record<QueueRole, string> = { deliveries: env.webhookQueueUrl, retries: env.webhookRetryQueueUrl };
 
 type Handler<E, R> = (event: E, context: ReturnType<typeof lambdaContext>) => Promise<R>;
 
@@ -38,19 +44,24 @@ export async function startWebhookDelivery({
   stream?: boolean;
 }): Promise<LocalWebhookDelivery> {
   const queues = {
-    deliveries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-deliveries' }),
-    retries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-retries' }),
+    deliveries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-deliveries', urlVariable: URL_VARIABLES.deliveries }),
+    retries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-retries', urlVariable: URL_VARIABLES.retries }),
   };
   useLocalDeliveryQueues(queues);
   // the sender's two event sources, each with its own concurrency (infra/webhook-delivery.ts)
   const sender = await load<SQSEvent, SQSBatchResponse>('sendWebhooks');
-  const pollers = (['deliveries', 'retries'] as const).map((role) =>
-    startQueuePoller({
-      queue: queues[role],
-      handler: sender,
-      batchSize: deliverySettings.senderBatchSize,
-      concurrency: deliverySettings.senderConcurrency[role],
-    }),
+  const pollers = await Promise.all(
+    (['deliveries', 'retries'] as const).map((role) =>
+      startQueuePoller({
+        queue: queues[role],
+        consumer: handlerPath('sendWebhooks'),
+        urlVariable: URL_VARIABLES[role],
+        handler: sender,
+        batchSize: deliverySettings.senderBatchSize,
+        concurrency: deliverySettings.senderConcurrency[role],
+        timeoutMs: deliverySettings.senderTimeoutS * 1000,
+      }),
+    ),
   );
   const stopPollers = async () => void (await Promise.all(pollers.map((poller) => poller.stop())));
   const stream = await (readStream ? startTableStream : noStream)({
@@ -68,6 +79,7 @@ export async function startWebhookDelivery({
   });
   return {
     queues,
+    timedOutInvocations: () => pollers.reduce((sum, poller) => sum + poller.timedOut(), 0),
     async stop() {
       await stream.stop();
       await stopPollers();

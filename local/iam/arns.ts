@@ -63,7 +63,8 @@ export function awsRequestsOf(clientName: string, commandName: string, input: In
       // The standalone Amazon Location APIs act on the region's AWS-managed provider.
       return [request(operation, `arn:aws:${prefix}:${region}::provider/default`)];
     case 'sqs':
-      return [request(operation, queueArn(input.QueueUrl))];
+      // IAM has no batch actions: a batch call is its single action's (SendMessageBatch is sqs:SendMessage)
+      return [request(operation.replace(/Batch$/, ''), queueArn(input.QueueUrl))];
     case 'sns':
       return [request(operation, input.TopicArn ?? '*')];
     case 'events':

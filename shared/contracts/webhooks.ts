@@ -22,8 +22,9 @@ const urlText = (message: string) =>
     v.metadata({ format: 'uri', maxLength: URL_MAX, pattern: '^https?://\\S+$' }),
   );
 const URL_DESCRIPTION =
-  'Where events are POSTed: https, a host that is not and does not resolve to a loopback, private, link-local, shared, ' +
-  'multicast, unspecified or reserved address (checked again at every delivery). Redirects are not followed.';
+  'Where events are POSTed: https on port 443 or 8443, a host that is not and does not resolve to anything but a public ' +
+  "unicast address (IANA's special-purpose IPv4 and IPv6 blocks are refused, an IPv4 inside IPv6 judged as that IPv4; " +
+  'checked again at every delivery). Redirects are not followed.';
 
 export const requiredUrl = described(v.pipe(urlText('url is required'), v.nonEmpty('url is required')), URL_DESCRIPTION);
 export const optionalUrl = described(v.optional(v.pipe(urlText('url must be text'), v.nonEmpty('url must not be blank'))), URL_DESCRIPTION);
@@ -125,6 +126,7 @@ export const URL_REFUSALS = [
   urlNotAllowed('169.254.169.254 is not a public address'),
   urlNotAllowed('internal.example resolves to 10.0.0.5, which is not a public address'),
   urlNotAllowed('internal.example does not resolve'),
+  urlNotAllowed('port 8080 is not allowed (443 or 8443 only)'),
 ];
 
 // ---- delivery (testWebhook, getWebhookDeliveries, redeliverEvents)

@@ -98,9 +98,12 @@ export function sqsDeliveryQueue(client: SQSClient, queueUrl: string): DeliveryQ
 
 export type QueueRole = 'deliveries' | 'retries';
 
-/** Where a delivery waits follows from what it is: a first attempt not yet deferred, or one going round again. */
-export const queueRoleOf = (delivery: Pick<QueuedDelivery, 'attempt' | 'deferrals'>): QueueRole =>
-  delivery.attempt > 1 || (delivery.deferrals ?? 0) > 0 ? 'retries' : 'deliveries';
+/**
+ * Where a delivery waits follows from what it is: a first attempt routed from the stream, not yet deferred; or one
+ * going round again, or asked for again by redeliverEvents.
+ */
+export const queueRoleOf = (delivery: Pick<QueuedDelivery, 'attempt' | 'deferrals' | 'redelivery'>): QueueRole =>
+  delivery.attempt > 1 || (delivery.deferrals ?? 0) > 0 || delivery.redelivery === true ? 'retries' : 'deliveries';
 
 const sqsQueues = new Map<QueueRole, DeliveryQueue>();
 let localQueues: Record<QueueRole, DeliveryQueue> | undefined;

@@ -18,11 +18,15 @@ const routable = (event: FleetEvent): RoutableEvent => ({
   event: JSON.stringify(event),
 });
 
+/** On the retries queue: up to MAX_REDELIVERED messages a call never stand in front of other users' first attempts. */
 async function enqueueFor(userUid: number, webhook: Webhook, events: readonly FleetEvent[]): Promise<void> {
   if (events.length === 0) return;
   const now = new Date();
-  await deliveryQueue().send(
-    events.map((event) => ({ delivery: queuedDelivery(userUid, webhook.webhookUid, routable(event), now), delaySeconds: 0 })),
+  await deliveryQueue('retries').send(
+    events.map((event) => ({
+      delivery: { ...queuedDelivery(userUid, webhook.webhookUid, routable(event), now), redelivery: true },
+      delaySeconds: 0,
+    })),
   );
 }
 

@@ -12,7 +12,7 @@ import type { DeliverableEvent } from '../domain/webhooks/delivery.ts';
 import { type TargetPolicy, urlNotAllowed } from '../domain/webhooks/target-policy.ts';
 import { signingSecrets, type Webhook } from '../domain/webhooks/webhook.ts';
 import { signDelivery } from './signing.ts';
-import { checkTarget, targetPolicy } from './target.ts';
+import { checkTarget, type Resolve } from './target.ts';
 
 /** An attempt that has no answer within this long is a timeout (and retried). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -25,50 +25,58 @@ export type AttemptOutcome =
 export interface SendOptions {
   /** the attempt's instant: its webhook-timestamp and which secrets still sign */
   now?: Date;
+  /** the attempt's budget, as the error of one that runs out says it */
   timeoutMs?: number;
+  /** aborts when the budget is spent (the sender's clock); by default timeoutMs from now */
+  deadline?: AbortSignal;
   policy?: TargetPolicy;
+  resolve?: Resolve;
 }
 
 /** Statuses whose Retry-After the retry schedule honours. */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
+/**
+ * One deadline bounds the whole attempt, the host's lookup, the connection, TLS and the answer's status line: once it
+ * aborts, the lookup is cancelled or the socket destroyed, whichever is under way.
+ */
 export async function sendDelivery(
   webhook: Pick<Webhook, 'url' | 'secrets'>,
   event: DeliverableEvent,
-  { now = new Date(), timeoutMs = DELIVERY_TIMEOUT_MS, policy = targetPolicy() }: SendOptions = {},
+  { now = new Date(), timeoutMs = DELIVERY_TIMEOUT_MS, deadline = AbortSignal.timeout(timeoutMs), policy, resolve }: SendOptions = {},
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  const target = await checkTarget(webhook.url, policy);
-  if ('refusal' in target) return { error: urlNotAllowed(target.refusal), duration_ms: elapsed() };
-  const body = JSON.stringify(event);
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'fleet-tracking-webhooks/1',
-    host: target.url.host,
-    ...signDelivery(event.event_id, body, signingSecrets(webhook, now), now),
-  };
   try {
-    const response = await post(target.url, target.address, headers, body, timeoutMs);
+    const target = await checkTarget(webhook.url, { ...(policy ? { policy } : {}), ...(resolve ? { resolve } : {}), signal: deadline });
+    if ('refusal' in target) return { error: urlNotAllowed(target.refusal), duration_ms: elapsed() };
+    const body = JSON.stringify(event);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'fleet-tracking-webhooks/1',
+      host: target.url.host,
+      ...signDelivery(event.event_id, body, signingSecrets(webhook, now), now),
+    };
+    const response = await post(target.url, target.address, headers, body, deadline);
     const retryAfter = RETRY_AFTER_STATUSES.has(response.statusCode) ? retryAfterSeconds(response.retryAfter, now) : undefined;
     return { status_code: response.statusCode, duration_ms: elapsed(), ...(retryAfter === undefined ? {} : { retry_after_s: retryAfter }) };
   } catch (error) {
-    return { error: describeFailure(error, timeoutMs), duration_ms: elapsed() };
+    const failure = deadline.aborted ? `timed out after ${Math.round(timeoutMs / 100) / 10} s` : describeFailure(error);
+    return { error: failure, duration_ms: elapsed() };
   }
 }
 
-class DeliveryTimeout extends Error {}
-
 /**
  * POSTs to `address` (never a second lookup of the host), with no connection pool (a pooled socket could be one to
- * an address checked earlier), and settles on the status once the body is read or after `timeoutMs` in all.
+ * an address checked earlier), and settles on the status line and headers: the body is never read, the socket is
+ * destroyed at once, so a 2xx whose body never ends is delivered all the same.
  */
 function post(
   url: URL,
   address: string,
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  deadline: AbortSignal,
 ): Promise<{ statusCode: number; retryAfter: string | undefined }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -80,24 +88,14 @@ function post(
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       agent: false,
+      signal: deadline,
       // the certificate is checked against the URL's host, as a browser would; an IP address is sent as no name
       ...(url.protocol === 'https:' && !isIP(host) ? { servername: host } : {}),
     });
-    const timer = setTimeout(() => req.destroy(new DeliveryTimeout()), timeoutMs);
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    req.on('error', reject);
     req.on('response', (response: IncomingMessage) => {
-      const settle = (): void => {
-        clearTimeout(timer);
-        resolve({ statusCode: response.statusCode ?? 0, retryAfter: headerText(response.headers['retry-after']) });
-        req.destroy();
-      };
-      // the body is not kept: read and dropped so the endpoint's write completes; its end (or the socket's) settles
-      response.resume();
-      response.on('end', settle);
-      response.on('error', settle);
+      resolve({ statusCode: response.statusCode ?? 0, retryAfter: headerText(response.headers['retry-after']) });
+      req.destroy();
     });
     req.end(body);
   });
@@ -116,8 +114,7 @@ export function retryAfterSeconds(value: string | undefined, now: Date): number 
 }
 
 /** The attempt's error as the delivery log shows it: short, and the same words for the same failure. */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof DeliveryTimeout) return `timed out after ${timeoutMs / 1000} s`;
+function describeFailure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ECONNREFUSED':

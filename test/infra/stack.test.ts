@@ -413,12 +413,19 @@ describe('the API', () => {
     }
   });
 
-  it('lets redeliverEvents, and no other operation, send to the webhook deliveries queue, whose URL it is given', () => {
+  it('lets redeliverEvents, and no other operation, send to the webhook retries queue, whose URL it is given', () => {
+    const toRetries = ['sqs:SendMessage', { 'Fn::GetAtt': [expect.stringContaining('DeliveryRetries'), 'Arn'] }];
     for (const { name } of operations) {
       const [logicalId, fn] = functionOf(name);
-      const sqsActions = actionsGrantedTo(logicalId).filter((action) => action.startsWith('sqs:'));
-      expect(sqsActions, name).toEqual(name === 'redeliverEvents' ? ['sqs:SendMessage'] : []);
-      expect(fn.Properties.Environment.Variables[env.webhookQueueUrl] !== undefined, name).toBe(name === 'redeliverEvents');
+      const sends = statementsGrantedTo(logicalId).filter((statement) =>
+        [statement.Action].flat().some((action) => String(action).startsWith('sqs:')),
+      );
+      expect(
+        sends.map((statement) => [statement.Action, statement.Resource]),
+        name,
+      ).toEqual(name === 'redeliverEvents' ? [toRetries] : []);
+      expect(fn.Properties.Environment.Variables[env.webhookRetryQueueUrl] !== undefined, name).toBe(name === 'redeliverEvents');
+      expect(fn.Properties.Environment.Variables[env.webhookQueueUrl], name).toBeUndefined();
     }
   });
 

@@ -69,3 +69,18 @@ describe('the IAM requests of an SDK command', () => {
     ]);
   });
 });
+
+describe('the IAM requests of an SQS command', () => {
+  it.each([
+    ['SendMessageBatchCommand', 'sqs:SendMessage'],
+    ['SendMessageCommand', 'sqs:SendMessage'],
+    ['DeleteMessageBatchCommand', 'sqs:DeleteMessage'],
+    ['ChangeMessageVisibilityBatchCommand', 'sqs:ChangeMessageVisibility'],
+    ['ReceiveMessageCommand', 'sqs:ReceiveMessage'],
+  ])("checks %s as %s (IAM has no batch actions) on the queue's ARN", (command, action) => {
+    // Act
+    const requests = awsRequestsOf('SQSClient', command, { QueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/webhook-retries' });
+    // Assess
+    expect(requests).toEqual([{ action, resource: 'arn:aws:sqs:us-east-1:000000000000:webhook-retries', context: {} }]);
+  });
+});

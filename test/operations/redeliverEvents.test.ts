@@ -77,6 +77,15 @@ const sinceMinutesAgo = (minutesAgo: number): string =>
 const redeliver = (user: TestUser, params: Record<string, string | number>) =>
   api.operation('redeliverEvents', { api_key: user.key, ...params });
 
+/** The event's attempts once one is logged: the sender logs an attempt just after the endpoint's answer, not before. */
+async function loggedDeliveries(user: TestUser, webhookUid: number, eventId: string) {
+  for (;;) {
+    const log = await api.operation('getWebhookDeliveries', { api_key: user.key, webhook_uid: webhookUid, event_id: eventId });
+    if (log.body.deliveries?.length > 0) return log;
+    await sleep(50);
+  }
+}
+
 const receivedIds = (receiver: Receiver): string[] => receiver.received.map((d) => String(d.headers['webhook-id']));
 
 describe('redeliverEvents with event_id', () => {
@@ -94,12 +103,23 @@ describe('redeliverEvents with event_id', () => {
     const [arrived] = await receiver.waitFor(1);
     expect(new StandardWebhook(webhook.secret).verify(arrived?.body ?? '', arrived?.headers as Record<string, string>)).toEqual(event);
     expect(arrived?.headers['webhook-id']).toBe(event.event_id);
-    const log = await api.operation('getWebhookDeliveries', {
-      api_key: user.key,
-      webhook_uid: webhook.webhookUid,
-      event_id: event.event_id,
-    });
+    const log = await loggedDeliveries(user, webhook.webhookUid, event.event_id);
     expect(log.body.deliveries).toMatchObject([{ event_id: event.event_id, event_type: 'trip.started', attempt: 1, status_code: 204 }]);
+  });
+
+  it("waits on the retries queue, never in front of other users' first attempts", async () => {
+    // Prepare
+    const user = await givenUser();
+    const event = await anEvent(await givenVehicle(user));
+    const receiver = await aReceiver();
+    const webhook = await givenWebhook(user, { url: receiver.url });
+    const sentBefore = { deliveries: delivery.queues.deliveries.depth().sent, retries: delivery.queues.retries.depth().sent };
+    // Act
+    await redeliver(user, { webhook_uid: webhook.webhookUid, event_id: event.event_id });
+    await receiver.waitFor(1);
+    // Assess
+    expect(delivery.queues.deliveries.depth().sent).toBe(sentBefore.deliveries);
+    expect(delivery.queues.retries.depth().sent).toBe(sentBefore.retries + 1);
   });
 
   it('delivers again an event whose delivery failed, once its endpoint answers', async () => {

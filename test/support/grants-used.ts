@@ -152,8 +152,8 @@ export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
     principal: '*',
     action,
     reason:
-      "an event source mapping's (Lambda reads the stream or queue and dead-letters with the function's role), or a queue " +
-      'the local stack stands in for without SQS (local/delivery-queue.ts)',
+      "an event source mapping's (Lambda reads the stream or queue and dead-letters with the function's role); the local " +
+      "queues (local/delivery-queue.ts) check SQS's where a test enforces IAM, not in every run, and GetQueueUrl never",
   })),
   {
     principal: '*',

@@ -7,7 +7,7 @@ import { localDeliveryQueue } from '../../local/delivery-queue.ts';
 import type { QueuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
 import { parseRetrySchedule, retryDelaySeconds } from '../../shared/domain/webhooks/retry-schedule.ts';
 import { SQS_LIMITS } from '../../shared/webhooks/delivery-queue.ts';
-import { deliverQueued } from '../../shared/webhooks/sender.ts';
+import { deliverQueued, systemClock } from '../../shared/webhooks/sender.ts';
 
 const aDelivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({
   user_uid: 1,
@@ -19,7 +19,8 @@ const aDelivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => (
   ...overrides,
 });
 
-const aQueue = () => localDeliveryQueue({ name: 'webhook-deliveries', visibilityTimeoutS: 30, maxReceiveCount: 3 });
+const aQueue = () =>
+  localDeliveryQueue({ name: 'webhook-deliveries', urlVariable: 'WEBHOOK_QUEUE_URL', visibilityTimeoutS: 30, maxReceiveCount: 3 });
 
 describe('the local deliveries queue', () => {
   it('refuses what SQS refuses: more than 10 messages a batch is split, a message over 256 KB, a delay over 900 s', async () => {
@@ -50,7 +51,7 @@ describe('the local deliveries queue', () => {
     expect(queue.receive(10, now + 31_000)[0]?.attributes.ApproximateReceiveCount).toBe('2');
     expect(queue.receive(10, now + 62_000)[0]?.attributes.ApproximateReceiveCount).toBe('3');
     expect(queue.receive(10, now + 93_000)).toEqual([]);
-    expect(queue.depth()).toEqual({ queued: 0, deadLetters: 1 });
+    expect(queue.depth()).toEqual({ queued: 0, deadLetters: 1, sent: 1 });
   });
 
   it('deletes and hides only by the latest receipt handle, and refuses a visibility over 12 h', async () => {
@@ -83,7 +84,7 @@ describe('a retry wait longer than the queue can delay', () => {
         receiptHandle: record?.receiptHandle as string,
         receivedAt: now.getTime(),
       },
-      { now, queues: () => queue },
+      { clock: { ...systemClock, now: () => now.getTime() }, queues: () => queue },
     );
     // Assess: kept, hidden for the 12 h a receive allows, then received again for the rest
     expect(outcome).toEqual({ disposition: 'keep', result: 'not yet' });

@@ -9,6 +9,8 @@ import type { TargetPolicy } from '../../shared/domain/webhooks/target-policy.ts
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
 import { retryAfterSeconds, sendDelivery } from '../../shared/webhooks/send.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
+import { checkTarget, type Resolve } from '../../shared/webhooks/target.ts';
+import { manualClock } from '../support/manual-clock.ts';
 import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const LOCAL: TargetPolicy = { allowLocal: true };
@@ -30,6 +32,11 @@ const receiver = async (...args: Parameters<typeof givenReceiver>): Promise<Rece
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
+
+/** Resolves once `condition` holds (what the receiver's side sees happens a moment after the sender's). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 
 describe('sendDelivery to an endpoint that answers', () => {
   it("POSTs the event as JSON with headers the Standard Webhooks library's verify accepts", async () => {
@@ -107,18 +114,79 @@ describe('sendDelivery to an endpoint that answers', () => {
 });
 
 describe('sendDelivery to an endpoint that does not answer', () => {
-  it('gives up after the timeout with a timeout error', async () => {
+  it('gives up when its deadline passes, with a timeout error, and lets the connection go', async () => {
     // Prepare: the receiver reads the request and never answers
-    const endpoint = await receiver(() => 'handled');
+    let closed = false;
+    const endpoint = await receiver((_, __, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      return 'handled';
+    });
+    const clock = manualClock();
+    // Act
+    const sending = sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
+      policy: LOCAL,
+      timeoutMs: 10_000,
+      deadline: clock.after(10_000),
+    });
+    await endpoint.waitFor(1);
+    clock.advance(10_000);
+    const outcome = await sending;
+    // Assess
+    expect(outcome).toEqual({ error: 'timed out after 10 s', duration_ms: expect.any(Number) });
+    await until(() => closed);
+  });
+
+  it('counts a 2xx as delivered once its status line arrives, though its body never ends', async () => {
+    // Prepare: 200 and a body that is never finished; the deadline never passes
+    let closed = false;
+    const endpoint = await receiver((_, __, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' }).write('still writing');
+      return 'handled';
+    });
+    const clock = manualClock();
     // Act
     const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
       policy: LOCAL,
-      timeoutMs: 300,
+      deadline: clock.after(10_000),
     });
+    // Assess: delivered, and the socket destroyed rather than read to an end that never comes
+    expect(outcome).toEqual({ status_code: 200, duration_ms: expect.any(Number) });
+    await until(() => closed);
+  });
+
+  it("bounds the host's lookup by the same deadline: a name server that never answers is a timeout, its query cancelled", async () => {
+    // Prepare: a lookup that answers only when cancelled
+    let asked: () => void = () => undefined;
+    const lookedUp = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let cancelled = false;
+    const neverAnswers: Resolve = (_host, signal) =>
+      new Promise((_, reject) => {
+        asked();
+        signal.addEventListener('abort', () => {
+          cancelled = true;
+          reject(signal.reason);
+        });
+      });
+    const clock = manualClock();
+    // Act
+    const sending = sendDelivery({ url: 'http://hooks.example:8080/hooks', secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
+      policy: LOCAL,
+      timeoutMs: 2500,
+      deadline: clock.after(2500),
+      resolve: neverAnswers,
+    });
+    await lookedUp;
+    clock.advance(2500);
     // Assess
-    expect(outcome).toEqual({ error: 'timed out after 0.3 s', duration_ms: expect.any(Number) });
-    expect(outcome.duration_ms).toBeGreaterThanOrEqual(290);
-    expect(outcome.duration_ms).toBeLessThan(2000);
+    expect(await sending).toEqual({ error: 'timed out after 2.5 s', duration_ms: expect.any(Number) });
+    expect(cancelled).toBe(true);
   });
 
   it('says the connection was refused when nothing listens', async () => {
@@ -133,19 +201,58 @@ describe('sendDelivery under the deployed policy', () => {
   it.each([
     ['http://127.0.0.1:{port}/hooks', 'url is not allowed: the scheme must be https'],
     ['https://127.0.0.1:{port}/hooks', 'url is not allowed: 127.0.0.1 is not a public address'],
+    ['https://localhost/hooks', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
     ['https://localhost:{port}/hooks', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
     ['https://[::ffff:127.0.0.1]:{port}/hooks', 'url is not allowed: ::ffff:7f00:1 is not a public address'],
     ['https://169.254.169.254/latest/meta-data/', 'url is not allowed: 169.254.169.254 is not a public address'],
     ['https://10.0.0.5/hooks', 'url is not allowed: 10.0.0.5 is not a public address'],
+    ['https://[::127.0.0.1]:{port}/hooks', 'url is not allowed: ::7f00:1 is not a public address'],
+    ['https://93.184.215.14:{port}/hooks', 'url is not allowed: port {port} is not allowed (443 or 8443 only)'],
   ])('refuses %s without connecting', async (template, message) => {
     // Prepare: a receiver the URL would reach if the policy let it
     const endpoint = await receiver();
-    const url = template.replace('{port}', new URL(endpoint.origin).port);
+    const port = new URL(endpoint.origin).port;
+    const url = template.replace('{port}', port);
     // Act
     const outcome = await sendDelivery({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: DEPLOYED });
     // Assess
-    expect(outcome).toEqual({ error: message, duration_ms: expect.any(Number) });
+    expect(outcome).toEqual({ error: message.replace('{port}', port), duration_ms: expect.any(Number) });
     expect(endpoint.received).toHaveLength(0);
+  });
+});
+
+describe('checkTarget', () => {
+  const resolvesTo =
+    (...addresses: string[]): Resolve =>
+    async () =>
+      addresses;
+
+  it.each([
+    ['https://hooks.example.com:22/x', ['93.184.215.14'], 'port 22 is not allowed (443 or 8443 only)'],
+    ['https://hooks.example.com/x', ['93.184.215.14', '10.0.0.7'], 'hooks.example.com resolves to 10.0.0.7, which is not a public address'],
+    [
+      'https://hooks.example.com/x',
+      ['64:ff9b::a9fe:a9fe'],
+      'hooks.example.com resolves to 64:ff9b::a9fe:a9fe, which is not a public address',
+    ],
+    ['https://hooks.example.com/x', [], 'hooks.example.com does not resolve'],
+  ])('refuses %s resolving to %j in a deployed stack: %s', async (url, addresses, refusal) => {
+    expect(await checkTarget(url, { policy: DEPLOYED, resolve: resolvesTo(...addresses) })).toEqual({ refusal });
+  });
+
+  it('connects to the first address of a host whose every address passes', async () => {
+    const checked = await checkTarget('https://hooks.example.com:8443/x', {
+      policy: DEPLOYED,
+      resolve: resolvesTo('2606:4700:4700::1111', '93.184.215.14'),
+    });
+    expect(checked).toEqual({ url: new URL('https://hooks.example.com:8443/x'), address: '2606:4700:4700::1111' });
+  });
+
+  it('answers localhost and its subdomains as loopback without a name server (RFC 6761), any port under npm start', async () => {
+    expect(await checkTarget('http://api.localhost:8080/x', { policy: LOCAL })).toMatchObject({ address: '127.0.0.1' });
+    expect(await checkTarget('https://api.localhost/x', { policy: DEPLOYED })).toEqual({
+      refusal: 'api.localhost resolves to 127.0.0.1, which is not a public address',
+    });
   });
 });
 

@@ -34,6 +34,16 @@ const refusals: [string, string][] = [
   ['https://[fe80::1]/hook', 'url is not allowed: fe80::1 is not a public address'],
   ['https://[ff02::1]/hook', 'url is not allowed: ff02::1 is not a public address'],
   ['https://localhost/hook', 'url is not allowed: localhost resolves to 127.0.0.1, which is not a public address'],
+  ['https://[::127.0.0.1]/hook', 'url is not allowed: ::7f00:1 is not a public address'],
+  ['https://[::a9fe:a9fe]/hook', 'url is not allowed: ::a9fe:a9fe is not a public address'],
+  ['https://[::ffff:0:7f00:1]/hook', 'url is not allowed: ::ffff:0:7f00:1 is not a public address'],
+  ['https://[64:ff9b::a9fe:a9fe]/hook', 'url is not allowed: 64:ff9b::a9fe:a9fe is not a public address'],
+  ['https://[64:ff9b:1::a00:1]/hook', 'url is not allowed: 64:ff9b:1::a00:1 is not a public address'],
+  ['https://[3fff::1]/hook', 'url is not allowed: 3fff::1 is not a public address'],
+  ['https://[5f00::1]/hook', 'url is not allowed: 5f00::1 is not a public address'],
+  ['https://[2001:db8::1]/hook', 'url is not allowed: 2001:db8::1 is not a public address'],
+  ['https://93.184.215.14:8080/hook', 'url is not allowed: port 8080 is not allowed (443 or 8443 only)'],
+  ['https://93.184.215.14:22/hook', 'url is not allowed: port 22 is not allowed (443 or 8443 only)'],
 ];
 
 let deployed: IsolatedEmulator;
@@ -67,9 +77,12 @@ describe('webhook URLs in a deployed stack', () => {
     expect(res).toBeError(400, 'url is not allowed: nowhere.invalid does not resolve');
   });
 
-  it('accepts https to a public address', async () => {
-    const user = await givenUser();
-    const res = await callOperation('addWebhook', { api_key: user.key, url: 'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook' });
-    expect(res).toBeSuccess();
-  });
+  it.each(['https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook', 'https://93.184.215.14:8443/hook'])(
+    'accepts https to a public address on port 443 or 8443: %s',
+    async (url) => {
+      const user = await givenUser();
+      const res = await callOperation('addWebhook', { api_key: user.key, url });
+      expect(res).toBeSuccess();
+    },
+  );
 });

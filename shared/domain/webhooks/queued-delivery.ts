@@ -18,8 +18,10 @@ export interface QueuedDelivery {
   not_before?: string;
   /** ISO instant it is due: its lag (the senders falling behind) is measured from here */
   due_at?: string;
-  /** times it found its endpoint at its concurrency cap, so the next wait grows */
+  /** times it went round unattempted (its endpoint at its cap or stalled, its batch out of time), so the next wait grows */
   deferrals?: number;
+  /** queued by redeliverEvents: it waits with the retries, never in front of anyone's first attempts */
+  redelivery?: true;
 }
 
 /** What the router needs of an event item to route it. */

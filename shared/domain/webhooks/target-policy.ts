@@ -1,80 +1,98 @@
 /**
- * Which addresses a webhook may be delivered to (docs/webhooks.md, "Never a door into the network"). A webhook URL
- * is a request the service makes on a user's behalf, so a deployed stack reaches only public unicast addresses over
- * https; `npm start` also allows http and loopback so a developer can receive on 127.0.0.1. The same check runs when
- * a webhook is added or edited and at every delivery, against the address the host resolves to then.
+ * Which addresses and ports a webhook may be delivered to (docs/webhooks.md, "Never a door into the network"). A
+ * webhook URL is a request the service makes on a user's behalf, so a deployed stack reaches only public unicast
+ * addresses, over https, on the ports of DELIVERY_PORTS; `npm start` also allows http and loopback addresses on any
+ * port so a developer can receive on 127.0.0.1. The same check runs when a webhook is added or edited and at every
+ * delivery, against every address the host resolves to then.
+ *
+ * Addresses are classified by ipaddr.js (its ranges follow IANA's special-purpose registries); the blocks it leaves
+ * as `unicast` that are not public are added below, each with the RFC that reserves it.
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** `url is not allowed: <reason>`, the 400 of addWebhook and editWebhook. */
 export const urlNotAllowed = (reason: string): string => `url is not allowed: ${reason}`;
 
 export interface TargetPolicy {
-  /** npm start: http and loopback addresses are allowed */
+  /** npm start: http, and loopback addresses on any port, are allowed */
   allowLocal: boolean;
 }
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+/** The ports a deployed stack delivers to: https's own and its common alternative. */
+export const DELIVERY_PORTS: readonly number[] = [443, 8443];
 
-/** Everything that is not a public unicast address (IANA special-purpose registries), loopback included. */
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network", the unspecified address
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // shared address space (carrier-grade NAT)
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local: the cloud's metadata address 169.254.169.254
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, and the broadcast address
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b::', 96], // NAT64 of an IPv4 address
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard-only
-  ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4: embeds any IPv4 address
-  ['fc00::', 7], // unique local (private)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** The IPv4 address an IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx) stands for. */
-function mappedIpv4(address: string): string | undefined {
-  const match = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!match) return undefined;
-  if (match[1]) return match[1];
-  const high = Number.parseInt(match[2] as string, 16);
-  const low = Number.parseInt(match[3] as string, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
+const block = (cidr: string): [Address, number] => ipaddr.parseCIDR(cidr);
 
-/** Why an address may not be delivered to, or undefined when it may. */
-export function addressRefusal(address: string, policy: TargetPolicy): string | undefined {
-  const bare = address.replace(/^\[|\]$/g, '');
-  const family = isIP(bare);
-  if (family === 0) return `${address} is not an IP address`;
-  const mapped = family === 6 ? mappedIpv4(bare) : undefined;
-  const [checked, type] = mapped ? [mapped, 'ipv4' as const] : [bare, family === 4 ? ('ipv4' as const) : ('ipv6' as const)];
-  if (policy.allowLocal && LOOPBACK.check(checked, type)) return undefined;
-  if (NOT_PUBLIC.check(checked, type)) return `${address} is not a public address`;
+/** RFC 4291 §2.4 and IANA's IPv6 Address Space registry: only 2000::/3 is global unicast, the rest is reserved by the IETF or special. */
+const IPV6_GLOBAL_UNICAST = block('2000::/3');
+/** RFC 6052 §2.1: the well-known NAT64 prefix, under which DNS64 answers an IPv4-only host as 64:ff9b::<its IPv4>. */
+const NAT64_WELL_KNOWN = block('64:ff9b::/96');
+
+/**
+ * Not public though ipaddr.js calls them `unicast` (it names neither the IETF's reserved space nor these): the
+ * IPv4-compatible ::a.b.c.d (RFC 4291 §2.5.5.1, deprecated) and the rest of ::/8 fall outside 2000::/3 above; these
+ * are inside it.
+ */
+const UNLISTED_SPECIAL_IPV6 = [
+  block('2001::/23'), // RFC 2928: IETF protocol assignments, whatever ipaddr.js names inside it
+  block('2001:db8::/32'), // RFC 3849: documentation
+  block('3fff::/20'), // RFC 9637: documentation
+  block('2620:4f:8000::/48'), // RFC 7534: AS112 direct delegation
+];
+
+/** The IPv4 address an IPv6 address stands for when it embeds one the network will reach (mapped, or NAT64's well-known prefix). */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  if (address.match(NAT64_WELL_KNOWN)) return ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4;
   return undefined;
 }
+
+/** The address as it will be reached: an IPv4 written as IPv6 is judged as that IPv4. */
+const reached = (address: Address): Address => (address.kind() === 'ipv6' ? (embeddedIpv4(address as ipaddr.IPv6) ?? address) : address);
+
+const isPublic = (address: Address): boolean => {
+  if (address.range() !== 'unicast') return false;
+  if (address.kind() === 'ipv4') return true;
+  return address.match(IPV6_GLOBAL_UNICAST) && !UNLISTED_SPECIAL_IPV6.some((special) => address.match(special));
+};
+
+const isLoopback = (address: Address): boolean => address.range() === 'loopback';
+
+/**
+ * The address text parses to, judged as reached. IPv6 is first written out in hex by the URL standard's serializer:
+ * ipaddr.js reads any dotted tail as IPv4-mapped (::127.0.0.1, IPv4-compatible, would pass as ::ffff:127.0.0.1).
+ */
+const parsed = (text: string): Address | undefined => {
+  const bare = text.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  // a zone id (fe80::1%eth0) is no URL host: not an address a webhook can name
+  const text6 = family === 6 && URL.canParse(`http://[${bare}]`) ? new URL(`http://[${bare}]`).hostname.slice(1, -1) : undefined;
+  if (family === 4) return reached(ipaddr.parse(bare));
+  return text6 === undefined ? undefined : reached(ipaddr.parse(text6));
+};
+
+/** Under npm start a loopback address may be reached whatever its port. */
+const isLocal = (address: Address, policy: TargetPolicy): boolean => policy.allowLocal && isLoopback(address);
+
+/** Why an address may not be delivered to, or undefined when it may. */
+export function addressRefusal(text: string, policy: TargetPolicy): string | undefined {
+  const address = parsed(text);
+  if (!address) return `${text} is not an IP address`;
+  return isLocal(address, policy) || isPublic(address) ? undefined : `${text} is not a public address`;
+}
+
+/** Why a port may not be delivered to at this (allowed) address, or undefined when it may. */
+export function portRefusal(port: number, text: string, policy: TargetPolicy): string | undefined {
+  const address = parsed(text);
+  if (DELIVERY_PORTS.includes(port) || (address && isLocal(address, policy))) return undefined;
+  return `port ${port} is not allowed (${DELIVERY_PORTS.join(' or ')} only)`;
+}
+
+/** The URL's port, its scheme's default when it names none. */
+export const portOf = (url: URL): number => Number(url.port || (url.protocol === 'http:' ? 80 : 443));
 
 /** A URL's parts the delivery needs, or why it is refused before any address is looked up. */
 export function parseTarget(text: string, policy: TargetPolicy): { url: URL } | { refusal: string } {
@@ -88,11 +106,9 @@ export function parseTarget(text: string, policy: TargetPolicy): { url: URL } | 
     return { refusal: policy.allowLocal ? 'the scheme must be https or http' : 'the scheme must be https' };
   if (url.username || url.password) return { refusal: 'credentials in the URL are not allowed' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) {
-    const refusal = addressRefusal(host, policy);
-    if (refusal) return { refusal };
-  }
-  return { url };
+  // A name's address is judged before its port, as an address's is: after the lookup (checkTarget).
+  const refusal = isIP(host) ? (addressRefusal(host, policy) ?? portRefusal(portOf(url), host, policy)) : undefined;
+  return refusal ? { refusal } : { url };
 }
 
 /** The host to resolve, or undefined when the URL names an IP address (already checked by parseTarget). */
