@@ -13,12 +13,7 @@ import { defineConfig } from 'vitest/config';
  *   after the parallel files, on the same stack.
  */
 const unit = ['test/{domain,places,infra}/**/*.test.ts', 'test/**/*.unit.test.ts'];
-/**
- * The stream readers whose files are being reworked in another branch: listed here until they are renamed
- * `*.whole-table.test.ts`, when these two lines go.
- */
-const wholeTableNotYetRenamed = ['test/webhooks/delivery.test.ts', 'test/operations/redeliverEvents.test.ts'];
-const wholeTable = ['test/**/*.whole-table.test.ts', ...wholeTableNotYetRenamed];
+const wholeTable = ['test/**/*.whole-table.test.ts'];
 /** The run's local stack and the worker's settings for it. */
 const localStack = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/setup.ts'] };
 
