@@ -12,14 +12,16 @@ import { currentUserZones } from './zone-cache.ts';
 
 /**
  * Names places and drivers for one batch, reading each vehicle's users, their locations and each
- * tag's holder once: a place is the most specific location of the vehicle's users that contains it,
+ * tag's holder once: a place is the most specific location of the vehicle's user that contains it,
  * else as shared/places/place-name.ts names it (address, gazetteer, coordinates), within the batch's
  * geocoding budget; a driver is the tag's holder only when it is an operator of those users.
+ * A shared vehicle's places are never named after a location: a trip or a fill is every linked user's,
+ * while a location is one user's alone (docs/events.md, "Who sees an event").
  */
 export class PlaceNamer {
   private readonly geocoder = new Geocoder();
   private readonly users = new Map<number, Promise<number[]>>();
-  private readonly locations = new Map<number, Promise<UserLocation[]>>();
+  private readonly locations = new Map<number, Promise<readonly UserLocation[]>>();
   private readonly userZones = new Map<number, Promise<ZoneIndex>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
 
@@ -42,11 +44,11 @@ export class PlaceNamer {
     return Promise.all(users.map(async (userUid) => ({ userUid, index: await this.zonesOf(userUid) })));
   }
 
-  private vehicleLocations(vehicleUid: number): Promise<UserLocation[]> {
+  private vehicleLocations(vehicleUid: number): Promise<readonly UserLocation[]> {
     let locations = this.locations.get(vehicleUid);
     if (!locations) {
       locations = this.vehicleUsers(vehicleUid).then(async (users) =>
-        (await Promise.all(users.map(async (user) => (await this.zonesOf(user)).zones))).flat(),
+        users.length === 1 ? (await this.zonesOf(users[0] as number)).zones : [],
       );
       this.locations.set(vehicleUid, locations);
     }

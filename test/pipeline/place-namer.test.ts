@@ -1,5 +1,6 @@
 /** How the pipeline names a trip's and a fill's places and driver, as getTrips and getFuelFillReport show them. */
 import { describe, expect, it } from 'vitest';
+import { linkVehicle } from '../../shared/store/vehicles.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { anOperator, aTagId } from '../support/operators-builders.ts';
@@ -78,5 +79,31 @@ describe('places', () => {
     const { trips, fills } = await tripsAndFills(owner, vehicle.vehicleUid);
     expect(trips).toEqual([expect.objectContaining({ start_location: 'Gauteng', stop_location: 'Fuel bay' })]);
     expect(fills).toEqual([expect.objectContaining({ location: 'Fuel bay' })]);
+  });
+
+  it("of a shared vehicle are never named after one user's location, which the other user must not see", async () => {
+    // Prepare: the owner's yard around the depot; the vehicle shared with a partner who has no locations
+    const [owner, partner] = await Promise.all([givenUser(), givenUser()]);
+    const vehicle = await givenVehicle(owner);
+    await linkVehicle(partner.userUid, vehicle.vehicleUid);
+    const yard = await api.post('addUserLocation', {
+      api_key: owner.key,
+      latitude: DEPOT.lat,
+      longitude: DEPOT.lng,
+      description: 'Owner yard',
+      location_type: 'polygon',
+      points: JSON.stringify(SQUARE_AROUND_DEPOT),
+    });
+    expect(yard).toBeSuccess();
+    // Act
+    await ingest(aTripAndAFillAtTheDepot(vehicle.imei, {}));
+    // Assess: both users see the same trip and fill, named without the owner's location
+    const [seenByOwner, seenByPartner] = await Promise.all([
+      tripsAndFills(owner, vehicle.vehicleUid),
+      tripsAndFills(partner, vehicle.vehicleUid),
+    ]);
+    expect(seenByPartner).toEqual(seenByOwner);
+    expect(seenByPartner.trips).toHaveLength(1);
+    expect(JSON.stringify(seenByPartner)).not.toContain('Owner yard');
   });
 });
