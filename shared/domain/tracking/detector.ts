@@ -12,8 +12,10 @@ import {
   fuelReadingFault,
   type IgnoredReading,
   jumpVerdict,
+  NO_PASSED_FIXES,
   type OdometerReading,
   odometerStep,
+  type PassedFixes,
   rememberFix,
   secondOf,
   staleFix,
@@ -75,8 +77,8 @@ export interface TrackState {
   departure?: TrackPoint | null;
   /** without ignition, since the departure: the first point of the vehicle's current halt inside the radius */
   halt?: TrackPoint | null;
-  /** the fixes counted lately, to know a resent old one (a stale fix) */
-  recent?: Array<{ at: string; lat: number; lng: number }>;
+  /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
+  passed?: PassedFixes;
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
   dwell: TrackPoint[];
   parked: Parked | null;
@@ -197,7 +199,7 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     anchor: null,
     departure: null,
     halt: null,
-    recent: [],
+    passed: NO_PASSED_FIXES,
     fuelHeld: [],
   };
 }
@@ -228,17 +230,20 @@ export function detect(
     if (state.last && secondOf(position.gps_datetime) <= secondOf(state.last.at)) continue;
     const at = position.gps_datetime;
     const fix = { at, lat: position.latitude, lng: position.longitude };
-    const bad = fixFault(position) ?? (staleFix(state.last, state.recent ?? [], fix) ? 'stale fix' : null);
+    const passed = state.passed ?? NO_PASSED_FIXES;
+    const bad = fixFault(position) ?? (staleFix(state.last, passed.passed, fix) ? 'stale fix' : null);
     const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
     if (bad || jump?.verdict === 'jump') {
       ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
       if (jump?.verdict === 'jump') state.jumps = jump.run;
+      takeIgnitionOnly(state, position, settings, trips);
       continue;
     }
     state.jumps = [];
-    state.recent = rememberFix(state.recent ?? [], fix);
-    if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) endSilence(state, settings, trips);
-    const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated');
+    state.passed = rememberFix(passed, state.last, fix);
+    const silence = silenceBefore(state, position, settings);
+    if (silence) endSilence(state, settings, trips);
+    const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated' || silence === 'unseen stop');
     trackTrip(state, point, position, settings, trips);
     trackFuel(state, point, profile, settings, fills);
     if (dropSettings) {
@@ -252,6 +257,41 @@ export function detect(
     latest = position;
   }
   return { state, trips, fills, drops, latest, ignored };
+}
+
+const tracksIgnition = (position: Position, settings: DetectionSettings): boolean => settings.useIgnition && position.ignition !== null;
+
+/**
+ * A fix ignored as a device fault loses its position, never its ignition: an ignition change it carries starts or ends
+ * the trip where the vehicle last was (a vehicle back at exactly its bay, a fix resent or thrown off as it parks).
+ */
+function takeIgnitionOnly(state: TrackState, position: Position, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  const last = state.last;
+  if (!last || !tracksIgnition(position, settings) || position.ignition === last.ignition) return;
+  const here: TrackPoint = { ...last, at: position.gps_datetime, speed: position.speed, ignition: position.ignition, standing: true };
+  delete here.arrivedAt;
+  trackTripByIgnition(state, here, settings, trips);
+  state.last = { ...last, ignition: position.ignition };
+}
+
+/**
+ * What a silence before `position` means: over maxGapS, a gap (the trip ends, the step is unknown); on a trip without
+ * ignition, an unseen stop where the vehicle is seen again moving on, out of the stop radius, and could have stood the
+ * stop time in the silence besides covering the step at a town pace (a phone that records only while the engine runs, a tracker
+ * asleep while parked): the trip ends where it was last seen, the next one starts where it is seen again, and the
+ * unseen step belongs to neither.
+ */
+function silenceBefore(state: TrackState, position: Position, settings: DetectionSettings): 'gap' | 'unseen stop' | null {
+  const last = state.last;
+  if (!last) return null;
+  const silentS = seconds(last.at, position.gps_datetime);
+  if (silentS > settings.maxGapS) return 'gap';
+  if (!state.trip || silentS <= settings.stopDwellS || tracksIgnition(position, settings)) return null;
+  const km = distanceKm(last, { lat: position.latitude, lng: position.longitude });
+  const standingS = silentS - (km / TOWN_KMH) * 3600;
+  // seen again standing (by its speed, or slower than a walking pace across the silence), it arrived there: the trip ends there
+  const movingOn = (position.speed ?? (km / silentS) * 3600) >= MOVING_KMH;
+  return movingOn && km >= settings.stopRadiusKm && standingS >= settings.stopDwellS ? 'unseen stop' : null;
 }
 
 /**
@@ -280,7 +320,7 @@ export function endSilentTrip(previous: TrackState, settings: DetectionSettings)
 
 /**
  * Odometer, engine hours and the filtered fuel level at the new position. After a relocation (a run of far-off
- * fixes that agree) the step there is unknown, as after a silence: it adds no distance.
+ * fixes that agree) or an unseen stop the step there is unknown, as after a silence: it adds no distance.
  */
 function advance(
   state: TrackState,
@@ -288,11 +328,11 @@ function advance(
   profile: VehicleProfile,
   settings: DetectionSettings,
   ignored: IgnoredReading[],
-  relocated: boolean,
+  unseenStep: boolean,
 ): TrackPoint {
   const last = state.last;
   const elapsed = last ? seconds(last.at, position.gps_datetime) : 0;
-  const continuous = last !== null && elapsed <= settings.maxGapS && !relocated;
+  const continuous = last !== null && elapsed <= settings.maxGapS && !unseenStep;
   const here = { lat: position.latitude, lng: position.longitude };
 
   const step = last && continuous ? distanceKm(last, here) : 0;

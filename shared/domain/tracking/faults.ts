@@ -69,19 +69,32 @@ const RECENT_FIXES = 60;
 const RECENT_S = 600;
 
 /**
- * A stale fix: the vehicle is back at exactly (to the last decimal) a position it reported lately, other than its
- * last one, and away from that last one. A real vehicle never repeats a fix to the centimetre while moving on; a device resending an old
- * position does. Counted, it would add the way back and forth again and could look like a stop.
+ * A stale fix: the vehicle is back at exactly (to the last decimal) a position it passed through lately, and away from
+ * its last one. A real vehicle never repeats a fix to the centimetre while moving on; a device resending an old
+ * position does. Counted, it would add the way back and forth again and could look like a stop. Only fixes the vehicle
+ * passed through count (reached and left by steps of STEP_BACK_KM or more), never one where it stood: a vehicle that
+ * comes back to its bay, or a device that rounds its fixes, is at exactly an earlier fix, and is really there.
  */
 export function staleFix(last: Fix | null, recent: readonly Fix[], fix: Fix): boolean {
   if (!last || distanceKm(last, fix) < STEP_BACK_KM) return false;
-  return recent.some((earlier) => earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng);
+  const since = new Date(Date.parse(fix.at) - RECENT_S * 1000).toISOString();
+  return recent.some((earlier) => earlier.at >= since && earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng);
 }
 
-/** The counted fixes kept for staleFix: the newest RECENT_FIXES of the last RECENT_S seconds. */
-export function rememberFix(recent: readonly Fix[], fix: Fix): Fix[] {
+/** What staleFix remembers: the fixes passed through (the newest RECENT_FIXES of RECENT_S seconds), and the last counted one when reached by a long step. */
+export interface PassedFixes {
+  passed: Fix[];
+  reached: Fix | null;
+}
+
+export const NO_PASSED_FIXES: PassedFixes = { passed: [], reached: null };
+
+/** After counting `fix` from `last`: the fix reached before it is passed through when the vehicle leaves it by a long step too. */
+export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): PassedFixes {
+  const far = last !== null && distanceKm(last, fix) >= STEP_BACK_KM;
   const since = new Date(Date.parse(fix.at) - RECENT_S * 1000).toISOString();
-  return [...recent.filter((earlier) => earlier.at >= since), fix].slice(-RECENT_FIXES);
+  const passed = far && memory.reached ? [...memory.passed, memory.reached] : memory.passed;
+  return { passed: passed.filter((earlier) => earlier.at >= since).slice(-RECENT_FIXES), reached: far ? fix : null };
 }
 
 /**
@@ -167,19 +180,19 @@ export function odometerStep(
 export function pointFaults(positions: readonly Position[], maxSpeedKmh: number): Array<PointFault | null> {
   let last: Fix | null = null;
   let run: Fix[] = [];
-  let recent: Fix[] = [];
+  let memory = NO_PASSED_FIXES;
   return positions.map((position) => {
     const fix = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
-    const bad = fixFault(position) ?? (staleFix(last, recent, fix) ? 'stale fix' : null);
+    const bad = fixFault(position) ?? (staleFix(last, memory.passed, fix) ? 'stale fix' : null);
     if (bad) return bad;
     const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
     if (jump.verdict === 'jump') {
       run = jump.run;
       return 'speed jump';
     }
+    memory = rememberFix(memory, last, fix);
     last = fix;
     run = [];
-    recent = rememberFix(recent, fix);
     return null;
   });
 }
