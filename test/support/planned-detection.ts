@@ -27,7 +27,7 @@ export function detectThroughPlans(
   settings: DetectionSettings,
 ): PlannedDetection {
   const checkpoints = new Map<string, string>();
-  let chunks: Position[] = [];
+  const chunks = new Map<string, Position[]>();
   let tail: Position[] = [];
   let trips: DetectedTrip[] = [];
   let newest: TrackState = initialTrackState(profile);
@@ -38,12 +38,12 @@ export function detectThroughPlans(
     const hour = [...checkpoints.keys()].filter((at) => at <= hourOf(earliest.gps_datetime)).sort().at(-1);
     const start = hour ? (JSON.parse(checkpoints.get(hour) as string) as TrackState) : initialTrackState(profile);
     const from = historyFrom(hour);
-    const stored = chunks.filter((position) => position.gps_datetime >= from);
+    const stored = [...chunks.entries()].filter(([chunkHour]) => chunkHour >= from).flatMap(([, points]) => points);
     const { kept } = sameSecondFaults([...stored, ...tail], byTime(batch));
     const plan = planDetection({ start, checkpointHour: hour, stored, tail, hasStoredTail: tail.length > 0 }, kept, profile, settings);
     if (!plan) continue;
     for (const checkpoint of plan.checkpoints) checkpoints.set(checkpoint.hour, JSON.stringify(checkpoint.state));
-    chunks = byTime([...chunks, ...plan.chunks.flatMap((chunk) => decodeChunk(earliest.imei, chunk.hour, chunk.encoded))]);
+    for (const chunk of plan.chunks) chunks.set(chunk.hour, byTime([...(chunks.get(chunk.hour) ?? []), ...decodeChunk(earliest.imei, chunk.hour, chunk.encoded)]));
     tail = plan.tail ? byTime([...tail, ...plan.fresh]) : [];
     const span = replacedSpan(start, from).trips;
     trips = [...trips.filter((trip) => trip.startTime < span), ...plan.run.trips].sort((a, b) => a.startTime.localeCompare(b.startTime));

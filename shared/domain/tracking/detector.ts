@@ -12,11 +12,13 @@ import {
   fuelReadingFault,
   type IgnoredReading,
   jumpVerdict,
+  MAX_HELD,
   NO_PASSED_FIXES,
   type OdometerReading,
   odometerStep,
   type PassedFixes,
   rememberFix,
+  resentFixes,
   secondOf,
   staleFix,
 } from './faults.ts';
@@ -79,6 +81,8 @@ export interface TrackState {
   halt?: TrackPoint | null;
   /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
   passed?: PassedFixes;
+  /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
+  held?: Position[];
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
   dwell: TrackPoint[];
   parked: Parked | null;
@@ -200,6 +204,7 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     departure: null,
     halt: null,
     passed: NO_PASSED_FIXES,
+    held: [],
     fuelHeld: [],
   };
 }
@@ -222,41 +227,94 @@ export function detect(
   const fills: DetectedFill[] = [];
   const drops: DetectedDrop[] = [];
   const ignored: IgnoredReading[] = [];
-  let latest: Position | null = null;
   const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
-
-  for (const position of ordered) {
-    // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
-    if (state.last && secondOf(position.gps_datetime) <= secondOf(state.last.at)) continue;
-    const at = position.gps_datetime;
-    const fix = { at, lat: position.latitude, lng: position.longitude };
-    const passed = state.passed ?? NO_PASSED_FIXES;
-    const bad = fixFault(position) ?? (staleFix(state.last, passed.passed, fix) ? 'stale fix' : null);
-    const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
-    if (bad || jump?.verdict === 'jump') {
-      ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
-      if (jump?.verdict === 'jump') state.jumps = jump.run;
-      takeIgnitionOnly(state, position, settings, trips);
-      continue;
-    }
-    state.jumps = [];
-    state.passed = rememberFix(passed, state.last, fix);
-    const silence = silenceBefore(state, position, settings);
-    if (silence) endSilence(state, settings, trips);
-    const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated' || silence === 'unseen stop');
-    trackTrip(state, point, position, settings, trips);
-    trackFuel(state, point, profile, settings, fills);
-    if (dropSettings) {
-      state.fuelDrop ??= initialFuelDropState();
-      const reading = position.fuel_raw === null ? null : position.fuel_raw * profile.fuelFactor;
-      const fuelPoint = { at, lat: point.lat, lng: point.lng, level: point.fuel, reading, moving: !standing(point) };
-      const drop = trackFuelDrop(state.fuelDrop, fuelPoint, dropSettings);
-      if (drop) drops.push(drop);
-    }
-    state.last = point;
-    latest = position;
-  }
+  const run: Run = { state, profile, settings, dropSettings, trips, fills, drops, ignored, latest: null };
+  for (const position of ordered) take(run, position);
+  const latest = run.latest;
   return { state, trips, fills, drops, latest, ignored };
+}
+
+/** One detect call's inputs and findings, as each position is taken. */
+interface Run {
+  state: TrackState;
+  profile: VehicleProfile;
+  settings: DetectionSettings;
+  dropSettings: FuelDropSettings | undefined;
+  trips: DetectedTrip[];
+  fills: DetectedFill[];
+  drops: DetectedDrop[];
+  ignored: IgnoredReading[];
+  latest: Position | null;
+}
+
+/**
+ * One position: a device fault is ignored (its ignition still counts); a fix that looks resent is held until the next
+ * fix shows whether the vehicle was really there; a counted one moves the odometer, trips, fills and drops on.
+ */
+function take(run: Run, position: Position, trusted = false): void {
+  const { state, settings } = run;
+  // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
+  const seen = [state.last?.at, ...(state.held ?? []).map((held) => held.gps_datetime)].filter((at): at is string => at !== undefined);
+  if (seen.some((at) => secondOf(position.gps_datetime) <= secondOf(at))) return;
+  const at = position.gps_datetime;
+  const fix = { at, lat: position.latitude, lng: position.longitude };
+  const passed = state.passed ?? NO_PASSED_FIXES;
+  const bad = fixFault(position);
+  if (!bad && !trusted && staleFix(state.last, passed, fix)) {
+    hold(run, position);
+    return;
+  }
+  if (!bad && (state.held ?? []).length > 0) settleHeld(run, fix);
+  const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
+  if (bad || jump?.verdict === 'jump') {
+    run.ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
+    if (jump?.verdict === 'jump') state.jumps = jump.run;
+    takeIgnitionOnly(state, position, settings, run.trips);
+    return;
+  }
+  state.jumps = [];
+  state.passed = rememberFix(state.passed ?? NO_PASSED_FIXES, state.last, fix);
+  count(run, position, jump?.verdict === 'relocated');
+}
+
+/** A fix at exactly one the vehicle passed, behind it: held (its ignition counts now) until the next fix decides. */
+function hold(run: Run, position: Position): void {
+  const { state } = run;
+  state.held = [...(state.held ?? []), position];
+  takeIgnitionOnly(state, position, run.settings, run.trips);
+  if (state.held.length > MAX_HELD) settleHeld(run, null);
+}
+
+/** The held fixes were resent when the vehicle is next seen nearer its last counted fix than them; otherwise it was there. */
+function settleHeld(run: Run, next: { at: string; lat: number; lng: number } | null): void {
+  const held = run.state.held ?? [];
+  run.state.held = [];
+  const spot = held.at(-1);
+  const last = run.state.last;
+  if (next && spot && last && !resentFixes(last, { lat: spot.latitude, lng: spot.longitude }, next)) {
+    for (const position of held) take(run, position, true);
+    return;
+  }
+  const decidedAt = next?.at ?? (spot as Position).gps_datetime;
+  run.ignored.push(...held.map((position) => ({ at: position.gps_datetime, fault: 'stale fix' as const, decidedAt })));
+}
+
+function count(run: Run, position: Position, relocated: boolean): void {
+  const { state, profile, settings, dropSettings } = run;
+  const silence = silenceBefore(state, position, settings);
+  if (silence) endSilence(state, settings, run.trips);
+  const point = advance(state, position, profile, settings, run.ignored, relocated || silence === 'unseen stop');
+  trackTrip(state, point, position, settings, run.trips);
+  trackFuel(state, point, profile, settings, run.fills);
+  if (dropSettings) {
+    state.fuelDrop ??= initialFuelDropState();
+    const reading = position.fuel_raw === null ? null : position.fuel_raw * profile.fuelFactor;
+    const fuelPoint = { at: position.gps_datetime, lat: point.lat, lng: point.lng, level: point.fuel, reading, moving: !standing(point) };
+    const drop = trackFuelDrop(state.fuelDrop, fuelPoint, dropSettings);
+    if (drop) run.drops.push(drop);
+  }
+  state.last = point;
+  run.latest = position;
 }
 
 const tracksIgnition = (position: Position, settings: DetectionSettings): boolean => settings.useIgnition && position.ignition !== null;
