@@ -75,7 +75,7 @@ const TOWN_KMH = 30;
 
 /**
  * The truth, by its own rule: a stop is a run of fixes within the stop radius of its first for at least the stop
- * time, or a silence that leaves the stop time beside the step at a town pace, after which the vehicle is seen moving
+ * time, a silence longer than the gap rule, or one that leaves the stop time beside the step at a town pace, after which the vehicle is seen moving
  * on out of the radius (an unseen stop: its step belongs to no trip); the distance is the path, less steps slower than
  * a walking pace (jitter); a trip is a leg between stops of at least the shortest trip's distance.
  */
@@ -94,7 +94,9 @@ export function truthOf(fixes: readonly Fix[], settings = DEFAULT_DETECTION): { 
     const b = fixes[i] as Fix;
     const km = distanceKm(a, b);
     const kmh = km / ((b.at - a.at) / 3_600_000);
-    const unseenStop = km >= settings.stopRadiusKm && kmh >= 3 && (b.at - a.at) / 1000 - (km / TOWN_KMH) * 3600 >= settings.stopDwellS;
+    const silentS = (b.at - a.at) / 1000;
+    const unseenStop =
+      silentS > settings.maxGapS || (km >= settings.stopRadiusKm && kmh >= 3 && silentS - (km / TOWN_KMH) * 3600 >= settings.stopDwellS);
     if (kmh >= 3 && !unseenStop) legKm += km;
     if (stopped[i] || unseenStop || i === fixes.length - 1) {
       if (legKm >= settings.minTripDistanceKm) trips++;
