@@ -10,8 +10,8 @@ import { detect, initialTrackState, type VehicleProfile } from '../../shared/dom
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { depotRoundsFleet, type SimulatedDay } from '../../simulator/index.ts';
-import { positionOf } from '../support/position-builders.ts';
 import { detectThroughPlans } from '../support/planned-detection.ts';
+import { positionOf } from '../support/position-builders.ts';
 import { atRate, type Fix, realDrives, recordsOf } from '../support/real-drives.ts';
 
 const IMEI = '356307042441013';
@@ -43,7 +43,10 @@ function batches(positions: readonly Position[], sizes: readonly number[], order
     i += size;
   }
   const rank = (n: number) => order[n % order.length] as number;
-  return cut.map((batch, n) => ({ batch, n })).sort((a, b) => rank(a.n) - rank(b.n) || a.n - b.n).map(({ batch }) => batch);
+  return cut
+    .map((batch, n) => ({ batch, n }))
+    .sort((a, b) => rank(a.n) - rank(b.n) || a.n - b.n)
+    .map(({ batch }) => batch);
 }
 
 const delivery = {

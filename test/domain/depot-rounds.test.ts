@@ -46,7 +46,11 @@ function detectFleet(decimals: number, everyS: number) {
   const fleet = depotRoundsFleet(2, '2026-10-05', WEEKS * 7, { decimals, seed: decimals, reporting: { drivingIntervalS: everyS } });
   return fleet.map((days) => ({
     truth: days.flatMap((day) => day.truth.trips),
-    found: detectThroughPlans(inWindows(days.flatMap((day) => day.records.map(parsed))), profileOf(days[0] as SimulatedDay), DEFAULT_DETECTION),
+    found: detectThroughPlans(
+      inWindows(days.flatMap((day) => day.records.map(parsed))),
+      profileOf(days[0] as SimulatedDay),
+      DEFAULT_DETECTION,
+    ),
   }));
 }
 

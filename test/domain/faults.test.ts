@@ -8,11 +8,11 @@ import {
   GPS_ROLLOVER_MS,
   type IgnoredReading,
   jumpVerdict,
+  NO_PASSED_FIXES,
   odometerStep,
   pointFaults,
-  sameSecondFaults,
-  NO_PASSED_FIXES,
   rememberFix,
+  sameSecondFaults,
   staleFix,
 } from '../../shared/domain/tracking/faults.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
@@ -122,9 +122,21 @@ describe('the rules for fixes resent or given one time', () => {
   it('marks stale fixes in a stretch of history as detection ignores them, once the next fix shows the vehicle went on', () => {
     const positionsOf = (fixes: Array<[string, number]>) =>
       fixes.map(([at, lat]) => positionOf({ imei: '356307042441013', ...record(at, lat) }));
-    const resent = positionsOf([['00', -26], ['05', -26.001], ['10', -26.002], ['15', -26.001], ['20', -26.003]]);
+    const resent = positionsOf([
+      ['00', -26],
+      ['05', -26.001],
+      ['10', -26.002],
+      ['15', -26.001],
+      ['20', -26.003],
+    ]);
     // the vehicle is next seen at the spot: it was there (a U-turn)
-    const there = positionsOf([['00', -26], ['05', -26.001], ['10', -26.002], ['15', -26.001], ['20', -26.0009]]);
+    const there = positionsOf([
+      ['00', -26],
+      ['05', -26.001],
+      ['10', -26.002],
+      ['15', -26.001],
+      ['20', -26.0009],
+    ]);
     expect(pointFaults(resent, 250)).toEqual([null, null, null, 'stale fix', null]);
     expect(pointFaults(there, 250)).toEqual([null, null, null, null, null]);
   });

@@ -132,7 +132,10 @@ describe('state at 1 Hz', () => {
 
 describe("a car's drives of a day, one after another", () => {
   // recorded only while the engine ran: the stops between them were not seen (4 minutes to over an hour)
-  const days = ['skoda', 'kia'].map((car) => ({ car, drives: drives.filter(({ name }) => name.startsWith(car)).map(({ fixes }) => fixes) }));
+  const days = ['skoda', 'kia'].map((car) => ({
+    car,
+    drives: drives.filter(({ name }) => name.startsWith(car)).map(({ fixes }) => fixes),
+  }));
 
   for (const { car, drives: carDrives } of days)
     for (const everyS of [0, 1, 5, 15, 60])

@@ -260,7 +260,10 @@ describe('stops follow the stop rule, and only it', () => {
       it(`never end a trip at a standstill shorter than the stop time, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
         // Prepare: standstills of 14 s (a light) to 120 s between legs at 40 km/h (inside the stop radius for less than
         // the stop time, approach included), with a drifting GPS error of about 4 m on every fix
-        const { fixes } = drive([stand(600), go(120, 40), stand(14), go(90, 40), stand(60), go(60, 40), stand(120), go(120, 40), stand(600)], everyS);
+        const { fixes } = drive(
+          [stand(600), go(120, 40), stand(14), go(90, 40), stand(60), go(60, 40), stand(120), go(120, 40), stand(600)],
+          everyS,
+        );
         const random = prng(everyS);
         let north = 0;
         const records = fixes.map((fix) => {

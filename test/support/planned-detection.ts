@@ -35,7 +35,10 @@ export function detectThroughPlans(
   for (const batch of batches) {
     if (batch.length === 0) continue;
     const earliest = byTime(batch)[0] as Position;
-    const hour = [...checkpoints.keys()].filter((at) => at <= hourOf(earliest.gps_datetime)).sort().at(-1);
+    const hour = [...checkpoints.keys()]
+      .filter((at) => at <= hourOf(earliest.gps_datetime))
+      .sort()
+      .at(-1);
     const start = hour ? (JSON.parse(checkpoints.get(hour) as string) as TrackState) : initialTrackState(profile);
     const from = historyFrom(hour);
     const stored = [...chunks.entries()].filter(([chunkHour]) => chunkHour >= from).flatMap(([, points]) => points);
@@ -43,7 +46,8 @@ export function detectThroughPlans(
     const plan = planDetection({ start, checkpointHour: hour, stored, tail, hasStoredTail: tail.length > 0 }, kept, profile, settings);
     if (!plan) continue;
     for (const checkpoint of plan.checkpoints) checkpoints.set(checkpoint.hour, JSON.stringify(checkpoint.state));
-    for (const chunk of plan.chunks) chunks.set(chunk.hour, byTime([...(chunks.get(chunk.hour) ?? []), ...decodeChunk(earliest.imei, chunk.hour, chunk.encoded)]));
+    for (const chunk of plan.chunks)
+      chunks.set(chunk.hour, byTime([...(chunks.get(chunk.hour) ?? []), ...decodeChunk(earliest.imei, chunk.hour, chunk.encoded)]));
     tail = plan.tail ? byTime([...tail, ...plan.fresh]) : [];
     const span = replacedSpan(start, from).trips;
     trips = [...trips.filter((trip) => trip.startTime < span), ...plan.run.trips].sort((a, b) => a.startTime.localeCompare(b.startTime));

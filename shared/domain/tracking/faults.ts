@@ -227,7 +227,11 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
     if (spot && last && !resentFixes(last, { lat: spot.latitude, lng: spot.longitude }, fix))
       for (const h of held) {
         faults[h] = null;
-        counted({ at: (positions[h] as Position).gps_datetime, lat: (positions[h] as Position).latitude, lng: (positions[h] as Position).longitude });
+        counted({
+          at: (positions[h] as Position).gps_datetime,
+          lat: (positions[h] as Position).latitude,
+          lng: (positions[h] as Position).longitude,
+        });
       }
     held = [];
     const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
