@@ -15,6 +15,8 @@ const DISTANCE_TOLERANCE = 0.02;
 /** one round of 1 to 4 km sampled every 10 s: its corners cut by a few metres */
 const ROUND_TOLERANCE = 0.05;
 const WEEKS = 2;
+/** a runaway guard, not a bound on speed: weeks of points through the plan path share two cores with other work */
+const WEEKS_OF_POINTS_MS = 180_000;
 /** seconds of the stream's batching window that cuts the records into batches */
 const WINDOW_S = 600;
 
@@ -56,29 +58,39 @@ function detectFleet(decimals: number, everyS: number) {
 
 describe('a fleet doing rounds from one bay for weeks, its ignition wired', () => {
   for (const decimals of [6, 5, 4])
-    it(`finds every round as one trip, from ignition on to off, its devices sending ${decimals} decimals`, () => {
+    it(
+      `finds every round as one trip, from ignition on to off, its devices sending ${decimals} decimals`,
+      () => {
+        // Act
+        const vehicles = detectFleet(decimals, 30);
+
+        // Assess
+        for (const { truth, found } of vehicles) {
+          expect(truth.length).toBeGreaterThan(WEEKS * 7 * 15);
+          expect(found.trips.map((trip) => [trip.startTime, trip.stopTime])).toEqual(
+            truth.map((trip) => [iso(trip.start), iso(trip.stop)]),
+          );
+        }
+      },
+      WEEKS_OF_POINTS_MS,
+    );
+
+  it(
+    'measures the rounds within 2 % over the weeks, and each within 5 %, at 10 s',
+    () => {
       // Act
-      const vehicles = detectFleet(decimals, 30);
+      const vehicles = detectFleet(6, 10);
 
       // Assess
       for (const { truth, found } of vehicles) {
-        expect(truth.length).toBeGreaterThan(WEEKS * 7 * 15);
-        expect(found.trips.map((trip) => [trip.startTime, trip.stopTime])).toEqual(truth.map((trip) => [iso(trip.start), iso(trip.stop)]));
+        const sum = (kms: number[]) => kms.reduce((total, km) => total + km, 0);
+        const truthKm = sum(truth.map((trip) => trip.distanceKm));
+        expect(Math.abs(sum(found.trips.map((trip) => trip.distanceKm)) - truthKm)).toBeLessThanOrEqual(truthKm * DISTANCE_TOLERANCE);
+        truth.forEach((trip, n) => {
+          expect(Math.abs(found.trips[n]!.distanceKm - trip.distanceKm)).toBeLessThanOrEqual(trip.distanceKm * ROUND_TOLERANCE);
+        });
       }
-    });
-
-  it('measures the rounds within 2 % over the weeks, and each within 5 %, at 10 s', () => {
-    // Act
-    const vehicles = detectFleet(6, 10);
-
-    // Assess
-    for (const { truth, found } of vehicles) {
-      const sum = (kms: number[]) => kms.reduce((total, km) => total + km, 0);
-      const truthKm = sum(truth.map((trip) => trip.distanceKm));
-      expect(Math.abs(sum(found.trips.map((trip) => trip.distanceKm)) - truthKm)).toBeLessThanOrEqual(truthKm * DISTANCE_TOLERANCE);
-      truth.forEach((trip, n) => {
-        expect(Math.abs(found.trips[n]!.distanceKm - trip.distanceKm)).toBeLessThanOrEqual(trip.distanceKm * ROUND_TOLERANCE);
-      });
-    }
-  });
+    },
+    WEEKS_OF_POINTS_MS,
+  );
 });

@@ -43,6 +43,8 @@ export interface TrackPoint {
   standing?: boolean;
   /** standing, reached across a silence longer than the stop time: when the vehicle got here */
   arrivedAt?: string;
+  /** standing by speed readings seconds apart: the vehicle stood, and any step is its receiver's error */
+  still?: boolean;
 }
 
 interface OpenTrip {
@@ -182,6 +184,8 @@ const MAX_TURN_WINDING = 3;
 const TURN_KMH = 10;
 /** Fixes this close to where the vehicle stands are the same spot (GPS jitter included). */
 const ARRIVAL_SPOT_KM = 0.02;
+/** Standing speed readings at most this far apart (seconds) show the vehicle stood between them. */
+const STANDING_BRACKET_S = 10;
 /** Without a speed reading, how fast a vehicle covers a step it made across a silence. */
 const TOWN_KMH = 30;
 
@@ -396,7 +400,13 @@ function advance(
   const step = last && continuous ? distanceKm(last, here) : 0;
   // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
   const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
-  const byDisplacement = bySpeed ? null : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
+  // Two standing readings seconds apart bracket the step: no vehicle covers metres between them, its GPS error does.
+  const bracketed = !bySpeed && position.speed !== null && last?.speed != null && elapsed <= STANDING_BRACKET_S;
+  const byDisplacement = bySpeed
+    ? null
+    : bracketed
+      ? { km: 0, standing: true }
+      : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
   // A fix out of the radius that waited for the next one to agree: moving on, this one does.
   const left = bySpeed && continuous && state.anchor?.out ? walkedKm(state.anchor, state.anchor.out) : 0;
   const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + step : 0;
@@ -422,6 +432,7 @@ function advance(
     fuelReading,
     driverTagId: position.driver_tag_id,
     standing: position.speed === null ? (byDisplacement?.standing ?? false) : position.speed < MOVING_KMH,
+    ...(bracketed ? { still: true } : {}),
   };
 }
 
@@ -646,7 +657,7 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
     return;
   }
   const departure = state.departure ?? null;
-  if (distanceKm(stop, point) >= settings.stopRadiusKm) {
+  if (distanceKm(stop, point) >= settings.stopRadiusKm && !point.still) {
     openTrip(state, departure ?? departureFrom(stop, point, settings), point);
     state.dwell = [point];
     state.departure = null;
