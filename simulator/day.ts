@@ -7,7 +7,7 @@
 import { type LatLng, roundTo } from '../shared/domain/geo.ts';
 import { type Place, type PlaceName, placeNamed } from './places.ts';
 import { driftedGpsError, type GpsError, gaussian, NO_GPS_ERROR, prng, uniform } from './random.ts';
-import { along, angleBetween, displaced, type Limit, road } from './roads.ts';
+import { along, angleBetween, displaced, type Limit, outAndBack, type Road, road } from './roads.ts';
 
 export interface SimVehicle {
   imei: string;
@@ -33,6 +33,8 @@ export interface SimVehicle {
 export type PlanEvent =
   /** ignition on, warm up, drive the road to `to`, stop, ignition off */
   | { kind: 'drive'; at: string; to: PlaceName }
+  /** the same, out `km` / 2 along the road toward `toward`, turning and back to exactly where it started (a round from a depot bay) */
+  | { kind: 'round'; at: string; toward: PlaceName; km: number }
   /** pump `litres` into the parked vehicle (the tank stops at its capacity) */
   | { kind: 'fill'; at: string; litres: number }
   /** `litres` siphoned from the parked vehicle's tank (a theft: the level falls and stays down) */
@@ -58,6 +60,10 @@ export interface Reporting {
   /** gaussian GPS noise while moving, and the jitter around a standing vehicle */
   gpsNoiseM: number;
   parkedJitterM: number;
+  /** true: a standing vehicle's fixes are exactly where it stands (a tracker's static navigation holds the fix) */
+  staticNavigation: boolean;
+  /** decimals of latitude and longitude the device sends (4: about 11 m, 5: about 1 m) */
+  decimals: number;
 }
 
 export const DEFAULT_REPORTING: Reporting = {
@@ -70,6 +76,8 @@ export const DEFAULT_REPORTING: Reporting = {
   spikeLitres: 8,
   gpsNoiseM: 2.5,
   parkedJitterM: 3,
+  staticNavigation: false,
+  decimals: 6,
 };
 
 /** A normalized position record, every field present (the input PositionRecord parses). */
@@ -145,6 +153,8 @@ const EASING = 0.8;
 const BRAKING = 1.6;
 const PUMP_LITRES_PER_S = 0.6;
 const SIPHON_LITRES_PER_S = 0.15;
+/** standing to turn round at the end of a round */
+const TURNING_S = 3;
 /** trackers ignore heading changes below this speed, where the GPS heading is noise */
 const CORNERING_MIN_KMH = 10;
 
@@ -176,7 +186,8 @@ export function simulateDay(input: DayInput): SimulatedDay {
   for (const event of plan) {
     if (event.kind === 'silence') continue;
     park(sim, Math.max(clock(event.at), sim.t));
-    if (event.kind === 'drive') drive(sim, placeNamed(event.to));
+    if (event.kind === 'drive') drive(sim, road(sim.place, placeNamed(event.to)), placeNamed(event.to));
+    else if (event.kind === 'round') drive(sim, outAndBack(sim.place, placeNamed(event.toward), event.km * 1000), sim.place);
     else if (event.kind === 'fill') pump(sim, event.litres);
     else if (event.kind === 'siphon') siphon(sim, event.litres);
     else {
@@ -248,15 +259,17 @@ function ignition(sim: Sim, on: boolean): void {
   else sim.nextDue = on ? Math.min(sim.nextDue, sim.t + sim.reporting.drivingIntervalS) : sim.t + parkedInterval(sim);
 }
 
-function drive(sim: Sim, to: Place): void {
+function drive(sim: Sim, route: Road, to: Place): void {
   const from = sim.place;
-  const route = road(from, to);
   const { random } = sim;
   const ignitionOn = sim.t;
   ignition(sim, true);
   idle(sim, Math.round(uniform(random, 30, 120)));
   const departure = sim.t;
-  const lights = route.lights.filter(() => random() < 0.5).map((atM) => ({ atM, waitS: Math.round(uniform(random, 15, 75)) }));
+  const lights = [
+    ...route.lights.filter(() => random() < 0.5).map((atM) => ({ atM, waitS: Math.round(uniform(random, 15, 75)) })),
+    ...(route.turns ?? []).map((atM) => ({ atM, waitS: TURNING_S })),
+  ].sort((a, b) => a.atM - b.atM);
   const temper = uniform(random, 0.9, 1.05);
   let drift = 0;
   let s = 0;
@@ -365,14 +378,14 @@ function emit(sim: Sim): void {
   if (silent || last?.gps_datetime === gpsDatetime) return;
   const noiseM = moving ? reporting.gpsNoiseM : reporting.parkedJitterM;
   sim.gpsError = driftedGpsError(random, sim.gpsError, sim.t, noiseM);
-  const seen = displaced(sim.at, sim.gpsError);
+  const seen = reporting.staticNavigation && !moving ? sim.at : displaced(sim.at, sim.gpsError);
   const spike = random() < reporting.spikeRate ? (random() < 0.5 ? -1 : 1) * reporting.spikeLitres : 0;
   const sensed = sim.fuel + gaussian(random) * reporting.fuelNoiseLitres + spike;
   sim.records.push({
     imei: vehicle.imei,
     gps_datetime: gpsDatetime,
-    latitude: roundTo(seen.lat, 6),
-    longitude: roundTo(seen.lng, 6),
+    latitude: roundTo(seen.lat, reporting.decimals),
+    longitude: roundTo(seen.lng, reporting.decimals),
     speed: reported(reporting, moving ? Math.max(1, Math.round(sim.speedMs / KMH + gaussian(random) * 0.7)) : random() < 0.05 ? 1 : 0),
     heading: Math.round(sim.heading),
     ignition: vehicle.ignitionWired ? sim.engineOn : null,

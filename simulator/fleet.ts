@@ -222,3 +222,51 @@ export function demoZones(): DemoZone[] {
     { description: 'No-go yard Marlboro', latitude: yard.lat, longitude: yard.lng, radius: 0.3, speed: 0, no_go: 1 },
   ];
 }
+
+/**
+ * A fleet with ignition wiring doing short rounds from one spot for `days` days from `startDate`: each vehicle leaves
+ * its home bay, drives 1 to 4 km out and back to exactly the same bay, and stands there with the ignition off for
+ * `offMinutes` before the next round, from early morning to evening. Its devices hold their fix while the vehicle
+ * stands (static navigation) and send `decimals` decimals, so every round starts and ends at exactly the coordinates of
+ * the rounds before: what a fault rule on exact coordinates must never take for a resent fix. Days chain their odometer
+ * and fuel, and each day's truth lists its rounds.
+ */
+export function depotRoundsFleet(
+  count: number,
+  startDate: string,
+  days: number,
+  options: { seed?: number; offMinutes?: number; decimals?: number; reporting?: Partial<Reporting> } = {},
+): SimulatedDay[][] {
+  const { seed = 1, offMinutes = 16, decimals = 6 } = options;
+  const reporting: Partial<Reporting> = { staticNavigation: true, decimals, ...options.reporting };
+  return Array.from({ length: count }, (_, index) => {
+    const random = prng(seed * 6151 + index);
+    const home = (places[index % places.length] as (typeof places)[number]).name;
+    let vehicle: SimVehicle = {
+      ...(demoVehicles[1] as Omit<SimVehicle, 'imei'>),
+      imei: `35630705${String(index).padStart(7, '0')}`,
+      home,
+      odometerKm: Math.round(uniform(random, 5_000, 300_000)),
+      ignitionWired: true,
+      reportsOdometer: false,
+    };
+    return Array.from({ length: days }, (_, n) => {
+      const date = new Date(Date.parse(`${startDate}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+      // topped up before dawn when low, as a depot vehicle is
+      const plan: PlanEvent[] = vehicle.fuelLitres < 30 ? [{ kind: 'fill', at: '04:00', litres: 35 }] : [];
+      for (let minute = Math.round(uniform(random, 300, 360)); minute < 18 * 60; ) {
+        const km = roundTo(uniform(random, 1, 4), 2);
+        const toward = pick(
+          random,
+          places.filter((place) => place.name !== home),
+        ).name;
+        plan.push({ kind: 'round', at: hhmm(minute), toward, km });
+        // the round (out and back at town pace, with warm-up and lights) and the stand with the ignition off
+        minute += Math.ceil(km * 2 + 6) + offMinutes;
+      }
+      const day = simulateDay({ vehicle, date, plan, seed: seed * 7_919 + index * 1_009 + n, reporting });
+      vehicle = { ...vehicle, odometerKm: day.end.odometerKm, fuelLitres: day.end.fuelLitres };
+      return day;
+    });
+  });
+}

@@ -24,6 +24,8 @@ export interface Road {
   lengthM: number;
   /** traffic lights, metres from the start */
   lights: number[];
+  /** where the vehicle stops to turn round, metres from the start */
+  turns?: number[];
   limits: Limit[];
 }
 
@@ -82,6 +84,21 @@ function buildRoad(from: Place, to: Place): Road {
   }
   limits.push({ fromM: Math.max(geometry.lengthM - 1000, (limits.at(-1) as Limit).fromM + 1), kmh: 50 });
   return { ...geometry, lights, limits };
+}
+
+/**
+ * Out `lengthM` / 2 along the road from `from` toward `toward`, then back the same way to exactly `from` (a U-turn at
+ * the far end): a round trip of `lengthM` that starts and ends at one spot.
+ */
+export function outAndBack(from: Place, toward: Place, lengthM: number): Road {
+  const full = road(from, toward);
+  const halfM = Math.min(lengthM / 2, full.lengthM);
+  const last = full.cumM.findIndex((m) => m >= halfM);
+  const out = [...full.points.slice(0, last), along(full, last - 1, halfM)];
+  const geometry = measure([...out, ...out.slice(0, -1).reverse()]);
+  const lights = full.lights.filter((atM) => atM < halfM - 100);
+  const back = lights.map((atM) => geometry.lengthM - atM).reverse();
+  return { ...geometry, lights: [...lights, ...back], turns: [halfM], limits: [{ fromM: 0, kmh: 50 }] };
 }
 
 function reversed(road: Road): Road {

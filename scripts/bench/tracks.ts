@@ -2,7 +2,8 @@
  * Real drives through the pipeline (npm run bench -- tracks): the seven enviroCar drives (test/fixtures; ODbL 1.0)
  * as a device without ignition wiring sends them, at 1 s and at 30 s, with and without speed, through processPositions
  * on DynamoDB Local in the stream's 30 s batching windows, then the quiet-vehicles check an hour after the last point
- * (which closes a trip still open). Per drive: kilometres and trips against the truth rule of test/support/real-drives.ts,
+ * (which closes a trip still open); then each car's drives of a day as one vehicle's (the stops between them unseen: the
+ * recordings stop with the engine). Per drive: kilometres and trips against the truth rule of test/support/real-drives.ts,
  * and the pipeline's write units (DynamoDB Local's ConsumedCapacity) and CPU time per position.
  */
 import { pipelineSettings } from '../../infra/positions-pipeline.ts';
@@ -75,6 +76,21 @@ async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Pr
   };
 }
 
+/** the cars whose drives of a day are also run as one vehicle's */
+const CARS = ['skoda', 'kia'] as const;
+
+const rowOf = (drive: string, everyS: number, speed: string, run: Run): Row => ({
+  drive,
+  'every s': everyS,
+  speed,
+  positions: run.positions,
+  'km (truth)': `${round(run.km, 2)} (${round(run.truthKm, 2)})`,
+  'distance error %': round(((run.km - run.truthKm) / run.truthKm) * 100, 2),
+  'trips (truth)': `${run.trips} (${run.truthTrips})`,
+  'WCU per position': round(run.writeUnits / run.positions, 3),
+  'CPU ms per position': round(run.cpuMs / run.positions, 3),
+});
+
 /** every run of this process, by reporting interval: the last note prices the 1 s ones */
 const totals = new Map<number, Run[]>();
 
@@ -86,17 +102,17 @@ export async function benchTracks(): Promise<Row[]> {
       for (const withSpeed of [true, false]) {
         const run = await throughThePipeline(atRate(fixes, everyS), withSpeed);
         totals.set(everyS, [...(totals.get(everyS) ?? []), run]);
-        rows.push({
-          drive: name,
-          'every s': everyS,
-          speed: withSpeed ? 'yes' : 'no',
-          positions: run.positions,
-          'km (truth)': `${round(run.km, 2)} (${round(run.truthKm, 2)})`,
-          'distance error %': round(((run.km - run.truthKm) / run.truthKm) * 100, 2),
-          'trips (truth)': `${run.trips} (${run.truthTrips})`,
-          'WCU per position': round(run.writeUnits / run.positions, 3),
-          'CPU ms per position': round(run.cpuMs / run.positions, 3),
-        });
+        rows.push(rowOf(name, everyS, withSpeed ? 'yes' : 'no', run));
+      }
+  for (const car of CARS)
+    for (const everyS of RATES_S)
+      for (const withSpeed of [true, false]) {
+        const drives = realDrives.filter(({ name }) => name.startsWith(car));
+        const run = await throughThePipeline(
+          drives.flatMap(({ fixes }) => atRate(fixes, everyS)),
+          withSpeed,
+        );
+        rows.push(rowOf(`${car}, its ${drives.length} drives of a day as one vehicle's`, everyS, withSpeed ? 'yes' : 'no', run));
       }
   for (const everyS of RATES_S) {
     const runs = totals.get(everyS) ?? [];

@@ -8,8 +8,10 @@ import {
   GPS_ROLLOVER_MS,
   type IgnoredReading,
   jumpVerdict,
+  NO_PASSED_FIXES,
   odometerStep,
   pointFaults,
+  rememberFix,
   sameSecondFaults,
   staleFix,
 } from '../../shared/domain/tracking/faults.ts';
@@ -93,23 +95,50 @@ describe('the rules for fixes resent or given one time', () => {
   const fix = (at: string, lat: number) => ({ at: `2026-11-01T06:00:${at}.000Z`, lat, lng: 28 });
   const record = (at: string, lat: number) => ({ gps_datetime: `2026-11-01T06:00:${at}.000Z`, latitude: lat, longitude: 28 });
 
-  it('calls a fix a stale one when it is exactly a recent one other than the last, away from the last', () => {
-    const recent = [fix('00', -26), fix('05', -26.001), fix('10', -26.002)];
-    expect(staleFix(recent[2]!, recent, fix('15', -26.001))).toBe(true);
-    expect(staleFix(recent[2]!, recent, fix('15', -26.0010001))).toBe(false);
+  const passedThrough = (fixes: ReturnType<typeof fix>[]) =>
+    fixes.reduce((memory, each, n) => rememberFix(memory, fixes[n - 1] ?? null, each), NO_PASSED_FIXES);
+
+  it('calls a fix a stale one when it is exactly one the vehicle passed through lately, behind it, away from its last', () => {
+    const driven = [fix('00', -26), fix('05', -26.001), fix('10', -26.002)];
+    const memory = passedThrough(driven);
+    expect(staleFix(driven[2]!, memory, fix('15', -26.001))).toBe(true);
+    expect(staleFix(driven[2]!, memory, fix('15', -26.0010001))).toBe(false);
     // back at the last fix, or a few metres from it: a standing vehicle's jitter
-    expect(staleFix(recent[2]!, recent, fix('15', -26.002))).toBe(false);
-    expect(staleFix(fix('10', -26.00105), recent, fix('15', -26.001))).toBe(false);
+    expect(staleFix(driven[2]!, memory, fix('15', -26.002))).toBe(false);
+    expect(staleFix(fix('10', -26.00105), memory, fix('15', -26.001))).toBe(false);
   });
 
-  it('marks stale fixes in a stretch of history as detection ignores them', () => {
-    const positions = [record('00', -26), record('05', -26.001), record('10', -26.002), record('15', -26.001), record('20', -26.003)];
-    expect(
-      pointFaults(
-        positions.map((position) => positionOf({ imei: '356307042441013', ...position })),
-        250,
-      ),
-    ).toEqual([null, null, null, 'stale fix', null]);
+  it('never calls stale a fix where the vehicle stood, one ahead of it after it turned round, or one older than ten minutes', () => {
+    // stood at -26 (two fixes there), drove south, and is back at exactly the spot where it stood
+    const stood = [fix('00', -26), fix('05', -26), fix('10', -26.001), fix('15', -26.002)];
+    expect(staleFix(stood[3]!, passedThrough(stood), fix('20', -26))).toBe(false);
+    // drove south, turned round: heading north, the fix it passed on the way out lies ahead
+    const turned = [fix('00', -26), fix('05', -26.001), fix('10', -26.003), fix('15', -26.002)];
+    expect(staleFix(turned[3]!, passedThrough(turned), fix('20', -26.001))).toBe(false);
+    const driven = [fix('00', -26), fix('05', -26.001), fix('10', -26.002)];
+    expect(staleFix(driven[2]!, passedThrough(driven), { at: '2026-11-01T06:10:06.000Z', lat: -26.001, lng: 28 })).toBe(false);
+  });
+
+  it('marks stale fixes in a stretch of history as detection ignores them, once the next fix shows the vehicle went on', () => {
+    const positionsOf = (fixes: Array<[string, number]>) =>
+      fixes.map(([at, lat]) => positionOf({ imei: '356307042441013', ...record(at, lat) }));
+    const resent = positionsOf([
+      ['00', -26],
+      ['05', -26.001],
+      ['10', -26.002],
+      ['15', -26.001],
+      ['20', -26.003],
+    ]);
+    // the vehicle is next seen at the spot: it was there (a U-turn)
+    const there = positionsOf([
+      ['00', -26],
+      ['05', -26.001],
+      ['10', -26.002],
+      ['15', -26.001],
+      ['20', -26.0009],
+    ]);
+    expect(pointFaults(resent, 250)).toEqual([null, null, null, 'stale fix', null]);
+    expect(pointFaults(there, 250)).toEqual([null, null, null, null, null]);
   });
 
   it('keeps the first fix of a second, drops the same fix again and sets aside one at another place', () => {

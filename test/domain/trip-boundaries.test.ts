@@ -253,3 +253,112 @@ describe("real data's habits", () => {
     expect(latest?.gps_datetime).toBe(iso(fixes.at(-1)!.at));
   });
 });
+
+describe('stops follow the stop rule, and only it', () => {
+  for (const everyS of [1, 15])
+    for (const withSpeed of [true, false])
+      it(`never end a trip at a standstill shorter than the stop time, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
+        // Prepare: standstills of 14 s (a light) to 120 s between legs at 40 km/h (inside the stop radius for less than
+        // the stop time, approach included), with a drifting GPS error of about 4 m on every fix
+        const { fixes } = drive(
+          [stand(600), go(120, 40), stand(14), go(90, 40), stand(60), go(60, 40), stand(120), go(120, 40), stand(600)],
+          everyS,
+        );
+        const random = prng(everyS);
+        let north = 0;
+        const records = fixes.map((fix) => {
+          north = 0.9 * north + 0.1 * gaussian(random) * 0.004 * Math.sqrt(19);
+          return recordOf({ ...fix, km: fix.km + north }, withSpeed);
+        });
+
+        // Act
+        const { trips } = detected(records);
+
+        // Assess
+        expect(trips).toHaveLength(1);
+      });
+
+  for (const everyS of [1, 15])
+    for (const withSpeed of [true, false])
+      it(`end a trip at a standstill as long as the stop time, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
+        // Prepare
+        const { fixes, legStarts } = drive([stand(600), go(120, 40), stand(195), go(120, 40), stand(600)], everyS);
+
+        // Act
+        const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+        // Assess
+        expect(trips).toHaveLength(2);
+        expect(Math.abs(Date.parse(trips[0]!.stopTime) - legStarts[2]!)).toBeLessThanOrEqual(everyS * 1000);
+      });
+});
+
+describe('every drive is a trip', () => {
+  for (const everyS of [4, 5, 10, 15])
+    for (const withSpeed of [true, false])
+      it(`finds a drive of 500 m, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed, and measures it within 2 %`, () => {
+        // Prepare: parked, 500 m at 20 km/h (90 s), parked
+        const { fixes } = drive([stand(600), go(90, 20), stand(600)], everyS);
+
+        // Act
+        const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+        // Assess
+        expect(trips).toHaveLength(1);
+        expect(Math.abs(trips[0]!.distanceKm - 0.5)).toBeLessThanOrEqual(0.5 * 0.02);
+      });
+
+  for (const everyS of [1, 5, 15])
+    for (const withSpeed of [true, false])
+      it(`makes two trips of two drives with a stop the device did not see between them, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
+        // Prepare: 2 km, then nothing sent for 4 minutes (parked: a phone records only while the engine runs), then
+        // seen again 300 m on, already driving, for 2 km more
+        const { fixes, legStarts } = drive([stand(600), go(180, 40), silence(240), silence(36, 30), go(180, 40), stand(600)], everyS);
+
+        // Act
+        const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+        // Assess: each drive its own trip, as far as it was seen; what was not seen in neither
+        const lastSeen = fixes.filter((fix) => fix.at < legStarts[2]!).at(-1)!;
+        const seenAgain = fixes.find((fix) => fix.at >= legStarts[4]!)!;
+        expect(trips).toHaveLength(2);
+        // without speed, a fix is known to move only from the next one: within a sample
+        expect(Math.abs(Date.parse(trips[0]!.stopTime) - lastSeen.at)).toBeLessThanOrEqual(withSpeed ? 0 : everyS * 1000);
+        expect(Math.abs(Date.parse(trips[1]!.startTime) - seenAgain.at)).toBeLessThanOrEqual(withSpeed ? 0 : everyS * 1000);
+        expect(trips[0]!.distanceKm).toBeCloseTo(lastSeen.km, 2);
+        expect(trips[1]!.distanceKm).toBeCloseTo(fixes.at(-1)!.km - seenAgain.km, 2);
+      });
+
+  for (const withSpeed of [true, false])
+    it(`keeps one trip across a silence the vehicle drove through (a tunnel), ${withSpeed ? 'with' : 'without'} speed`, () => {
+      // Prepare: 2 km, 4 minutes unseen at 60 km/h, 2 km more
+      const { fixes } = drive([stand(600), go(180, 40), silence(240, 60), go(180, 40), stand(600)], 5);
+
+      // Act
+      const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+      // Assess
+      expect(trips).toHaveLength(1);
+      expect(Math.abs(trips[0]!.distanceKm - 8)).toBeLessThanOrEqual(8 * 0.02);
+    });
+});
+
+describe('a parked vehicle whose fixes wander', () => {
+  for (const outS of [30, 60, 120])
+    it(`makes no trip and adds nothing when its fixes drift 370 m out and back over ${2 * outS} s while its speed reads 0 (every 5 s)`, () => {
+      // Prepare: parked an hour; 20 minutes in, a multipath error carries its fixes 370 m away and back
+      const { fixes } = drive([stand(3600)], 5);
+      const records = fixes.map((fix) => {
+        const s = (fix.at - START) / 1000 - 1200;
+        const out = s >= 0 && s < 2 * outS ? Math.sin((s / (2 * outS)) * Math.PI) * 0.37 : 0;
+        return recordOf({ ...fix, km: out }, true);
+      });
+
+      // Act
+      const { trips, state } = detected(records);
+
+      // Assess
+      expect(trips).toEqual([]);
+      expect(state.odometerKm).toBe(0);
+    });
+});

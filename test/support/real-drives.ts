@@ -70,10 +70,14 @@ export function withDriftingError(random: () => number, metres: number): (fix: F
   };
 }
 
+/** km/h of a town drive: what a silence must leave beside the stop time to have held a stop the vehicle was not seen at. */
+const TOWN_KMH = 30;
+
 /**
  * The truth, by its own rule: a stop is a run of fixes within the stop radius of its first for at least the stop
- * time; the distance is the path, less steps slower than a walking pace (jitter); a trip is a leg between stops of
- * at least the shortest trip's distance.
+ * time, a silence longer than the gap rule, or one that leaves the stop time beside the step at a town pace, after which the vehicle is seen moving
+ * on out of the radius (an unseen stop: its step belongs to no trip); the distance is the path, less steps slower than
+ * a walking pace (jitter); a trip is a leg between stops of at least the shortest trip's distance.
  */
 export function truthOf(fixes: readonly Fix[], settings = DEFAULT_DETECTION): { distanceKm: number; trips: number } {
   const stopped = fixes.map(() => false);
@@ -89,8 +93,12 @@ export function truthOf(fixes: readonly Fix[], settings = DEFAULT_DETECTION): { 
     const a = fixes[i - 1] as Fix;
     const b = fixes[i] as Fix;
     const km = distanceKm(a, b);
-    if (km / ((b.at - a.at) / 3_600_000) >= 3) legKm += km;
-    if (stopped[i] || i === fixes.length - 1) {
+    const kmh = km / ((b.at - a.at) / 3_600_000);
+    const silentS = (b.at - a.at) / 1000;
+    const unseenStop =
+      silentS > settings.maxGapS || (km >= settings.stopRadiusKm && kmh >= 3 && silentS - (km / TOWN_KMH) * 3600 >= settings.stopDwellS);
+    if (kmh >= 3 && !unseenStop) legKm += km;
+    if (stopped[i] || unseenStop || i === fixes.length - 1) {
       if (legKm >= settings.minTripDistanceKm) trips++;
       total += legKm;
       legKm = 0;

@@ -12,9 +12,13 @@ import {
   fuelReadingFault,
   type IgnoredReading,
   jumpVerdict,
+  MAX_HELD,
+  NO_PASSED_FIXES,
   type OdometerReading,
   odometerStep,
+  type PassedFixes,
   rememberFix,
+  resentFixes,
   secondOf,
   staleFix,
 } from './faults.ts';
@@ -39,6 +43,8 @@ export interface TrackPoint {
   standing?: boolean;
   /** standing, reached across a silence longer than the stop time: when the vehicle got here */
   arrivedAt?: string;
+  /** standing by speed readings seconds apart: the vehicle stood, and any step is its receiver's error */
+  still?: boolean;
 }
 
 interface OpenTrip {
@@ -75,8 +81,10 @@ export interface TrackState {
   departure?: TrackPoint | null;
   /** without ignition, since the departure: the first point of the vehicle's current halt inside the radius */
   halt?: TrackPoint | null;
-  /** the fixes counted lately, to know a resent old one (a stale fix) */
-  recent?: Array<{ at: string; lat: number; lng: number }>;
+  /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
+  passed?: PassedFixes;
+  /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
+  held?: Position[];
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
   dwell: TrackPoint[];
   parked: Parked | null;
@@ -176,6 +184,8 @@ const MAX_TURN_WINDING = 3;
 const TURN_KMH = 10;
 /** Fixes this close to where the vehicle stands are the same spot (GPS jitter included). */
 const ARRIVAL_SPOT_KM = 0.02;
+/** Standing speed readings at most this far apart (seconds) show the vehicle stood between them. */
+const STANDING_BRACKET_S = 10;
 /** Without a speed reading, how fast a vehicle covers a step it made across a silence. */
 const TOWN_KMH = 30;
 
@@ -197,7 +207,8 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     anchor: null,
     departure: null,
     halt: null,
-    recent: [],
+    passed: NO_PASSED_FIXES,
+    held: [],
     fuelHeld: [],
   };
 }
@@ -220,38 +231,129 @@ export function detect(
   const fills: DetectedFill[] = [];
   const drops: DetectedDrop[] = [];
   const ignored: IgnoredReading[] = [];
-  let latest: Position | null = null;
   const ordered = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
-
-  for (const position of ordered) {
-    // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
-    if (state.last && secondOf(position.gps_datetime) <= secondOf(state.last.at)) continue;
-    const at = position.gps_datetime;
-    const fix = { at, lat: position.latitude, lng: position.longitude };
-    const bad = fixFault(position) ?? (staleFix(state.last, state.recent ?? [], fix) ? 'stale fix' : null);
-    const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
-    if (bad || jump?.verdict === 'jump') {
-      ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
-      if (jump?.verdict === 'jump') state.jumps = jump.run;
-      continue;
-    }
-    state.jumps = [];
-    state.recent = rememberFix(state.recent ?? [], fix);
-    if (state.last && seconds(state.last.at, position.gps_datetime) > settings.maxGapS) endSilence(state, settings, trips);
-    const point = advance(state, position, profile, settings, ignored, jump?.verdict === 'relocated');
-    trackTrip(state, point, position, settings, trips);
-    trackFuel(state, point, profile, settings, fills);
-    if (dropSettings) {
-      state.fuelDrop ??= initialFuelDropState();
-      const reading = position.fuel_raw === null ? null : position.fuel_raw * profile.fuelFactor;
-      const fuelPoint = { at, lat: point.lat, lng: point.lng, level: point.fuel, reading, moving: !standing(point) };
-      const drop = trackFuelDrop(state.fuelDrop, fuelPoint, dropSettings);
-      if (drop) drops.push(drop);
-    }
-    state.last = point;
-    latest = position;
-  }
+  const run: Run = { state, profile, settings, dropSettings, trips, fills, drops, ignored, latest: null };
+  for (const position of ordered) take(run, position);
+  const latest = run.latest;
   return { state, trips, fills, drops, latest, ignored };
+}
+
+/** One detect call's inputs and findings, as each position is taken. */
+interface Run {
+  state: TrackState;
+  profile: VehicleProfile;
+  settings: DetectionSettings;
+  dropSettings: FuelDropSettings | undefined;
+  trips: DetectedTrip[];
+  fills: DetectedFill[];
+  drops: DetectedDrop[];
+  ignored: IgnoredReading[];
+  latest: Position | null;
+}
+
+/**
+ * One position: a device fault is ignored (its ignition still counts); a fix that looks resent is held until the next
+ * fix shows whether the vehicle was really there; a counted one moves the odometer, trips, fills and drops on.
+ */
+function take(run: Run, position: Position, trusted = false): void {
+  const { state, settings } = run;
+  // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
+  const seen = [state.last?.at, ...(state.held ?? []).map((held) => held.gps_datetime)].filter((at): at is string => at !== undefined);
+  if (seen.some((at) => secondOf(position.gps_datetime) <= secondOf(at))) return;
+  const at = position.gps_datetime;
+  const fix = { at, lat: position.latitude, lng: position.longitude };
+  const passed = state.passed ?? NO_PASSED_FIXES;
+  const bad = fixFault(position);
+  if (!bad && !trusted && staleFix(state.last, passed, fix)) {
+    hold(run, position);
+    return;
+  }
+  if (!bad && (state.held ?? []).length > 0) settleHeld(run, fix);
+  const jump = bad ? undefined : jumpVerdict(state.last, state.jumps ?? [], fix, settings.maxSpeedKmh);
+  if (bad || jump?.verdict === 'jump') {
+    run.ignored.push({ at, fault: bad ?? 'speed jump', decidedAt: at });
+    if (jump?.verdict === 'jump') state.jumps = jump.run;
+    takeIgnitionOnly(state, position, settings, run.trips);
+    return;
+  }
+  state.jumps = [];
+  state.passed = rememberFix(state.passed ?? NO_PASSED_FIXES, state.last, fix);
+  count(run, position, jump?.verdict === 'relocated');
+}
+
+/** A fix at exactly one the vehicle passed, behind it: held (its ignition counts now) until the next fix decides. */
+function hold(run: Run, position: Position): void {
+  const { state } = run;
+  state.held = [...(state.held ?? []), position];
+  takeIgnitionOnly(state, position, run.settings, run.trips);
+  if (state.held.length > MAX_HELD) settleHeld(run, null);
+}
+
+/** The held fixes were resent when the vehicle is next seen nearer its last counted fix than them; otherwise it was there. */
+function settleHeld(run: Run, next: { at: string; lat: number; lng: number } | null): void {
+  const held = run.state.held ?? [];
+  run.state.held = [];
+  const spot = held.at(-1);
+  const last = run.state.last;
+  if (next && spot && last && !resentFixes(last, { lat: spot.latitude, lng: spot.longitude }, next)) {
+    for (const position of held) take(run, position, true);
+    return;
+  }
+  const decidedAt = next?.at ?? (spot as Position).gps_datetime;
+  run.ignored.push(...held.map((position) => ({ at: position.gps_datetime, fault: 'stale fix' as const, decidedAt })));
+}
+
+function count(run: Run, position: Position, relocated: boolean): void {
+  const { state, profile, settings, dropSettings } = run;
+  const silence = silenceBefore(state, position, settings);
+  if (silence) endSilence(state, settings, run.trips);
+  const point = advance(state, position, profile, settings, run.ignored, relocated || silence === 'unseen stop');
+  trackTrip(state, point, position, settings, run.trips);
+  trackFuel(state, point, profile, settings, run.fills);
+  if (dropSettings) {
+    state.fuelDrop ??= initialFuelDropState();
+    const reading = position.fuel_raw === null ? null : position.fuel_raw * profile.fuelFactor;
+    const fuelPoint = { at: position.gps_datetime, lat: point.lat, lng: point.lng, level: point.fuel, reading, moving: !standing(point) };
+    const drop = trackFuelDrop(state.fuelDrop, fuelPoint, dropSettings);
+    if (drop) run.drops.push(drop);
+  }
+  state.last = point;
+  run.latest = position;
+}
+
+const tracksIgnition = (position: Position, settings: DetectionSettings): boolean => settings.useIgnition && position.ignition !== null;
+
+/**
+ * A fix ignored as a device fault loses its position, never its ignition: an ignition change it carries starts or ends
+ * the trip where the vehicle last was (a vehicle back at exactly its bay, a fix resent or thrown off as it parks).
+ */
+function takeIgnitionOnly(state: TrackState, position: Position, settings: DetectionSettings, trips: DetectedTrip[]): void {
+  const last = state.last;
+  if (!last || !tracksIgnition(position, settings) || position.ignition === last.ignition) return;
+  const here: TrackPoint = { ...last, at: position.gps_datetime, speed: position.speed, ignition: position.ignition, standing: true };
+  delete here.arrivedAt;
+  trackTripByIgnition(state, here, settings, trips);
+  state.last = { ...last, ignition: position.ignition };
+}
+
+/**
+ * What a silence before `position` means: over maxGapS, a gap (the trip ends, the step is unknown); on a trip without
+ * ignition, an unseen stop where the vehicle is seen again moving on, out of the stop radius, and could have stood the
+ * stop time in the silence besides covering the step at a town pace (a phone that records only while the engine runs, a tracker
+ * asleep while parked): the trip ends where it was last seen, the next one starts where it is seen again, and the
+ * unseen step belongs to neither.
+ */
+function silenceBefore(state: TrackState, position: Position, settings: DetectionSettings): 'gap' | 'unseen stop' | null {
+  const last = state.last;
+  if (!last) return null;
+  const silentS = seconds(last.at, position.gps_datetime);
+  if (silentS > settings.maxGapS) return 'gap';
+  if (!state.trip || silentS <= settings.stopDwellS || tracksIgnition(position, settings)) return null;
+  const km = distanceKm(last, { lat: position.latitude, lng: position.longitude });
+  const standingS = silentS - (km / TOWN_KMH) * 3600;
+  // seen again standing (by its speed, or slower than a walking pace across the silence), it arrived there: the trip ends there
+  const movingOn = (position.speed ?? (km / silentS) * 3600) >= MOVING_KMH;
+  return movingOn && km >= settings.stopRadiusKm && standingS >= settings.stopDwellS ? 'unseen stop' : null;
 }
 
 /**
@@ -280,7 +382,7 @@ export function endSilentTrip(previous: TrackState, settings: DetectionSettings)
 
 /**
  * Odometer, engine hours and the filtered fuel level at the new position. After a relocation (a run of far-off
- * fixes that agree) the step there is unknown, as after a silence: it adds no distance.
+ * fixes that agree) or an unseen stop the step there is unknown, as after a silence: it adds no distance.
  */
 function advance(
   state: TrackState,
@@ -288,17 +390,23 @@ function advance(
   profile: VehicleProfile,
   settings: DetectionSettings,
   ignored: IgnoredReading[],
-  relocated: boolean,
+  unseenStep: boolean,
 ): TrackPoint {
   const last = state.last;
   const elapsed = last ? seconds(last.at, position.gps_datetime) : 0;
-  const continuous = last !== null && elapsed <= settings.maxGapS && !relocated;
+  const continuous = last !== null && elapsed <= settings.maxGapS && !unseenStep;
   const here = { lat: position.latitude, lng: position.longitude };
 
   const step = last && continuous ? distanceKm(last, here) : 0;
   // A speed reading is one instant: a slow one at the end of a long step does not undo the displacement.
   const bySpeed = position.speed !== null && (position.speed >= MOVING_KMH || (last?.speed ?? 0) >= MOVING_KMH);
-  const byDisplacement = bySpeed ? null : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
+  // Two standing readings seconds apart bracket the step: no vehicle covers metres between them, its GPS error does.
+  const bracketed = !bySpeed && position.speed !== null && last?.speed != null && elapsed <= STANDING_BRACKET_S;
+  const byDisplacement = bySpeed
+    ? null
+    : bracketed
+      ? { km: 0, standing: true }
+      : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
   // A fix out of the radius that waited for the next one to agree: moving on, this one does.
   const left = bySpeed && continuous && state.anchor?.out ? walkedKm(state.anchor, state.anchor.out) : 0;
   const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + step : 0;
@@ -324,6 +432,7 @@ function advance(
     fuelReading,
     driverTagId: position.driver_tag_id,
     standing: position.speed === null ? (byDisplacement?.standing ?? false) : position.speed < MOVING_KMH,
+    ...(bracketed ? { still: true } : {}),
   };
 }
 
@@ -548,7 +657,7 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
     return;
   }
   const departure = state.departure ?? null;
-  if (distanceKm(stop, point) >= settings.stopRadiusKm) {
+  if (distanceKm(stop, point) >= settings.stopRadiusKm && !point.still) {
     openTrip(state, departure ?? departureFrom(stop, point, settings), point);
     state.dwell = [point];
     state.departure = null;

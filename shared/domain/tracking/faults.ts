@@ -69,19 +69,55 @@ const RECENT_FIXES = 60;
 const RECENT_S = 600;
 
 /**
- * A stale fix: the vehicle is back at exactly (to the last decimal) a position it reported lately, other than its
- * last one, and away from that last one. A real vehicle never repeats a fix to the centimetre while moving on; a device resending an old
- * position does. Counted, it would add the way back and forth again and could look like a stop.
+ * A stale fix: the vehicle is back at exactly (to the last decimal) a position it passed through lately, behind it on
+ * its way (against its heading from the fix before its last one to its last one), and away from its last one. A real
+ * vehicle never repeats a fix to the centimetre while moving on; a device resending an old position does. Counted, it
+ * would add the way back and forth again and could look like a stop. Only fixes the vehicle passed through count
+ * (reached and left by steps of STEP_BACK_KM or more), never one where it stood, and only while it heads away from
+ * them: a vehicle that comes back to its bay, or turns round on a road its device rounds to 4 decimals, is at exactly
+ * an earlier fix, and is really there.
  */
-export function staleFix(last: Fix | null, recent: readonly Fix[], fix: Fix): boolean {
-  if (!last || distanceKm(last, fix) < STEP_BACK_KM) return false;
-  return recent.some((earlier) => earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng);
+export function staleFix(last: Fix | null, memory: PassedFixes, fix: Fix): boolean {
+  if (!last || !memory.previous || distanceKm(last, fix) < STEP_BACK_KM || !behind(memory.previous, last, fix)) return false;
+  const since = new Date(Date.parse(fix.at) - RECENT_S * 1000).toISOString();
+  return memory.passed.some((earlier) => earlier.at >= since && earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng);
 }
 
-/** The counted fixes kept for staleFix: the newest RECENT_FIXES of the last RECENT_S seconds. */
-export function rememberFix(recent: readonly Fix[], fix: Fix): Fix[] {
+/** Whether `fix` lies behind `to` for a vehicle that came from `from` (more than a right angle off its heading). */
+function behind(from: LatLng, to: LatLng, fix: LatLng): boolean {
+  const east = Math.cos((to.lat * Math.PI) / 180);
+  return (to.lat - from.lat) * (fix.lat - to.lat) + (to.lng - from.lng) * (fix.lng - to.lng) * east * east < 0;
+}
+
+/** The most fixes held as maybe resent: a longer run is decided resent without waiting (it bounds the state). */
+export const MAX_HELD = RECENT_FIXES;
+
+/**
+ * Held fixes at `spot` were resent when the vehicle, next seen at `next`, is nearer its last counted fix than the spot
+ * (it went on from there); nearer the spot, it really was there (it turned round, or stood at a bay it had passed).
+ */
+export function resentFixes(last: LatLng, spot: LatLng, next: LatLng): boolean {
+  return distanceKm(last, next) <= distanceKm(spot, next);
+}
+
+/**
+ * What staleFix remembers: the fixes passed through (the newest RECENT_FIXES of RECENT_S seconds), the last counted one
+ * when reached by a long step, and the one counted before it (the vehicle's heading).
+ */
+export interface PassedFixes {
+  passed: Fix[];
+  reached: Fix | null;
+  previous: Fix | null;
+}
+
+export const NO_PASSED_FIXES: PassedFixes = { passed: [], reached: null, previous: null };
+
+/** After counting `fix` from `last`: the fix reached before it is passed through when the vehicle leaves it by a long step too. */
+export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): PassedFixes {
+  const far = last !== null && distanceKm(last, fix) >= STEP_BACK_KM;
   const since = new Date(Date.parse(fix.at) - RECENT_S * 1000).toISOString();
-  return [...recent.filter((earlier) => earlier.at >= since), fix].slice(-RECENT_FIXES);
+  const passed = far && memory.reached ? [...memory.passed, memory.reached] : memory.passed;
+  return { passed: passed.filter((earlier) => earlier.at >= since).slice(-RECENT_FIXES), reached: far ? fix : null, previous: last };
 }
 
 /**
@@ -167,19 +203,44 @@ export function odometerStep(
 export function pointFaults(positions: readonly Position[], maxSpeedKmh: number): Array<PointFault | null> {
   let last: Fix | null = null;
   let run: Fix[] = [];
-  let recent: Fix[] = [];
-  return positions.map((position) => {
+  let memory = NO_PASSED_FIXES;
+  let held: number[] = [];
+  const faults: Array<PointFault | null> = positions.map(() => null);
+  const counted = (fix: Fix) => {
+    memory = rememberFix(memory, last, fix);
+    last = fix;
+    run = [];
+  };
+  positions.forEach((position, n) => {
     const fix = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
-    const bad = fixFault(position) ?? (staleFix(last, recent, fix) ? 'stale fix' : null);
-    if (bad) return bad;
+    const bad = fixFault(position);
+    if (bad) {
+      faults[n] = bad;
+      return;
+    }
+    if (staleFix(last, memory, fix) && held.length < MAX_HELD) {
+      held.push(n);
+      faults[n] = 'stale fix';
+      return;
+    }
+    const spot = positions[held.at(-1) ?? -1];
+    if (spot && last && !resentFixes(last, { lat: spot.latitude, lng: spot.longitude }, fix))
+      for (const h of held) {
+        faults[h] = null;
+        counted({
+          at: (positions[h] as Position).gps_datetime,
+          lat: (positions[h] as Position).latitude,
+          lng: (positions[h] as Position).longitude,
+        });
+      }
+    held = [];
     const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
     if (jump.verdict === 'jump') {
       run = jump.run;
-      return 'speed jump';
+      faults[n] = 'speed jump';
+      return;
     }
-    last = fix;
-    run = [];
-    recent = rememberFix(recent, fix);
-    return null;
+    counted(fix);
   });
+  return faults;
 }

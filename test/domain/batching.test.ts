@@ -1,0 +1,113 @@
+/**
+ * Detection does not depend on batching (docs/positions-pipeline.md, "Guarantees"): real drives shifted by any offset
+ * (so the hours fall anywhere in them), cut into batches of any size and delivered in any order, through the pipeline's
+ * own plan and checkpoints (test/support/planned-detection.ts), give the trips and odometer of one whole run. Contains
+ * enviroCar data, available under the Open Database License (ODbL) 1.0 (test/fixtures/envirocar-drives.json).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { detect, initialTrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
+import type { Position } from '../../shared/domain/tracking/position.ts';
+import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
+import { depotRoundsFleet, type SimulatedDay } from '../../simulator/index.ts';
+import { detectThroughPlans } from '../support/planned-detection.ts';
+import { positionOf } from '../support/position-builders.ts';
+import { atRate, type Fix, realDrives, recordsOf } from '../support/real-drives.ts';
+
+const IMEI = '356307042441013';
+/** a runaway guard, not a bound on speed: every run walks its drive through the plan path once per batch */
+const RUNAWAY_GUARD_MS = 180_000;
+const profile: VehicleProfile = { odometerAtStartKm: 0, startHours: null, fuelCapacity: null, fuelFactor: 1 };
+const withoutIgnition = detectionSettings({ useIgnition: false });
+
+const named = (prefix: string) => realDrives.filter(({ name }) => name.startsWith(prefix)).map(({ fixes }) => fixes);
+/** each drive alone, and each car's drives of a day one after another (with the stops it was not seen at between them) */
+const tracks: Fix[][] = [...realDrives.map(({ fixes }) => fixes), named('skoda').flat(), named('kia').flat()];
+
+/** A day of rounds from one bay with ignition wiring, as its records come. */
+const [rounds] = depotRoundsFleet(1, '2026-10-05', 1)[0] as SimulatedDay[];
+const roundsProfile: VehicleProfile = {
+  odometerAtStartKm: (rounds as SimulatedDay).vehicle.odometerKm,
+  startHours: null,
+  fuelCapacity: (rounds as SimulatedDay).vehicle.fuelCapacity,
+  fuelFactor: (rounds as SimulatedDay).vehicle.fuelFactor,
+};
+
+const shifted = (positions: readonly Position[], ms: number): Position[] =>
+  positions.map((position) => ({ ...position, gps_datetime: new Date(Date.parse(position.gps_datetime) + ms).toISOString() }));
+
+/** The points cut at the given sizes (repeated), then the batches in the order `order` ranks them. */
+function batches(positions: readonly Position[], sizes: readonly number[], order: readonly number[]): Position[][] {
+  const cut: Position[][] = [];
+  for (let i = 0, n = 0; i < positions.length; n++) {
+    const size = sizes[n % sizes.length] as number;
+    cut.push(positions.slice(i, i + size));
+    i += size;
+  }
+  const rank = (n: number) => order[n % order.length] as number;
+  return cut
+    .map((batch, n) => ({ batch, n }))
+    .sort((a, b) => rank(a.n) - rank(b.n) || a.n - b.n)
+    .map(({ batch }) => batch);
+}
+
+const delivery = {
+  /** up to two weeks, to the millisecond: the hour boundaries fall anywhere */
+  offsetMs: fc.integer({ min: 0, max: 14 * 86_400_000 }),
+  sizes: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 6 }),
+  /** mostly in order; a rank below the others' delivers a batch early, above them late */
+  order: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 5 }),
+};
+
+function expectSameAsOneRun(positions: readonly Position[], cut: Position[][], vehicle: VehicleProfile, settings = withoutIgnition) {
+  const whole = detect(initialTrackState(vehicle), positions, vehicle, settings);
+  const planned = detectThroughPlans(cut, vehicle, settings);
+  expect(planned.trips).toEqual(whole.trips);
+  expect(planned.odometerKm).toBeCloseTo(whole.state.odometerKm, 9);
+  expect(planned.state.trip?.start.at).toBe(whole.state.trip?.start.at);
+}
+
+describe('detection whatever the batching', () => {
+  it(
+    'finds the trips and odometer of one whole run in real drives shifted anywhere, cut anyhow, delivered in any order',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.nat(tracks.length - 1),
+          fc.constantFrom(0, 1, 15),
+          fc.boolean(),
+          delivery.offsetMs,
+          delivery.sizes,
+          delivery.order,
+          (track, everyS, withSpeed, offsetMs, sizes, order) => {
+            // Prepare
+            const fixes = everyS ? atRate(tracks[track] as Fix[], everyS) : (tracks[track] as Fix[]);
+            const positions = shifted(recordsOf(IMEI, fixes, withSpeed).map(positionOf), offsetMs);
+
+            // Act, Assess
+            expectSameAsOneRun(positions, batches(positions, sizes, order), profile);
+          },
+        ),
+        { numRuns: 25, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+
+  it(
+    'finds the trips and odometer of one whole run in a day of rounds with ignition, shifted anywhere, cut anyhow, in any order',
+    () => {
+      fc.assert(
+        fc.property(delivery.offsetMs, delivery.sizes, delivery.order, (offsetMs, sizes, order) => {
+          // Prepare
+          const positions = shifted((rounds as SimulatedDay).records.map(positionOf), offsetMs);
+
+          // Act, Assess
+          expectSameAsOneRun(positions, batches(positions, sizes, order), roundsProfile, DEFAULT_DETECTION);
+        }),
+        { numRuns: 15, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+});
