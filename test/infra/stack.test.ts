@@ -437,11 +437,22 @@ const tableActionsGrantedTo = (logicalId: string): string[] =>
   [...new Set(actionsGrantedTo(logicalId).filter((action) => action.startsWith('dynamodb:')))].sort();
 
 describe('the positions pipeline', () => {
-  it('has an on-demand, encrypted Kinesis stream', () => {
+  it('has an encrypted Kinesis stream, provisioned with one shard and its included day of retention by default', () => {
     template.hasResourceProperties('AWS::Kinesis::Stream', {
-      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamModeDetails: { StreamMode: 'PROVISIONED' },
+      ShardCount: 1,
+      RetentionPeriodHours: 24,
       StreamEncryption: { EncryptionType: 'KMS' },
     });
+  });
+
+  it('alarms when the stream throttles writes or runs near its shards’ limits, naming the setting that resizes it', () => {
+    const [alarm] = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).filter(([id]) => id.includes('PositionsStreamNearCapacity'));
+    const properties = (alarm?.[1] as Resource).Properties;
+    expect(properties.AlarmDescription).toContain('-c positionsStreamShards=2');
+    expect(properties.Threshold).toBe(80);
+    const names = properties.Metrics.map((m: any) => m.MetricStat?.Metric?.MetricName).filter(Boolean);
+    expect(names.sort()).toEqual(['IncomingBytes', 'IncomingRecords', 'WriteProvisionedThroughputExceeded']);
   });
 
   it('feeds processPositions in batches, bisecting on error, reporting partial failures, with a dead-letter queue', () => {
