@@ -368,17 +368,16 @@ export class Monitoring extends Construct {
             bytes: stream.metricIncomingBytes({ period, statistic: 'Sum' }),
           }
         : { throttled };
-    const used =
-      mode === 'provisioned'
-        ? `, 100 * records / ${shards * shardLimits.recordsPerSecond * seconds}, 100 * bytes / ${shards * shardLimits.bytesPerSecond * seconds}`
-        : '';
+    const capacity = { records: shards * shardLimits.recordsPerSecond * seconds, bytes: shards * shardLimits.bytesPerSecond * seconds };
+    const used = mode === 'provisioned' ? `, 100 * records / ${capacity.records}, 100 * bytes / ${capacity.bytes}` : '';
     const remedy =
       mode === 'provisioned'
         ? `add shards (cdk deploy -c ${STREAM_CONTEXT.shards}=${shards * 2}) or switch to -c ${STREAM_CONTEXT.mode}=on-demand`
         : 'an on-demand stream doubles its capacity by itself within minutes; sustained, see docs/cost.md';
     this.alarm(
       'PositionsStreamNearCapacity',
-      `The positions stream throttled writes or ran above 80 % of its ${shards} shard(s) for 15 minutes: devices get 503 and resend; ${remedy}.`,
+      `The positions stream throttled writes or ran above 80 % of its ${shards} shard(s) for 15 minutes: ` +
+        `devices get 503 and resend; ${remedy}.`,
       {
         metric: new cloudwatch.MathExpression({
           expression: `MAX([IF(throttled > 0, 100, 0)${used}])`,

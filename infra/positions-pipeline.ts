@@ -102,7 +102,9 @@ export class PositionsPipeline extends Construct {
     this.streamSettings = streamSettingsOf(this);
     const { mode, shards, retentionHours } = this.streamSettings;
     this.stream = new kinesis.Stream(this, 'Positions', {
-      ...(mode === 'provisioned' ? { streamMode: kinesis.StreamMode.PROVISIONED, shardCount: shards } : { streamMode: kinesis.StreamMode.ON_DEMAND }),
+      ...(mode === 'provisioned'
+        ? { streamMode: kinesis.StreamMode.PROVISIONED, shardCount: shards }
+        : { streamMode: kinesis.StreamMode.ON_DEMAND }),
       encryption: kinesis.StreamEncryption.MANAGED,
       // The raw archive (S3) holds every batch before it is processed: the stream need not keep more than its included day.
       retentionPeriod: Duration.hours(retentionHours),
