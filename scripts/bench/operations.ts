@@ -12,15 +12,18 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
-import { percentile, type Row, round, spread } from './report.ts';
+import { type BenchSize, percentile, type Row, round, spread } from './report.ts';
 
-const WARM_UP_CALLS = 20;
-const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+/** calls per operation: full for the figures; smallest, once each, so a test run proves every plan still runs */
+const callsBySize = {
+  full: { warmUp: 20, calls: Number(process.env.BENCH_CALLS ?? 200) },
+  smallest: { warmUp: 0, calls: 1 },
+} as const;
 /** The design's budget for reads: sequential DynamoDB round trips after the key lookup. */
 const READ_ROUND_TRIP_BUDGET = 2;
 
 export const operationsNotes = [
-  `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; the floor is one GetItem of the caller's key item, ` +
+  `${callsBySize.full.calls} sequential calls per operation after ${callsBySize.full.warmUp} warm-up calls; the floor is one GetItem of the caller's key item, ` +
     `timed right after each call`,
   'the API key cache is off (API_KEY_CACHE_SECONDS=0), so every call pays its key lookup, as on a cold container or after the 60 s cache',
   'round trips: the longest chain of DynamoDB requests each started after the previous one answered ' +
@@ -93,7 +96,8 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-export async function benchOperations(apiUrl: string): Promise<Row[]> {
+export async function benchOperations(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
+  const { warmUp: WARM_UP_CALLS, calls: CALLS } = callsBySize[size];
   process.env.API_KEY_CACHE_SECONDS = '0';
   traceClients();
   const callApi: CallApi = (name, user, request) => callOperation(apiUrl, name, user, request);

@@ -14,7 +14,7 @@ import { givenUser, givenVehicle } from '../../test/support/builders.ts';
 import { atRate, type Fix, realDrives, recordsOf, truthOf } from '../../test/support/real-drives.ts';
 import { measureCapacity, usage } from './capacity.ts';
 import { prices } from './prices.ts';
-import type { Row } from './report.ts';
+import type { BenchSize, Row } from './report.ts';
 import { round } from './report.ts';
 
 const RATES_S = [1, 30] as const;
@@ -78,12 +78,15 @@ async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Pr
 /** every run of this process, by reporting interval: the last note prices the 1 s ones */
 const totals = new Map<number, Run[]>();
 
-export async function benchTracks(): Promise<Row[]> {
+export async function benchTracks(size: BenchSize = 'full'): Promise<Row[]> {
   measureCapacity();
   const rows: Row[] = [];
-  for (const { name, fixes } of realDrives)
-    for (const everyS of RATES_S)
-      for (const withSpeed of [true, false]) {
+  // smallest: the first drive at 30 s, with speed
+  const drives = size === 'full' ? realDrives : realDrives.slice(0, 1);
+  const rates: readonly number[] = size === 'full' ? RATES_S : [30];
+  for (const { name, fixes } of drives)
+    for (const everyS of rates)
+      for (const withSpeed of size === 'full' ? [true, false] : [true]) {
         const run = await throughThePipeline(atRate(fixes, everyS), withSpeed);
         totals.set(everyS, [...(totals.get(everyS) ?? []), run]);
         rows.push({
@@ -98,7 +101,7 @@ export async function benchTracks(): Promise<Row[]> {
           'CPU ms per position': round(run.cpuMs / run.positions, 3),
         });
       }
-  for (const everyS of RATES_S) {
+  for (const everyS of rates) {
     const runs = totals.get(everyS) ?? [];
     const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
     const positions = sum((run) => run.positions);
