@@ -54,7 +54,7 @@ const IMPORT_TIMER = [
   'let answered = Number.NaN;',
   'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 };',
   '  await Promise.resolve(handler(call.event, context)).catch(() => undefined); answered = performance.now() - imported; }',
-  'process.stdout.write(`\\nBENCH ${JSON.stringify([imported - started, answered])}\\n`);',
+  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered]) + '\\n');",
   'process.exit(0);',
 ].join('\n');
 
