@@ -19,11 +19,12 @@ const callsBySize = {
   full: { warmUp: 20, calls: Number(process.env.BENCH_CALLS ?? 200) },
   smallest: { warmUp: 0, calls: 1 },
 } as const;
+const { warmUp: WARM_UP_CALLS, calls: CALLS } = callsBySize.full;
 /** The design's budget for reads: sequential DynamoDB round trips after the key lookup. */
 const READ_ROUND_TRIP_BUDGET = 2;
 
 export const operationsNotes = [
-  `${callsBySize.full.calls} sequential calls per operation after ${callsBySize.full.warmUp} warm-up calls; the floor is one GetItem of the caller's key item, ` +
+  `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; the floor is one GetItem of the caller's key item, ` +
     `timed right after each call`,
   'the API key cache is off (API_KEY_CACHE_SECONDS=0), so every call pays its key lookup, as on a cold container or after the 60 s cache',
   'round trips: the longest chain of DynamoDB requests each started after the previous one answered ' +
