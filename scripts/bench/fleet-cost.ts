@@ -10,7 +10,7 @@ import { metricNames } from '../../shared/metric-names.ts';
 import { prices } from './prices.ts';
 
 export const FLEETS = [10, 100, 1_000, 10_000] as const;
-export const HOURS_PER_MONTH = 730;
+const HOURS_PER_MONTH = 730;
 export const REPORT_EVERY_S = 30;
 export const POSITIONS_PER_MONTH = (30 * 86_400) / REPORT_EVERY_S;
 
@@ -82,10 +82,10 @@ export function teltonikaMonth(vehicles: number) {
 }
 
 /**
- * The stack's alarms and dashboard, whatever the fleet: the metrics the alarms watch (alarms with metric math are
- * billed per metric in them), counted on the synthesized stack on 2026-11-29 (infra/monitoring.ts), and one dashboard.
+ * The stack's alarms and dashboard, whatever the fleet: the metrics its 39 alarms watch (an alarm on metric math is
+ * billed per metric in it), counted on the synthesized stack on 2026-11-29 (infra/monitoring.ts), and one dashboard.
  */
-export const ALARM_METRICS = 98;
+const ALARM_METRICS = 145;
 export const monitoringMonth = (): number => ALARM_METRICS * prices.cloudwatch.perAlarmMetricMonth + prices.cloudwatch.perDashboardMonth;
 
 /** Amazon Location Service trackers for the same position updates, per vehicle-month. */
