@@ -112,6 +112,9 @@ async function measured<T>(run: () => Promise<T>): Promise<{ usage: Usage; ms: n
 /** Positions of one vehicle in one invocation: what a window gathers (writes follow vehicle-batches, not positions). */
 const positionsPerVehicleBatch = () => Math.max(1, Math.round(pipelineSettings.batchingWindowS / REPORT_INTERVAL_S));
 
+/** seconds from a fix to the stream: a phone's or a unit's report on its way */
+const ARRIVAL_DELAY_S = 2;
+
 function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEvent {
   return {
     Records: lines.map((line, i) => ({
@@ -126,7 +129,8 @@ function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEv
         kinesisSchemaVersion: '1.0',
         partitionKey: 'imei',
         sequenceNumber: String(offset + i).padStart(20, '0'),
-        approximateArrivalTimestamp: 0,
+        // the stream receives a report a moment after its fix: arrival at 0 (1970) made every position one from the future
+        approximateArrivalTimestamp: Date.parse((JSON.parse(line) as { gps_datetime: string }).gps_datetime) / 1000 + ARRIVAL_DELAY_S,
         data: Buffer.from(line).toString('base64'),
       },
     })),
@@ -316,6 +320,9 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   // The measured vehicles in batches with as many positions of each as the window gathers.
   const batch = measuring.vehicles * positionsPerVehicleBatch();
   const pipeline = await measurePipeline(batch, '2026-11-03', 7, measuring);
+  // Every accepted position is written (each vehicle's track item at least): far fewer units mean the pipeline refused them.
+  if (pipeline.usage.writeUnits < pipeline.positions / 2)
+    throw new Error(`the pipeline wrote ${pipeline.usage.writeUnits} units for ${pipeline.positions} positions: were they rejected?`);
   const api = await measureApi(apiUrl, measuring);
   const vehicle = perVehicleCosts(pipeline, measuring.vehicles, api);
 
