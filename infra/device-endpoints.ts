@@ -1,13 +1,17 @@
 /**
- * The HTTP device entry points (docs/devices.md): one function per registry entry, on resources of their own
- * beside /api/ (`/devices/osmand/{token}`, `/devices/traccar[/{token}]`), with ANY method so the function answers a
- * wrong one in the envelope. They check their own device token (no api key), get items (tokens, IMEI claims, links),
- * write only their token and IMEI buckets (`RATE#TOKEN#`, `RATE#IMEI#` items), and may only PutRecords on the
- * positions stream.
+ * The HTTP device entry points (docs/devices.md): one function per registry entry, served by an HTTP API of their own
+ * (API Gateway v2, payload 2.0: $1.00 a million requests where the REST API bills $3.50, and a phone sends one a
+ * position) at `/devices/osmand/{token}` and `/devices/traccar[/{token}]`, and, while phones move over, by the REST
+ * API's resources of the same paths beside /api/. ANY method on both, so the function answers a wrong one in the
+ * envelope. They check their own device token (no api key), get items (tokens, IMEI claims, links), write only their
+ * token and IMEI buckets (`RATE#TOKEN#`, `RATE#IMEI#` items), and may only PutRecords on the positions stream.
  */
 import { join } from 'node:path';
-import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import { CfnOutput } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, LambdaIntegration } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
@@ -18,6 +22,7 @@ import { Construct } from 'constructs';
 import { deviceEndpoints, handlerPath } from '../functions/registry.ts';
 import { env } from '../shared/config.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
+import { serviceStack } from './service-stack.ts';
 
 /**
  * API Gateway's throttle for the /devices/ methods, set apart from the API's stage throttle: a fleet's devices
@@ -36,11 +41,46 @@ export interface DeviceEndpointsProps {
   stream: kinesis.IStream;
 }
 
+/**
+ * What the HTTP API's access log keeps: the route template (`ANY /devices/osmand/{token}`), never the requested path
+ * or query string, which carry the device token.
+ */
+const httpApiAccessLogFormat = apigateway.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    httpMethod: '$context.httpMethod',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
 export class DeviceEndpoints extends Construct {
   readonly functions = new Map<string, NodejsFunction>();
+  /** the devices' own API (API Gateway v2); the REST API's /devices/ resources stay while phones move over */
+  readonly httpApi: HttpApi;
 
   constructor(scope: Construct, id: string, { api, table, bucket, stream }: DeviceEndpointsProps) {
     super(scope, id);
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Fleet tracking device entry points: OsmAnd (phones) and Traccar forwarding',
+      createDefaultStage: false,
+    });
+    new HttpStage(this, 'HttpStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      // The same ceiling as the REST API's /devices/ methods: devices flooding cannot take the account's Lambda concurrency.
+      throttle: deviceGatewayThrottle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(new logs.LogGroup(this, 'HttpApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH })),
+        format: httpApiAccessLogFormat,
+      },
+    });
     for (const endpoint of deviceEndpoints) {
       const fn = new NodejsFunction(this, endpoint.name, {
         ...functionDefaults,
@@ -64,12 +104,20 @@ export class DeviceEndpoints extends Construct {
       stream.grant(fn, 'kinesis:PutRecords');
       const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       for (const path of endpoint.resources) resourceAt(api.root, path).addMethod('ANY', integration);
+      const httpIntegration = new HttpLambdaIntegration(`${endpoint.name}Http`, fn, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      });
+      for (const path of endpoint.resources) this.httpApi.addRoutes({ path, methods: [HttpMethod.ANY], integration: httpIntegration });
       this.functions.set(endpoint.name, fn);
     }
     throttleApart(
       api,
       deviceEndpoints.flatMap((endpoint) => endpoint.resources),
     );
+    new CfnOutput(serviceStack(scope), 'DevicesHttpUrl', {
+      value: `${this.httpApi.apiEndpoint}/devices/`,
+      description: 'OsmAnd: {DevicesHttpUrl}osmand/<token>; Traccar: {DevicesHttpUrl}traccar (the HTTP API, $1.00 a million requests)',
+    });
   }
 }
 

@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import type { Operation } from '../functions/registry.ts';
 import { accessOf } from '../shared/contracts/operation.ts';
 import { metricNames } from '../shared/metric-names.ts';
-import type { PositionsPipeline } from './positions-pipeline.ts';
+import { type PositionsPipeline, STREAM_CONTEXT, shardLimits } from './positions-pipeline.ts';
 import { serviceMetric } from './service-metric.ts';
 import type { TeltonikaService } from './teltonika-service.ts';
 import type { WebhookDelivery } from './webhook-delivery.ts';
@@ -175,6 +175,8 @@ export class Monitoring extends Construct {
         threshold: 1,
       },
     );
+
+    this.streamCapacityAlarm(pipeline);
 
     this.teltonikaAlarms(teltonika);
 
@@ -348,6 +350,45 @@ export class Monitoring extends Construct {
         width: 12,
       }),
     ];
+  }
+
+  /**
+   * The positions stream near what it was sized for: writes throttled in any mode, and on a provisioned stream its
+   * records or bytes over 80 % of its shards' limits for 15 minutes. The answer is in the description, so the page says it.
+   */
+  private streamCapacityAlarm({ stream, streamSettings: { mode, shards } }: PositionsPipeline): void {
+    const period = Duration.minutes(5);
+    const seconds = period.toSeconds();
+    const throttled = stream.metricWriteProvisionedThroughputExceeded({ period, statistic: 'Sum' });
+    const usingMetrics: Record<string, cloudwatch.IMetric> =
+      mode === 'provisioned'
+        ? {
+            throttled,
+            records: stream.metricIncomingRecords({ period, statistic: 'Sum' }),
+            bytes: stream.metricIncomingBytes({ period, statistic: 'Sum' }),
+          }
+        : { throttled };
+    const capacity = { records: shards * shardLimits.recordsPerSecond * seconds, bytes: shards * shardLimits.bytesPerSecond * seconds };
+    const used = mode === 'provisioned' ? `, 100 * records / ${capacity.records}, 100 * bytes / ${capacity.bytes}` : '';
+    const remedy =
+      mode === 'provisioned'
+        ? `add shards (cdk deploy -c ${STREAM_CONTEXT.shards}=${shards * 2}) or switch to -c ${STREAM_CONTEXT.mode}=on-demand`
+        : 'an on-demand stream doubles its capacity by itself within minutes; sustained, see docs/cost.md';
+    this.alarm(
+      'PositionsStreamNearCapacity',
+      `The positions stream throttled writes or ran above 80 % of its ${shards} shard(s) for 15 minutes: ` +
+        `devices get 503 and resend; ${remedy}.`,
+      {
+        metric: new cloudwatch.MathExpression({
+          expression: `MAX([IF(throttled > 0, 100, 0)${used}])`,
+          usingMetrics,
+          label: 'positions stream: % of its write capacity (100 when throttled)',
+          period,
+        }),
+        threshold: 80,
+        evaluationPeriods: 3,
+      },
+    );
   }
 
   private alarm(

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findDeviceEndpoint, findOperation, handlerPath, operations, streamConsumers } from '../functions/registry.ts';
 import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
@@ -15,11 +15,12 @@ import { lambdaResponseSize } from '../shared/middleware/answer-encoding.ts';
 import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { processPositions } from '../shared/pipeline/process-positions.ts';
-import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from './api-gateway-event.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/arns.ts';
 import { authorize, runAs } from './iam/enforcement.ts';
 
-type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type GatewayEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
+type LambdaHandler = (event: GatewayEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** API Gateway's own payload limit; the handlers enforce the service's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = limits.gatewayPayloadBytes;
@@ -87,7 +88,7 @@ export async function startApiEmulator({
   };
 
   /** Lambda's limits on the function's result: its timeout and its response size, each a 502 from API Gateway. */
-  const invokeLambda = async (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  const invokeLambda = async (name: string, event: GatewayEvent): Promise<APIGatewayProxyResult> => {
     const eventBytes = Buffer.byteLength(JSON.stringify(event), 'utf8');
     if (eventBytes > limits.lambdaRequestBytes) {
       console.error(`api emulator: ${name}'s event is ${eventBytes} bytes, over Lambda's ${limits.lambdaRequestBytes}`);
@@ -106,7 +107,7 @@ export async function startApiEmulator({
   };
 
   /** API Gateway's integration timeout around the invocation: past it the client gets the 504 gateway response. */
-  const runHandler = (name: string, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> =>
+  const runHandler = (name: string, event: GatewayEvent): Promise<APIGatewayProxyResult> =>
     raceTimeout(invokeLambda(name, event), integrationTimeoutMs, () => {
       console.error(`api emulator: ${name} passed the integration timeout of ${integrationTimeoutMs / 1000} seconds`);
       return gatewayResponse(gatewayAnswers.Timeout);
@@ -164,7 +165,7 @@ async function raceTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T):
   }
 }
 
-type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+type RunHandler = (name: string, event: GatewayEvent) => Promise<APIGatewayProxyResult>;
 
 async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
   if (requestLineAndHeaderBytes(req) > limits.gatewayRequestLineAndHeaderBytes) return send(res, HEADERS_TOO_LARGE);
@@ -183,7 +184,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
   const body = await readBody(req);
   if (!body) return send(res, gatewayResponse(gatewayAnswers.TooLarge));
 
-  const event = toApiGatewayEvent({
+  // Devices are served as the HTTP API serves them in AWS (payload 2.0), operations as the REST API does (1.0).
+  const event = (device ? toHttpApiEvent : toApiGatewayEvent)({
     method: req.method ?? 'GET',
     path: url.pathname,
     operation: operation.name,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { limits } from '../shared/config.ts';
 
 export interface HttpCall {
@@ -72,6 +72,53 @@ export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
         userAgent: header('user-agent') ?? null,
         userArn: null,
       },
+    },
+  };
+}
+
+/** Content types the HTTP API passes as text; any other body arrives base64-encoded. */
+const TEXT_BODY = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
+
+/**
+ * The HTTP API (API Gateway v2) event, payload format 2.0, that the devices' gateway sends their functions
+ * (infra/device-endpoints.ts): lower-case header names, cookies apart, the raw query string, a route key.
+ */
+export function toHttpApiEvent(call: HttpCall): APIGatewayProxyEventV2 {
+  const headers = Object.fromEntries(Object.entries(call.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const { cookie, ...withoutCookie } = headers;
+  const query = new URLSearchParams(call.query);
+  const joined = new Map<string, string>();
+  for (const [name, value] of query) joined.set(name, joined.has(name) ? `${joined.get(name)},${value}` : value);
+  const text = TEXT_BODY.test(headers['content-type'] ?? '');
+  const routeKey = `ANY ${call.resource ?? `/api/${call.operation}`}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: call.path,
+    rawQueryString: call.query,
+    ...(cookie ? { cookies: cookie.split(/;\s*/) } : {}),
+    headers: withoutCookie,
+    ...(joined.size > 0 ? { queryStringParameters: Object.fromEntries(joined) } : {}),
+    ...(call.pathParameters ? { pathParameters: call.pathParameters } : {}),
+    ...(call.body.length > 0 ? { body: call.body.toString(text ? 'utf8' : 'base64') } : {}),
+    isBase64Encoded: call.body.length > 0 && !text,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method: call.method,
+        path: call.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: call.sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
     },
   };
 }

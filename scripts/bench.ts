@@ -25,6 +25,7 @@
  *                                  and 10,000 vehicles
  *   npm run bench -- tracks        the real drives through the pipeline at 1 s and 30 s, with and without speed: distance error
  *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
+ *   --smallest                     each named plan once at its smallest size: proves it runs (test/project/benches.test.ts), no figures
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -32,7 +33,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, type LocalStack, startLocalStack } from '../local/stack.ts';
-import { printTable, type Row } from './bench/report.ts';
+import { type BenchSize, printTable, type Row } from './bench/report.ts';
 import { runScript, UsageError, userPath } from './cli.ts';
 
 async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
@@ -65,54 +66,54 @@ interface Result {
 
 interface Benchmark {
   needsStack: boolean;
-  run: (stack?: LocalStack) => Promise<Result>;
+  run: (stack: LocalStack | undefined, size: BenchSize) => Promise<Result>;
 }
 
 /** Imported when selected: the bundles benchmark loads the CDK, the operations one seeds the demo account. */
 const benchmarks: Record<string, Benchmark> = {
   operations: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('operations needs the local stack');
       const { benchOperations, operationsNotes } = await import('./bench/operations.ts');
-      return { rows: await benchOperations(stack.apiUrl), notes: operationsNotes };
+      return { rows: await benchOperations(stack.apiUrl, size), notes: operationsNotes };
     },
   },
   bundles: {
     needsStack: false,
-    run: async () => {
+    run: async (_stack, size) => {
       const { benchBundles, bundlesNotes } = await import('./bench/bundles.ts');
-      return { rows: await benchBundles(), notes: bundlesNotes };
+      return { rows: await benchBundles(size), notes: bundlesNotes };
     },
   },
   ingest: {
     needsStack: true,
-    run: async () => {
+    run: async (_stack, size) => {
       const { benchIngest, ingestNotes } = await import('./bench/ingest.ts');
-      return { rows: await benchIngest(), notes: ingestNotes };
+      return { rows: await benchIngest(size), notes: ingestNotes };
     },
   },
   cost: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('cost needs the local stack');
       const { benchCost, costNotes } = await import('./bench/cost.ts');
-      return { rows: await benchCost(stack.apiUrl), notes: costNotes };
+      return { rows: await benchCost(stack.apiUrl, size), notes: costNotes };
     },
   },
   devices: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('devices needs the local stack');
       const { benchDevices, devicesNotes } = await import('./bench/devices.ts');
-      return { rows: await benchDevices(stack), notes: devicesNotes };
+      return { rows: await benchDevices(stack, size), notes: devicesNotes };
     },
   },
   webhooks: {
     needsStack: true,
-    run: async () => {
+    run: async (_stack, size) => {
       const { benchWebhooks, webhooksNotes } = await import('./bench/webhooks.ts');
-      return { rows: await benchWebhooks(), notes: webhooksNotes };
+      return { rows: await benchWebhooks(size), notes: webhooksNotes };
     },
   },
   'device-cost': {
@@ -124,83 +125,88 @@ const benchmarks: Record<string, Benchmark> = {
   },
   sizes: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('sizes needs the local stack');
       const { benchSizes, sizesNotes } = await import('./bench/sizes.ts');
-      return { rows: await benchSizes(stack.apiUrl), notes: sizesNotes };
+      return { rows: await benchSizes(stack.apiUrl, size), notes: sizesNotes };
     },
   },
   limiter: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('limiter needs the local stack');
       const { benchLimiter, limiterNotes } = await import('./bench/limiter.ts');
-      return { rows: await benchLimiter(stack.apiUrl), notes: limiterNotes };
+      return { rows: await benchLimiter(stack.apiUrl, undefined, size), notes: limiterNotes };
     },
   },
   positions: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('positions needs the local stack');
       const { benchPositions, positionsNotes } = await import('./bench/positions.ts');
-      return { rows: await benchPositions(stack.apiUrl), notes: positionsNotes };
+      return { rows: await benchPositions(stack.apiUrl, size), notes: positionsNotes };
     },
   },
   tracks: {
     needsStack: true,
-    run: async () => {
+    run: async (_stack, size) => {
       const { benchTracks, hourAt1sCost, tracksNotes } = await import('./bench/tracks.ts');
-      const rows = await benchTracks();
-      return { rows, notes: [...tracksNotes, hourAt1sCost()] };
+      const rows = await benchTracks(size);
+      // the hour at 1 s is priced from the 1 s runs, which the smallest size leaves out
+      return { rows, notes: size === 'full' ? [...tracksNotes, hourAt1sCost()] : tracksNotes };
     },
   },
   pipeline: {
     needsStack: true,
-    run: async () => {
+    run: async (_stack, size) => {
       const { benchPipelineSizing, pipelineSizingNotes } = await import('./bench/cost.ts');
-      return { rows: await benchPipelineSizing(), notes: pipelineSizingNotes };
+      return { rows: await benchPipelineSizing(size), notes: pipelineSizingNotes };
     },
   },
   events: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('events needs the local stack');
       const { benchEvents, eventsNotes } = await import('./bench/events.ts');
       const { benchFeedReads, feedReadsNotes } = await import('./bench/feed-reads.ts');
-      const rows = await benchEvents(stack.apiUrl);
-      const feedRows = await benchFeedReads(stack.apiUrl);
+      const rows = await benchEvents(stack.apiUrl, size);
+      const feedRows = await benchFeedReads(stack.apiUrl, size);
       printTable('events: feed reads', feedRows, feedReadsNotes);
       return { rows: [...rows, ...feedRows], notes: eventsNotes };
     },
   },
   feed: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('feed needs the local stack');
       const { benchFeedReads, feedReadsNotes } = await import('./bench/feed-reads.ts');
-      return { rows: await benchFeedReads(stack.apiUrl), notes: feedReadsNotes };
+      return { rows: await benchFeedReads(stack.apiUrl, size), notes: feedReadsNotes };
     },
   },
 };
 
 await runScript({
   usage: `
-npm run bench -- [${Object.keys(benchmarks).join('] [')}] [--out FILE]
+npm run bench -- [${Object.keys(benchmarks).join('] [')}] [--smallest] [--out FILE]
 
 Runs the named benchmarks (all when none is named) on a fresh local stack of its own (free ports, in memory),
 prints a markdown table each and one JSON line; --out also writes the JSON to FILE (relative to the folder
-you run npm in). Measurements only: nothing is asserted.`,
-  options: { out: 'string' },
+you run npm in); --smallest runs each plan once at its least (a check that it runs, not figures to quote).
+Measurements only: nothing is asserted.`,
+  options: { out: 'string', smallest: 'boolean' },
   async run({ values, positionals }) {
+    const size: BenchSize = values.smallest === true ? 'smallest' : 'full';
     const selected = positionals.length ? positionals : Object.keys(benchmarks);
     const unknown = selected.filter((name) => !benchmarks[name]);
     if (unknown.length) throw new UsageError(`unknown benchmark ${unknown.join(', ')}; one of: ${Object.keys(benchmarks).join(', ')}`);
     const results: Record<string, Row[]> = {};
     const runSelected = async (stack?: LocalStack) => {
       for (const name of selected) {
-        const { rows, notes } = await (benchmarks[name] as Benchmark).run(stack);
+        const started = performance.now();
+        const { rows, notes } = await (benchmarks[name] as Benchmark).run(stack, size);
         results[name] = rows;
         printTable(name, rows, notes);
+        console.error(`${name}: ${Math.round((performance.now() - started) / 100) / 10} s`);
       }
     };
     if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(runSelected);

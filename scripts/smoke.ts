@@ -69,7 +69,8 @@ async function send(url: URL | string, init: RequestInit): Promise<Answer> {
 
 interface Target {
   apiUrl: string;
-  devicesUrl: string;
+  /** where the HTTP entry points are checked, by stack output: the HTTP API's and/or the REST API's /devices/ */
+  devicesUrls: { output: string; url: string }[];
   key: string;
   deviceToken: string | undefined;
   teltonika: { host: string; port: number } | undefined;
@@ -139,26 +140,38 @@ async function runDevices(target: Target): Promise<void> {
   const at = await lastPosition(target, imei);
   const now = new Date();
   if (target.deviceToken) {
-    const token = target.deviceToken;
-    const osmand = new URL(`osmand/${encodeURIComponent(token)}`, target.devicesUrl);
-    for (const [field, value] of Object.entries({ id: imei, lat: at.lat, lon: at.lng, timestamp: Math.floor(now.getTime() / 1000) }))
-      osmand.searchParams.set(field, String(value));
-    await check('device point through osmand', () => send(osmand, { method: 'POST' }), succeeded);
-    const position = { fixTime: now.toISOString(), latitude: at.lat, longitude: at.lng, speed: 0, course: 0, valid: true, attributes: {} };
-    await check(
-      'device point through traccar',
-      () =>
-        send(new URL('traccar', target.devicesUrl), {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-          body: JSON.stringify({ position, device: { uniqueId: imei } }),
-        }),
-      succeeded,
-    );
+    for (const { output, url } of target.devicesUrls)
+      await sendDevicePoints(url, target.deviceToken, imei, at, now, target.devicesUrls.length > 1 ? ` (${output})` : '');
   } else {
     report('skip', 'device points over HTTP', 'no --device-token (npm run admin -- device-token create, docs/devices.md)');
   }
   if (target.teltonika) await sendTeltonikaPacket(target.teltonika, imei, at, now);
+}
+
+/** One point through osmand and one through traccar at a gateway's /devices/ URL. */
+async function sendDevicePoints(
+  devicesUrl: string,
+  token: string,
+  imei: string,
+  at: { lat: number; lng: number },
+  now: Date,
+  gateway: string,
+) {
+  const osmand = new URL(`osmand/${encodeURIComponent(token)}`, devicesUrl);
+  for (const [field, value] of Object.entries({ id: imei, lat: at.lat, lon: at.lng, timestamp: Math.floor(now.getTime() / 1000) }))
+    osmand.searchParams.set(field, String(value));
+  await check(`device point through osmand${gateway}`, () => send(osmand, { method: 'POST' }), succeeded);
+  const position = { fixTime: now.toISOString(), latitude: at.lat, longitude: at.lng, speed: 0, course: 0, valid: true, attributes: {} };
+  await check(
+    `device point through traccar${gateway}`,
+    () =>
+      send(new URL('traccar', devicesUrl), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ position, device: { uniqueId: imei } }),
+      }),
+    succeeded,
+  );
 }
 
 async function sendTeltonikaPacket(endpoint: { host: string; port: number }, imei: string, at: { lat: number; lng: number }, now: Date) {
@@ -190,11 +203,21 @@ async function keysFirstVehicle(target: Target): Promise<{ uid: number; imei: st
   return first ? { uid: Number(first.vehicle_uid), imei: String(first.imei) } : undefined;
 }
 
-/** ApiUrl (the stack output, ending in /api/) or the base URL before it; the devices' URL is its sibling. */
-function urlsOf(url: string, devicesUrl: string | undefined): { apiUrl: string; devicesUrl: string } {
+/**
+ * ApiUrl (the stack output, ending in /api/) or the base URL before it; the REST API's devices' URL is its sibling,
+ * the HTTP API's (DevicesHttpUrl) is checked first when given.
+ */
+function urlsOf(url: string, devicesUrl: string | undefined, devicesHttpUrl: string | undefined): Pick<Target, 'apiUrl' | 'devicesUrls'> {
   const base = url.replace(/\/+$/, '').replace(/\/api$/, '');
   if (!/^https?:\/\//.test(base)) throw new UsageError(`--url ${url} is not an http(s) URL`);
-  return { apiUrl: `${base}/api/`, devicesUrl: devicesUrl ? `${devicesUrl.replace(/\/+$/, '')}/` : `${base}/devices/` };
+  const folder = (value: string) => `${value.replace(/\/+$/, '')}/`;
+  return {
+    apiUrl: `${base}/api/`,
+    devicesUrls: [
+      ...(devicesHttpUrl ? [{ output: 'DevicesHttpUrl', url: folder(devicesHttpUrl) }] : []),
+      { output: 'DevicesUrl', url: devicesUrl ? folder(devicesUrl) : `${base}/devices/` },
+    ],
+  };
 }
 
 function hostAndPort(value: string | undefined): { host: string; port: number } | undefined {
@@ -206,7 +229,8 @@ function hostAndPort(value: string | undefined): { host: string; port: number } 
 
 await runScript({
   usage: `
-npm run smoke -- --url <ApiUrl> --key <api key> [--device-token T] [--imei I] [--devices-url <DevicesUrl>] [--teltonika-host host[:port]]
+npm run smoke -- --url <ApiUrl> --key <api key> [--device-token T] [--imei I] [--devices-http-url <DevicesHttpUrl>]
+                 [--devices-url <DevicesUrl>] [--teltonika-host host[:port]]
 
   Checks a deployed stack (run it after cdk deploy) or the local one, and prints one line per check and a summary;
   exits 1 when any check failed.
@@ -214,11 +238,24 @@ npm run smoke -- --url <ApiUrl> --key <api key> [--device-token T] [--imei I] [-
   --key             an api key; its user's records are read, and the round trips create and delete their own
   --device-token    a device token of the key's user: one point through osmand and one through traccar
   --imei            the vehicle the device points report for (default: the key's first vehicle)
-  --devices-url     the DevicesUrl stack output (default: the --url's sibling /devices/)
+  --devices-http-url the DevicesHttpUrl stack output (the devices' HTTP API): its points are sent first
+  --devices-url     the DevicesUrl stack output, the REST API's /devices/ (default: the --url's sibling /devices/)
   --teltonika-host  the TeltonikaHost output (port 5027 unless given): one Codec 8 packet of one record`,
-  options: { url: 'string', key: 'string', 'device-token': 'string', imei: 'string', 'devices-url': 'string', 'teltonika-host': 'string' },
+  options: {
+    url: 'string',
+    key: 'string',
+    'device-token': 'string',
+    imei: 'string',
+    'devices-url': 'string',
+    'devices-http-url': 'string',
+    'teltonika-host': 'string',
+  },
   run: async ({ values }) => {
-    const urls = urlsOf(requiredOption(values, 'url'), values['devices-url'] as string | undefined);
+    const urls = urlsOf(
+      requiredOption(values, 'url'),
+      values['devices-url'] as string | undefined,
+      values['devices-http-url'] as string | undefined,
+    );
     const target: Target = {
       ...urls,
       key: requiredOption(values, 'key'),

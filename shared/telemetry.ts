@@ -1,7 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { Tracer } from '@aws-lambda-powertools/tracer';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { awsClientTimeouts } from './config.ts';
 import { metricsNamespace, serviceName } from './metric-names.ts';
 
@@ -15,13 +14,19 @@ export const tracer = new Tracer({ serviceName });
 /** EMF metrics, flushed once per invocation by logMetrics; POWERTOOLS_METRICS_DISABLED silences them locally. */
 export const metrics = new Metrics({ namespace: metricsNamespace, serviceName });
 
-let secrets: SecretsProvider | undefined;
+let secrets: Promise<SecretsProvider> | undefined;
 
 /**
- * Secrets Manager through Powertools Parameters with a traced client, created on first use (no I/O at init), failing as fast as
- * every AWS client.
+ * Secrets Manager through Powertools Parameters with a traced client, loaded and created on first use: most calls never
+ * read a secret, so neither the client nor Parameters is part of module init. Fails as fast as every AWS client.
  */
-export function secretsProvider(): SecretsProvider {
-  secrets ??= new SecretsProvider({ awsSdkV3Client: tracer.captureAWSv3Client(new SecretsManagerClient(awsClientTimeouts())) });
+export function secretsProvider(): Promise<SecretsProvider> {
+  secrets ??= (async () => {
+    const [{ SecretsProvider }, { SecretsManagerClient }] = await Promise.all([
+      import('@aws-lambda-powertools/parameters/secrets'),
+      import('@aws-sdk/client-secrets-manager'),
+    ]);
+    return new SecretsProvider({ awsSdkV3Client: tracer.captureAWSv3Client(new SecretsManagerClient(awsClientTimeouts())) });
+  })();
   return secrets;
 }

@@ -19,8 +19,15 @@ export interface Usage {
 
 export const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
 
-/** Counts every request's consumed capacity, write requests (items) and the history chunks' bytes. */
+let measuring = false;
+
+/**
+ * Counts every request's consumed capacity, write requests (items) and the history chunks' bytes; once per process,
+ * as several benchmarks of one `npm run bench` ask for it.
+ */
 export function measureCapacity(): void {
+  if (measuring) return;
+  measuring = true;
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;

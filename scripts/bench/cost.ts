@@ -8,25 +8,40 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
 import type { OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/operation-functions.ts';
-import { pipelineSettings } from '../../infra/positions-pipeline.ts';
+import { pipelineSettings, streamDefaults } from '../../infra/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave } from '../../simulator/index.ts';
+import {
+  amazonLocationMonth,
+  FLEETS,
+  httpDeviceMonth,
+  monitoringMonth,
+  POSITIONS_PER_MONTH,
+  pipelineInvocations,
+  REPORT_EVERY_S,
+  shardsFor,
+  streamMonth,
+  teltonikaMonth,
+} from './fleet-cost.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation } from './operations.ts';
 import { prices } from './prices.ts';
-import { type Row, round } from './report.ts';
+import { type BenchSize, type Row, round } from './report.ts';
 
-/** The fleet the vehicle belongs to: the stream's hourly price and the pipeline's invocations are shared by it. */
-const FLEET_VEHICLES = 100;
-const REPORT_INTERVAL_S = 30;
+/** One dispatcher's screen per this many vehicles: its polling is shared by them. */
+const VEHICLES_PER_DISPATCHER = 100;
+const REPORT_INTERVAL_S = REPORT_EVERY_S;
 const DAYS_PER_MONTH = 30;
-const SECONDS_PER_MONTH = DAYS_PER_MONTH * 86_400;
-/** Vehicles measured through the pipeline (one simulated day each). */
-const MEASURED_VEHICLES = 8;
+
+/** What is measured: vehicles (one simulated day each, or its first hours) and calls per operation of the mix. */
+const measuredSizes = {
+  full: { vehicles: 8, hours: 24, apiCalls: 20, warmUpCalls: 2 },
+  smallest: { vehicles: 2, hours: 0.05, apiCalls: 1, warmUpCalls: 0 },
+} as const;
 
 /**
  * Realistic API use per vehicle and day (stated in docs/cost.md): a dispatcher's screen polls the fleet's live data
@@ -34,9 +49,9 @@ const MEASURED_VEHICLES = 8;
  * trip list and a fuel report a day, two slips and a job card, and a route a week.
  */
 const API_CALLS_PER_VEHICLE_DAY: Partial<Record<OperationName, number>> = {
-  getLiveData: 600 / FLEET_VEHICLES,
-  getLiveMap: 20 / FLEET_VEHICLES,
-  getVehicles: 10 / FLEET_VEHICLES,
+  getLiveData: 600 / VEHICLES_PER_DISPATCHER,
+  getLiveMap: 20 / VEHICLES_PER_DISPATCHER,
+  getVehicles: 10 / VEHICLES_PER_DISPATCHER,
   getTrips: 1,
   getFuelFillReport: 1,
   getExpenseSlips: 1,
@@ -45,7 +60,6 @@ const API_CALLS_PER_VEHICLE_DAY: Partial<Record<OperationName, number>> = {
   getJobCards: 1,
   addRoute: 1 / 7,
 };
-const API_SAMPLE_CALLS = 20;
 
 interface Usage {
   readUnits: number;
@@ -57,8 +71,12 @@ interface Usage {
 let usage: Usage = { readUnits: 0, writeUnits: 0, s3Puts: 0, s3PutBytes: 0 };
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
 
-/** Asks every DynamoDB request for its consumed capacity and adds it up; counts S3 PUTs and their bytes. */
+let metering = false;
+
+/** Asks every DynamoDB request for its consumed capacity and adds it up; counts S3 PUTs and their bytes. Once per process. */
 function meterClients(): void {
+  if (metering) return;
+  metering = true;
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
@@ -91,10 +109,11 @@ async function measured<T>(run: () => Promise<T>): Promise<{ usage: Usage; ms: n
   return { usage, ms: performance.now() - started, result };
 }
 
-/** Vehicles whose positions one invocation holds: the stream's shards and batchers split the fleet by IMEI. */
-const vehiclesPerBatcher = (vehicles: number) => vehicles / (pipelineSettings.initialShards * pipelineSettings.parallelizationFactor);
 /** Positions of one vehicle in one invocation: what a window gathers (writes follow vehicle-batches, not positions). */
 const positionsPerVehicleBatch = () => Math.max(1, Math.round(pipelineSettings.batchingWindowS / REPORT_INTERVAL_S));
+
+/** seconds from a fix to the stream: a phone's or a unit's report on its way */
+const ARRIVAL_DELAY_S = 2;
 
 function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEvent {
   return {
@@ -110,7 +129,8 @@ function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEv
         kinesisSchemaVersion: '1.0',
         partitionKey: 'imei',
         sequenceNumber: String(offset + i).padStart(20, '0'),
-        approximateArrivalTimestamp: 0,
+        // the stream receives a report a moment after its fix: arrival at 0 (1970) made every position one from the future
+        approximateArrivalTimestamp: Date.parse((JSON.parse(line) as { gps_datetime: string }).gps_datetime) / 1000 + ARRIVAL_DELAY_S,
         data: Buffer.from(line).toString('base64'),
       },
     })),
@@ -126,12 +146,17 @@ interface PipelineMeasure {
   tableBytes: number;
 }
 
-/** One simulated day of MEASURED_VEHICLES vehicles through processPositions in batches of `batch` records. */
-async function measurePipeline(batch: number, date: string, seed: number): Promise<PipelineMeasure> {
+/** One simulated day (or its first hours) of some vehicles through processPositions in batches of `batch` records. */
+async function measurePipeline(
+  batch: number,
+  date: string,
+  seed: number,
+  { vehicles, hours }: { vehicles: number; hours: number },
+): Promise<PipelineMeasure> {
   const { handler } = await import('../../functions/processPositions/handler.ts');
   // The simulator numbers its devices from one base: each run shifts them, so runs in one stack never claim the same IMEI.
   const imeiOf = (imei: string) => String(BigInt(imei) + BigInt(seed) * 1000n);
-  const days = fleetDay(MEASURED_VEHICLES, date, REPORT_INTERVAL_S, seed);
+  const days = fleetDay(vehicles, date, REPORT_INTERVAL_S, seed);
   const user = await createUser(`Cost fleet ${date}`, 0);
   for (const day of days) {
     const vehicle = await addVehicle({
@@ -155,7 +180,10 @@ async function measurePipeline(batch: number, date: string, seed: number): Promi
     });
     await linkVehicle(user.userUid, vehicle.vehicleUid);
   }
-  const lines = interleave(days).map((record) => JSON.stringify({ ...record, imei: imeiOf(record.imei) }));
+  const until = Date.parse(`${date}T00:00:00Z`) + hours * 3_600_000;
+  const lines = interleave(days)
+    .filter((record) => Date.parse(record.gps_datetime) < until)
+    .map((record) => JSON.stringify({ ...record, imei: imeiOf(record.imei) }));
   const sizeBefore = await tableBytes();
   const total: PipelineMeasure = {
     positions: lines.length,
@@ -190,22 +218,25 @@ interface ApiMeasure {
   ms: number;
 }
 
-/** Each operation of the mix called API_SAMPLE_CALLS times over HTTP: capacity and wall time per call. */
-async function measureApi(apiUrl: string): Promise<ApiMeasure[]> {
+/** Each operation of the mix called `calls` times over HTTP after its warm-up calls: capacity and wall time per call. */
+async function measureApi(
+  apiUrl: string,
+  { apiCalls: calls, warmUpCalls }: { apiCalls: number; warmUpCalls: number },
+): Promise<ApiMeasure[]> {
   const callApi: CallApi = (name, user, request) => callOperation(apiUrl, name, user, request);
   const plans = await operationPlans(callApi);
   const results: ApiMeasure[] = [];
   for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [OperationName, number][]) {
-    const { user, request } = await plans[operation](API_SAMPLE_CALLS + 2);
+    const { user, request } = await plans[operation](warmUpCalls + calls);
     const call = (i: number) => {
       const sent = request(i);
       return callApi(operation, sent.user ?? user, sent);
     };
-    for (let i = 0; i < 2; i++) await call(i);
+    for (let i = 0; i < warmUpCalls; i++) await call(i);
     const run = await measured(async () => {
-      for (let i = 2; i < API_SAMPLE_CALLS + 2; i++) await call(i);
+      for (let i = warmUpCalls; i < warmUpCalls + calls; i++) await call(i);
     });
-    const perCall = (value: number) => value / API_SAMPLE_CALLS;
+    const perCall = (value: number) => value / calls;
     results.push({
       operation,
       perDay,
@@ -226,124 +257,158 @@ const lambdaCost = (invocations: number, ms: number, memoryMb: number) =>
   invocations * (prices.lambda.perMillionRequests / 1e6) +
   invocations * (Math.ceil(ms) / 1000) * (memoryMb / 1024) * prices.lambda.perGbSecondArm;
 const money = (value: number) => `$${value < 0.01 ? value.toFixed(4) : value.toFixed(3)}`;
+const times = (value: number) => `1/${round(value, 1)}`;
 
 export const costNotes = [
-  `prices: ${prices.region}, on-demand list prices as of ${prices.asOf} (scripts/bench/prices.ts); no free tier`,
-  `one vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days, in a fleet of ${FLEET_VEHICLES} that shares the ` +
-    `stream's hourly price and the pipeline's batches`,
-  `pipeline: ${MEASURED_VEHICLES} simulated vehicle-days through functions/processPositions on DynamoDB Local, each batch holding as ` +
-    `many positions per vehicle as the ${pipelineSettings.batchingWindowS} s window gathers (${pipelineSettings.initialShards} ` +
-    `shards, factor ${pipelineSettings.parallelizationFactor}); invocation time scaled to the ` +
-    `${vehiclesPerBatcher(FLEET_VEHICLES)} vehicles a real batch holds`,
+  `prices: ${prices.region}, list prices as of ${prices.asOf} (scripts/bench/prices.ts); no free tier`,
+  `per vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days (${POSITIONS_PER_MONTH.toLocaleString('en')} ` +
+    "positions), in fleets of each size: the stream, the pipeline's invocations, the Teltonika listener and the alarms " +
+    'are shared by the fleet',
+  `stream: provisioned (the default, infra/positions-pipeline.ts), ${streamDefaults.retentionHours} h retention, shards to stay under ` +
+    `80 % of a shard's records/s (${FLEETS.map((vehicles) => `${shardsFor(vehicles)} at ${vehicles.toLocaleString('en')}`).join(', ')}); ` +
+    `batches of up to ${pipelineSettings.batchSize} records every ${pipelineSettings.batchingWindowS} s per shard`,
+  'pipeline: simulated vehicle-days through functions/processPositions on DynamoDB Local (capacity units from ' +
+    'ReturnConsumedCapacity), Lambda time per vehicle and batch as measured; phones: the HTTP API (DevicesHttpUrl)',
   `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY)
     .map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`)
     .join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
   'durations are measured locally against DynamoDB Local; ' +
     'in AWS, DynamoDB answers in a few ms instead of ~1 ms, so Lambda time (a small part) may be 2-4 times higher',
+  "before: the same measurements on the stack's earlier settings, an on-demand stream (4 shards' batchers) and phones on the REST API",
 ];
 
-export async function benchCost(apiUrl: string): Promise<Row[]> {
-  process.env.API_KEY_CACHE_SECONDS = '0';
-  process.env.RATE_LIMIT_PER_SECOND = '1000000';
-  meterClients();
-  // The measured vehicles in batches with as many positions of each as the window gathers.
-  const batch = MEASURED_VEHICLES * positionsPerVehicleBatch();
-  const pipeline = await measurePipeline(batch, '2026-11-03', 7);
-  const api = await measureApi(apiUrl);
-
-  // Per vehicle and month
-  const positions = SECONDS_PER_MONTH / REPORT_INTERVAL_S;
-  const scale = positions / (pipeline.positions / MEASURED_VEHICLES) / MEASURED_VEHICLES;
-  const pipelineInvocations =
-    (pipelineSettings.initialShards * pipelineSettings.parallelizationFactor * SECONDS_PER_MONTH) /
-    pipelineSettings.batchingWindowS /
-    FLEET_VEHICLES;
-  // A real batch holds vehiclesPerBatcher vehicles, not MEASURED_VEHICLES: scaled linearly, an upper bound.
-  const meanInvocationMs =
-    (pipeline.ms.reduce((sum, ms) => sum + ms, 0) / pipeline.ms.length) *
-    Math.max(1, vehiclesPerBatcher(FLEET_VEHICLES) / MEASURED_VEHICLES);
-  const apiCalls = api.reduce((sum, entry) => sum + entry.perDay * DAYS_PER_MONTH, 0);
+/** What one vehicle costs whatever the fleet, from the measurements: per position, per API call. */
+function perVehicleCosts(pipeline: PipelineMeasure, measuredVehicles: number, api: ApiMeasure[]) {
+  const scale = POSITIONS_PER_MONTH / (pipeline.positions / measuredVehicles) / measuredVehicles;
   const apiUnits = (key: keyof Usage) => api.reduce((sum, entry) => sum + entry.usage[key] * entry.perDay * DAYS_PER_MONTH, 0);
+  const apiCalls = api.reduce((sum, entry) => sum + entry.perDay * DAYS_PER_MONTH, 0);
+  const writes = pipeline.usage.writeUnits * scale + apiUnits('writeUnits');
+  const reads = pipeline.usage.readUnits * scale + apiUnits('readUnits');
   const storedGb = (pipeline.tableBytes * scale) / GB;
-
-  const dynamodbWrites = pipeline.usage.writeUnits * scale + apiUnits('writeUnits');
-  const dynamodbReads = pipeline.usage.readUnits * scale + apiUnits('readUnits');
-  const costs = {
+  // Lambda time follows vehicles per batch: each invocation measured held `measuredVehicles` vehicles' positions.
+  const msPerVehicleBatch = pipeline.ms.reduce((sum, ms) => sum + ms, 0) / pipeline.invocations / measuredVehicles;
+  const vehicleBatches = POSITIONS_PER_MONTH / positionsPerVehicleBatch();
+  return {
+    writes,
+    reads,
+    storedGb,
+    apiCalls,
+    msPerVehicleBatch,
+    archiveMb: (pipeline.usage.s3PutBytes * scale) / 1024 ** 2,
     dynamodb:
-      dynamodbWrites * (prices.dynamodb.perMillionWriteRequestUnits / 1e6) +
-      dynamodbReads * (prices.dynamodb.perMillionReadRequestUnits / 1e6) +
+      writes * (prices.dynamodb.perMillionWriteRequestUnits / 1e6) +
+      reads * (prices.dynamodb.perMillionReadRequestUnits / 1e6) +
       storedGb * (prices.dynamodb.perGbMonthStorage + prices.dynamodb.perGbMonthPitr),
     lambda:
-      lambdaCost(pipelineInvocations, meanInvocationMs, pipelineSettings.memoryMb) +
+      vehicleBatches * (msPerVehicleBatch / 1000) * (pipelineSettings.memoryMb / 1024) * prices.lambda.perGbSecondArm +
       api.reduce((sum, entry) => sum + lambdaCost(entry.perDay * DAYS_PER_MONTH, entry.ms, functionDefaults.memorySize), 0),
-    kinesis: (() => {
-      const ingestedGb = (pipeline.bytes * scale) / GB;
-      return (
-        (prices.kinesis.perStreamHour * 24 * DAYS_PER_MONTH) / FLEET_VEHICLES +
-        ingestedGb * (prices.kinesis.perGbIngested + prices.kinesis.perGbRetrieved) +
-        ingestedGb * (6 / DAYS_PER_MONTH) * prices.kinesis.perGbMonthExtendedRetention
-      );
-    })(),
     s3:
-      (pipelineInvocations + apiUnits('s3Puts')) * (prices.s3.perThousandPuts / 1000) +
+      apiUnits('s3Puts') * (prices.s3.perThousandPuts / 1000) +
       ((pipeline.usage.s3PutBytes * scale + apiUnits('s3PutBytes')) / GB) * prices.s3.perGbMonthStandard,
     apiGateway: apiCalls * (prices.apiGateway.perMillionRestRequests / 1e6),
   };
-  const total = Object.values(costs).reduce((sum, value) => sum + value, 0);
-  const location = (positions / 1000) * prices.amazonLocation.perThousandPositionUpdates;
+}
+
+/** The pipeline's invocations (their request fee and raw-archive PUT each), shared by the fleet. */
+const invocationsMonth = (invocations: number) => invocations * (prices.lambda.perMillionRequests / 1e6 + prices.s3.perThousandPuts / 1000);
+
+export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
+  process.env.API_KEY_CACHE_SECONDS = '0';
+  process.env.RATE_LIMIT_PER_SECOND = '1000000';
+  meterClients();
+  const measuring = measuredSizes[size];
+  // The measured vehicles in batches with as many positions of each as the window gathers.
+  const batch = measuring.vehicles * positionsPerVehicleBatch();
+  const pipeline = await measurePipeline(batch, '2026-11-03', 7, measuring);
+  // Every accepted position is written (each vehicle's track item at least): far fewer units mean the pipeline refused them.
+  if (pipeline.usage.writeUnits < pipeline.positions / 2)
+    throw new Error(`the pipeline wrote ${pipeline.usage.writeUnits} units for ${pipeline.positions} positions: were they rejected?`);
+  const api = await measureApi(apiUrl, measuring);
+  const vehicle = perVehicleCosts(pipeline, measuring.vehicles, api);
+
+  const perFleet = (cost: (vehicles: number) => number, format: (value: number) => string | number = money): Row =>
+    Object.fromEntries(FLEETS.map((vehicles) => [`${vehicles.toLocaleString('en')} vehicles`, format(cost(vehicles))]));
+  const pipelineAndApi = (vehicles: number) =>
+    vehicle.dynamodb +
+    vehicle.lambda +
+    vehicle.s3 +
+    vehicle.apiGateway +
+    (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles;
+  const phone = (vehicles: number) => pipelineAndApi(vehicles) + httpDeviceMonth('http-api').total;
+  const teltonika = (vehicles: number) => pipelineAndApi(vehicles) + teltonikaMonth(vehicles).total / vehicles;
+  const monitoring = (vehicles: number) => monitoringMonth() / vehicles;
+  // The earlier settings: an on-demand stream whose 4 shards each ran a batcher, phones on the REST API.
+  const phoneBefore = (vehicles: number) =>
+    pipelineAndApi(vehicles) -
+    (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles +
+    (streamMonth(vehicles, 'on-demand') + invocationsMonth(pipelineInvocations(vehicles, 4))) / vehicles +
+    httpDeviceMonth('rest-api').total;
+  const location = amazonLocationMonth();
+  const item = (name: string, cost: (vehicles: number) => number, measured: string, format?: (value: number) => string | number): Row => ({
+    item: name,
+    ...perFleet(cost, format),
+    measured,
+  });
 
   return [
-    {
-      item: 'DynamoDB',
-      'per vehicle-month': money(costs.dynamodb),
-      measured: `${round(dynamodbWrites, 0)} WRU, ${round(dynamodbReads, 0)} RRU, ${round(storedGb * 1024, 1)} MB stored (+PITR)`,
-    },
-    {
-      item: 'Lambda',
-      'per vehicle-month': money(costs.lambda),
-      measured:
-        `${round(pipelineInvocations, 0)} pipeline invocations × ${round(meanInvocationMs, 1)} ms at ` +
-        `${pipelineSettings.memoryMb} MB; ${round(apiCalls, 0)} API calls at ${functionDefaults.memorySize} MB`,
-    },
-    {
-      item: 'Kinesis',
-      'per vehicle-month': money(costs.kinesis),
-      measured: `${positions} records (1 KB billed each); 1/${FLEET_VEHICLES} of the stream-hours`,
-    },
-    {
-      item: 'S3',
-      'per vehicle-month': money(costs.s3),
-      measured: `${round(pipelineInvocations, 0)} batch archives, ${round((pipeline.usage.s3PutBytes * scale) / 1024 ** 2, 1)} MB`,
-    },
-    { item: 'API Gateway', 'per vehicle-month': money(costs.apiGateway), measured: `${round(apiCalls, 0)} REST requests` },
-    { item: 'total', 'per vehicle-month': money(total), measured: `${positions} positions, ${round(apiCalls, 0)} API calls` },
-    {
-      item: 'Amazon Location trackers (comparison)',
-      'per vehicle-month': money(location),
-      measured: `${positions} position updates at $${prices.amazonLocation.perThousandPositionUpdates}/1,000`,
-    },
-    {
-      item: 'pipeline: records per invocation',
-      'per vehicle-month': round(vehiclesPerBatcher(FLEET_VEHICLES) * positionsPerVehicleBatch(), 0),
-      measured:
-        `${pipeline.invocations} invocations of ${batch} records measured; WRU per position ` +
-        `${round(pipeline.usage.writeUnits / pipeline.positions, 2)}`,
-    },
+    item(
+      'DynamoDB',
+      () => vehicle.dynamodb,
+      `${round(vehicle.writes, 0)} WRU, ${round(vehicle.reads, 0)} RRU, ${round(vehicle.storedGb * 1024, 1)} MB stored (+PITR); ` +
+        `WRU per position ${round(pipeline.usage.writeUnits / pipeline.positions, 2)}`,
+    ),
+    item(
+      'Lambda',
+      (vehicles) => vehicle.lambda + (pipelineInvocations(vehicles) * prices.lambda.perMillionRequests) / 1e6 / vehicles,
+      `processPositions ${round(vehicle.msPerVehicleBatch, 2)} ms per vehicle and batch at ${pipelineSettings.memoryMb} MB; ` +
+        `${round(vehicle.apiCalls, 0)} API calls at ${functionDefaults.memorySize} MB`,
+    ),
+    item(
+      'Kinesis',
+      (vehicles) => streamMonth(vehicles) / vehicles,
+      `provisioned: ${FLEETS.map((vehicles) => shardsFor(vehicles)).join(', ')} shard(s) × $${prices.kinesis.perShardHour}/h, ` +
+        'a PUT payload unit a record',
+    ),
+    item(
+      'S3',
+      (vehicles) => vehicle.s3 + (pipelineInvocations(vehicles) * prices.s3.perThousandPuts) / 1000 / vehicles,
+      `a raw archive PUT per batch (${FLEETS.map((vehicles) => round(pipelineInvocations(vehicles), 0).toLocaleString('en')).join(', ')} ` +
+        `a month); ${round(vehicle.archiveMb, 1)} MB archived per vehicle`,
+    ),
+    item('API Gateway (the API)', () => vehicle.apiGateway, `${round(vehicle.apiCalls, 0)} REST requests`),
+    item('pipeline and API', pipelineAndApi, 'the sum above: what every vehicle pays, whatever its entry point'),
+    item('+ phone over the HTTP API', () => httpDeviceMonth('http-api').total, 'a request and an invocation a position (device-cost)'),
+    item('**all-in, a phone**', phone, ''),
+    item('Amazon Location ÷ all-in, a phone', (vehicles) => location / phone(vehicles), 'target: 1/10 at 100, 1/20 at 1,000', times),
+    item('+ Teltonika listener', (vehicles) => teltonikaMonth(vehicles).total / vehicles, 'its fixed month spread (device-cost)'),
+    item('**all-in, a Teltonika unit**', teltonika, ''),
+    item('Amazon Location ÷ all-in, a Teltonika unit', (vehicles) => location / teltonika(vehicles), '', times),
+    item('+ alarms and dashboard', monitoring, `the stack's, $${round(monitoringMonth(), 2)} a month`),
+    item('all-in with them, a phone', (vehicles) => phone(vehicles) + monitoring(vehicles), ''),
+    item('all-in with them, a Teltonika unit', (vehicles) => teltonika(vehicles) + monitoring(vehicles), ''),
+    item('before: a phone, REST API, on-demand stream', phoneBefore, 'the same measurements on the earlier settings'),
+    item(
+      'Amazon Location trackers',
+      () => location,
+      `${POSITIONS_PER_MONTH} position updates at $${prices.amazonLocation.perThousandPositionUpdates}/1,000`,
+    ),
   ];
 }
 
 export const pipelineSizingNotes = [
-  `${MEASURED_VEHICLES} simulated vehicle-days (30 s reports) through functions/processPositions per batch size; one batcher, as one ` +
-    `shard with parallelisation factor 1`,
+  `${measuredSizes.full.vehicles} simulated vehicle-days (30 s reports) through functions/processPositions per batch size; ` +
+    'one batcher, as one shard with parallelisation factor 1',
   'a shard accepts at most 1,000 records/s: a batcher faster than that never lets a shard fall behind',
 ];
 
 /** processPositions at the batch sizes a shard hands over from a quiet fleet to a full shard. */
-export async function benchPipelineSizing(): Promise<Row[]> {
+export async function benchPipelineSizing(size: BenchSize = 'full'): Promise<Row[]> {
   meterClients();
   const rows: Row[] = [];
-  for (const [i, batch] of [8, 50, 200, 1000].entries()) {
-    const measure = await measurePipeline(batch, `2026-11-${String(10 + i).padStart(2, '0')}`, 11 + i);
+  const batchSizes = size === 'full' ? [8, 50, 200, 1000] : [8];
+  const measuring = size === 'full' ? measuredSizes.full : measuredSizes.smallest;
+  for (const [i, batch] of batchSizes.entries()) {
+    const measure = await measurePipeline(batch, `2026-11-${String(10 + i).padStart(2, '0')}`, 11 + i, measuring);
     const totalMs = measure.ms.reduce((sum, ms) => sum + ms, 0);
     rows.push({
       'records per batch': batch,

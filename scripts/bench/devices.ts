@@ -17,12 +17,14 @@ import { addVehicle, findVehicleByImei, linkVehicle } from '../../shared/store/v
 import { fleetDay, interleave, type SimulatedRecord } from '../../simulator/index.ts';
 import { avlRecord, PROTOCOLS, sendReadings } from '../devices/protocols.ts';
 import { benchListenerLimits, listenerLimitsNotes } from './listener-limits.ts';
-import { percentile, printTable, type Row, round } from './report.ts';
+import { type BenchSize, percentile, printTable, type Row, round } from './report.ts';
 
-const VEHICLES = 20;
-const READINGS_PER_VEHICLE = 30;
-const UNITS = 200;
-const PACKETS_PER_UNIT = 10;
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+const countsBySize = {
+  full: { vehicles: 20, readingsPerVehicle: 30, units: 200, packetsPerUnit: 10 },
+  smallest: { vehicles: 2, readingsPerVehicle: 2, units: 2, packetsPerUnit: 1 },
+} as const;
+const { vehicles: VEHICLES, readingsPerVehicle: READINGS_PER_VEHICLE, units: UNITS, packetsPerUnit: PACKETS_PER_UNIT } = countsBySize.full;
 const RECORDS_PER_PACKET = 10;
 const DATE = '2026-03-02';
 
@@ -80,8 +82,9 @@ function row(entryPoint: string, records: number, seconds: number, timings: numb
   };
 }
 
-export async function benchDevices(stack: LocalStack): Promise<Row[]> {
+export async function benchDevices(stack: LocalStack, size: BenchSize = 'full'): Promise<Row[]> {
   if (stack.deviceTcpPort === undefined) throw new Error('the devices benchmark needs the stack’s Teltonika listener');
+  const { vehicles: VEHICLES, readingsPerVehicle: READINGS_PER_VEHICLE, units: UNITS, packetsPerUnit } = countsBySize[size];
   const rows: Row[] = [];
   const units = await givenFleet(UNITS);
   const fleet = { ...units, readings: units.readings.filter((reading) => units.imeis.indexOf(reading.imei) < VEHICLES) };
@@ -99,22 +102,27 @@ export async function benchDevices(stack: LocalStack): Promise<Row[]> {
   const instant: PositionSink = { put: async () => undefined };
   const alone = await startTeltonikaListener({ port: 0, host: '127.0.0.1', sink: instant, findDevice: findVehicleByImei });
   try {
-    rows.push(await manyUnits(`teltonika × ${UNITS} connections (listener alone)`, units, alone.port));
+    rows.push(await manyUnits(`teltonika × ${UNITS} connections (listener alone)`, units, alone.port, packetsPerUnit));
   } finally {
     await alone.close();
   }
-  printTable('Teltonika listener limits (a process of its own)', await benchListenerLimits(), listenerLimitsNotes);
+  printTable('Teltonika listener limits (a process of its own)', await benchListenerLimits(size), listenerLimitsNotes);
   return rows;
 }
 
 /** Every unit connects at once and sends its packets one after the other's ack. */
-async function manyUnits(label: string, fleet: { readings: SimulatedRecord[]; imeis: string[] }, port: number): Promise<Row> {
+async function manyUnits(
+  label: string,
+  fleet: { readings: SimulatedRecord[]; imeis: string[] },
+  port: number,
+  packetsPerUnit: number,
+): Promise<Row> {
   const perUnit = Map.groupBy(fleet.readings, (reading) => reading.imei);
   const timings: number[] = [];
   const started = performance.now();
   await Promise.all(
     fleet.imeis.map(async (imei) => {
-      const readings = (perUnit.get(imei) ?? []).slice(-PACKETS_PER_UNIT * RECORDS_PER_PACKET);
+      const readings = (perUnit.get(imei) ?? []).slice(-packetsPerUnit * RECORDS_PER_PACKET);
       const device = await TeltonikaDevice.connect('127.0.0.1', port, imei, 60_000);
       try {
         for (let start = 0; start < readings.length; start += RECORDS_PER_PACKET) {

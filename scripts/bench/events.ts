@@ -21,7 +21,7 @@ import { places, prng, type SimulatedRecord, uniform } from '../../simulator/ind
 import { sendReadings } from '../devices/protocols.ts';
 import { measureCapacity } from './capacity.ts';
 import { ingestRun, PRODUCTION_WINDOW_S } from './ingest.ts';
-import type { Row } from './report.ts';
+import type { BenchSize, Row } from './report.ts';
 
 const WCU_ZONES = [0, 50];
 const CPU_ZONES = [10, 1_000, 10_000];
@@ -30,6 +30,8 @@ const CPU_HOURS = 0.25;
 /** hours each WCU run sends (from 03:00) */
 const WCU_HOURS = 1;
 const LATENCY_SAMPLES = 20;
+/** the least that still runs every step (test/project/benches.test.ts) */
+const smallest = { wcuZones: [0], cpuZones: [10], hours: 0.05, latencySamples: 1 } as const;
 const PUT_CONCURRENCY = 25;
 /** the area the simulated fleet drives in, with a margin */
 const AREA = { south: -26.2, north: -25.95, west: 27.98, east: 28.3 };
@@ -126,7 +128,7 @@ async function eventsSince(apiUrl: string, key: string, vehicleUid: number, curs
  * Per sample a new vehicle drives into the zone: all but the arrival through the pipeline, then the arrival by
  * OsmAnd, timed until getEvents shows an event it decided.
  */
-async function latency(apiUrl: string): Promise<{ p50: number; p99: number; types: string[] }> {
+async function latency(apiUrl: string, samples: number): Promise<{ p50: number; p99: number; types: string[] }> {
   const user = await createUser('Bench events latency', 0);
   const key = await createApiKey(user.userUid);
   const { token } = await createDeviceToken(user.userUid);
@@ -138,7 +140,7 @@ async function latency(apiUrl: string): Promise<{ p50: number; p99: number; type
   const timings: number[] = [];
   const types = new Set<string>();
   const start = Date.now() - 3_600_000;
-  for (let sample = 0; sample < LATENCY_SAMPLES; sample++) {
+  for (let sample = 0; sample < samples; sample++) {
     const imei = `35${String(randomInt(10 ** 12)).padStart(13, '0')}`;
     const vehicle = await addVehicle({
       imei,
@@ -187,13 +189,14 @@ async function latency(apiUrl: string): Promise<{ p50: number; p99: number; type
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), types: [...types].sort() };
 }
 
-export async function benchEvents(apiUrl: string): Promise<Row[]> {
+export async function benchEvents(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
+  const full = size === 'full';
   measureCapacity();
   const rows: Row[] = [];
   let runNumber = 21;
-  for (const zones of WCU_ZONES) {
+  for (const zones of full ? WCU_ZONES : smallest.wcuZones) {
     const { cpuMsPerPosition, ...figures } = await ingestRun(runNumber++, PRODUCTION_WINDOW_S, 0, {
-      hours: WCU_HOURS,
+      hours: full ? WCU_HOURS : smallest.hours,
       prepareUser: (userUid) => seedZones(userUid, zoneDrafts(zones, zones)),
     });
     rows.push({
@@ -205,9 +208,9 @@ export async function benchEvents(apiUrl: string): Promise<Row[]> {
       'CPU ms per position': cpuMsPerPosition.toFixed(3),
     });
   }
-  for (const zones of CPU_ZONES) {
+  for (const zones of full ? CPU_ZONES : smallest.cpuZones) {
     const { cpuMsPerPosition, ...figures } = await ingestRun(runNumber++, PRODUCTION_WINDOW_S, 0, {
-      hours: CPU_HOURS,
+      hours: full ? CPU_HOURS : smallest.hours,
       prepareUser: (userUid) => seedZones(userUid, zoneDrafts(zones, zones)),
     });
     rows.push({
@@ -219,7 +222,7 @@ export async function benchEvents(apiUrl: string): Promise<Row[]> {
       'CPU ms per position': cpuMsPerPosition.toFixed(3),
     });
   }
-  const { p50, p99, types } = await latency(apiUrl);
+  const { p50, p99, types } = await latency(apiUrl, full ? LATENCY_SAMPLES : smallest.latencySamples);
   rows.push({
     measure: `point to its event in getEvents (${LATENCY_SAMPLES} arrivals by OsmAnd; ${types.join(', ')})`,
     'zones per user': 50,

@@ -11,17 +11,19 @@ import { createApiKey } from '../../shared/store/api-keys.ts';
 import { commitEvents, type FeedPosition } from '../../shared/store/feed.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
-import { percentile, type Row } from './report.ts';
+import { type BenchSize, percentile, type Row } from './report.ts';
 
-const FLEETS = [10, 1_000, 10_000];
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+const countsBySize = {
+  full: { fleets: [10, 1_000, 10_000], events: 5_000, calls: 20 },
+  smallest: { fleets: [10], events: 40, calls: 1 },
+} as const;
 /** events in each user's feed, spread round-robin over its vehicles */
-const EVENTS = 5_000;
+const { events: EVENTS, calls: CALLS } = countsBySize.full;
 /** events a seeding commit holds (with the vehicle's log and the counter, one transaction) */
 const COMMIT = 40;
 const SEED_CONCURRENCY = 25;
 const COMMITS_AT_ONCE = 4;
-/** calls timed per measure */
-const CALLS = 20;
 
 async function inWaves<T>(count: number, make: (n: number) => Promise<T>): Promise<T[]> {
   const made: T[] = [];
@@ -30,7 +32,7 @@ async function inWaves<T>(count: number, make: (n: number) => Promise<T>): Promi
   return made;
 }
 
-async function seedFleet(vehicleCount: number, run: number) {
+async function seedFleet(vehicleCount: number, run: number, eventCount: number) {
   const user = await createUser(`Feed bench ${vehicleCount}`, 0);
   const key = await createApiKey(user.userUid);
   const vehicles = await inWaves(vehicleCount, async (n) => {
@@ -57,7 +59,7 @@ async function seedFleet(vehicleCount: number, run: number) {
     return vehicle;
   });
   const since = new Date().toISOString();
-  const events: FleetEvent[] = Array.from({ length: EVENTS }, (_, n) => {
+  const events: FleetEvent[] = Array.from({ length: eventCount }, (_, n) => {
     const vehicle = vehicles[n % vehicles.length] as (typeof vehicles)[number];
     const at = new Date();
     return {
@@ -86,16 +88,16 @@ async function seedFleet(vehicleCount: number, run: number) {
 }
 
 /**
- * Reads the feed CALLS times with the filter, each call from a position inside the feed (a poller's first call from
+ * Reads the feed `calls` times with the filter, each call from a position inside the feed (a poller's first call from
  * `since`, then from the positions a walk reaches, from `since` again at the feed's end), so every call has a full
  * feed ahead of it: items read and events answered per call (max), and ms per call.
  */
-async function timedReads(userUid: number, since: string, filter: FeedFilter, limit: number) {
+async function timedReads(userUid: number, since: string, filter: FeedFilter, limit: number, calls: number) {
   let position: FeedPosition = { since };
   const reads: number[] = [];
   const answered: number[] = [];
   const ms: number[] = [];
-  for (let call = 0; call < CALLS; call++) {
+  for (let call = 0; call < calls; call++) {
     const started = performance.now();
     const feed = await readEventFeed(userUid, position, filter, limit);
     ms.push(performance.now() - started);
@@ -106,10 +108,10 @@ async function timedReads(userUid: number, since: string, filter: FeedFilter, li
   return { maxRead: Math.max(...reads), maxAnswered: Math.max(...answered), p50: percentile(ms, 50), p99: percentile(ms, 99) };
 }
 
-/** getEvents over HTTP CALLS times, each from `since` (a full page ahead of every call): ms per call. */
-async function timedCalls(apiUrl: string, key: string, params: Record<string, string>) {
+/** getEvents over HTTP `calls` times, each from `since` (a full page ahead of every call): ms per call. */
+async function timedCalls(apiUrl: string, key: string, params: Record<string, string>, calls: number) {
   const ms: number[] = [];
-  for (let call = 0; call < CALLS; call++) {
+  for (let call = 0; call < calls; call++) {
     const query = new URLSearchParams({ api_key: key, ...params });
     const started = performance.now();
     const answer = await fetch(`${apiUrl}/api/getEvents?${query}`);
@@ -119,10 +121,11 @@ async function timedCalls(apiUrl: string, key: string, params: Record<string, st
   return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
 }
 
-export async function benchFeedReads(apiUrl: string): Promise<Row[]> {
+export async function benchFeedReads(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
+  const { fleets, events, calls } = countsBySize[size];
   const rows: Row[] = [];
-  for (const [run, vehicleCount] of FLEETS.entries()) {
-    const fleet = await seedFleet(vehicleCount, run + 1);
+  for (const [run, vehicleCount] of fleets.entries()) {
+    const fleet = await seedFleet(vehicleCount, run + 1, events);
     const sinceParam = fleet.since.slice(0, 19).replace('T', ' ');
     const measures: Array<{ call: string; filter: FeedFilter; limit: number; params: Record<string, string> | undefined }> = [
       { call: 'getEvents limit=100', filter: {}, limit: 100, params: { limit: '100', since: sinceParam } },
@@ -136,8 +139,8 @@ export async function benchFeedReads(apiUrl: string): Promise<Row[]> {
       { call: 'redeliverEvents since (feed read)', filter: { types: ['trip.completed'] }, limit: 1000, params: undefined },
     ];
     for (const measure of measures) {
-      const read = await timedReads(fleet.userUid, fleet.since, measure.filter, measure.limit);
-      const http = measure.params ? await timedCalls(apiUrl, fleet.key, measure.params) : undefined;
+      const read = await timedReads(fleet.userUid, fleet.since, measure.filter, measure.limit, calls);
+      const http = measure.params ? await timedCalls(apiUrl, fleet.key, measure.params, calls) : undefined;
       rows.push({
         vehicles: vehicleCount,
         call: measure.call,

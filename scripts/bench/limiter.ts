@@ -13,11 +13,14 @@ import { takeToken } from '../../shared/store/rate-limits.ts';
 import { givenUser, type TestUser } from '../../test/support/builders.ts';
 import { callOperation, UNREACHED_LIMIT } from './operations.ts';
 import { prices } from './prices.ts';
-import { percentile, type Row, round } from './report.ts';
+import { type BenchSize, percentile, type Row, round } from './report.ts';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 200);
-const WARM_UP_CALLS = 20;
-const BURST = 40;
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+const countsBySize = {
+  full: { calls: Number(process.env.BENCH_CALLS ?? 200), warmUp: 20, burst: 40 },
+  smallest: { calls: 1, warmUp: 0, burst: 2 },
+} as const;
+const { calls: CALLS, warmUp: WARM_UP_CALLS } = countsBySize.full;
 
 export const limiterNotes = [
   `${CALLS} sequential getExpenseTypes calls with the limit and ${CALLS} without, interleaved, after ${WARM_UP_CALLS} warm-up calls; ` +
@@ -74,7 +77,8 @@ async function metered(requests: number, run: () => Promise<unknown>): Promise<M
 
 const dollarsPerMillion = (units: number) => round(units * prices.dynamodb.perMillionWriteRequestUnits, 3);
 
-export async function benchLimiter(apiUrl: string, policy: BucketPolicy = rateLimitDefaults): Promise<Row[]> {
+export async function benchLimiter(apiUrl: string, policy: BucketPolicy = rateLimitDefaults, size: BenchSize = 'full'): Promise<Row[]> {
+  const { calls: CALLS, warmUp: WARM_UP_CALLS, burst: BURST } = countsBySize[size];
   process.env.API_KEY_CACHE_SECONDS = '0';
   meterBucketWrites();
   const user: TestUser = await givenUser();

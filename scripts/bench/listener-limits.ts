@@ -9,11 +9,14 @@ import { proxyHeaderV4 } from '../../shared/devices/tcp/proxy-protocol.ts';
 import { DeviceSocket } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
-import { type Row, round } from './report.ts';
+import { type BenchSize, type Row, round } from './report.ts';
 
-const IDLE_CONNECTIONS = 10_000;
-const WHOLE_PACKETS = 20;
-const TRICKLED_PACKETS = 20;
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+const countsBySize = {
+  full: { idleConnections: 10_000, wholePackets: 20, trickledPackets: 20 },
+  smallest: { idleConnections: 200, wholePackets: 1, trickledPackets: 1 },
+} as const;
+const { idleConnections: IDLE_CONNECTIONS, wholePackets: WHOLE_PACKETS, trickledPackets: TRICKLED_PACKETS } = countsBySize.full;
 const MIB = 1024 * 1024;
 
 export const listenerLimitsNotes = [
@@ -76,7 +79,8 @@ const packetsRow = (measure: string, before: Measure, after: Measure, packets: n
   'system CPU ms per packet': round((after.cpu.system - before.cpu.system) / 1000 / packets, 2),
 });
 
-export async function benchListenerLimits(): Promise<Row[]> {
+export async function benchListenerLimits(size: BenchSize = 'full'): Promise<Row[]> {
+  const { idleConnections: IDLE_CONNECTIONS, wholePackets: WHOLE_PACKETS, trickledPackets: TRICKLED_PACKETS } = countsBySize[size];
   const rows: Row[] = [];
   const { child, port } = await startListenerProcess();
   try {

@@ -12,10 +12,14 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
-import { median, percentile, type Row, round, spread } from './report.ts';
+import { type BenchSize, median, percentile, type Row, round, spread } from './report.ts';
 
-const WARM_UP_CALLS = 20;
-const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+/** calls per operation: full for the figures; smallest, once each, so a test run proves every plan still runs */
+const callsBySize = {
+  full: { warmUp: 20, calls: Number(process.env.BENCH_CALLS ?? 200) },
+  smallest: { warmUp: 0, calls: 1 },
+} as const;
+const { warmUp: WARM_UP_CALLS, calls: CALLS } = callsBySize.full;
 /** The design's budget for reads: sequential DynamoDB round trips after the key lookup. */
 const READ_ROUND_TRIP_BUDGET = 2;
 /**
@@ -105,7 +109,8 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-export async function benchOperations(apiUrl: string): Promise<Row[]> {
+export async function benchOperations(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
+  const { warmUp: WARM_UP_CALLS, calls: CALLS } = callsBySize[size];
   process.env.API_KEY_CACHE_SECONDS = KEY_CACHE_SECONDS;
   process.env.RATE_LIMIT_PER_SECOND = UNREACHED_LIMIT;
   process.env.RATE_LIMIT_BURST = UNREACHED_LIMIT;

@@ -8,10 +8,14 @@ import { dynamo } from '../../shared/store/client.ts';
 import { givenUser, givenVehicle } from '../../test/support/builders.ts';
 import { givenDenseHistory } from '../../test/support/position-builders.ts';
 import { callOperation } from './operations.ts';
-import { median, type Row, round } from './report.ts';
+import { type BenchSize, median, type Row, round } from './report.ts';
 
-const DAYS = Number(process.env.BENCH_POSITION_DAYS ?? 2);
-const CALLS = 5;
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts): an hour, one call */
+const countsBySize = {
+  full: { days: Number(process.env.BENCH_POSITION_DAYS ?? 2), calls: 5 },
+  smallest: { days: 1 / 24, calls: 1 },
+} as const;
+const { days: DAYS, calls: CALLS } = countsBySize.full;
 const POINTS_PER_CHUNK = 10;
 const START = '2026-11-02T00:00:00.000Z';
 
@@ -35,7 +39,8 @@ function meterReads(): void {
   );
 }
 
-export async function benchPositions(apiUrl: string): Promise<Row[]> {
+export async function benchPositions(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
+  const { days: DAYS, calls: CALLS } = countsBySize[size];
   const user = await givenUser();
   const vehicle = await givenVehicle(user);
   meterReads();

@@ -22,23 +22,33 @@ export const prices = {
     perGbSecondArm: 0.0000133334,
     perMillionRequests: 0.2,
   },
+  /** Kinesis Data Streams (aws.amazon.com/kinesis/data-streams/pricing) */
   kinesis: {
+    /** provisioned mode: per shard-hour (1,000 records/s or 1 MB/s of writes each) */
+    perShardHour: 0.015,
+    /** provisioned mode: per million PUT payload units (each record, rounded up to 25 KB) */
+    perMillionPutPayloadUnits: 0.014,
+    /** provisioned mode: retention beyond 24 h, up to 7 days, per shard-hour */
+    perShardHourExtendedRetention: 0.02,
     /** on-demand mode: per stream-hour, billed whatever the traffic */
     perStreamHour: 0.04,
     /** on-demand data ingested, each record rounded up to 1 KB */
     perGbIngested: 0.08,
     /** on-demand data retrieved (one consumer: processPositions) */
     perGbRetrieved: 0.04,
-    /** retention beyond 24 h (the stream keeps 7 days), per GB-month */
+    /** on-demand: retention beyond 24 h, per GB-month */
     perGbMonthExtendedRetention: 0.1,
   },
   s3: {
     perGbMonthStandard: 0.023,
     perThousandPuts: 0.005,
   },
+  /** aws.amazon.com/api-gateway/pricing */
   apiGateway: {
     /** REST API, first 333 million requests a month */
     perMillionRestRequests: 3.5,
+    /** HTTP API, first 300 million requests a month (each 512 KB counted as a request) */
+    perMillionHttpRequests: 1.0,
   },
   /** AWS Fargate, Linux on ARM (Graviton), per hour (aws.amazon.com/fargate/pricing) */
   fargate: {
@@ -56,6 +66,9 @@ export const prices = {
   /** CloudWatch custom metrics, first 10,000 (aws.amazon.com/cloudwatch/pricing) */
   cloudwatch: {
     perMetricMonth: 0.3,
+    /** a standard-resolution alarm, per metric it watches (metric math: each metric in it) */
+    perAlarmMetricMonth: 0.1,
+    perDashboardMonth: 3,
   },
   /** Amazon Location Service trackers, for comparison: position updates written to a tracker */
   amazonLocation: {

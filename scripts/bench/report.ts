@@ -1,6 +1,9 @@
 /** The benchmarks' common output: rows printed as markdown tables, and the statistics behind them. */
 export type Row = Record<string, string | number>;
 
+/** full: the figures the docs quote; smallest: each plan once at its least, so a test run proves it still runs. */
+export type BenchSize = 'full' | 'smallest';
+
 export function printTable(title: string, rows: Row[], notes: readonly string[] = []): void {
   const columns = Object.keys(rows[0] ?? {});
   console.log(`\n### ${title}\n`);

@@ -17,15 +17,18 @@ import { commitDetected, givenLiveState, givenUser, givenVehicle, type TestUser 
 import { givenFuelFill, givenSlip } from '../../test/support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard } from '../../test/support/job-card-builders.ts';
 import { aPositionRecord } from '../../test/support/position-builders.ts';
-import { type Row, round } from './report.ts';
+import { type BenchSize, type Row, round } from './report.ts';
 
 /** Records per day of one vehicle: trips as the issue's 30-vehicle, 45-day fleet (13,500 trips), positions at 30 s. */
 const DENSITY = { tripsPerDay: 10, positionsPerDay: 2_880, slipsPerDay: 2, fillsPerDay: 1 };
 const PLACES = ['Depot Midrand', 'Client Centurion', 'Rosebank Mall', 'Sandton City', 'OR Tambo Cargo', 'Pretoria Market'];
 const DRIVERS = ['Thabo Mokoena', 'Lerato Dlamini', 'Johan van Wyk', null];
-const TRIP_DAYS = 10;
-const VEHICLES = 100;
-const SAMPLE_RECORDS = 300;
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+const countsBySize = {
+  full: { tripDays: 10, tripVehicles: 4, vehicles: 100, sampleRecords: 300, positions: DENSITY.positionsPerDay },
+  smallest: { tripDays: 1, tripVehicles: 1, vehicles: 10, sampleRecords: 10, positions: 20 },
+} as const;
+type Counts = (typeof countsBySize)[BenchSize];
 
 export const sizesNotes = [
   `plain: records until the answer budget (${answerBudgetBytes(false).toLocaleString('en')} B of records as Lambda sends them, escaped ` +
@@ -41,11 +44,11 @@ export const sizesNotes = [
 const pick = <T>(list: readonly T[]): T => list[randomInt(list.length)] as T;
 const jitter = (base: number, spread: number) => round(base + (randomInt(2_000_001) / 1_000_000 - 1) * spread, 4);
 
-async function givenTrips(user: TestUser, vehicles: number): Promise<void> {
-  for (let v = 0; v < vehicles; v++) {
+async function givenTrips(user: TestUser, { tripVehicles, tripDays }: Counts): Promise<void> {
+  for (let v = 0; v < tripVehicles; v++) {
     const vehicle = await givenVehicle(user);
     const trips: Trip[] = [];
-    for (let day = 1; day <= TRIP_DAYS; day++) {
+    for (let day = 1; day <= tripDays; day++) {
       for (let n = 0; n < DENSITY.tripsPerDay; n++) {
         const start = Date.parse(`2026-10-${String(day).padStart(2, '0')}T05:00:00.000Z`) + n * 3_600_000 + randomInt(600) * 1000;
         const durationS = 600 + randomInt(2400);
@@ -75,7 +78,7 @@ async function givenTrips(user: TestUser, vehicles: number): Promise<void> {
   }
 }
 
-async function givenData(user: TestUser) {
+async function givenData(user: TestUser, { vehicles: VEHICLES, sampleRecords: SAMPLE_RECORDS, positions: POSITIONS }: Counts) {
   const vehicles = [];
   // In tens: the store's clients keep production's 1 s connection timeout.
   for (let i = 0; i < VEHICLES; i += 10) {
@@ -85,7 +88,7 @@ async function givenData(user: TestUser) {
   }
   const [first] = vehicles as [(typeof vehicles)[0]];
   const start = Date.parse('2026-11-04T00:00:00.000Z');
-  const positions = Array.from({ length: DENSITY.positionsPerDay }, (_, i) =>
+  const positions = Array.from({ length: POSITIONS }, (_, i) =>
     JSON.stringify(
       aPositionRecord(first.imei, new Date(start + i * 30_000).toISOString(), {
         latitude: jitter(-26.1, 0.2),
@@ -178,11 +181,11 @@ function capacity({ recordBytes, gzipRatio }: Measured): { plain: number; gzip: 
 
 const thousands = (value: number) => Math.floor(value).toLocaleString('en');
 
-export async function benchSizes(apiUrl: string): Promise<Row[]> {
+export async function benchSizes(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
   const user = await givenUser();
-  const { vehicleUid, jobCardUid } = await givenData(user);
+  const { vehicleUid, jobCardUid } = await givenData(user, countsBySize[size]);
   const tripsUser = await givenUser();
-  await givenTrips(tripsUser, 4);
+  await givenTrips(tripsUser, countsBySize[size]);
   const key = { api_key: user.key };
   const month = { start_date: '2026-10-01', end_date: '2026-10-31' };
   const plans: Array<[string, Record<string, string | number>, string, (records: number) => string]> = [

@@ -15,7 +15,7 @@ import { givenUser, givenVehicle } from '../../test/support/builders.ts';
 import { atRate, type Fix, realDrives, recordsOf, truthOf } from '../../test/support/real-drives.ts';
 import { measureCapacity, usage } from './capacity.ts';
 import { prices } from './prices.ts';
-import type { Row } from './report.ts';
+import type { BenchSize, Row } from './report.ts';
 import { round } from './report.ts';
 
 const RATES_S = [1, 30] as const;
@@ -94,12 +94,15 @@ const rowOf = (drive: string, everyS: number, speed: string, run: Run): Row => (
 /** every run of this process, by reporting interval: the last note prices the 1 s ones */
 const totals = new Map<number, Run[]>();
 
-export async function benchTracks(): Promise<Row[]> {
+export async function benchTracks(size: BenchSize = 'full'): Promise<Row[]> {
   measureCapacity();
   const rows: Row[] = [];
-  for (const { name, fixes } of realDrives)
-    for (const everyS of RATES_S)
-      for (const withSpeed of [true, false]) {
+  // smallest: the first drive at 30 s, with speed
+  const drives = size === 'full' ? realDrives : realDrives.slice(0, 1);
+  const rates: readonly number[] = size === 'full' ? RATES_S : [30];
+  for (const { name, fixes } of drives)
+    for (const everyS of rates)
+      for (const withSpeed of size === 'full' ? [true, false] : [true]) {
         const run = await throughThePipeline(atRate(fixes, everyS), withSpeed);
         totals.set(everyS, [...(totals.get(everyS) ?? []), run]);
         rows.push(rowOf(name, everyS, withSpeed ? 'yes' : 'no', run));
@@ -114,7 +117,7 @@ export async function benchTracks(): Promise<Row[]> {
         );
         rows.push(rowOf(`${car}, its ${drives.length} drives of a day as one vehicle's`, everyS, withSpeed ? 'yes' : 'no', run));
       }
-  for (const everyS of RATES_S) {
+  for (const everyS of rates) {
     const runs = totals.get(everyS) ?? [];
     const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
     const positions = sum((run) => run.positions);

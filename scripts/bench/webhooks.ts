@@ -11,12 +11,15 @@ import { commitEvents } from '../../shared/store/feed.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
 import { givenWebhook } from '../../test/support/webhook-builders.ts';
 import { type Answer, answerWith, givenReceiver, type Receiver } from '../../test/support/webhook-receiver.ts';
-import { percentile, type Row, round } from './report.ts';
+import { type BenchSize, percentile, type Row, round } from './report.ts';
 
-const BURST = 300;
-const PACED = 100;
+/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+const countsBySize = {
+  full: { burst: 300, paced: 100, writers: 10 },
+  smallest: { burst: 2, paced: 1, writers: 2 },
+} as const;
+const { burst: BURST, paced: PACED, writers: WRITERS } = countsBySize.full;
 const PACED_PER_SECOND = 20;
-const WRITERS = 10;
 
 export const webhooksNotes = [
   `burst: ${BURST} events written ${WRITERS} at a time, deliveries/s from the first write to the last arrival; paced: ${PACED} events at ` +
@@ -119,7 +122,8 @@ async function untilArrived(receiver: Receiver, ids: readonly string[], timeoutM
   return arrived;
 }
 
-async function measure(neighbour: Neighbour): Promise<Row> {
+async function measure(neighbour: Neighbour, size: BenchSize): Promise<Row> {
+  const { burst: BURST, paced: PACED, writers: WRITERS } = countsBySize[size];
   const burstFleet = await givenFleet(neighbour);
   const started = Date.now();
   const burst: Awaited<ReturnType<typeof writeEvent>>[] = [];
@@ -160,8 +164,8 @@ async function measure(neighbour: Neighbour): Promise<Row> {
   };
 }
 
-export async function benchWebhooks(): Promise<Row[]> {
+export async function benchWebhooks(size: BenchSize = 'full'): Promise<Row[]> {
   process.env.WEBHOOK_RETRY_SCHEDULE_S = '1,1,1';
   // the hanging endpoint last: its attempts still under way when its row is measured end with the run
-  return [await measure('none'), await measure('failing'), await measure('hanging')];
+  return [await measure('none', size), await measure('failing', size), await measure('hanging', size)];
 }

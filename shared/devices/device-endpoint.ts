@@ -29,6 +29,7 @@ import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../sto
 import { type Key, keys } from '../store/keys.ts';
 import { takeFromBucket } from '../store/rate-limits.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
+import { type DeviceEvent, httpApiEvents } from './http-api-event.ts';
 import type { DecodedPosition } from './osmand.ts';
 import type { PositionSink } from './position-sink.ts';
 import { positionSink } from './sinks.ts';
@@ -66,7 +67,8 @@ export function deviceEndpoint(
 ) {
   // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
   const limitHeaders = rateLimitHeaders(() => undefined);
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
+    .use(httpApiEvents())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
@@ -97,6 +99,8 @@ export function deviceEndpoint(
       const accepted = await accept(request, userUid, decoded, receivedAt, dependencies);
       return { accepted } as unknown as APIGatewayProxyResult;
     });
+  // Both gateways invoke it: the HTTP API with payload 2.0, the REST API's /devices/ resources with 1.0.
+  return chain as unknown as (event: DeviceEvent, context: Context) => Promise<APIGatewayProxyResult>;
 }
 
 /** middy hands the handler only (event, context): the chain's findings ride on the context, as in operation(). */

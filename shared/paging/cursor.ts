@@ -72,7 +72,7 @@ let processKey: Buffer | undefined;
  */
 async function cursorKey(): Promise<Buffer> {
   const secretName = config.cursorKeySecret();
-  const text = config.cursorKey() ?? (secretName ? String(await secretsProvider().get(secretName, { maxAge: 3600 })) : undefined);
+  const text = config.cursorKey() ?? (secretName ? String(await (await secretsProvider()).get(secretName, { maxAge: 3600 })) : undefined);
   if (text !== undefined) return createHash('sha256').update(text, 'utf8').digest();
   processKey ??= randomBytes(32);
   return processKey;

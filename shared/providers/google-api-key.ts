@@ -5,7 +5,7 @@ import { secretsProvider } from '../telemetry.ts';
  * in AWS a Secrets Manager secret (its name in `secretName`, cached for an hour), locally the environment.
  */
 export async function googleApiKey(secretName: string | undefined, localKey: string | undefined, missing: string): Promise<string> {
-  if (secretName) return String(await secretsProvider().get(secretName, { maxAge: 3600 }));
+  if (secretName) return String(await (await secretsProvider()).get(secretName, { maxAge: 3600 }));
   if (!localKey) throw new Error(missing);
   return localKey;
 }

@@ -8,10 +8,6 @@ import { composeLiveMap, type LiveMap, type MapSize, mapFingerprint } from '../d
 import { findCachedMap, saveCachedMap } from '../store/live-maps.ts';
 import { listUserLocations } from '../store/user-locations.ts';
 import { listLinkedVehicles } from '../store/vehicles.ts';
-import { fetchAmazonLocationMap } from './amazon-location-maps.ts';
-import { fetchGoogleStaticMap } from './google-static-maps.ts';
-import { renderTileMap, tileServerIdentity, tileTemplate } from './map-tiles.ts';
-import { renderOfflineMap } from './offline-map.ts';
 
 export const LIVE_MAP_PROVIDERS = ['offline', 'amazon-location', 'google', 'tiles'] as const;
 export type LiveMapProvider = (typeof LIVE_MAP_PROVIDERS)[number];
@@ -27,12 +23,23 @@ export function liveMapProvider(): LiveMapProvider {
 /** The providers whose pictures this service draws, and so can show the user's zones. */
 const DRAWS_ZONES: readonly LiveMapProvider[] = ['offline', 'tiles'];
 
+/**
+ * Each provider's drawing, loaded on the first map it draws: a function runs one provider, and the others' clients,
+ * renderer and atlas stay out of its module init.
+ */
 const draw: Record<LiveMapProvider, (map: LiveMap, mapApiKey: string) => Promise<Uint8Array>> = {
-  offline: renderOfflineMap,
-  'amazon-location': (map) => fetchAmazonLocationMap(map),
-  google: fetchGoogleStaticMap,
-  tiles: renderTileMap,
+  offline: async (map) => (await import('./offline-map.ts')).renderOfflineMap(map),
+  'amazon-location': async (map) => (await import('./amazon-location-maps.ts')).fetchAmazonLocationMap(map),
+  google: async (map, key) => (await import('./google-static-maps.ts')).fetchGoogleStaticMap(map, key),
+  tiles: async (map, key) => (await import('./map-tiles.ts')).renderTileMap(map, key),
 };
+
+/** What the pictures depend on besides the map: a tile server's host and path (never its key). */
+async function providerIdentity(provider: LiveMapProvider): Promise<string> {
+  if (provider !== 'tiles') return provider;
+  const { tileServerIdentity, tileTemplate } = await import('./map-tiles.ts');
+  return `tiles ${tileServerIdentity(tileTemplate())}`;
+}
 
 export interface LiveMapRequest extends MapSize {
   /** the filter's IMEIs; undefined = every vehicle of the user */
@@ -49,7 +56,7 @@ export async function liveMapPng(userUid: number, { imeis, mapApiKey, ...size }:
   ]);
   const map = composeLiveMap(size, vehicles, geofences);
   // A tile server's pictures differ from another's: its host and path (never its key) are part of the fingerprint.
-  const fingerprint = mapFingerprint(provider === 'tiles' ? `tiles ${tileServerIdentity(tileTemplate())}` : provider, map);
+  const fingerprint = mapFingerprint(await providerIdentity(provider), map);
   const cached = await findCachedMap(fingerprint);
   if (cached) return cached;
   const png = await draw[provider](map, mapApiKey);

@@ -48,7 +48,7 @@ export function tileUrl(template: string, { z, x, y }: { z: number; x: number; y
 /** The configured secret's key in AWS, else the request's map_api_key. */
 async function tileKey(mapApiKey: string): Promise<string> {
   const secretName = config.mapTilesKeySecret();
-  return secretName ? String(await secretsProvider().get(secretName, { maxAge: 3600 })) : mapApiKey;
+  return secretName ? String(await (await secretsProvider()).get(secretName, { maxAge: 3600 })) : mapApiKey;
 }
 
 export async function renderTileMap(map: LiveMap, mapApiKey: string, timeoutMs = providerTimeoutMs()): Promise<Uint8Array> {

@@ -239,6 +239,43 @@ describe('the device entry points', () => {
     },
   );
 
+  it.each(deviceEndpoints.flatMap((endpoint) => endpoint.resources.map((path) => [path, endpoint.name])))(
+    '%s is also a route of the devices’ HTTP API to %s, payload format 2.0',
+    (path, name) => {
+      const [logicalId] = deviceFunctionOf(name);
+      const [[routeId, route] = []] = Object.entries(
+        template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: `ANY ${path}` } }),
+      );
+      expect(routeId).toBeDefined();
+      const integrationId = String((route as Resource).Properties.Target['Fn::Join'][1][1].Ref);
+      const integration = template.findResources('AWS::ApiGatewayV2::Integration')[integrationId] as Resource;
+      expect(integration.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: { 'Fn::GetAtt': [logicalId, 'Arn'] },
+      });
+      expect((route as Resource).Properties.AuthorizationType).toBe('NONE');
+    },
+  );
+
+  it('has one HTTP API for the devices, throttled as the REST device paths, whose access log never keeps the path', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
+    expect(stage?.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: deviceGatewayThrottle.rateLimit,
+        ThrottlingBurstLimit: deviceGatewayThrottle.burstLimit,
+      },
+    });
+    const format = String(stage?.Properties.AccessLogSettings.Format);
+    expect(format).toContain('$context.routeKey');
+    expect(format).not.toMatch(/\$context\.(path|http\.path|rawPath)|querystring/i);
+    expect(Object.keys(template.findOutputs('*'))).toEqual(expect.arrayContaining(['DevicesUrl', 'DevicesHttpUrl']));
+  });
+
   it('has a stage throttle of its own for every device path, set apart from the API’s', () => {
     const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage')) as Resource[];
     if (!stage) throw new Error('no stage');
@@ -444,11 +481,23 @@ const tableActionsGrantedTo = (logicalId: string): string[] =>
   [...new Set(actionsGrantedTo(logicalId).filter((action) => action.startsWith('dynamodb:')))].sort();
 
 describe('the positions pipeline', () => {
-  it('has an on-demand, encrypted Kinesis stream', () => {
+  it('has an encrypted Kinesis stream, provisioned with one shard and its included day of retention by default', () => {
     template.hasResourceProperties('AWS::Kinesis::Stream', {
-      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      StreamModeDetails: { StreamMode: 'PROVISIONED' },
+      ShardCount: 1,
+      RetentionPeriodHours: 24,
       StreamEncryption: { EncryptionType: 'KMS' },
     });
+  });
+
+  it('alarms when the stream throttles writes or runs near its shards’ limits, naming the setting that resizes it', () => {
+    const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm'));
+    const [, alarm] = alarms.find(([id]) => id.includes('PositionsStreamNearCapacity')) as [string, Resource];
+    const properties = alarm.Properties;
+    expect(properties.AlarmDescription).toContain('-c positionsStreamShards=2');
+    expect(properties.Threshold).toBe(80);
+    const names = properties.Metrics.map((m: any) => m.MetricStat?.Metric?.MetricName).filter(Boolean);
+    expect(names.sort()).toEqual(['IncomingBytes', 'IncomingRecords', 'WriteProvisionedThroughputExceeded']);
   });
 
   it('feeds processPositions in batches, bisecting on error, reporting partial failures, with a dead-letter queue', () => {
@@ -660,11 +709,11 @@ describe('scaling', () => {
     });
   });
 
-  it("caps processPositions' concurrency so a replayed backlog cannot take the table, with the measured stream settings", () => {
+  it("caps processPositions' concurrency at one batcher per shard, with the measured stream settings", () => {
     const [logicalId, processor] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
       String((fn as Resource).Properties.Description ?? '').startsWith('stream processPositions'),
     ) as [string, Resource];
-    expect(processor.Properties.ReservedConcurrentExecutions).toBe(8);
+    expect(processor.Properties.ReservedConcurrentExecutions).toBe(1);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId },
       BatchSize: 1000,

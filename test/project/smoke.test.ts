@@ -46,6 +46,9 @@ describe('npm run smoke against the local stack', () => {
       user.key,
       '--device-token',
       token,
+      // locally one emulator serves /devices/ for both of the deployed stack's gateways
+      '--devices-http-url',
+      `${inject('apiUrl')}/devices/`,
       '--teltonika-host',
       `127.0.0.1:${listener.port}`,
     ]);
@@ -78,8 +81,11 @@ describe('npm run smoke against the local stack', () => {
     }
   });
 
-  it('sends a point through osmand, traccar and a Teltonika packet', () => {
-    for (const check of ['device point through osmand', 'device point through traccar', 'teltonika packet']) {
+  it('sends a point through osmand and traccar at both devices URLs, and a Teltonika packet', () => {
+    const httpChecks = ['osmand', 'traccar'].flatMap((entry) =>
+      ['DevicesHttpUrl', 'DevicesUrl'].map((output) => `device point through ${entry} (${output})`),
+    );
+    for (const check of [...httpChecks, 'teltonika packet']) {
       expect(
         result.lines.some((line) => line.startsWith(`ok    ${check}:`)),
         check,

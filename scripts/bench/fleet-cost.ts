@@ -1,0 +1,92 @@
+/**
+ * What a fleet pays each month whatever it does with the API, by fleet size, from scripts/bench/prices.ts: the
+ * positions stream sized to the fleet (infra/positions-pipeline.ts), the device entry points (HTTP API or REST API
+ * per request, the Teltonika listener's fixed month) and the stack's alarms and dashboard. `cost` adds what it
+ * measures per position and per API call; `device-cost` prints the entry points alone.
+ */
+import { pipelineSettings, shardLimits } from '../../infra/positions-pipeline.ts';
+import { teltonikaSettings } from '../../infra/teltonika-service.ts';
+import { metricNames } from '../../shared/metric-names.ts';
+import { prices } from './prices.ts';
+
+export const FLEETS = [10, 100, 1_000, 10_000] as const;
+const HOURS_PER_MONTH = 730;
+export const REPORT_EVERY_S = 30;
+export const POSITIONS_PER_MONTH = (30 * 86_400) / REPORT_EVERY_S;
+
+/** the PositionsStreamNearCapacity alarm's threshold: a stream is sized to stay under it */
+const SHARD_HEADROOM = 0.8;
+/** a position record on the stream, JSON, rounded up to Kinesis's 1 KB billing unit (on-demand) */
+const RECORD_KB = 1;
+
+/** Provisioned shards a fleet needs to stay under the alarm's 80 % of a shard's records (a record is under 1 KB). */
+export const shardsFor = (vehicles: number): number =>
+  Math.max(1, Math.ceil(vehicles / REPORT_EVERY_S / (SHARD_HEADROOM * shardLimits.recordsPerSecond)));
+
+/** The stream's month for a fleet, provisioned as deployed by default (24 h retention), or on-demand. */
+export function streamMonth(vehicles: number, mode: 'provisioned' | 'on-demand' = 'provisioned'): number {
+  const records = vehicles * POSITIONS_PER_MONTH;
+  if (mode === 'provisioned')
+    return shardsFor(vehicles) * HOURS_PER_MONTH * prices.kinesis.perShardHour + (records / 1e6) * prices.kinesis.perMillionPutPayloadUnits;
+  const gb = (records * RECORD_KB) / 1024 ** 2;
+  return HOURS_PER_MONTH * prices.kinesis.perStreamHour + gb * (prices.kinesis.perGbIngested + prices.kinesis.perGbRetrieved);
+}
+
+/**
+ * processPositions invocations a month: each shard's batcher runs once a window when records came, and again each
+ * time a batch fills first.
+ */
+export function pipelineInvocations(vehicles: number, shards = shardsFor(vehicles)): number {
+  const batchers = shards * pipelineSettings.parallelizationFactor;
+  const windows = (30 * 86_400) / pipelineSettings.batchingWindowS;
+  const recordsPerBatcherWindow = (vehicles * pipelineSettings.batchingWindowS) / REPORT_EVERY_S / batchers;
+  return batchers * windows * Math.max(1, Math.ceil(recordsPerBatcherWindow / pipelineSettings.batchSize));
+}
+
+/** billed duration of one device request: a cached token and IMEIs, then one PutRecords (an assumption until measured in AWS) */
+export const DEVICE_LAMBDA_MS = 40;
+export const DEVICE_LAMBDA_MB = 256;
+/** token reads: each warm function instance reads a token and its IMEIs once a minute (1 GetItem + 2 small BatchGetItems) */
+const TOKEN_READ_UNITS_PER_MINUTE = 1.5;
+/** an AVL record with its share of the packet, TCP/IP headers and the ack, in bytes */
+const TELTONIKA_BYTES_PER_POSITION = 150;
+/** metrics the listener publishes (shared/metric-names.ts, teltonika*) */
+export const LISTENER_METRICS = Object.keys(metricNames).filter((name) => name.startsWith('teltonika')).length;
+
+export type HttpGateway = 'http-api' | 'rest-api';
+
+/** One phone's (or forwarded device's) month over HTTP: a gateway request and a Lambda invocation a position, the token reads. */
+export function httpDeviceMonth(gateway: HttpGateway) {
+  const perMillion = gateway === 'http-api' ? prices.apiGateway.perMillionHttpRequests : prices.apiGateway.perMillionRestRequests;
+  const apiGateway = (POSITIONS_PER_MONTH / 1e6) * perMillion;
+  const lambda =
+    (POSITIONS_PER_MONTH / 1e6) * prices.lambda.perMillionRequests +
+    POSITIONS_PER_MONTH * (DEVICE_LAMBDA_MS / 1000) * (DEVICE_LAMBDA_MB / 1024) * prices.lambda.perGbSecondArm;
+  const tokenReads = ((30 * 24 * 60 * TOKEN_READ_UNITS_PER_MINUTE) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  return { total: apiGateway + lambda + tokenReads, apiGateway, lambda, tokenReads };
+}
+
+/** The Teltonika listener's month for a fleet: the tasks, their addresses, the load balancer with its capacity units, the metrics. */
+export function teltonikaMonth(vehicles: number) {
+  const tasks = teltonikaSettings.minTasks;
+  const perTaskHour =
+    (teltonikaSettings.cpu / 1024) * prices.fargate.perVcpuHourArm + (teltonikaSettings.memoryMiB / 1024) * prices.fargate.perGbHourArm;
+  const fargate = tasks * HOURS_PER_MONTH * perTaskHour;
+  const addresses = tasks * HOURS_PER_MONTH * prices.publicIpv4PerHour;
+  const gbPerHour = (vehicles * (3600 / REPORT_EVERY_S) * TELTONIKA_BYTES_PER_POSITION) / 1e9;
+  // An NLCU is 1 GB an hour, 100,000 active connections or 800 new connections a second, whichever is most used.
+  const nlcu = Math.max(gbPerHour, vehicles / 100_000, vehicles / REPORT_EVERY_S / 800);
+  const balancer = HOURS_PER_MONTH * (prices.networkLoadBalancer.perHour + nlcu * prices.networkLoadBalancer.perNlcuHour);
+  const metrics = LISTENER_METRICS * prices.cloudwatch.perMetricMonth;
+  return { total: fargate + addresses + balancer + metrics, fargate, addresses, balancer, metrics };
+}
+
+/**
+ * The stack's alarms and dashboard, whatever the fleet: the metrics its 39 alarms watch (an alarm on metric math is
+ * billed per metric in it), counted on the synthesized stack on 2026-11-29 (infra/monitoring.ts), and one dashboard.
+ */
+const ALARM_METRICS = 145;
+export const monitoringMonth = (): number => ALARM_METRICS * prices.cloudwatch.perAlarmMetricMonth + prices.cloudwatch.perDashboardMonth;
+
+/** Amazon Location Service trackers for the same position updates, per vehicle-month. */
+export const amazonLocationMonth = (): number => (POSITIONS_PER_MONTH / 1000) * prices.amazonLocation.perThousandPositionUpdates;

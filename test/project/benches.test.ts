@@ -1,0 +1,56 @@
+/**
+ * Every plan of `npm run bench` once, at its smallest size (--smallest), as a child process the way a developer runs
+ * it, on a local stack of its own: a bench broken by a change (a renamed operation, a plan whose calls now fail, a
+ * middleware added twice) fails here instead of on the day someone needs its figures. The figures are not checked.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+/** The plans the script offers, from its usage line: `npm run bench -- [operations] [bundles] … [--smallest] [--out FILE]`. */
+async function planNames(): Promise<string[]> {
+  const { stdout } = await run(process.execPath, ['scripts/bench.ts', '--help']);
+  const usage = stdout.split('\n').find((line) => line.startsWith('npm run bench --')) ?? '';
+  return [...usage.matchAll(/\[([a-z-]+)\]/g)].map((match) => match[1] as string);
+}
+
+describe('npm run bench -- --smallest', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-benches-'));
+  const out = join(dir, 'benches.json');
+  let plans: string[];
+  let outcome: { code: number; stderr: string };
+
+  beforeAll(async () => {
+    plans = await planNames();
+    outcome = await run(process.execPath, ['scripts/bench.ts', '--smallest', '--out', out], { maxBuffer: 64 * 1024 * 1024 }).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+  }, 900_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('offers the plans a developer reads about in scripts/bench.ts', () => {
+    expect(plans).toEqual(expect.arrayContaining(['operations', 'bundles', 'cost', 'device-cost', 'devices', 'webhooks', 'events']));
+  });
+
+  it('runs every plan to its end and exits 0', () => {
+    expect(outcome.code, outcome.stderr.split('\n').slice(-20).join('\n')).toBe(0);
+  });
+
+  it('gives every plan a table with rows', () => {
+    const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown[]>;
+    expect(Object.keys(results).sort()).toEqual([...plans].sort());
+    for (const plan of plans) expect(results[plan]?.length, plan).toBeGreaterThan(0);
+  });
+
+  it('measures every operation, webhooks included', async () => {
+    const { operations } = await import('../../functions/registry.ts');
+    const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Array<{ operation?: string }>>;
+    expect(results.operations?.map((row) => row.operation)).toEqual(operations.map(({ name }) => name));
+  });
+});
