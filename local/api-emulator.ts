@@ -16,6 +16,7 @@ import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { processPositions } from '../shared/pipeline/process-positions.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+import { consoleResponse } from './console-files.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/arns.ts';
 import { authorize, runAs } from './iam/enforcement.ts';
 
@@ -112,8 +113,9 @@ export async function startApiEmulator({
       return gatewayResponse(gatewayAnswers.Timeout);
     });
 
+  const localIssuer = `http://${host}:${port}/oidc`;
   const server = createServer((req, res) => {
-    serve(req, res, runHandler).catch((error: unknown) => {
+    serve(req, res, runHandler, localIssuer).catch((error: unknown) => {
       console.error('api emulator: handler failed outside its middleware', error);
       send(res, FUNCTION_FAILED);
     });
@@ -166,7 +168,7 @@ async function raceTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T):
 
 type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
-async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
+async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler, localIssuer: string) {
   if (requestLineAndHeaderBytes(req) > limits.gatewayRequestLineAndHeaderBytes) return send(res, HEADERS_TOO_LARGE);
   const url = new URL(req.url ?? '/', 'http://localhost');
   // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
@@ -175,6 +177,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
     { readAsset, document: (options) => openApiDocument(operations, options) },
   );
   if (docs) return send(res, docs);
+  const consolePage = await consoleResponse(req.method ?? 'GET', url.pathname, localIssuer);
+  if (consolePage) return send(res, consolePage);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
   // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).
   const device = findDeviceEndpoint(url.pathname);
