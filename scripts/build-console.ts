@@ -48,12 +48,9 @@ export async function buildConsole(): Promise<Record<string, number>> {
     outfile: join(CONSOLE_DIST, 'app.css'),
     logLevel: 'warning',
   });
-  copyFileSync(require.resolve('maplibre-gl/dist/maplibre-gl-worker.mjs'), join(CONSOLE_DIST, 'maplibre-gl-worker.mjs'));
-  const page = readFileSync(join(root, 'index.html'));
-  writeFileSync(join(CONSOLE_DIST, 'index.html'), page);
-  // The sign-in callback (/console/callback) is the same page.
-  mkdirSync(join(CONSOLE_DIST, 'callback'));
-  writeFileSync(join(CONSOLE_DIST, 'callback', 'index.html'), page);
+  // Served as .js: every server and bucket knows its media type (a module worker needs a JavaScript one).
+  copyFileSync(require.resolve('maplibre-gl/dist/maplibre-gl-worker.mjs'), join(CONSOLE_DIST, 'maplibre-gl-worker.js'));
+  copyFileSync(join(root, 'index.html'), join(CONSOLE_DIST, 'index.html'));
   writeFileSync(join(CONSOLE_DIST, 'basemap', 'countries.json'), JSON.stringify(countries()));
   writeFileSync(join(CONSOLE_DIST, 'basemap', 'cities.json'), JSON.stringify(cities()));
   return sizes();

@@ -28,13 +28,13 @@ export const tripsCsv = (vehicle: string, trips: Trip[]): string =>
 
 const xml = (text: string): string => text.replace(/[<>&'"]/g, (character) => `&#${character.charCodeAt(0)};`);
 
-/** GPX 1.1, one track; positions' times are in the user's offset, GPX wants UTC. */
-export function tripGpx(name: string, positions: Position[], offsetMinutes: number): string {
+/** GPX 1.1, one track, times in UTC as getPositions answers them. */
+export function tripGpx(name: string, positions: Position[]): string {
   const points = positions
     .filter((position) => !position.ignored)
     .map(
       (position) =>
-        `<trkpt lat="${position.latitude}" lon="${position.longitude}"><time>${new Date(instantOf(position.gps_datetime, offsetMinutes)).toISOString()}</time>` +
+        `<trkpt lat="${position.latitude}" lon="${position.longitude}"><time>${new Date(instantOf(position.gps_datetime)).toISOString()}</time>` +
         `${position.speed === null ? '' : `<extensions><speed>${(position.speed / 3.6).toFixed(2)}</speed></extensions>`}</trkpt>`,
     );
   return (

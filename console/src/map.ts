@@ -6,7 +6,7 @@
 import { type GeoJSONSource, Map as MapLibreMap, NavigationControl, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
 import { loadConfig } from './auth.ts';
 
-setWorkerUrl('/console/maplibre-gl-worker.mjs');
+setWorkerUrl('/console/maplibre-gl-worker.js');
 
 export type Basemap = 'offline' | 'free' | 'amazon';
 const BASEMAP_KEY = 'fleet-console.basemap';

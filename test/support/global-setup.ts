@@ -36,6 +36,9 @@ export default async function setup(project: TestProject) {
   process.env.LATE_POSITIONS_WINDOW_DAYS ??= '5000';
   // As npm start: webhooks may be http to 127.0.0.1, where the tests' receivers listen (the deployed policy has its own test).
   process.env.WEBHOOK_ALLOW_LOCAL_TARGETS ??= '1';
+  // The browser tests open the console the emulator serves from console/dist/.
+  const { buildConsole } = await import('../../scripts/build-console.ts');
+  await buildConsole();
   // Imported only now: Powertools reads the settings above when the handlers' logger and metrics are created.
   const { freePort, startLocalStack } = await import('../../local/stack.ts');
   const { CALLS_DIR_VARIABLE } = await import('../../local/iam/enforcement.ts');

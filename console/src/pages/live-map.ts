@@ -7,7 +7,7 @@ import { get } from '../api.ts';
 import { loadConfig } from '../auth.ts';
 import { basemapPicker, chosenBasemap, createMap, featureCollection, fitTo, setGeoJson, styleOf } from '../map.ts';
 import { poll } from '../poll.ts';
-import { fromGmt, instantOf } from '../time.ts';
+import { fromGmt, instantOf, offsetLabel, wallTime } from '../time.ts';
 import { type LiveVehicle, vehicleLabel } from '../types.ts';
 import { field, h, pageFrame, statusLine } from '../ui.ts';
 
@@ -136,7 +136,7 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
     vehicles = answer.vehicles;
     draw();
     renderList();
-    status.done(`Updated ${new Date().toLocaleTimeString()}`);
+    status.done(`Updated ${wallTime(Date.now()).slice(11)} (${offsetLabel()})`);
     mapBox.dataset.vehicles = String(located().length);
     if (!fitted) {
       fitted = true;

@@ -109,8 +109,8 @@ async function tripEvents(vehicle: Vehicle, trip: Trip): Promise<FleetEvent[]> {
 const REPLAY_SPEEDS = [1, 10, 30, 60, 120, 300];
 
 async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positions: Position[], events: FleetEvent[]): Promise<() => void> {
-  const offset = offsetMinutes();
-  const times = positions.map((position) => instantOf(position.gps_datetime, offset));
+  // Positions come in GMT+0.
+  const times = positions.map((position) => instantOf(position.gps_datetime));
   const play = h('button', { type: 'button', 'aria-pressed': 'false' }, 'Play');
   const speed = h('select', {});
   for (const factor of REPLAY_SPEEDS) speed.append(new Option(`${factor}×`, String(factor), factor === 60, factor === 60));
@@ -133,7 +133,7 @@ async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positi
       field('Replay position', slider),
       h(
         'button',
-        { type: 'button', onclick: () => download(`trip-${trip.trip_uid}.gpx`, 'application/gpx+xml', tripGpx(`${vehicleLabel(vehicle)} ${trip.start_time}`, positions, offset)) },
+        { type: 'button', onclick: () => download(`trip-${trip.trip_uid}.gpx`, 'application/gpx+xml', tripGpx(`${vehicleLabel(vehicle)} ${trip.start_time}`, positions)) },
         'Export trip as GPX',
       ),
     ),
@@ -166,7 +166,7 @@ async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positi
     vehicleMark.setLngLat([position.longitude, position.latitude]);
     slider.value = String(index);
     chart.moveCursor(clock);
-    readout.textContent = `${position.gps_datetime} · ${Math.round(position.speed ?? 0)} km/h`;
+    readout.textContent = `${fromGmt(position.gps_datetime)} · ${Math.round(position.speed ?? 0)} km/h`;
     if (follow.checked) map.setCenter([position.longitude, position.latitude]);
   };
   const pause = () => {
