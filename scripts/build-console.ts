@@ -57,7 +57,7 @@ export async function buildConsole(): Promise<Record<string, number>> {
 }
 
 function countries(): GeoJSON.FeatureCollection {
-  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/countries-50m.json'), 'utf8')) as Topology;
+  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/countries-110m.json'), 'utf8')) as Topology;
   const collection = feature(topology, topology.objects.countries as GeometryCollection) as GeoJSON.FeatureCollection;
   return {
     type: 'FeatureCollection',
@@ -69,7 +69,7 @@ function countries(): GeoJSON.FeatureCollection {
   };
 }
 
-/** 4 decimals (about 10 m): finer than Natural Earth's 1:50m scale, and half the bytes of full precision. */
+/** 4 decimals (about 10 m): finer than Natural Earth's 1:110m scale, and half the bytes of full precision. */
 const roundDegrees = (degrees: number): number => Math.round(degrees * 1e4) / 1e4;
 
 function cities(): GeoJSON.FeatureCollection {

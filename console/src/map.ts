@@ -53,8 +53,7 @@ export async function createMap(container: HTMLElement, label: string): Promise<
   const basemap = await chosenBasemap();
   const map = new MapLibreMap({ container, style: await styleOf(basemap), center: [28.05, -26.1], zoom: 5, attributionControl: { compact: true } });
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
-  container.setAttribute('role', 'region');
-  container.setAttribute('aria-label', label);
+  // MapLibre's canvas is the map's region (focusable, arrow keys pan, +/- zoom): it carries the page's name for it.
   map.getCanvas().setAttribute('aria-label', label);
   if (basemap !== 'offline') {
     map.once('error', () => {

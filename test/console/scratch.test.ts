@@ -1,21 +1,19 @@
-import { describe, inject, it } from 'vitest';
-import { launchBrowser, openTab, screenshot } from '../support/console-browser.ts';
-import { givenConsoleFleet } from '../support/console-fleet.ts';
-import { sessionScript, startConsoleOrigin } from '../support/console-origin.ts';
+import { describe, it } from 'vitest';
+import { screenshot } from '../support/console-browser.ts';
+import { useConsole } from '../support/console-session.ts';
 
 describe('scratch', () => {
+  const c = useConsole();
   it('looks', async () => {
-    const [browser, origin, fleet] = await Promise.all([launchBrowser(), startConsoleOrigin(inject('apiUrl')), givenConsoleFleet()]);
-    const tab = await openTab(browser);
-    tab.page.on('requestfailed', (r) => console.log('FAILED', r.url(), r.failure()?.errorText));
-    tab.page.on('response', (r) => { if (r.status() >= 400) console.log('STATUS', r.status(), r.url()); });
-    await tab.context.addInitScript(sessionScript(fleet.user.key));
-    await tab.page.goto(`${origin.origin}/console/#/map`);
-    await new Promise((r) => setTimeout(r, 5000));
+    const tab = await c.open(`#/trips?vehicle=${c.fleet.parkedTruck.vehicleUid}`);
+    await new Promise((r) => setTimeout(r, 3000));
+    await tab.page.getByRole('button', { name: /^Replay trip of / }).click();
+    await new Promise((r) => setTimeout(r, 3000));
+    await tab.page.getByRole('button', { name: 'Play', exact: true }).click();
+    await new Promise((r) => setTimeout(r, 1000));
     console.log(await tab.page.locator('main').innerText());
+    console.log(await tab.page.getByLabel('Replay position').evaluate((e: any) => [e.value, e.max]));
     console.log(tab.problems);
     await screenshot(tab.page, 'scratch');
-    await browser.close();
-    await origin.close();
   }, 60000);
 });

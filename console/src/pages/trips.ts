@@ -111,11 +111,12 @@ const REPLAY_SPEEDS = [1, 10, 30, 60, 120, 300];
 async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positions: Position[], events: FleetEvent[]): Promise<() => void> {
   // Positions come in GMT+0.
   const times = positions.map((position) => instantOf(position.gps_datetime));
-  const play = h('button', { type: 'button', 'aria-pressed': 'false' }, 'Play');
+  // Disabled until the map is ready to show the replay.
+  const play = h('button', { type: 'button', 'aria-pressed': 'false', disabled: true }, 'Play');
   const speed = h('select', {});
   for (const factor of REPLAY_SPEEDS) speed.append(new Option(`${factor}×`, String(factor), factor === 60, factor === 60));
   const follow = h('input', { type: 'checkbox', id: 'replay-follow' });
-  const slider = h('input', { type: 'range', min: 0, max: Math.max(0, positions.length - 1), value: 0, step: 1 });
+  const slider = h('input', { type: 'range', min: 0, max: Math.max(0, positions.length - 1), value: 0, step: 1, disabled: true });
   const readout = h('p', { class: 'readout', 'aria-live': 'off' });
   const chart = speedChart(
     positions.map((position, index) => [times[index] ?? 0, position.speed ?? 0]),
@@ -200,6 +201,8 @@ async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positi
     show();
   });
   show();
+  play.disabled = false;
+  slider.disabled = false;
   return () => {
     pause();
     map.remove();
