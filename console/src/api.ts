@@ -5,11 +5,10 @@
 import { accessToken } from './auth.ts';
 
 export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
+  readonly status: number;
+  constructor(message: string, status: number) {
     super(message);
+    this.status = status;
   }
 }
 
@@ -21,8 +20,6 @@ const searchOf = (params: Params): URLSearchParams => {
   return search;
 };
 
-/** Counts the tab's API requests, so the idle cost can be measured (npm run bench -- console). */
-export const requestLog = { count: 0 };
 let onSignedOut: () => void = () => undefined;
 export const whenSignedOut = (handler: () => void): void => {
   onSignedOut = handler;
@@ -34,7 +31,6 @@ async function send<T>(operation: string, init: RequestInit, search = ''): Promi
     onSignedOut();
     throw new ApiError('you are signed out', 401);
   }
-  requestLog.count++;
   const response = await fetch(`/api/${operation}${search ? `?${search}` : ''}`, {
     ...init,
     headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}`, Accept: 'application/json' },
@@ -44,11 +40,13 @@ async function send<T>(operation: string, init: RequestInit, search = ''): Promi
     error_msg?: string;
   };
   if (response.status === 401) onSignedOut();
-  if (!response.ok || body.result === 'error') throw new ApiError(body.error_msg || `the service answered ${response.status}`, response.status);
+  if (!response.ok || body.result === 'error')
+    throw new ApiError(body.error_msg || `the service answered ${response.status}`, response.status);
   return body;
 }
 
-export const get = <T>(operation: string, params: Params = {}): Promise<T> => send<T>(operation, { method: 'GET' }, searchOf(params).toString());
+export const get = <T>(operation: string, params: Params = {}): Promise<T> =>
+  send<T>(operation, { method: 'GET' }, searchOf(params).toString());
 
 export const post = <T>(operation: string, params: Params = {}): Promise<T> =>
   send<T>(operation, {

@@ -79,7 +79,15 @@ export async function completeSignIn(): Promise<string> {
   const server = await discover(settings);
   const client: oauth.Client = { client_id: settings.clientId };
   const params = oauth.validateAuthResponse(server, client, new URL(location.href), pending.state);
-  const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), params, callbackUrl(), pending.verifier, insecureIfLocal(settings));
+  const response = await oauth.authorizationCodeGrantRequest(
+    server,
+    client,
+    oauth.None(),
+    params,
+    callbackUrl(),
+    pending.verifier,
+    insecureIfLocal(settings),
+  );
   const result = await oauth.processAuthorizationCodeResponse(server, client, response);
   const session: Session = {
     accessToken: result.access_token,

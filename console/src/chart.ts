@@ -40,7 +40,9 @@ export function speedChart(samples: [number, number][], marks: [number, string][
     tick.append(title);
     element.append(tick);
   }
-  element.append(svg('polyline', { points: samples.map(([time, speed]) => `${x(time).toFixed(1)},${y(speed).toFixed(1)}`).join(' '), class: 'speed' }));
+  element.append(
+    svg('polyline', { points: samples.map(([time, speed]) => `${x(time).toFixed(1)},${y(speed).toFixed(1)}`).join(' '), class: 'speed' }),
+  );
   const cursor = svg('line', { x1: PAD, y1: PAD - 6, x2: PAD, y2: HEIGHT - PAD, class: 'cursor' });
   element.append(cursor);
   return {

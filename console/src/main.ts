@@ -67,7 +67,11 @@ function showSignIn(): void {
   pageFrame(
     main,
     'Sign in',
-    h('p', {}, 'The fleet console shows your vehicles live, their trips and events, and manages your webhooks, zones, devices and API keys.'),
+    h(
+      'p',
+      {},
+      'The fleet console shows your vehicles live, their trips and events, and manages your webhooks, zones, devices and API keys.',
+    ),
     h('button', { type: 'button', class: 'primary', onclick: () => signIn().catch((error: unknown) => status.error(error)) }, 'Sign in'),
     status.element,
   );
@@ -77,7 +81,8 @@ function showChrome(): void {
   nav.hidden = false;
   nav.replaceChildren(h('ul', {}, ...PAGES.map((page) => h('li', {}, h('a', { href: `#/${page.path}` }, page.title)))));
   const offset = h('select', {});
-  for (let minutes = -720; minutes <= 840; minutes += 30) offset.append(new Option(offsetLabel(minutes), String(minutes), false, minutes === offsetMinutes()));
+  for (let minutes = -720; minutes <= 840; minutes += 30)
+    offset.append(new Option(offsetLabel(minutes), String(minutes), false, minutes === offsetMinutes()));
   offset.addEventListener('change', () => {
     setOffsetMinutes(Number(offset.value));
     void show();

@@ -51,7 +51,13 @@ export const keepBasemap = (basemap: Basemap): void => localStorage.setItem(BASE
 /** A map in `container`; a basemap that cannot be reached gives way to the offline style. */
 export async function createMap(container: HTMLElement, label: string): Promise<MapLibreMap> {
   const basemap = await chosenBasemap();
-  const map = new MapLibreMap({ container, style: await styleOf(basemap), center: [28.05, -26.1], zoom: 5, attributionControl: { compact: true } });
+  const map = new MapLibreMap({
+    container,
+    style: await styleOf(basemap),
+    center: [28.05, -26.1],
+    zoom: 5,
+    attributionControl: { compact: true },
+  });
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
   // MapLibre's canvas is the map's region (focusable, arrow keys pan, +/- zoom): it carries the page's name for it.
   map.getCanvas().setAttribute('aria-label', label);

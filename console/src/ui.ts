@@ -2,7 +2,11 @@
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | EventListener | undefined>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
@@ -29,7 +33,12 @@ export function pageFrame(main: HTMLElement, title: string, ...children: Child[]
 }
 
 /** A live region that says what is happening: loading, done, or what went wrong. */
-export function statusLine(): { element: HTMLElement; loading(text?: string): void; error(error: unknown): void; done(text?: string): void } {
+export function statusLine(): {
+  element: HTMLElement;
+  loading(text?: string): void;
+  error(error: unknown): void;
+  done(text?: string): void;
+} {
   const element = h('p', { role: 'status', class: 'status' });
   return {
     element,
@@ -85,3 +94,11 @@ export function download(name: string, type: string, text: string): void {
   link.click();
   link.remove();
 }
+
+/** A form's submit handler: the page stays, the work runs. */
+export const submitted =
+  (work: () => Promise<void> | void): EventListener =>
+  (event) => {
+    event.preventDefault();
+    void work();
+  };

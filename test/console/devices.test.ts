@@ -12,8 +12,15 @@ describe('the devices page', () => {
     // Assess
     const table = tab.page.getByRole('table', { name: /last point/ });
     await eventually(() => table.getByRole('row').count()).toBe(4);
-    expect(await table.getByRole('row', { name: /Truck 01/ }).innerText()).toMatch(new RegExp(`Truck 01 \\(CA 123-456\\)\\s+${console.fleet.parkedTruck.imei}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+-26\\.\\d{5}, 28\\.\\d{5}\\s+13\\.8 V`));
-    await table.getByRole('link', { name: /^-26\.\d+, 28\.\d+$/ }).first().click();
+    expect(await table.getByRole('row', { name: /Truck 01/ }).innerText()).toMatch(
+      new RegExp(
+        `Truck 01 \\(CA 123-456\\)\\s+${console.fleet.parkedTruck.imei}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+-26\\.\\d{5}, 28\\.\\d{5}\\s+13\\.8 V`,
+      ),
+    );
+    await table
+      .getByRole('link', { name: /^-26\.\d+, 28\.\d+$/ })
+      .first()
+      .click();
     await eventually(() => tab.page.getByRole('heading', { level: 1 }).innerText()).toBe('Live map');
   });
 

@@ -49,8 +49,20 @@ describe('the events page', () => {
 
     // Act: the offline truck drives again
     const now = Date.now();
-    const trip = drive(console.fleet.offlineTruck.imei, new Date(now - 40 * 60_000).toISOString(), 10, { lat: -26.2, lng: 28.04 }, { lat: -26.15, lng: 28.05 });
-    await ingest([...trip.records, ...Array.from({ length: 20 }, (_, i) => ({ ...trip.records.at(-1)!, gps_datetime: new Date(Date.parse(trip.stopTime) + (i + 1) * 60_000).toISOString() }))]);
+    const trip = drive(
+      console.fleet.offlineTruck.imei,
+      new Date(now - 40 * 60_000).toISOString(),
+      10,
+      { lat: -26.2, lng: 28.04 },
+      { lat: -26.15, lng: 28.05 },
+    );
+    await ingest([
+      ...trip.records,
+      ...Array.from({ length: 20 }, (_, i) => ({
+        ...trip.records.at(-1)!,
+        gps_datetime: new Date(Date.parse(trip.stopTime) + (i + 1) * 60_000).toISOString(),
+      })),
+    ]);
     await tab.page.clock.runFor(16_000);
 
     // Assess
@@ -61,7 +73,11 @@ describe('the events page', () => {
     // Prepare
     const tab = await console.open('#/events');
     await tab.page.route('**/api/getEvents*', (route) =>
-      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ version: '1', result: 'error', error_msg: 'since must be a date and time' }) }),
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ version: '1', result: 'error', error_msg: 'since must be a date and time' }),
+      }),
     );
 
     // Act

@@ -75,7 +75,7 @@ describe('the live map', () => {
 
     // Assess
     await eventually(() => tab.page.getByRole('button', { name: /Truck 03/ }).count()).toBe(1);
-    const width = await tab.page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await tab.page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
     await expectAHealthyPage(tab, 'Live map', 'live-map-phone');
     await tab.context.close();
@@ -85,7 +85,11 @@ describe('the live map', () => {
     // Prepare
     const tab = await openMap();
     await tab.page.route('**/api/getLiveData*', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ version: '1', result: 'error', error_msg: 'internal error' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ version: '1', result: 'error', error_msg: 'internal error' }),
+      }),
     );
 
     // Act

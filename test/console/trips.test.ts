@@ -37,7 +37,7 @@ describe('the trips page', () => {
     await eventually(async () => Number(await tab.page.getByLabel('Replay position').inputValue())).toBeGreaterThan(0);
     await tab.page.getByRole('button', { name: 'Pause', exact: true }).click();
     const paused = await tab.page.getByLabel('Replay position').inputValue();
-    await tab.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await tab.page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     expect(await tab.page.getByLabel('Replay position').inputValue()).toBe(paused);
     expect(await tab.page.getByRole('button', { name: 'Play', exact: true }).getAttribute('aria-pressed')).toBe('false');
     await expectAHealthyPage(tab, 'Trips and replay', 'trips-replay');
@@ -50,12 +50,20 @@ describe('the trips page', () => {
     await eventually(() => tab.page.getByRole('button', { name: 'Export trip as GPX' }).count()).toBe(1);
 
     // Act
-    const [csv] = await Promise.all([tab.page.waitForEvent('download'), tab.page.getByRole('button', { name: 'Export trips as CSV' }).click()]);
-    const [gpx] = await Promise.all([tab.page.waitForEvent('download'), tab.page.getByRole('button', { name: 'Export trip as GPX' }).click()]);
+    const [csv] = await Promise.all([
+      tab.page.waitForEvent('download'),
+      tab.page.getByRole('button', { name: 'Export trips as CSV' }).click(),
+    ]);
+    const [gpx] = await Promise.all([
+      tab.page.waitForEvent('download'),
+      tab.page.getByRole('button', { name: 'Export trip as GPX' }).click(),
+    ]);
 
     // Assess
     const csvText = readFileSync((await csv.path()) as string, 'utf8');
-    expect(csvText.split('\r\n')[0]).toBe('vehicle,trip_uid,start_time,stop_time,distance,duration,max_speed,start_location,stop_location,driver_name');
+    expect(csvText.split('\r\n')[0]).toBe(
+      'vehicle,trip_uid,start_time,stop_time,distance,duration,max_speed,start_location,stop_location,driver_name',
+    );
     expect(csvText.split('\r\n')[1]).toMatch(/^Truck 01 \(CA 123-456\),\d+,/);
     const gpxText = readFileSync((await gpx.path()) as string, 'utf8');
     expect(gpxText).toContain('<gpx version="1.1"');

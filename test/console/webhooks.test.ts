@@ -54,7 +54,9 @@ describe('the webhooks page', () => {
     // Assess
     await eventually(() => tab.page.getByRole('status').first().innerText()).toMatch(/^Test sent: 204 in \d+ ms\.$/);
     const attempts = tab.page.getByRole('table', { name: 'Delivery attempts, newest first' });
-    await eventually(() => attempts.getByRole('row').nth(1).innerText()).toMatch(/webhook\.test evt_\w+\s+1\s+204\s+\d+ ms\s+HTTP 204\s+delivered/);
+    await eventually(() => attempts.getByRole('row').nth(1).innerText()).toMatch(
+      /webhook\.test evt_\w+\s+1\s+204\s+\d+ ms\s+HTTP 204\s+delivered/,
+    );
     expect(received).toHaveLength(1);
     await expectAHealthyPage(tab, 'Webhooks', 'webhooks-deliveries');
   });

@@ -13,7 +13,8 @@ async function clickMap(page: Page, points: [number, number][]): Promise<void> {
 
 describe('the zones page', () => {
   const console = useConsole();
-  const zonesOf = async () => (await callOperation('getUserLocations', { api_key: console.fleet.user.key })).body.locations as Record<string, unknown>[];
+  const zonesOf = async () =>
+    (await callOperation('getUserLocations', { api_key: console.fleet.user.key })).body.locations as Record<string, unknown>[];
 
   const openZones = async () => {
     const tab = await console.open('#/zones');
@@ -33,8 +34,12 @@ describe('the zones page', () => {
     await tab.page.getByRole('button', { name: 'Save zone' }).click();
 
     // Assess
-    await eventually(() => tab.page.getByRole('row', { name: /School zone/ }).innerText()).toMatch(/School zone\s+circle, 0\.3 km\s+40 km\/h\s+no\s+no/);
-    expect(await zonesOf()).toContainEqual(expect.objectContaining({ description: 'School zone', location_type: 'point', radius: 0.3, speed: 40, no_go: 0 }));
+    await eventually(() => tab.page.getByRole('row', { name: /School zone/ }).innerText()).toMatch(
+      /School zone\s+circle, 0\.3 km\s+40 km\/h\s+no\s+no/,
+    );
+    expect(await zonesOf()).toContainEqual(
+      expect.objectContaining({ description: 'School zone', location_type: 'point', radius: 0.3, speed: 40, no_go: 0 }),
+    );
     await expectAHealthyPage(tab, 'Zones', 'zones');
   });
 
@@ -61,7 +66,13 @@ describe('the zones page', () => {
 
   it('edits a zone and deletes it', async () => {
     // Prepare
-    await callOperation('addUserLocation', { api_key: console.fleet.user.key, description: 'Yard', latitude: -26.2, longitude: 28.04, radius: 1 });
+    await callOperation('addUserLocation', {
+      api_key: console.fleet.user.key,
+      description: 'Yard',
+      latitude: -26.2,
+      longitude: 28.04,
+      radius: 1,
+    });
     const tab = await openZones();
 
     // Act
@@ -69,7 +80,9 @@ describe('the zones page', () => {
     await tab.page.getByLabel('Zone name').fill('Back yard');
     await tab.page.getByLabel('Push notifications only').check();
     await tab.page.getByRole('button', { name: 'Save zone' }).click();
-    await eventually(() => tab.page.getByRole('row', { name: /Back yard/ }).innerText()).toMatch(/Back yard\s+circle, 1 km\s+none\s+no\s+yes/);
+    await eventually(() => tab.page.getByRole('row', { name: /Back yard/ }).innerText()).toMatch(
+      /Back yard\s+circle, 1 km\s+none\s+no\s+yes/,
+    );
     await tab.page.getByRole('button', { name: 'Delete Back yard' }).click();
 
     // Assess

@@ -34,7 +34,9 @@ export interface ConsoleTab {
 
 /** A fresh tab (its own session storage) at `url`, at a desktop or phone width. */
 export async function openTab(browser: Browser, { phone = false } = {}): Promise<ConsoleTab> {
-  const context = await browser.newContext(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext(
+    phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 860 } },
+  );
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -47,11 +49,10 @@ export async function openTab(browser: Browser, { phone = false } = {}): Promise
 /** axe-core run in the page (evaluated through the DevTools protocol, so the page's CSP stays as served). */
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ ...violation, nodes: violation.nodes.map((node) => node.target.join(' ')) }));
-  });
+  const violations = await page.evaluate<{ id: string; impact: string; help: string; nodes: string[] }[]>(`
+    axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+      result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => node.target.join(' ')) })),
+    )`);
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.slice(0, 3).join(', ')}`);

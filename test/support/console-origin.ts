@@ -12,16 +12,19 @@ import { type Listening, listenOnLoopback } from './loopback.ts';
 export function startConsoleOrigin(apiUrl: string): Promise<Listening> {
   const target = new URL(apiUrl);
   const server = createServer((incoming, outgoing) => {
-    const headers = { ...incoming.headers, host: target.host };
+    const headers: Record<string, string | string[] | undefined> = { ...incoming.headers, host: target.host };
     const bearer = /^Bearer (.+)$/.exec(incoming.headers.authorization ?? '')?.[1];
     if (bearer) {
       delete headers.authorization;
       headers['x-api-key'] = bearer;
     }
-    const forwarded = request({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', () => outgoing.writeHead(502).end());
     incoming.pipe(forwarded);
   });

@@ -4,7 +4,7 @@
  */
 import { get, post } from '../api.ts';
 import { fromGmt } from '../time.ts';
-import { field, h, pageFrame, shownOnce, statusLine, table } from '../ui.ts';
+import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '../ui.ts';
 
 interface ApiKey {
   api_key_uid: number | string;
@@ -21,7 +21,7 @@ export async function apiKeysPage(main: HTMLElement): Promise<() => void> {
   const description = h('input', { type: 'text', maxlength: 255 });
   const form = h(
     'form',
-    { class: 'card', onsubmit: (event: Event) => (event.preventDefault(), void create()) },
+    { class: 'card', onsubmit: submitted(() => create()) },
     h('h2', {}, 'Create an API key'),
     field('Key description', description, 'Optional: what the key is for'),
     h('button', { type: 'submit' }, 'Create API key'),
@@ -53,9 +53,21 @@ export async function apiKeysPage(main: HTMLElement): Promise<() => void> {
             'div',
             { class: 'actions' },
             key.locked
-              ? h('button', { type: 'button', onclick: () => act('unlockApiKey', key, `Key ${key.prefix} unlocked.`) }, `Unlock key ${key.prefix}`)
-              : h('button', { type: 'button', onclick: () => act('lockApiKey', key, `Key ${key.prefix} locked.`) }, `Lock key ${key.prefix}`),
-            h('button', { type: 'button', class: 'danger', onclick: () => act('deleteApiKey', key, `Key ${key.prefix} deleted.`) }, `Delete key ${key.prefix}`),
+              ? h(
+                  'button',
+                  { type: 'button', onclick: () => act('unlockApiKey', key, `Key ${key.prefix} unlocked.`) },
+                  `Unlock key ${key.prefix}`,
+                )
+              : h(
+                  'button',
+                  { type: 'button', onclick: () => act('lockApiKey', key, `Key ${key.prefix} locked.`) },
+                  `Lock key ${key.prefix}`,
+                ),
+            h(
+              'button',
+              { type: 'button', class: 'danger', onclick: () => act('deleteApiKey', key, `Key ${key.prefix} deleted.`) },
+              `Delete key ${key.prefix}`,
+            ),
           ),
         ]),
       ),

@@ -5,7 +5,7 @@
 import { get, post } from '../api.ts';
 import { fromGmt, wallTime } from '../time.ts';
 import { type LiveVehicle, type Position, vehicleLabel } from '../types.ts';
-import { field, h, pageFrame, shownOnce, statusLine, table } from '../ui.ts';
+import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '../ui.ts';
 
 interface DeviceToken {
   device_token_uid: number | string;
@@ -22,7 +22,7 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
   const lastPoints = h('section', { 'aria-label': 'Last points' });
   const form = h(
     'form',
-    { class: 'card', onsubmit: (event: Event) => (event.preventDefault(), void setUpPhone()) },
+    { class: 'card', onsubmit: submitted(() => setUpPhone()) },
     h('h2', {}, 'Set up a phone'),
     h('p', {}, 'Makes a device token for the vehicle: enter the URL in OsmAnd (online tracking) or scan its QR code.'),
     field('Vehicle for the phone', vehicleSelect),
@@ -54,7 +54,10 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
             ),
       );
     } catch (error) {
-      tokens.replaceChildren(h('h2', {}, 'Device tokens'), h('p', { class: 'status error', role: 'alert' }, `Error: ${(error as Error).message}`));
+      tokens.replaceChildren(
+        h('h2', {}, 'Device tokens'),
+        h('p', { class: 'status error', role: 'alert' }, `Error: ${(error as Error).message}`),
+      );
     }
   };
   const setUpPhone = async () => {
@@ -101,7 +104,9 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
       });
       const faults = new Map<string, number>();
       for (const position of positions) if (position.ignored) faults.set(position.ignored, (faults.get(position.ignored) ?? 0) + 1);
-      cell.textContent = faults.size ? [...faults].map(([fault, count]) => `${fault}: ${count}`).join(', ') : `none in ${positions.length} points`;
+      cell.textContent = faults.size
+        ? [...faults].map(([fault, count]) => `${fault}: ${count}`).join(', ')
+        : `none in ${positions.length} points`;
     } catch (error) {
       cell.textContent = `Error: ${(error as Error).message}`;
     }
@@ -117,12 +122,29 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
         "Each vehicle's last point and its device's faults over the last 24 hours",
         ['Vehicle', 'IMEI', 'Last fix', 'Position', 'Supply', 'Faults (24 h)'],
         vehicles.map((vehicle) => {
-          const faults = h('span', {}, h('button', { type: 'button', onclick: (event: Event) => void checkFaults(vehicle, (event.currentTarget as HTMLElement).parentElement as HTMLElement) }, `Check faults of ${vehicleLabel(vehicle)}`));
+          const faults = h(
+            'span',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                onclick: (event: Event) => void checkFaults(vehicle, (event.currentTarget as HTMLElement).parentElement as HTMLElement),
+              },
+              `Check faults of ${vehicleLabel(vehicle)}`,
+            ),
+          );
           return [
             vehicleLabel(vehicle),
             vehicle.imei,
             fromGmt(vehicle.gps_datetime),
-            vehicle.latitude ? h('a', { href: `#/map?vehicle=${vehicle.vehicle_uid}` }, `${Number(vehicle.latitude).toFixed(5)}, ${Number(vehicle.longitude).toFixed(5)}`) : 'never reported',
+            vehicle.latitude
+              ? h(
+                  'a',
+                  { href: `#/map?vehicle=${vehicle.vehicle_uid}` },
+                  `${Number(vehicle.latitude).toFixed(5)}, ${Number(vehicle.longitude).toFixed(5)}`,
+                )
+              : 'never reported',
             vehicle.supp_volt ? `${vehicle.supp_volt} V` : '—',
             faults,
           ];

@@ -6,20 +6,25 @@ import { get } from '../api.ts';
 import { poll } from '../poll.ts';
 import { fromGmt, offsetLabel, wallTime } from '../time.ts';
 import { EVENT_TYPES, type FleetEvent, type Vehicle, vehicleLabel } from '../types.ts';
-import { field, h, pageFrame, statusLine } from '../ui.ts';
+import { field, h, pageFrame, statusLine, submitted } from '../ui.ts';
 
 export const EVENTS_POLL_MS = 15_000;
 
 export async function eventsPage(main: HTMLElement, params: URLSearchParams): Promise<() => void> {
   const status = statusLine();
-  const typeSelect = h('select', {}, h('option', { value: '' }, 'Every type'), ...EVENT_TYPES.map((type) => h('option', { value: type }, type)));
+  const typeSelect = h(
+    'select',
+    {},
+    h('option', { value: '' }, 'Every type'),
+    ...EVENT_TYPES.map((type) => h('option', { value: type }, type)),
+  );
   const vehicleSelect = h('select', {}, h('option', { value: '' }, 'Every vehicle'));
   const since = h('input', { type: 'date', value: wallTime(Date.now() - 2 * 86_400_000, 0).slice(0, 10) });
   const live = h('input', { type: 'checkbox', id: 'follow-live', checked: true });
   const timeline = h('ol', { class: 'timeline', 'aria-label': 'Events, newest first' });
   const filters = h(
     'form',
-    { class: 'filters', onsubmit: (event: Event) => (event.preventDefault(), void load()) },
+    { class: 'filters', onsubmit: submitted(() => load()) },
     field('Event type', typeSelect),
     field('Vehicle', vehicleSelect),
     field('Since (GMT+0)', since),
@@ -34,7 +39,10 @@ export async function eventsPage(main: HTMLElement, params: URLSearchParams): Pr
   const query = () => ({ types: typeSelect.value || undefined, vehicle_uid: vehicleSelect.value || undefined });
   const render = (event: FleetEvent): HTMLElement => {
     const { data } = event;
-    const place = data.latitude === null ? null : `#/map?vehicle=${data.vehicle_uid}&lat=${data.latitude}&lng=${data.longitude}&at=${encodeURIComponent(data.occurred_at)}&event=${encodeURIComponent(event.type)}`;
+    const place =
+      data.latitude === null
+        ? null
+        : `#/map?vehicle=${data.vehicle_uid}&lat=${data.latitude}&lng=${data.longitude}&at=${encodeURIComponent(data.occurred_at)}&event=${encodeURIComponent(event.type)}`;
     return h(
       'li',
       { class: `event ${event.type.split('.')[0]}` },
@@ -48,7 +56,11 @@ export async function eventsPage(main: HTMLElement, params: URLSearchParams): Pr
   const load = async () => {
     status.loading('Loading events…');
     try {
-      const answer = await get<{ events: FleetEvent[]; next_cursor: string }>('getEvents', { ...query(), since: `${since.value} 00:00:00`, limit: 200 });
+      const answer = await get<{ events: FleetEvent[]; next_cursor: string }>('getEvents', {
+        ...query(),
+        since: `${since.value} 00:00:00`,
+        limit: 200,
+      });
       cursor = answer.next_cursor;
       timeline.replaceChildren(...answer.events.reverse().map(render));
       status.done(answer.events.length ? `${answer.events.length} events` : 'No events for these filters.');

@@ -3,14 +3,14 @@
  * replayed (play, pause, speed, follow) beside its speed chart, the trip's events (getEvents) marked on both; the trips
  * export as CSV and a trip as GPX.
  */
-import { type Map as MapLibreMap, Marker } from 'maplibre-gl';
+import { Marker } from 'maplibre-gl';
 import { get } from '../api.ts';
 import { speedChart } from '../chart.ts';
 import { tripGpx, tripsCsv } from '../export.ts';
 import { createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
 import { daysBefore, fromGmt, instantOf, offsetLabel, offsetMinutes, today, wallTime } from '../time.ts';
 import { type FleetEvent, type Position, type Trip, type Vehicle, vehicleLabel } from '../types.ts';
-import { download, field, h, pageFrame, statusLine, table } from '../ui.ts';
+import { download, field, h, pageFrame, statusLine, submitted, table } from '../ui.ts';
 
 export async function tripsPage(main: HTMLElement, params: URLSearchParams): Promise<() => void> {
   const status = statusLine();
@@ -21,7 +21,7 @@ export async function tripsPage(main: HTMLElement, params: URLSearchParams): Pro
   const replayBox = h('section', { class: 'replay', 'aria-label': 'Replay' });
   const form = h(
     'form',
-    { class: 'filters', onsubmit: (event: Event) => (event.preventDefault(), void showTrips()) },
+    { class: 'filters', onsubmit: submitted(() => showTrips()) },
     field('Vehicle', vehicleSelect),
     field('From', from),
     field('To', to),
@@ -29,14 +29,18 @@ export async function tripsPage(main: HTMLElement, params: URLSearchParams): Pro
   );
   pageFrame(main, 'Trips and replay', form, status.element, results, replayBox);
   let vehicles: Vehicle[] = [];
-  let stopReplay = () => undefined as void;
+  let stopReplay: () => void = () => undefined;
 
   const showTrips = async () => {
     const vehicle = vehicles.find((candidate) => candidate.vehicle_uid === vehicleSelect.value);
     if (!vehicle) return;
     status.loading('Loading trips…');
     try {
-      const answer = await get<{ vehicles: { trips: Trip[] }[] }>('getTrips', { filter: vehicle.imei, start_date: from.value, end_date: to.value });
+      const answer = await get<{ vehicles: { trips: Trip[] }[] }>('getTrips', {
+        filter: vehicle.imei,
+        start_date: from.value,
+        end_date: to.value,
+      });
       const trips = answer.vehicles[0]?.trips ?? [];
       history.replaceState(null, '', `#/trips?vehicle=${vehicle.vehicle_uid}&from=${from.value}&to=${to.value}`);
       status.done(`${trips.length} trips of ${vehicleLabel(vehicle)} from ${from.value} to ${to.value} (times ${offsetLabel()})`);
@@ -56,7 +60,12 @@ export async function tripsPage(main: HTMLElement, params: URLSearchParams): Pro
         ),
         h(
           'button',
-          { type: 'button', disabled: trips.length === 0, onclick: () => download(`trips-${vehicle.vehicle_uid}-${from.value}-${to.value}.csv`, 'text/csv', tripsCsv(vehicleLabel(vehicle), trips)) },
+          {
+            type: 'button',
+            disabled: trips.length === 0,
+            onclick: () =>
+              download(`trips-${vehicle.vehicle_uid}-${from.value}-${to.value}.csv`, 'text/csv', tripsCsv(vehicleLabel(vehicle), trips)),
+          },
           'Export trips as CSV',
         ),
       );
@@ -73,7 +82,11 @@ export async function tripsPage(main: HTMLElement, params: URLSearchParams): Pro
     status.loading('Loading the trip…');
     try {
       const [answer, events] = await Promise.all([
-        get<{ positions: Position[] }>('getPositions', { vehicle_uid: vehicle.vehicle_uid, start_datetime: trip.start_time, end_datetime: trip.stop_time }),
+        get<{ positions: Position[] }>('getPositions', {
+          vehicle_uid: vehicle.vehicle_uid,
+          start_datetime: trip.start_time,
+          end_datetime: trip.stop_time,
+        }),
         tripEvents(vehicle, trip),
       ]);
       const positions = answer.positions.filter((position) => !position.ignored);
@@ -102,13 +115,23 @@ async function tripEvents(vehicle: Vehicle, trip: Trip): Promise<FleetEvent[]> {
   const offset = offsetMinutes();
   const start = instantOf(trip.start_time, offset);
   const stop = instantOf(trip.stop_time, offset);
-  const answer = await get<{ events: FleetEvent[] }>('getEvents', { vehicle_uid: vehicle.vehicle_uid, since: wallTime(start - 60_000, 0), limit: 1000 });
+  const answer = await get<{ events: FleetEvent[] }>('getEvents', {
+    vehicle_uid: vehicle.vehicle_uid,
+    since: wallTime(start - 60_000, 0),
+    limit: 1000,
+  });
   return answer.events.filter((event) => instantOf(event.data.occurred_at) <= stop + 60_000 && event.data.latitude !== null);
 }
 
 const REPLAY_SPEEDS = [1, 10, 30, 60, 120, 300];
 
-async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positions: Position[], events: FleetEvent[]): Promise<() => void> {
+async function replayTrip(
+  box: HTMLElement,
+  vehicle: Vehicle,
+  trip: Trip,
+  positions: Position[],
+  events: FleetEvent[],
+): Promise<() => void> {
   // Positions come in GMT+0.
   const times = positions.map((position) => instantOf(position.gps_datetime));
   // Disabled until the map is ready to show the replay.
@@ -134,12 +157,21 @@ async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positi
       field('Replay position', slider),
       h(
         'button',
-        { type: 'button', onclick: () => download(`trip-${trip.trip_uid}.gpx`, 'application/gpx+xml', tripGpx(`${vehicleLabel(vehicle)} ${trip.start_time}`, positions)) },
+        {
+          type: 'button',
+          onclick: () =>
+            download(`trip-${trip.trip_uid}.gpx`, 'application/gpx+xml', tripGpx(`${vehicleLabel(vehicle)} ${trip.start_time}`, positions)),
+        },
         'Export trip as GPX',
       ),
     ),
     readout,
-    h('div', { class: 'replay-split' }, mapBox, h('figure', {}, chart.element, h('figcaption', {}, 'Speed (km/h) over the trip; red lines are events'))),
+    h(
+      'div',
+      { class: 'replay-split' },
+      mapBox,
+      h('figure', {}, chart.element, h('figcaption', {}, 'Speed (km/h) over the trip; red lines are events')),
+    ),
     h(
       'ul',
       { class: 'trip-events', 'aria-label': 'Events of the trip' },
@@ -155,7 +187,9 @@ async function replayTrip(box: HTMLElement, vehicle: Vehicle, trip: Trip, positi
     new Marker({ element: mark }).setLngLat([event.data.longitude ?? 0, event.data.latitude ?? 0]).addTo(map);
   }
   fitTo(map, line);
-  const vehicleMark = new Marker({ element: h('span', { class: 'replay-vehicle', 'aria-hidden': 'true' }) }).setLngLat(line[0] ?? [0, 0]).addTo(map);
+  const vehicleMark = new Marker({ element: h('span', { class: 'replay-vehicle', 'aria-hidden': 'true' }) })
+    .setLngLat(line[0] ?? [0, 0])
+    .addTo(map);
 
   let clock = times[0] ?? 0;
   let index = 0;

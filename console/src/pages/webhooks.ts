@@ -5,7 +5,7 @@
 import { get, post } from '../api.ts';
 import { fromGmt } from '../time.ts';
 import { type DeliveryAttempt, EVENT_TYPES, type Vehicle, vehicleLabel, type Webhook } from '../types.ts';
-import { field, h, pageFrame, shownOnce, statusLine, table } from '../ui.ts';
+import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '../ui.ts';
 
 export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   const status = statusLine();
@@ -14,11 +14,15 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   const detail = h('section', { 'aria-label': 'Delivery attempts' });
   const url = h('input', { type: 'url', required: true, placeholder: 'https://example.com/fleet-events' });
   const description = h('input', { type: 'text', maxlength: 255 });
-  const types = checkboxes('Event types (none: every type)', 'type', EVENT_TYPES.map((type) => [type, type]));
+  const types = checkboxes(
+    'Event types (none: every type)',
+    'type',
+    EVENT_TYPES.map((type) => [type, type]),
+  );
   const vehiclesBox = h('div', {});
   const form = h(
     'form',
-    { class: 'card', onsubmit: (event: Event) => (event.preventDefault(), void add()) },
+    { class: 'card', onsubmit: submitted(() => add()) },
     h('h2', {}, 'Add an endpoint'),
     field('Endpoint URL', url),
     field('Description', description),
@@ -42,7 +46,11 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
               h('span', {}, h('strong', {}, webhook.description || webhook.url), h('br', {}), webhook.url),
               webhook.event_types.length ? webhook.event_types.join(', ') : 'every type',
               webhook.vehicle_uids.length ? webhook.vehicle_uids.map((uid) => names.get(uid) ?? uid).join(', ') : 'every vehicle',
-              webhook.enabled ? (webhook.failing_since ? `failing since ${fromGmt(webhook.failing_since)}` : 'enabled') : `disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`,
+              webhook.enabled
+                ? webhook.failing_since
+                  ? `failing since ${fromGmt(webhook.failing_since)}`
+                  : 'enabled'
+                : `disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`,
               fromGmt(webhook.last_success_datetime),
               actions(webhook),
             ]),
@@ -82,7 +90,9 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
       status.done(`Endpoint ${answer.webhook_uid} added.`);
     }, 'Adding the endpoint…');
   const sendTest = async (webhook: Webhook) => {
-    const answer = await post<{ status_code: number | null; error: string | null; duration_ms: number }>('testWebhook', { webhook_uid: webhook.webhook_uid });
+    const answer = await post<{ status_code: number | null; error: string | null; duration_ms: number }>('testWebhook', {
+      webhook_uid: webhook.webhook_uid,
+    });
     status.done(`Test sent: ${answer.status_code ?? answer.error} in ${answer.duration_ms} ms.`);
     await showDeliveries(webhook);
   };
@@ -98,7 +108,10 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
     status.done(`Endpoint ${webhook.description || webhook.url} deleted.`);
   };
   const showDeliveries = async (webhook: Webhook) => {
-    const { deliveries } = await get<{ deliveries: DeliveryAttempt[] }>('getWebhookDeliveries', { webhook_uid: webhook.webhook_uid, limit: 50 });
+    const { deliveries } = await get<{ deliveries: DeliveryAttempt[] }>('getWebhookDeliveries', {
+      webhook_uid: webhook.webhook_uid,
+      limit: 50,
+    });
     detail.replaceChildren(
       h('h2', {}, `Delivery attempts to ${webhook.description || webhook.url}`),
       deliveries.length === 0
@@ -138,7 +151,11 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   try {
     const { vehicles } = await get<{ vehicles: Vehicle[] }>('getVehicles');
     names = new Map(vehicles.map((vehicle) => [Number(vehicle.vehicle_uid), vehicleLabel(vehicle)]));
-    vehicleChoice = checkboxes('Vehicles (none: every vehicle)', 'vehicle', vehicles.map((vehicle) => [vehicle.vehicle_uid, vehicleLabel(vehicle)]));
+    vehicleChoice = checkboxes(
+      'Vehicles (none: every vehicle)',
+      'vehicle',
+      vehicles.map((vehicle) => [vehicle.vehicle_uid, vehicleLabel(vehicle)]),
+    );
     vehiclesBox.replaceChildren(vehicleChoice.element);
     await refresh();
     status.done();
@@ -156,7 +173,9 @@ export function checkboxes(legend: string, name: string, choices: [string, strin
       'fieldset',
       { class: 'choices' },
       h('legend', {}, legend),
-      ...choices.map(([, label], index) => h('div', { class: 'choice' }, inputs[index], h('label', { for: inputs[index]?.id ?? '' }, label))),
+      ...choices.map(([, label], index) =>
+        h('div', { class: 'choice' }, inputs[index], h('label', { for: inputs[index]?.id ?? '' }, label)),
+      ),
     ),
     values: () => inputs.filter((input) => input.checked).map((input) => input.value),
   };

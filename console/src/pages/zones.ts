@@ -7,7 +7,7 @@ import { Marker } from 'maplibre-gl';
 import { get, post } from '../api.ts';
 import { circleRing, createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
 import type { UserLocation } from '../types.ts';
-import { field, h, pageFrame, statusLine, table } from '../ui.ts';
+import { field, h, pageFrame, statusLine, submitted, table } from '../ui.ts';
 
 interface Draft {
   uid?: number;
@@ -40,7 +40,7 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
   const save = h('button', { type: 'submit' }, 'Save zone');
   const form = h(
     'form',
-    { class: 'card', onsubmit: (event: Event) => (event.preventDefault(), void saveDraft()) },
+    { class: 'card', onsubmit: submitted(() => saveDraft()) },
     formTitle,
     field('Shape', kind),
     field('Zone name', description),
@@ -51,7 +51,13 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
     drawHint,
     h('div', { class: 'actions' }, save, h('button', { type: 'button', onclick: () => startDraft() }, 'Clear the drawing')),
   );
-  pageFrame(main, 'Zones', status.element, h('div', { class: 'split' }, h('aside', { class: 'side', 'aria-label': 'Zone editor' }, form), mapBox), list);
+  pageFrame(
+    main,
+    'Zones',
+    status.element,
+    h('div', { class: 'split' }, h('aside', { class: 'side', 'aria-label': 'Zone editor' }, form), mapBox),
+    list,
+  );
   status.loading('Loading zones…');
   const map = await createMap(mapBox, 'Map of the zones: click to place a circle or the vertices of a polygon');
   let zones: UserLocation[] = [];
@@ -68,8 +74,18 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
         : draft.vertices.length > 2
           ? [...draft.vertices, draft.vertices[0] as [number, number]]
           : draft.vertices;
-    setGeoJson(map, 'draft', featureCollection(ring.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: ring } }] : []));
-    if (!map.getLayer('draft-line')) map.addLayer({ id: 'draft-line', type: 'line', source: 'draft', paint: { 'line-color': '#d81b60', 'line-width': 3, 'line-dasharray': [2, 1] } });
+    setGeoJson(
+      map,
+      'draft',
+      featureCollection(ring.length > 1 ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: ring } }] : []),
+    );
+    if (!map.getLayer('draft-line'))
+      map.addLayer({
+        id: 'draft-line',
+        type: 'line',
+        source: 'draft',
+        paint: { 'line-color': '#d81b60', 'line-width': 3, 'line-dasharray': [2, 1] },
+      });
     const points = draft.kind === 'point' ? (draft.centre ? [draft.centre] : []) : draft.vertices;
     points.forEach((point, index) => {
       const handle = new Marker({ draggable: true, color: '#d81b60' }).setLngLat(point).addTo(map);
@@ -122,8 +138,18 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
       ),
     );
     if (!map.getLayer('zones-fill')) {
-      map.addLayer({ id: 'zones-fill', type: 'fill', source: 'zones', paint: { 'fill-color': ['case', ['==', ['get', 'no_go'], 1], '#c62828', '#0b5cad'], 'fill-opacity': 0.2 } });
-      map.addLayer({ id: 'zones-line', type: 'line', source: 'zones', paint: { 'line-color': ['case', ['==', ['get', 'no_go'], 1], '#c62828', '#0b5cad'], 'line-width': 2 } });
+      map.addLayer({
+        id: 'zones-fill',
+        type: 'fill',
+        source: 'zones',
+        paint: { 'fill-color': ['case', ['==', ['get', 'no_go'], 1], '#c62828', '#0b5cad'], 'fill-opacity': 0.2 },
+      });
+      map.addLayer({
+        id: 'zones-line',
+        type: 'line',
+        source: 'zones',
+        paint: { 'line-color': ['case', ['==', ['get', 'no_go'], 1], '#c62828', '#0b5cad'], 'line-width': 2 },
+      });
     }
   };
   const refresh = async () => {
@@ -163,7 +189,10 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
         longitude: centre[0].toFixed(7),
         location_type: draft.kind,
         radius: draft.kind === 'point' ? radius.value : undefined,
-        points: draft.kind === 'polygon' ? JSON.stringify(draft.vertices.map(([lng, lat]) => ({ lat: Number(lat.toFixed(7)), lng: Number(lng.toFixed(7)) }))) : '',
+        points:
+          draft.kind === 'polygon'
+            ? JSON.stringify(draft.vertices.map(([lng, lat]) => ({ lat: Number(lat.toFixed(7)), lng: Number(lng.toFixed(7)) })))
+            : '',
         speed: speed.value,
         no_go: noGo.checked ? 1 : 0,
         only_push: onlyPush.checked ? 1 : 0,
@@ -210,5 +239,6 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
 }
 
 const centroid = (vertices: [number, number][]): [number, number] | undefined =>
-  vertices.length ? [vertices.reduce((sum, [lng]) => sum + lng, 0) / vertices.length, vertices.reduce((sum, [, lat]) => sum + lat, 0) / vertices.length] : undefined;
-
+  vertices.length
+    ? [vertices.reduce((sum, [lng]) => sum + lng, 0) / vertices.length, vertices.reduce((sum, [, lat]) => sum + lat, 0) / vertices.length]
+    : undefined;
