@@ -203,6 +203,7 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
       form.reset();
       startDraft();
       await refresh();
+      fitTo(map, zones.flatMap(ringOf));
     } catch (error) {
       status.error(error);
     }
