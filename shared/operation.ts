@@ -21,7 +21,7 @@ import { authenticatedUser, headerValue, type RequestState } from './middleware/
 import { validateInput } from './middleware/validate-input.ts';
 import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
 import { verifyAccessToken } from './sign-in/access-tokens.ts';
-import { findApiKey } from './store/api-keys.ts';
+import { findApiKey, markApiKeyUsed } from './store/api-keys.ts';
 import { findPerson } from './store/people.ts';
 import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
@@ -76,6 +76,7 @@ export function operation<C extends OperationDeclaration>(
         findApiKey,
         findPerson,
         verifyAccessToken,
+        markApiKeyUsed,
         personOnly: contract.personOnly === true,
         cacheTtlMs: config.apiKeyCacheMs(),
       }),

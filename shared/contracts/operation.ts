@@ -21,7 +21,9 @@ export type Area =
   | 'routes'
   | 'positions'
   | 'events'
-  | 'webhooks';
+  | 'webhooks'
+  | 'api keys'
+  | 'devices';
 
 type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */

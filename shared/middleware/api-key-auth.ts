@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { hashApiKey } from '../domain/api-key.ts';
+import { hashApiKey, LAST_USED_RESOLUTION_MS } from '../domain/api-key.ts';
 import type { ApiKeyRecord } from '../domain/user.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
+import { expiringCache } from '../expiring-cache.ts';
 import type { SignedInPerson } from '../sign-in/access-tokens.ts';
+import { logger } from '../telemetry.ts';
 import { type CredentialMemoryOptions, credentialMemory } from './credential-memory.ts';
 import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
@@ -14,6 +16,8 @@ export interface ApiKeyAuthOptions extends CredentialMemoryOptions {
   findApiKey: FindApiKey;
   findPerson: FindPerson;
   verifyAccessToken: VerifyAccessToken;
+  /** records a key's use (its last_used_datetime), called when the one found was last recorded over an hour before */
+  markApiKeyUsed: (keyHash: string) => Promise<void>;
   /** the operation is a signed-in person's only (managing keys and device tokens): an api key is refused */
   personOnly?: boolean;
 }
@@ -31,10 +35,20 @@ export const apiKeyAuth = ({
   findApiKey,
   findPerson,
   verifyAccessToken,
+  markApiKeyUsed,
   personOnly = false,
   ...memory
 }: ApiKeyAuthOptions): HttpMiddleware => {
   const lookUpKey = credentialMemory(findApiKey, memory);
+  const now = memory.now ?? Date.now;
+  /** when this container last recorded each key's use: a cached record still shows the older time */
+  const recorded = expiringCache<true>(LAST_USED_RESOLUTION_MS, now);
+  const noteUse = (keyHash: string, lastUsedAt: string | null | undefined): void => {
+    if (recorded.get(keyHash) || (lastUsedAt && now() - Date.parse(lastUsedAt) < LAST_USED_RESOLUTION_MS)) return;
+    recorded.set(keyHash, true);
+    // Bookkeeping, never in the request's way: not awaited, and its failure only logged.
+    markApiKeyUsed(keyHash).catch((error: unknown) => logger.warn('could not record the api key use', { error }));
+  };
   const lookUpPerson = credentialMemory((personHash) => {
     const [issuer, subject] = JSON.parse(personHash) as [string, string];
     return findPerson(issuer, subject);
@@ -62,6 +76,7 @@ export const apiKeyAuth = ({
     const record = await lookUpKey(apiKeyHash);
     if (!record) throw new Unauthorized('unknown api key');
     if (record.locked) throw new Forbidden('api key locked');
+    noteUse(apiKeyHash, record.lastUsedAt);
     request.internal.user = record.user;
     request.internal.credentialHash = apiKeyHash;
   };

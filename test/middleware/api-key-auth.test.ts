@@ -24,6 +24,7 @@ const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f200
 /** Keys only: the bearer token's path has its own test (test/console/sign-in.test.ts), against the local provider. */
 const KEYS_ONLY = {
   findApiKey,
+  markApiKeyUsed: async () => undefined,
   findPerson: async () => undefined,
   verifyAccessToken: async () => {
     throw new Unauthorized('access token invalid');
