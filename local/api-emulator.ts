@@ -8,6 +8,7 @@ import { findDeviceEndpoint, findOperation, handlerPath, operations, streamConsu
 import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { env, limits } from '../shared/config.ts';
+import { CONSOLE_CLIENT_ID } from '../shared/console/site.ts';
 import { localPipelineSink } from '../shared/devices/local-sink.ts';
 import type { PositionSink } from '../shared/devices/position-sink.ts';
 import { useLocalSink } from '../shared/devices/sinks.ts';
@@ -19,6 +20,7 @@ import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { consoleResponse } from './console-files.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/arns.ts';
 import { authorize, runAs } from './iam/enforcement.ts';
+import { type LocalOidcProvider, localOidcProvider } from './oidc/provider.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -113,9 +115,10 @@ export async function startApiEmulator({
       return gatewayResponse(gatewayAnswers.Timeout);
     });
 
-  const localIssuer = `http://${host}:${port}/oidc`;
+  const oidc = localOidcProvider(`http://${host}:${port}`);
+  useLocalIssuer(oidc);
   const server = createServer((req, res) => {
-    serve(req, res, runHandler, localIssuer).catch((error: unknown) => {
+    serve(req, res, runHandler, oidc).catch((error: unknown) => {
       console.error('api emulator: handler failed outside its middleware', error);
       send(res, FUNCTION_FAILED);
     });
@@ -166,10 +169,22 @@ async function raceTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T):
   }
 }
 
+/**
+ * Locally the handlers accept the local provider's tokens, as a deployed function accepts its issuer's (the same
+ * settings, docs/console.md): the emulator's handlers run in its process.
+ */
+function useLocalIssuer(oidc: LocalOidcProvider): void {
+  process.env[env.oidcIssuer] = oidc.issuer;
+  process.env[env.oidcAudience] = oidc.audience;
+  process.env[env.oidcJwksUri] = `${oidc.issuer}/jwks`;
+  process.env[env.oidcClientId] = CONSOLE_CLIENT_ID;
+}
+
 type RunHandler = (name: string, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
-async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler, localIssuer: string) {
+async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler, oidc: LocalOidcProvider) {
   if (requestLineAndHeaderBytes(req) > limits.gatewayRequestLineAndHeaderBytes) return send(res, HEADERS_TOO_LARGE);
+  if (await oidc.handle(req, res)) return;
   const url = new URL(req.url ?? '/', 'http://localhost');
   // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
   const docs = docsResponse(
@@ -177,7 +192,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
     { readAsset, document: (options) => openApiDocument(operations, options) },
   );
   if (docs) return send(res, docs);
-  const consolePage = await consoleResponse(req.method ?? 'GET', url.pathname, localIssuer);
+  const consolePage = await consoleResponse(req.method ?? 'GET', url.pathname);
   if (consolePage) return send(res, consolePage);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
   // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).

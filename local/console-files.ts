@@ -8,14 +8,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../shared/config.ts';
-import {
-  CONSOLE_CLIENT_ID,
-  CONSOLE_CONFIG_PATH,
-  CONSOLE_PATH,
-  CONSOLE_SCOPES,
-  CONSOLE_SECURITY_HEADERS,
-  type ConsoleConfig,
-} from '../shared/console/site.ts';
+import { CONSOLE_CONFIG_PATH, CONSOLE_PATH, CONSOLE_SCOPES, CONSOLE_SECURITY_HEADERS, type ConsoleConfig } from '../shared/console/site.ts';
 
 const DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
@@ -44,26 +37,22 @@ const answer = (
   isBase64Encoded: true,
 });
 
-/** The console's config for a request that reached the service at `origin`; the issuer defaults to the local provider's. */
-export function consoleConfig(localIssuer: string | undefined): ConsoleConfig {
+/** The console's config: the issuer and client the API accepts tokens of (locally, the local provider's). */
+export function consoleConfig(): ConsoleConfig {
   return {
-    issuer: config.oidcIssuer() ?? localIssuer ?? '',
-    clientId: config.oidcIssuer() ? config.oidcClientId() : CONSOLE_CLIENT_ID,
+    issuer: config.oidcIssuer() ?? '',
+    clientId: config.oidcClientId(),
     scopes: CONSOLE_SCOPES,
     mapStyle: config.consoleMapStyle(),
   };
 }
 
 /** The answer for a /console path; undefined for any other path. */
-export async function consoleResponse(
-  method: string,
-  path: string,
-  localIssuer: string | undefined,
-): Promise<APIGatewayProxyResult | undefined> {
+export async function consoleResponse(method: string, path: string): Promise<APIGatewayProxyResult | undefined> {
   if (path === '/console') return answer(308, '', 'text/plain; charset=utf-8', { Location: CONSOLE_PATH });
   if (!path.startsWith(CONSOLE_PATH)) return undefined;
   if (method !== 'GET' && method !== 'HEAD') return answer(405, 'method not allowed', 'text/plain; charset=utf-8', { Allow: 'GET, HEAD' });
-  if (path === CONSOLE_CONFIG_PATH) return answer(200, JSON.stringify(consoleConfig(localIssuer)), MEDIA_TYPES['.json'] as string);
+  if (path === CONSOLE_CONFIG_PATH) return answer(200, JSON.stringify(consoleConfig()), MEDIA_TYPES['.json'] as string);
   const file = fileOf(path.slice(CONSOLE_PATH.length));
   if (!file) return answer(404, 'not found', 'text/plain; charset=utf-8');
   const mediaType = MEDIA_TYPES[extname(file)];

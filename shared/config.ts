@@ -69,6 +69,7 @@ export const env = {
   oidcIssuer: 'OIDC_ISSUER',
   oidcClientId: 'OIDC_CLIENT_ID',
   oidcAudience: 'OIDC_AUDIENCE',
+  oidcJwksUri: 'OIDC_JWKS_URI',
   oidcAccessTokenTtlS: 'OIDC_ACCESS_TOKEN_TTL_S',
   consoleMapStyle: 'CONSOLE_MAP_STYLE',
 } as const;
@@ -207,6 +208,8 @@ function signInConfig() {
     oidcClientId: (): string => text('oidcClientId') ?? 'fleet-console',
     /** the `aud` an issuer other than Cognito puts in its access tokens for this API; Cognito's carry client_id instead */
     oidcAudience: (): string | undefined => text('oidcAudience'),
+    /** where an issuer other than Cognito publishes its keys, when not at <issuer>/.well-known/jwks.json */
+    oidcJwksUri: (): string | undefined => text('oidcJwksUri'),
     /** the local provider's access-token lifetime (seconds); tests shorten it to watch a token expire */
     oidcAccessTokenTtlS: (): number => positiveNumber('oidcAccessTokenTtlS', 3600),
     /** a MapLibre style URL for the console's basemap; unset: the offline style */

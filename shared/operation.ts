@@ -20,7 +20,9 @@ import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { authenticatedUser, headerValue, type RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
 import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
-import { findApiKey } from './store/api-keys.ts';
+import { verifyAccessToken } from './sign-in/access-tokens.ts';
+import { findApiKey, markApiKeyUsed } from './store/api-keys.ts';
+import { findPerson } from './store/people.ts';
 import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
@@ -69,7 +71,16 @@ export function operation<C extends OperationDeclaration>(
     .use(envelopeSerializer())
     .use(methodGuard(contract.method))
     .use(parseRequest(contract))
-    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
+    .use(
+      apiKeyAuth({
+        findApiKey,
+        findPerson,
+        verifyAccessToken,
+        markApiKeyUsed,
+        personOnly: contract.personOnly === true,
+        cacheTtlMs: config.apiKeyCacheMs(),
+      }),
+    )
     .use(spendsAlongside(contract) ? perKeyLimit.alongside : perKeyLimit.first)
     .use(validateInput(contract.input));
   if (contract.idempotencyKey) {

@@ -6,7 +6,7 @@
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
-import type { OperationName } from '../../functions/registry.ts';
+import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/operation-functions.ts';
 import { pipelineSettings } from '../../infra/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
@@ -33,7 +33,7 @@ const MEASURED_VEHICLES = 8;
  * every minute for 10 hours (600 calls a day shared by the fleet), opens the live map 20 times; each vehicle gets a
  * trip list and a fuel report a day, two slips and a job card, and a route a week.
  */
-const API_CALLS_PER_VEHICLE_DAY: Partial<Record<OperationName, number>> = {
+const API_CALLS_PER_VEHICLE_DAY: Partial<Record<KeyOperationName, number>> = {
   getLiveData: 600 / FLEET_VEHICLES,
   getLiveMap: 20 / FLEET_VEHICLES,
   getVehicles: 10 / FLEET_VEHICLES,
@@ -195,7 +195,7 @@ async function measureApi(apiUrl: string): Promise<ApiMeasure[]> {
   const callApi: CallApi = (name, user, request) => callOperation(apiUrl, name, user, request);
   const plans = await operationPlans(callApi);
   const results: ApiMeasure[] = [];
-  for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [OperationName, number][]) {
+  for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [KeyOperationName, number][]) {
     const { user, request } = await plans[operation](API_SAMPLE_CALLS + 2);
     const call = (i: number) => {
       const sent = request(i);
