@@ -10,9 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { givenLiveState, givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
+import { givenLiveState, givenUser, givenVehicle } from '../../test/support/builders.ts';
 import { launchBrowser } from '../../test/support/console-browser.ts';
-import { sessionScript, startConsoleOrigin } from '../../test/support/console-origin.ts';
+import { sessionScript } from '../../test/support/console-session-script.ts';
+import { givenSignedInPerson } from '../../test/support/sign-in.ts';
 import { buildConsole, CONSOLE_DIST } from '../build-console.ts';
 import { percentile, type Row, round } from './report.ts';
 
@@ -29,7 +30,8 @@ export const consoleNotes = [
   'bundle: each file of console/dist as built (npm run build:console), raw and gzip-compressed',
 ];
 
-async function givenFleet(size: number): Promise<TestUser> {
+/** A user with `size` vehicles, and a signed-in person's access token for it. */
+async function givenFleet(apiUrl: string, size: number): Promise<string> {
   const user = await givenUser();
   const now = Date.now();
   // 10 at a time: DynamoDB Local answers within the clients' timeout.
@@ -51,7 +53,7 @@ async function givenFleet(size: number): Promise<TestUser> {
       }),
     );
   }
-  return user;
+  return (await givenSignedInPerson(apiUrl, user)).accessToken;
 }
 
 async function timeToFleet(page: Page, url: string): Promise<number> {
@@ -84,20 +86,19 @@ async function frameTimes(page: Page): Promise<number[]> {
 
 export async function benchConsole(apiUrl: string): Promise<{ rows: Row[]; sizes: string[] }> {
   const built = await buildConsole();
-  const origin = await startConsoleOrigin(apiUrl);
   const browser = await launchBrowser();
   const rows: Row[] = [];
   try {
     for (const size of FLEETS) {
-      const user = await givenFleet(size);
+      const accessToken = await givenFleet(apiUrl, size);
       const loads: number[] = [];
       let frames: number[] = [];
       let idleRequests = 0;
       for (let run = 0; run < 3; run++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-        await context.addInitScript(sessionScript(user.key));
+        await context.addInitScript(sessionScript(accessToken));
         const page = await context.newPage();
-        loads.push(await timeToFleet(page, `${origin.origin}/console/#/map`));
+        loads.push(await timeToFleet(page, `${apiUrl}/console/#/map`));
         if (run === 0) {
           frames = await frameTimes(page);
           let requests = 0;
@@ -119,7 +120,6 @@ export async function benchConsole(apiUrl: string): Promise<{ rows: Row[]; sizes
     }
   } finally {
     await browser.close();
-    await origin.close();
   }
   const sizes = Object.entries(built)
     .sort()
