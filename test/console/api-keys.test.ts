@@ -41,8 +41,8 @@ describe('the API keys page', () => {
     await eventually(() => tab.page.getByRole('button', { name: `Lock key ${name}` }).count()).toBe(1);
 
     // Assess
-    expect(whileLocked.status).not.toBe(200);
-    expect((await api.get('getVehicles', { api_key: key })).status).toBe(200);
+    expect(whileLocked.body.error_msg).toBe('api key locked');
+    await eventually(async () => (await api.get('getVehicles', { api_key: key })).status).toBe(200);
   });
 
   it('deletes a key', async () => {
