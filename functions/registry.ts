@@ -7,6 +7,7 @@
 import type { DeviceEndpointDeclaration } from '../shared/contracts/device-endpoint.ts';
 import type { OperationDeclaration } from '../shared/contracts/operation.ts';
 import { contract as addApiKey } from './addApiKey/contract.ts';
+import { contract as addDeviceToken } from './addDeviceToken/contract.ts';
 import { contract as addExpenseSlip } from './addExpenseSlip/contract.ts';
 import { contract as addExpenseType } from './addExpenseType/contract.ts';
 import { contract as addFuelFillSlip } from './addFuelFillSlip/contract.ts';
@@ -16,6 +17,7 @@ import { contract as addRoute } from './addRoute/contract.ts';
 import { contract as addUserLocation } from './addUserLocation/contract.ts';
 import { contract as addWebhook } from './addWebhook/contract.ts';
 import { contract as deleteApiKey } from './deleteApiKey/contract.ts';
+import { contract as deleteDeviceToken } from './deleteDeviceToken/contract.ts';
 import { contract as deleteExpenseSlip } from './deleteExpenseSlip/contract.ts';
 import { contract as deleteExpenseType } from './deleteExpenseType/contract.ts';
 import { contract as deleteOperator } from './deleteOperator/contract.ts';
@@ -29,6 +31,7 @@ import { contract as editOperator } from './editOperator/contract.ts';
 import { contract as editUserLocation } from './editUserLocation/contract.ts';
 import { contract as editWebhook } from './editWebhook/contract.ts';
 import { contract as getApiKeys } from './getApiKeys/contract.ts';
+import { contract as getDeviceTokens } from './getDeviceTokens/contract.ts';
 import { contract as getEvents } from './getEvents/contract.ts';
 import { contract as getExpenseSlip } from './getExpenseSlip/contract.ts';
 import { contract as getExpenseSlips } from './getExpenseSlips/contract.ts';
@@ -110,6 +113,9 @@ export const operations = [
   lockApiKey,
   unlockApiKey,
   deleteApiKey,
+  getDeviceTokens,
+  addDeviceToken,
+  deleteDeviceToken,
 ] as const satisfies readonly OperationDeclaration[];
 
 export type OperationName = (typeof operations)[number]['name'];

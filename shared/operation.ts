@@ -34,6 +34,8 @@ export interface OperationContext<Input> {
   sourceIp: string;
   /** the operation and the bytes of records its answer may carry (shared/paging) */
   answer: AnswerContext;
+  /** where this API's device entry points are, as the request reached it (addDeviceToken's OsmAnd URL) */
+  devicesUrl: string;
 }
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
@@ -119,5 +121,16 @@ function handOverToHandler(
     body: internal.body ?? { kind: 'none' },
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
     answer: { operation, budgetBytes: answerBudgetBytes(acceptsGzip(headerValue(event, 'accept-encoding'))) },
+    devicesUrl: devicesUrlOf(event),
   };
+}
+
+/**
+ * The device entry points' base URL as this request reached the API: API Gateway's own name and stage deployed (a phone
+ * reports there, not through CloudFront, whose origin /api/* only is), the Host the local emulator was called at.
+ */
+function devicesUrlOf(event: APIGatewayProxyEvent): string {
+  const { domainName, stage } = event.requestContext ?? {};
+  if (stage === 'local' || !domainName) return `http://${headerValue(event, 'host') ?? '127.0.0.1'}/devices/`;
+  return `https://${domainName}/${stage}/devices/`;
 }

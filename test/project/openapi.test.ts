@@ -13,6 +13,7 @@ import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts'
 import { freePort } from '../../local/ports.ts';
 import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
 import { issueApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
+import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { type ApiResponse, api, createApi } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
@@ -296,6 +297,12 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   lockApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),
   unlockApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),
   deleteApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),
+  getDeviceTokens: async (user) => {
+    await createDeviceToken(user.userUid);
+    return {};
+  },
+  addDeviceToken: async (user) => ({ params: { vehicle_uid: (await givenVehicle(user)).vehicleUid } }),
+  deleteDeviceToken: async (user) => ({ params: { device_token_uid: (await createDeviceToken(user.userUid)).tokenId } }),
 };
 
 /** Errors only some operations can answer, made to happen for a user of their own. */
