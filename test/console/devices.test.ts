@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, expectAHealthyPage } from '../support/console-browser.ts';
+import { eventually, expectAHealthyPage, screenshot } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
 
 describe('the devices page', () => {
@@ -34,5 +34,28 @@ describe('the devices page', () => {
     // Assess
     await eventually(() => tab.page.getByRole('row', { name: /Truck 01/ }).innerText()).toMatch(/none in \d+ points$/);
     await expectAHealthyPage(tab, 'Devices', 'devices');
+  });
+
+  it('sets up a phone: a token shown once with its OsmAnd URL and QR code, then revoked', async () => {
+    // Prepare
+    const tab = await console.open('#/devices');
+    await eventually(() => tab.page.getByRole('heading', { name: 'Device tokens' }).count()).toBe(1);
+
+    // Act
+    await tab.page.getByLabel('Vehicle for the phone').selectOption({ label: 'Truck 02 (GP 22-22)' });
+    await tab.page.getByRole('button', { name: 'Make a device token' }).click();
+
+    // Assess
+    await eventually(() => tab.page.getByRole('textbox', { name: 'OsmAnd URL' }).count()).toBe(1);
+    const token = await tab.page.getByRole('textbox', { name: 'Device token' }).inputValue();
+    expect(await tab.page.getByRole('textbox', { name: 'OsmAnd URL' }).inputValue()).toContain(token);
+    expect(await tab.page.getByRole('img', { name: 'QR code of the OsmAnd URL for Truck 02 (GP 22-22)' }).getAttribute('src')).toMatch(
+      /^data:image\/png;base64,/,
+    );
+    await screenshot(tab.page, 'devices-phone-set-up');
+    const revoke = tab.page.getByRole('button', { name: `Revoke token ${token.slice(0, 8)}…` });
+    await eventually(() => revoke.count()).toBe(1);
+    await revoke.click();
+    await eventually(() => tab.page.getByRole('button', { name: `Revoke token ${token.slice(0, 8)}…` }).count()).toBe(0);
   });
 });

@@ -5,7 +5,8 @@ import { useConsole } from '../support/console-session.ts';
 
 describe('signing in to the console', () => {
   const console = useConsole();
-  const givenAccount = () => createLocalAccount(console.fleet.user.userUid, `browser-${Date.now()}-${process.pid}@fleet.example`, `${inject('apiUrl')}/oidc`);
+  const givenAccount = () =>
+    createLocalAccount(console.fleet.user.userUid, `browser-${Date.now()}-${process.pid}@fleet.example`, `${inject('apiUrl')}/oidc`);
 
   it("asks a visitor to sign in, then shows the person's fleet after the provider's form", async () => {
     // Prepare
@@ -23,7 +24,9 @@ describe('signing in to the console', () => {
     // Assess
     await eventually(() => tab.page.getByRole('button', { name: /Truck 01/ }).count()).toBe(1);
     expect(tab.page.url()).toBe(`${console.origin}/console/#/map`);
-    expect(await tab.page.evaluate<string>('JSON.stringify(Object.keys(localStorage).filter((key) => /session|token/.test(key)))')).toBe('[]');
+    expect(await tab.page.evaluate<string>('JSON.stringify(Object.keys(localStorage).filter((key) => /session|token/.test(key)))')).toBe(
+      '[]',
+    );
   });
 
   it("signs out at the provider and comes back to the console's sign-in page, its session gone", async () => {
@@ -40,7 +43,7 @@ describe('signing in to the console', () => {
     expect(await tab.page.evaluate<string | null>("sessionStorage.getItem('fleet-console.session')")).toBeNull();
   });
 
-  it('tells the person when the password is wrong, on the provider\'s form', async () => {
+  it("tells the person when the password is wrong, on the provider's form", async () => {
     // Prepare
     const account = await givenAccount();
     const tab = await console.openSignedOut('#/map');

@@ -59,7 +59,7 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 }
 
 /** A page settles in its own time (the map, the API): its assertions poll, up to a few seconds. */
-export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });

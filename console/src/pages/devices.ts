@@ -10,9 +10,12 @@ import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '..
 interface DeviceToken {
   device_token_uid: number | string;
   vehicle_uid: number | string;
-  prefix: string;
+  /** null for tokens the CLI made before prefixes were kept */
+  prefix: string | null;
   created_datetime: string;
 }
+
+const tokenName = (token: DeviceToken): string => (token.prefix ? `${token.prefix}…` : `#${token.device_token_uid}`);
 
 export async function devicesPage(main: HTMLElement): Promise<() => void> {
   const status = statusLine();
@@ -47,9 +50,9 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
               ['Vehicle', 'Token', 'Created', ''],
               answer.device_tokens.map((token) => [
                 nameOf(token.vehicle_uid),
-                `${token.prefix}…`,
+                tokenName(token),
                 fromGmt(token.created_datetime),
-                h('button', { type: 'button', class: 'danger', onclick: () => revoke(token) }, `Revoke token ${token.prefix}`),
+                h('button', { type: 'button', class: 'danger', onclick: () => revoke(token) }, `Revoke token ${tokenName(token)}`),
               ]),
             ),
       );
@@ -65,8 +68,8 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
     try {
       const answer = await post<{ token: string; osmand_url: string }>('addDeviceToken', { vehicle_uid: vehicleSelect.value });
       // The QR code maker loads only when a phone is set up.
-      const { toDataURL } = await import('qrcode');
-      const qr = await toDataURL(answer.osmand_url, { margin: 1, width: 220 });
+      const { default: qrcode } = await import('qrcode');
+      const qr = await qrcode.toDataURL(answer.osmand_url, { margin: 1, width: 220 });
       once.replaceChildren(
         h(
           'div',
@@ -87,7 +90,7 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
     status.loading('Revoking…');
     try {
       await post('deleteDeviceToken', { device_token_uid: token.device_token_uid });
-      status.done(`Token ${token.prefix} revoked.`);
+      status.done(`Token ${tokenName(token)} revoked.`);
       await refreshTokens();
     } catch (error) {
       status.error(error);
