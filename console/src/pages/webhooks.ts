@@ -71,7 +71,18 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
       'div',
       { class: 'actions' },
       h('button', { type: 'button', onclick: () => act(() => sendTest(webhook), 'Sending a test…') }, `Send test to ${name}`),
-      h('button', { type: 'button', onclick: () => act(() => showDeliveries(webhook), 'Loading deliveries…') }, `Deliveries of ${name}`),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () =>
+            act(async () => {
+              await showDeliveries(webhook);
+              status.done();
+            }, 'Loading deliveries…'),
+        },
+        `Deliveries of ${name}`,
+      ),
       h('button', { type: 'button', onclick: () => act(() => rotate(webhook), 'Rotating the secret…') }, `Rotate secret of ${name}`),
       h('button', { type: 'button', class: 'danger', onclick: () => act(() => remove(webhook), 'Deleting…') }, `Delete ${name}`),
     );
@@ -93,8 +104,8 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
     const answer = await post<{ status_code: number | null; error: string | null; duration_ms: number }>('testWebhook', {
       webhook_uid: webhook.webhook_uid,
     });
-    status.done(`Test sent: ${answer.status_code ?? answer.error} in ${answer.duration_ms} ms.`);
     await showDeliveries(webhook);
+    status.done(`Test sent: ${answer.status_code ?? answer.error} in ${answer.duration_ms} ms.`);
   };
   const rotate = async (webhook: Webhook) => {
     const answer = await post<{ secret: string }>('rotateWebhookSecret', { webhook_uid: webhook.webhook_uid });
@@ -144,7 +155,6 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
             ]),
           ),
     );
-    status.done();
   };
 
   status.loading('Loading endpoints…');
