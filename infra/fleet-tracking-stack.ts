@@ -92,7 +92,7 @@ export class FleetTrackingStack extends Stack {
       binaryMediaTypes: ['*/*'],
       cloudWatchRole: true,
       deployOptions: {
-        stageName: 'v1',
+        stageName: API_STAGE,
         // Secrets stay out of traces and logs (docs/operations.md, "What the logs and traces keep"): API Gateway's X-Ray
         // segment records the whole request URL, query string (api_key) and path (device token) included, so the stage
         // is not traced (the functions still are); execution logs keep errors only, never the request or its body.
@@ -131,7 +131,8 @@ export class FleetTrackingStack extends Stack {
     const functionOf = (name: string): NodejsFunction => operationFunctions.get(name) as NodejsFunction;
     const consoleSite = new ConsoleSite(this, 'Console', {
       api,
-      stageName: api.deploymentStage.stageName,
+      // The name, not the stage's reference: the distribution must not depend on the deployment (and every function).
+      stageName: API_STAGE,
       accessLogs,
       signIn: signInSettings(this),
       mapStyle: this.node.tryGetContext('consoleMapStyle'),
@@ -196,6 +197,9 @@ export class FleetTrackingStack extends Stack {
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
   }
 }
+
+/** The API's one stage: its URLs' first segment. */
+const API_STAGE = 'v1';
 
 /** `-c oidcIssuer=… -c oidcClientId=…`: another OIDC issuer than the stack's Cognito pool (docs/console.md, "Settings"). */
 function signInSettings(stack: Stack): SignInSettings | undefined {

@@ -6,6 +6,7 @@ import { createSign, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
+import { startIsolatedEmulator } from '../support/isolated-emulator.ts';
 import { authorize, bearer, givenSignedInPerson, signIn } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
@@ -134,4 +135,28 @@ describe('a bearer token on the API', () => {
       [401, 'access token invalid'],
     ]);
   });
+});
+
+describe('an access token past its lifetime', () => {
+  it('is accepted, then refused as expired', async () => {
+    // Prepare: a stack whose provider gives tokens of 10 s
+    const emulator = await startIsolatedEmulator({ OIDC_ACCESS_TOKEN_TTL_S: '10' });
+    try {
+      const user = await givenUser();
+      const person = await givenSignedInPerson(emulator.url, user);
+      // Act
+      const fresh = await emulator.api.get('getVehicles', {}, bearer(person.accessToken));
+      let later = fresh;
+      for (let attempt = 0; attempt < 60 && later.status === 200; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        later = await emulator.api.get('getVehicles', {}, bearer(person.accessToken));
+      }
+      // Assess
+      expect(fresh).toBeSuccess();
+      expect(later).toBeError(401, 'access token expired');
+      expect(claimsOf(person.accessToken).exp - claimsOf(person.accessToken).iat).toBe(10);
+    } finally {
+      await emulator.stop();
+    }
+  }, 120_000);
 });

@@ -3,7 +3,6 @@
  * lock, unlock, delete. Only a signed-in person may call these operations (an API key cannot make keys).
  */
 import { get, post } from '../api.ts';
-import { fromGmt } from '../time.ts';
 import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '../ui.ts';
 
 interface ApiKey {
@@ -46,8 +45,9 @@ export async function apiKeysPage(main: HTMLElement): Promise<() => void> {
         ['Key', 'Created', 'Last used', 'State', 'Actions'],
         api_keys.map((key) => [
           `${key.prefix}…`,
-          fromGmt(key.created_datetime),
-          key.last_used_datetime ? fromGmt(key.last_used_datetime) : 'never',
+          // Key times come in the user's own offset, as answered.
+          key.created_datetime,
+          key.last_used_datetime ?? 'never',
           key.locked ? 'locked' : 'active',
           h(
             'div',

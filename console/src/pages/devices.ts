@@ -51,7 +51,7 @@ export async function devicesPage(main: HTMLElement): Promise<() => void> {
               answer.device_tokens.map((token) => [
                 nameOf(token.vehicle_uid),
                 tokenName(token),
-                fromGmt(token.created_datetime),
+                token.created_datetime,
                 h('button', { type: 'button', class: 'danger', onclick: () => revoke(token) }, `Revoke token ${tokenName(token)}`),
               ]),
             ),
