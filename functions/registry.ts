@@ -6,6 +6,8 @@
  */
 import type { DeviceEndpointDeclaration } from '../shared/contracts/device-endpoint.ts';
 import type { OperationDeclaration } from '../shared/contracts/operation.ts';
+import { contract as addApiKey } from './addApiKey/contract.ts';
+import { contract as addDeviceToken } from './addDeviceToken/contract.ts';
 import { contract as addExpenseSlip } from './addExpenseSlip/contract.ts';
 import { contract as addExpenseType } from './addExpenseType/contract.ts';
 import { contract as addFuelFillSlip } from './addFuelFillSlip/contract.ts';
@@ -14,6 +16,8 @@ import { contract as addOperator } from './addOperator/contract.ts';
 import { contract as addRoute } from './addRoute/contract.ts';
 import { contract as addUserLocation } from './addUserLocation/contract.ts';
 import { contract as addWebhook } from './addWebhook/contract.ts';
+import { contract as deleteApiKey } from './deleteApiKey/contract.ts';
+import { contract as deleteDeviceToken } from './deleteDeviceToken/contract.ts';
 import { contract as deleteExpenseSlip } from './deleteExpenseSlip/contract.ts';
 import { contract as deleteExpenseType } from './deleteExpenseType/contract.ts';
 import { contract as deleteOperator } from './deleteOperator/contract.ts';
@@ -26,6 +30,8 @@ import { contract as editJobCard } from './editJobCard/contract.ts';
 import { contract as editOperator } from './editOperator/contract.ts';
 import { contract as editUserLocation } from './editUserLocation/contract.ts';
 import { contract as editWebhook } from './editWebhook/contract.ts';
+import { contract as getApiKeys } from './getApiKeys/contract.ts';
+import { contract as getDeviceTokens } from './getDeviceTokens/contract.ts';
 import { contract as getEvents } from './getEvents/contract.ts';
 import { contract as getExpenseSlip } from './getExpenseSlip/contract.ts';
 import { contract as getExpenseSlips } from './getExpenseSlips/contract.ts';
@@ -48,11 +54,13 @@ import { contract as getVehicles } from './getVehicles/contract.ts';
 import { contract as getWebhook } from './getWebhook/contract.ts';
 import { contract as getWebhookDeliveries } from './getWebhookDeliveries/contract.ts';
 import { contract as getWebhooks } from './getWebhooks/contract.ts';
+import { contract as lockApiKey } from './lockApiKey/contract.ts';
 import { contract as osmandPositions } from './osmandPositions/contract.ts';
 import { contract as redeliverEvents } from './redeliverEvents/contract.ts';
 import { contract as rotateWebhookSecret } from './rotateWebhookSecret/contract.ts';
 import { contract as testWebhook } from './testWebhook/contract.ts';
 import { contract as traccarPositions } from './traccarPositions/contract.ts';
+import { contract as unlockApiKey } from './unlockApiKey/contract.ts';
 
 export const operations = [
   getVehicles,
@@ -100,9 +108,19 @@ export const operations = [
   getWebhookDeliveries,
   redeliverEvents,
   deleteWebhook,
+  getApiKeys,
+  addApiKey,
+  lockApiKey,
+  unlockApiKey,
+  deleteApiKey,
+  getDeviceTokens,
+  addDeviceToken,
+  deleteDeviceToken,
 ] as const satisfies readonly OperationDeclaration[];
 
 export type OperationName = (typeof operations)[number]['name'];
+/** The operations an api key may call: all but a signed-in person's (managing keys and device tokens). */
+export type KeyOperationName = Exclude<(typeof operations)[number], { personOnly: true }>['name'];
 /** One declaration, whichever: the registry's own type is a tuple of literal types. */
 export type Operation = OperationDeclaration;
 

@@ -16,6 +16,7 @@ import { openApiDocument } from '../shared/openapi.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 import { ApiDocsSite } from './api-docs.ts';
 import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
+import { ConsoleSite, type SignInSettings } from './console-site.ts';
 import { shareCursorKey } from './cursor-key.ts';
 import { DeviceEndpoints } from './device-endpoints.ts';
 import { envelopeGatewayResponses } from './gateway-responses.ts';
@@ -91,7 +92,7 @@ export class FleetTrackingStack extends Stack {
       binaryMediaTypes: ['*/*'],
       cloudWatchRole: true,
       deployOptions: {
-        stageName: 'v1',
+        stageName: API_STAGE,
         // Secrets stay out of traces and logs (docs/operations.md, "What the logs and traces keep"): API Gateway's X-Ray
         // segment records the whole request URL, query string (api_key) and path (device token) included, so the stage
         // is not traced (the functions still are); execution logs keep errors only, never the request or its body.
@@ -128,6 +129,20 @@ export class FleetTrackingStack extends Stack {
         operationFunctions.set(name, fn);
     }
     const functionOf = (name: string): NodejsFunction => operationFunctions.get(name) as NodejsFunction;
+    const consoleSite = new ConsoleSite(this, 'Console', {
+      api,
+      // The name, not the stage's reference: the distribution must not depend on the deployment (and every function).
+      stageName: API_STAGE,
+      accessLogs,
+      signIn: signInSettings(this),
+      mapStyle: this.node.tryGetContext('consoleMapStyle'),
+    });
+    // Every operation verifies a bearer token against the console's issuer (shared/sign-in/access-tokens.ts).
+    for (const fn of operationFunctions.values()) {
+      fn.addEnvironment(env.oidcIssuer, consoleSite.issuer);
+      fn.addEnvironment(env.oidcClientId, consoleSite.clientId);
+      for (const [name, value] of Object.entries(signInExtras(this))) fn.addEnvironment(name, value);
+    }
     shareCursorKey(
       this,
       operations.filter(takesCursor).map(({ name }) => functionOf(name)),
@@ -172,7 +187,36 @@ export class FleetTrackingStack extends Stack {
       description: 'OsmAnd: {DevicesUrl}osmand/<token>; Traccar: {DevicesUrl}traccar',
     });
     new CfnOutput(this, 'ApiDocsUrl', { value: `${api.url}api/docs`, description: 'The interactive API reference' });
+    new CfnOutput(this, 'ConsoleUrl', { value: consoleSite.url, description: 'The console: sign in with an account of the user pool' });
+    new CfnOutput(this, 'UserPoolId', {
+      value: consoleSite.userPool.userPoolId,
+      description: 'npm run admin -- user create --user-pool <id>',
+    });
+    new CfnOutput(this, 'ConsoleClientId', { value: consoleSite.client.userPoolClientId });
+    new CfnOutput(this, 'SignInUrl', { value: consoleSite.domain.baseUrl(), description: "Cognito's managed login" });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
   }
+}
+
+/** The API's one stage: its URLs' first segment. */
+const API_STAGE = 'v1';
+
+/** `-c oidcIssuer=… -c oidcClientId=…`: another OIDC issuer than the stack's Cognito pool (docs/console.md, "Settings"). */
+function signInSettings(stack: Stack): SignInSettings | undefined {
+  const issuer = stack.node.tryGetContext('oidcIssuer');
+  if (!issuer) return undefined;
+  const clientId = stack.node.tryGetContext('oidcClientId');
+  if (!clientId) throw new Error("-c oidcIssuer needs -c oidcClientId (the console's client at that issuer)");
+  return { issuer, clientId };
+}
+
+/** The audience and JWKS of an issuer other than Cognito, for the functions. */
+function signInExtras(stack: Stack): Record<string, string> {
+  const extras: Record<string, string> = {};
+  const audience = stack.node.tryGetContext('oidcAudience');
+  const jwksUri = stack.node.tryGetContext('oidcJwksUri');
+  if (audience) extras[env.oidcAudience] = audience;
+  if (jwksUri) extras[env.oidcJwksUri] = jwksUri;
+  return extras;
 }

@@ -89,13 +89,15 @@ export const onLeadingKeys = (...patterns: string[]) => ({ 'ForAllValues:StringL
 
 /**
  * The chain's own calls, apart from the handler's: the per-key rate limiter's one write (shared/store/rate-limits.ts)
- * on rate-bucket items only, so a read function writes nothing else; and an idempotent create's claim, replay,
+ * on rate-bucket items only, so a read function writes nothing else; a key's last use on key items; and an idempotent create's claim, replay,
  * completion and release (shared/store/idempotency.ts) on idempotency records only.
  */
 function grantChainItems(table: dynamodb.ITableV2, fn: NodejsFunction, operation: Operation): void {
   const statement = (actions: string[], pattern: string) =>
     new iam.PolicyStatement({ actions, resources: [table.tableArn], conditions: onLeadingKeys(pattern) });
   fn.addToRolePolicy(statement(['dynamodb:UpdateItem'], keys.rateBucket('*').pk));
+  // A key's last use, recorded by the credentials step at most hourly (shared/store/api-keys.ts); a person's operation takes no key.
+  if (!operation.personOnly) fn.addToRolePolicy(statement(['dynamodb:UpdateItem'], keys.apiKey('*').pk));
   if (operation.idempotencyKey)
     fn.addToRolePolicy(
       statement(['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], keys.idempotencyRecordPattern),

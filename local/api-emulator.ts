@@ -8,6 +8,7 @@ import { findDeviceEndpoint, findOperation, handlerPath, operations, streamConsu
 import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { env, limits } from '../shared/config.ts';
+import { CONSOLE_CLIENT_ID } from '../shared/console/site.ts';
 import { localPipelineSink } from '../shared/devices/local-sink.ts';
 import type { PositionSink } from '../shared/devices/position-sink.ts';
 import { useLocalSink } from '../shared/devices/sinks.ts';
@@ -16,8 +17,10 @@ import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { processPositions } from '../shared/pipeline/process-positions.ts';
 import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from './api-gateway-event.ts';
+import { consoleResponse } from './console-files.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/arns.ts';
 import { authorize, runAs } from './iam/enforcement.ts';
+import { type LocalOidcProvider, localOidcProvider } from './oidc/provider.ts';
 
 type GatewayEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
 type LambdaHandler = (event: GatewayEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -113,8 +116,10 @@ export async function startApiEmulator({
       return gatewayResponse(gatewayAnswers.Timeout);
     });
 
+  const oidc = localOidcProvider(`http://${host}:${port}`);
+  useLocalIssuer(oidc);
   const server = createServer((req, res) => {
-    serve(req, res, runHandler).catch((error: unknown) => {
+    serve(req, res, runHandler, oidc).catch((error: unknown) => {
       console.error('api emulator: handler failed outside its middleware', error);
       send(res, FUNCTION_FAILED);
     });
@@ -165,10 +170,22 @@ async function raceTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => T):
   }
 }
 
+/**
+ * Locally the handlers accept the local provider's tokens, as a deployed function accepts its issuer's (the same
+ * settings, docs/console.md): the emulator's handlers run in its process.
+ */
+function useLocalIssuer(oidc: LocalOidcProvider): void {
+  process.env[env.oidcIssuer] = oidc.issuer;
+  process.env[env.oidcAudience] = oidc.audience;
+  process.env[env.oidcJwksUri] = `${oidc.issuer}/jwks`;
+  process.env[env.oidcClientId] = CONSOLE_CLIENT_ID;
+}
+
 type RunHandler = (name: string, event: GatewayEvent) => Promise<APIGatewayProxyResult>;
 
-async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler) {
+async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunHandler, oidc: LocalOidcProvider) {
   if (requestLineAndHeaderBytes(req) > limits.gatewayRequestLineAndHeaderBytes) return send(res, HEADERS_TOO_LARGE);
+  if (await oidc.handle(req, res)) return;
   const url = new URL(req.url ?? '/', 'http://localhost');
   // The OpenAPI document (made at request time from the registry and the handlers' schemas) and the docs page.
   const docs = docsResponse(
@@ -176,6 +193,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, runHandler: RunH
     { readAsset, document: (options) => openApiDocument(operations, options) },
   );
   if (docs) return send(res, docs);
+  const consolePage = await consoleResponse(req.method ?? 'GET', url.pathname);
+  if (consolePage) return send(res, consolePage);
   const name = /^\/api\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? '';
   // Device entry points have resources of their own, with the token as a path parameter (docs/devices.md).
   const device = findDeviceEndpoint(url.pathname);

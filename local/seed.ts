@@ -20,9 +20,15 @@ import { addUserLocation } from '../shared/store/user-locations.ts';
 import { createUser } from '../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../shared/store/vehicles.ts';
 import { demoFleetDay, demoZones, interleave, places, recordsUntil } from '../simulator/index.ts';
+import { createLocalAccount, linkLocalAccount } from './oidc/accounts.ts';
+
+/** The demo person, who signs in to the console (docs/console.md); the password is drawn at the first seed. */
+export const DEMO_PERSON_EMAIL = 'demo@fleet.example';
 
 export interface DemoAccount {
   apiKey: string;
+  personEmail: string;
+  personPassword: string;
   userUid: number;
   imeis: string[];
   vehicleUids: number[];
@@ -100,10 +106,10 @@ const demoDrivers = [
 ];
 
 /** Seeds once; later starts reuse the account recorded in `stateFile` while its key still exists. */
-export async function seedDemo(stateFile: string): Promise<DemoAccount> {
+export async function seedDemo(stateFile: string, issuer: string): Promise<DemoAccount> {
   if (existsSync(stateFile)) {
     const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as DemoAccount;
-    if (saved.day && (await findApiKey(hashApiKey(saved.apiKey)))) return saved;
+    if (saved.day && (await findApiKey(hashApiKey(saved.apiKey)))) return withDemoPerson(stateFile, saved, issuer);
   }
   const user = await createUser('Demo Fleet', DEMO_OFFSET_MINUTES);
   const apiKey = await createApiKey(user.userUid);
@@ -121,8 +127,26 @@ export async function seedDemo(stateFile: string): Promise<DemoAccount> {
     `seed-${day}`,
   );
   await seedSlips(user.userUid, vehicleUids, day);
-  const account: DemoAccount = { apiKey, userUid: user.userUid, imeis, vehicleUids, day };
+  const { password } = await createLocalAccount(user.userUid, DEMO_PERSON_EMAIL, issuer);
+  const account: DemoAccount = {
+    apiKey,
+    userUid: user.userUid,
+    imeis,
+    vehicleUids,
+    day,
+    personEmail: DEMO_PERSON_EMAIL,
+    personPassword: password,
+  };
   mkdirSync(dirname(stateFile), { recursive: true });
+  writeFileSync(stateFile, `${JSON.stringify(account, null, 2)}\n`);
+  return account;
+}
+
+/** The demo person signs in under this start's issuer; a .local/ seeded before people signed in gets its person now. */
+async function withDemoPerson(stateFile: string, saved: DemoAccount, issuer: string): Promise<DemoAccount> {
+  if (saved.personPassword && (await linkLocalAccount(saved.userUid, DEMO_PERSON_EMAIL, issuer))) return saved;
+  const { password } = await createLocalAccount(saved.userUid, DEMO_PERSON_EMAIL, issuer);
+  const account = { ...saved, personEmail: DEMO_PERSON_EMAIL, personPassword: password };
   writeFileSync(stateFile, `${JSON.stringify(account, null, 2)}\n`);
   return account;
 }

@@ -9,7 +9,7 @@ import { env } from '../shared/config.ts';
 import { localDataDir } from './data-dir.ts';
 import { isJavaMissing, JAVA_MISSING, leftoverDynamoDbLocal } from './dynamodb-local.ts';
 import { isPortFree } from './ports.ts';
-import { seedDemo } from './seed.ts';
+import { type DemoAccount, seedDemo } from './seed.ts';
 import { type LocalStack, startLocalStack } from './stack.ts';
 
 const dataDir = localDataDir();
@@ -44,13 +44,14 @@ async function takenPorts(): Promise<string[]> {
   return lines;
 }
 
-function printReady(stack: LocalStack, demo: { apiKey: string; day: string; vehicleUids: number[] }): void {
+function printReady(stack: LocalStack, demo: DemoAccount): void {
   const base = `${stack.apiUrl}/api`;
   const key = demo.apiKey;
   console.log(`Fleet tracking service running at ${base}/<operation>   (data in ${shownDataDir})
   DynamoDB Local ${stack.dynamoEndpoint}   S3 (s3rver) ${stack.s3Endpoint}
   Teltonika units (Codec 8/8E over TCP): this machine's address, port ${stack.deviceTcpPort}   (docs/devices.md)
   demo api key: ${key}   (demo day, simulated through the positions pipeline: ${demo.day})
+  console: ${stack.apiUrl}/console/   sign in as ${demo.personEmail}, password ${demo.personPassword}   (docs/console.md)
 
   curl -s '${base}/getVehicles?api_key=${key}'
   curl -s '${base}/getLiveData?api_key=${key}'
@@ -125,7 +126,7 @@ try {
     quietCheckIntervalS: quietCheckIntervalS(),
   });
   const stop = stopper(stack);
-  printReady(stack, await seedDemo(join(dataDir, 'demo.json')));
+  printReady(stack, await seedDemo(join(dataDir, 'demo.json'), `${stack.apiUrl}/oidc`));
   process.on('SIGINT', () => stop());
   process.on('SIGTERM', () => stop());
   // DynamoDB Local and s3rver keep files open in the data folder: deleting it under them loses data silently.

@@ -4,15 +4,18 @@
  * object; a refusal prints one JSON line `{"error":"..."}` on stderr and exits 1.
  */
 import { pathToFileURL } from 'node:url';
+import { createLocalAccount, localIssuer } from '../local/oidc/accounts.ts';
 import { EVENT_SETTING_NAMES, eventSettings, SETTINGS_ALLOWING_ZERO, type VehicleSettings } from '../shared/domain/events/settings.ts';
 import { isCalendarDate } from '../shared/domain/time.ts';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '../shared/domain/tracking/settings.ts';
+import { Conflict } from '../shared/errors.ts';
 import { faultReport } from '../shared/pipeline/fault-report.ts';
 import { reprocessVehicle } from '../shared/pipeline/reprocess.ts';
 import { createApiKey, setApiKeyLocked } from '../shared/store/api-keys.ts';
 import { lastId } from '../shared/store/counters.ts';
 import { createDeviceToken, listDeviceTokens, revokeDeviceToken } from '../shared/store/device-tokens.ts';
 import { copyStoredEventsFor, copyVehicleFactsOnLink } from '../shared/store/feed-copies.ts';
+import { createPerson } from '../shared/store/people.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, findVehicle, linkVehicle, setFuelSensor, setVehicleDetection } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
@@ -22,7 +25,11 @@ import { useAwsTable } from './local-defaults.ts';
 export const adminUsage = `
 npm run admin -- <command> [options]      one JSON object out; errors as one JSON line on stderr, exit 1
 
-  user create --name NAME [--gmt-offset MINUTES]        GMT offset -720..840 (default 0)
+  user create --name NAME [--gmt-offset MINUTES] [--email E]
+                                                        GMT offset -720..840 (default 0); --email: a person who signs in to
+                                                        the console (locally a password is printed; docs/console.md)
+  person create --user USER_UID --email E               another person for an existing user
+      with --table: [--issuer ISSUER --subject SUB] the person at the deployed issuer (Cognito's sub)
   key create --user USER_UID
   key lock --key KEY      |  key unlock --key KEY
   vehicle add --user USER_UID --imei IMEI --name NAME [--reg-num R] [--fuel-capacity L] [--fuel-factor F]
@@ -56,6 +63,9 @@ const options = {
   'gmt-offset': 'string',
   user: 'string',
   key: 'string',
+  email: 'string',
+  issuer: 'string',
+  subject: 'string',
   imei: 'string',
   vehicle: 'string',
   'reg-num': 'string',
@@ -157,11 +167,57 @@ async function existingUser(flags: Flags): Promise<number> {
   return userUid;
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const optionalEmail = (flags: Flags): string | undefined => {
+  const value = flags.email;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > 254 || !EMAIL.test(value.trim()))
+    throw new UsageError('--email must be an e-mail address');
+  return value.trim().toLowerCase();
+};
+
+/**
+ * Where the person signs in: locally the provider npm start runs (a password is drawn and printed); on a deployed
+ * table the issuer's subject (Cognito's `sub`, from `aws cognito-idp admin-create-user`), given with --issuer.
+ */
+function personOptions(flags: Flags): { issuer: string; subject?: string } {
+  if (typeof flags.table !== 'string') return { issuer: localIssuer() };
+  const [issuer, subject] = [flags.issuer, flags.subject];
+  if (typeof issuer !== 'string' || typeof subject !== 'string' || !issuer.trim() || !subject.trim())
+    throw new UsageError('with --table, --email needs --issuer ISSUER and --subject SUB (the person at the issuer, docs/console.md)');
+  return { issuer: issuer.trim(), subject: subject.trim() };
+}
+
+async function createPersonFor(userUid: number, email: string, { issuer, subject }: { issuer: string; subject?: string }) {
+  try {
+    if (subject) {
+      await createPerson({ userUid, email, issuer, subject });
+      return { email, issuer, subject };
+    }
+    const account = await createLocalAccount(userUid, email, issuer);
+    return { email, password: account.password, issuer };
+  } catch (error) {
+    if (error instanceof Conflict) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>>> = {
   async 'user create'(flags) {
-    const [userName, offset] = [name(flags, 'name'), gmtOffset(flags)];
+    const email = optionalEmail(flags);
+    const [userName, offset] = [email && flags.name === undefined ? email : name(flags, 'name'), gmtOffset(flags)];
+    const signIn = email ? personOptions(flags) : undefined;
     const user = await createUser(userName, offset);
-    return { user_uid: user.userUid, name: user.name };
+    const person = email && signIn ? await createPersonFor(user.userUid, email, signIn) : {};
+    return { user_uid: user.userUid, name: user.name, ...person };
+  },
+  async 'person create'(flags) {
+    const email = optionalEmail(flags);
+    if (!email) throw new UsageError('--email is required');
+    const signIn = personOptions(flags);
+    const userUid = await existingUser(flags);
+    return { user_uid: userUid, ...(await createPersonFor(userUid, email, signIn)) };
   },
   async 'key create'(flags) {
     const userUid = await existingUser(flags);

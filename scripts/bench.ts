@@ -26,6 +26,8 @@
  *   npm run bench -- tracks        the real drives through the pipeline at 1 s and 30 s, with and without speed: distance error
  *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
  *   --smallest                     each named plan once at its smallest size: proves it runs (test/project/benches.test.ts), no figures
+ *   npm run bench -- console       the console in Chromium: time to the fleet on the map with 10 and 1,000 vehicles, frame
+ *                                  times while zooming, API requests per minute of an idle tab, and the built files' sizes
  *   --out FILE                     also write the JSON to FILE
  */
 import '../local/quiet-powertools.ts';
@@ -161,6 +163,15 @@ const benchmarks: Record<string, Benchmark> = {
     run: async (_stack, size) => {
       const { benchPipelineSizing, pipelineSizingNotes } = await import('./bench/cost.ts');
       return { rows: await benchPipelineSizing(size), notes: pipelineSizingNotes };
+    },
+  },
+  console: {
+    needsStack: true,
+    run: async (stack) => {
+      if (!stack) throw new Error('console needs the local stack');
+      const { benchConsole, consoleNotes } = await import('./bench/console.ts');
+      const { rows, sizes } = await benchConsole(stack.apiUrl);
+      return { rows, notes: [...consoleNotes, ...sizes] };
     },
   },
   events: {

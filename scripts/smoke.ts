@@ -7,8 +7,18 @@
 import { TeltonikaDevice } from '../shared/devices/teltonika/client.ts';
 import { CODEC_8 } from '../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket } from '../shared/devices/teltonika/encode.ts';
+import { PERSON_ONLY } from '../shared/middleware/api-key-auth.ts';
 import { requiredOption, runScript, UsageError } from './cli.ts';
-import { leftoversOf, type Params, type RunContext, readOperations, requestFor, roundTrips, uncoveredWrites } from './smoke/plan.ts';
+import {
+  leftoversOf,
+  type Params,
+  personOperations,
+  type RunContext,
+  readOperations,
+  requestFor,
+  roundTrips,
+  uncoveredWrites,
+} from './smoke/plan.ts';
 
 interface Answer {
   status: number;
@@ -84,6 +94,17 @@ async function runReads(target: Target): Promise<void> {
       `read ${operation.name}`,
       () => callOperation(target.apiUrl, target.key, operation.name, 'GET', operation.examples.request),
       (answer) => succeeded(answer) || notFound(answer),
+    );
+  }
+}
+
+/** A person's operations refuse the run's api key: deployed, wired, and no key can manage keys or device tokens. */
+async function runPersonOperations(target: Target): Promise<void> {
+  for (const operation of personOperations()) {
+    await check(
+      `${operation.name} refuses an api key`,
+      () => callOperation(target.apiUrl, target.key, operation.name, operation.method, operation.examples.request),
+      ({ status, body }) => status === 403 && body?.error_msg === PERSON_ONLY,
     );
   }
 }
@@ -267,6 +288,7 @@ npm run smoke -- --url <ApiUrl> --key <api key> [--device-token T] [--imei I] [-
     target.imei ??= vehicle?.imei;
     const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
     await runReads(target);
+    await runPersonOperations(target);
     await runRoundTrips(target, { run, vehicleUid: vehicle?.uid });
     await runDevices(target);
     const count = (outcome: Outcome) => outcomes.filter((each) => each === outcome).length;

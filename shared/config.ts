@@ -65,6 +65,13 @@ export const env = {
   webhookRetrySchedule: 'WEBHOOK_RETRY_SCHEDULE_S',
   webhookEndpointConcurrency: 'WEBHOOK_ENDPOINT_CONCURRENCY',
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+  // people signing in (docs/console.md)
+  oidcIssuer: 'OIDC_ISSUER',
+  oidcClientId: 'OIDC_CLIENT_ID',
+  oidcAudience: 'OIDC_AUDIENCE',
+  oidcJwksUri: 'OIDC_JWKS_URI',
+  oidcAccessTokenTtlS: 'OIDC_ACCESS_TOKEN_TTL_S',
+  consoleMapStyle: 'CONSOLE_MAP_STYLE',
 } as const;
 
 type Setting = keyof typeof env;
@@ -189,7 +196,26 @@ export const config = {
   /** set only by npm start: webhooks may be http and reach loopback addresses; a deployed stack never sets it */
   webhookAllowLocalTargets: (): boolean => text('webhookAllowLocalTargets') === '1',
   ...webhookDeliveryConfig(),
+  ...signInConfig(),
 };
+
+/** People signing in (docs/console.md, "Settings"): the issuer whose access tokens the API accepts, and the console's. */
+function signInConfig() {
+  return {
+    /** the OIDC issuer; unset: no bearer token is accepted (npm start sets its own provider's) */
+    oidcIssuer: (): string | undefined => text('oidcIssuer'),
+    /** the console's client at the issuer (a Cognito app client's id when deployed) */
+    oidcClientId: (): string => text('oidcClientId') ?? 'fleet-console',
+    /** the `aud` an issuer other than Cognito puts in its access tokens for this API; Cognito's carry client_id instead */
+    oidcAudience: (): string | undefined => text('oidcAudience'),
+    /** where an issuer other than Cognito publishes its keys, when not at <issuer>/.well-known/jwks.json */
+    oidcJwksUri: (): string | undefined => text('oidcJwksUri'),
+    /** the local provider's access-token lifetime (seconds); tests shorten it to watch a token expire */
+    oidcAccessTokenTtlS: (): number => positiveNumber('oidcAccessTokenTtlS', 3600),
+    /** a MapLibre style URL for the console's basemap; unset: the offline style */
+    consoleMapStyle: (): string | null => text('consoleMapStyle') ?? null,
+  };
+}
 
 /** Webhook delivery's settings (docs/webhooks.md, "Delivery"). */
 function webhookDeliveryConfig() {

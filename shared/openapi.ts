@@ -46,6 +46,8 @@ export interface OperationObject {
   summary: string;
   description: string;
   parameters: ParameterObject[];
+  /** a signed-in person's operation: the bearer token only */
+  security?: Record<string, string[]>[];
   requestBody?: { description: string; required: boolean; content: Record<string, MediaTypeObject> };
   responses: Record<string, unknown>;
 }
@@ -238,6 +240,8 @@ const AREA_DESCRIPTIONS: Record<Area, string> = {
   positions: 'Positions the tracking devices reported (docs/positions-pipeline.md).',
   events: 'What happened to the vehicles, as a feed to poll without gaps or repeats (docs/events.md).',
   webhooks: 'Endpoints that receive your events as they happen, signed the Standard Webhooks way (docs/webhooks.md).',
+  'api keys': "The user's API keys, managed by a signed-in person only: an API key cannot make or unlock keys (docs/console.md).",
+  devices: 'Device tokens for phones and Traccar servers, made by a signed-in person only (docs/console.md, docs/devices.md).',
 };
 
 export interface OpenApiOptions {
@@ -281,7 +285,7 @@ export function openApiDocument(
       contact: { name: 'Fleet tracking service team' },
     },
     servers: [{ url: serverUrl }],
-    security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
+    security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }, { personToken: [] }],
     tags: areas.map((area) => ({ name: area, description: AREA_DESCRIPTIONS[area] })),
     paths,
     webhooks: Object.fromEntries(Object.keys(DELIVERED_EVENTS).map((type) => [type, { post: webhookObject(type) }])),
@@ -294,6 +298,14 @@ export function openApiDocument(
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: API_KEY_DESCRIPTION },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: API_KEY_DESCRIPTION },
+        personToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A signed-in person's OIDC access token (the console's; docs/console.md), accepted wherever a key is and alone by " +
+            'the api key and device token operations.',
+        },
       },
     },
   };
@@ -386,6 +398,7 @@ function operationObject(operation: Operation): OperationObject {
   const inputName = `${pascalCase(operation.name)}Input`;
   return {
     operationId: operation.name,
+    ...(operation.personOnly ? { security: [{ personToken: [] }] } : {}),
     tags: [operation.area],
     summary: operation.summary,
     description: operationDescription(operation),

@@ -20,7 +20,9 @@ import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { authenticatedUser, headerValue, type RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
 import { type AnswerContext, answerBudgetBytes } from './paging/answer-page.ts';
-import { findApiKey } from './store/api-keys.ts';
+import { verifyAccessToken } from './sign-in/access-tokens.ts';
+import { findApiKey, markApiKeyUsed } from './store/api-keys.ts';
+import { findPerson } from './store/people.ts';
 import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
 
@@ -32,6 +34,8 @@ export interface OperationContext<Input> {
   sourceIp: string;
   /** the operation and the bytes of records its answer may carry (shared/paging) */
   answer: AnswerContext;
+  /** where this API's device entry points are, as the request reached it (addDeviceToken's OsmAnd URL) */
+  devicesUrl: string;
 }
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
@@ -69,7 +73,16 @@ export function operation<C extends OperationDeclaration>(
     .use(envelopeSerializer())
     .use(methodGuard(contract.method))
     .use(parseRequest(contract))
-    .use(apiKeyAuth({ findApiKey, cacheTtlMs: config.apiKeyCacheMs() }))
+    .use(
+      apiKeyAuth({
+        findApiKey,
+        findPerson,
+        verifyAccessToken,
+        markApiKeyUsed,
+        personOnly: contract.personOnly === true,
+        cacheTtlMs: config.apiKeyCacheMs(),
+      }),
+    )
     .use(spendsAlongside(contract) ? perKeyLimit.alongside : perKeyLimit.first)
     .use(validateInput(contract.input));
   if (contract.idempotencyKey) {
@@ -108,5 +121,16 @@ function handOverToHandler(
     body: internal.body ?? { kind: 'none' },
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
     answer: { operation, budgetBytes: answerBudgetBytes(acceptsGzip(headerValue(event, 'accept-encoding'))) },
+    devicesUrl: devicesUrlOf(event),
   };
+}
+
+/**
+ * The device entry points' base URL as this request reached the API: API Gateway's own name and stage deployed (a phone
+ * reports there, not through CloudFront, whose origin /api/* only is), the Host the local emulator was called at.
+ */
+function devicesUrlOf(event: APIGatewayProxyEvent): string {
+  const { domainName, stage } = event.requestContext ?? {};
+  if (stage === 'local' || !domainName) return `http://${headerValue(event, 'host') ?? '127.0.0.1'}/devices/`;
+  return `https://${domainName}/${stage}/devices/`;
 }

@@ -6,7 +6,7 @@
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
-import type { OperationName } from '../../functions/registry.ts';
+import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/operation-functions.ts';
 import { pipelineSettings, streamDefaults } from '../../infra/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
@@ -48,7 +48,7 @@ const measuredSizes = {
  * every minute for 10 hours (600 calls a day shared by the fleet), opens the live map 20 times; each vehicle gets a
  * trip list and a fuel report a day, two slips and a job card, and a route a week.
  */
-const API_CALLS_PER_VEHICLE_DAY: Partial<Record<OperationName, number>> = {
+const API_CALLS_PER_VEHICLE_DAY: Partial<Record<KeyOperationName, number>> = {
   getLiveData: 600 / VEHICLES_PER_DISPATCHER,
   getLiveMap: 20 / VEHICLES_PER_DISPATCHER,
   getVehicles: 10 / VEHICLES_PER_DISPATCHER,
@@ -226,7 +226,7 @@ async function measureApi(
   const callApi: CallApi = (name, user, request) => callOperation(apiUrl, name, user, request);
   const plans = await operationPlans(callApi);
   const results: ApiMeasure[] = [];
-  for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [OperationName, number][]) {
+  for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [KeyOperationName, number][]) {
     const { user, request } = await plans[operation](warmUpCalls + calls);
     const call = (i: number) => {
       const sent = request(i);

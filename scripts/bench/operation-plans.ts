@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OperationName } from '../../functions/registry.ts';
+import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
+import { localIssuer } from '../../local/oidc/accounts.ts';
 import { seedDemo } from '../../local/seed.ts';
 import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import { describePayload } from '../../shared/domain/job-card/rules.ts';
@@ -87,9 +88,9 @@ const at = <T>(list: readonly T[], i: number): T => {
   return item;
 };
 
-export async function operationPlans(callApi: CallApi): Promise<Record<OperationName, Prepare>> {
+export async function operationPlans(callApi: CallApi): Promise<Record<KeyOperationName, Prepare>> {
   const stateDir = mkdtempSync(join(tmpdir(), 'fleet-bench-demo-'));
-  const demo = await seedDemo(join(stateDir, 'demo.json')).finally(() => rmSync(stateDir, { recursive: true, force: true }));
+  const demo = await seedDemo(join(stateDir, 'demo.json'), localIssuer()).finally(() => rmSync(stateDir, { recursive: true, force: true }));
   const reader: TestUser = { userUid: demo.userUid, key: demo.apiKey, gmtOffsetMinutes: 120 };
   const [truck] = demo.vehicleUids;
   const day = { start_date: demo.day, end_date: demo.day };

@@ -68,7 +68,14 @@ export function requestFor(operation: Operation, context: RunContext): Params | 
 
 export const leftoversOf = (add: Operation, answer: Params): Leftover[] => perRun[add.name]?.leftovers?.(answer) ?? [];
 
-export const readOperations = (): Operation[] => (operations as readonly Operation[]).filter((operation) => operation.method === 'GET');
+/**
+ * The run has an api key, no signed-in person: it calls the operations a key may call, and checks that each of a
+ * person's operations refuses the key (docs/console.md).
+ */
+const keyOperations = (): Operation[] => (operations as readonly Operation[]).filter((operation) => !operation.personOnly);
+export const personOperations = (): Operation[] => (operations as readonly Operation[]).filter((operation) => operation.personOnly);
+
+export const readOperations = (): Operation[] => keyOperations().filter((operation) => operation.method === 'GET');
 
 export interface RoundTrip {
   resource: string;
@@ -80,11 +87,11 @@ export interface RoundTrip {
   delete: Operation;
 }
 
-const byName = (name: string): Operation | undefined => (operations as readonly Operation[]).find((operation) => operation.name === name);
+const byName = (name: string): Operation | undefined => keyOperations().find((operation) => operation.name === name);
 
 /** One round trip per `add<X>` that has a `delete<X>`; the adds without one are left to probeOperations. */
 export function roundTrips(): RoundTrip[] {
-  return (operations as readonly Operation[]).flatMap((add) => {
+  return keyOperations().flatMap((add) => {
     const resource = /^add(.+)$/.exec(add.name)?.[1];
     const remove = resource ? byName(`delete${resource}`) : undefined;
     if (!resource || !remove) return [];
@@ -106,7 +113,7 @@ export function uncoveredWrites(): { probed: { operation: Operation; query: Para
   const covered = new Set(roundTrips().flatMap((trip) => [trip.add, trip.edit, trip.delete].map((operation) => operation?.name)));
   const probed: { operation: Operation; query: Params; body: Params }[] = [];
   const left: Operation[] = [];
-  for (const operation of operations as readonly Operation[]) {
+  for (const operation of keyOperations()) {
     if (operation.method === 'GET' || covered.has(operation.name)) continue;
     const withAbsentIds = (params: Params = {}): [Params, boolean] => {
       const names = Object.keys(params).filter((name) => name.endsWith('_uid'));

@@ -21,7 +21,9 @@ export type Area =
   | 'routes'
   | 'positions'
   | 'events'
-  | 'webhooks';
+  | 'webhooks'
+  | 'api keys'
+  | 'devices';
 
 type ParameterObject = v.ObjectSchema<v.ObjectEntries, undefined>;
 /** An object of parameters, optionally piped into cross-field checks (e.g. start_date ≤ end_date). */
@@ -108,6 +110,11 @@ export interface OperationDeclaration extends OperationContract {
    * their own items: infra/operation-functions.ts). The test run proves each is used (test/support/grants-used.ts).
    */
   readonly tableActions: readonly TableAction[];
+  /**
+   * only a signed-in person may call it (a bearer token): managing api keys and device tokens, so a leaked key can make
+   * itself no successor; an api key answers 403 (docs/console.md)
+   */
+  readonly personOnly?: true;
   /** S3 access, for operations that keep objects (rendered maps, cached directions) */
   readonly bucket?: 'read-write';
   /** the function queues webhook deliveries (redeliverEvents): it gets the deliveries queue's URL and SendMessage on it */

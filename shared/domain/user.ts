@@ -9,4 +9,6 @@ export interface AuthenticatedUser {
 export interface ApiKeyRecord {
   readonly user: AuthenticatedUser;
   readonly locked: boolean;
+  /** a key's last use, recorded to the hour (null: never); a person's record has none */
+  readonly lastUsedAt?: string | null;
 }

@@ -27,10 +27,10 @@ const seconds = (ms: number): number => Math.ceil(ms / 1000);
  */
 export const rateLimit = ({ takeToken, policy }: RateLimitOptions): Record<'first' | 'alongside', HttpMiddleware> => {
   const take = (request: HttpRequest): void => {
-    const { apiKeyHash } = request.internal;
+    const { credentialHash } = request.internal;
     const bucket = policy();
-    if (!apiKeyHash || !bucket) return;
-    request.internal.rateLimitTaken = takeToken(apiKeyHash, bucket).then(
+    if (!credentialHash || !bucket) return;
+    request.internal.rateLimitTaken = takeToken(credentialHash, bucket).then(
       (allowance) => ({ allowance }),
       // kept, not thrown: a read that fails first must not leave an unhandled rejection behind
       (error: unknown) => ({ error }),

@@ -30,11 +30,14 @@ export type ParsedRequestState = {
   body?: ParsedBody;
 };
 
-/** apiKeyAuth's, the one credentials step: both set once the presented key is found and unlocked. */
+/** apiKeyAuth's, the one credentials step: both set once the presented key is found and unlocked, or the token verified. */
 export type ApiKeyAuthState = {
   user?: AuthenticatedUser;
-  /** the presented key's SHA-256, hashed once for every later middleware (the rate limit's bucket is named by it) */
-  apiKeyHash?: string;
+  /**
+   * the presented key's SHA-256, hashed once for every later middleware, or for a bearer token its person's (issuer and
+   * subject): the rate limit's bucket is named by it, one per key and one per person
+   */
+  credentialHash?: string;
 };
 
 /** What taking one request from a bucket came to: an allowance, or the store's error, kept for the chain to answer. */

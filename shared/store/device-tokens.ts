@@ -4,9 +4,10 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../domain/api-key.ts';
+import { NotFound } from '../errors.ts';
 import { newApiKey } from './api-keys.ts';
 import { dynamo, tableName } from './client.ts';
-import { defineEntity, nullableText, number, text } from './entity.ts';
+import { absentWhenNull, defineEntity, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
 import { batchGet, isConditionFailed, itemKey, queryRange } from './requests.ts';
 
@@ -15,6 +16,10 @@ export interface DeviceToken {
   /** names the token without revealing it */
   tokenId: string;
   userUid: number;
+  /** the vehicle the console made it for (its OsmAnd URL names that vehicle's IMEI); null for the CLI's, any vehicle's */
+  vehicleUid: number | null;
+  /** the token's first 8 characters, for the console's list; null for tokens made before it was kept */
+  prefix: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -25,6 +30,8 @@ const deviceTokenEntity = defineEntity<DeviceToken>({
     tokenHash: text('token_hash'),
     tokenId: text('token_id'),
     userUid: number('user_uid'),
+    vehicleUid: absentWhenNull('vehicle_uid'),
+    prefix: { ...nullableText('prefix'), write: (value) => value ?? undefined },
     createdAt: text('created_at'),
     // Left off the item until revoked, so the revoke's if_not_exists keeps the first time.
     revokedAt: { ...nullableText('revoked_at'), write: (value) => value ?? undefined },
@@ -37,14 +44,25 @@ export const hashDeviceToken = hashApiKey;
 const tokenIdOf = (tokenHash: string): string => tokenHash.slice(0, 12);
 
 /** A new token for the user; only its hash is stored, so the token is shown once. */
-export async function createDeviceToken(userUid: number): Promise<{ token: string; tokenId: string }> {
+export async function createDeviceToken(
+  userUid: number,
+  vehicleUid: number | null = null,
+): Promise<{ token: string; tokenId: string; createdAt: string }> {
   const token = newApiKey();
   const tokenHash = hashDeviceToken(token);
-  const record: DeviceToken = { tokenHash, tokenId: tokenIdOf(tokenHash), userUid, createdAt: new Date().toISOString(), revokedAt: null };
+  const record: DeviceToken = {
+    tokenHash,
+    tokenId: tokenIdOf(tokenHash),
+    userUid,
+    vehicleUid,
+    prefix: token.slice(0, 8),
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
+  };
   await dynamo().send(
     new PutCommand({ TableName: tableName(), Item: deviceTokenEntity.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' }),
   );
-  return { token, tokenId: record.tokenId };
+  return { token, tokenId: record.tokenId, createdAt: record.createdAt };
 }
 
 /** The token by its hash: one GetItem. */
@@ -69,6 +87,29 @@ export async function revokeDeviceToken(token: string): Promise<DeviceToken | un
     return Attributes ? deviceTokenEntity.fromItem(Attributes) : undefined;
   } catch (error) {
     if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Revokes the user's token named by its id (the console's delete): one Query of the user's tokens, one update; 404 for
+ * an id that is not the user's, or a token already revoked.
+ */
+export async function revokeUserDeviceToken(userUid: number, tokenId: string): Promise<void> {
+  const found = (await listDeviceTokens(userUid)).find((token) => token.tokenId === tokenId && token.revokedAt === null);
+  if (!found) throw NotFound.notLinked('device token');
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.deviceToken(found.tokenHash),
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailed(error)) throw NotFound.notLinked('device token');
     throw error;
   }
 }

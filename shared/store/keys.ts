@@ -54,6 +54,21 @@ export const keys = {
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
 
   apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** gsi1 of a key item: the user's keys by creation, for the console's list (getApiKeys) */
+  apiKeyTimeline: (userUid: number, createdAt: string, apiKeyUid: number): IndexKey => ({
+    gsi1pk: `USER#${userUid}#APIKEYS`,
+    gsi1sk: `${createdAt}#${pad(apiKeyUid)}`,
+  }),
+  apiKeyRange: (userUid: number): Range => ({ index: 'gsi1', pk: `USER#${userUid}#APIKEYS` }),
+  /** under the owner's partition: a key's id to its hash (the key item's name); another user's api_key_uid is not there */
+  apiKeyReference: (userUid: number, apiKeyUid: number): Key => ({ pk: `USER#${userUid}`, sk: `APIKEY#${pad(apiKeyUid)}` }),
+  /**
+   * a person signed in at an OIDC issuer (its `sub` there), found by a verified access token's iss and sub as a key is by
+   * its hash: the bearer token's one lookup. The issuer is hashed, a URL being long.
+   */
+  person: (issuer: string, subject: string): Key => ({ pk: `PERSON#${digest(issuer)}#${subject}`, sk: 'PERSON' }),
+  /** the local provider's sign-in (npm start): one per e-mail address, lower-cased, holding the password's scrypt hash */
+  login: (email: string): Key => ({ pk: `LOGIN#${email.toLowerCase()}`, sk: 'LOGIN' }),
   /** one token bucket per api key (its theoretical arrival time): a key's own item, so only that key's traffic heats it */
   rateBucket: (keyHash: string): Key => ({ pk: `RATE#${keyHash}`, sk: 'RATE' }),
   /** the device entry points' buckets (docs/devices.md, "Security"): one per device token, one per IMEI, as the api keys' */

@@ -54,7 +54,7 @@ describe('the npm start demo account', () => {
     await ensureTable(inject('dynamoEndpoint'), demoTable);
     process.env.TABLE_NAME = demoTable;
     emulator = await startIsolatedEmulator({ TABLE_NAME: demoTable });
-    demo = await seedDemo(join(dir, 'demo.json'));
+    demo = await seedDemo(join(dir, 'demo.json'), `${emulator.url}/oidc`);
   }, 300_000);
   afterAll(async () => {
     await emulator?.stop();

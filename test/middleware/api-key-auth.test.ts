@@ -21,11 +21,21 @@ import { aContext, anEvent } from '../support/events.ts';
 /** The FIPS 180-2 test vector: SHA-256("abc"), in hex. */
 const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
+/** Keys only: the bearer token's path has its own test (test/console/sign-in.test.ts), against the local provider. */
+const KEYS_ONLY = {
+  findApiKey,
+  markApiKeyUsed: async () => undefined,
+  findPerson: async () => undefined,
+  verifyAccessToken: async () => {
+    throw new Unauthorized('access token invalid');
+  },
+};
+
 /** The auth middleware behind the parser, with a handler that answers the user it was given. */
 function authenticated(options: { now?: () => number; cacheTtlMs?: number } = {}) {
   return middy()
     .use(parseRequest())
-    .use(apiKeyAuth({ findApiKey, ...options }))
+    .use(apiKeyAuth({ ...KEYS_ONLY, ...options }))
     .before((request) => {
       (request.context as typeof request.context & { user?: unknown }).user = authenticatedUser(request as unknown as HttpRequest);
     })
@@ -61,7 +71,7 @@ describe('apiKeyAuth', () => {
     await plantKey(ABC_SHA256, { userUid: user.userUid, gmtOffsetMinutes: 0 });
     const handed = middy()
       .use(parseRequest())
-      .use(apiKeyAuth({ findApiKey }))
+      .use(apiKeyAuth(KEYS_ONLY))
       .handler(async () => undefined);
     let internal: Record<string, unknown> = {};
     handed.before((request) => {
@@ -70,7 +80,7 @@ describe('apiKeyAuth', () => {
     // Act
     await handed(withQueryKey('abc'), aContext());
     // Assess
-    expect(internal).toMatchObject({ apiKeyHash: ABC_SHA256, user: { userUid: user.userUid } });
+    expect(internal).toMatchObject({ credentialHash: ABC_SHA256, user: { userUid: user.userUid } });
   });
 
   it('prefers the X-Api-Key header over the query string and the body', async () => {

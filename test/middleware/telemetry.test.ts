@@ -13,6 +13,7 @@ const { startApiEmulator } = await import('../../local/api-emulator.ts');
 const { freePort } = await import('../../local/stack.ts');
 const { createApi } = await import('../support/api.ts');
 const { givenUser } = await import('../support/builders.ts');
+const { givenSignedInPerson } = await import('../support/sign-in.ts');
 const { handler: processPositions } = await import('../../functions/processPositions/handler.ts');
 const { lambdaContext } = await import('../../local/api-gateway-event.ts');
 
@@ -88,6 +89,22 @@ describe('telemetry of an API call', () => {
       cold_start: expect.any(Boolean),
     });
     expect(JSON.stringify(lines)).not.toContain(user.key);
+  });
+
+  it("never logs a person's access token, accepted or refused", async () => {
+    // Prepare
+    const user = await givenUser();
+    const { accessToken } = await givenSignedInPerson(emulator.url, user);
+    const tampered = `${accessToken.slice(0, -4)}AAAA`;
+    // Act
+    const lines = await stdoutOf(async () => {
+      await api.get('getVehicles', {}, { headers: { Authorization: `Bearer ${accessToken}` } });
+      await api.get('getVehicles', {}, { headers: { Authorization: `Bearer ${tampered}` } });
+    });
+    // Assess
+    expect(lines.filter((line) => line.message === 'request answered').map((line) => line.status)).toEqual([200, 401]);
+    const logged = JSON.stringify(lines);
+    for (const part of accessToken.split('.')) expect(logged).not.toContain(part);
   });
 });
 

@@ -12,7 +12,8 @@ import { type Operation, type OperationName, operations } from '../../functions/
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
 import type { OpenApiDocument, OperationObject } from '../../shared/openapi.ts';
-import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
+import { issueApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
+import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { type ApiResponse, api, createApi } from '../support/api.ts';
 import { givenLiveState, givenTrip, givenTripWithEvents, givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { givenExpenseType, givenFillSlip, givenFuelFill, givenSlip } from '../support/expense-slips-builders.ts';
@@ -22,6 +23,7 @@ import { type Listening, listenOnLoopback } from '../support/loopback.ts';
 import { anOperator, aTagId, givenOperator } from '../support/operators-builders.ts';
 import { aPositionRecord, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, rawStops, stopsText } from '../support/routes-builders.ts';
+import { givenSignedInPerson } from '../support/sign-in.ts';
 import { DEPOT, givenPolygonLocation, givenUserLocation } from '../support/user-locations-builders.ts';
 import { closedLocalUrl, givenDeliveryAttempt, givenWebhook, PUBLIC_URL } from '../support/webhook-builders.ts';
 
@@ -93,13 +95,44 @@ function expectDocumented(operation: Operation, res: ApiResponse): void {
   );
 }
 
-function send(operation: Operation, key: string | undefined, { params = {}, json, query = {} }: Call, client = api): Promise<ApiResponse> {
+/** The access tokens of the users a person's operation is called as, by their key: those calls carry the token, not the key. */
+const personTokens = new Map<string, string>();
+
+function send(operation: Operation, givenKey: string | undefined, call: Call, client = api): Promise<ApiResponse> {
+  const token = operation.personOnly && givenKey !== undefined ? personTokens.get(givenKey) : undefined;
+  if (token === undefined) return sendAs(operation, givenKey, call, client, {});
+  return sendAs(operation, undefined, call, client, { Authorization: `Bearer ${token}` });
+}
+
+function sendAs(
+  operation: Operation,
+  key: string | undefined,
+  { params = {}, json, query = {} }: Call,
+  client: typeof api,
+  headers: Record<string, string>,
+): Promise<ApiResponse> {
+  if (Object.keys(headers).length > 0) return sendWithHeaders(operation, { params, json, query }, client, headers);
   if (operation.method === 'GET') return client.get(operation.name, { api_key: key, ...params });
   if (json === undefined) return client.post(operation.name, { api_key: key, ...params }, { query });
   return client.post(
     operation.name,
     {},
     { rawBody: JSON.stringify(json), headers: { 'Content-Type': 'application/json' }, query: { api_key: key, ...query } },
+  );
+}
+
+function sendWithHeaders(
+  operation: Operation,
+  { params = {}, json, query = {} }: Call,
+  client: typeof api,
+  headers: Record<string, string>,
+) {
+  if (operation.method === 'GET') return client.get(operation.name, params, { headers });
+  if (json === undefined) return client.post(operation.name, params, { query, headers });
+  return client.post(
+    operation.name,
+    {},
+    { rawBody: JSON.stringify(json), headers: { 'Content-Type': 'application/json', ...headers }, query },
   );
 }
 
@@ -259,6 +292,17 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   // the run's shared server queues nothing (its stack delivers nothing): a user without events, so none is queued
   redeliverEvents: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, since: '2026-11-01 00:00:00' } }),
   deleteWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  getApiKeys: async () => ({}),
+  addApiKey: async () => ({ params: { description: 'dispatch system' } }),
+  lockApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),
+  unlockApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),
+  deleteApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),
+  getDeviceTokens: async (user) => {
+    await createDeviceToken(user.userUid);
+    return {};
+  },
+  addDeviceToken: async (user) => ({ params: { vehicle_uid: (await givenVehicle(user)).vehicleUid } }),
+  deleteDeviceToken: async (user) => ({ params: { device_token_uid: (await createDeviceToken(user.userUid)).tokenId } }),
 };
 
 /** Errors only some operations can answer, made to happen for a user of their own. */
@@ -298,6 +342,9 @@ function withUnknownIds({ params = {}, query = {}, json }: Call): Call | undefin
 /** What every operation answers, whatever it does: a success, and the errors any request can meet. */
 async function realAnswers(operation: Operation): Promise<ApiResponse[]> {
   const [user, locked, other] = await Promise.all([givenUser(), givenUser(), givenUser()]);
+  if (operation.personOnly) {
+    for (const person of [user, other]) personTokens.set(person.key, (await givenSignedInPerson(inject('apiUrl'), person)).accessToken);
+  }
   const [success, particular] = await Promise.all([
     successes[named(operation)](user),
     particularErrors[named(operation)]?.(other) ?? ([] as Call[]),

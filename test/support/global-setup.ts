@@ -98,6 +98,8 @@ async function prepareStack(): Promise<PreparedStack> {
     import('../../local/stack.ts'),
     import('../../local/iam/enforcement.ts'),
     import('../../local/iam/local-iam.ts'),
+    // the browser tests open the console the emulator serves from console/dist/
+    import('../../scripts/build-console.ts').then(({ buildConsole }) => buildConsole()),
   ]);
   const starting = modules.then(async ([{ startLocalStack }, { CALLS_DIR_VARIABLE }, { POLICIES_FILE_VARIABLE }]) => {
     process.env[CALLS_DIR_VARIABLE] = callsDir;

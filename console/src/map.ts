@@ -1,0 +1,120 @@
+/**
+ * The map every page shares: MapLibre GL (its worker served beside the bundle, same origin), on one of three basemaps:
+ * Amazon Location's style when config.json names one, a free vector style, or the offline style made at build time
+ * from the data the service ships (Natural Earth countries, GeoNames cities), which needs no glyphs and no network.
+ */
+import { type GeoJSONSource, Map as MapLibreMap, NavigationControl, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
+import { loadConfig } from './auth.ts';
+
+setWorkerUrl('/console/maplibre-gl-worker.js');
+
+export type Basemap = 'offline' | 'free' | 'amazon';
+const BASEMAP_KEY = 'fleet-console.basemap';
+/** OpenFreeMap's Liberty style: free, no key (the CSP must allow its origin for it to load). */
+const FREE_STYLE = 'https://tiles.openfreemap.org/styles/liberty';
+
+export const OFFLINE_STYLE: StyleSpecification = {
+  version: 8,
+  sources: {
+    countries: { type: 'geojson', data: '/console/basemap/countries.json' },
+    cities: { type: 'geojson', data: '/console/basemap/cities.json' },
+  },
+  layers: [
+    { id: 'water', type: 'background', paint: { 'background-color': '#b9d3e6' } },
+    { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': '#f3f0e8' } },
+    { id: 'borders', type: 'line', source: 'countries', paint: { 'line-color': '#9a9385', 'line-width': 0.6 } },
+    {
+      id: 'cities',
+      type: 'circle',
+      source: 'cities',
+      minzoom: 4,
+      paint: { 'circle-radius': 2.5, 'circle-color': '#6b6457', 'circle-stroke-color': '#fff', 'circle-stroke-width': 0.5 },
+    },
+  ],
+};
+
+export async function chosenBasemap(): Promise<Basemap> {
+  const config = await loadConfig().catch(() => undefined);
+  const kept = localStorage.getItem(BASEMAP_KEY) as Basemap | null;
+  if (kept === 'amazon' && config?.mapStyle) return 'amazon';
+  if (kept === 'free' || kept === 'offline') return kept;
+  return config?.mapStyle ? 'amazon' : 'offline';
+}
+
+export async function styleOf(basemap: Basemap): Promise<string | StyleSpecification> {
+  if (basemap === 'amazon') return (await loadConfig()).mapStyle ?? OFFLINE_STYLE;
+  return basemap === 'free' ? FREE_STYLE : OFFLINE_STYLE;
+}
+
+export const keepBasemap = (basemap: Basemap): void => localStorage.setItem(BASEMAP_KEY, basemap);
+
+/** A map in `container`; a basemap that cannot be reached gives way to the offline style. */
+export async function createMap(container: HTMLElement, label: string): Promise<MapLibreMap> {
+  const basemap = await chosenBasemap();
+  const map = new MapLibreMap({
+    container,
+    style: await styleOf(basemap),
+    center: [28.05, -26.1],
+    zoom: 5,
+    attributionControl: { compact: true },
+  });
+  map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+  // MapLibre's canvas is the map's region (focusable, arrow keys pan, +/- zoom): it carries the page's name for it.
+  map.getCanvas().setAttribute('aria-label', label);
+  if (basemap !== 'offline') {
+    map.once('error', () => {
+      if (!map.isStyleLoaded()) map.setStyle(OFFLINE_STYLE);
+    });
+  }
+  await new Promise<void>((resolve) => (map.loaded() ? resolve() : map.once('load', () => resolve())));
+  return map;
+}
+
+export function basemapPicker(onChange: (basemap: Basemap) => void, current: Basemap, amazonConfigured: boolean): HTMLSelectElement {
+  const select = document.createElement('select');
+  const options: [Basemap, string][] = [
+    ['offline', 'Offline (built in)'],
+    ['free', 'OpenFreeMap (free vector)'],
+  ];
+  if (amazonConfigured) options.unshift(['amazon', 'Amazon Location']);
+  for (const [value, text] of options) select.append(new Option(text, value, false, value === current));
+  select.addEventListener('change', () => {
+    keepBasemap(select.value as Basemap);
+    onChange(select.value as Basemap);
+  });
+  return select;
+}
+
+/** Sets a GeoJSON source's data, adding the source the first time. */
+export function setGeoJson(map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection, options: Record<string, unknown> = {}): void {
+  const source = map.getSource(id) as GeoJSONSource | undefined;
+  if (source) source.setData(data);
+  else map.addSource(id, { type: 'geojson', data, ...options });
+}
+
+export const featureCollection = (features: GeoJSON.Feature[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features });
+
+/** A circle of radius km around a centre, as a polygon ring (for zones drawn as a centre and a radius). */
+export function circleRing(lng: number, lat: number, radiusKm: number, steps = 64): [number, number][] {
+  const ring: [number, number][] = [];
+  const latRadius = radiusKm / 110.574;
+  const lngRadius = radiusKm / (111.32 * Math.cos((lat * Math.PI) / 180));
+  for (let step = 0; step <= steps; step++) {
+    const angle = (step / steps) * 2 * Math.PI;
+    ring.push([lng + lngRadius * Math.cos(angle), lat + latRadius * Math.sin(angle)]);
+  }
+  return ring;
+}
+
+export function fitTo(map: MapLibreMap, points: [number, number][], maxZoom = 14): void {
+  if (points.length === 0) return;
+  const lngs = points.map((point) => point[0]);
+  const lats = points.map((point) => point[1]);
+  map.fitBounds(
+    [
+      [Math.min(...lngs), Math.min(...lats)],
+      [Math.max(...lngs), Math.max(...lats)],
+    ],
+    { padding: 40, maxZoom, duration: 0 },
+  );
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { eventually, expectAHealthyPage } from '../support/console-browser.ts';
+import { useConsole } from '../support/console-session.ts';
+
+describe('the live map', () => {
+  const console = useConsole();
+
+  it('shows every vehicle on the map and in the list, each with its status', async () => {
+    // Act
+    const tab = await console.open('#/map');
+
+    // Assess
+    const list = tab.page.getByRole('list', { name: 'Vehicles' });
+    await eventually(() => list.getByRole('button').allInnerTexts()).toEqual([
+      expect.stringMatching(/Truck 01 \(CA 123-456\)\s+stopped/),
+      expect.stringMatching(/Truck 02 \(GP 22-22\)\s+moving, \d+ km\/h/),
+      expect.stringMatching(/Truck 03 \(ND 33-33\)\s+offline/),
+    ]);
+    await eventually(() => tab.page.locator('.map').getAttribute('data-vehicles')).toBe('3');
+    await eventually(() => tab.page.getByText('3 vehicles: 1 moving, 1 stopped, 1 offline').count()).toBe(1);
+    await eventually(() => tab.page.locator('.map').getAttribute('data-shown')).toMatch(/^\d+$/);
+    await expectAHealthyPage(tab, 'Live map', 'live-map');
+  });
+
+  it('narrows the list to the vehicles the search names', async () => {
+    // Prepare
+    const tab = await console.open('#/map');
+    const list = tab.page.getByRole('list', { name: 'Vehicles' });
+    await eventually(() => list.getByRole('button').count()).toBe(3);
+
+    // Act
+    await tab.page.getByLabel('Search vehicles').fill('gp 22');
+
+    // Assess
+    await eventually(() => list.getByRole('button').allInnerTexts()).toEqual([expect.stringContaining('Truck 02')]);
+  });
+
+  it('centres on a vehicle chosen in the list and shows its details', async () => {
+    // Prepare
+    const tab = await console.open('#/map');
+
+    // Act
+    await tab.page.getByRole('button', { name: /Truck 01/ }).click();
+
+    // Assess
+    await eventually(() => tab.page.getByRole('button', { name: /Truck 01/ }).getAttribute('aria-pressed')).toBe('true');
+    await eventually(() => tab.page.locator('.maplibregl-popup').innerText()).toContain('Truck 01');
+    await eventually(() => tab.page.getByRole('link', { name: 'Trips and replay' }).count()).toBe(1);
+  });
+
+  it('reads the live data again every 15 seconds while shown, without reloading', async () => {
+    // Prepare
+    const tab = await console.open('#/map');
+    await tab.page.clock.install();
+    await tab.page.reload();
+    await eventually(() => tab.page.getByRole('button', { name: /Truck 02/ }).count()).toBe(1);
+    let polls = 0;
+    await tab.page.route('**/api/getLiveData*', async (route) => {
+      polls++;
+      await route.continue();
+    });
+
+    // Act
+    await tab.page.clock.runFor(16_000);
+
+    // Assess
+    await eventually(() => polls).toBe(1);
+    await eventually(() => tab.page.getByRole('button', { name: /Truck 02/ }).count()).toBe(1);
+  });
+
+  it('fits a phone screen, the list above the map', async () => {
+    // Act
+    const tab = await console.open('#/map', { phone: true });
+
+    // Assess
+    await eventually(() => tab.page.getByRole('button', { name: /Truck 03/ }).count()).toBe(1);
+    expect(await tab.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await expectAHealthyPage(tab, 'Live map', 'live-map-phone');
+  });
+
+  it('says what went wrong when the live data cannot be read', async () => {
+    // Prepare
+    const tab = await console.open('#/map');
+    await tab.page.route('**/api/getLiveData*', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ version: '1', result: 'error', error_msg: 'internal error' }),
+      }),
+    );
+
+    // Act
+    await tab.page.reload();
+
+    // Assess
+    await eventually(() => tab.page.getByRole('alert').innerText()).toBe('Error: internal error');
+  });
+});

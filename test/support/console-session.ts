@@ -1,0 +1,57 @@
+/**
+ * One browser per test file, on the run's API emulator (the console and the API on one origin, as npm start serves
+ * them), and signed-in tabs for the fleet's user: a person of the local provider signed in once per file.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { type ConsoleTab, launchBrowser, openTab } from './console-browser.ts';
+import { type ConsoleFleet, givenConsoleFleet } from './console-fleet.ts';
+import { sessionScript } from './console-session-script.ts';
+import { givenSignedInPerson } from './sign-in.ts';
+
+export interface ConsoleSession {
+  readonly fleet: ConsoleFleet;
+  readonly origin: string;
+  /** a new signed-in tab at /console/<route> */
+  open(route: string, options?: { phone?: boolean }): Promise<ConsoleTab>;
+  /** a new tab that is not signed in */
+  openSignedOut(route: string): Promise<ConsoleTab>;
+}
+
+export function useConsole(): ConsoleSession {
+  const origin = inject('apiUrl');
+  let browser: Browser;
+  let fleet: ConsoleFleet;
+  let accessToken: string;
+  const tabs: ConsoleTab[] = [];
+  beforeAll(async () => {
+    [browser, fleet] = await Promise.all([launchBrowser(), givenConsoleFleet()]);
+    accessToken = (await givenSignedInPerson(origin, fleet.user)).accessToken;
+  });
+  afterAll(async () => {
+    await Promise.all(tabs.map((tab) => tab.context.close()));
+    await browser?.close();
+  });
+  const newTab = async (options: { phone?: boolean } = {}) => {
+    const tab = await openTab(browser, options);
+    tabs.push(tab);
+    return tab;
+  };
+  return {
+    get fleet() {
+      return fleet;
+    },
+    origin,
+    async open(route, options = {}) {
+      const tab = await newTab(options);
+      await tab.context.addInitScript(sessionScript(accessToken));
+      await tab.page.goto(`${origin}/console/${route}`);
+      return tab;
+    },
+    async openSignedOut(route) {
+      const tab = await newTab();
+      await tab.page.goto(`${origin}/console/${route}`);
+      return tab;
+    },
+  };
+}
