@@ -70,6 +70,31 @@ export function acknowledgeNagFindings(stack: Stack): void {
           'an operator may still rotate it by hand.',
       },
       { id: 'AwsSolutions-SQS3', reason: 'FailedBatches is itself the dead-letter queue of the positions stream.' },
+      {
+        id: 'AwsSolutions-COG8',
+        reason:
+          "Cognito's threat protection needs the Plus feature plan, billed per active person; the console's people are few, " +
+          'made by an administrator (no self sign-up), with TOTP available as a second factor.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          "The distribution answers on CloudFront's own *.cloudfront.net certificate, which sets no minimum protocol; with a custom " +
+          'domain and its ACM certificate the minimum (TLSv1.2_2021, set in infra/console-site.ts) applies.',
+      },
+    ],
+    true,
+  );
+  // CDK's own upload function (the console's files and config.json): its runtime and its grants on the asset bucket are CDK's.
+  NagSuppressions.addResourceSuppressionsByPath(
+    stack,
+    `/${stack.node.path}/Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C`,
+    [
+      { id: 'AwsSolutions-L1', reason: "CDK's BucketDeployment provider: CDK chooses and updates its runtime." },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: "CDK's BucketDeployment provider reads the CDK asset bucket's objects and writes the console bucket's, by prefix.",
+      },
     ],
     true,
   );
