@@ -19,6 +19,7 @@ import { createPerson } from '../shared/store/people.ts';
 import { createUser, findUser } from '../shared/store/users.ts';
 import { addVehicle, findVehicle, linkVehicle, setFuelSensor, setVehicleDetection } from '../shared/store/vehicles.ts';
 import { type ParsedArgs, requiredOption, runScript, UsageError, useLocalStack } from './cli.ts';
+import { createCognitoAccount } from './cognito-person.ts';
 import { ingestFileOption } from './ingest.ts';
 import { useAwsTable } from './local-defaults.ts';
 
@@ -29,7 +30,8 @@ npm run admin -- <command> [options]      one JSON object out; errors as one JSO
                                                         GMT offset -720..840 (default 0); --email: a person who signs in to
                                                         the console (locally a password is printed; docs/console.md)
   person create --user USER_UID --email E               another person for an existing user
-      with --table: [--issuer ISSUER --subject SUB] the person at the deployed issuer (Cognito's sub)
+      with --table: --user-pool-id POOL (the stack's UserPoolId output: the account is made in Cognito, which
+      e-mails its temporary password) or --issuer ISSUER --subject SUB (a person at another OIDC issuer)
   key create --user USER_UID
   key lock --key KEY      |  key unlock --key KEY
   vehicle add --user USER_UID --imei IMEI --name NAME [--reg-num R] [--fuel-capacity L] [--fuel-factor F]
@@ -66,6 +68,7 @@ const options = {
   email: 'string',
   issuer: 'string',
   subject: 'string',
+  'user-pool-id': 'string',
   imei: 'string',
   vehicle: 'string',
   'reg-num': 'string',
@@ -179,13 +182,18 @@ const optionalEmail = (flags: Flags): string | undefined => {
 
 /**
  * Where the person signs in: locally the provider npm start runs (a password is drawn and printed); on a deployed
- * table the issuer's subject (Cognito's `sub`, from `aws cognito-idp admin-create-user`), given with --issuer.
+ * table the stack's Cognito user pool (the account is made there, scripts/cognito-person.ts), or another issuer's
+ * subject given with --issuer and --subject.
  */
-function personOptions(flags: Flags): { issuer: string; subject?: string } {
+async function personOptions(flags: Flags, email: string): Promise<{ issuer: string; subject?: string }> {
   if (typeof flags.table !== 'string') return { issuer: localIssuer() };
+  const pool = flags['user-pool-id'];
+  if (typeof pool === 'string' && pool.trim()) return createCognitoAccount(pool.trim(), email);
   const [issuer, subject] = [flags.issuer, flags.subject];
   if (typeof issuer !== 'string' || typeof subject !== 'string' || !issuer.trim() || !subject.trim())
-    throw new UsageError('with --table, --email needs --issuer ISSUER and --subject SUB (the person at the issuer, docs/console.md)');
+    throw new UsageError(
+      'with --table, --email needs --user-pool-id POOL, or --issuer ISSUER and --subject SUB (the person at the issuer, docs/console.md)',
+    );
   return { issuer: issuer.trim(), subject: subject.trim() };
 }
 
@@ -207,7 +215,7 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
   async 'user create'(flags) {
     const email = optionalEmail(flags);
     const [userName, offset] = [email && flags.name === undefined ? email : name(flags, 'name'), gmtOffset(flags)];
-    const signIn = email ? personOptions(flags) : undefined;
+    const signIn = email ? await personOptions(flags, email) : undefined;
     const user = await createUser(userName, offset);
     const person = email && signIn ? await createPersonFor(user.userUid, email, signIn) : {};
     return { user_uid: user.userUid, name: user.name, ...person };
@@ -215,8 +223,8 @@ const commands: Record<string, (flags: Flags) => Promise<Record<string, unknown>
   async 'person create'(flags) {
     const email = optionalEmail(flags);
     if (!email) throw new UsageError('--email is required');
-    const signIn = personOptions(flags);
     const userUid = await existingUser(flags);
+    const signIn = await personOptions(flags, email);
     return { user_uid: userUid, ...(await createPersonFor(userUid, email, signIn)) };
   },
   async 'key create'(flags) {
