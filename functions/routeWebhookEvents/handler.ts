@@ -6,7 +6,7 @@ import { logger, MetricUnit, metricNames, metrics } from '../../shared/telemetry
 import { batchRouter, routableEvent } from '../../shared/webhooks/router.ts';
 
 /**
- * The table's stream → one queued delivery per endpoint of each new event (docs/webhooks.md, "Delivery"). Records are
+ * The table's stream → one queued delivery per webhook of each new event (docs/webhooks.md, "Delivery"). Records are
  * routed in stream order; the first that cannot be queued is reported, so Lambda resumes from it and nothing after
  * it is skipped. Only event INSERTs reach this function (the event source's filter), other items are ignored anyway.
  */

@@ -1,11 +1,11 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { batchFunction } from '../../shared/background-function.ts';
-import { parseQueuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
+import { parseQueuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
 import { MetricUnit, metricNames, metrics } from '../../shared/telemetry.ts';
 import { deliverBatch, LEFT_IN_QUEUE } from '../../shared/webhooks/sender.ts';
 
 /**
- * A queue's batch → one attempt per message, the batch's endpoints at once, all within the invocation's time left
+ * A queue's batch → one attempt per message, the batch's webhooks at once, all within the invocation's time left
  * (docs/webhooks.md, "Delivery"). Each message has its own outcome: one reported failed stays in the queue (one kept
  * for its time, one that is not ours, which reaches the dead-letter queue after its receives, or one whose attempt
  * broke on AWS); every other is deleted, however long another message of the batch took.
