@@ -23,3 +23,24 @@ export const TripRecord = v.object({
   driver_name: nullableTextField,
   driver_tag_id: nullableTextField,
 });
+
+/** The demo truck's first trip of its day (`npm start`): getTrips' example and trip.completed's. */
+export const EXAMPLE_TRIP = {
+  trip_uid: '1',
+  start_time: '2026-11-22 06:30:00',
+  stop_time: '2026-11-22 06:54:24',
+  start_odo: 120345,
+  distance: '17.60',
+  duration: '1464',
+  max_speed: '101',
+  fuel_start: '187.2',
+  fuel_end: '180.6',
+  start_location_lat: '-25.999177',
+  start_location_lng: '28.126312',
+  start_location: 'Depot Midrand',
+  stop_location_lat: '-26.10147',
+  stop_location_lng: '28.23079',
+  stop_location: 'Client Kempton Park',
+  driver_name: 'Thabo Mokoena',
+  driver_tag_id: '01A2B3C4',
+};
