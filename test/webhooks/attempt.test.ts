@@ -3,7 +3,7 @@
  * receiver is allowed, and with the deployed policy where the same receiver must never be reached.
  */
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliverableEvent } from '../../shared/domain/webhooks/attempt.ts';
 import type { UrlPolicy } from '../../shared/domain/webhooks/url-policy.ts';
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
@@ -11,7 +11,7 @@ import { retryAfterSeconds, sendAttempt } from '../../shared/webhooks/attempt.ts
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
 import { checkWebhookUrl, type Resolve } from '../../shared/webhooks/url-check.ts';
 import { manualClock } from '../support/manual-clock.ts';
-import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { answerWith, receiversClosedAfterEach } from '../support/webhook-receiver.ts';
 
 const LOCAL: UrlPolicy = { allowLocal: true };
 const DEPLOYED: UrlPolicy = { allowLocal: false };
@@ -23,15 +23,7 @@ const anEvent = (eventId = 'evt_0123456789abcdef0123456789abcdef'): DeliverableE
   data: { vehicle_uid: 7, occurred_at: '2026-11-26 09:59:58' },
 });
 
-const receivers: Receiver[] = [];
-const receiver = async (...args: Parameters<typeof givenReceiver>): Promise<Receiver> => {
-  const started = await givenReceiver(...args);
-  receivers.push(started);
-  return started;
-};
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 /** Resolves once `condition` holds (what the receiver's side sees happens a moment after the sender's). */
 async function until(condition: () => boolean): Promise<void> {
