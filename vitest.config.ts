@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Three projects, chosen by folder and by the kind a file's name says (docs/testing.md):
  * - `unit` (`npm run test:unit`, no Java, no database, no network beyond fake servers on 127.0.0.1): the folders
- *   whose every test is pure (test/domain, test/places, test/infra's CDK templates) and, in the folders that mix
+ *   whose every test is pure (test/domain, test/infra's CDK templates) and, in the folders that mix
  *   both kinds, the files named `*.unit.test.ts`. It never waits for the local stack.
  * - `integration`: every other test file, a new folder's included. Its global setup starts DynamoDB Local,
  *   s3rver and the API emulator once, and its files run in parallel, each owning its data (its own users,
@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
  *   or run the quiet-vehicles check over every vehicle due): named `*.whole-table.test.ts`, run one at a time
  *   after the parallel files, on the same stack.
  */
-const unit = ['test/{domain,places,infra}/**/*.test.ts', 'test/**/*.unit.test.ts'];
+const unit = ['test/{domain,infra}/**/*.test.ts', 'test/**/*.unit.test.ts'];
 const wholeTable = ['test/**/*.whole-table.test.ts'];
 /** The run's local stack and the worker's settings for it. */
 const localStack = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/setup.ts'] };

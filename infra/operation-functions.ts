@@ -14,7 +14,7 @@ import { handlerPath, type Operation } from '../functions/registry.ts';
 import { env, limits, rateLimitDefaults } from '../shared/config.ts';
 import { accessOf, READ_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
 import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
-import { GAZETTEER_FILES } from '../shared/places/gazetteer.ts';
+import { GAZETTEER_FILES } from '../shared/providers/gazetteer.ts';
 import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
 import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
 import { keys } from '../shared/store/keys.ts';

@@ -13,7 +13,7 @@ import { handlerPath, streamConsumers } from '../functions/registry.ts';
 import { env } from '../shared/config.ts';
 import { FEED_ENTITY } from '../shared/store/feed.ts';
 import { keys } from '../shared/store/keys.ts';
-import { deliverySettings } from '../shared/webhooks/delivery-queue.ts';
+import { deliverySettings } from '../shared/webhooks/queues.ts';
 import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
 import { serviceStack } from './service-stack.ts';
 

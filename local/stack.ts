@@ -10,7 +10,7 @@ import { freePort } from './ports.ts';
 import { startQuietCheckTimer } from './quiet-check-timer.ts';
 import { startS3Local } from './s3-local.ts';
 import { ensureTable } from './table.ts';
-import { type LocalWebhookDelivery, startWebhookDelivery } from './webhook-delivery.ts';
+import { type LocalWebhookDelivery, startWebhookDelivery } from './webhooks.ts';
 
 export interface LocalStackOptions {
   apiPort: number;
@@ -23,7 +23,7 @@ export interface LocalStackOptions {
   s3Dir: string;
   /**
    * run webhook delivery in this process (default); the test run's shared stack does not, since its senders would read
-   * this process's settings: a test file that delivers runs its own (test/support/webhook-delivery.ts)
+   * this process's settings: a test file that delivers runs its own (test/support/webhooks.ts)
    */
   webhooks?: boolean;
   tableName: string;

@@ -2,14 +2,14 @@ import { currentSecret } from '../../shared/domain/webhooks/webhook.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { operation } from '../../shared/operation.ts';
 import { addWebhook, getWebhook } from '../../shared/store/webhooks.ts';
-import { checkEndpoint } from '../../shared/webhooks/endpoints.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
+import { checkWebhook } from '../../shared/webhooks/webhook-checks.ts';
 import { contract } from './contract.ts';
 
 export const handler = operation(
   contract,
   async ({ user, input }) => {
-    await checkEndpoint(user.userUid, input.url, input.vehicle_uids);
+    await checkWebhook(user.userUid, input.url, input.vehicle_uids);
     const secret = newWebhookSecret();
     const webhook = await addWebhook(
       user.userUid,

@@ -1,10 +1,10 @@
 import { operation } from '../../shared/operation.ts';
 import { editWebhook } from '../../shared/store/webhooks.ts';
-import { checkEndpoint } from '../../shared/webhooks/endpoints.ts';
+import { checkWebhook } from '../../shared/webhooks/webhook-checks.ts';
 import { contract } from './contract.ts';
 
 export const handler = operation(contract, async ({ user, input }) => {
-  await checkEndpoint(user.userUid, input.url, input.vehicle_uids);
+  await checkWebhook(user.userUid, input.url, input.vehicle_uids);
   const enabled = input.enabled === undefined ? undefined : input.enabled === 1;
   await editWebhook(user.userUid, input.webhook_uid, () => ({
     url: input.url,

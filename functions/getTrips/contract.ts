@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { DEFAULT_MAX_LIMIT, nextCursorField, pageCursor, pageLimit } from '../../shared/contracts/paging.ts';
 import { dateField, dateRangeEntries, integerField, startNotAfterEnd } from '../../shared/contracts/primitives.ts';
-import { TripRecord } from '../../shared/contracts/trips.ts';
+import { EXAMPLE_TRIP, TripRecord } from '../../shared/contracts/trips.ts';
 import { imeiFilter } from '../../shared/contracts/vehicles.ts';
 
 const GetTripsInput = v.pipe(
@@ -53,25 +53,7 @@ export const contract = {
           imei: '356307042441013',
           trip_cnt: 7,
           trips: [
-            {
-              trip_uid: '1',
-              start_time: '2026-11-22 06:30:00',
-              stop_time: '2026-11-22 06:54:24',
-              start_odo: 120345,
-              distance: '17.60',
-              duration: '1464',
-              max_speed: '101',
-              fuel_start: '187.2',
-              fuel_end: '180.6',
-              start_location_lat: '-25.999177',
-              start_location_lng: '28.126312',
-              start_location: 'Depot Midrand',
-              stop_location_lat: '-26.10147',
-              stop_location_lng: '28.23079',
-              stop_location: 'Client Kempton Park',
-              driver_name: 'Thabo Mokoena',
-              driver_tag_id: '01A2B3C4',
-            },
+            EXAMPLE_TRIP,
             {
               trip_uid: '4',
               start_time: '2026-11-22 07:45:00',

@@ -1,6 +1,5 @@
-import { toTripRecord } from '../../shared/contracts/trips.ts';
 import { userDayRange } from '../../shared/domain/time.ts';
-import type { Trip } from '../../shared/domain/trip.ts';
+import { type Trip, tripReport } from '../../shared/domain/trip.ts';
 import { operation } from '../../shared/operation.ts';
 import { AnswerPage, recordCost } from '../../shared/paging/answer-page.ts';
 import type { ItemPosition } from '../../shared/store/requests.ts';
@@ -28,7 +27,7 @@ interface VehicleRead {
  */
 export const handler = operation(contract, async (context) => {
   const { user, input } = context;
-  const toRecord = (trip: Trip) => toTripRecord(trip, user.gmtOffsetMinutes);
+  const toRecord = (trip: Trip) => tripReport(trip, user.gmtOffsetMinutes);
   const { from, to } = userDayRange(input.start_date, input.end_date, user.gmtOffsetMinutes);
   const page = await AnswerPage.open<TripsPosition>(context);
   const start = page.after;

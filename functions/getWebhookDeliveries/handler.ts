@@ -2,7 +2,7 @@ import { toDeliveryAttemptRecord } from '../../shared/contracts/webhooks.ts';
 import { operation } from '../../shared/operation.ts';
 import { AnswerPage } from '../../shared/paging/answer-page.ts';
 import type { ItemPosition } from '../../shared/store/requests.ts';
-import { readDeliveryAttempts } from '../../shared/store/webhook-deliveries.ts';
+import { readDeliveryAttempts } from '../../shared/store/webhook-attempts.ts';
 import { getWebhook } from '../../shared/store/webhooks.ts';
 import { contract } from './contract.ts';
 

@@ -3,7 +3,7 @@ import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { pageCursor } from '../../shared/contracts/paging.ts';
 import { dateTimeParameter, described, integerField, nullableTextField } from '../../shared/contracts/primitives.ts';
 import { EVENT_OR_SINCE, eventId, NOT_BOTH, webhookUid } from '../../shared/contracts/webhooks.ts';
-import { EVENT_NOT_TAKEN, MAX_REDELIVERED, WEBHOOK_DISABLED } from '../../shared/domain/webhooks/delivery.ts';
+import { EVENT_NOT_TAKEN, MAX_REDELIVERED, WEBHOOK_DISABLED } from '../../shared/domain/webhooks/attempt.ts';
 
 const RedeliverEventsInput = v.pipe(
   v.object({

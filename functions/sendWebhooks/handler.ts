@@ -1,21 +1,16 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import middy from '@middy/core';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { parseQueuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
-import { logger, MetricUnit, metricNames, metrics, tracer } from '../../shared/telemetry.ts';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { batchFunction } from '../../shared/background-function.ts';
+import { parseQueuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
+import { MetricUnit, metricNames, metrics } from '../../shared/telemetry.ts';
 import { deliverBatch, LEFT_IN_QUEUE } from '../../shared/webhooks/sender.ts';
 
 /**
- * A queue's batch → one attempt per message, the batch's endpoints at once, all within the invocation's time left
+ * A queue's batch → one attempt per message, the batch's webhooks at once, all within the invocation's time left
  * (docs/webhooks.md, "Delivery"). Each message has its own outcome: one reported failed stays in the queue (one kept
  * for its time, one that is not ours, which reaches the dead-letter queue after its receives, or one whose attempt
  * broke on AWS); every other is deleted, however long another message of the batch took.
  */
-async function sendWebhooksBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  logger.appendKeys({ operation: 'sendWebhooks' });
-  tracer.putAnnotation('operation', 'sendWebhooks');
+async function sendWebhooksBatch(event: SQSEvent, context: Context): Promise<string[]> {
   const invokedAt = Date.now();
   const results = await deliverBatch(event.Records, { remainingMs: context.getRemainingTimeInMillis() });
   const lags = event.Records.map((record) => parseQueuedDelivery(record.body)?.due_at)
@@ -27,12 +22,7 @@ async function sendWebhooksBatch(event: SQSEvent, context: Context): Promise<SQS
   metrics.addMetric(metricNames.webhookAttemptsFailed, MetricUnit.Count, count('retrying') + count('failed'));
   metrics.addMetric(metricNames.webhookDeliveriesFailed, MetricUnit.Count, count('failed'));
   const leftInQueue = event.Records.filter((record) => LEFT_IN_QUEUE.has(results.get(record) ?? 'broken'));
-  return { batchItemFailures: leftInQueue.map((record) => ({ itemIdentifier: record.messageId })) };
+  return leftInQueue.map((record) => record.messageId);
 }
 
-/** The same Powertools wiring as the other functions: Lambda context on every log line, the X-Ray segment, one metrics flush. */
-export const handler = middy<SQSEvent, SQSBatchResponse>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(captureLambdaHandler(tracer, { captureResponse: false }))
-  .use(logMetrics(metrics))
-  .handler(sendWebhooksBatch);
+export const handler = batchFunction('sendWebhooks', sendWebhooksBatch);

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { integerField, nullableTextField } from '../../shared/contracts/primitives.ts';
 import { webhookUid } from '../../shared/contracts/webhooks.ts';
-import { TEST_DELIVERY_TIMEOUT_MS } from '../../shared/domain/webhooks/delivery.ts';
+import { TEST_DELIVERY_TIMEOUT_MS } from '../../shared/domain/webhooks/attempt.ts';
 
 const TestWebhookInput = v.object({ webhook_uid: webhookUid });
 

@@ -1,15 +1,15 @@
-import { finalState, TEST_DELIVERY_TIMEOUT_MS, webhookTestEvent } from '../../shared/domain/webhooks/delivery.ts';
+import { finalState, TEST_DELIVERY_TIMEOUT_MS, webhookTestEvent } from '../../shared/domain/webhooks/attempt.ts';
 import { operation } from '../../shared/operation.ts';
-import { recordDeliveryAttempt } from '../../shared/store/webhook-deliveries.ts';
+import { recordDeliveryAttempt } from '../../shared/store/webhook-attempts.ts';
 import { getWebhook } from '../../shared/store/webhooks.ts';
-import { sendDelivery } from '../../shared/webhooks/send.ts';
+import { sendAttempt } from '../../shared/webhooks/attempt.ts';
 import { contract } from './contract.ts';
 
 export const handler = operation(contract, async ({ user, input }) => {
   const webhook = await getWebhook(user.userUid, input.webhook_uid, true);
   const now = new Date();
   const event = webhookTestEvent(webhook.webhookUid, now);
-  const outcome = await sendDelivery(webhook, event, { now, timeoutMs: TEST_DELIVERY_TIMEOUT_MS });
+  const outcome = await sendAttempt(webhook, event, { now, timeoutMs: TEST_DELIVERY_TIMEOUT_MS });
   const statusCode = 'status_code' in outcome ? outcome.status_code : null;
   const error = 'error' in outcome ? outcome.error : null;
   await recordDeliveryAttempt(user.userUid, {

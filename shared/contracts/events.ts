@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { EVENT_TYPES, type EventType } from '../domain/events/event.ts';
-import { WEBHOOK_TEST_TYPE } from '../domain/webhooks/delivery.ts';
+import { WEBHOOK_TEST_TYPE } from '../domain/webhooks/attempt.ts';
 import { dateTimeField, described, flagField, integerField, nullableNumberField, nullableTextField } from './primitives.ts';
-import { TripRecord } from './trips.ts';
+import { EXAMPLE_TRIP, TripRecord } from './trips.ts';
 
 /** What every event's data carries, whatever its type. */
 export const COMMON_EVENT_DATA = {
@@ -146,26 +146,6 @@ export const WebhookTestEvent = v.pipe(
   v.description('Sent by testWebhook to check an endpoint: no vehicle did anything.'),
 );
 
-const exampleTrip = {
-  trip_uid: '1',
-  start_time: '2026-11-22 06:30:00',
-  stop_time: '2026-11-22 06:54:24',
-  start_odo: 120345,
-  distance: '17.60',
-  duration: '1464',
-  max_speed: '101',
-  fuel_start: '187.2',
-  fuel_end: '180.6',
-  start_location_lat: '-25.999177',
-  start_location_lng: '28.126312',
-  start_location: 'Depot Midrand',
-  stop_location_lat: '-26.10147',
-  stop_location_lng: '28.23079',
-  stop_location: 'Client Kempton Park',
-  driver_name: 'Thabo Mokoena',
-  driver_tag_id: '01A2B3C4',
-};
-
 const exampleZone = { user_location_uid: 3, description: 'Client Kempton Park', speed: 0, only_push: 0, interpolated: 0 };
 
 /** An example of each type's own fields and where it happened: the demo truck's day (`npm start`). */
@@ -183,7 +163,7 @@ const OWN_EXAMPLES: Record<EventType, { at: string; fields: Record<string, unkno
     at: '2026-11-22 06:30:00',
     fields: { trip_uid: '1', start_location: 'Depot Midrand', driver_tag_id: '01A2B3C4' },
   },
-  'trip.completed': { at: '2026-11-22 06:54:24', fields: { trip: exampleTrip } },
+  'trip.completed': { at: '2026-11-22 06:54:24', fields: { trip: EXAMPLE_TRIP } },
   'fuel.filled': {
     at: '2026-11-22 11:20:05',
     fields: { event_uid: 4, fill_qty: 62.4, fuel_level_before: 120.3, fuel_level_after: 182.7, location: 'Fuel stop Midrand' },

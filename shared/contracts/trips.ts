@@ -1,11 +1,7 @@
-/** The spec's trip record (getTrips). */
+/** The spec's trip record (getTrips); the domain reports a trip in it (tripReport, shared/domain/trip.ts). */
 import * as v from 'valibot';
 import { placeName } from '../domain/place.ts';
-import { formatDateTime } from '../domain/time.ts';
-import type { Trip } from '../domain/trip.ts';
 import { dateTimeField, nullableTextField } from './primitives.ts';
-
-const fuelText = (litres: number | null): string | null => (litres === null ? null : litres.toFixed(1));
 
 /** The spec's trip record: text but for start_odo, a number. */
 export const TripRecord = v.object({
@@ -28,25 +24,23 @@ export const TripRecord = v.object({
   driver_tag_id: nullableTextField,
 });
 
-/** The spec's trip record, times in the user's offset. */
-export function toTripRecord(trip: Trip, offsetMinutes: number): v.InferOutput<typeof TripRecord> {
-  return {
-    trip_uid: String(trip.tripUid),
-    start_time: formatDateTime(trip.startTime, offsetMinutes),
-    stop_time: formatDateTime(trip.stopTime, offsetMinutes),
-    start_odo: Number(trip.odometerAtStart.toFixed(1)),
-    distance: trip.distanceKm.toFixed(2),
-    duration: String(Math.round(trip.durationS)),
-    max_speed: String(Math.round(trip.maxSpeed)),
-    fuel_start: fuelText(trip.fuelStart),
-    fuel_end: fuelText(trip.fuelEnd),
-    start_location_lat: String(trip.startLat),
-    start_location_lng: String(trip.startLng),
-    start_location: trip.startLocation,
-    stop_location_lat: String(trip.stopLat),
-    stop_location_lng: String(trip.stopLng),
-    stop_location: trip.stopLocation,
-    driver_name: trip.driverName,
-    driver_tag_id: trip.driverTagId,
-  };
-}
+/** The demo truck's first trip of its day (`npm start`): getTrips' example and trip.completed's. */
+export const EXAMPLE_TRIP = {
+  trip_uid: '1',
+  start_time: '2026-11-22 06:30:00',
+  stop_time: '2026-11-22 06:54:24',
+  start_odo: 120345,
+  distance: '17.60',
+  duration: '1464',
+  max_speed: '101',
+  fuel_start: '187.2',
+  fuel_end: '180.6',
+  start_location_lat: '-25.999177',
+  start_location_lng: '28.126312',
+  start_location: 'Depot Midrand',
+  stop_location_lat: '-26.10147',
+  stop_location_lng: '28.23079',
+  stop_location: 'Client Kempton Park',
+  driver_name: 'Thabo Mokoena',
+  driver_tag_id: '01A2B3C4',
+};

@@ -4,8 +4,8 @@
 import * as v from 'valibot';
 import { EVENT_TYPES } from '../domain/events/event.ts';
 import { formatDateTime } from '../domain/time.ts';
-import { DELIVERY_STATES, type DeliveryAttempt } from '../domain/webhooks/delivery.ts';
-import { urlNotAllowed } from '../domain/webhooks/target-policy.ts';
+import { DELIVERY_STATES, type DeliveryAttempt } from '../domain/webhooks/attempt.ts';
+import { urlNotAllowed } from '../domain/webhooks/url-policy.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { described, flagField, integerField, nullableTextField, optionalText, requiredInteger, scalar } from './primitives.ts';
 

@@ -1,6 +1,6 @@
-import { isThrottlingError, isTransientError } from '@smithy/service-error-classification';
 import { ApiError, ServiceUnavailable, Throttled } from '../errors.ts';
 import { logger } from '../logger.ts';
+import { classifyAwsError } from '../store/aws-errors.ts';
 import { envelopeResponse } from './envelope.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
@@ -29,15 +29,17 @@ export const errorMapper = ({ operation }: { operation: string }): HttpMiddlewar
   return { name: 'errorMapper', onError: errorMapperOnError };
 };
 
-/** A typed error as it is; AWS throttling as a 429 and a dependency that is down or hung as a 503, each keeping its cause. */
+/**
+ * A typed error as it is; AWS throttling as a 429 and a dependency that is down or hung as a 503, each keeping its
+ * cause (shared/store/aws-errors.ts). AWS's own 500 stays the service's 500 `internal error`, worth retrying as it
+ * is: a 503 promises a dependency that is down or silent. A conflicting transaction that reaches here is a 500 too
+ * (stores turn the conflicts they expect into 404/409 first).
+ */
 function asApiError(error: unknown): unknown {
-  if (error instanceof ApiError || !(error instanceof Error)) return error;
-  const sdkError = error as SdkError;
-  if (isThrottlingError(sdkError) || throttledTransaction(error)) return new Throttled('request throttled, retry later', { cause: error });
-  // Timeouts (the SDK's, AWS's, middy's at the deadline), refused or dropped connections, 5xx answers; also as a wrapper's cause.
-  if ((isTransientError(sdkError) && !isAwsInternalError(sdkError)) || error.name === S3_UNAVAILABLE) {
-    return new ServiceUnavailable('service unavailable, retry later', { cause: error });
-  }
+  if (error instanceof ApiError) return error;
+  const failure = classifyAwsError(error);
+  if (failure === 'throttled') return new Throttled('request throttled, retry later', { cause: error });
+  if (failure === 'unavailable') return new ServiceUnavailable('service unavailable, retry later', { cause: error });
   return error;
 }
 
@@ -48,18 +50,6 @@ function logAnswered(request: HttpRequest, operation: string, error: ApiError): 
   else if (error.status >= 500) logger.warn('dependency failed', fields);
   else logger.info('request refused', fields);
 }
-
-/**
- * AWS's own 500 (DynamoDB's InternalServerError) stays the service's 500 `internal error`, as it answered before the
- * classifier: the classifier calls every 5xx transient, but a 503 here promises that the dependency is down or silent.
- */
-const isAwsInternalError = (error: SdkError): boolean => error.$metadata?.httpStatusCode === 500 && error.cause === undefined;
-
-/** S3's 503 by its code: the classifier knows a 503 only by `$metadata.httpStatusCode`, which a modelled S3 error may lack. */
-const S3_UNAVAILABLE = 'ServiceUnavailable';
-
-/** The classifiers read an SDK error's optional `$metadata` and `$retryable`, and a Node error's `code`: any Error will do. */
-type SdkError = Parameters<typeof isTransientError>[0];
 
 const requestIdOf = (request: HttpRequest): string | undefined => request.context?.awsRequestId ?? request.event?.requestContext?.requestId;
 
@@ -83,12 +73,3 @@ const errorFields = (error: unknown, depth = 0): ErrorFields | string => {
     ...(error.cause !== undefined && depth < 4 ? { cause: errorFields(error.cause, depth + 1) } : {}),
   };
 };
-
-/** How DynamoDB says a transaction was cancelled because a table or index was throttled (which no classifier reads). */
-const THROTTLED_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
-
-/** Stores turn failed conditions into 404/409 first; a cancellation that still reaches here naming throttling is throttling. */
-function throttledTransaction(error: Error): boolean {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return error.name === 'TransactionCanceledException' && (reasons ?? []).some((reason) => THROTTLED_CANCELLATIONS.has(reason.Code ?? ''));
-}

@@ -7,7 +7,7 @@ import type { UserLocation } from '../domain/user-location.ts';
 import { namePlace, prepareGazetteer } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
-import { listVehicleUsers } from '../store/tracks.ts';
+import { listVehicleUsers } from '../store/vehicles.ts';
 import { currentUserZones } from './zone-cache.ts';
 
 /**

@@ -9,6 +9,7 @@ import { arrivalFault, type Fault } from '../domain/tracking/faults.ts';
 import { type Position, parsePosition } from '../domain/tracking/position.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../domain/tracking/settings.ts';
 import { logger } from '../logger.ts';
+import { isWorthRetrying } from '../store/aws-errors.ts';
 import { putObject } from '../store/bucket.ts';
 import { findTrackedVehicles, type TrackedVehicle } from '../store/tracks.ts';
 import { PlaceNamer } from './place-namer.ts';
@@ -187,7 +188,7 @@ async function trackApart(
     await track(entries, again);
     return { refused: [], failed: [] };
   } catch (error) {
-    if (isTransient(error)) {
+    if (isWorthRetrying(error)) {
       logger.error('vehicle batch failed; its records will be retried', { imei: entries[0]?.position.imei, error: error as Error });
       return { refused: [], failed: [...entries] };
     }
@@ -200,33 +201,6 @@ async function trackApart(
     return { refused: [...first.refused, ...second.refused], failed: [...first.failed, ...second.failed] };
   }
 }
-
-/** A failure the same call could get past later (throttling, a timeout, a network error, a conflicting transaction). */
-export function isTransient(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const aws = error as Error & { $retryable?: unknown; $fault?: string; code?: string; CancellationReasons?: Array<{ Code?: string }> };
-  if (aws.name === 'TransactionCanceledException') {
-    return !(aws.CancellationReasons ?? []).some(
-      (reason) => reason.Code === 'ValidationError' || reason.Code === 'ItemCollectionSizeLimitExceeded',
-    );
-  }
-  if (aws.$retryable || aws.$fault === 'server') return true;
-  if (TRANSIENT_NAMES.has(aws.name) || (aws.code !== undefined && TRANSIENT_CODES.has(aws.code))) return true;
-  return aws.cause !== undefined && isTransient(aws.cause);
-}
-
-const TRANSIENT_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'ThrottlingException',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TransactionInProgressException',
-  'TimeoutError',
-  'AbortError',
-  'SlowDown',
-]);
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
 

@@ -8,8 +8,8 @@ import { config } from '../config.ts';
 import type { LatLng } from '../domain/geo.ts';
 import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
 import { logger } from '../logger.ts';
+import { describeNearTown, loadTowns, nearestTown } from '../providers/gazetteer.ts';
 import type { Geocoder } from '../providers/geocoding/geocoder.ts';
-import { describeNearTown, loadTowns, nearestTown } from './gazetteer.ts';
 
 /** The place's name, given the saved zones that may contain it (a vehicle's users', or the caller's). */
 export async function namePlace(point: LatLng, zones: readonly UserLocation[], geocoder: Geocoder): Promise<string> {

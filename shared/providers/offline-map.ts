@@ -10,7 +10,7 @@ import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { type CountriesTopology, naturalEarthPaths } from '../domain/live-map/natural-earth.ts';
 import { fromImagePixel, MAX_LATITUDE, toImagePixel, type Viewport } from '../domain/live-map/projection.ts';
 import { liveMapSvg } from '../domain/live-map/svg-map.ts';
-import { largestTownsWithin } from '../places/gazetteer.ts';
+import { largestTownsWithin } from './gazetteer.ts';
 import { svgToPng } from './svg-png.ts';
 
 export const OFFLINE_ATTRIBUTION = 'Natural Earth · GeoNames';

@@ -14,9 +14,8 @@ import { appendCopies, MAX_TRANSACTION_ITEMS } from './feed.ts';
 import { keys } from './keys.ts';
 import type { Item } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
-import { listVehicleUsers } from './tracks.ts';
 import { listUserLocations } from './user-locations.ts';
-import { listVehicleLinks } from './vehicles.ts';
+import { listVehicleLinks, listVehicleUsers } from './vehicles.ts';
 
 /** Log items read per transaction: with the feed's counter and the copy's note, a page fits one transaction. */
 const COPY_PAGE = MAX_TRANSACTION_ITEMS - 2;

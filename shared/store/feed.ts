@@ -13,7 +13,7 @@ import { vehicleLogPuts } from './events.ts';
 import { keys } from './keys.ts';
 import { batchGet, type Item, lostItems, queryRange, type TransactItems, transactWrite } from './requests.ts';
 import { tableDefinition } from './table-definition.ts';
-import { listVehicleUsers } from './tracks.ts';
+import { listVehicleUsers } from './vehicles.ts';
 
 /** The feed items' entity: the webhook router's stream filter routes the INSERTs of these (and of nothing else). */
 export const FEED_ENTITY = 'feed-event';

@@ -18,7 +18,7 @@ import { type Clock, commitWithFeeds } from './feed.ts';
 import { fuelDropEntity, type StoredDrop } from './fuel-drops.ts';
 import { fuelFillEntity } from './fuel-fills.ts';
 import { type Key, keys } from './keys.ts';
-import { batchGet, type Item, itemKey, queryRange, type TransactItems } from './requests.ts';
+import { batchGet, type Item, itemKey, type TransactItems } from './requests.ts';
 import { tripEntity } from './trips.ts';
 import { liveRecordEntity, vehicleEntity } from './vehicles.ts';
 
@@ -97,12 +97,6 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
       due: item?.quiet_due === undefined ? null : String(item.quiet_due),
     },
   };
-}
-
-/** The users a vehicle is linked to, in user order. */
-export async function listVehicleUsers(vehicleUid: number): Promise<number[]> {
-  const items = await queryRange(keys.vehicleUserRange(vehicleUid));
-  return items.map((item) => Number(item.user_uid));
 }
 
 /** What a detection changes: trips and fills are replaced as read, so each write is conditioned on what was read. */

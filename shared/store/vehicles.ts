@@ -159,6 +159,12 @@ export async function listVehicleLinks(userUid: number, imeis?: readonly string[
   return links.filter((link) => wanted.has(link.imei));
 }
 
+/** The users a vehicle is linked to, in user order. */
+export async function listVehicleUsers(vehicleUid: number): Promise<number[]> {
+  const items = await queryRange(keys.vehicleUserRange(vehicleUid));
+  return items.map((item) => Number(item.user_uid));
+}
+
 /**
  * The user's vehicles with their live state: one Query for the links, one BatchGetItem for the vehicles
  * and their track items, which carry the live record (the pipeline writes both in one Put).

@@ -1,6 +1,6 @@
 /**
  * An endpoint's concurrency cap (WEBHOOK_ENDPOINT_CONCURRENCY) as leases on its slot items: a sender takes a free or
- * expired slot with a conditional Put before it POSTs and frees it after, so a slow endpoint holds at most that many
+ * expired slot with a conditional Put before it POSTs and frees it after, so a slow receiver holds at most that many
  * senders whichever Lambda instances run them. A lease expires by itself past the attempt's longest time, so a sender
  * that dies holding one blocks nothing for long.
  */
@@ -16,10 +16,10 @@ export interface SlotLease {
 }
 
 /**
- * A lease on one of the endpoint's `slots` slots for `holdMs`; or, when all are held, when the latest of them was
- * taken (epoch ms), which tells a fast endpoint's busy slots (taken a moment ago) from a slow one's.
+ * A lease on one of the webhook's `slots` slots for `holdMs`; or, when all are held, when the latest of them was
+ * taken (epoch ms), which tells a fast receiver's busy slots (taken a moment ago) from a slow one's.
  */
-export async function leaseEndpointSlot(
+export async function leaseWebhookSlot(
   userUid: number,
   webhookUid: number,
   slots: number,

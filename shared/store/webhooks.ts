@@ -133,15 +133,15 @@ export async function deleteWebhook(userUid: number, webhookUid: number): Promis
   });
 }
 
-/** What a delivery attempt tells of its endpoint (shared/webhooks/sender.ts). */
-export type EndpointOutcome = { kind: 'success'; at: string } | { kind: 'failure'; at: string } | { kind: 'disabled'; reason: string };
+/** What a delivery attempt tells of its webhook (shared/webhooks/sender.ts). */
+export type WebhookOutcome = { kind: 'success'; at: string } | { kind: 'failure'; at: string } | { kind: 'disabled'; reason: string };
 
 /**
- * Records on the endpoint what an attempt showed: a success sets last_success and clears failing_since, a failure sets
- * failing_since unless already failing, a disabling turns it off with why. An endpoint deleted meanwhile stays deleted
+ * Records on the webhook what an attempt showed: a success sets last_success and clears failing_since, a failure sets
+ * failing_since unless already failing, a disabling turns it off with why. A webhook deleted meanwhile stays deleted
  * (the condition fails and nothing is written).
  */
-export async function recordEndpointOutcome(userUid: number, webhookUid: number, outcome: EndpointOutcome): Promise<void> {
+export async function recordWebhookOutcome(userUid: number, webhookUid: number, outcome: WebhookOutcome): Promise<void> {
   const update =
     outcome.kind === 'success'
       ? { UpdateExpression: 'SET last_success_at = :at REMOVE failing_since', ExpressionAttributeValues: { ':at': outcome.at } }
@@ -170,7 +170,7 @@ export async function recordEndpointOutcome(userUid: number, webhookUid: number,
   }
 }
 
-/** The endpoint as a delivery finds it now (strongly consistent: a disabling or deletion just made is seen), or undefined. */
+/** The webhook as a delivery finds it now (strongly consistent: a disabling or deletion just made is seen), or undefined. */
 export async function findWebhookForDelivery(userUid: number, webhookUid: number): Promise<Webhook | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: keys.webhook(userUid, webhookUid), ConsistentRead: true }),

@@ -1,15 +1,15 @@
 /**
- * redeliverEvents (docs/webhooks.md, "Redelivery"): events of the user's feed queued again for one endpoint, as new
+ * redeliverEvents (docs/webhooks.md, "Redelivery"): events of the user's feed queued again for one webhook, as new
  * deliveries (attempt 1, the same webhook-id), through the same queue the router fills, so the sender treats them as any other.
  */
 import type { FleetEvent } from '../domain/events/event.ts';
-import { EVENT_NOT_TAKEN, MAX_REDELIVERED, WEBHOOK_DISABLED } from '../domain/webhooks/delivery.ts';
-import { endpointTakes, queuedDelivery, type RoutableEvent } from '../domain/webhooks/queued-delivery.ts';
+import { EVENT_NOT_TAKEN, MAX_REDELIVERED, WEBHOOK_DISABLED } from '../domain/webhooks/attempt.ts';
+import { queuedDelivery, type RoutableEvent, webhookTakes } from '../domain/webhooks/delivery.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { readEventFeed } from '../paging/event-feed.ts';
 import { type FeedPosition, findFeedEvent } from '../store/feed.ts';
-import { deliveryQueue } from './delivery-queue.ts';
+import { deliveryQueue } from './queues.ts';
 
 const routable = (event: FleetEvent): RoutableEvent => ({
   event_id: event.event_id,
@@ -34,18 +34,18 @@ const refuseDisabled = (webhook: Webhook): void => {
   if (!webhook.enabled) throw new Conflict(WEBHOOK_DISABLED);
 };
 
-/** One event again: one of the user's feed (else not found), and one the endpoint takes (else a conflict). */
+/** One event again: one of the user's feed (else not found), and one the webhook takes (else a conflict). */
 export async function redeliverEvent(userUid: number, webhook: Webhook, eventId: string): Promise<number> {
   refuseDisabled(webhook);
   const event = await findFeedEvent(userUid, eventId);
   if (!event) throw NotFound.notLinked('event');
-  if (!endpointTakes(webhook, routable(event))) throw new Conflict(EVENT_NOT_TAKEN);
+  if (!webhookTakes(webhook, routable(event))) throw new Conflict(EVENT_NOT_TAKEN);
   await enqueueFor(userUid, webhook, [event]);
   return 1;
 }
 
 /**
- * The events of the user's feed the endpoint takes, from a position on, in feed order: at most MAX_REDELIVERED queued
+ * The events of the user's feed the webhook takes, from a position on, in feed order: at most MAX_REDELIVERED queued
  * and at most that many read (one Query). `next` is the position after the last event read when more may follow
  * (else null): however many events share one second, each call moves on.
  */

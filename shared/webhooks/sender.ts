@@ -1,28 +1,28 @@
 /**
- * The sender (docs/webhooks.md, "Delivery"): one queued delivery, one attempt at one endpoint. The endpoint is read
+ * The sender (docs/webhooks.md, "Delivery"): one queued delivery, one attempt at one webhook. The webhook is read
  * afresh, so a disabled or deleted one gets nothing more; its URL is checked again and the connection pinned to the
- * address checked (sendDelivery); the attempt is logged; a failure queues the next attempt as a new message, delayed
- * by the schedule or by the endpoint's Retry-After, before this one is let go, so a sender that dies loses nothing.
+ * address checked (sendAttempt); the attempt is logged; a failure queues the next attempt as a new message, delayed
+ * by the schedule or by the webhook's Retry-After, before this one is let go, so a sender that dies loses nothing.
  *
  * A batch (deliverBatch) always ends within its invocation: each attempt is given what is left of the invocation's
  * time (less what the attempt's bookkeeping needs), at most WEBHOOK_TIMEOUT_MS, and a message that cannot be given
- * enough goes round again, deferred, as do the rest of an endpoint's messages once it has stalled (timed out, or at
- * its cap): one endpoint never takes another's time, and every message has its own outcome.
+ * enough goes round again, deferred, as do the rest of a webhook's messages once it has stalled (timed out, or at
+ * its cap): one webhook never takes another's time, and every message has its own outcome.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSRecord } from 'aws-lambda';
 import { config } from '../config.ts';
-import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
-import { parseQueuedDelivery, type QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
-import { FAILING_ENDPOINT_REASON, failedForTooLong, GONE_ENDPOINT_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
+import type { DeliverableEvent, DeliveryAttempt, DeliveryState } from '../domain/webhooks/attempt.ts';
+import { parseQueuedDelivery, type QueuedDelivery } from '../domain/webhooks/delivery.ts';
+import { FAILING_WEBHOOK_REASON, failedForTooLong, GONE_RECEIVER_REASON, retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import type { Webhook } from '../domain/webhooks/webhook.ts';
-import { recordDeliveryAttempt } from '../store/webhook-deliveries.ts';
-import { leaseEndpointSlot, type SlotLease } from '../store/webhook-slots.ts';
-import { type EndpointOutcome, findWebhookForDelivery, recordEndpointOutcome } from '../store/webhooks.ts';
+import { recordDeliveryAttempt } from '../store/webhook-attempts.ts';
+import { leaseWebhookSlot, type SlotLease } from '../store/webhook-slots.ts';
+import { findWebhookForDelivery, recordWebhookOutcome, type WebhookOutcome } from '../store/webhooks.ts';
 import { logger } from '../telemetry.ts';
-import { type DeliveryQueue, deliveryQueue, type QueueRole, queueRoleOf, SQS_LIMITS } from './delivery-queue.ts';
-import { type AttemptOutcome, sendDelivery } from './send.ts';
-import type { Resolve } from './target.ts';
+import { type AttemptOutcome, sendAttempt } from './attempt.ts';
+import { type DeliveryQueue, deliveryQueue, type QueueRole, queueRoleOf, SQS_LIMITS } from './queues.ts';
+import type { Resolve } from './url-check.ts';
 
 /** How the message is let go: deleted from the queue, or kept (hidden until its time) to be received again. */
 export type Disposition = 'done' | 'keep';
@@ -34,7 +34,7 @@ export interface Receipt {
 }
 
 /** What an attempt came to, for the sender's metrics. */
-export type DeliveryResult = 'not yet' | 'endpoint gone' | 'deferred' | DeliveryState;
+export type DeliveryResult = 'not yet' | 'webhook gone' | 'deferred' | DeliveryState;
 
 /** The sender's time: what it reads and what it waits on, so tests run its waits on a clock of their own. */
 export interface SenderClock {
@@ -53,31 +53,31 @@ export const systemClock: SenderClock = {
 export interface SenderOptions {
   clock?: SenderClock;
   queues?: (role: QueueRole) => DeliveryQueue;
-  /** the host lookup of sendDelivery (tests inject a slow one) */
+  /** the host lookup of sendAttempt (tests inject a slow one) */
   resolve?: Resolve;
 }
 
-/** A successful endpoint's last_success is rewritten at most this often: a busy endpoint's item is not a hot key. */
+/** A successful webhook's last_success is rewritten at most this often: a busy webhook's item is not a hot key. */
 const SUCCESS_REFRESH_MS = 60_000;
 /**
- * An endpoint at its cap whose latest slot was taken less than SLOW_HOLD_MS ago is asked again a few times, about
- * this far apart: a fast endpoint's slots turn over within milliseconds, so its burst is not sent round the queue.
+ * A webhook at its cap whose latest slot was taken less than SLOW_HOLD_MS ago is asked again a few times, about
+ * this far apart: a fast webhook's slots turn over within milliseconds, so its burst is not sent round the queue.
  */
 const SLOT_TRIES = 3;
 const SLOT_RETRY_MS = 100;
 /**
- * An endpoint whose every slot was taken longer ago than this is slow: its slots will not free within the retries
+ * A webhook whose every slot was taken longer ago than this is slow: its slots will not free within the retries
  * above, so the delivery goes round at once rather than holding its sender (a healthy answer takes less).
  */
 const SLOW_HOLD_MS = 300;
 /**
- * An endpoint at its cap is tried again after 1, 2, 3 ... s, at most this long: growing by a second, not doubling, so a
- * slow endpoint's backlog follows its pace (doubling left a burst waiting a minute behind slots freed long before).
+ * A webhook at its cap is tried again after 1, 2, 3 ... s, at most this long: growing by a second, not doubling, so a
+ * slow webhook's backlog follows its pace (doubling left a burst waiting a minute behind slots freed long before).
  */
 const DEFERRAL_MAX_S = 60;
 /**
  * What an attempt's bookkeeping may take after its POST (freeing the slot, queueing the next attempt, the log, the
- * endpoint's outcome: four calls, each given 1.5 s by the clients): kept back from the invocation's time.
+ * webhook's outcome: four calls, each given 1.5 s by the clients): kept back from the invocation's time.
  */
 export const ATTEMPT_RESERVE_MS = 6000;
 /** Less than this left for a POST, and the delivery goes round again instead (never less than WEBHOOK_TIMEOUT_MS allows). */
@@ -92,7 +92,7 @@ export function attemptBudget(leftMs: number, timeoutMs: number): number | undef
 interface Delivered {
   disposition: Disposition;
   result: DeliveryResult;
-  /** the endpoint timed out or was at its cap: the batch's other messages to it go round again unattempted */
+  /** the webhook timed out or was at its cap: the batch's other messages to it go round again unattempted */
   stalled?: true;
 }
 
@@ -112,7 +112,7 @@ export async function deliverQueued(
   const now = new Date(clock.now());
   if (!isDue(delivery, now)) return holdUntilDue(delivery, receipt, now, queues);
   const webhook = await findWebhookForDelivery(delivery.user_uid, delivery.webhook_uid);
-  if (!webhook?.enabled) return { disposition: 'done', result: 'endpoint gone' };
+  if (!webhook?.enabled) return { disposition: 'done', result: 'webhook gone' };
 
   const timeoutMs = config.webhookTimeoutMs();
   // The lease outlives the longest attempt (the target's lookup, the POST, the log), so it is never lost mid-attempt.
@@ -122,7 +122,7 @@ export async function deliverQueued(
   let outcome: AttemptOutcome;
   try {
     if (budget === undefined) return { ...(await deferDeliveries([delivery], now, queues)), stalled: true };
-    outcome = await sendDelivery(webhook, JSON.parse(delivery.event) as DeliverableEvent, {
+    outcome = await sendAttempt(webhook, JSON.parse(delivery.event) as DeliverableEvent, {
       now,
       timeoutMs: budget,
       deadline: clock.after(budget),
@@ -145,7 +145,7 @@ export async function deliverQueued(
     state: decision.state,
     nextAttemptAt: decision.retryInS === undefined ? null : new Date(now.getTime() + decision.retryInS * 1000).toISOString(),
   } satisfies DeliveryAttempt);
-  if (decision.endpoint) await recordEndpointOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
+  if (decision.endpoint) await recordWebhookOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
   const timedOut = 'error' in outcome && outcome.error.startsWith('timed out');
   return { disposition: 'done', result: decision.state, ...(timedOut ? { stalled: true as const } : {}) };
 }
@@ -169,7 +169,7 @@ async function holdUntilDue(
 }
 
 /**
- * Round the retries queue again, unattempted (in one call for a stalled endpoint's messages), each after a wait growing
+ * Round the retries queue again, unattempted (in one call for a stalled webhook's messages), each after a wait growing
  * with its deferrals: never counted as a failure.
  */
 async function deferDeliveries(
@@ -189,12 +189,12 @@ async function deferDeliveries(
 }
 
 /**
- * A slot of the endpoint, waiting a little for one to free: a fast endpoint's slots free within milliseconds, so its
- * burst is not sent round the queue; a slow endpoint's deliveries past the cap are, at once, and hold no sender.
+ * A slot of the webhook, waiting a little for one to free: a fast webhook's slots free within milliseconds, so its
+ * burst is not sent round the queue; a slow webhook's deliveries past the cap are, at once, and hold no sender.
  */
 async function leaseSlot(delivery: QueuedDelivery, holdMs: number, clock: SenderClock): Promise<SlotLease | undefined> {
   for (let tries = 1; ; tries++) {
-    const answer = await leaseEndpointSlot(
+    const answer = await leaseWebhookSlot(
       delivery.user_uid,
       delivery.webhook_uid,
       config.webhookEndpointConcurrency(),
@@ -210,8 +210,8 @@ async function leaseSlot(delivery: QueuedDelivery, holdMs: number, clock: Sender
 interface Decision {
   state: DeliveryState;
   retryInS?: number;
-  /** what to record on the endpoint; none when nothing changes */
-  endpoint?: EndpointOutcome;
+  /** what to record on the webhook; none when nothing changes */
+  endpoint?: WebhookOutcome;
 }
 
 function decide(delivery: QueuedDelivery, webhook: Webhook, outcome: AttemptOutcome, now: Date): Decision {
@@ -221,12 +221,12 @@ function decide(delivery: QueuedDelivery, webhook: Webhook, outcome: AttemptOutc
     const recent = webhook.lastSuccessAt !== null && now.getTime() - Date.parse(webhook.lastSuccessAt) < SUCCESS_REFRESH_MS;
     return { state: 'delivered', ...(recent && webhook.failingSince === null ? {} : { endpoint: { kind: 'success', at } }) };
   }
-  if (status === 410) return { state: 'failed', endpoint: { kind: 'disabled', reason: GONE_ENDPOINT_REASON } };
+  if (status === 410) return { state: 'failed', endpoint: { kind: 'disabled', reason: GONE_RECEIVER_REASON } };
   if (failedForTooLong(webhook.failingSince, now))
-    return { state: 'failed', endpoint: { kind: 'disabled', reason: FAILING_ENDPOINT_REASON } };
+    return { state: 'failed', endpoint: { kind: 'disabled', reason: FAILING_WEBHOOK_REASON } };
   const retryAfter = 'retry_after_s' in outcome ? outcome.retry_after_s : undefined;
   const retryInS = retryDelaySeconds(delivery.attempt, config.webhookRetrySchedule(), retryAfter);
-  const failing: EndpointOutcome | undefined = webhook.failingSince === null ? { kind: 'failure', at } : undefined;
+  const failing: WebhookOutcome | undefined = webhook.failingSince === null ? { kind: 'failure', at } : undefined;
   if (retryInS === undefined) return { state: 'failed', ...(failing ? { endpoint: failing } : {}) };
   return { state: 'retrying', retryInS, ...(failing ? { endpoint: failing } : {}) };
 }
@@ -248,8 +248,8 @@ export type MessageResult = DeliveryResult | 'kept' | 'unreadable' | 'broken';
 export const LEFT_IN_QUEUE: ReadonlySet<MessageResult> = new Set(['kept', 'unreadable', 'broken']);
 
 /**
- * One batch, each message its own outcome. One endpoint's messages one after another, the endpoints at once: a batch
- * never races itself for an endpoint's slots (a burst to one endpoint would otherwise send every message of every
+ * One batch, each message its own outcome. One webhook's messages one after another, the webhooks at once: a batch
+ * never races itself for a webhook's slots (a burst to one webhook would otherwise send every message of every
  * batch after its few slots at once). Everything is done `remainingMs` from now (the invocation's time left).
  */
 export async function deliverBatch(
@@ -273,8 +273,8 @@ export async function deliverBatch(
       run.results.set(record, 'unreadable');
     }
   }
-  const byEndpoint = Map.groupBy(deliverable, ({ delivery }) => `${delivery.user_uid}#${delivery.webhook_uid}`);
-  await Promise.all([...byEndpoint.values()].map((ofEndpoint) => deliverToEndpoint(run, ofEndpoint)));
+  const byWebhook = Map.groupBy(deliverable, ({ delivery }) => `${delivery.user_uid}#${delivery.webhook_uid}`);
+  await Promise.all([...byWebhook.values()].map((ofEndpoint) => deliverToWebhook(run, ofEndpoint)));
   return run.results;
 }
 
@@ -290,15 +290,15 @@ interface BatchRun {
   results: Map<SQSRecord, MessageResult>;
 }
 
-/** An endpoint's messages in turn, until it stalls: then the rest go round unattempted, in one call. */
-async function deliverToEndpoint(run: BatchRun, messages: readonly Message[]): Promise<void> {
+/** A webhook's messages in turn, until it stalls: then the rest go round unattempted, in one call. */
+async function deliverToWebhook(run: BatchRun, messages: readonly Message[]): Promise<void> {
   for (const [index, { record, delivery }] of messages.entries()) {
     const delivered = await settle(run, [record], () => deliverQueued(delivery, receiptOf(run, record), run.options));
     if (delivered?.stalled) return goRound(run, messages.slice(index + 1));
   }
 }
 
-/** A stalled endpoint's messages left: those due are deferred in one call, one not yet due is kept for its time. */
+/** A stalled webhook's messages left: those due are deferred in one call, one not yet due is kept for its time. */
 async function goRound(run: BatchRun, rest: readonly Message[]): Promise<void> {
   const now = new Date(run.options.clock.now());
   for (const { record, delivery } of rest.filter((message) => !isDue(message.delivery, now)))

@@ -1,17 +1,17 @@
 /**
- * The local webhook queues enforce IAM as SQS does (local/delivery-queue.ts): a send or a visibility change is asked
+ * The local webhook queues enforce IAM as SQS does (local/sqs-queue.ts): a send or a visibility change is asked
  * of the running function's role on the queue's ARN, a batch as its single action (sqs:SendMessage), and a queue's
  * poller starts only for a function whose role may receive and delete, as creating an event source mapping requires.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerPath } from '../../functions/registry.ts';
-import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from '../../local/delivery-queue.ts';
 import { enforceIam, runAs, stopEnforcingIam } from '../../local/iam/enforcement.ts';
 import type { Principals } from '../../local/iam/principals.ts';
+import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from '../../local/sqs-queue.ts';
 import { env } from '../../shared/config.ts';
-import { queuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
-import { deliverySettings } from '../../shared/webhooks/delivery-queue.ts';
+import { queuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
+import { deliverySettings } from '../../shared/webhooks/queues.ts';
 
 /** The policies the local stack enforces: synthesized once by the run's global setup (local/iam/local-iam.ts). */
 const enforced = (): Principals => JSON.parse(readFileSync(process.env.LOCAL_IAM_POLICIES as string, 'utf8')).principals;

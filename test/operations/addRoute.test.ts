@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts';
 import { freePort } from '../../local/ports.ts';
 import { distanceKm, type LatLng } from '../../shared/domain/geo.ts';
-import { describeNearTown, nearestTown } from '../../shared/places/gazetteer.ts';
+import { describeNearTown, nearestTown } from '../../shared/providers/gazetteer.ts';
 import { bucketName, s3 } from '../../shared/store/bucket.ts';
 import { createApi } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';

@@ -1,20 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 import { closedLocalUrl, givenWebhook, storedWebhook } from '../support/webhook-builders.ts';
-import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { answerWith, receiversClosedAfterEach } from '../support/webhook-receiver.ts';
 
-const receivers: Receiver[] = [];
-const receiver = async (...args: Parameters<typeof givenReceiver>): Promise<Receiver> => {
-  const started = await givenReceiver(...args);
-  receivers.push(started);
-  return started;
-};
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 const deliveriesOf = async (key: string, webhookUid: number) =>
   (await callOperation('getWebhookDeliveries', { api_key: key, webhook_uid: webhookUid })).body.deliveries;

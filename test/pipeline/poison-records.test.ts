@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PositionRecord } from '../../shared/domain/tracking/position.ts';
-import { isTransient } from '../../shared/pipeline/process-positions.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { anOperator } from '../support/operators-builders.ts';
@@ -91,30 +90,5 @@ describe('a batch of poison records', () => {
     // Assess
     expect(first).toMatchObject({ failedIds: [], rejected: [], trips: 1, faults: { 'dropped reading': poisoned.records.length } });
     expect(after).toMatchObject({ failedIds: [], rejected: [], trips: 1 });
-  });
-});
-
-describe('isTransient', () => {
-  it.each([
-    ['a throttled call', Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' }), true],
-    ['a server fault', Object.assign(new Error('oops'), { name: 'InternalServerError', $fault: 'server' }), true],
-    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), true],
-    [
-      'a transaction conflict',
-      Object.assign(new Error('conflict'), {
-        name: 'TransactionCanceledException',
-        CancellationReasons: [{ Code: 'TransactionConflict' }],
-      }),
-      true,
-    ],
-    ['a key DynamoDB refuses', Object.assign(new Error('key too large'), { name: 'ValidationException', $fault: 'client' }), false],
-    [
-      'an item too large in a transaction',
-      Object.assign(new Error('refused'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'ValidationError' }] }),
-      false,
-    ],
-    ['a bug', new RangeError('Invalid time value'), false],
-  ])('says %s is %s', (_name, error, transient) => {
-    expect(isTransient(error)).toBe(transient);
   });
 });

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as checkQuietVehiclesHandler } from '../../functions/checkQuietVehicles/handler.ts';
 import { EVENT_TYPES, type FleetEvent } from '../../shared/domain/events/event.ts';
 import { newLocation } from '../../shared/domain/user-location.ts';
-import { WEBHOOK_TEST_TYPE } from '../../shared/domain/webhooks/delivery.ts';
+import { WEBHOOK_TEST_TYPE } from '../../shared/domain/webhooks/attempt.ts';
 import type { OpenApiDocument } from '../../shared/openapi.ts';
 import { addUserLocation } from '../../shared/store/user-locations.ts';
 import { demoTheftDay, demoZones, interleave, places } from '../../simulator/index.ts';

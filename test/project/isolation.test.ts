@@ -19,7 +19,7 @@ import { DEPOT, ingest, parked } from '../support/position-builders.ts';
 import { givenRoute, northOf, scheduledRoutes, somewhere, stopsText } from '../support/routes-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
 import { closedLocalUrl, givenDeliveryAttempt, givenWebhook, PUBLIC_URL, storedWebhook } from '../support/webhook-builders.ts';
-import { givenEvent } from '../support/webhook-delivery.ts';
+import { givenEvent } from '../support/webhooks.ts';
 
 /** Parameters that point at a record or a vehicle: ids and id lists, expense types, IMEI filters, route stops, job-card references. */
 const SCOPED = /_uids?$|^(type|filter|stops|external_reference)$/;

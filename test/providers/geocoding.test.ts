@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LatLng } from '../../shared/domain/geo.ts';
-import { describeNearTown, nearestTown } from '../../shared/places/gazetteer.ts';
+import { describeNearTown, nearestTown } from '../../shared/providers/gazetteer.ts';
 import { Geocoder } from '../../shared/providers/geocoding/geocoder.ts';
 import { NOMINATIM_USER_AGENT } from '../../shared/providers/geocoding/nominatim.ts';
 import type { GeocodingProvider } from '../../shared/providers/geocoding/provider.ts';

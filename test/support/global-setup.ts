@@ -108,7 +108,7 @@ async function prepareStack(): Promise<PreparedStack> {
       dynamoPort,
       s3Port,
       s3Dir,
-      // a test file that delivers webhooks runs delivery itself, with its own settings (test/support/webhook-delivery.ts)
+      // a test file that delivers webhooks runs delivery itself, with its own settings (test/support/webhooks.ts)
       webhooks: false,
       tableName,
       bucketName,

@@ -153,7 +153,7 @@ export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
     action,
     reason:
       "an event source mapping's (Lambda reads the stream or queue and dead-letters with the function's role); the local " +
-      "queues (local/delivery-queue.ts) check SQS's where a test enforces IAM, not in every run, and GetQueueUrl never",
+      "queues (local/sqs-queue.ts) check SQS's where a test enforces IAM, not in every run, and GetQueueUrl never",
   })),
   {
     principal: '*',

@@ -6,7 +6,7 @@
 import { startApiEmulator } from '../../local/api-emulator.ts';
 import { startLocalIam } from '../../local/iam/local-iam.ts';
 import { freePort } from '../../local/ports.ts';
-import { startWebhookDelivery } from '../../local/webhook-delivery.ts';
+import { startWebhookDelivery } from '../../local/webhooks.ts';
 
 const setting = (name: string): number | undefined => Number(process.env[name]) || undefined;
 

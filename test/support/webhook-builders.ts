@@ -1,15 +1,15 @@
 /** Webhooks made through the store, as addWebhook makes them, and their delivery log as the sender writes it. */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { DeliveryAttempt } from '../../shared/domain/webhooks/delivery.ts';
+import type { DeliveryAttempt } from '../../shared/domain/webhooks/attempt.ts';
 import type { Webhook, WebhookDetails } from '../../shared/domain/webhooks/webhook.ts';
-import { recordDeliveryAttempt } from '../../shared/store/webhook-deliveries.ts';
+import { recordDeliveryAttempt } from '../../shared/store/webhook-attempts.ts';
 import { addWebhook, getWebhook } from '../../shared/store/webhooks.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
 import type { TestUser } from './builders.ts';
 import { listenOnLoopback } from './loopback.ts';
 
-/** A public address that the target policy accepts without a DNS lookup: no test sends anything to it. */
+/** A public address that the URL policy accepts without a DNS lookup: no test sends anything to it. */
 export const PUBLIC_URL = 'https://93.184.215.14/fleet-events';
 
 export async function givenWebhook(user: TestUser, details: Partial<WebhookDetails> = {}): Promise<Webhook & { secret: string }> {

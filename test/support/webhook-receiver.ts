@@ -1,5 +1,6 @@
 /** A webhook endpoint on 127.0.0.1 that records what it receives and answers as a test tells it. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterEach } from 'vitest';
 import { type Listening, listenOnLoopback } from './loopback.ts';
 
 export interface ReceivedDelivery {
@@ -68,5 +69,18 @@ export async function givenReceiver(answer: Answer = answerWith(204)): Promise<R
           },
         });
       }),
+  };
+}
+
+/** Receivers the calling test file closes after each of its tests: call once, at the file's top level. */
+export function receiversClosedAfterEach(): (...args: Parameters<typeof givenReceiver>) => Promise<Receiver> {
+  const receivers: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  });
+  return async (...args) => {
+    const started = await givenReceiver(...args);
+    receivers.push(started);
+    return started;
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Delivery end to end over real receivers on 127.0.0.1: an event written to the table reaches, through the table's
  * stream, the router, the in-process queue and the sender, every endpoint that takes it, signed, retried, isolated.
- * Retries come after a second here (WEBHOOK_RETRY_SCHEDULE_S, test/support/webhook-delivery.ts).
+ * Retries come after a second here (WEBHOOK_RETRY_SCHEDULE_S, test/support/webhooks.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,21 +9,21 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalWebhookDelivery } from '../../local/webhook-delivery.ts';
+import type { LocalWebhookDelivery } from '../../local/webhooks.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
-import { queuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
-import { FAILING_ENDPOINT_REASON, GONE_ENDPOINT_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
+import { queuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
+import { FAILING_WEBHOOK_REASON, GONE_RECEIVER_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
 import { linkVehicle } from '../../shared/store/vehicles.ts';
-import { readDeliveryAttempts } from '../../shared/store/webhook-deliveries.ts';
+import { readDeliveryAttempts } from '../../shared/store/webhook-attempts.ts';
 import { deleteWebhook, editWebhook } from '../../shared/store/webhooks.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
 import { admin } from '../support/admin.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest } from '../support/position-builders.ts';
 import { givenWebhook, storedWebhook } from '../support/webhook-builders.ts';
-import { givenEvent, startTestDelivery, TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { type Answer, answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { givenEvent, startTestDelivery, TEST_DELIVERY_SETTINGS } from '../support/webhooks.ts';
 
 let delivery: LocalWebhookDelivery;
 const receivers: Receiver[] = [];
@@ -233,7 +233,7 @@ describe('an endpoint that is gone', () => {
     const first = await givenEvent(vehicle);
     const [attempt] = await untilLogged(user, webhook.webhookUid, first.event_id, 'failed');
     expect(attempt).toMatchObject({ statusCode: 410, state: 'failed', nextAttemptAt: null });
-    expect(await storedWebhook(user, webhook.webhookUid)).toMatchObject({ enabled: false, disabledReason: GONE_ENDPOINT_REASON });
+    expect(await storedWebhook(user, webhook.webhookUid)).toMatchObject({ enabled: false, disabledReason: GONE_RECEIVER_REASON });
     await givenEvent(vehicle);
     await witness.waitFor(2);
     await sleep(1500);
@@ -265,7 +265,7 @@ describe('an endpoint that is gone', () => {
     await editWebhook(user.userUid, webhook.webhookUid, () => ({ failingSince: sixDaysAgo }));
     const event = await givenEvent(vehicle);
     await untilLogged(user, webhook.webhookUid, event.event_id, 'failed');
-    expect(await storedWebhook(user, webhook.webhookUid)).toMatchObject({ enabled: false, disabledReason: FAILING_ENDPOINT_REASON });
+    expect(await storedWebhook(user, webhook.webhookUid)).toMatchObject({ enabled: false, disabledReason: FAILING_WEBHOOK_REASON });
     expect(receiver.received).toHaveLength(1);
   });
 });

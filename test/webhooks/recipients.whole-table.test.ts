@@ -4,13 +4,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalWebhookDelivery } from '../../local/webhook-delivery.ts';
+import type { LocalWebhookDelivery } from '../../local/webhooks.ts';
 import { linkVehicle } from '../../shared/store/vehicles.ts';
 import { admin } from '../support/admin.ts';
 import { aDecidedEvent, givenDecidedEvents, givenUser, givenVehicle } from '../support/builders.ts';
 import { givenWebhook } from '../support/webhook-builders.ts';
-import { startTestDelivery } from '../support/webhook-delivery.ts';
 import { givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { startTestDelivery } from '../support/webhooks.ts';
 
 let delivery: LocalWebhookDelivery;
 const receivers: Receiver[] = [];

@@ -11,8 +11,8 @@ import { givenUser, givenVehicle } from '../support/builders.ts';
 import { createDevices, givenDeviceToken } from '../support/device-builders.ts';
 import { type IsolatedEmulator, startIsolatedEmulator } from '../support/isolated-emulator.ts';
 import { DEPOT, givenUserLocation } from '../support/user-locations-builders.ts';
-import { TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { TEST_DELIVERY_SETTINGS } from '../support/webhooks.ts';
 
 const table = 'fleet-tracking-running-stack-test';
 let stack: IsolatedEmulator;

@@ -6,18 +6,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalDeliveryQueue, localDeliveryQueue } from '../../local/delivery-queue.ts';
-import type { DeliverableEvent } from '../../shared/domain/webhooks/delivery.ts';
-import { parseQueuedDelivery, queuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
-import { GONE_ENDPOINT_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
-import { readDeliveryAttempts } from '../../shared/store/webhook-deliveries.ts';
+import { type LocalDeliveryQueue, localDeliveryQueue } from '../../local/sqs-queue.ts';
+import type { DeliverableEvent } from '../../shared/domain/webhooks/attempt.ts';
+import { parseQueuedDelivery, queuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
+import { GONE_RECEIVER_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
+import { readDeliveryAttempts } from '../../shared/store/webhook-attempts.ts';
 import { deliverBatch, LEFT_IN_QUEUE, type MessageResult } from '../../shared/webhooks/sender.ts';
-import type { Resolve } from '../../shared/webhooks/target.ts';
+import type { Resolve } from '../../shared/webhooks/url-check.ts';
 import { givenUser, type TestUser } from '../support/builders.ts';
 import { type ManualClock, manualClock } from '../support/manual-clock.ts';
 import { givenWebhook, storedWebhook } from '../support/webhook-builders.ts';
-import { TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { type Answer, answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { TEST_DELIVERY_SETTINGS } from '../support/webhooks.ts';
 
 const TIMEOUT_MS = 10_000;
 const INVOCATION_MS = 30_000;
@@ -101,16 +101,16 @@ describe('a sender batch beside an endpoint that never answers', () => {
     // Prepare: nine messages to an endpoint that hangs, then one to another user's healthy endpoint
     queues = { deliveries: aQueue('deliveries'), retries: aQueue('retries') };
     const [hanging, healthy] = [await aReceiver(hangs), await aReceiver()];
-    const hangingEndpoint = await anEndpoint(hanging.url);
-    const healthyEndpoint = await anEndpoint(healthy.url);
-    await queueFor(hangingEndpoint, 9);
-    await queueFor(healthyEndpoint, 1);
+    const hangingReceiver = await anEndpoint(hanging.url);
+    const healthyReceiver = await anEndpoint(healthy.url);
+    await queueFor(hangingReceiver, 9);
+    await queueFor(healthyReceiver, 1);
     const records = queues.deliveries.receive(10);
     const clock = manualClock();
     const invokedAt = clock.now();
     // Act: the healthy delivery arrives while the clock stands still; then the hanging attempt's deadline passes
     const batch = runBatch(records, clock);
-    await Promise.all([untilAttempted(healthyEndpoint), hanging.waitFor(1)]);
+    await Promise.all([untilAttempted(healthyReceiver), hanging.waitFor(1)]);
     clock.advance(TIMEOUT_MS);
     const results = await batch;
     // Assess
@@ -120,7 +120,7 @@ describe('a sender batch beside an endpoint that never answers', () => {
     expect(healthy.received).toHaveLength(1);
     expect([...results.values()].filter((result) => LEFT_IN_QUEUE.has(result))).toEqual([]);
     expect(wentRound().sort()).toEqual([...Array(8).fill('attempt 1, deferrals 1'), 'attempt 2, deferrals 0']);
-    const [logged] = await loggedAttempts(hangingEndpoint);
+    const [logged] = await loggedAttempts(hangingReceiver);
     expect(logged).toMatchObject({ attempt: 1, statusCode: null, error: 'timed out after 10 s', state: 'retrying' });
   });
 
@@ -180,8 +180,8 @@ describe('a sender batch of endpoints that each misbehave their own way', () => 
     const clock = manualClock();
     // Act
     const batch = runBatch(records, clock, INVOCATION_MS, neverAnswers);
-    const [redirecting, gone410, endlessBody, , healthyEndpoint] = endpoints as Endpoint[];
-    await Promise.all([...[redirecting, gone410, endlessBody, healthyEndpoint].map((e) => untilAttempted(e as Endpoint)), lookup]);
+    const [redirecting, gone410, endlessBody, , healthyReceiver] = endpoints as Endpoint[];
+    await Promise.all([...[redirecting, gone410, endlessBody, healthyReceiver].map((e) => untilAttempted(e as Endpoint)), lookup]);
     clock.advance(TIMEOUT_MS);
     const results = await batch;
     // Assess: a 3xx is retried, a 410 fails and disables, an endless 2xx is delivered, the silent lookup times out
@@ -190,7 +190,7 @@ describe('a sender batch of endpoints that each misbehave their own way', () => 
     const gonesWebhook = endpoints[1] as Endpoint;
     expect(await storedWebhook(gonesWebhook.user, gonesWebhook.webhookUid)).toMatchObject({
       enabled: false,
-      disabledReason: GONE_ENDPOINT_REASON,
+      disabledReason: GONE_RECEIVER_REASON,
     });
     const [logged] = await loggedAttempts(endpoints[3] as Endpoint);
     expect(logged).toMatchObject({ error: 'timed out after 10 s', state: 'retrying' });

@@ -5,15 +5,14 @@
  * Old events are named by recomputing their facts' ids from the stored records and the vehicle's emission state, so
  * nothing but the records and the track item is read.
  */
-import { toTripRecord } from '../../contracts/trips.ts';
 import type { FuelFill } from '../fuel-fill.ts';
 import { roundTo } from '../geo.ts';
-import type { Trip } from '../trip.ts';
+import { type Trip, tripReport } from '../trip.ts';
 import { type DecidedEvent, EVENT_RETENTION_S, emitEvent, emittedIdOf, eventIdOf, type FleetEvent, type VehicleOfEvent } from './event.ts';
 
 /** trip.started and trip.completed of a closed trip, times GMT+0 as every event time. */
 export function tripEvents(trip: Trip): DecidedEvent[] {
-  const record = toTripRecord(trip, 0);
+  const record = tripReport(trip, 0);
   const subject = `trip:${trip.tripUid}`;
   return [
     {

@@ -4,7 +4,6 @@
  */
 
 import type { DetectionSettings } from '../tracking/settings.ts';
-import type { Vehicle } from '../vehicle.ts';
 
 export interface EventSettings {
   /** seconds a stay in a zone must last before `geofence.entered` / `no_go.entered` fires (stamped at the real entry) */
@@ -52,8 +51,8 @@ export const SETTINGS_ALLOWING_ZERO: ReadonlySet<string> = new Set<keyof EventSe
 const fuelDropMinLitres = (fuelCapacity: number | null): number =>
   fuelCapacity && fuelCapacity > 0 ? (fuelCapacity * FUEL_DROP_MIN_PERCENT) / 100 : FUEL_DROP_MIN_L_WITHOUT_CAPACITY;
 
-/** A vehicle's event settings: its own ones over the defaults. */
-export function eventSettings(vehicle: Pick<Vehicle, 'detection' | 'fuelCapacity'>): EventSettings {
+/** A vehicle's event settings: its own ones (its `detection`) over the defaults. */
+export function eventSettings(vehicle: { detection?: Partial<VehicleSettings>; fuelCapacity: number | null }): EventSettings {
   const own = vehicle.detection ?? {};
   const pick = (name: keyof EventSettings, fallback: number): number => (typeof own[name] === 'number' ? own[name] : fallback);
   return {

@@ -1,68 +1,69 @@
 /**
- * A delivery attempt as the delivery log keeps it (getWebhookDeliveries): one record per POST to an endpoint, whatever
- * came of it, kept 30 days.
+ * One queued delivery: one event to one webhook, the message the router enqueues and the sender takes. It carries
+ * the event itself, so a delivery needs no read of the event, and the attempt it is, so a retry is a new message and
+ * the queue's receive count only counts a message's own failed receipts (docs/decisions.md, "Webhook delivery").
  */
+import type { Webhook } from './webhook.ts';
 
-import { randomBytes } from 'node:crypto';
-
-/** Attempts are kept this long after they were made. */
-export const DELIVERY_RETENTION_S = 30 * 24 * 3600;
-
-/**
- * Where the event's delivery stands after this attempt: `delivered` (a 2xx), `retrying` (another attempt at
- * nextAttemptAt), or `failed` (no attempt follows: the schedule ran out, the endpoint answered 410 or was disabled).
- */
-export const DELIVERY_STATES = ['delivered', 'retrying', 'failed'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
-
-export interface DeliveryAttempt {
-  webhookUid: number;
-  eventId: string;
-  eventType: string;
-  /** 1 for the first POST of this event to this endpoint (a redelivery starts again at 1) */
+export interface QueuedDelivery {
+  user_uid: number;
+  webhook_uid: number;
+  event_id: string;
+  event_type: string;
+  /** the event object as JSON text, exactly the body POSTed */
+  event: string;
+  /** 1-based: the attempt this message makes */
   attempt: number;
-  /** ISO instant the POST started */
-  attemptedAt: string;
-  /** the endpoint's status, or null when there was none (then `error` says why) */
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  state: DeliveryState;
-  /** ISO instant of the next attempt while `retrying`, else null */
-  nextAttemptAt: string | null;
+  /** ISO instant before which it must not be attempted (a wait longer than the queue's delay allows) */
+  not_before?: string;
+  /** ISO instant it is due: its lag (the senders falling behind) is measured from here */
+  due_at?: string;
+  /** times it went round unattempted (its webhook at its cap or stalled, its batch out of time), so the next wait grows */
+  deferrals?: number;
+  /** queued by redeliverEvents: it waits with the retries, never in front of anyone's first attempts */
+  redelivery?: true;
 }
 
-/** What a delivery carries: an event object (shared/domain/events/event.ts), or the test event of testWebhook. */
-export interface DeliverableEvent {
+/** What the router needs of an event item to route it. */
+export interface RoutableEvent {
   event_id: string;
   type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
+  vehicle_uid: number;
+  event: string;
 }
 
-/** The type of the event testWebhook sends: it is no fact of a vehicle, so no subscription asks for it and no log keeps it. */
-export const WEBHOOK_TEST_TYPE = 'webhook.test';
+/** A webhook takes an event when enabled and its type and vehicle filters (empty: all) let it through. */
+export const webhookTakes = (webhook: Pick<Webhook, 'enabled' | 'eventTypes' | 'vehicleUids'>, event: RoutableEvent): boolean =>
+  webhook.enabled &&
+  (webhook.eventTypes.length === 0 || webhook.eventTypes.includes(event.type)) &&
+  (webhook.vehicleUids.length === 0 || webhook.vehicleUids.includes(event.vehicle_uid));
 
-/**
- * testWebhook waits this long for the endpoint (deliveries wait 10 s): its answer must come within the function's own
- * 10 s, after the webhook's read and before the attempt's record.
- */
-export const TEST_DELIVERY_TIMEOUT_MS = 5_000;
+export function queuedDelivery(userUid: number, webhookUid: number, event: RoutableEvent, now: Date): QueuedDelivery {
+  return {
+    user_uid: userUid,
+    webhook_uid: webhookUid,
+    event_id: event.event_id,
+    event_type: event.type,
+    event: event.event,
+    attempt: 1,
+    due_at: now.toISOString(),
+  };
+}
 
-/** A test event for an endpoint: an event_id of the same form as a real event's, drawn fresh so each test is its own delivery. */
-export const webhookTestEvent = (webhookUid: number, now: Date): DeliverableEvent => ({
-  event_id: `evt_${randomBytes(16).toString('hex')}`,
-  type: WEBHOOK_TEST_TYPE,
-  timestamp: now.toISOString(),
-  data: { webhook_uid: webhookUid, message: 'A test event sent by testWebhook: no vehicle did anything.' },
-});
-
-/** Where a delivery stands after an attempt that answered `statusCode` (or none) and will not be retried. */
-export const finalState = (statusCode: number | null): DeliveryState =>
-  statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed';
-
-/** What redeliverEvents refuses (409): an endpoint that takes nothing now, an event it never took. */
-export const WEBHOOK_DISABLED = 'webhook is disabled: enable it with editWebhook (enabled=1) first';
-export const EVENT_NOT_TAKEN = 'the webhook does not take this event (its event_types or vehicle_uids leave it out)';
-/** The most events one redeliverEvents call queues; next_since says where the next call starts. */
-export const MAX_REDELIVERED = 1000;
+/** The message body as it is read back; undefined when it is not one of ours (it then goes to the dead-letter queue). */
+export function parseQueuedDelivery(body: string): QueuedDelivery | undefined {
+  try {
+    const parsed = JSON.parse(body) as Partial<QueuedDelivery>;
+    const valid =
+      Number.isInteger(parsed.user_uid) &&
+      Number.isInteger(parsed.webhook_uid) &&
+      typeof parsed.event_id === 'string' &&
+      typeof parsed.event_type === 'string' &&
+      typeof parsed.event === 'string' &&
+      Number.isInteger(parsed.attempt) &&
+      (parsed.attempt as number) >= 1;
+    return valid ? (parsed as QueuedDelivery) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,9 +1,9 @@
 /**
- * A user's webhook endpoint (docs/webhooks.md): where the user's events are delivered, which of them, and the
+ * A user's webhook (docs/webhooks.md): where the user's events are delivered, which of them, and the
  * secrets they are signed with.
  */
 
-/** At most this many endpoints per user: each event fans out to each of them. */
+/** At most this many webhooks per user: each event fans out to each of them. */
 export const MAX_WEBHOOKS_PER_USER = 10;
 export const TOO_MANY_WEBHOOKS = `at most ${MAX_WEBHOOKS_PER_USER} webhooks per user`;
 

@@ -1,14 +1,14 @@
 /**
  * Where deliveries wait (docs/webhooks.md, "Delivery"): first attempts in the deliveries queue, what goes round again
- * (a retry, a delivery deferred by its endpoint's cap) in the retries queue, so a failing endpoint's retries never
- * queue in front of another endpoint's first attempts. Each is the SQS queue WEBHOOK_QUEUE_URL or
+ * (a retry, a delivery deferred by its webhook's cap) in the retries queue, so a failing webhook's retries never
+ * queue in front of another webhook's first attempts. Each is the SQS queue WEBHOOK_QUEUE_URL or
  * WEBHOOK_RETRY_QUEUE_URL names (AWS), else the in-process queue the local stack registers (`npm start`, the tests),
  * which refuses what SQS refuses. The router, the sender and redeliverEvents enqueue through here and never know
  * which. Made on first use: module init does no I/O.
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientTimeouts, config } from '../config.ts';
-import type { QueuedDelivery } from '../domain/webhooks/queued-delivery.ts';
+import type { QueuedDelivery } from '../domain/webhooks/delivery.ts';
 import { tracer } from '../telemetry.ts';
 
 /** SQS quotas (SQS developer guide, "Amazon SQS message quotas"): past any of them the call is refused. */
@@ -108,7 +108,7 @@ export const queueRoleOf = (delivery: Pick<QueuedDelivery, 'attempt' | 'deferral
 const sqsQueues = new Map<QueueRole, DeliveryQueue>();
 let localQueues: Record<QueueRole, DeliveryQueue> | undefined;
 
-/** The local stack's queues (local/delivery-queue.ts), used when no queue URL is configured. */
+/** The local stack's queues (local/sqs-queue.ts), used when no queue URL is configured. */
 export function useLocalDeliveryQueues(queues: Record<QueueRole, DeliveryQueue> | undefined): void {
   localQueues = queues;
 }
@@ -126,7 +126,7 @@ export function deliveryQueue(role: QueueRole = 'deliveries'): DeliveryQueue {
 
 /**
  * The deliveries queue's and its consumers' settings, shared by the stack (infra/webhook-delivery.ts) and the local
- * queue (local/webhook-delivery.ts) so both behave alike (docs/decisions.md, "Webhook delivery").
+ * queue (local/webhooks.ts) so both behave alike (docs/decisions.md, "Webhook delivery").
  */
 export const deliverySettings = {
   /** a sender invocation's limit: a batch's attempts run at once, each at most 10 s plus its lookups and writes */

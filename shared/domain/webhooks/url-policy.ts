@@ -14,7 +14,7 @@ import ipaddr from 'ipaddr.js';
 /** `url is not allowed: <reason>`, the 400 of addWebhook and editWebhook. */
 export const urlNotAllowed = (reason: string): string => `url is not allowed: ${reason}`;
 
-export interface TargetPolicy {
+export interface UrlPolicy {
   /** npm start: http, and loopback addresses on any port, are allowed */
   allowLocal: boolean;
 }
@@ -75,17 +75,17 @@ const parsed = (text: string): Address | undefined => {
 };
 
 /** Under npm start a loopback address may be reached whatever its port. */
-const isLocal = (address: Address, policy: TargetPolicy): boolean => policy.allowLocal && isLoopback(address);
+const isLocal = (address: Address, policy: UrlPolicy): boolean => policy.allowLocal && isLoopback(address);
 
 /** Why an address may not be delivered to, or undefined when it may. */
-export function addressRefusal(text: string, policy: TargetPolicy): string | undefined {
+export function addressRefusal(text: string, policy: UrlPolicy): string | undefined {
   const address = parsed(text);
   if (!address) return `${text} is not an IP address`;
   return isLocal(address, policy) || isPublic(address) ? undefined : `${text} is not a public address`;
 }
 
 /** Why a port may not be delivered to at this (allowed) address, or undefined when it may. */
-export function portRefusal(port: number, text: string, policy: TargetPolicy): string | undefined {
+export function portRefusal(port: number, text: string, policy: UrlPolicy): string | undefined {
   const address = parsed(text);
   if (DELIVERY_PORTS.includes(port) || (address && isLocal(address, policy))) return undefined;
   return `port ${port} is not allowed (${DELIVERY_PORTS.join(' or ')} only)`;
@@ -95,7 +95,7 @@ export function portRefusal(port: number, text: string, policy: TargetPolicy): s
 export const portOf = (url: URL): number => Number(url.port || (url.protocol === 'http:' ? 80 : 443));
 
 /** A URL's parts the delivery needs, or why it is refused before any address is looked up. */
-export function parseTarget(text: string, policy: TargetPolicy): { url: URL } | { refusal: string } {
+export function parseWebhookUrl(text: string, policy: UrlPolicy): { url: URL } | { refusal: string } {
   let url: URL;
   try {
     url = new URL(text);
@@ -106,12 +106,12 @@ export function parseTarget(text: string, policy: TargetPolicy): { url: URL } | 
     return { refusal: policy.allowLocal ? 'the scheme must be https or http' : 'the scheme must be https' };
   if (url.username || url.password) return { refusal: 'credentials in the URL are not allowed' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  // A name's address is judged before its port, as an address's is: after the lookup (checkTarget).
+  // A name's address is judged before its port, as an address's is: after the lookup (checkWebhookUrl).
   const refusal = isIP(host) ? (addressRefusal(host, policy) ?? portRefusal(portOf(url), host, policy)) : undefined;
   return refusal ? { refusal } : { url };
 }
 
-/** The host to resolve, or undefined when the URL names an IP address (already checked by parseTarget). */
+/** The host to resolve, or undefined when the URL names an IP address (already checked by parseWebhookUrl). */
 export const hostToResolve = (url: URL): string | undefined => {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return isIP(host) ? undefined : host;

@@ -3,10 +3,10 @@
  * what SQS refuses, refused here too; and a long retry wait served by visibility timeouts of at most 12 h, chained.
  */
 import { describe, expect, it } from 'vitest';
-import { localDeliveryQueue } from '../../local/delivery-queue.ts';
-import type { QueuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
+import { localDeliveryQueue } from '../../local/sqs-queue.ts';
+import type { QueuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
 import { parseRetrySchedule, retryDelaySeconds } from '../../shared/domain/webhooks/retry-schedule.ts';
-import { SQS_LIMITS } from '../../shared/webhooks/delivery-queue.ts';
+import { SQS_LIMITS } from '../../shared/webhooks/queues.ts';
 import { deliverQueued, systemClock } from '../../shared/webhooks/sender.ts';
 
 const aDelivery = (overrides: Partial<QueuedDelivery> = {}): QueuedDelivery => ({

@@ -1,12 +1,12 @@
 /**
- * The delivery log: one item per attempt under its endpoint's partition (the owner's uid in the key, so another user's
- * endpoint is simply not there), newest first; gsi1 holds one event's attempts at that endpoint. Items expire after
+ * The delivery log: one item per attempt under its webhook's partition (the owner's uid in the key, so another user's
+ * webhook is simply not there), newest first; gsi1 holds one event's attempts at that webhook. Items expire after
  * 30 days by TTL.
  */
 
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryAttempt, DeliveryState } from '../domain/webhooks/delivery.ts';
-import { DELIVERY_RETENTION_S } from '../domain/webhooks/delivery.ts';
+import type { DeliveryAttempt, DeliveryState } from '../domain/webhooks/attempt.ts';
+import { DELIVERY_RETENTION_S } from '../domain/webhooks/attempt.ts';
 import { dynamo, tableName } from './client.ts';
 import { defineEntity, nullableNumber, nullableText, number, stored, text } from './entity.ts';
 import { keys } from './keys.ts';
@@ -36,12 +36,12 @@ const deliveryAttemptEntity = defineEntity<DeliveryAttempt, number>({
   }),
 });
 
-/** Records one attempt of a user's endpoint. */
+/** Records one attempt of a user's webhook. */
 export async function recordDeliveryAttempt(userUid: number, attempt: DeliveryAttempt): Promise<void> {
   await dynamo().send(new PutCommand({ TableName: tableName(), Item: deliveryAttemptEntity.toItem(attempt, userUid) }));
 }
 
-/** An endpoint's attempts newest first, or only those of one event; as many as `read` takes, from where it starts. */
+/** A webhook's attempts newest first, or only those of one event; as many as `read` takes, from where it starts. */
 export async function readDeliveryAttempts(
   userUid: number,
   webhookUid: number,

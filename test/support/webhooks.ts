@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
+import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhooks.ts';
 import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { commitEvents } from '../../shared/store/feed.ts';

@@ -7,10 +7,10 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSE
 import { handlerPath } from '../functions/registry.ts';
 import { env } from '../shared/config.ts';
 import { FEED_ENTITY } from '../shared/store/feed.ts';
-import { deliverySettings, type QueueRole, useLocalDeliveryQueues } from '../shared/webhooks/delivery-queue.ts';
+import { deliverySettings, type QueueRole, useLocalDeliveryQueues } from '../shared/webhooks/queues.ts';
 import { lambdaContext } from './api-gateway-event.ts';
-import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from './delivery-queue.ts';
 import { runAs } from './iam/enforcement.ts';
+import { type LocalDeliveryQueue, localDeliveryQueue, startQueuePoller } from './sqs-queue.ts';
 import { startTableStream } from './table-stream.ts';
 
 export interface LocalWebhookDelivery {

@@ -1,35 +1,35 @@
 /**
  * One signed delivery attempt (docs/webhooks.md): the event object POSTed as JSON with the Standard Webhooks headers.
- * The URL is checked against the target policy again now, every address its host resolves to, and the connection goes
+ * The URL is checked against the URL policy again now, every address its host resolves to, and the connection goes
  * to the address checked (the Host header and TLS name stay the URL's host), so a DNS answer that changed since the
  * webhook was added, or changes between a check and a connect, never reaches a private address. Redirects are not
- * followed: a 3xx is the endpoint's answer. The endpoint's failures are outcomes, never exceptions.
+ * followed: a 3xx is the receiver's answer. The receiver's failures are outcomes, never exceptions.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { DeliverableEvent } from '../domain/webhooks/delivery.ts';
-import { type TargetPolicy, urlNotAllowed } from '../domain/webhooks/target-policy.ts';
+import type { DeliverableEvent } from '../domain/webhooks/attempt.ts';
+import { type UrlPolicy, urlNotAllowed } from '../domain/webhooks/url-policy.ts';
 import { signingSecrets, type Webhook } from '../domain/webhooks/webhook.ts';
 import { signDelivery } from './signing.ts';
-import { checkTarget, type Resolve } from './target.ts';
+import { checkWebhookUrl, type Resolve } from './url-check.ts';
 
 /** An attempt that has no answer within this long is a timeout (and retried). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
-/** How an attempt ended: the endpoint's status code, or why there was none; and how long it took. */
+/** How an attempt ended: the receiver's status code, or why there was none; and how long it took. */
 export type AttemptOutcome =
   | { status_code: number; duration_ms: number /** seconds a 429 or 503 asked to wait (Retry-After) */; retry_after_s?: number }
   | { error: string; duration_ms: number };
 
-export interface SendOptions {
+export interface AttemptOptions {
   /** the attempt's instant: its webhook-timestamp and which secrets still sign */
   now?: Date;
   /** the attempt's budget, as the error of one that runs out says it */
   timeoutMs?: number;
   /** aborts when the budget is spent (the sender's clock); by default timeoutMs from now */
   deadline?: AbortSignal;
-  policy?: TargetPolicy;
+  policy?: UrlPolicy;
   resolve?: Resolve;
 }
 
@@ -40,15 +40,15 @@ const RETRY_AFTER_STATUSES = new Set([429, 503]);
  * One deadline bounds the whole attempt, the host's lookup, the connection, TLS and the answer's status line: once it
  * aborts, the lookup is cancelled or the socket destroyed, whichever is under way.
  */
-export async function sendDelivery(
+export async function sendAttempt(
   webhook: Pick<Webhook, 'url' | 'secrets'>,
   event: DeliverableEvent,
-  { now = new Date(), timeoutMs = DELIVERY_TIMEOUT_MS, deadline = AbortSignal.timeout(timeoutMs), policy, resolve }: SendOptions = {},
+  { now = new Date(), timeoutMs = DELIVERY_TIMEOUT_MS, deadline = AbortSignal.timeout(timeoutMs), policy, resolve }: AttemptOptions = {},
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
-    const target = await checkTarget(webhook.url, { ...(policy ? { policy } : {}), ...(resolve ? { resolve } : {}), signal: deadline });
+    const target = await checkWebhookUrl(webhook.url, { ...(policy ? { policy } : {}), ...(resolve ? { resolve } : {}), signal: deadline });
     if ('refusal' in target) return { error: urlNotAllowed(target.refusal), duration_ms: elapsed() };
     const body = JSON.stringify(event);
     const headers = {

@@ -1,11 +1,11 @@
 /** The delivery log on DynamoDB Local: attempts written per endpoint, read newest first, by page and by event. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryAttempt } from '../../shared/domain/webhooks/delivery.ts';
+import type { DeliveryAttempt } from '../../shared/domain/webhooks/attempt.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import type { PagedRead } from '../../shared/store/requests.ts';
-import { readDeliveryAttempts, recordDeliveryAttempt } from '../../shared/store/webhook-deliveries.ts';
+import { readDeliveryAttempts, recordDeliveryAttempt } from '../../shared/store/webhook-attempts.ts';
 import { givenUser } from '../support/builders.ts';
 import { givenWebhook } from '../support/webhook-builders.ts';
 

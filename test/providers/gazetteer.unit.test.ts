@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNearTown, largestTownsWithin, nearestTown } from '../../shared/places/gazetteer.ts';
+import { describeNearTown, largestTownsWithin, nearestTown } from '../../shared/providers/gazetteer.ts';
 
 describe('the offline gazetteer', () => {
   it('names a point by its distance and direction from the nearest town', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, parseTarget, portRefusal } from '../../../shared/domain/webhooks/target-policy.ts';
+import { addressRefusal, parseWebhookUrl, portRefusal } from '../../../shared/domain/webhooks/url-policy.ts';
 
 const deployed = { allowLocal: false };
 const local = { allowLocal: true };
@@ -142,21 +142,21 @@ describe('portRefusal', () => {
   });
 });
 
-describe('parseTarget', () => {
+describe('parseWebhookUrl', () => {
   it('refuses http in a deployed stack and accepts it under npm start', () => {
-    expect(parseTarget('http://127.0.0.1:9000/hook', deployed)).toEqual({ refusal: 'the scheme must be https' });
-    expect(parseTarget('http://127.0.0.1:9000/hook', local)).toMatchObject({ url: new URL('http://127.0.0.1:9000/hook') });
+    expect(parseWebhookUrl('http://127.0.0.1:9000/hook', deployed)).toEqual({ refusal: 'the scheme must be https' });
+    expect(parseWebhookUrl('http://127.0.0.1:9000/hook', local)).toMatchObject({ url: new URL('http://127.0.0.1:9000/hook') });
   });
 
   it('reads an IPv4 address however it is written (decimal, hex, octal, short and mixed forms)', () => {
     for (const url of ['https://2130706433/', 'https://0x7f000001/', 'https://127.1/', 'https://0177.0.0.1/', 'https://017700000001/'])
-      expect(parseTarget(url, deployed)).toEqual({ refusal: '127.0.0.1 is not a public address' });
+      expect(parseWebhookUrl(url, deployed)).toEqual({ refusal: '127.0.0.1 is not a public address' });
   });
 
   it('refuses every address of every special block in every form a URL can write it', () => {
     fc.assert(
       fc.property(specialIpv4, (n) => {
-        for (const host of urlHosts(n)) expect(parseTarget(`https://${host}/hooks`, deployed)).toHaveProperty('refusal');
+        for (const host of urlHosts(n)) expect(parseWebhookUrl(`https://${host}/hooks`, deployed)).toHaveProperty('refusal');
       }),
     );
   });
@@ -164,7 +164,7 @@ describe('parseTarget', () => {
   it('gives every form of one address the same verdict, so no spelling reaches what another is refused', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (n) => {
-        const verdicts = urlHosts(n).map((host) => 'refusal' in parseTarget(`https://${host}/hooks`, deployed));
+        const verdicts = urlHosts(n).map((host) => 'refusal' in parseWebhookUrl(`https://${host}/hooks`, deployed));
         expect(new Set(verdicts).size).toBe(1);
       }),
     );
@@ -183,12 +183,12 @@ describe('parseTarget', () => {
     ['https://[2606:4700:4700::1111]:22/', 'port 22 is not allowed (443 or 8443 only)'],
     ['https://127.0.0.1:8443/', '127.0.0.1 is not a public address'],
   ])('refuses %s in a deployed stack: %s', (url, refusal) => {
-    expect(parseTarget(url, deployed)).toEqual({ refusal });
+    expect(parseWebhookUrl(url, deployed)).toEqual({ refusal });
   });
 
-  it('leaves a host name, and its port, to be judged after the lookup (checkTarget)', () => {
-    expect(parseTarget('https://hooks.example.com/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com/x') });
-    expect(parseTarget('https://hooks.example.com:22/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com:22/x') });
-    expect(parseTarget('http://localhost:8080/x', local)).toMatchObject({ url: new URL('http://localhost:8080/x') });
+  it('leaves a host name, and its port, to be judged after the lookup (checkWebhookUrl)', () => {
+    expect(parseWebhookUrl('https://hooks.example.com/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com/x') });
+    expect(parseWebhookUrl('https://hooks.example.com:22/x', deployed)).toMatchObject({ url: new URL('https://hooks.example.com:22/x') });
+    expect(parseWebhookUrl('http://localhost:8080/x', local)).toMatchObject({ url: new URL('http://localhost:8080/x') });
   });
 });

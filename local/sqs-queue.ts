@@ -1,7 +1,7 @@
 /**
  * SQS, in this process, for `npm start` and the tests: the deliveries queue with what the sender relies on (a delay
  * per message, a visibility timeout per receive that ChangeMessageVisibility resets, a receive count, a dead-letter
- * queue after maxReceiveCount) and refusing what SQS refuses (shared/webhooks/delivery-queue.ts, SQS_LIMITS). A poller
+ * queue after maxReceiveCount) and refusing what SQS refuses (shared/webhooks/queues.ts, SQS_LIMITS). A poller
  * takes batches as Lambda's SQS event source does and hands them to the same handler, deleting what it did not report
  * failed, within the function's timeout as Lambda enforces it. Messages live in memory: a stopped npm start forgets
  * the queued ones (docs/webhooks.md, "Locally").
@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type DeliveryQueue, type Enqueued, sqsBatches, sqsBatchRefusal, sqsVisibilityRefusal } from '../shared/webhooks/delivery-queue.ts';
+import { type DeliveryQueue, type Enqueued, sqsBatches, sqsBatchRefusal, sqsVisibilityRefusal } from '../shared/webhooks/queues.ts';
 import { awsRequestsOf } from './iam/arns.ts';
 import { authorize, runAs } from './iam/enforcement.ts';
 

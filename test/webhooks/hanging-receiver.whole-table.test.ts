@@ -5,13 +5,13 @@
  * (WEBHOOK_TIMEOUT_MS) so the hanging endpoint's slots turn over within the test.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhook-delivery.ts';
-import { parseQueuedDelivery, queuedDelivery } from '../../shared/domain/webhooks/queued-delivery.ts';
-import { readDeliveryAttempts } from '../../shared/store/webhook-deliveries.ts';
+import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhooks.ts';
+import { parseQueuedDelivery, queuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
+import { readDeliveryAttempts } from '../../shared/store/webhook-attempts.ts';
 import { givenUser, type TestUser } from '../support/builders.ts';
 import { givenWebhook } from '../support/webhook-builders.ts';
-import { TEST_DELIVERY_SETTINGS } from '../support/webhook-delivery.ts';
 import { givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { TEST_DELIVERY_SETTINGS } from '../support/webhooks.ts';
 
 const BACKLOG = 1000;
 const HEALTHY = 20;
@@ -58,10 +58,10 @@ const queuedEventIds = (): string[] =>
 describe('an endpoint that never answers, a thousand deliveries deep, beside another user', () => {
   it("takes nothing from the other user's deliveries, which all arrive exactly once, and keeps each of its own", async () => {
     // Prepare: the backlog queued first, the other user's deliveries behind it
-    const hangingEndpoint = await anEndpoint(hanging.url);
-    const healthyEndpoint = await anEndpoint(healthy.url);
-    const backlog = await queueFor(hangingEndpoint, BACKLOG, 'backlog');
-    const expected = await queueFor(healthyEndpoint, HEALTHY, 'healthy');
+    const hangingReceiver = await anEndpoint(hanging.url);
+    const healthyReceiver = await anEndpoint(healthy.url);
+    const backlog = await queueFor(hangingReceiver, BACKLOG, 'backlog');
+    const expected = await queueFor(healthyReceiver, HEALTHY, 'healthy');
     // Act
     await healthy.waitFor(HEALTHY, 60_000);
     await hanging.waitFor(8, 30_000);
@@ -74,7 +74,7 @@ describe('an endpoint that never answers, a thousand deliveries deep, beside ano
     expect(delivery.queues.deliveries.depth().deadLetters + delivery.queues.retries.depth().deadLetters).toBe(0);
     // and each backlog delivery is in hand exactly once: one message of it queued (deferred or its next attempt), or failed for good
     const failed = (
-      await readDeliveryAttempts(hangingEndpoint.user.userUid, hangingEndpoint.webhookUid, undefined, { take: () => true })
+      await readDeliveryAttempts(hangingReceiver.user.userUid, hangingReceiver.webhookUid, undefined, { take: () => true })
     ).filter((attempt) => attempt.state === 'failed');
     const inHand = [...queued.filter((eventId) => backlog.includes(eventId)), ...failed.map((attempt) => attempt.eventId)];
     expect(inHand.sort()).toEqual([...backlog].sort());

@@ -3,18 +3,18 @@
  * receiver is allowed, and with the deployed policy where the same receiver must never be reached.
  */
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliverableEvent } from '../../shared/domain/webhooks/delivery.ts';
-import type { TargetPolicy } from '../../shared/domain/webhooks/target-policy.ts';
+import { describe, expect, it } from 'vitest';
+import type { DeliverableEvent } from '../../shared/domain/webhooks/attempt.ts';
+import type { UrlPolicy } from '../../shared/domain/webhooks/url-policy.ts';
 import { rotatedSecrets } from '../../shared/domain/webhooks/webhook.ts';
-import { retryAfterSeconds, sendDelivery } from '../../shared/webhooks/send.ts';
+import { retryAfterSeconds, sendAttempt } from '../../shared/webhooks/attempt.ts';
 import { newWebhookSecret } from '../../shared/webhooks/signing.ts';
-import { checkTarget, type Resolve } from '../../shared/webhooks/target.ts';
+import { checkWebhookUrl, type Resolve } from '../../shared/webhooks/url-check.ts';
 import { manualClock } from '../support/manual-clock.ts';
-import { answerWith, givenReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { answerWith, receiversClosedAfterEach } from '../support/webhook-receiver.ts';
 
-const LOCAL: TargetPolicy = { allowLocal: true };
-const DEPLOYED: TargetPolicy = { allowLocal: false };
+const LOCAL: UrlPolicy = { allowLocal: true };
+const DEPLOYED: UrlPolicy = { allowLocal: false };
 
 const anEvent = (eventId = 'evt_0123456789abcdef0123456789abcdef'): DeliverableEvent => ({
   event_id: eventId,
@@ -23,29 +23,21 @@ const anEvent = (eventId = 'evt_0123456789abcdef0123456789abcdef'): DeliverableE
   data: { vehicle_uid: 7, occurred_at: '2026-11-26 09:59:58' },
 });
 
-const receivers: Receiver[] = [];
-const receiver = async (...args: Parameters<typeof givenReceiver>): Promise<Receiver> => {
-  const started = await givenReceiver(...args);
-  receivers.push(started);
-  return started;
-};
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = receiversClosedAfterEach();
 
 /** Resolves once `condition` holds (what the receiver's side sees happens a moment after the sender's). */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe('sendDelivery to an endpoint that answers', () => {
+describe('sendAttempt to an endpoint that answers', () => {
   it("POSTs the event as JSON with headers the Standard Webhooks library's verify accepts", async () => {
     // Prepare
     const endpoint = await receiver();
     const secret = newWebhookSecret();
     const event = anEvent();
     // Act
-    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret }] }, event, { policy: LOCAL });
+    const outcome = await sendAttempt({ url: endpoint.url, secrets: [{ secret }] }, event, { policy: LOCAL });
     // Assess
     expect(outcome).toEqual({ status_code: 204, duration_ms: expect.any(Number) });
     const [delivery] = endpoint.received;
@@ -60,7 +52,7 @@ describe('sendDelivery to an endpoint that answers', () => {
     const endpoint = await receiver();
     const [oldSecret, newSecret] = [newWebhookSecret(), newWebhookSecret()];
     const now = new Date();
-    await sendDelivery({ url: endpoint.url, secrets: rotatedSecrets([{ secret: oldSecret }], newSecret, now) }, anEvent(), {
+    await sendAttempt({ url: endpoint.url, secrets: rotatedSecrets([{ secret: oldSecret }], newSecret, now) }, anEvent(), {
       now,
       policy: LOCAL,
     });
@@ -74,14 +66,14 @@ describe('sendDelivery to an endpoint that answers', () => {
   it("connects to the address it checked and keeps the URL's host in the Host header", async () => {
     const endpoint = await receiver();
     const url = endpoint.url.replace('127.0.0.1', 'localhost');
-    const outcome = await sendDelivery({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    const outcome = await sendAttempt({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
     expect(outcome).toMatchObject({ status_code: 204 });
     expect(endpoint.received[0]?.headers.host).toBe(new URL(url).host);
   });
 
   it.each([400, 404, 410, 500])('answers the status %i as the outcome, not as an exception', async (status) => {
     const endpoint = await receiver(answerWith(status));
-    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    const outcome = await sendAttempt({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
     expect(outcome).toEqual({ status_code: status, duration_ms: expect.any(Number) });
   });
 
@@ -90,7 +82,7 @@ describe('sendDelivery to an endpoint that answers', () => {
     const elsewhere = await receiver();
     const endpoint = await receiver(answerWith(307, { location: elsewhere.url }));
     // Act
-    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    const outcome = await sendAttempt({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
     // Assess
     expect(outcome).toMatchObject({ status_code: 307 });
     expect(endpoint.received).toHaveLength(1);
@@ -102,18 +94,18 @@ describe('sendDelivery to an endpoint that answers', () => {
     [503, '5', 5],
   ])('passes on the Retry-After of a %i', async (status, retryAfter, seconds) => {
     const endpoint = await receiver(answerWith(status, { 'retry-after': retryAfter }));
-    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    const outcome = await sendAttempt({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
     expect(outcome).toEqual({ status_code: status, duration_ms: expect.any(Number), retry_after_s: seconds });
   });
 
   it('ignores a Retry-After on a status that is not 429 or 503', async () => {
     const endpoint = await receiver(answerWith(500, { 'retry-after': '60' }));
-    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    const outcome = await sendAttempt({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
     expect(outcome).not.toHaveProperty('retry_after_s');
   });
 });
 
-describe('sendDelivery to an endpoint that does not answer', () => {
+describe('sendAttempt to an endpoint that does not answer', () => {
   it('gives up when its deadline passes, with a timeout error, and lets the connection go', async () => {
     // Prepare: the receiver reads the request and never answers
     let closed = false;
@@ -125,7 +117,7 @@ describe('sendDelivery to an endpoint that does not answer', () => {
     });
     const clock = manualClock();
     // Act
-    const sending = sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
+    const sending = sendAttempt({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
       policy: LOCAL,
       timeoutMs: 10_000,
       deadline: clock.after(10_000),
@@ -150,7 +142,7 @@ describe('sendDelivery to an endpoint that does not answer', () => {
     });
     const clock = manualClock();
     // Act
-    const outcome = await sendDelivery({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
+    const outcome = await sendAttempt({ url: endpoint.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
       policy: LOCAL,
       deadline: clock.after(10_000),
     });
@@ -176,7 +168,7 @@ describe('sendDelivery to an endpoint that does not answer', () => {
       });
     const clock = manualClock();
     // Act
-    const sending = sendDelivery({ url: 'http://hooks.example:8080/hooks', secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
+    const sending = sendAttempt({ url: 'http://hooks.example:8080/hooks', secrets: [{ secret: newWebhookSecret() }] }, anEvent(), {
       policy: LOCAL,
       timeoutMs: 2500,
       deadline: clock.after(2500),
@@ -192,12 +184,12 @@ describe('sendDelivery to an endpoint that does not answer', () => {
   it('says the connection was refused when nothing listens', async () => {
     const closed = await receiver();
     await closed.close();
-    const outcome = await sendDelivery({ url: closed.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
+    const outcome = await sendAttempt({ url: closed.url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: LOCAL });
     expect(outcome).toEqual({ error: 'connection refused', duration_ms: expect.any(Number) });
   });
 });
 
-describe('sendDelivery under the deployed policy', () => {
+describe('sendAttempt under the deployed policy', () => {
   it.each([
     ['http://127.0.0.1:{port}/hooks', 'url is not allowed: the scheme must be https'],
     ['https://127.0.0.1:{port}/hooks', 'url is not allowed: 127.0.0.1 is not a public address'],
@@ -214,14 +206,14 @@ describe('sendDelivery under the deployed policy', () => {
     const port = new URL(endpoint.origin).port;
     const url = template.replace('{port}', port);
     // Act
-    const outcome = await sendDelivery({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: DEPLOYED });
+    const outcome = await sendAttempt({ url, secrets: [{ secret: newWebhookSecret() }] }, anEvent(), { policy: DEPLOYED });
     // Assess
     expect(outcome).toEqual({ error: message.replace('{port}', port), duration_ms: expect.any(Number) });
     expect(endpoint.received).toHaveLength(0);
   });
 });
 
-describe('checkTarget', () => {
+describe('checkWebhookUrl', () => {
   const resolvesTo =
     (...addresses: string[]): Resolve =>
     async () =>
@@ -237,11 +229,11 @@ describe('checkTarget', () => {
     ],
     ['https://hooks.example.com/x', [], 'hooks.example.com does not resolve'],
   ])('refuses %s resolving to %j in a deployed stack: %s', async (url, addresses, refusal) => {
-    expect(await checkTarget(url, { policy: DEPLOYED, resolve: resolvesTo(...addresses) })).toEqual({ refusal });
+    expect(await checkWebhookUrl(url, { policy: DEPLOYED, resolve: resolvesTo(...addresses) })).toEqual({ refusal });
   });
 
   it('connects to the first address of a host whose every address passes', async () => {
-    const checked = await checkTarget('https://hooks.example.com:8443/x', {
+    const checked = await checkWebhookUrl('https://hooks.example.com:8443/x', {
       policy: DEPLOYED,
       resolve: resolvesTo('2606:4700:4700::1111', '93.184.215.14'),
     });
@@ -249,8 +241,8 @@ describe('checkTarget', () => {
   });
 
   it('answers localhost and its subdomains as loopback without a name server (RFC 6761), any port under npm start', async () => {
-    expect(await checkTarget('http://api.localhost:8080/x', { policy: LOCAL })).toMatchObject({ address: '127.0.0.1' });
-    expect(await checkTarget('https://api.localhost/x', { policy: DEPLOYED })).toEqual({
+    expect(await checkWebhookUrl('http://api.localhost:8080/x', { policy: LOCAL })).toMatchObject({ address: '127.0.0.1' });
+    expect(await checkWebhookUrl('https://api.localhost/x', { policy: DEPLOYED })).toEqual({
       refusal: 'api.localhost resolves to 127.0.0.1, which is not a public address',
     });
   });
