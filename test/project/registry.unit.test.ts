@@ -57,7 +57,10 @@ describe('the operation registry', () => {
     for (const { name } of operations) {
       // a file that reads the table's stream runs apart, as *.whole-table.test.ts (docs/testing.md)
       const own = [`test/operations/${name}.test.ts`, `test/operations/${name}.whole-table.test.ts`];
-      expect(own.some((file) => existsSync(file)), own.join(' or ')).toBe(true);
+      expect(
+        own.some((file) => existsSync(file)),
+        own.join(' or '),
+      ).toBe(true);
       expect(readme, `README.md (npm run docs)`).toContain(`| \`${name}\` |`);
     }
   });
