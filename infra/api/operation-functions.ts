@@ -89,8 +89,8 @@ export const onLeadingKeys = (...patterns: string[]) => ({ 'ForAllValues:StringL
 
 /**
  * The chain's own calls, apart from the handler's: the per-key rate limiter's one write (shared/store/rate-limits.ts)
- * on rate-bucket items only, so a read function writes nothing else; a key's last use on key items; and an idempotent create's claim, replay,
- * completion and release (shared/store/idempotency.ts) on idempotency records only.
+ * on rate-bucket items only, so a read function writes nothing else; a key's last use on key items; and an idempotent
+ * create's claim, replay, completion and release (shared/store/idempotency.ts) on idempotency records only.
  */
 function grantChainItems(table: dynamodb.ITableV2, fn: NodejsFunction, operation: Operation): void {
   const statement = (actions: string[], pattern: string) =>

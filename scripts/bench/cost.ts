@@ -264,7 +264,8 @@ export const costNotes = [
   `per vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days (${POSITIONS_PER_MONTH.toLocaleString('en')} ` +
     "positions), in fleets of each size: the stream, the pipeline's invocations, the Teltonika listener and the alarms " +
     'are shared by the fleet',
-  `stream: provisioned (the default, infra/positions/positions-pipeline.ts), ${streamDefaults.retentionHours} h retention, shards to stay under ` +
+  `stream: provisioned (the default, infra/positions/positions-pipeline.ts), ${streamDefaults.retentionHours} h retention, ` +
+    'shards to stay under ' +
     `80 % of a shard's records/s (${FLEETS.map((vehicles) => `${shardsFor(vehicles)} at ${vehicles.toLocaleString('en')}`).join(', ')}); ` +
     `batches of up to ${pipelineSettings.batchSize} records every ${pipelineSettings.batchingWindowS} s per shard`,
   'pipeline: simulated vehicle-days through functions/processPositions on DynamoDB Local (capacity units from ' +
