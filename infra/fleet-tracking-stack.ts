@@ -14,19 +14,19 @@ import { takesCursor } from '../shared/contracts/paging.ts';
 import { serviceName } from '../shared/metric-names.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { tableDefinition } from '../shared/store/table-definition.ts';
-import { ApiDocsSite } from './api-docs.ts';
-import { ApiDocumentation, documentationVersion } from './api-documentation.ts';
-import { ConsoleSite, type SignInSettings } from './console-site.ts';
-import { shareCursorKey } from './cursor-key.ts';
-import { DeviceEndpoints } from './device-endpoints.ts';
-import { envelopeGatewayResponses } from './gateway-responses.ts';
-import { Monitoring } from './monitoring.ts';
+import { ApiDocsSite } from './api/api-docs.ts';
+import { ApiDocumentation, documentationVersion } from './api/api-documentation.ts';
+import { ConsoleSite, type SignInSettings } from './api/console-site.ts';
+import { shareCursorKey } from './api/cursor-key.ts';
+import { envelopeGatewayResponses } from './api/gateway-responses.ts';
+import { OperationFunctions } from './api/operation-functions.ts';
+import { Monitoring } from './monitoring/monitoring.ts';
 import { acknowledgeNagFindings } from './nag-acknowledgements.ts';
-import { OperationFunctions } from './operation-functions.ts';
-import { PositionsPipeline } from './positions-pipeline.ts';
-import { QuietVehicles } from './quiet-vehicles.ts';
-import { TeltonikaService } from './teltonika-service.ts';
-import { WebhookDelivery } from './webhook-delivery.ts';
+import { DeviceEndpoints } from './positions/device-endpoints.ts';
+import { PositionsPipeline } from './positions/positions-pipeline.ts';
+import { QuietVehicles } from './positions/quiet-vehicles.ts';
+import { TeltonikaService } from './positions/teltonika-service.ts';
+import { WebhookDelivery } from './webhooks/webhook-delivery.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
 export class FleetTrackingStack extends Stack {

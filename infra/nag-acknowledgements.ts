@@ -80,7 +80,7 @@ export function acknowledgeNagFindings(stack: Stack): void {
         id: 'AwsSolutions-CFR4',
         reason:
           "The distribution answers on CloudFront's own *.cloudfront.net certificate, which sets no minimum protocol; with a custom " +
-          'domain and its ACM certificate the minimum (TLSv1.2_2021, set in infra/console-site.ts) applies.',
+          'domain and its ACM certificate the minimum (TLSv1.2_2021, set in infra/api/console-site.ts) applies.',
       },
     ],
     true,

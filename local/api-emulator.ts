@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findDeviceEndpoint, findOperation, handlerPath, operations, streamConsumers } from '../functions/registry.ts';
-import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/gateway-answers.ts';
+import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/api/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { env, limits } from '../shared/config.ts';
 import { CONSOLE_CLIENT_ID } from '../shared/console/site.ts';
@@ -30,7 +30,7 @@ const GATEWAY_MAX_BODY_BYTES = limits.gatewayPayloadBytes;
 /** Past this much, an oversized body is no longer drained: the connection is cut after the 413. */
 const MAX_DRAINED_BYTES = 4 * GATEWAY_MAX_BODY_BYTES;
 
-/** What API Gateway sends for one of its own answers: the gateway response the stack configures (infra/gateway-answers.ts). */
+/** What API Gateway sends for one of its own answers: the gateway response the stack configures (infra/api/gateway-answers.ts). */
 const gatewayResponse = (answer: GatewayAnswer, status = 502): APIGatewayProxyResult => ({
   statusCode: answer.status ?? status,
   headers: { 'Content-Type': 'application/json', ...answer.headers },

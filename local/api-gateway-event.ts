@@ -19,7 +19,7 @@ export interface HttpCall {
 
 /**
  * The API Gateway REST proxy event (payload 1.0) that the deployed API sends: every operation has its own
- * fixed `/api/<name>` resource (infra/operation-functions.ts), so there are no path parameters.
+ * fixed `/api/<name>` resource (infra/api/operation-functions.ts), so there are no path parameters.
  */
 export function toApiGatewayEvent(call: HttpCall): APIGatewayProxyEvent {
   // A Map, as a parameter may be called `constructor` or `__proto__`.
@@ -81,7 +81,7 @@ const TEXT_BODY = /^(text\/|application\/(json|xml|javascript|x-www-form-urlenco
 
 /**
  * The HTTP API (API Gateway v2) event, payload format 2.0, that the devices' gateway sends their functions
- * (infra/device-endpoints.ts): lower-case header names, cookies apart, the raw query string, a route key.
+ * (infra/positions/device-endpoints.ts): lower-case header names, cookies apart, the raw query string, a route key.
  */
 export function toHttpApiEvent(call: HttpCall): APIGatewayProxyEventV2 {
   const headers = Object.fromEntries(Object.entries(call.headers).map(([name, value]) => [name.toLowerCase(), value]));

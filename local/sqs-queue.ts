@@ -31,7 +31,7 @@ export interface LocalQueueOptions {
   name: string;
   /** the environment variable that gives a function this queue's URL (WEBHOOK_QUEUE_URL): its ARN, as IAM sees it */
   urlVariable: string;
-  /** the queue's visibility timeout, as set on the SQS queue in infra/webhook-delivery.ts */
+  /** the queue's visibility timeout, as set on the SQS queue in infra/webhooks/webhook-delivery.ts */
   visibilityTimeoutS: number;
   /** receives after which a message goes to the dead-letter queue */
   maxReceiveCount: number;

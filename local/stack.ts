@@ -111,7 +111,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 }
 
-/** The Teltonika listener's principal: the container of its ECS task (infra/teltonika-service.ts). */
+/** The Teltonika listener's principal: the container of its ECS task (infra/positions/teltonika-service.ts). */
 const TELTONIKA_TASK = 'task:listener';
 
 export { freePort };

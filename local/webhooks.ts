@@ -20,7 +20,7 @@ export interface LocalWebhookDelivery {
   stop(): Promise<void>;
 }
 
-/** Each queue's URL variable, as the stack gives it to the functions that use the queue (infra/webhook-delivery.ts). */
+/** Each queue's URL variable, as the stack gives it to the functions that use the queue (infra/webhooks/webhook-delivery.ts). */
 const URL_VARIABLES: Record<QueueRole, string> = { deliveries: env.webhookQueueUrl, retries: env.webhookRetryQueueUrl };
 
 type Handler<E, R> = (event: E, context: ReturnType<typeof lambdaContext>) => Promise<R>;
@@ -48,7 +48,7 @@ export async function startWebhookDelivery({
     retries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-retries', urlVariable: URL_VARIABLES.retries }),
   };
   useLocalDeliveryQueues(queues);
-  // the sender's two event sources, each with its own concurrency (infra/webhook-delivery.ts)
+  // the sender's two event sources, each with its own concurrency (infra/webhooks/webhook-delivery.ts)
   const sender = await load<SQSEvent, SQSBatchResponse>('sendWebhooks');
   const pollers = await Promise.all(
     (['deliveries', 'retries'] as const).map((role) =>
@@ -68,7 +68,7 @@ export async function startWebhookDelivery({
     ...options,
     handler: await load<DynamoDBStreamEvent, DynamoDBBatchResponse>('routeWebhookEvents'),
     batchSize: deliverySettings.routerBatchSize,
-    // the router's event source filter (infra/webhook-delivery.ts): INSERTs of feed items appended by a commit only
+    // the router's event source filter (infra/webhooks/webhook-delivery.ts): INSERTs of feed items appended by a commit only
     filter: (record) =>
       record.eventName === 'INSERT' &&
       record.dynamodb?.NewImage?.entity?.S === FEED_ENTITY &&

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repositoryRoot } from '../infra/operation-functions.ts';
+import { repositoryRoot } from '../infra/api/operation-functions.ts';
 import { composeLiveMap, type Geofence } from '../shared/domain/live-map/live-map.ts';
 import type { LinkedVehicle } from '../shared/domain/vehicle.ts';
 import { renderOfflineMap } from '../shared/providers/offline-map.ts';

@@ -11,7 +11,7 @@ const SWITCH_VARIABLE = 'LOCAL_IAM';
 export const POLICIES_FILE_VARIABLE = 'LOCAL_IAM_POLICIES';
 
 /**
- * The CDK context (infra/providers.ts) that follows this process's provider settings: a local stack run with
+ * The CDK context (infra/api/providers.ts) that follows this process's provider settings: a local stack run with
  * DIRECTIONS_PROVIDER=google and a key secret gets the grants a stack deployed with `-c directionsProvider=google`
  * would have. A setting the environment does not give keeps cdk.json's value.
  */

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { App, type AssetStaging, type CfnResource, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
-import { repositoryRoot } from '../../infra/operation-functions.ts';
 import { type Json, serviceTemplate } from '../../infra/service-template.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './arns.ts';
 

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { deviceEndpoints, handlerPath, operations, scheduledFunctions, streamConsumers } from '../../functions/registry.ts';
-import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
+import { functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from '../../local/api-gateway-event.ts';
 import { serviceName } from '../../shared/metric-names.ts';
 import { type BenchSize, median, type Row, round } from './report.ts';
@@ -32,7 +32,7 @@ const referenceHandlers = {
 };
 
 export const bundlesNotes = [
-  "bundled with the CDK's esbuild options (infra/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the " +
+  "bundled with the CDK's esbuild options (infra/api/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the " +
     'createRequire banner, source map as a separate file)',
   'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the ' +
     "repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is " +

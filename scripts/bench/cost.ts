@@ -7,8 +7,8 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
 import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
-import { functionDefaults } from '../../infra/operation-functions.ts';
-import { pipelineSettings, streamDefaults } from '../../infra/positions-pipeline.ts';
+import { functionDefaults } from '../../infra/api/operation-functions.ts';
+import { pipelineSettings, streamDefaults } from '../../infra/positions/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
@@ -264,7 +264,8 @@ export const costNotes = [
   `per vehicle reporting every ${REPORT_INTERVAL_S} s for ${DAYS_PER_MONTH} days (${POSITIONS_PER_MONTH.toLocaleString('en')} ` +
     "positions), in fleets of each size: the stream, the pipeline's invocations, the Teltonika listener and the alarms " +
     'are shared by the fleet',
-  `stream: provisioned (the default, infra/positions-pipeline.ts), ${streamDefaults.retentionHours} h retention, shards to stay under ` +
+  `stream: provisioned (the default, infra/positions/positions-pipeline.ts), ${streamDefaults.retentionHours} h retention, ` +
+    'shards to stay under ' +
     `80 % of a shard's records/s (${FLEETS.map((vehicles) => `${shardsFor(vehicles)} at ${vehicles.toLocaleString('en')}`).join(', ')}); ` +
     `batches of up to ${pipelineSettings.batchSize} records every ${pipelineSettings.batchingWindowS} s per shard`,
   'pipeline: simulated vehicle-days through functions/processPositions on DynamoDB Local (capacity units from ' +

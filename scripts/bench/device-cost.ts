@@ -5,7 +5,7 @@
  * spread over the fleet. The pipeline's own cost (stream, processPositions, DynamoDB, S3) is the same for every entry
  * point: `npm run bench -- cost` adds it, for the all-in figure per fleet size.
  */
-import { teltonikaSettings } from '../../infra/teltonika-service.ts';
+import { teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
 import {
   DEVICE_LAMBDA_MB,
   DEVICE_LAMBDA_MS,

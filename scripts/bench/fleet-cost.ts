@@ -1,11 +1,11 @@
 /**
  * What a fleet pays each month whatever it does with the API, by fleet size, from scripts/bench/prices.ts: the
- * positions stream sized to the fleet (infra/positions-pipeline.ts), the device entry points (HTTP API or REST API
+ * positions stream sized to the fleet (infra/positions/positions-pipeline.ts), the device entry points (HTTP API or REST API
  * per request, the Teltonika listener's fixed month) and the stack's alarms and dashboard. `cost` adds what it
  * measures per position and per API call; `device-cost` prints the entry points alone.
  */
-import { pipelineSettings, shardLimits } from '../../infra/positions-pipeline.ts';
-import { teltonikaSettings } from '../../infra/teltonika-service.ts';
+import { pipelineSettings, shardLimits } from '../../infra/positions/positions-pipeline.ts';
+import { teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
 import { metricNames } from '../../shared/metric-names.ts';
 import { prices } from './prices.ts';
 
@@ -83,7 +83,7 @@ export function teltonikaMonth(vehicles: number) {
 
 /**
  * The stack's alarms and dashboard, whatever the fleet: the metrics its 39 alarms watch (an alarm on metric math is
- * billed per metric in it), counted on the synthesized stack on 2026-11-29 (infra/monitoring.ts), and one dashboard.
+ * billed per metric in it), counted on the synthesized stack on 2026-11-29 (infra/monitoring/monitoring.ts), and one dashboard.
  */
 const ALARM_METRICS = 145;
 export const monitoringMonth = (): number => ALARM_METRICS * prices.cloudwatch.perAlarmMetricMonth + prices.cloudwatch.perDashboardMonth;

@@ -6,7 +6,7 @@
  * recordings stop with the engine). Per drive: kilometres and trips against the truth rule of test/support/real-drives.ts,
  * and the pipeline's write units (DynamoDB Local's ConsumedCapacity) and CPU time per position.
  */
-import { pipelineSettings } from '../../infra/positions-pipeline.ts';
+import { pipelineSettings } from '../../infra/positions/positions-pipeline.ts';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
 import { checkQuietVehicles } from '../../shared/pipeline/quiet-vehicles.ts';
 import { findTrackedVehicles } from '../../shared/store/tracks.ts';

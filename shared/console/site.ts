@@ -1,6 +1,6 @@
 /**
  * What the console's pages are served with, the same under npm start (local/console-files.ts) and behind CloudFront
- * (infra/console-site.ts's response headers policy): a strict Content-Security-Policy (no inline script, no third-party
+ * (infra/api/console-site.ts's response headers policy): a strict Content-Security-Policy (no inline script, no third-party
  * origin; the map's worker is the CSP build's own file, so no blob: worker), no MIME sniffing, no Referer (a page URL
  * must never carry anything to another origin), and no framing.
  */

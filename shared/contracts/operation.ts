@@ -107,7 +107,7 @@ export interface OperationDeclaration extends OperationContract {
   /**
    * The DynamoDB actions the handler's own code calls, on any path, granted exactly on the table and its indexes; the
    * chain's are granted apart (the key lookup's GetItem, the rate bucket's and the idempotency record's actions, on
-   * their own items: infra/operation-functions.ts). The test run proves each is used (test/support/grants-used.ts).
+   * their own items: infra/api/operation-functions.ts). The test run proves each is used (test/support/grants-used.ts).
    */
   readonly tableActions: readonly TableAction[];
   /**

@@ -2,7 +2,7 @@
  * SVG to PNG with resvg compiled to WebAssembly: the same bytes run on the arm64 Lambda and on an x64
  * laptop, where a native addon would need a build per platform. The module, and the Noto Sans faces
  * text is set in, load on the first render (about 100 ms), never at module init; the deployed function
- * carries these files beside its bundle (infra/operation-functions.ts copies RENDERER_FILES).
+ * carries these files beside its bundle (infra/api/operation-functions.ts copies RENDERER_FILES).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -125,7 +125,7 @@ export function deliveryQueue(role: QueueRole = 'deliveries'): DeliveryQueue {
 }
 
 /**
- * The deliveries queue's and its consumers' settings, shared by the stack (infra/webhook-delivery.ts) and the local
+ * The deliveries queue's and its consumers' settings, shared by the stack (infra/webhooks/webhook-delivery.ts) and the local
  * queue (local/webhooks.ts) so both behave alike (docs/decisions.md, "Webhook delivery").
  */
 export const deliverySettings = {

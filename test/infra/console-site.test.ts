@@ -1,10 +1,10 @@
-/** The console's deployment (infra/console-site.ts), synthesized alone beside a one-method API. */
+/** The console's deployment (infra/api/console-site.ts), synthesized alone beside a one-method API. */
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleSite } from '../../infra/console-site.ts';
+import { ConsoleSite } from '../../infra/api/console-site.ts';
 import { CONSOLE_CSP } from '../../shared/console/site.ts';
 
 let template: Template;

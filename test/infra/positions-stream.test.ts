@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { PositionsPipeline, pipelineSettings, STREAM_CONTEXT } from '../../infra/positions-pipeline.ts';
+import { PositionsPipeline, pipelineSettings, STREAM_CONTEXT } from '../../infra/positions/positions-pipeline.ts';
 
 /** The pipeline alone in a stack, deployed with the given cdk context. */
 function pipelineTemplate(context: Record<string, string | number> = {}): Template {

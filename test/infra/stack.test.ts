@@ -8,15 +8,15 @@ import * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceEndpoints, findOperation, type Operation, operations } from '../../functions/registry.ts';
-import { deviceGatewayThrottle } from '../../infra/device-endpoints.ts';
+import { gatewayAnswerBody, gatewayAnswers } from '../../infra/api/gateway-answers.ts';
 import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
-import { gatewayAnswerBody, gatewayAnswers } from '../../infra/gateway-answers.ts';
+import { deviceGatewayThrottle } from '../../infra/positions/device-endpoints.ts';
 import {
   TELTONIKA_ALLOWED_CIDRS_CONTEXT,
   TELTONIKA_TLS_CERTIFICATE_CONTEXT,
   TeltonikaService,
   teltonikaSettings,
-} from '../../infra/teltonika-service.ts';
+} from '../../infra/positions/teltonika-service.ts';
 import { env, limits } from '../../shared/config.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { takesCursor } from '../../shared/contracts/paging.ts';
@@ -591,7 +591,7 @@ describe('provider configuration', () => {
   });
 
   it('never names the public OSRM demo server, in code or in cdk.json', () => {
-    const sources = ['cdk.json', 'infra/providers.ts', 'shared/config.ts', 'shared/providers/directions/osrm.ts'].map((path) =>
+    const sources = ['cdk.json', 'infra/api/providers.ts', 'shared/config.ts', 'shared/providers/directions/osrm.ts'].map((path) =>
       readFileSync(path, 'utf8'),
     );
     expect(sources.filter((text) => text.includes('router.project-osrm.org'))).toEqual([]);
@@ -1144,7 +1144,7 @@ describe('the Teltonika listener', () => {
     const assets = JSON.parse(readFileSync(join(app.outdir, 'Test.assets.json'), 'utf8'));
     const [image] = Object.values(assets.dockerImages) as Array<{ source: { directory: string; dockerFile: string } }>;
     const staged = readdirSync(join(app.outdir, image?.source.directory ?? ''), { recursive: true }).map(String);
-    expect(image?.source.dockerFile).toBe('infra/teltonika/Dockerfile');
+    expect(image?.source.dockerFile).toBe('infra/positions/teltonika/Dockerfile');
     expect(staged).toContain(join('shared', 'devices', 'teltonika', 'listener.ts'));
     expect(staged.filter((path) => /^(node_modules|test|functions|docs|\.git|\.local)\b/.test(path))).toEqual([]);
   });

@@ -13,8 +13,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { operations } from '../../functions/registry.ts';
-import { docsBundleFiles } from '../../infra/api-docs.ts';
-import { functionDefaults, repositoryRoot } from '../../infra/operation-functions.ts';
+import { docsBundleFiles } from '../../infra/api/api-docs.ts';
+import { functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { DOCS_ASSETS } from '../../shared/api-docs.ts';
 import { type OpenApiDocument, openApiDocument } from '../../shared/openapi.ts';
 
@@ -80,7 +80,7 @@ describe('the API reference of the deployed stack', () => {
     bundleDir = mkdtempSync(join(tmpdir(), 'fleet-docs-bundle-'));
     const { banner, format, target, mainFields } = functionDefaults.bundling;
     await build({
-      entryPoints: [join(repositoryRoot, 'infra/api-docs-function.ts')],
+      entryPoints: [join(repositoryRoot, 'infra/api/api-docs-function.ts')],
       outfile: join(bundleDir, 'index.mjs'),
       bundle: true,
       platform: 'node',

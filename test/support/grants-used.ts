@@ -119,7 +119,7 @@ export const UNUSED_GRANT_EXCEPTIONS: UnusedGrantException[] = [
     action: 'dynamodb:DeleteItem',
     reason:
       "closing a silent vehicle's trip commits through the detection's transaction, which deletes the trips it replaces; the " +
-      "tests' silent trips replace none (infra/quiet-vehicles.ts)",
+      "tests' silent trips replace none (infra/positions/quiet-vehicles.ts)",
   },
   ...['addUserLocation', 'addJobCard'].map((name) => ({
     principal: handlerPath(name),

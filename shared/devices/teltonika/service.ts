@@ -1,6 +1,6 @@
 /**
  * The Teltonika listener as the container of the Fargate service behind the Network Load Balancer
- * (infra/teltonika-service.ts): records go to the positions stream, devices are looked up in the table, and the
+ * (infra/positions/teltonika-service.ts): records go to the positions stream, devices are looked up in the table, and the
  * counters are published as EMF metrics once a minute (the alarms watch rejected handshakes and their bursts, CRC
  * failures, records dead-lettered and records not acknowledged). ECS stops a task with SIGTERM: it stops accepting, and
  * units reconnect to another task.

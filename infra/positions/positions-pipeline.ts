@@ -10,11 +10,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { handlerPath, streamConsumers } from '../functions/registry.ts';
-import { DETECTION_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
-import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
-import { configureGeocoding } from './providers.ts';
-import { serviceStack } from './service-stack.ts';
+import { handlerPath, streamConsumers } from '../../functions/registry.ts';
+import { DETECTION_TABLE_ACTIONS } from '../../shared/contracts/operation.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from '../api/operation-functions.ts';
+import { configureGeocoding } from '../api/providers.ts';
+import { serviceStack } from '../service-stack.ts';
 
 /**
  * How the stream feeds processPositions, chosen from `npm run bench -- pipeline` (docs/cost.md, "Pipeline sizing"):

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { CfnResource } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
-import { operations } from '../functions/registry.ts';
-import type { OpenApiDocument } from '../shared/openapi.ts';
+import { operations } from '../../functions/registry.ts';
+import type { OpenApiDocument } from '../../shared/openapi.ts';
 
 /** The documentation snapshot a stage publishes: a new one whenever the document changes. */
 export function documentationVersion(document: OpenApiDocument): string {

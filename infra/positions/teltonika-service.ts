@@ -9,11 +9,11 @@ import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { env } from '../shared/config.ts';
-import { metricNames } from '../shared/metric-names.ts';
-import { repositoryRoot } from './operation-functions.ts';
-import { serviceMetric } from './service-metric.ts';
-import { serviceStack } from './service-stack.ts';
+import { env } from '../../shared/config.ts';
+import { metricNames } from '../../shared/metric-names.ts';
+import { repositoryRoot } from '../api/operation-functions.ts';
+import { serviceMetric } from '../monitoring/service-metric.ts';
+import { serviceStack } from '../service-stack.ts';
 
 /**
  * The CDK context value listing the source addresses Teltonika units may connect from, comma-separated CIDRs
@@ -115,11 +115,21 @@ export class TeltonikaService extends Construct {
     });
     task.addContainer('listener', {
       image: ecs.ContainerImage.fromAsset(repositoryRoot, {
-        file: 'infra/teltonika/Dockerfile',
+        file: 'infra/positions/teltonika/Dockerfile',
         platform: Platform.LINUX_ARM64,
         ignoreMode: IgnoreMode.DOCKER,
         // Only what the image build reads: synth stays fast and the image changes only when the listener's code does.
-        exclude: ['*', '!package.json', '!package-lock.json', '!shared', '!infra', 'infra/*', '!infra/teltonika'],
+        exclude: [
+          '*',
+          '!package.json',
+          '!package-lock.json',
+          '!shared',
+          '!infra',
+          'infra/*',
+          '!infra/positions',
+          'infra/positions/*',
+          '!infra/positions/teltonika',
+        ],
       }),
       portMappings: [{ containerPort: port, protocol: ecs.Protocol.TCP }],
       environment: {

@@ -3,8 +3,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import type { Operation } from '../functions/registry.ts';
-import { env } from '../shared/config.ts';
+import type { Operation } from '../../functions/registry.ts';
+import { env } from '../../shared/config.ts';
 
 /**
  * Third-party provider settings, from CDK context (cdk.json or `-c name=value`):

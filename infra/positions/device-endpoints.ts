@@ -19,10 +19,10 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { deviceEndpoints, handlerPath } from '../functions/registry.ts';
-import { env } from '../shared/config.ts';
-import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
-import { serviceStack } from './service-stack.ts';
+import { deviceEndpoints, handlerPath } from '../../functions/registry.ts';
+import { env } from '../../shared/config.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from '../api/operation-functions.ts';
+import { serviceStack } from '../service-stack.ts';
 
 /**
  * API Gateway's throttle for the /devices/ methods, set apart from the API's stage throttle: a fleet's devices

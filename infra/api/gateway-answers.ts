@@ -3,7 +3,7 @@
  * (gateway-responses.ts) and the local emulator answers the same statuses and bodies, so a limit looks the same
  * in both. No CDK import here: the emulator reads this table too.
  */
-import { API_VERSION } from '../shared/contracts/envelope.ts';
+import { API_VERSION } from '../../shared/contracts/envelope.ts';
 
 export interface GatewayAnswer {
   /** API Gateway's response type */

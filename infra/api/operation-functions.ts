@@ -10,17 +10,17 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { handlerPath, type Operation } from '../functions/registry.ts';
-import { env, limits, rateLimitDefaults } from '../shared/config.ts';
-import { accessOf, READ_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
-import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
-import { GAZETTEER_FILES } from '../shared/providers/gazetteer.ts';
-import { ATLAS_FILES } from '../shared/providers/offline-map.ts';
-import { RENDERER_FILES } from '../shared/providers/svg-png.ts';
-import { keys } from '../shared/store/keys.ts';
+import { handlerPath, type Operation } from '../../functions/registry.ts';
+import { env, limits, rateLimitDefaults } from '../../shared/config.ts';
+import { accessOf, READ_TABLE_ACTIONS } from '../../shared/contracts/operation.ts';
+import { metricsNamespace, serviceName } from '../../shared/metric-names.ts';
+import { GAZETTEER_FILES } from '../../shared/providers/gazetteer.ts';
+import { ATLAS_FILES } from '../../shared/providers/offline-map.ts';
+import { RENDERER_FILES } from '../../shared/providers/svg-png.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { configureProvider } from './providers.ts';
 
-export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface OperationFunctionsProps {
   api: apigateway.RestApi;
@@ -89,8 +89,8 @@ export const onLeadingKeys = (...patterns: string[]) => ({ 'ForAllValues:StringL
 
 /**
  * The chain's own calls, apart from the handler's: the per-key rate limiter's one write (shared/store/rate-limits.ts)
- * on rate-bucket items only, so a read function writes nothing else; a key's last use on key items; and an idempotent create's claim, replay,
- * completion and release (shared/store/idempotency.ts) on idempotency records only.
+ * on rate-bucket items only, so a read function writes nothing else; a key's last use on key items; and an idempotent
+ * create's claim, replay, completion and release (shared/store/idempotency.ts) on idempotency records only.
  */
 function grantChainItems(table: dynamodb.ITableV2, fn: NodejsFunction, operation: Operation): void {
   const statement = (actions: string[], pattern: string) =>

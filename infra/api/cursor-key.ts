@@ -1,7 +1,7 @@
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { env } from '../shared/config.ts';
+import { env } from '../../shared/config.ts';
 import { grantSecretValue } from './providers.ts';
 
 /**

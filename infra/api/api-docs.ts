@@ -7,8 +7,8 @@ import { LambdaIntegration } from 'aws-cdk-lib/aws-apigateway';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { DOCS_ASSETS } from '../shared/api-docs.ts';
-import type { OpenApiDocument } from '../shared/openapi.ts';
+import { DOCS_ASSETS } from '../../shared/api-docs.ts';
+import type { OpenApiDocument } from '../../shared/openapi.ts';
 import { functionDefaults, repositoryRoot } from './operation-functions.ts';
 
 export interface ApiDocsSiteProps {
@@ -36,7 +36,7 @@ export class ApiDocsSite extends Construct {
     this.function = new NodejsFunction(this, 'Function', {
       ...functionDefaults,
       memorySize: 256,
-      entry: join(repositoryRoot, 'infra/api-docs-function.ts'),
+      entry: join(repositoryRoot, 'infra/api/api-docs-function.ts'),
       description: 'GET /api/docs and /api/openapi.json: the API reference page and its OpenAPI document',
       logGroup: new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH }),
       bundling: {

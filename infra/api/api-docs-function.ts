@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
-import type { OpenApiDocument } from '../shared/openapi.ts';
+import { type DocsAsset, docsResponse } from '../../shared/api-docs.ts';
+import type { OpenApiDocument } from '../../shared/openapi.ts';
 
 const bundled = (name: string): Buffer => readFileSync(new URL(name, import.meta.url));
 

@@ -9,13 +9,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { handlerPath, streamConsumers } from '../functions/registry.ts';
-import { env } from '../shared/config.ts';
-import { FEED_ENTITY } from '../shared/store/feed.ts';
-import { keys } from '../shared/store/keys.ts';
-import { deliverySettings } from '../shared/webhooks/queues.ts';
-import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from './operation-functions.ts';
-import { serviceStack } from './service-stack.ts';
+import { handlerPath, streamConsumers } from '../../functions/registry.ts';
+import { env } from '../../shared/config.ts';
+import { FEED_ENTITY } from '../../shared/store/feed.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { deliverySettings } from '../../shared/webhooks/queues.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, onLeadingKeys, repositoryRoot } from '../api/operation-functions.ts';
+import { serviceStack } from '../service-stack.ts';
 
 export interface WebhookDeliveryProps {
   table: dynamodb.ITableV2;

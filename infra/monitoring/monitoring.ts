@@ -7,13 +7,13 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import type { Operation } from '../functions/registry.ts';
-import { accessOf } from '../shared/contracts/operation.ts';
-import { metricNames } from '../shared/metric-names.ts';
-import { type PositionsPipeline, STREAM_CONTEXT, shardLimits } from './positions-pipeline.ts';
+import type { Operation } from '../../functions/registry.ts';
+import { accessOf } from '../../shared/contracts/operation.ts';
+import { metricNames } from '../../shared/metric-names.ts';
+import { type PositionsPipeline, STREAM_CONTEXT, shardLimits } from '../positions/positions-pipeline.ts';
+import type { TeltonikaService } from '../positions/teltonika-service.ts';
+import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { serviceMetric } from './service-metric.ts';
-import type { TeltonikaService } from './teltonika-service.ts';
-import type { WebhookDelivery } from './webhook-delivery.ts';
 
 /** The CDK context value holding the address that receives every alarm (`cdk deploy -c alarmEmail=ops@example.com`). */
 export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
@@ -39,10 +39,10 @@ export interface MonitoringProps {
   operationFunctions: readonly { operation: Operation; fn: lambda.IFunction }[];
   /** the function serving /api/docs and /api/openapi.json (read-only, outside the registry) */
   docsFunction: lambda.IFunction;
-  /** the HTTP device entry points' functions (infra/device-endpoints.ts) */
+  /** the HTTP device entry points' functions (infra/positions/device-endpoints.ts) */
   deviceFunctions: readonly lambda.IFunction[];
   pipeline: PositionsPipeline;
-  /** the quiet-vehicles check (infra/quiet-vehicles.ts), watched with the pipeline it finishes */
+  /** the quiet-vehicles check (infra/positions/quiet-vehicles.ts), watched with the pipeline it finishes */
   quietCheck: lambda.IFunction;
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;

@@ -15,9 +15,9 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as deployment from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONSOLE_CLIENT_ID, CONSOLE_CSP, CONSOLE_SCOPES } from '../shared/console/site.ts';
+import { CONSOLE_CLIENT_ID, CONSOLE_CSP, CONSOLE_SCOPES } from '../../shared/console/site.ts';
 
-const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
+const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
 /** Another OIDC issuer instead of the stack's Cognito pool (`-c oidcIssuer=… -c oidcClientId=… -c oidcAudience=…`). */
 export interface SignInSettings {

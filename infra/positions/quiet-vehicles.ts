@@ -7,10 +7,10 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { handlerPath, scheduledFunctions } from '../functions/registry.ts';
-import { DETECTION_TABLE_ACTIONS } from '../shared/contracts/operation.ts';
-import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from './operation-functions.ts';
-import { configureGeocoding } from './providers.ts';
+import { handlerPath, scheduledFunctions } from '../../functions/registry.ts';
+import { DETECTION_TABLE_ACTIONS } from '../../shared/contracts/operation.ts';
+import { bundlingOf, functionDefaults, functionEnvironment, repositoryRoot } from '../api/operation-functions.ts';
+import { configureGeocoding } from '../api/providers.ts';
 
 export interface QuietVehiclesProps {
   table: dynamodb.ITableV2;

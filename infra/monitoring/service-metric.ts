@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { metricsNamespace, serviceName } from '../shared/metric-names.ts';
+import { metricsNamespace, serviceName } from '../../shared/metric-names.ts';
 
 /** A custom metric as the service publishes it (Powertools and the Teltonika tasks' EMF always add the `service` dimension). */
 export const serviceMetric = (
