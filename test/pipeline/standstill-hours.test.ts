@@ -20,7 +20,7 @@ const BATCH_SIZES = [1000, 97, 13];
 const DRIVES = ['skoda-2020-03-04-drive3', 'kia-picanto-2020-03-04-drive2'];
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const secondsOf = (shown: string) => Date.parse(`${shown.replace(' ', 'T')}Z`) / 1000;
+const secondsOf = (shown: string | undefined) => Date.parse(`${String(shown).replace(' ', 'T')}Z`) / 1000;
 
 /** The drive at 1 Hz, standing LIGHT_S seconds halfway (where it stood, speed 0), the rest of it that much later. */
 function withLight(fixes: readonly Fix[]): { fixes: Fix[]; lightAt: number } {
