@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { detect, initialTrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
 import { detectionSettings } from '../../shared/domain/tracking/settings.ts';
-import { gaussian, prng } from '../../simulator/random.ts';
+import { driftedGpsError, gaussian, NO_GPS_ERROR, prng } from '../../simulator/random.ts';
+import { displaced } from '../../simulator/roads.ts';
 import { aPositionRecord, positionOf } from '../support/position-builders.ts';
 
 const IMEI = '356307042441013';
@@ -308,6 +309,22 @@ describe('every drive is a trip', () => {
         expect(Math.abs(trips[0]!.distanceKm - 0.5)).toBeLessThanOrEqual(0.5 * 0.02);
       });
 
+  for (const everyS of [4, 5, 10, 15])
+    for (const withSpeed of [true, false])
+      it(`finds the shortest trip (250 m in 72 s), every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
+        // Prepare: parked 10 minutes, 250 m at 12.5 km/h, parked (without speed, the first fixes out of the spot
+        // stood by their implied speed from it, and the trip began 15 s late, too short to be one)
+        const { fixes } = drive([stand(600), go(72, 12.5), stand(600)], everyS);
+
+        // Act
+        const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+        // Assess
+        expect(trips).toHaveLength(1);
+        expect(Math.abs(trips[0]!.distanceKm - 0.25)).toBeLessThanOrEqual(0.25 * 0.02);
+        expect(trips[0]!.durationS).toBeGreaterThanOrEqual(settings.minTripDurationS);
+      });
+
   for (const everyS of [1, 5, 15])
     for (const withSpeed of [true, false])
       it(`makes two trips of two drives with a stop the device did not see between them, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
@@ -344,6 +361,27 @@ describe('every drive is a trip', () => {
 });
 
 describe('a parked vehicle whose fixes wander', () => {
+  for (const everyS of [1, 15])
+    for (const metres of [20, 40])
+      it(`makes no trip of a receiver's error drifting ${metres} m for 6 hours without speed (every ${everyS} s)`, () => {
+        // Prepare: parked; the error drifts as a receiver's does (60 s correlation), so its fixes walk off in steps
+        // that go every way and come back: nothing makes progress along a path
+        const random = prng(everyS * 100 + metres);
+        let error = NO_GPS_ERROR;
+        const { fixes } = drive([stand(6 * 3600)], everyS);
+        const records = fixes.map((fix) => {
+          error = driftedGpsError(random, error, fix.at / 1000, metres);
+          const at = displaced({ lat: -26, lng: 28 }, error);
+          return { ...recordOf(fix, false), latitude: at.lat, longitude: at.lng };
+        });
+
+        // Act
+        const { trips } = detected(records);
+
+        // Assess
+        expect(trips).toEqual([]);
+      });
+
   for (const outS of [30, 60, 120])
     it(`makes no trip and adds nothing when its fixes drift 370 m out and back over ${2 * outS} s while its speed reads 0 (every 5 s)`, () => {
       // Prepare: parked an hour; 20 minutes in, a multipath error carries its fixes 370 m away and back

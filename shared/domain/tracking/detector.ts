@@ -45,6 +45,8 @@ export interface TrackPoint {
   arrivedAt?: string;
   /** standing by speed readings seconds apart: the vehicle stood, and any step is its receiver's error */
   still?: boolean;
+  /** without speed, reached by leaving the radius around the last counted point along a path that makes progress */
+  left?: boolean;
 }
 
 interface OpenTrip {
@@ -408,7 +410,7 @@ function advance(
       ? { km: 0, standing: true }
       : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
   // A fix out of the radius that waited for the next one to agree: moving on, this one does.
-  const left = bySpeed && continuous && state.anchor?.out ? walkedKm(state.anchor, state.anchor.out) : 0;
+  const left = bySpeed && continuous && state.anchor?.out ? walkedPath(state.anchor, state.anchor.out).km : 0;
   const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + step : 0;
   if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
@@ -433,6 +435,7 @@ function advance(
     driverTagId: position.driver_tag_id,
     standing: position.speed === null ? (byDisplacement?.standing ?? false) : position.speed < MOVING_KMH,
     ...(bracketed ? { still: true } : {}),
+    ...(byDisplacement?.left ? { left: true } : {}),
   };
 }
 
@@ -448,7 +451,7 @@ function displacement(
   step: { km: number; seconds: number },
   continuous: boolean,
   stopDwellS: number,
-): { km: number; standing: boolean } {
+): { km: number; standing: boolean; left?: boolean } {
   const { km: stepKm, seconds: stepS } = step;
   const here = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
   const anchor = continuous ? state.anchor : null;
@@ -466,9 +469,12 @@ function displacement(
   }
   if (away >= MIN_STEP_KM || driving) {
     state.anchor = { ...here, pathKm: 0 };
+    // Out of a trip, a path that winds there may be a parked receiver's wandering error (its steps go every way): it
+    // opens no trip, however far it wanders; a departure that makes progress does.
+    const path = walkedPath(anchor, here, away, state.trip !== null);
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
-    return { km: walkedKm(anchor, here, away), standing: arrived };
+    return { km: path.km, standing: arrived, ...(path.winding ? {} : { left: true }) };
   }
   const { out: _outlier, ...kept } = anchor;
   const chordKm = distanceKm(anchor.via ?? anchor, here);
@@ -480,16 +486,17 @@ function displacement(
  * The path walked from the anchor to `to` (through the anchor's vertices and its fix out of the radius), or only the
  * displacement where that path winds like parked jitter.
  */
-function walkedKm(
+function walkedPath(
   anchor: NonNullable<TrackState['anchor']>,
   to: { at: string; lat: number; lng: number },
   away = distanceKm(anchor, to),
-): number {
+  turning = true,
+): { km: number; winding: boolean } {
   const via = anchor.via ?? anchor;
   const pathKm = anchor.pathKm + (anchor.out ? distanceKm(via, anchor.out) + distanceKm(anchor.out, to) : distanceKm(via, to));
   const hours = seconds(anchor.at, to.at) / 3600;
-  const winding = hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
-  return pathKm <= away * winding ? pathKm : away;
+  const limit = turning && hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
+  return pathKm <= away * limit ? { km: pathKm, winding: false } : { km: away, winding: true };
 }
 
 /** The first reading is the odometer; each one after adds its step from the one before, or the positions' step where it cannot be true. */
@@ -657,7 +664,9 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
     return;
   }
   const departure = state.departure ?? null;
-  if (distanceKm(stop, point) >= settings.stopRadiusKm && !point.still) {
+  // without speed, only a fix that left the last counted one making progress is out of the stop: not a wandering error
+  const movedOut = point.speed === null ? point.left === true : !point.still;
+  if (distanceKm(stop, point) >= settings.stopRadiusKm && movedOut) {
     openTrip(state, departure ?? departureFrom(stop, point, settings), point);
     state.dwell = [point];
     state.departure = null;
@@ -670,8 +679,10 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
     return;
   }
   if (!departure) {
-    // Still in the stop: it is remembered where it began, and as lasting until now.
-    state.stop = { ...point, lat: stop.lat, lng: stop.lng };
+    // Still in the stop: it is remembered where it began, and as lasting until now. Without speed, a fix standing by
+    // its implied speed from the spot may already be on its way (15 m in 5 s after minutes parked): the stop lasts only
+    // while the fixes are at its spot, so the trip starts at the last of them, not 15 s into the drive.
+    if (point.speed !== null || distanceKm(stop, point) < VERTEX_KM) state.stop = { ...point, lat: stop.lat, lng: stop.lng };
     return;
   }
   const halt = state.halt ?? point;
