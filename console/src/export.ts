@@ -34,7 +34,8 @@ export function tripGpx(name: string, positions: Position[]): string {
     .filter((position) => !position.ignored)
     .map(
       (position) =>
-        `<trkpt lat="${position.latitude}" lon="${position.longitude}"><time>${new Date(instantOf(position.gps_datetime)).toISOString()}</time>` +
+        `<trkpt lat="${position.latitude}" lon="${position.longitude}">` +
+        `<time>${new Date(instantOf(position.gps_datetime)).toISOString()}</time>` +
         `${position.speed === null ? '' : `<extensions><speed>${(position.speed / 3.6).toFixed(2)}</speed></extensions>`}</trkpt>`,
     );
   return (

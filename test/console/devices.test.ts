@@ -14,7 +14,8 @@ describe('the devices page', () => {
     await eventually(() => table.getByRole('row').count()).toBe(4);
     expect(await table.getByRole('row', { name: /Truck 01/ }).innerText()).toMatch(
       new RegExp(
-        `Truck 01 \\(CA 123-456\\)\\s+${console.fleet.parkedTruck.imei}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+-26\\.\\d{5}, 28\\.\\d{5}\\s+13\\.8 V`,
+        `Truck 01 \\(CA 123-456\\)\\s+${console.fleet.parkedTruck.imei}\\s+` +
+          `\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+-26\\.\\d{5}, 28\\.\\d{5}\\s+13\\.8 V`,
       ),
     );
     await table

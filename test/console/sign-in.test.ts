@@ -65,7 +65,12 @@ describe('signing in at the local provider', () => {
   it('refuses an authorization request without PKCE', async () => {
     // Act
     const response = await fetch(
-      `${apiUrl}/oidc/auth?${new URLSearchParams({ client_id: 'fleet-console', redirect_uri: `${apiUrl}/console/callback`, response_type: 'code', scope: 'openid email' })}`,
+      `${apiUrl}/oidc/auth?${new URLSearchParams({
+        client_id: 'fleet-console',
+        redirect_uri: `${apiUrl}/console/callback`,
+        response_type: 'code',
+        scope: 'openid email',
+      })}`,
       { redirect: 'manual' },
     );
 

@@ -140,19 +140,23 @@ describe("a car's drives of a day, one after another", () => {
   for (const { car, drives: carDrives } of days)
     for (const everyS of [0, 1, 5, 15, 60])
       for (const withSpeed of [true, false])
-        it(`finds each of the ${car}'s drives as its own trip ${rateOf(everyS)} ${withSpeed ? 'with' : 'without'} speed, within 2 % of its path`, () => {
-          // Prepare
-          const reported = thenParked(
-            carDrives.flatMap((fixes) => (everyS ? atRate(fixes, everyS) : fixes)),
-            600,
-          );
-          const truth = truthOf(reported);
+        it(
+          `finds each of the ${car}'s drives as its own trip ${rateOf(everyS)} ` +
+            `${withSpeed ? 'with' : 'without'} speed, within 2 % of its path`,
+          () => {
+            // Prepare
+            const reported = thenParked(
+              carDrives.flatMap((fixes) => (everyS ? atRate(fixes, everyS) : fixes)),
+              600,
+            );
+            const truth = truthOf(reported);
 
-          // Act
-          const outcome = detected(reported, withSpeed);
+            // Act
+            const outcome = detected(reported, withSpeed);
 
-          // Assess
-          expect(outcome.trips).toBe(truth.trips);
-          expect(Math.abs(outcome.distanceKm - truth.distanceKm)).toBeLessThanOrEqual(truth.distanceKm * DISTANCE_TOLERANCE);
-        });
+            // Assess
+            expect(outcome.trips).toBe(truth.trips);
+            expect(Math.abs(outcome.distanceKm - truth.distanceKm)).toBeLessThanOrEqual(truth.distanceKm * DISTANCE_TOLERANCE);
+          },
+        );
 });

@@ -327,24 +327,28 @@ describe('every drive is a trip', () => {
 
   for (const everyS of [1, 5, 15])
     for (const withSpeed of [true, false])
-      it(`makes two trips of two drives with a stop the device did not see between them, every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`, () => {
-        // Prepare: 2 km, then nothing sent for 4 minutes (parked: a phone records only while the engine runs), then
-        // seen again 300 m on, already driving, for 2 km more
-        const { fixes, legStarts } = drive([stand(600), go(180, 40), silence(240), silence(36, 30), go(180, 40), stand(600)], everyS);
+      it(
+        `makes two trips of two drives with a stop the device did not see between them, ` +
+          `every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`,
+        () => {
+          // Prepare: 2 km, then nothing sent for 4 minutes (parked: a phone records only while the engine runs), then
+          // seen again 300 m on, already driving, for 2 km more
+          const { fixes, legStarts } = drive([stand(600), go(180, 40), silence(240), silence(36, 30), go(180, 40), stand(600)], everyS);
 
-        // Act
-        const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+          // Act
+          const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
 
-        // Assess: each drive its own trip, as far as it was seen; what was not seen in neither
-        const lastSeen = fixes.filter((fix) => fix.at < legStarts[2]!).at(-1)!;
-        const seenAgain = fixes.find((fix) => fix.at >= legStarts[4]!)!;
-        expect(trips).toHaveLength(2);
-        // without speed, a fix is known to move only from the next one: within a sample
-        expect(Math.abs(Date.parse(trips[0]!.stopTime) - lastSeen.at)).toBeLessThanOrEqual(withSpeed ? 0 : everyS * 1000);
-        expect(Math.abs(Date.parse(trips[1]!.startTime) - seenAgain.at)).toBeLessThanOrEqual(withSpeed ? 0 : everyS * 1000);
-        expect(trips[0]!.distanceKm).toBeCloseTo(lastSeen.km, 2);
-        expect(trips[1]!.distanceKm).toBeCloseTo(fixes.at(-1)!.km - seenAgain.km, 2);
-      });
+          // Assess: each drive its own trip, as far as it was seen; what was not seen in neither
+          const lastSeen = fixes.filter((fix) => fix.at < legStarts[2]!).at(-1)!;
+          const seenAgain = fixes.find((fix) => fix.at >= legStarts[4]!)!;
+          expect(trips).toHaveLength(2);
+          // without speed, a fix is known to move only from the next one: within a sample
+          expect(Math.abs(Date.parse(trips[0]!.stopTime) - lastSeen.at)).toBeLessThanOrEqual(withSpeed ? 0 : everyS * 1000);
+          expect(Math.abs(Date.parse(trips[1]!.startTime) - seenAgain.at)).toBeLessThanOrEqual(withSpeed ? 0 : everyS * 1000);
+          expect(trips[0]!.distanceKm).toBeCloseTo(lastSeen.km, 2);
+          expect(trips[1]!.distanceKm).toBeCloseTo(fixes.at(-1)!.km - seenAgain.km, 2);
+        },
+      );
 
   for (const withSpeed of [true, false])
     it(`keeps one trip across a silence the vehicle drove through (a tunnel), ${withSpeed ? 'with' : 'without'} speed`, () => {
@@ -383,20 +387,23 @@ describe('a parked vehicle whose fixes wander', () => {
       });
 
   for (const outS of [30, 60, 120])
-    it(`makes no trip and adds nothing when its fixes drift 370 m out and back over ${2 * outS} s while its speed reads 0 (every 5 s)`, () => {
-      // Prepare: parked an hour; 20 minutes in, a multipath error carries its fixes 370 m away and back
-      const { fixes } = drive([stand(3600)], 5);
-      const records = fixes.map((fix) => {
-        const s = (fix.at - START) / 1000 - 1200;
-        const out = s >= 0 && s < 2 * outS ? Math.sin((s / (2 * outS)) * Math.PI) * 0.37 : 0;
-        return recordOf({ ...fix, km: out }, true);
-      });
+    it(
+      `makes no trip and adds nothing when its fixes drift 370 m out and back ` + `over ${2 * outS} s while its speed reads 0 (every 5 s)`,
+      () => {
+        // Prepare: parked an hour; 20 minutes in, a multipath error carries its fixes 370 m away and back
+        const { fixes } = drive([stand(3600)], 5);
+        const records = fixes.map((fix) => {
+          const s = (fix.at - START) / 1000 - 1200;
+          const out = s >= 0 && s < 2 * outS ? Math.sin((s / (2 * outS)) * Math.PI) * 0.37 : 0;
+          return recordOf({ ...fix, km: out }, true);
+        });
 
-      // Act
-      const { trips, state } = detected(records);
+        // Act
+        const { trips, state } = detected(records);
 
-      // Assess
-      expect(trips).toEqual([]);
-      expect(state.odometerKm).toBe(0);
-    });
+        // Assess
+        expect(trips).toEqual([]);
+        expect(state.odometerKm).toBe(0);
+      },
+    );
 });

@@ -58,7 +58,8 @@ async function tripsThroughThePipeline(fixes: readonly Fix[], withSpeed: boolean
 describe('a short standstill through the pipeline', () => {
   for (const name of DRIVES)
     for (const withSpeed of [true, false])
-      it(`never splits ${name} at a ${LIGHT_S} s light ${withSpeed ? 'with' : 'without'} speed, wherever the hours fall, in any batches`, async () => {
+      it(`never splits ${name} at a ${LIGHT_S} s light ` +
+        `${withSpeed ? 'with' : 'without'} speed, wherever the hours fall, in any batches`, async () => {
         // Prepare
         const drive = withLight(atRate((realDrives.find((real) => real.name === name) as (typeof realDrives)[number]).fixes, 1));
         const truth = truthOf(shifted(drive, 0));

@@ -51,7 +51,12 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate<{ id: string; impact: string; help: string; nodes: string[] }[]>(`
     axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-      result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => node.target.join(' ')) })),
+      result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        nodes: violation.nodes.map((node) => node.target.join(' ')),
+      })),
     )`);
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

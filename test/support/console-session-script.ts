@@ -7,5 +7,8 @@
 export const sessionScript = (accessToken: string): string =>
   `if (!sessionStorage.getItem('test-session-given')) {
     sessionStorage.setItem('test-session-given', '1');
-    sessionStorage.setItem('fleet-console.session', JSON.stringify({ accessToken: ${JSON.stringify(accessToken)}, expiresAt: Date.now() + 3600000 }));
+    sessionStorage.setItem(
+      'fleet-console.session',
+      JSON.stringify({ accessToken: ${JSON.stringify(accessToken)}, expiresAt: Date.now() + 3600000 }),
+    );
   }`;

@@ -75,9 +75,10 @@ const TOWN_KMH = 30;
 
 /**
  * The truth, by its own rule: a stop is a run of fixes within the stop radius of its first for at least the stop
- * time, a silence longer than the gap rule, or one that leaves the stop time beside the step at a town pace, after which the vehicle is seen moving
- * on out of the radius (an unseen stop: its step belongs to no trip); the distance is the path, less steps slower than
- * a walking pace (jitter); a trip is a leg between stops of at least the shortest trip's distance.
+ * time, a silence longer than the gap rule, or one that leaves the stop time beside the step at a town pace, after
+ * which the vehicle is seen moving on out of the radius (an unseen stop: its step belongs to no trip); the distance is
+ * the path, less steps slower than a walking pace (jitter); a trip is a leg between stops of at least the shortest
+ * trip's distance.
  */
 export function truthOf(fixes: readonly Fix[], settings = DEFAULT_DETECTION): { distanceKm: number; trips: number } {
   const stopped = fixes.map(() => false);

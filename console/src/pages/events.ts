@@ -42,7 +42,8 @@ export async function eventsPage(main: HTMLElement, params: URLSearchParams): Pr
     const place =
       data.latitude === null
         ? null
-        : `#/map?vehicle=${data.vehicle_uid}&lat=${data.latitude}&lng=${data.longitude}&at=${encodeURIComponent(data.occurred_at)}&event=${encodeURIComponent(event.type)}`;
+        : `#/map?vehicle=${data.vehicle_uid}&lat=${data.latitude}&lng=${data.longitude}` +
+          `&at=${encodeURIComponent(data.occurred_at)}&event=${encodeURIComponent(event.type)}`;
     return h(
       'li',
       { class: `event ${event.type.split('.')[0]}` },
