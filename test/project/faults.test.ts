@@ -101,8 +101,8 @@ const THROTTLED = 'request throttled, retry later';
 const INTERNAL = 'internal error';
 
 /**
- * Every write command the request sent, apart from taking ids from the counters (an unused id is only a gap) and
- * the token its api key's rate limit took.
+ * Every write command the request sent, apart from taking ids from the counters (an unused id is only a gap), the
+ * token its api key's rate limit took and the key's last use (at most once an hour, docs/console.md).
  */
 function writesSent(): string[] {
   const writes = [PutCommand, UpdateCommand, DeleteCommand, BatchWriteCommand, TransactWriteCommand];
@@ -110,7 +110,7 @@ function writesSent(): string[] {
     .calls()
     .map((call) => call.args[0] as object)
     .filter((command) => writes.some((type) => command instanceof type))
-    .filter((command) => !(command instanceof UpdateCommand && /^(COUNTER|RATE)#/.test(String(command.input.Key?.pk))))
+    .filter((command) => !(command instanceof UpdateCommand && /^(COUNTER|RATE|APIKEY)#/.test(String(command.input.Key?.pk))))
     .map((command) => command.constructor.name);
 }
 
