@@ -1,14 +1,22 @@
 /** The errors every operation shares, checked for every registry entry so a new operation cannot skip them. */
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../functions/registry.ts';
+import { PERSON_ONLY } from '../../shared/middleware/api-key-auth.ts';
 import { setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { api, callOperation } from '../support/api.ts';
 import { givenUser } from '../support/builders.ts';
 
+/**
+ * The operations an api key may call. The person-only ones (keys and device tokens) share what follows their own way:
+ * below, and in their own files (test/operations/*ApiKey*.test.ts, *DeviceToken*.test.ts) with a signed-in person.
+ */
+const keyOperations = operations.filter((operation) => !('personOnly' in operation && operation.personOnly));
+const personOperations = operations.filter((operation) => !keyOperations.includes(operation));
+
 const send = (operation: (typeof operations)[number], params: Record<string, string>, headers?: Record<string, string>) =>
   operation.method === 'GET' ? api.get(operation.name, params, { headers }) : api.post(operation.name, params, { headers });
 
-describe.each(operations.map((operation) => [operation.name, operation] as const))('%s', (_name, operation) => {
+describe.each(keyOperations.map((operation) => [operation.name, operation] as const))('%s', (_name, operation) => {
   const wrongMethod = operation.method === 'GET' ? 'POST' : 'GET';
 
   it('says "api key missing" without a key', async () => {
@@ -41,6 +49,21 @@ describe.each(operations.map((operation) => [operation.name, operation] as const
     expect(res).toBeError(405, `method not allowed, use ${operation.method}`);
   });
 });
+
+describe.each(personOperations.map((operation) => [operation.name, operation] as const))(
+  '%s (a signed-in person only)',
+  (_name, operation) => {
+    it('refuses an api key, even a valid one, so a leaked key cannot make or unlock keys', async () => {
+      const user = await givenUser();
+      expect(await send(operation, { api_key: user.key })).toBeError(403, PERSON_ONLY);
+    });
+
+    it(`refuses ${operation.method === 'GET' ? 'POST' : 'GET'} before looking at the credentials`, async () => {
+      const res = await api.request(operation.method === 'GET' ? 'POST' : 'GET', operation.name, {});
+      expect(res).toBeError(405, `method not allowed, use ${operation.method}`);
+    });
+  },
+);
 
 describe('an unknown operation', () => {
   it('answers 404 in the envelope', async () => {
@@ -91,7 +114,7 @@ describe('api key sources', () => {
   });
 });
 
-describe.each(operations.filter((operation) => operation.method === 'POST').map((operation) => [operation.name] as const))(
+describe.each(keyOperations.filter((operation) => operation.method === 'POST').map((operation) => [operation.name] as const))(
   '%s with a body that is not JSON parameters',
   (name) => {
     const broken = (query: Record<string, string>, body: string) =>
