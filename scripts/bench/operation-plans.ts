@@ -88,9 +88,18 @@ const at = <T>(list: readonly T[], i: number): T => {
   return item;
 };
 
+/** The demo account, seeded once a run: a second seeding would register its IMEIs again (the cost plan reads it too). */
+let seededDemo: ReturnType<typeof seedDemo> | undefined;
+function demoAccount(): ReturnType<typeof seedDemo> {
+  if (!seededDemo) {
+    const stateDir = mkdtempSync(join(tmpdir(), 'fleet-bench-demo-'));
+    seededDemo = seedDemo(join(stateDir, 'demo.json'), localIssuer()).finally(() => rmSync(stateDir, { recursive: true, force: true }));
+  }
+  return seededDemo;
+}
+
 export async function operationPlans(callApi: CallApi): Promise<Record<KeyOperationName, Prepare>> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'fleet-bench-demo-'));
-  const demo = await seedDemo(join(stateDir, 'demo.json'), localIssuer()).finally(() => rmSync(stateDir, { recursive: true, force: true }));
+  const demo = await demoAccount();
   const reader: TestUser = { userUid: demo.userUid, key: demo.apiKey, gmtOffsetMinutes: 120 };
   const [truck] = demo.vehicleUids;
   const day = { start_date: demo.day, end_date: demo.day };

@@ -387,23 +387,20 @@ describe('a parked vehicle whose fixes wander', () => {
       });
 
   for (const outS of [30, 60, 120])
-    it(
-      `makes no trip and adds nothing when its fixes drift 370 m out and back ` + `over ${2 * outS} s while its speed reads 0 (every 5 s)`,
-      () => {
-        // Prepare: parked an hour; 20 minutes in, a multipath error carries its fixes 370 m away and back
-        const { fixes } = drive([stand(3600)], 5);
-        const records = fixes.map((fix) => {
-          const s = (fix.at - START) / 1000 - 1200;
-          const out = s >= 0 && s < 2 * outS ? Math.sin((s / (2 * outS)) * Math.PI) * 0.37 : 0;
-          return recordOf({ ...fix, km: out }, true);
-        });
+    it(`makes no trip and adds nothing when its fixes drift 370 m out and back over ${2 * outS} s, speed 0 (every 5 s)`, () => {
+      // Prepare: parked an hour; 20 minutes in, a multipath error carries its fixes 370 m away and back
+      const { fixes } = drive([stand(3600)], 5);
+      const records = fixes.map((fix) => {
+        const s = (fix.at - START) / 1000 - 1200;
+        const out = s >= 0 && s < 2 * outS ? Math.sin((s / (2 * outS)) * Math.PI) * 0.37 : 0;
+        return recordOf({ ...fix, km: out }, true);
+      });
 
-        // Act
-        const { trips, state } = detected(records);
+      // Act
+      const { trips, state } = detected(records);
 
-        // Assess
-        expect(trips).toEqual([]);
-        expect(state.odometerKm).toBe(0);
-      },
-    );
+      // Assess
+      expect(trips).toEqual([]);
+      expect(state.odometerKm).toBe(0);
+    });
 });

@@ -92,7 +92,9 @@ describe('people signing in with Cognito', () => {
     // The deploy-time values ride as markers the upload fills in: the pool's id and the client's.
     const [pool] = Object.keys(template.findResources('AWS::Cognito::UserPool'));
     const [client] = Object.keys(template.findResources('AWS::Cognito::UserPoolClient'));
-    expect(Object.values(upload?.Properties.SourceMarkers[0])).toEqual([{ Ref: 'AWS::URLSuffix' }, { Ref: pool }, { Ref: client }]);
+    // config.json is the last source (the built files come first when console/dist/ exists)
+    const markers = upload?.Properties.SourceMarkers.at(-1);
+    expect(Object.values(markers)).toEqual([{ Ref: 'AWS::URLSuffix' }, { Ref: pool }, { Ref: client }]);
     expect(upload?.Properties).toMatchObject({ DestinationBucketKeyPrefix: 'console/', DistributionPaths: ['/console/*'] });
   });
 });

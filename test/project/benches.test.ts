@@ -16,7 +16,7 @@ const run = promisify(execFile);
 async function planNames(): Promise<string[]> {
   const { stdout } = await run(process.execPath, ['scripts/bench.ts', '--help']);
   const usage = stdout.split('\n').find((line) => line.startsWith('npm run bench --')) ?? '';
-  return [...usage.matchAll(/\[([a-z-]+)\]/g)].map((match) => match[1] as string);
+  return [...usage.matchAll(/\[([a-z][a-z-]*)\]/g)].map((match) => match[1] as string);
 }
 
 describe('npm run bench -- --smallest', () => {
@@ -48,9 +48,11 @@ describe('npm run bench -- --smallest', () => {
     for (const plan of plans) expect(results[plan]?.length, plan).toBeGreaterThan(0);
   });
 
-  it('measures every operation, webhooks included', async () => {
+  it('measures every operation an api key may call, webhooks included', async () => {
     const { operations } = await import('../../functions/registry.ts');
+    // the person-only ones (keys, device tokens) take a signed-in person's token, which the bench does not hold
+    const keyOperations = operations.filter((operation) => !('personOnly' in operation && operation.personOnly));
     const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Array<{ operation?: string }>>;
-    expect(results.operations?.map((row) => row.operation)).toEqual(operations.map(({ name }) => name));
+    expect(results.operations?.map((row) => row.operation)).toEqual(keyOperations.map(({ name }) => name));
   });
 });
