@@ -22,8 +22,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two workers on two cores: with three, DynamoDB Local missed its 1 s connection timeout under a loaded run.
-    maxWorkers: 2,
+    // One worker: with two, DynamoDB Local and the browser tests missed the 1.5 s request timeout in a quiet CI run.
+    maxWorkers: 1,
     projects: [
       { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/support/unit-setup.ts'] } },
       {
