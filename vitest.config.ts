@@ -22,8 +22,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // One worker: with two, DynamoDB Local and the browser tests missed the 1.5 s request timeout in a quiet CI run.
-    maxWorkers: 1,
+    // One worker per core: the local stack's AWS clients wait longer than a function's 1.5 s (test/support/global-setup.ts).
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/support/unit-setup.ts'] } },
       {

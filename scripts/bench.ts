@@ -167,10 +167,10 @@ const benchmarks: Record<string, Benchmark> = {
   },
   console: {
     needsStack: true,
-    run: async (stack) => {
+    run: async (stack, size) => {
       if (!stack) throw new Error('console needs the local stack');
       const { benchConsole, consoleNotes } = await import('./bench/console.ts');
-      const { rows, sizes } = await benchConsole(stack.apiUrl);
+      const { rows, sizes } = await benchConsole(stack.apiUrl, size);
       return { rows, notes: [...consoleNotes, ...sizes] };
     },
   },

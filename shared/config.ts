@@ -120,13 +120,17 @@ export const limits = {
   gatewayRequestLineAndHeaderBytes: 10_240,
 } as const;
 
-/** The client settings every AWS SDK client of the functions is built with. */
+/**
+ * The client settings every AWS SDK client of the functions is built with. AWS_REQUEST_TIMEOUT_MS is the test run's
+ * (test/support/global-setup.ts): DynamoDB Local, a JVM sharing two cores with the test workers, can take seconds
+ * where DynamoDB takes milliseconds, and a test checks outcomes, not latency. No stack sets it.
+ */
 export const awsClientTimeouts = () => ({
   maxAttempts: limits.awsMaxAttempts,
   // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes, and keeps waiting.
   requestHandler: {
     connectionTimeout: limits.awsConnectionTimeoutMs,
-    requestTimeout: limits.awsRequestTimeoutMs,
+    requestTimeout: Number(process.env.AWS_REQUEST_TIMEOUT_MS) || limits.awsRequestTimeoutMs,
     throwOnRequestTimeout: true,
   },
 });

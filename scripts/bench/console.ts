@@ -15,17 +15,20 @@ import { launchBrowser } from '../../test/support/console-browser.ts';
 import { sessionScript } from '../../test/support/console-session-script.ts';
 import { givenSignedInPerson } from '../../test/support/sign-in.ts';
 import { buildConsole, CONSOLE_DIST } from '../build-console.ts';
-import { percentile, type Row, round } from './report.ts';
+import { type BenchSize, percentile, type Row, round } from './report.ts';
 
-const FLEETS = [10, 1_000];
-const IDLE_MS = 60_000;
+/** the figures' sizes, and the least that still runs every step (test/project/benches.test.ts) */
+const plans = {
+  full: { fleets: [10, 1_000], idleMs: 60_000, loads: 3 },
+  smallest: { fleets: [10], idleMs: 2_000, loads: 1 },
+} as const;
 
 export const consoleNotes = [
   "time to fleet: navigation start to the first idle frame after the vehicles were drawn (the live map's data-shown mark), " +
-    'the console, its config, the offline basemap and getLiveData all loaded from 127.0.0.1; median of 3 fresh tabs',
+    `the console, its config, the offline basemap and getLiveData all loaded from 127.0.0.1; median of ${plans.full.loads} fresh tabs`,
   'frame ms: requestAnimationFrame intervals while the map zooms in 3 levels and out again (MapLibre clustering on); ' +
     'SwiftShader renders on the CPU, so a GPU does better',
-  `idle requests/min: /api/ requests a visible live-map tab made over ${IDLE_MS / 1000} s after it showed the fleet ` +
+  `idle requests/min: /api/ requests a visible live-map tab made over ${plans.full.idleMs / 1000} s after it showed the fleet ` +
     '(the live data is polled every 15 s; a hidden tab makes none)',
   'bundle: each file of console/dist as built (npm run build:console), raw and gzip-compressed',
 ];
@@ -84,17 +87,18 @@ async function frameTimes(page: Page): Promise<number[]> {
   return stamps.slice(1).map((stamp, index) => stamp - (stamps[index] ?? stamp));
 }
 
-export async function benchConsole(apiUrl: string): Promise<{ rows: Row[]; sizes: string[] }> {
+export async function benchConsole(apiUrl: string, size: BenchSize = 'full'): Promise<{ rows: Row[]; sizes: string[] }> {
+  const plan = plans[size];
   const built = await buildConsole();
   const browser = await launchBrowser();
   const rows: Row[] = [];
   try {
-    for (const size of FLEETS) {
-      const accessToken = await givenFleet(apiUrl, size);
+    for (const fleet of plan.fleets) {
+      const accessToken = await givenFleet(apiUrl, fleet);
       const loads: number[] = [];
       let frames: number[] = [];
       let idleRequests = 0;
-      for (let run = 0; run < 3; run++) {
+      for (let run = 0; run < plan.loads; run++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
         await context.addInitScript(sessionScript(accessToken));
         const page = await context.newPage();
@@ -105,17 +109,17 @@ export async function benchConsole(apiUrl: string): Promise<{ rows: Row[]; sizes
           page.on('request', (request) => {
             if (new URL(request.url()).pathname.startsWith('/api/')) requests++;
           });
-          await page.waitForTimeout(IDLE_MS);
+          await page.waitForTimeout(plan.idleMs);
           idleRequests = requests;
         }
         await context.close();
       }
       rows.push({
-        fleet: `${size.toLocaleString('en')} vehicles`,
+        fleet: `${fleet.toLocaleString('en')} vehicles`,
         'time to fleet ms (median)': round(percentile(loads, 50), 0),
         'frame ms p50': round(percentile(frames, 50), 1),
         'frame ms p95': round(percentile(frames, 95), 1),
-        'idle requests/min': round((idleRequests * 60_000) / IDLE_MS, 1),
+        'idle requests/min': round((idleRequests * 60_000) / plan.idleMs, 1),
       });
     }
   } finally {

@@ -13,8 +13,9 @@ import { type BenchSize, type Row, round } from './report.ts';
 
 /** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
 const countsBySize = {
-  full: { idleConnections: 10_000, wholePackets: 20, trickledPackets: 20 },
-  smallest: { idleConnections: 200, wholePackets: 1, trickledPackets: 1 },
+  full: { idleConnections: 10_000, wholePackets: 20, trickledPackets: 20, ioBytes: 65_000 },
+  // a byte at a time is a write awaited per byte: 64 KB of them is most of the smallest run's minute
+  smallest: { idleConnections: 200, wholePackets: 1, trickledPackets: 1, ioBytes: 1_000 },
 } as const;
 const { idleConnections: IDLE_CONNECTIONS, wholePackets: WHOLE_PACKETS, trickledPackets: TRICKLED_PACKETS } = countsBySize.full;
 const MIB = 1024 * 1024;
@@ -80,7 +81,8 @@ const packetsRow = (measure: string, before: Measure, after: Measure, packets: n
 });
 
 export async function benchListenerLimits(size: BenchSize = 'full'): Promise<Row[]> {
-  const { idleConnections: IDLE_CONNECTIONS, wholePackets: WHOLE_PACKETS, trickledPackets: TRICKLED_PACKETS } = countsBySize[size];
+  const counts = countsBySize[size];
+  const { idleConnections: IDLE_CONNECTIONS, wholePackets: WHOLE_PACKETS, trickledPackets: TRICKLED_PACKETS } = counts;
   const rows: Row[] = [];
   const { child, port } = await startListenerProcess();
   try {
@@ -111,7 +113,7 @@ export async function benchListenerLimits(size: BenchSize = 'full'): Promise<Row
         satellites: 9,
         speedKmh: 40,
         eventIoId: 0,
-        io: new Map([[385, Buffer.alloc(65_000, 7)]]),
+        io: new Map([[385, Buffer.alloc(counts.ioBytes, 7)]]),
       },
     ]);
     const whole = await connectUnit(port, IDLE_CONNECTIONS + 1);
@@ -126,7 +128,8 @@ export async function benchListenerLimits(size: BenchSize = 'full'): Promise<Row
     }
     const afterWhole = await ask(child);
     whole.close();
-    rows.push(packetsRow(`64 KB packet (${packet.length.toLocaleString('en')} bytes) sent whole`, beforeWhole, afterWhole, WHOLE_PACKETS));
+    const kb = `${Math.round(packet.length / 1024)} KB packet`;
+    rows.push(packetsRow(`${kb} (${packet.length.toLocaleString('en')} bytes) sent whole`, beforeWhole, afterWhole, WHOLE_PACKETS));
 
     const trickle = await connectUnit(port, IDLE_CONNECTIONS + 2);
     const beforeTrickle = await ask(child);
@@ -140,12 +143,7 @@ export async function benchListenerLimits(size: BenchSize = 'full'): Promise<Row
     const afterTrickle = await ask(child);
     trickle.close();
     rows.push(
-      packetsRow(
-        `64 KB packet sent a byte at a time (${round(trickleMs / 1000, 1)} s a packet)`,
-        beforeTrickle,
-        afterTrickle,
-        TRICKLED_PACKETS,
-      ),
+      packetsRow(`${kb} sent a byte at a time (${round(trickleMs / 1000, 1)} s a packet)`, beforeTrickle, afterTrickle, TRICKLED_PACKETS),
     );
 
     // Whole packets at the trickle's pace: the listener as cold between packets, and idle as long, as for the trickle.
@@ -159,7 +157,7 @@ export async function benchListenerLimits(size: BenchSize = 'full'): Promise<Row
     }
     const afterPaced = await ask(child);
     paced.close();
-    rows.push(packetsRow(`64 KB packet sent whole, one every ${round(trickleMs / 1000, 1)} s`, beforePaced, afterPaced, TRICKLED_PACKETS));
+    rows.push(packetsRow(`${kb} sent whole, one every ${round(trickleMs / 1000, 1)} s`, beforePaced, afterPaced, TRICKLED_PACKETS));
   } finally {
     child.send('stop');
   }

@@ -23,7 +23,11 @@ const anyValue = fc.oneof(
   fc.double(),
 );
 
-/** A record of the vehicle between 05:00 and 05:59 with any of its fields replaced by anything, or not an object at all. */
+/**
+ * A record of the vehicle between 03:00 and 03:59 with any of its fields replaced by anything, or not an object at all: over
+ * the gap rule's hour before the clean drive, so a poison record that is a valid point (a driver tag of any text) starts
+ * a trip of its own rather than the clean drive's.
+ */
 const aPoisonRecord = (imei: string) =>
   fc.oneof(
     {
@@ -35,7 +39,7 @@ const aPoisonRecord = (imei: string) =>
         })
         .map(({ second, overrides }) =>
           JSON.stringify(
-            aPositionRecord(imei, new Date(Date.parse(`${DAY}T05:00:00.000Z`) + second * 1000).toISOString(), {
+            aPositionRecord(imei, new Date(Date.parse(`${DAY}T03:00:00.000Z`) + second * 1000).toISOString(), {
               ignition: true,
               speed: 20,
               ...overrides,

@@ -42,8 +42,9 @@ afterAll(async () => {
   await silent.close();
 });
 
+/** An emulator with `env`, waiting on each attempt as long as a deployed function does (the run's own wait is longer). */
 async function emulatorWith(env: Record<string, string>): Promise<IsolatedEmulator> {
-  const emulator = await startIsolatedEmulator(env);
+  const emulator = await startIsolatedEmulator({ AWS_REQUEST_TIMEOUT_MS: String(limits.awsRequestTimeoutMs), ...env });
   emulators.push(emulator);
   return emulator;
 }

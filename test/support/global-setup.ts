@@ -80,6 +80,9 @@ async function prepareStack(): Promise<PreparedStack> {
   process.env.API_KEY_CACHE_SECONDS = '0';
   // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
   process.env.DEVICE_TOKEN_CACHE_SECONDS = '0';
+  // DynamoDB Local shares the two cores with the workers: an attempt may wait this long (shared/config.ts); the
+  // request timeout itself has its test, with the deployed value (test/project/hung-dependencies.test.ts).
+  process.env.AWS_REQUEST_TIMEOUT_MS ??= '6000';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   // The device tests send Traccar's own test vectors (2015 to 2021) through the entry points, which stamp them
