@@ -10,7 +10,7 @@
  * test/operations/getLiveMap.test.ts and addRoute.test.ts (OSRM on a closed port included).
  */
 import { createServer } from 'node:http';
-import { InternalServerError, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { InternalServerError, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import {
   BatchWriteCommand,

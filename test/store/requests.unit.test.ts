@@ -1,5 +1,5 @@
 /** The store's one test for a failed condition and its one optimistic retry, driven by plain functions. */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { isConditionFailed, OPTIMISTIC_ATTEMPTS, writeWithOptimisticRetry } from '../../shared/store/requests.ts';
