@@ -10,6 +10,7 @@ import type { KeyOperationName, OperationName } from '../../functions/registry.t
 import { functionDefaults } from '../../infra/api/operation-functions.ts';
 import { pipelineSettings, streamDefaults } from '../../infra/positions/positions-pipeline.ts';
 import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
@@ -159,25 +160,18 @@ async function measurePipeline(
   const days = fleetDay(vehicles, date, REPORT_INTERVAL_S, seed);
   const user = await createUser(`Cost fleet ${date}`, 0);
   for (const day of days) {
-    const vehicle = await addVehicle({
-      imei: imeiOf(day.vehicle.imei),
-      name: `Cost ${day.vehicle.imei.slice(-3)}`,
-      regNum: null,
-      vehGrp: null,
-      deviceType: day.vehicle.deviceType,
-      config: day.vehicle.config,
-      make: null,
-      model: null,
-      modelYear: null,
-      vin: null,
-      odometerAtStart: day.vehicle.odometerKm,
-      odometerAtStartDate: date,
-      startHours: null,
-      startHoursDate: null,
-      licenceExpireDate: null,
-      fuelCapacity: day.vehicle.fuelCapacity,
-      fuelFactor: day.vehicle.fuelFactor,
-    });
+    const vehicle = await addVehicle(
+      vehicleDetails({
+        imei: imeiOf(day.vehicle.imei),
+        name: `Cost ${day.vehicle.imei.slice(-3)}`,
+        deviceType: day.vehicle.deviceType,
+        config: day.vehicle.config,
+        odometerAtStart: day.vehicle.odometerKm,
+        odometerAtStartDate: date,
+        fuelCapacity: day.vehicle.fuelCapacity,
+        fuelFactor: day.vehicle.fuelFactor,
+      }),
+    );
     await linkVehicle(user.userUid, vehicle.vehicleUid);
   }
   const until = Date.parse(`${date}T00:00:00Z`) + hours * 3_600_000;

@@ -11,6 +11,7 @@ import { TeltonikaDevice } from '../../shared/devices/teltonika/client.ts';
 import { CODEC_8 } from '../../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket } from '../../shared/devices/teltonika/encode.ts';
 import { startTeltonikaListener } from '../../shared/devices/teltonika/listener.ts';
+import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, findVehicleByImei, linkVehicle } from '../../shared/store/vehicles.ts';
@@ -45,25 +46,14 @@ async function givenFleet(count: number): Promise<{ readings: SimulatedRecord[];
   const user = await createUser('Device bench', 0);
   const imeis = days.map((day) => day.records[0]?.imei as string);
   for (const [index, imei] of imeis.entries()) {
-    const vehicle = await addVehicle({
-      imei,
-      name: `Bench ${index + 1}`,
-      regNum: null,
-      vehGrp: null,
-      deviceType: 'FMB920',
-      config: null,
-      make: null,
-      model: null,
-      modelYear: null,
-      vin: null,
-      odometerAtStart: null,
-      odometerAtStartDate: null,
-      startHours: null,
-      startHoursDate: null,
-      licenceExpireDate: null,
-      fuelCapacity: 200,
-      fuelFactor: 1,
-    });
+    const vehicle = await addVehicle(
+      vehicleDetails({
+        imei,
+        name: `Bench ${index + 1}`,
+        deviceType: 'FMB920',
+        fuelCapacity: 200,
+      }),
+    );
     await linkVehicle(user.userUid, vehicle.vehicleUid);
   }
   const { token } = await createDeviceToken(user.userUid);

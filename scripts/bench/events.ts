@@ -10,6 +10,7 @@
 import { randomInt } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LocationDetails } from '../../shared/domain/user-location.ts';
+import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';
 import { dynamo } from '../../shared/store/client.ts';
@@ -142,25 +143,16 @@ async function latency(apiUrl: string, samples: number): Promise<{ p50: number; 
   const start = Date.now() - 3_600_000;
   for (let sample = 0; sample < samples; sample++) {
     const imei = `35${String(randomInt(10 ** 12)).padStart(13, '0')}`;
-    const vehicle = await addVehicle({
-      imei,
-      name: `Latency ${sample}`,
-      regNum: null,
-      vehGrp: null,
-      deviceType: 'FMB920',
-      config: '12',
-      make: null,
-      model: null,
-      modelYear: null,
-      vin: null,
-      odometerAtStart: 0,
-      odometerAtStartDate: null,
-      startHours: null,
-      startHoursDate: null,
-      licenceExpireDate: null,
-      fuelCapacity: 100,
-      fuelFactor: 1,
-    });
+    const vehicle = await addVehicle(
+      vehicleDetails({
+        imei,
+        name: `Latency ${sample}`,
+        deviceType: 'FMB920',
+        config: '12',
+        odometerAtStart: 0,
+        fuelCapacity: 100,
+      }),
+    );
     await linkVehicle(user.userUid, vehicle.vehicleUid);
     const records = driveInto(imei, start + sample * 1000);
     const arrival = records.at(-1) as SimulatedRecord;

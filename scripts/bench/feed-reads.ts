@@ -6,6 +6,7 @@
  * queueing is the sender's business). Vehicles and events are seeded through the store's own writes.
  */
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { type FeedFilter, readEventFeed } from '../../shared/paging/event-feed.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';
 import { commitEvents, type FeedPosition } from '../../shared/store/feed.ts';
@@ -36,25 +37,13 @@ async function seedFleet(vehicleCount: number, run: number, eventCount: number) 
   const user = await createUser(`Feed bench ${vehicleCount}`, 0);
   const key = await createApiKey(user.userUid);
   const vehicles = await inWaves(vehicleCount, async (n) => {
-    const vehicle = await addVehicle({
-      imei: `35${String(run).padStart(3, '0')}${String(n).padStart(10, '0')}`,
-      name: `Feed bench ${n}`,
-      regNum: null,
-      vehGrp: null,
-      deviceType: 'FMB920',
-      config: null,
-      make: null,
-      model: null,
-      modelYear: null,
-      vin: null,
-      odometerAtStart: null,
-      odometerAtStartDate: null,
-      startHours: null,
-      startHoursDate: null,
-      licenceExpireDate: null,
-      fuelCapacity: null,
-      fuelFactor: 1,
-    });
+    const vehicle = await addVehicle(
+      vehicleDetails({
+        imei: `35${String(run).padStart(3, '0')}${String(n).padStart(10, '0')}`,
+        name: `Feed bench ${n}`,
+        deviceType: 'FMB920',
+      }),
+    );
     await linkVehicle(user.userUid, vehicle.vehicleUid);
     return vehicle;
   });

@@ -3,6 +3,8 @@
  * in two batch shapes, each in order and with 10 % of the positions 1 to 6 hours late. Every DynamoDB request
  * asks for ReturnConsumedCapacity, so the write capacity units per position are DynamoDB's own count.
  */
+
+import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { processPositions } from '../../shared/pipeline/process-positions.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
@@ -96,26 +98,19 @@ export async function ingestRun(
   const user = await createUser(`Bench fleet ${date}`, 0);
   await prepareUser?.(user.userUid);
   for (const { vehicle: simulated } of days) {
-    const vehicle = await addVehicle({
-      imei: simulated.imei,
-      name: `Bench ${simulated.imei.slice(-3)}`,
-      regNum: null,
-      vehGrp: null,
-      deviceType: simulated.deviceType,
-      config: simulated.config,
-      make: null,
-      model: null,
-      modelYear: null,
-      vin: null,
-      odometerAtStart: simulated.odometerKm,
-      odometerAtStartDate: date,
-      startHours: null,
-      startHoursDate: null,
-      licenceExpireDate: null,
-      fuelCapacity: simulated.fuelCapacity,
-      fuelFactor: simulated.fuelFactor,
-      ...(simulated.ignitionWired ? {} : { detection: { useIgnition: false } }),
-    });
+    const vehicle = await addVehicle(
+      vehicleDetails({
+        imei: simulated.imei,
+        name: `Bench ${simulated.imei.slice(-3)}`,
+        deviceType: simulated.deviceType,
+        config: simulated.config,
+        odometerAtStart: simulated.odometerKm,
+        odometerAtStartDate: date,
+        fuelCapacity: simulated.fuelCapacity,
+        fuelFactor: simulated.fuelFactor,
+        ...(simulated.ignitionWired ? {} : { detection: { useIgnition: false } }),
+      }),
+    );
     await linkVehicle(user.userUid, vehicle.vehicleUid);
   }
   const batches = batchesOf(interleave(days), windowS, lateShare);

@@ -28,6 +28,28 @@ export interface Vehicle {
   fuelSensor?: FuelSensorSetting;
 }
 
+/** A vehicle's details as registered with only its IMEI and name: every optional parameter empty, its fuel uncalibrated. */
+export const vehicleDetails = (
+  details: Pick<Vehicle, 'imei' | 'name'> & Partial<Omit<Vehicle, 'vehicleUid'>>,
+): Omit<Vehicle, 'vehicleUid'> => ({
+  deviceType: null,
+  config: null,
+  vehGrp: null,
+  regNum: null,
+  make: null,
+  model: null,
+  modelYear: null,
+  vin: null,
+  odometerAtStart: null,
+  odometerAtStartDate: null,
+  startHours: null,
+  startHoursDate: null,
+  licenceExpireDate: null,
+  fuelCapacity: null,
+  fuelFactor: 1,
+  ...details,
+});
+
 /** The last reported position and telemetry; times are UTC ISO strings. */
 export interface LiveState {
   lastResponse: string;

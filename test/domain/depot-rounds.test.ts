@@ -5,11 +5,11 @@
  * every round is a trip from its ignition on to its ignition off, and no fault rule takes a real fix for a resent one.
  */
 import { describe, expect, it } from 'vitest';
-import type { VehicleProfile } from '../../shared/domain/tracking/detector.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
+import type { Position } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
 import { depotRoundsFleet, type SimulatedDay } from '../../simulator/index.ts';
 import { detectThroughPlans } from '../support/planned-detection.ts';
+import { parsed, profileOf } from '../support/simulated-positions.ts';
 
 const DISTANCE_TOLERANCE = 0.02;
 /** one round of 1 to 4 km sampled every 10 s: its corners cut by a few metres */
@@ -19,19 +19,6 @@ const WEEKS = 2;
 const WEEKS_OF_POINTS_MS = 180_000;
 /** seconds of the stream's batching window that cuts the records into batches */
 const WINDOW_S = 600;
-
-function parsed(record: object): Position {
-  const result = parsePosition(JSON.stringify(record));
-  if (!result.ok) throw new Error(result.reason);
-  return result.position;
-}
-
-const profileOf = ({ vehicle }: SimulatedDay): VehicleProfile => ({
-  odometerAtStartKm: vehicle.odometerKm,
-  startHours: null,
-  fuelCapacity: vehicle.fuelCapacity,
-  fuelFactor: vehicle.fuelFactor,
-});
 
 function inWindows(positions: readonly Position[]): Position[][] {
   const windows = new Map<number, Position[]>();
@@ -50,7 +37,7 @@ function detectFleet(decimals: number, everyS: number) {
     truth: days.flatMap((day) => day.truth.trips),
     found: detectThroughPlans(
       inWindows(days.flatMap((day) => day.records.map(parsed))),
-      profileOf(days[0] as SimulatedDay),
+      profileOf((days[0] as SimulatedDay).vehicle),
       DEFAULT_DETECTION,
     ),
   }));

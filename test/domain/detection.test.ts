@@ -7,7 +7,7 @@ import {
   type TrackState,
   type VehicleProfile,
 } from '../../shared/domain/tracking/detector.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
+import type { Position } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import {
   DEFAULT_REPORTING,
@@ -20,6 +20,7 @@ import {
   simulateDay,
   type TruthFill,
 } from '../../simulator/index.ts';
+import { parsed, profileOf } from '../support/simulated-positions.ts';
 
 // Tolerances of DESIGN.md section 5's acceptance: never loosened to make a case pass.
 const DISTANCE_TOLERANCE = 0.02;
@@ -41,19 +42,6 @@ interface Outcome {
   fills: DetectedFill[];
   state: TrackState;
 }
-
-function parsed(record: object): Position {
-  const result = parsePosition(JSON.stringify(record));
-  if (!result.ok) throw new Error(result.reason);
-  return result.position;
-}
-
-const profileOf = (vehicle: SimVehicle): VehicleProfile => ({
-  odometerAtStartKm: vehicle.odometerKm,
-  startHours: null,
-  fuelCapacity: vehicle.fuelCapacity,
-  fuelFactor: vehicle.fuelFactor,
-});
 
 /** Runs the detector over batches in turn, carrying the state between them as the pipeline does. */
 function detectBatches(

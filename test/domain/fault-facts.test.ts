@@ -6,26 +6,13 @@
  * ignition that come back to exactly where they stood.
  */
 import { describe, expect, it } from 'vitest';
-import { detect, initialTrackState, type VehicleProfile } from '../../shared/domain/tracking/detector.ts';
+import { detect, initialTrackState } from '../../shared/domain/tracking/detector.ts';
 import { sameSecondFaults } from '../../shared/domain/tracking/faults.ts';
-import { type Position, parsePosition } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { depotRoundsFleet, type SimulatedDay, type SimulatedRecord } from '../../simulator/index.ts';
+import { parsed, profileOf } from '../support/simulated-positions.ts';
 
 const M_PER_DEG = 111_320;
-
-function parsed(record: object): Position {
-  const result = parsePosition(JSON.stringify(record));
-  if (!result.ok) throw new Error(result.reason);
-  return result.position;
-}
-
-const profileOf = ({ vehicle }: SimulatedDay): VehicleProfile => ({
-  odometerAtStartKm: vehicle.odometerKm,
-  startHours: null,
-  fuelCapacity: vehicle.fuelCapacity,
-  fuelFactor: vehicle.fuelFactor,
-});
 
 /** Whether a record changes the ignition from the one before it. */
 const changesIgnition = (records: readonly SimulatedRecord[], n: number) => n > 0 && records[n]!.ignition !== records[n - 1]!.ignition;
@@ -56,7 +43,7 @@ const faults: Record<string, (records: readonly SimulatedRecord[], n: number) =>
 /** As the pipeline takes them: one fix an instant (the first), then the detector. */
 function detected(day: SimulatedDay, records: readonly SimulatedRecord[]) {
   const { kept } = sameSecondFaults([], records.map(parsed));
-  return detect(initialTrackState(profileOf(day)), kept, profileOf(day), DEFAULT_DETECTION);
+  return detect(initialTrackState(profileOf(day.vehicle)), kept, profileOf(day.vehicle), DEFAULT_DETECTION);
 }
 
 describe('fault rules on the records that carry ignition changes', () => {
@@ -90,9 +77,9 @@ describe('fault rules on trips without ignition that come back to where they sto
 
       // Act
       const found = detect(
-        initialTrackState(profileOf(day as SimulatedDay)),
+        initialTrackState(profileOf((day as SimulatedDay).vehicle)),
         unwired.map(parsed),
-        profileOf(day as SimulatedDay),
+        profileOf((day as SimulatedDay).vehicle),
         detectionSettings({ useIgnition: false }),
       );
 
