@@ -7,22 +7,8 @@ describe('getLiveData', () => {
     // Prepare
     const user = await givenUser();
     const vehicle = await givenVehicle(user, { fuelCapacity: 120 });
-    await givenLiveState(vehicle, {
-      lastResponse: '2026-11-01T06:00:05.000Z',
-      gpsDatetime: '2026-11-01T06:00:00.000Z',
-      latitude: -26.2041,
-      longitude: 28.0473,
-      speed: 42,
-      heading: 180,
-      driverId: '01A2B3C4',
-      suppVolt: 13.8,
-      intBattVolt: 4.1,
-      intTemp: 31,
-      extTemp: null,
-      fuelValue: 60,
-      deviceType: 'FMB920',
-      config: '12',
-    });
+    // the builder's live state: reported 06:00:05 for a fix of 06:00:00 at -26.2041, 28.0473, fuel 60 of 120 litres
+    await givenLiveState(vehicle, { extTemp: null });
     // Act
     const res = await callOperation('getLiveData', { api_key: user.key });
     // Assess
