@@ -121,15 +121,16 @@ export const limits = {
 } as const;
 
 /**
- * The client settings every AWS SDK client of the functions is built with. AWS_REQUEST_TIMEOUT_MS is the test run's
- * (test/support/global-setup.ts): DynamoDB Local, a JVM sharing two cores with the test workers, can take seconds
- * where DynamoDB takes milliseconds, and a test checks outcomes, not latency. No stack sets it.
+ * The client settings every AWS SDK client of the functions is built with. AWS_CONNECTION_TIMEOUT_MS and
+ * AWS_REQUEST_TIMEOUT_MS are the test run's (test/support/global-setup.ts): DynamoDB Local, a JVM sharing two cores
+ * with the test workers, can take seconds where DynamoDB takes milliseconds, and a test checks outcomes, not latency.
+ * No stack sets them.
  */
 export const awsClientTimeouts = () => ({
   maxAttempts: limits.awsMaxAttempts,
   // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes, and keeps waiting.
   requestHandler: {
-    connectionTimeout: limits.awsConnectionTimeoutMs,
+    connectionTimeout: Number(process.env.AWS_CONNECTION_TIMEOUT_MS) || limits.awsConnectionTimeoutMs,
     requestTimeout: Number(process.env.AWS_REQUEST_TIMEOUT_MS) || limits.awsRequestTimeoutMs,
     throwOnRequestTimeout: true,
   },

@@ -42,9 +42,13 @@ afterAll(async () => {
   await silent.close();
 });
 
-/** An emulator with `env`, waiting on each attempt as long as a deployed function does (the run's own wait is longer). */
+/** An emulator with `env`, waiting on a connection and an attempt as long as a deployed function (the run's own waits are longer). */
 async function emulatorWith(env: Record<string, string>): Promise<IsolatedEmulator> {
-  const emulator = await startIsolatedEmulator({ AWS_REQUEST_TIMEOUT_MS: String(limits.awsRequestTimeoutMs), ...env });
+  const deployed = {
+    AWS_CONNECTION_TIMEOUT_MS: String(limits.awsConnectionTimeoutMs),
+    AWS_REQUEST_TIMEOUT_MS: String(limits.awsRequestTimeoutMs),
+  };
+  const emulator = await startIsolatedEmulator({ ...deployed, ...env });
   emulators.push(emulator);
   return emulator;
 }

@@ -80,8 +80,10 @@ async function prepareStack(): Promise<PreparedStack> {
   process.env.API_KEY_CACHE_SECONDS = '0';
   // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
   process.env.DEVICE_TOKEN_CACHE_SECONDS = '0';
-  // DynamoDB Local shares the two cores with the workers: an attempt may wait this long (shared/config.ts); the
-  // request timeout itself has its test, with the deployed value (test/project/hung-dependencies.test.ts).
+  // DynamoDB Local shares the two cores with the workers: a connection and an attempt may wait this long
+  // (shared/config.ts); the timeouts themselves have their test, with the deployed values
+  // (test/project/hung-dependencies.test.ts).
+  process.env.AWS_CONNECTION_TIMEOUT_MS ??= '5000';
   process.env.AWS_REQUEST_TIMEOUT_MS ??= '6000';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
