@@ -22,7 +22,7 @@ import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { decimalTextUpTo, IDEMPOTENCY_KEY, integerTextUpTo } from './contracts/wire.ts';
-import { isEventType } from './domain/events/event.ts';
+import { isEventType } from './domain/events/event-types.ts';
 import { AnswerTooLarge, NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 

@@ -2,9 +2,10 @@
  * Webhooks: the endpoints with their event types and vehicles; add (the secret shown once), rotate the secret (shown
  * once), send a test, see the delivery attempts (status, latency, answer) and redeliver one, delete.
  */
+import { EVENT_TYPES } from '../../../shared/domain/events/event-types.ts';
 import { get, post } from '../api.ts';
 import { fromGmt } from '../time.ts';
-import { type DeliveryAttempt, EVENT_TYPES, type Vehicle, vehicleLabel, type Webhook } from '../types.ts';
+import { type DeliveryAttempt, type Vehicle, vehicleLabel, type Webhook } from '../types.ts';
 import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '../ui.ts';
 
 export async function webhooksPage(main: HTMLElement): Promise<() => void> {
