@@ -1,17 +1,17 @@
 /**
  * The map every page shares: MapLibre GL (its worker served beside the bundle, same origin), on one of three basemaps:
- * Amazon Location's style when config.json names one, a free vector style, or the offline style made at build time
- * from the data the service ships (Natural Earth countries, GeoNames cities), which needs no glyphs and no network.
+ * Amazon Location's style when config.json names one, the free vector style when config.json offers it (the CSP allows
+ * exactly those styles' origins), or the offline style made at build time from the data the service ships (Natural
+ * Earth countries, GeoNames cities), which needs no glyphs and no network.
  */
 import { type GeoJSONSource, Map as MapLibreMap, NavigationControl, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
+import type { ConsoleConfig } from '../../shared/console/site.ts';
 import { loadConfig } from './auth.ts';
 
 setWorkerUrl('/console/maplibre-gl-worker.js');
 
 export type Basemap = 'offline' | 'free' | 'amazon';
 const BASEMAP_KEY = 'fleet-console.basemap';
-/** OpenFreeMap's Liberty style: free, no key (the CSP must allow its origin for it to load). */
-const FREE_STYLE = 'https://tiles.openfreemap.org/styles/liberty';
 
 export const OFFLINE_STYLE: StyleSpecification = {
   version: 8,
@@ -36,14 +36,14 @@ export const OFFLINE_STYLE: StyleSpecification = {
 export async function chosenBasemap(): Promise<Basemap> {
   const config = await loadConfig().catch(() => undefined);
   const kept = localStorage.getItem(BASEMAP_KEY) as Basemap | null;
-  if (kept === 'amazon' && config?.mapStyle) return 'amazon';
-  if (kept === 'free' || kept === 'offline') return kept;
+  if (kept === 'offline' || (kept === 'amazon' && config?.mapStyle) || (kept === 'free' && config?.freeMapStyle)) return kept;
   return config?.mapStyle ? 'amazon' : 'offline';
 }
 
 export async function styleOf(basemap: Basemap): Promise<string | StyleSpecification> {
-  if (basemap === 'amazon') return (await loadConfig()).mapStyle ?? OFFLINE_STYLE;
-  return basemap === 'free' ? FREE_STYLE : OFFLINE_STYLE;
+  if (basemap === 'offline') return OFFLINE_STYLE;
+  const config = await loadConfig();
+  return (basemap === 'amazon' ? config.mapStyle : config.freeMapStyle) ?? OFFLINE_STYLE;
 }
 
 export const keepBasemap = (basemap: Basemap): void => localStorage.setItem(BASEMAP_KEY, basemap);
@@ -70,13 +70,18 @@ export async function createMap(container: HTMLElement, label: string): Promise<
   return map;
 }
 
-export function basemapPicker(onChange: (basemap: Basemap) => void, current: Basemap, amazonConfigured: boolean): HTMLSelectElement {
+/** The basemaps config.json offers, the offline one always. */
+export function basemapPicker(
+  onChange: (basemap: Basemap) => void,
+  current: Basemap,
+  config: ConsoleConfig | undefined,
+): HTMLSelectElement {
   const select = document.createElement('select');
   const options: [Basemap, string][] = [
+    ...(config?.mapStyle ? [['amazon', 'Amazon Location'] as [Basemap, string]] : []),
     ['offline', 'Offline (built in)'],
-    ['free', 'OpenFreeMap (free vector)'],
+    ...(config?.freeMapStyle ? [['free', 'OpenFreeMap (free vector)'] as [Basemap, string]] : []),
   ];
-  if (amazonConfigured) options.unshift(['amazon', 'Amazon Location']);
   for (const [value, text] of options) select.append(new Option(text, value, false, value === current));
   select.addEventListener('change', () => {
     keepBasemap(select.value as Basemap);

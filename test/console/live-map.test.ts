@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BasemapServer, givenBasemapServer } from '../support/basemap-server.ts';
 import { eventually, expectAHealthyPage } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
 
@@ -94,5 +95,26 @@ describe('the live map', () => {
 
     // Assess
     await eventually(() => tab.page.getByRole('alert').innerText()).toBe('Error: internal error');
+  });
+});
+
+describe('the live map on a configured basemap at another origin', () => {
+  let basemap: BasemapServer;
+  beforeAll(async () => {
+    basemap = await givenBasemapServer();
+  });
+  afterAll(() => basemap.close());
+  const console = useConsole({ emulatorEnv: () => ({ CONSOLE_MAP_STYLE: basemap.styleUrl }) });
+
+  it('draws that style and its tiles, the CSP allowing their origin and refusing nothing', async () => {
+    // Act
+    const tab = await console.open('#/map');
+
+    // Assess
+    await eventually(() => basemap.requested.filter((path) => path.startsWith('/tiles/')).length).toBeGreaterThan(0);
+    expect(basemap.requested[0]).toBe('/style.json');
+    await eventually(() => tab.page.locator('.map').getAttribute('data-shown')).toMatch(/^\d+$/);
+    expect(await tab.page.getByLabel('Basemap').inputValue()).toBe('amazon');
+    expect(tab.problems).toEqual([]);
   });
 });

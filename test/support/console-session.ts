@@ -1,12 +1,14 @@
 /**
  * One browser per test file, on the run's API emulator (the console and the API on one origin, as npm start serves
- * them), and signed-in tabs for the fleet's user: a person of the local provider signed in once per file.
+ * them), and signed-in tabs for the fleet's user: a person of the local provider signed in once per file. A file that
+ * needs the console configured otherwise (a basemap) gives the environment of an emulator of its own.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { type ConsoleTab, launchBrowser, openTab } from './console-browser.ts';
 import { type ConsoleFleet, givenConsoleFleet } from './console-fleet.ts';
 import { sessionScript } from './console-session-script.ts';
+import { type IsolatedEmulator, startIsolatedEmulator } from './isolated-emulator.ts';
 import { givenSignedInPerson } from './sign-in.ts';
 
 export interface ConsoleSession {
@@ -18,19 +20,30 @@ export interface ConsoleSession {
   openSignedOut(route: string): Promise<ConsoleTab>;
 }
 
-export function useConsole(): ConsoleSession {
-  const origin = inject('apiUrl');
+export interface ConsoleSessionOptions {
+  /** the environment of an emulator of this session's own (read when the session starts), e.g. CONSOLE_MAP_STYLE */
+  emulatorEnv?: () => Record<string, string>;
+}
+
+export function useConsole({ emulatorEnv }: ConsoleSessionOptions = {}): ConsoleSession {
+  let origin = inject('apiUrl');
+  let emulator: IsolatedEmulator | undefined;
   let browser: Browser;
   let fleet: ConsoleFleet;
   let accessToken: string;
   const tabs: ConsoleTab[] = [];
   beforeAll(async () => {
+    if (emulatorEnv) {
+      emulator = await startIsolatedEmulator(emulatorEnv());
+      origin = emulator.url;
+    }
     [browser, fleet] = await Promise.all([launchBrowser(), givenConsoleFleet()]);
     accessToken = (await givenSignedInPerson(origin, fleet.user)).accessToken;
   });
   afterAll(async () => {
     await Promise.all(tabs.map((tab) => tab.context.close()));
     await browser?.close();
+    await emulator?.stop();
   });
   const newTab = async (options: { phone?: boolean } = {}) => {
     const tab = await openTab(browser, options);
@@ -41,7 +54,9 @@ export function useConsole(): ConsoleSession {
     get fleet() {
       return fleet;
     },
-    origin,
+    get origin() {
+      return origin;
+    },
     async open(route, options = {}) {
       const tab = await newTab(options);
       await tab.context.addInitScript(sessionScript(accessToken));

@@ -33,7 +33,7 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
   const counts = h('p', { class: 'counts', 'aria-live': 'polite' });
   const mapBox = h('div', { class: 'map' });
   const config = await loadConfig().catch(() => undefined);
-  const picker = basemapPicker(async (basemap) => map.setStyle(await styleOf(basemap)), await chosenBasemap(), Boolean(config?.mapStyle));
+  const picker = basemapPicker(async (basemap) => map.setStyle(await styleOf(basemap)), await chosenBasemap(), config);
   pageFrame(
     main,
     'Live map',
