@@ -69,7 +69,7 @@ function providerConfiguration(base: string, audience: string): Record<string, u
     responseTypes: ['code'],
     findAccount: async (_ctx: unknown, subject: string) => {
       const person = await findPerson(`${base}${OIDC_PATH}`, subject);
-      return person && { accountId: subject, claims: async () => ({ sub: subject, email: person.email, email_verified: true }) };
+      return person && { accountId: subject, claims: async () => ({ sub: subject, email: person.person.email, email_verified: true }) };
     },
     interactions: { url: async (_ctx: unknown, interaction: Interaction) => `${INTERACTION_PATH}${interaction.uid}` },
     // The console is the service's own client: signing in is consent, so its grant is made, never asked for.
