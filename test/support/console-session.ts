@@ -16,6 +16,8 @@ export interface ConsoleSession {
   readonly origin: string;
   /** a new signed-in tab at /console/<route> */
   open(route: string, options?: { phone?: boolean }): Promise<ConsoleTab>;
+  /** a new tab at /console/<route>, signed in with another person's access token */
+  openAs(accessToken: string, route: string): Promise<ConsoleTab>;
   /** a new tab that is not signed in */
   openSignedOut(route: string): Promise<ConsoleTab>;
 }
@@ -50,6 +52,12 @@ export function useConsole({ emulatorEnv }: ConsoleSessionOptions = {}): Console
     tabs.push(tab);
     return tab;
   };
+  const openSignedIn = async (token: string, route: string, options: { phone?: boolean } = {}) => {
+    const tab = await newTab(options);
+    await tab.context.addInitScript(sessionScript(token));
+    await tab.page.goto(`${origin}/console/${route}`);
+    return tab;
+  };
   return {
     get fleet() {
       return fleet;
@@ -57,12 +65,8 @@ export function useConsole({ emulatorEnv }: ConsoleSessionOptions = {}): Console
     get origin() {
       return origin;
     },
-    async open(route, options = {}) {
-      const tab = await newTab(options);
-      await tab.context.addInitScript(sessionScript(accessToken));
-      await tab.page.goto(`${origin}/console/${route}`);
-      return tab;
-    },
+    open: (route, options = {}) => openSignedIn(accessToken, route, options),
+    openAs: (token, route) => openSignedIn(token, route),
     async openSignedOut(route) {
       const tab = await newTab();
       await tab.page.goto(`${origin}/console/${route}`);
