@@ -1,7 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callOperation } from '../support/api.ts';
 import { type BasemapServer, givenBasemapServer } from '../support/basemap-server.ts';
-import { eventually, expectAHealthyPage } from '../support/console-browser.ts';
+import { type ConsoleTab, eventually, expectAHealthyPage } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
+import { aPositionRecord, ingest } from '../support/position-builders.ts';
+
+const LIVE_POLL_MS = 15_000;
+
+/** Where the fleet's truck last was, as getLiveData answers it. */
+async function latestFix(key: string, imei: string): Promise<Fix> {
+  const { vehicles } = (await callOperation('getLiveData', { api_key: key })).body;
+  const vehicle = vehicles.find((candidate) => candidate.imei === imei);
+  return { latitude: Number(vehicle?.latitude), longitude: Number(vehicle?.longitude) };
+}
+
+type Fix = { latitude: number; longitude: number };
+
+/** How far (degrees, the larger of both axes) the map's centre is from a fix: under 1e-4 is within about 10 m. */
+const offCentre = async (tab: ConsoleTab, fix: Fix): Promise<number> => {
+  const [lng, lat] = String(await tab.page.locator('.map').getAttribute('data-center'))
+    .split(',')
+    .map(Number);
+  return Math.max(Math.abs(Number(lng) - fix.longitude), Math.abs(Number(lat) - fix.latitude));
+};
 
 describe('the live map', () => {
   const console = useConsole();
@@ -47,6 +68,30 @@ describe('the live map', () => {
     await eventually(() => tab.page.getByRole('button', { name: /Truck 01/ }).getAttribute('aria-pressed')).toBe('true');
     await eventually(() => tab.page.locator('.maplibregl-popup').innerText()).toContain('Truck 01');
     await eventually(() => tab.page.getByRole('link', { name: 'Trips and replay' }).count()).toBe(1);
+  });
+
+  it('keeps the followed vehicle centred as its position changes', async () => {
+    // Prepare: Truck 02 chosen and followed, on a clock the test moves
+    const tab = await console.open('#/map');
+    await tab.page.clock.install();
+    await tab.page.reload();
+    await tab.page.getByRole('button', { name: /Truck 02/ }).click();
+    await tab.page.getByLabel('Follow the selected vehicle').check();
+    const { imei } = console.fleet.movingTruck;
+    const last = await latestFix(console.fleet.user.key, imei);
+    await eventually(() => offCentre(tab, last)).toBeLessThan(1e-4);
+    const moved = { latitude: last.latitude - 0.02, longitude: last.longitude + 0.01 };
+
+    // Act: it reports from further on, and the next poll reads it
+    await ingest([aPositionRecord(imei, new Date(Date.now() - 5_000).toISOString(), { ...moved, speed: 48 })]);
+    await tab.page.clock.runFor(LIVE_POLL_MS + 1_000);
+
+    // Assess
+    await eventually(async () => {
+      await tab.page.clock.runFor(200);
+      return offCentre(tab, moved);
+    }).toBeLessThan(1e-4);
+    expect(await tab.page.getByRole('button', { name: /Truck 02/ }).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('reads the live data again every 15 seconds while shown, without reloading', async () => {

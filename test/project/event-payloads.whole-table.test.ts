@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as checkQuietVehiclesHandler } from '../../functions/checkQuietVehicles/handler.ts';
-import { type FleetEvent } from '../../shared/domain/events/event.ts';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { EVENT_TYPES } from '../../shared/domain/events/event-types.ts';
 import { newLocation } from '../../shared/domain/user-location.ts';
 import { WEBHOOK_TEST_TYPE } from '../../shared/domain/webhooks/attempt.ts';

@@ -156,9 +156,17 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
       if (selected) select(selected, !params.has('lat'));
     } else if (follow.checked && selected) {
       const vehicle = vehicles.find((candidate) => candidate.vehicle_uid === selected);
-      if (vehicle?.latitude) map.easeTo({ center: [Number(vehicle.longitude), Number(vehicle.latitude)], duration: 500 });
+      if (vehicle?.latitude) {
+        map.easeTo({ center: [Number(vehicle.longitude), Number(vehicle.latitude)], duration: 500 });
+        if (popup.isOpen()) showPopup(vehicle);
+      }
     }
   };
+  // Where the map is centred, readable by the page's tests and tools as the vehicle count is.
+  map.on('moveend', () => {
+    const { lng, lat } = map.getCenter();
+    mapBox.dataset.center = `${lng.toFixed(5)},${lat.toFixed(5)}`;
+  });
   map.on('styledata', () => {
     if (vehicles.length && !map.getSource('vehicles')) draw();
   });
