@@ -4,34 +4,22 @@
  * exactly those styles' origins), or the offline style made at build time from the data the service ships (Natural
  * Earth countries, GeoNames cities), which needs no glyphs and no network.
  */
-import { type GeoJSONSource, Map as MapLibreMap, NavigationControl, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
+import {
+  type GeoJSONSource,
+  Map as MapLibreMap,
+  NavigationControl,
+  ScaleControl,
+  type StyleSpecification,
+  setWorkerUrl,
+} from 'maplibre-gl';
 import type { ConsoleConfig } from '../../shared/console/site.ts';
 import { loadConfig } from './auth.ts';
+import { keepOfflineDetail, OFFLINE_STYLE } from './offline-basemap.ts';
 
 setWorkerUrl('/console/maplibre-gl-worker.js');
 
 export type Basemap = 'offline' | 'free' | 'amazon';
 const BASEMAP_KEY = 'fleet-console.basemap';
-
-export const OFFLINE_STYLE: StyleSpecification = {
-  version: 8,
-  sources: {
-    countries: { type: 'geojson', data: '/console/basemap/countries.json' },
-    cities: { type: 'geojson', data: '/console/basemap/cities.json' },
-  },
-  layers: [
-    { id: 'water', type: 'background', paint: { 'background-color': '#b9d3e6' } },
-    { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': '#f3f0e8' } },
-    { id: 'borders', type: 'line', source: 'countries', paint: { 'line-color': '#9a9385', 'line-width': 0.6 } },
-    {
-      id: 'cities',
-      type: 'circle',
-      source: 'cities',
-      minzoom: 4,
-      paint: { 'circle-radius': 2.5, 'circle-color': '#6b6457', 'circle-stroke-color': '#fff', 'circle-stroke-width': 0.5 },
-    },
-  ],
-};
 
 export async function chosenBasemap(): Promise<Basemap> {
   const config = await loadConfig().catch(() => undefined);
@@ -59,6 +47,8 @@ export async function createMap(container: HTMLElement, label: string): Promise<
     attributionControl: { compact: true },
   });
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+  map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
+  keepOfflineDetail(map);
   // MapLibre's canvas is the map's region (focusable, arrow keys pan, +/- zoom): it carries the page's name for it.
   map.getCanvas().setAttribute('aria-label', label);
   if (basemap !== 'offline') {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOperation } from '../support/api.ts';
 import { type BasemapServer, givenBasemapServer } from '../support/basemap-server.ts';
-import { type ConsoleTab, eventually, expectAHealthyPage } from '../support/console-browser.ts';
+import { type ConsoleTab, eventually, expectAHealthyPage, screenshot } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
-import { aPositionRecord, ingest } from '../support/position-builders.ts';
+import { aPositionRecord, CLIENT, ingest } from '../support/position-builders.ts';
+import { givenUserLocation } from '../support/user-locations-builders.ts';
 
 const LIVE_POLL_MS = 15_000;
 
@@ -42,6 +43,37 @@ describe('the live map', () => {
     await eventually(() => tab.page.getByText('3 vehicles: 1 moving, 1 stopped, 1 offline').count()).toBe(1);
     await eventually(() => tab.page.locator('.map').getAttribute('data-shown')).toMatch(/^\d+$/);
     await expectAHealthyPage(tab, 'Live map', 'live-map');
+  });
+
+  it("names the user's zones, the towns and the degrees around the fleet on the offline basemap, reaching nothing beyond it", async () => {
+    // Prepare
+    await givenUserLocation(console.fleet.user, { description: 'Depot', radius: 0.4 });
+    await givenUserLocation(console.fleet.user, {
+      description: 'Client yard',
+      latitude: CLIENT.lat,
+      longitude: CLIENT.lng,
+      radius: 0.3,
+      no_go: 1,
+    });
+    const requested: string[] = [];
+
+    // Act
+    const tab = await console.open('#/map');
+    tab.page.on('request', (request) => requested.push(new URL(request.url()).origin));
+
+    // Assess
+    const labels = (kind: string) => tab.page.locator(`.${kind}-label`).allInnerTexts();
+    await eventually(() => labels('zone')).toEqual(expect.arrayContaining(['Depot', 'Client yard']));
+    await eventually(() => labels('place')).toContain('Johannesburg');
+    await eventually(() => labels('grid')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\d+\.\d+°E$/), expect.stringMatching(/^\d+\.\d+°S$/)]),
+    );
+    await screenshot(tab.page, 'live-map-city');
+    await tab.page.locator('.map canvas').hover();
+    await tab.page.mouse.wheel(0, 2400);
+    await eventually(() => labels('place')).toEqual(expect.arrayContaining(['Johannesburg', 'Randburg']));
+    await screenshot(tab.page, 'live-map-region');
+    expect([...new Set(requested)]).toEqual([console.origin]);
   });
 
   it('narrows the list to the vehicles the search names', async () => {

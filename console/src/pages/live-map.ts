@@ -1,6 +1,7 @@
 /**
  * The live map: every vehicle from getLiveData, clustered on the map (MapLibre's GeoJSON clustering, so 1,000 vehicles
- * stay one source and a few layers), a searchable list beside it, follow-one, refreshed by polling while shown.
+ * stay one source and a few layers), a searchable list beside it, follow-one, refreshed by polling while shown; the
+ * user's zones beneath them.
  */
 import { type Map as MapLibreMap, Marker, Popup } from 'maplibre-gl';
 import { get } from '../api.ts';
@@ -8,8 +9,9 @@ import { loadConfig } from '../auth.ts';
 import { basemapPicker, chosenBasemap, createMap, featureCollection, fitTo, setGeoJson, styleOf } from '../map.ts';
 import { poll } from '../poll.ts';
 import { fromGmt, instantOf, offsetLabel, wallTime } from '../time.ts';
-import { type LiveVehicle, vehicleLabel } from '../types.ts';
+import { type LiveVehicle, type UserLocation, vehicleLabel } from '../types.ts';
 import { field, h, pageFrame, statusLine } from '../ui.ts';
+import { drawZones } from '../zone-layers.ts';
 
 export const LIVE_POLL_MS = 15_000;
 const OFFLINE_AFTER_MS = 30 * 60_000;
@@ -167,7 +169,18 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
     const { lng, lat } = map.getCenter();
     mapBox.dataset.center = `${lng.toFixed(5)},${lat.toFixed(5)}`;
   });
+  // The user's zones under the fleet: read once, they tell where the vehicles are on any basemap (depots, clients).
+  let zones: UserLocation[] = [];
+  const zoneLabels: Marker[] = [];
+  const drawZoneLayers = () => drawZones(map, zones, zoneLabels, 'vehicle-clusters');
+  get<{ locations: UserLocation[] }>('getUserLocations')
+    .then(({ locations }) => {
+      zones = locations;
+      drawZoneLayers();
+    })
+    .catch(() => undefined);
   map.on('styledata', () => {
+    if (zones.length && !map.getSource('zones')) drawZoneLayers();
     if (vehicles.length && !map.getSource('vehicles')) draw();
   });
   map.on('click', 'vehicle-points', (event) => {
