@@ -48,7 +48,6 @@ export async function createMap(container: HTMLElement, label: string): Promise<
   });
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
   map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
-  keepOfflineDetail(map);
   // MapLibre's canvas is the map's region (focusable, arrow keys pan, +/- zoom): it carries the page's name for it.
   map.getCanvas().setAttribute('aria-label', label);
   if (basemap !== 'offline') {
@@ -100,6 +99,14 @@ export function circleRing(lng: number, lat: number, radiusKm: number, steps = 6
   }
   return ring;
 }
+
+/**
+ * The offline basemap's detail once the page's own content is on screen (the map idle after it was drawn): its few MB
+ * of outlines and towns never hold up the first view of the fleet, the trip or the zones.
+ */
+export const addOfflineDetailWhenShown = (map: MapLibreMap): void => {
+  map.once('idle', () => keepOfflineDetail(map));
+};
 
 export function fitTo(map: MapLibreMap, points: [number, number][], maxZoom = 14): void {
   if (points.length === 0) return;

@@ -7,6 +7,7 @@ import { type Map as MapLibreMap, Marker, Popup } from 'maplibre-gl';
 import { get } from '../api.ts';
 import { loadConfig } from '../auth.ts';
 import { basemapPicker, chosenBasemap, createMap, featureCollection, fitTo, setGeoJson, styleOf } from '../map.ts';
+import { keepOfflineDetail } from '../offline-basemap.ts';
 import { poll } from '../poll.ts';
 import { fromGmt, instantOf, offsetLabel, wallTime } from '../time.ts';
 import { type LiveVehicle, type UserLocation, vehicleLabel } from '../types.ts';
@@ -149,6 +150,7 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
       // Marks the first frame that shows the fleet (npm run bench -- console measures the time to it).
       map.once('idle', () => {
         mapBox.dataset.shown = String(Math.round(performance.now()));
+        keepOfflineDetail(map);
       });
       placeFromLink(map, params) ||
         fitTo(

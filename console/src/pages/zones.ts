@@ -5,7 +5,7 @@
  */
 import { Marker } from 'maplibre-gl';
 import { get, post } from '../api.ts';
-import { circleRing, createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
+import { addOfflineDetailWhenShown, circleRing, createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
 import type { UserLocation } from '../types.ts';
 import { field, h, pageFrame, statusLine, submitted, table } from '../ui.ts';
 import { centroid, drawZones, ringOf } from '../zone-layers.ts';
@@ -203,5 +203,6 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
   } catch (error) {
     status.error(error);
   }
+  addOfflineDetailWhenShown(map);
   return () => map.remove();
 }
