@@ -102,8 +102,15 @@ export function keepOfflineDetail(map: MapLibreMap): void {
   };
   map.on('moveend', update);
   map.on('styledata', update);
+  // A source reports each tile it loads: the names are placed again once per frame at most.
+  let placing = false;
   map.on('sourcedata', (event) => {
-    if ((event.sourceId === 'towns' || event.sourceId === 'cities') && event.isSourceLoaded) placeLabels(map, labels);
+    if (placing || (event.sourceId !== 'towns' && event.sourceId !== 'cities') || !event.isSourceLoaded) return;
+    placing = true;
+    requestAnimationFrame(() => {
+      placing = false;
+      placeLabels(map, labels);
+    });
   });
 }
 
