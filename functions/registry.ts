@@ -30,6 +30,7 @@ import { contract as editJobCard } from './editJobCard/contract.ts';
 import { contract as editOperator } from './editOperator/contract.ts';
 import { contract as editUserLocation } from './editUserLocation/contract.ts';
 import { contract as editWebhook } from './editWebhook/contract.ts';
+import { contract as getAccount } from './getAccount/contract.ts';
 import { contract as getApiKeys } from './getApiKeys/contract.ts';
 import { contract as getDeviceTokens } from './getDeviceTokens/contract.ts';
 import { contract as getEvents } from './getEvents/contract.ts';
@@ -108,6 +109,7 @@ export const operations = [
   getWebhookDeliveries,
   redeliverEvents,
   deleteWebhook,
+  getAccount,
   getApiKeys,
   addApiKey,
   lockApiKey,

@@ -136,6 +136,7 @@ export class FleetTrackingStack extends Stack {
       accessLogs,
       signIn: signInSettings(this),
       mapStyle: this.node.tryGetContext('consoleMapStyle'),
+      freeBasemap: String(this.node.tryGetContext('consoleFreeBasemap')) === 'true',
     });
     // Every operation verifies a bearer token against the console's issuer (shared/sign-in/access-tokens.ts).
     for (const fn of operationFunctions.values()) {

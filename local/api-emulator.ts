@@ -8,7 +8,7 @@ import { findDeviceEndpoint, findOperation, handlerPath, operations, streamConsu
 import { type GatewayAnswer, gatewayAnswerBody, gatewayAnswers } from '../infra/api/gateway-answers.ts';
 import { type DocsAsset, docsResponse } from '../shared/api-docs.ts';
 import { env, limits } from '../shared/config.ts';
-import { CONSOLE_CLIENT_ID } from '../shared/console/site.ts';
+import { CONSOLE_CLIENT_ID, consoleCsp } from '../shared/console/site.ts';
 import { localPipelineSink } from '../shared/devices/local-sink.ts';
 import type { PositionSink } from '../shared/devices/position-sink.ts';
 import { useLocalSink } from '../shared/devices/sinks.ts';
@@ -17,7 +17,7 @@ import { envelopeResponse } from '../shared/middleware/envelope.ts';
 import { openApiDocument } from '../shared/openapi.ts';
 import { processPositions } from '../shared/pipeline/process-positions.ts';
 import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from './api-gateway-event.ts';
-import { consoleResponse } from './console-files.ts';
+import { consoleConfig, consoleResponse } from './console-files.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/arns.ts';
 import { authorize, runAs } from './iam/enforcement.ts';
 import { type LocalOidcProvider, localOidcProvider } from './oidc/provider.ts';
@@ -73,6 +73,8 @@ export async function startApiEmulator({
   integrationTimeoutMs = limits.integrationTimeoutSeconds * 1000,
   lambdaResponseBytes = limits.lambdaResponseBytes,
 }: ApiEmulatorOptions): Promise<ApiEmulator> {
+  // A basemap style that is no http(s) URL stops the start here, not every console page later (its CSP names its origin).
+  consoleCsp(consoleConfig());
   // Device entry points feed the local pipeline in batches, as the stream feeds processPositions in AWS.
   const [consumer] = streamConsumers;
   useLocalSink(

@@ -1,14 +1,22 @@
 /**
  * The console under npm start: /console/config.json from the environment, every other /console/ path a file of
  * console/dist/ (the build's output), and any path that names no file the page itself, so the console's own routes
- * (/console/callback, /console/trips…) load it. Every answer carries the security headers CloudFront adds when deployed.
+ * (/console/callback, /console/trips…) load it. Every answer carries the security headers CloudFront adds when deployed,
+ * its CSP allowing the basemaps configured here.
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../shared/config.ts';
-import { CONSOLE_CONFIG_PATH, CONSOLE_PATH, CONSOLE_SCOPES, CONSOLE_SECURITY_HEADERS, type ConsoleConfig } from '../shared/console/site.ts';
+import {
+  CONSOLE_CONFIG_PATH,
+  CONSOLE_PATH,
+  CONSOLE_SCOPES,
+  type ConsoleConfig,
+  consoleSecurityHeaders,
+  FREE_MAP_STYLE,
+} from '../shared/console/site.ts';
 
 const DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
@@ -32,7 +40,7 @@ const answer = (
   extra: Record<string, string> = {},
 ): APIGatewayProxyResult => ({
   statusCode,
-  headers: { 'Content-Type': mediaType, 'Cache-Control': 'no-cache', ...CONSOLE_SECURITY_HEADERS, ...extra },
+  headers: { 'Content-Type': mediaType, 'Cache-Control': 'no-cache', ...consoleSecurityHeaders(consoleConfig()), ...extra },
   body: Buffer.from(body).toString('base64'),
   isBase64Encoded: true,
 });
@@ -44,6 +52,7 @@ export function consoleConfig(): ConsoleConfig {
     clientId: config.oidcClientId(),
     scopes: CONSOLE_SCOPES,
     mapStyle: config.consoleMapStyle(),
+    freeMapStyle: config.consoleFreeBasemap() ? FREE_MAP_STYLE : null,
   };
 }
 

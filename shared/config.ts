@@ -72,6 +72,7 @@ export const env = {
   oidcJwksUri: 'OIDC_JWKS_URI',
   oidcAccessTokenTtlS: 'OIDC_ACCESS_TOKEN_TTL_S',
   consoleMapStyle: 'CONSOLE_MAP_STYLE',
+  consoleFreeBasemap: 'CONSOLE_FREE_BASEMAP',
 } as const;
 
 type Setting = keyof typeof env;
@@ -219,6 +220,8 @@ function signInConfig() {
     oidcAccessTokenTtlS: (): number => positiveNumber('oidcAccessTokenTtlS', 3600),
     /** a MapLibre style URL for the console's basemap; unset: the offline style */
     consoleMapStyle: (): string | null => text('consoleMapStyle') ?? null,
+    /** 1: the console offers OpenFreeMap's free vector style (its origin joins the console's CSP) */
+    consoleFreeBasemap: (): boolean => text('consoleFreeBasemap') === '1',
   };
 }
 

@@ -22,7 +22,7 @@ import { TripRecord } from './contracts/trips.ts';
 import { UserLocationRecord } from './contracts/user-locations.ts';
 import { LiveRecord, VehicleRecord } from './contracts/vehicles.ts';
 import { decimalTextUpTo, IDEMPOTENCY_KEY, integerTextUpTo } from './contracts/wire.ts';
-import { isEventType } from './domain/events/event.ts';
+import { isEventType } from './domain/events/event-types.ts';
 import { AnswerTooLarge, NotFound } from './errors.ts';
 import { MAX_BODY_BYTES } from './middleware/parse-request.ts';
 
@@ -240,6 +240,7 @@ const AREA_DESCRIPTIONS: Record<Area, string> = {
   positions: 'Positions the tracking devices reported (docs/positions-pipeline.md).',
   events: 'What happened to the vehicles, as a feed to poll without gaps or repeats (docs/events.md).',
   webhooks: 'Endpoints that receive your events as they happen, signed the Standard Webhooks way (docs/webhooks.md).',
+  account: "The signed-in person's account and the user's GMT offset, for a signed-in person only (docs/console.md).",
   'api keys': "The user's API keys, managed by a signed-in person only: an API key cannot make or unlock keys (docs/console.md).",
   devices: 'Device tokens for phones and Traccar servers, made by a signed-in person only (docs/console.md, docs/devices.md).',
 };

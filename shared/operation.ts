@@ -7,7 +7,7 @@ import type * as v from 'valibot';
 import { config } from './config.ts';
 import { accessOf, type BinaryOutput, type OperationDeclaration, type OutputSchema } from './contracts/operation.ts';
 import type { ParsedBody } from './contracts/request-body.ts';
-import type { AuthenticatedUser } from './domain/user.ts';
+import type { AuthenticatedUser, SignedInAs } from './domain/user.ts';
 import { acceptsGzip, answerEncoding } from './middleware/answer-encoding.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { type BinaryResult, envelopeSerializer } from './middleware/envelope.ts';
@@ -28,6 +28,8 @@ import { logger, metrics, tracer } from './telemetry.ts';
 
 export interface OperationContext<Input> {
   user: AuthenticatedUser;
+  /** the signed-in person, when a bearer token was presented (always, for a personOnly operation) */
+  person: SignedInAs | undefined;
   input: Input;
   /** the parsed body, for operations whose body is a document rather than parameters */
   body: ParsedBody;
@@ -117,6 +119,7 @@ function handOverToHandler(
   (request.context as OperationLambdaContext<unknown>).replay = internal.replay;
   (request.context as OperationLambdaContext<unknown>).operation = {
     user,
+    person: internal.person,
     input: internal.input,
     body: internal.body ?? { kind: 'none' },
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',

@@ -3,13 +3,7 @@
  * only: never in a URL, localStorage or a log. The issuer and client come from /console/config.json.
  */
 import * as oauth from 'oauth4webapi';
-
-export interface ConsoleConfig {
-  issuer: string;
-  clientId: string;
-  scopes: string;
-  mapStyle: string | null;
-}
+import type { ConsoleConfig } from '../../shared/console/site.ts';
 
 const SESSION_KEY = 'fleet-console.session';
 const PENDING_KEY = 'fleet-console.pending-sign-in';

@@ -2,7 +2,7 @@
  * The console's entry: the sign-in gate and a small hash router (#/map, #/trips…), one module per page. Leaving a page
  * runs what it returned (its polling stops, its map is freed).
  */
-import { whenSignedOut } from './api.ts';
+import { get, whenSignedOut } from './api.ts';
 import { accessToken, completeSignIn, signIn, signOut } from './auth.ts';
 import { apiKeysPage } from './pages/api-keys.ts';
 import { devicesPage } from './pages/devices.ts';
@@ -11,7 +11,7 @@ import { liveMapPage } from './pages/live-map.ts';
 import { tripsPage } from './pages/trips.ts';
 import { webhooksPage } from './pages/webhooks.ts';
 import { zonesPage } from './pages/zones.ts';
-import { offsetLabel, offsetMinutes, setOffsetMinutes } from './time.ts';
+import { accountOffsetMinutes, offsetLabel, offsetMinutes, pickedOffset, pickOffset, setAccountOffset } from './time.ts';
 import { field, h, pageFrame, statusLine } from './ui.ts';
 
 type Page = (main: HTMLElement, params: URLSearchParams) => Promise<() => void>;
@@ -77,17 +77,43 @@ function showSignIn(): void {
   );
 }
 
-function showChrome(): void {
+interface Account {
+  email: string;
+  user_name: string;
+  gmt_offset_minutes: number;
+}
+
+/** Who is signed in, and the user's offset every time is shown in; unread (an error), the browser's offset stands in. */
+async function readAccount(): Promise<Account | undefined> {
+  const signedIn = await get<Account>('getAccount').catch(() => undefined);
+  if (signedIn) setAccountOffset(signedIn.gmt_offset_minutes);
+  return signedIn;
+}
+
+function showChrome(signedIn: Account | undefined): void {
   nav.hidden = false;
   nav.replaceChildren(h('ul', {}, ...PAGES.map((page) => h('li', {}, h('a', { href: `#/${page.path}` }, page.title)))));
-  const offset = h('select', {});
+  account.replaceChildren(
+    ...(signedIn ? [h('span', { class: 'signed-in' }, `${signedIn.email} · ${signedIn.user_name}`)] : []),
+    field('Times in', offsetPicker()),
+    h('button', { type: 'button', onclick: () => void signOut() }, 'Sign out'),
+  );
+}
+
+/** The account's offset first (the default), then every half hour from GMT-12 to GMT+14 to read times in instead. */
+function offsetPicker(): HTMLSelectElement {
+  const own = accountOffsetMinutes();
+  const picked = pickedOffset();
+  const picker = h('select', {});
+  if (own !== undefined) picker.append(new Option(`${offsetLabel(own)} (your account)`, '', false, picked === null));
+  const selected = picked ?? (own === undefined ? offsetMinutes() : undefined);
   for (let minutes = -720; minutes <= 840; minutes += 30)
-    offset.append(new Option(offsetLabel(minutes), String(minutes), false, minutes === offsetMinutes()));
-  offset.addEventListener('change', () => {
-    setOffsetMinutes(Number(offset.value));
+    picker.append(new Option(offsetLabel(minutes), String(minutes), false, minutes === selected));
+  picker.addEventListener('change', () => {
+    pickOffset(picker.value === '' ? null : Number(picker.value));
     void show();
   });
-  account.replaceChildren(field('Times in', offset), h('button', { type: 'button', onclick: () => void signOut() }, 'Sign out'));
+  return picker;
 }
 
 async function start(): Promise<void> {
@@ -107,7 +133,7 @@ async function start(): Promise<void> {
       return;
     }
   }
-  if (accessToken()) showChrome();
+  if (accessToken()) showChrome(await readAccount());
   window.addEventListener('hashchange', () => void show());
   await show();
 }

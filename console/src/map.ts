@@ -1,49 +1,37 @@
 /**
  * The map every page shares: MapLibre GL (its worker served beside the bundle, same origin), on one of three basemaps:
- * Amazon Location's style when config.json names one, a free vector style, or the offline style made at build time
- * from the data the service ships (Natural Earth countries, GeoNames cities), which needs no glyphs and no network.
+ * Amazon Location's style when config.json names one, the free vector style when config.json offers it (the CSP allows
+ * exactly those styles' origins), or the offline style made at build time from the data the service ships (Natural
+ * Earth countries, GeoNames cities), which needs no glyphs and no network.
  */
-import { type GeoJSONSource, Map as MapLibreMap, NavigationControl, type StyleSpecification, setWorkerUrl } from 'maplibre-gl';
+import {
+  type GeoJSONSource,
+  Map as MapLibreMap,
+  NavigationControl,
+  ScaleControl,
+  type StyleSpecification,
+  setWorkerUrl,
+} from 'maplibre-gl';
+import type { ConsoleConfig } from '../../shared/console/site.ts';
 import { loadConfig } from './auth.ts';
+import { keepOfflineDetail, OFFLINE_STYLE } from './offline-basemap.ts';
 
 setWorkerUrl('/console/maplibre-gl-worker.js');
 
 export type Basemap = 'offline' | 'free' | 'amazon';
 const BASEMAP_KEY = 'fleet-console.basemap';
-/** OpenFreeMap's Liberty style: free, no key (the CSP must allow its origin for it to load). */
-const FREE_STYLE = 'https://tiles.openfreemap.org/styles/liberty';
-
-export const OFFLINE_STYLE: StyleSpecification = {
-  version: 8,
-  sources: {
-    countries: { type: 'geojson', data: '/console/basemap/countries.json' },
-    cities: { type: 'geojson', data: '/console/basemap/cities.json' },
-  },
-  layers: [
-    { id: 'water', type: 'background', paint: { 'background-color': '#b9d3e6' } },
-    { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': '#f3f0e8' } },
-    { id: 'borders', type: 'line', source: 'countries', paint: { 'line-color': '#9a9385', 'line-width': 0.6 } },
-    {
-      id: 'cities',
-      type: 'circle',
-      source: 'cities',
-      minzoom: 4,
-      paint: { 'circle-radius': 2.5, 'circle-color': '#6b6457', 'circle-stroke-color': '#fff', 'circle-stroke-width': 0.5 },
-    },
-  ],
-};
 
 export async function chosenBasemap(): Promise<Basemap> {
   const config = await loadConfig().catch(() => undefined);
   const kept = localStorage.getItem(BASEMAP_KEY) as Basemap | null;
-  if (kept === 'amazon' && config?.mapStyle) return 'amazon';
-  if (kept === 'free' || kept === 'offline') return kept;
+  if (kept === 'offline' || (kept === 'amazon' && config?.mapStyle) || (kept === 'free' && config?.freeMapStyle)) return kept;
   return config?.mapStyle ? 'amazon' : 'offline';
 }
 
 export async function styleOf(basemap: Basemap): Promise<string | StyleSpecification> {
-  if (basemap === 'amazon') return (await loadConfig()).mapStyle ?? OFFLINE_STYLE;
-  return basemap === 'free' ? FREE_STYLE : OFFLINE_STYLE;
+  if (basemap === 'offline') return OFFLINE_STYLE;
+  const config = await loadConfig();
+  return (basemap === 'amazon' ? config.mapStyle : config.freeMapStyle) ?? OFFLINE_STYLE;
 }
 
 export const keepBasemap = (basemap: Basemap): void => localStorage.setItem(BASEMAP_KEY, basemap);
@@ -59,6 +47,7 @@ export async function createMap(container: HTMLElement, label: string): Promise<
     attributionControl: { compact: true },
   });
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+  map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
   // MapLibre's canvas is the map's region (focusable, arrow keys pan, +/- zoom): it carries the page's name for it.
   map.getCanvas().setAttribute('aria-label', label);
   if (basemap !== 'offline') {
@@ -70,13 +59,18 @@ export async function createMap(container: HTMLElement, label: string): Promise<
   return map;
 }
 
-export function basemapPicker(onChange: (basemap: Basemap) => void, current: Basemap, amazonConfigured: boolean): HTMLSelectElement {
+/** The basemaps config.json offers, the offline one always. */
+export function basemapPicker(
+  onChange: (basemap: Basemap) => void,
+  current: Basemap,
+  config: ConsoleConfig | undefined,
+): HTMLSelectElement {
   const select = document.createElement('select');
   const options: [Basemap, string][] = [
+    ...(config?.mapStyle ? [['amazon', 'Amazon Location'] as [Basemap, string]] : []),
     ['offline', 'Offline (built in)'],
-    ['free', 'OpenFreeMap (free vector)'],
+    ...(config?.freeMapStyle ? [['free', 'OpenFreeMap (free vector)'] as [Basemap, string]] : []),
   ];
-  if (amazonConfigured) options.unshift(['amazon', 'Amazon Location']);
   for (const [value, text] of options) select.append(new Option(text, value, false, value === current));
   select.addEventListener('change', () => {
     keepBasemap(select.value as Basemap);
@@ -105,6 +99,14 @@ export function circleRing(lng: number, lat: number, radiusKm: number, steps = 6
   }
   return ring;
 }
+
+/**
+ * The offline basemap's detail once the page's own content is on screen (the map idle after it was drawn): its few MB
+ * of outlines and towns never hold up the first view of the fleet, the trip or the zones.
+ */
+export const addOfflineDetailWhenShown = (map: MapLibreMap): void => {
+  map.once('idle', () => keepOfflineDetail(map));
+};
 
 export function fitTo(map: MapLibreMap, points: [number, number][], maxZoom = 14): void {
   if (points.length === 0) return;

@@ -1,17 +1,30 @@
 /**
- * Times on screen are in the person's GMT offset. The API answers the user's own times (trips, positions) in that offset
- * and feed times (events, live fixes) in GMT+0; the offset is the person's choice, kept in the tab (default: the browser's).
+ * Times on screen are in the user's GMT offset (getAccount), as the API reads and answers the user's own dates (trips)
+ * in it; feed times (events, live fixes) come in GMT+0 and are converted. A person may pick another offset to read
+ * times in, kept in the browser; before the account is read (or if it cannot be), the browser's own.
  */
 const OFFSET_KEY = 'fleet-console.offset-minutes';
+let accountOffset: number | undefined;
 
-export function offsetMinutes(): number {
-  const kept = sessionStorage.getItem(OFFSET_KEY) ?? localStorage.getItem(OFFSET_KEY);
-  return kept === null ? -new Date().getTimezoneOffset() : Number(kept);
+/** The signed-in user's offset, from getAccount: the default of every time shown. */
+export function setAccountOffset(minutes: number): void {
+  accountOffset = minutes;
 }
 
-export function setOffsetMinutes(minutes: number): void {
-  localStorage.setItem(OFFSET_KEY, String(minutes));
+export const accountOffsetMinutes = (): number | undefined => accountOffset;
+
+/** The offset the person picked instead of their account's; null: the account's. */
+export function pickedOffset(): number | null {
+  const kept = localStorage.getItem(OFFSET_KEY);
+  return kept === null ? null : Number(kept);
 }
+
+export function pickOffset(minutes: number | null): void {
+  if (minutes === null) localStorage.removeItem(OFFSET_KEY);
+  else localStorage.setItem(OFFSET_KEY, String(minutes));
+}
+
+export const offsetMinutes = (): number => pickedOffset() ?? accountOffset ?? -new Date().getTimezoneOffset();
 
 export const offsetLabel = (minutes = offsetMinutes()): string => {
   const sign = minutes < 0 ? '-' : '+';

@@ -87,21 +87,5 @@ export interface UserLocation {
   only_push: 0 | 1;
 }
 
-export const EVENT_TYPES = [
-  'geofence.entered',
-  'geofence.exited',
-  'no_go.entered',
-  'no_go.exited',
-  'speeding.started',
-  'speeding.ended',
-  'trip.started',
-  'trip.completed',
-  'fuel.filled',
-  'fuel.dropped',
-  'device.offline',
-  'device.online',
-  'event.voided',
-] as const;
-
 export const vehicleLabel = (vehicle: Pick<Vehicle, 'name' | 'reg_num' | 'vehicle_uid'>): string =>
   vehicle.name ? `${vehicle.name}${vehicle.reg_num ? ` (${vehicle.reg_num})` : ''}` : `Vehicle ${vehicle.vehicle_uid}`;

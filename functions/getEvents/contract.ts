@@ -3,7 +3,7 @@ import { exampleEvent, FleetEventSchema } from '../../shared/contracts/events.ts
 import type { OperationDeclaration } from '../../shared/contracts/operation.ts';
 import { pageCursor } from '../../shared/contracts/paging.ts';
 import { dateTimeParameter, described, integerField, requiredInteger, scalar } from '../../shared/contracts/primitives.ts';
-import { EVENT_TYPES, isEventType } from '../../shared/domain/events/event.ts';
+import { EVENT_TYPES, isEventType } from '../../shared/domain/events/event-types.ts';
 
 export const DEFAULT_EVENTS = 100;
 export const MAX_EVENTS = 1000;

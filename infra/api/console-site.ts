@@ -15,7 +15,7 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as deployment from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONSOLE_CLIENT_ID, CONSOLE_CSP, CONSOLE_SCOPES } from '../../shared/console/site.ts';
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES, type ConsoleBasemaps, consoleCsp, FREE_MAP_STYLE } from '../../shared/console/site.ts';
 
 const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
@@ -32,7 +32,10 @@ export interface ConsoleSiteProps {
   /** the access-log bucket the site's bucket and the distribution log to */
   accessLogs: s3.IBucket;
   signIn?: SignInSettings;
+  /** the basemap's style URL (Amazon Location's), known at synth time: the CSP allows its origin */
   mapStyle?: string;
+  /** offer OpenFreeMap's free vector style (the CSP allows its origin) */
+  freeBasemap?: boolean;
 }
 
 export class ConsoleSite extends Construct {
@@ -45,9 +48,10 @@ export class ConsoleSite extends Construct {
   readonly clientId: string;
   readonly url: string;
 
-  constructor(scope: Construct, id: string, { api, stageName, accessLogs, signIn, mapStyle }: ConsoleSiteProps) {
+  constructor(scope: Construct, id: string, { api, stageName, accessLogs, signIn, mapStyle, freeBasemap }: ConsoleSiteProps) {
     super(scope, id);
     const stack = Stack.of(this);
+    const basemaps: ConsoleBasemaps = { mapStyle: mapStyle ?? null, freeMapStyle: freeBasemap ? FREE_MAP_STYLE : null };
     const files = new s3.Bucket(this, 'Files', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
@@ -92,7 +96,7 @@ export class ConsoleSite extends Construct {
         responseHeadersPolicy: new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
           comment: 'The console: strict CSP, no sniffing, no referrer, no framing',
           securityHeadersBehavior: {
-            contentSecurityPolicy: { contentSecurityPolicy: CONSOLE_CSP, override: true },
+            contentSecurityPolicy: { contentSecurityPolicy: consoleCsp(basemaps), override: true },
             contentTypeOptions: { override: true },
             referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
             frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
@@ -139,7 +143,7 @@ export class ConsoleSite extends Construct {
 
     this.issuer = signIn?.issuer ?? `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${this.userPool.userPoolId}`;
     this.clientId = signIn?.clientId ?? this.client.userPoolClientId;
-    const config = { issuer: this.issuer, clientId: this.clientId, scopes: CONSOLE_SCOPES, mapStyle: mapStyle ?? null };
+    const config = { issuer: this.issuer, clientId: this.clientId, scopes: CONSOLE_SCOPES, ...basemaps };
     // The console's files when built (`npm run build:console`), and its config from this stack's values, in one upload.
     new deployment.BucketDeployment(this, 'Upload', {
       sources: [

@@ -8,7 +8,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type Interaction } from 'oidc-provider';
 import { config } from '../../shared/config.ts';
-import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES, CONSOLE_SECURITY_HEADERS } from '../../shared/console/site.ts';
+import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES, consoleSecurityHeaders } from '../../shared/console/site.ts';
 import { findLocalLogin, findPerson } from '../../shared/store/people.ts';
 import { loginPage, messagePage } from './pages.ts';
 import { passwordMatches } from './passwords.ts';
@@ -34,7 +34,7 @@ export function localOidcProvider(base: string): LocalOidcProvider {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const path = new URL(req.url ?? '/', base).pathname;
     if (path !== OIDC_PATH && !path.startsWith(`${OIDC_PATH}/`)) return false;
-    for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(consoleSecurityHeaders())) res.setHeader(name, value);
     if (path.startsWith(INTERACTION_PATH)) {
       await interaction(provider, req, res);
       return true;
@@ -69,7 +69,7 @@ function providerConfiguration(base: string, audience: string): Record<string, u
     responseTypes: ['code'],
     findAccount: async (_ctx: unknown, subject: string) => {
       const person = await findPerson(`${base}${OIDC_PATH}`, subject);
-      return person && { accountId: subject, claims: async () => ({ sub: subject, email: person.email, email_verified: true }) };
+      return person && { accountId: subject, claims: async () => ({ sub: subject, email: person.person.email, email_verified: true }) };
     },
     interactions: { url: async (_ctx: unknown, interaction: Interaction) => `${INTERACTION_PATH}${interaction.uid}` },
     // The console is the service's own client: signing in is consent, so its grant is made, never asked for.

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { EVENT_TYPES, type EventType } from '../domain/events/event.ts';
+import { EVENT_TYPES, type EventType } from '../domain/events/event-types.ts';
 import { WEBHOOK_TEST_TYPE } from '../domain/webhooks/attempt.ts';
 import { dateTimeField, described, flagField, integerField, nullableNumberField, nullableTextField } from './primitives.ts';
 import { EXAMPLE_TRIP, TripRecord } from './trips.ts';

@@ -22,6 +22,7 @@ export type Area =
   | 'positions'
   | 'events'
   | 'webhooks'
+  | 'account'
   | 'api keys'
   | 'devices';
 

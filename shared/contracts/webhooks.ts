@@ -2,7 +2,7 @@
  * The webhook endpoint operations' parameters and record (docs/webhooks.md).
  */
 import * as v from 'valibot';
-import { EVENT_TYPES } from '../domain/events/event.ts';
+import { EVENT_TYPES } from '../domain/events/event-types.ts';
 import { formatDateTime } from '../domain/time.ts';
 import { DELIVERY_STATES, type DeliveryAttempt } from '../domain/webhooks/attempt.ts';
 import { urlNotAllowed } from '../domain/webhooks/url-policy.ts';

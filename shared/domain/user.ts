@@ -11,4 +11,11 @@ export interface ApiKeyRecord {
   readonly locked: boolean;
   /** a key's last use, recorded to the hour (null: never); a person's record has none */
   readonly lastUsedAt?: string | null;
+  /** a signed-in person's record only: who signed in */
+  readonly person?: SignedInAs;
+}
+
+/** The person behind a bearer token, as the operations they call see them (an api key has none). */
+export interface SignedInAs {
+  readonly email: string;
 }

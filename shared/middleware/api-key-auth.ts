@@ -66,6 +66,7 @@ export const apiKeyAuth = ({
       const { record, credentialHash } = await signedIn(token);
       if (!record) throw new Unauthorized('this person is not linked to a user');
       request.internal.user = record.user;
+      request.internal.person = record.person;
       request.internal.credentialHash = credentialHash;
       return;
     }

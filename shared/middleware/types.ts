@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { JsonBody } from '../contracts/operation.ts';
 import type { ParsedBody } from '../contracts/request-body.ts';
 import type { Allowance } from '../domain/token-bucket.ts';
-import type { AuthenticatedUser } from '../domain/user.ts';
+import type { AuthenticatedUser, SignedInAs } from '../domain/user.ts';
 import type { BadRequest } from '../errors.ts';
 import type { IdempotencyScope } from '../store/idempotency.ts';
 
@@ -33,6 +33,8 @@ export type ParsedRequestState = {
 /** apiKeyAuth's, the one credentials step: both set once the presented key is found and unlocked, or the token verified. */
 export type ApiKeyAuthState = {
   user?: AuthenticatedUser;
+  /** the person a bearer token signed in (absent for an api key) */
+  person?: SignedInAs;
   /**
    * the presented key's SHA-256, hashed once for every later middleware, or for a bearer token its person's (issuer and
    * subject): the rate limit's bucket is named by it, one per key and one per person

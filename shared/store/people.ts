@@ -4,7 +4,7 @@
  * start, the local provider's sign-ins live here too, each with its password's scrypt hash.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyRecord } from '../domain/user.ts';
+import type { ApiKeyRecord, SignedInAs } from '../domain/user.ts';
 import { Conflict } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -20,13 +20,13 @@ export interface LocalLogin {
 export const PERSON_EXISTS = 'a person with this e-mail address already exists';
 
 /** The user the issuer's subject signs in as, shaped as a key's record (a person is never locked out this way). */
-export async function findPerson(issuer: string, subject: string): Promise<(ApiKeyRecord & { email: string }) | undefined> {
+export async function findPerson(issuer: string, subject: string): Promise<(ApiKeyRecord & { person: SignedInAs }) | undefined> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.person(issuer, subject) }));
   if (!Item) return undefined;
   return {
     user: { userUid: Number(Item.user_uid), gmtOffsetMinutes: Number(Item.gmt_offset_minutes ?? 0) },
     locked: false,
-    email: String(Item.email),
+    person: { email: String(Item.email) },
   };
 }
 

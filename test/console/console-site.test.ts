@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { CONSOLE_CSP } from '../../shared/console/site.ts';
+import { consoleCsp } from '../../shared/console/site.ts';
 
 const apiUrl = inject('apiUrl');
 
@@ -9,7 +9,7 @@ const securityHeadersOf = (response: Response) => ({
   referrer: response.headers.get('referrer-policy'),
 });
 
-const STRICT = { csp: CONSOLE_CSP, nosniff: 'nosniff', referrer: 'no-referrer' };
+const STRICT = { csp: consoleCsp(), nosniff: 'nosniff', referrer: 'no-referrer' };
 
 describe('the console served by the local stack', () => {
   it('answers its config with the local provider as the issuer and the public client', async () => {
@@ -18,7 +18,13 @@ describe('the console served by the local stack', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ issuer: `${apiUrl}/oidc`, clientId: 'fleet-console', scopes: 'openid email', mapStyle: null });
+    expect(await response.json()).toEqual({
+      issuer: `${apiUrl}/oidc`,
+      clientId: 'fleet-console',
+      scopes: 'openid email',
+      mapStyle: null,
+      freeMapStyle: null,
+    });
     expect(securityHeadersOf(response)).toEqual(STRICT);
   });
 
@@ -28,8 +34,8 @@ describe('the console served by the local stack', () => {
 
     // Assess
     for (const response of responses) expect(securityHeadersOf(response)).toEqual(STRICT);
-    expect(CONSOLE_CSP).toContain("script-src 'self';");
-    expect(CONSOLE_CSP).not.toContain('unsafe-inline');
+    expect(consoleCsp()).toContain("script-src 'self';");
+    expect(consoleCsp()).not.toContain('unsafe-inline');
   });
 
   it('sends /console to /console/', async () => {

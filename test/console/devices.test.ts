@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
 import { eventually, expectAHealthyPage, screenshot } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
+import { givenSignedInPerson } from '../support/sign-in.ts';
 
 describe('the devices page', () => {
   const console = useConsole();
@@ -23,6 +25,28 @@ describe('the devices page', () => {
       .first()
       .click();
     await eventually(() => tab.page.getByRole('heading', { level: 1 }).innerText()).toBe('Live map');
+  });
+
+  it("shows times in the signed-in user's GMT offset, which the person may change", async () => {
+    // Prepare
+    const user = await givenUser({ gmtOffsetMinutes: 330 });
+    await givenLiveState(await givenVehicle(user, { name: 'Mumbai van', regNum: 'MH 01 AB 1234' }), {
+      gpsDatetime: '2026-11-01T06:00:00.000Z',
+    });
+    const person = await givenSignedInPerson(console.origin, user);
+
+    // Act
+    const tab = await console.openAs(person.accessToken, '#/devices');
+
+    // Assess
+    const row = tab.page.getByRole('row', { name: /Mumbai van/ });
+    await eventually(() => row.innerText()).toContain('2026-11-01 11:30:00');
+    expect(await tab.page.getByLabel('Times in').inputValue()).toBe('');
+    expect(await tab.page.getByLabel('Times in').locator('option:checked').innerText()).toBe('GMT+5:30 (your account)');
+    await expect.poll(() => tab.page.getByText(person.email).count()).toBe(1);
+    await screenshot(tab.page, 'devices-account-offset');
+    await tab.page.getByLabel('Times in').selectOption('-120');
+    await eventually(() => tab.page.getByRole('row', { name: /Mumbai van/ }).innerText()).toContain('2026-11-01 04:00:00');
   });
 
   it("counts the faults of a vehicle's points over the last day", async () => {

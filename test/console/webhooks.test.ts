@@ -1,11 +1,15 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, expectAHealthyPage } from '../support/console-browser.ts';
+import { callOperation } from '../support/api.ts';
+import { eventually, expectAHealthyPage, screenshot } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
 import { type Listening, listenOnLoopback } from '../support/loopback.ts';
+import { givenDeliveryAttempt } from '../support/webhook-builders.ts';
+import { TEST_DELIVERY_SETTINGS } from '../support/webhooks.ts';
 
 describe('the webhooks page', () => {
-  const console = useConsole();
+  // An emulator that sends what its operations queue (a redelivery), as npm start does, without reading the table's stream.
+  const console = useConsole({ emulatorEnv: () => ({ ...TEST_DELIVERY_SETTINGS, EMULATOR_WEBHOOKS: 'queue' }) });
   let receiver: Listening;
   const received: string[] = [];
   beforeAll(async () => {
@@ -59,6 +63,41 @@ describe('the webhooks page', () => {
     );
     expect(received).toHaveLength(1);
     await expectAHealthyPage(tab, 'Webhooks', 'webhooks-deliveries');
+  });
+
+  it('redelivers an event from its attempts, then shows the new attempt', async () => {
+    // Prepare: an endpoint whose first attempt at a real event of the fleet failed
+    const tab = await addEndpoint('Redelivered');
+    const key = { api_key: console.fleet.user.key };
+    const { webhooks } = (await callOperation('getWebhooks', key)).body;
+    const webhook = webhooks.find((candidate) => candidate.description === 'Redelivered');
+    const [event] = (
+      await callOperation('getEvents', { ...key, types: 'trip.completed', vehicle_uid: console.fleet.parkedTruck.vehicleUid })
+    ).body.events;
+    if (!webhook || !event) throw new Error('the fleet has no trip.completed to redeliver, or the endpoint was not added');
+    await givenDeliveryAttempt(console.fleet.user, webhook.webhook_uid, {
+      eventId: event.event_id,
+      eventType: 'trip.completed',
+      statusCode: 503,
+      state: 'failed',
+      nextAttemptAt: null,
+    });
+    await tab.page.getByRole('button', { name: 'Deliveries of Redelivered' }).click();
+    const attempts = tab.page.getByRole('table', { name: 'Delivery attempts, newest first' });
+    await eventually(() => attempts.getByRole('row').count()).toBe(2);
+
+    // Act
+    await tab.page.getByRole('button', { name: `Redeliver ${event.event_id}` }).click();
+
+    // Assess
+    await eventually(() => attempts.getByRole('row').count()).toBe(3);
+    expect(await attempts.getByRole('row').nth(1).innerText()).toMatch(
+      new RegExp(`trip\\.completed ${event.event_id}\\s+\\d+\\s+204\\s+\\d+ ms\\s+HTTP 204\\s+delivered`),
+    );
+    expect(await attempts.getByRole('row').nth(2).innerText()).toMatch(/\s503\s.*failed/);
+    await eventually(() => tab.page.getByRole('status').first().innerText()).toBe(`Event ${event.event_id} redelivered.`);
+    expect(received).toContain(event.event_id);
+    await screenshot(tab.page, 'webhooks-redelivered');
   });
 
   it('rotates the secret, showing the new one once', async () => {

@@ -4,17 +4,25 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleSite } from '../../infra/api/console-site.ts';
-import { CONSOLE_CSP } from '../../shared/console/site.ts';
+import { ConsoleSite, type ConsoleSiteProps } from '../../infra/api/console-site.ts';
+import { consoleCsp } from '../../shared/console/site.ts';
 
 let template: Template;
 
-beforeAll(() => {
+function consoleTemplate(basemaps: Pick<ConsoleSiteProps, 'mapStyle' | 'freeBasemap'> = {}): Template {
   const stack = new Stack(new App(), 'ConsoleTest', { env: { account: '123456789012', region: 'eu-west-1' } });
   const api = new apigateway.RestApi(stack, 'Api', { deployOptions: { stageName: 'v1' } });
   api.root.addResource('api').addMethod('GET', new apigateway.MockIntegration());
-  new ConsoleSite(stack, 'Console', { api, stageName: 'v1', accessLogs: new s3.Bucket(stack, 'Logs') });
-  template = Template.fromStack(stack);
+  new ConsoleSite(stack, 'Console', { api, stageName: 'v1', accessLogs: new s3.Bucket(stack, 'Logs'), ...basemaps });
+  return Template.fromStack(stack);
+}
+
+const cspOf = (synthesized: Template): string =>
+  Object.values(synthesized.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0]?.Properties.ResponseHeadersPolicyConfig
+    .SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy;
+
+beforeAll(() => {
+  template = consoleTemplate();
 });
 
 describe('the console behind CloudFront', () => {
@@ -55,14 +63,28 @@ describe('the console behind CloudFront', () => {
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         SecurityHeadersConfig: Match.objectLike({
-          ContentSecurityPolicy: { ContentSecurityPolicy: CONSOLE_CSP, Override: true },
+          ContentSecurityPolicy: { ContentSecurityPolicy: consoleCsp(), Override: true },
           ContentTypeOptions: { Override: true },
           ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
           FrameOptions: { FrameOption: 'DENY', Override: true },
         }),
       }),
     });
-    expect(CONSOLE_CSP).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(cspOf(template)).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+  });
+
+  it("lets the map reach the configured style's origin, and the free style's when offered, nothing else", () => {
+    // Act
+    const synthesized = consoleTemplate({
+      mapStyle: 'https://maps.geo.eu-west-1.amazonaws.com/v2/styles/Standard/descriptor?key=v1.public.abc',
+      freeBasemap: true,
+    });
+
+    // Assess
+    const origins = 'https://maps.geo.eu-west-1.amazonaws.com https://tiles.openfreemap.org';
+    expect(cspOf(synthesized)).toContain(`connect-src 'self' ${origins};`);
+    expect(cspOf(synthesized)).toContain(`img-src 'self' data: blob: ${origins};`);
+    expect(cspOf(synthesized).replaceAll(` ${origins}`, '')).toBe(consoleCsp());
   });
 });
 

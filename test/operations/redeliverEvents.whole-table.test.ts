@@ -11,7 +11,8 @@ import { type ApiEmulator, startApiEmulator } from '../../local/api-emulator.ts'
 import { freePort } from '../../local/ports.ts';
 import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhooks.ts';
 import { EVENT_OR_SINCE, NOT_BOTH } from '../../shared/contracts/webhooks.ts';
-import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import type { EventType } from '../../shared/domain/events/event-types.ts';
 import { formatDateTime } from '../../shared/domain/time.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { EVENT_NOT_TAKEN, WEBHOOK_DISABLED } from '../../shared/domain/webhooks/attempt.ts';

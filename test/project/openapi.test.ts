@@ -292,6 +292,7 @@ const successes: Record<OperationName, (user: TestUser) => Promise<Call>> = {
   // the run's shared server queues nothing (its stack delivers nothing): a user without events, so none is queued
   redeliverEvents: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid, since: '2026-11-01 00:00:00' } }),
   deleteWebhook: async (user) => ({ params: { webhook_uid: (await givenWebhook(user)).webhookUid } }),
+  getAccount: async () => ({}),
   getApiKeys: async () => ({}),
   addApiKey: async () => ({ params: { description: 'dispatch system' } }),
   lockApiKey: async (user) => ({ params: { api_key_uid: (await issueApiKey(user.userUid)).apiKeyUid } }),

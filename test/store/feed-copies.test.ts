@@ -5,7 +5,8 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { EVENT_RETENTION_S, type EventType, type FleetEvent } from '../../shared/domain/events/event.ts';
+import { EVENT_RETENTION_S, type FleetEvent } from '../../shared/domain/events/event.ts';
+import type { EventType } from '../../shared/domain/events/event-types.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';

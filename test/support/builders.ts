@@ -1,7 +1,8 @@
 /** Test data made through the same store calls the admin CLI and the pipeline use. */
 import { randomBytes, randomInt } from 'node:crypto';
 import { changedFacts, emitAll, noEmission, tripEvents } from '../../shared/domain/events/detection-events.ts';
-import type { DecidedEvent, EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import type { DecidedEvent, FleetEvent } from '../../shared/domain/events/event.ts';
+import type { EventType } from '../../shared/domain/events/event-types.ts';
 import type { Trip } from '../../shared/domain/trip.ts';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';

@@ -43,6 +43,11 @@ export async function openTab(browser: Browser, { phone = false } = {}): Promise
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
+  // Every refusal by the page's CSP, named by its directive and what it blocked (added through the DevTools protocol,
+  // so the page's own CSP is untouched).
+  await context.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.effectiveDirective + ' refused ' + event.blockedURI))",
+  );
   return { page, context, problems };
 }
 

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { type LocalWebhookDelivery, startWebhookDelivery } from '../../local/webhooks.ts';
-import type { EventType, FleetEvent } from '../../shared/domain/events/event.ts';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
+import type { EventType } from '../../shared/domain/events/event-types.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { commitEvents } from '../../shared/store/feed.ts';
 

@@ -2,10 +2,11 @@
  * Events: the feed (getEvents) as a timeline, newest first, filtered by type and vehicle, following new events live by
  * calling again with next_cursor; each event links to the map at its place and time.
  */
+import { EVENT_TYPES } from '../../../shared/domain/events/event-types.ts';
 import { get } from '../api.ts';
 import { poll } from '../poll.ts';
 import { fromGmt, offsetLabel, wallTime } from '../time.ts';
-import { EVENT_TYPES, type FleetEvent, type Vehicle, vehicleLabel } from '../types.ts';
+import { type FleetEvent, type Vehicle, vehicleLabel } from '../types.ts';
 import { field, h, pageFrame, statusLine, submitted } from '../ui.ts';
 
 export const EVENTS_POLL_MS = 15_000;

@@ -1,15 +1,18 @@
 /**
  * The live map: every vehicle from getLiveData, clustered on the map (MapLibre's GeoJSON clustering, so 1,000 vehicles
- * stay one source and a few layers), a searchable list beside it, follow-one, refreshed by polling while shown.
+ * stay one source and a few layers), a searchable list beside it, follow-one, refreshed by polling while shown; the
+ * user's zones beneath them.
  */
 import { type Map as MapLibreMap, Marker, Popup } from 'maplibre-gl';
 import { get } from '../api.ts';
 import { loadConfig } from '../auth.ts';
 import { basemapPicker, chosenBasemap, createMap, featureCollection, fitTo, setGeoJson, styleOf } from '../map.ts';
+import { keepOfflineDetail } from '../offline-basemap.ts';
 import { poll } from '../poll.ts';
 import { fromGmt, instantOf, offsetLabel, wallTime } from '../time.ts';
-import { type LiveVehicle, vehicleLabel } from '../types.ts';
+import { type LiveVehicle, type UserLocation, vehicleLabel } from '../types.ts';
 import { field, h, pageFrame, statusLine } from '../ui.ts';
+import { drawZones } from '../zone-layers.ts';
 
 export const LIVE_POLL_MS = 15_000;
 const OFFLINE_AFTER_MS = 30 * 60_000;
@@ -33,7 +36,7 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
   const counts = h('p', { class: 'counts', 'aria-live': 'polite' });
   const mapBox = h('div', { class: 'map' });
   const config = await loadConfig().catch(() => undefined);
-  const picker = basemapPicker(async (basemap) => map.setStyle(await styleOf(basemap)), await chosenBasemap(), Boolean(config?.mapStyle));
+  const picker = basemapPicker(async (basemap) => map.setStyle(await styleOf(basemap)), await chosenBasemap(), config);
   pageFrame(
     main,
     'Live map',
@@ -147,6 +150,7 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
       // Marks the first frame that shows the fleet (npm run bench -- console measures the time to it).
       map.once('idle', () => {
         mapBox.dataset.shown = String(Math.round(performance.now()));
+        keepOfflineDetail(map);
       });
       placeFromLink(map, params) ||
         fitTo(
@@ -156,10 +160,29 @@ export async function liveMapPage(main: HTMLElement, params: URLSearchParams): P
       if (selected) select(selected, !params.has('lat'));
     } else if (follow.checked && selected) {
       const vehicle = vehicles.find((candidate) => candidate.vehicle_uid === selected);
-      if (vehicle?.latitude) map.easeTo({ center: [Number(vehicle.longitude), Number(vehicle.latitude)], duration: 500 });
+      if (vehicle?.latitude) {
+        map.easeTo({ center: [Number(vehicle.longitude), Number(vehicle.latitude)], duration: 500 });
+        if (popup.isOpen()) showPopup(vehicle);
+      }
     }
   };
+  // Where the map is centred, readable by the page's tests and tools as the vehicle count is.
+  map.on('moveend', () => {
+    const { lng, lat } = map.getCenter();
+    mapBox.dataset.center = `${lng.toFixed(5)},${lat.toFixed(5)}`;
+  });
+  // The user's zones under the fleet: read once, they tell where the vehicles are on any basemap (depots, clients).
+  let zones: UserLocation[] = [];
+  const zoneLabels: Marker[] = [];
+  const drawZoneLayers = () => drawZones(map, zones, zoneLabels, 'vehicle-clusters');
+  get<{ locations: UserLocation[] }>('getUserLocations')
+    .then(({ locations }) => {
+      zones = locations;
+      drawZoneLayers();
+    })
+    .catch(() => undefined);
   map.on('styledata', () => {
+    if (zones.length && !map.getSource('zones')) drawZoneLayers();
     if (vehicles.length && !map.getSource('vehicles')) draw();
   });
   map.on('click', 'vehicle-points', (event) => {

@@ -7,7 +7,7 @@ import { Marker } from 'maplibre-gl';
 import { get } from '../api.ts';
 import { speedChart } from '../chart.ts';
 import { tripGpx, tripsCsv } from '../export.ts';
-import { createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
+import { addOfflineDetailWhenShown, createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
 import { daysBefore, fromGmt, instantOf, offsetLabel, offsetMinutes, today, wallTime } from '../time.ts';
 import { type FleetEvent, type Position, type Trip, type Vehicle, vehicleLabel } from '../types.ts';
 import { download, field, h, pageFrame, statusLine, submitted, table } from '../ui.ts';
@@ -187,6 +187,7 @@ async function replayTrip(
     new Marker({ element: mark }).setLngLat([event.data.longitude ?? 0, event.data.latitude ?? 0]).addTo(map);
   }
   fitTo(map, line);
+  addOfflineDetailWhenShown(map);
   const vehicleMark = new Marker({ element: h('span', { class: 'replay-vehicle', 'aria-hidden': 'true' }) })
     .setLngLat(line[0] ?? [0, 0])
     .addTo(map);

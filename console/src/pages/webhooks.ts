@@ -2,10 +2,16 @@
  * Webhooks: the endpoints with their event types and vehicles; add (the secret shown once), rotate the secret (shown
  * once), send a test, see the delivery attempts (status, latency, answer) and redeliver one, delete.
  */
+import { EVENT_TYPES } from '../../../shared/domain/events/event-types.ts';
 import { get, post } from '../api.ts';
+import { poll } from '../poll.ts';
 import { fromGmt } from '../time.ts';
-import { type DeliveryAttempt, EVENT_TYPES, type Vehicle, vehicleLabel, type Webhook } from '../types.ts';
+import { type DeliveryAttempt, type Vehicle, vehicleLabel, type Webhook } from '../types.ts';
 import { field, h, pageFrame, shownOnce, statusLine, submitted, table } from '../ui.ts';
+
+/** After a redelivery, the attempts are read again this often until its new attempt shows (at most REDELIVERY_READS times). */
+const REDELIVERY_POLL_MS = 1_000;
+const REDELIVERY_READS = 30;
 
 export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   const status = statusLine();
@@ -32,6 +38,7 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   );
   pageFrame(main, 'Webhooks', status.element, once, list, detail, form);
   let names = new Map<number, string>();
+  let stopWatching: () => void = () => undefined;
   let vehicleChoice = checkboxes('Vehicles (none: every vehicle)', 'vehicle', []);
 
   const refresh = async () => {
@@ -77,6 +84,7 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
           type: 'button',
           onclick: () =>
             act(async () => {
+              stopWatching();
               await showDeliveries(webhook);
               status.done();
             }, 'Loading deliveries…'),
@@ -104,6 +112,7 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
     const answer = await post<{ status_code: number | null; error: string | null; duration_ms: number }>('testWebhook', {
       webhook_uid: webhook.webhook_uid,
     });
+    stopWatching();
     await showDeliveries(webhook);
     status.done(`Test sent: ${answer.status_code ?? answer.error} in ${answer.duration_ms} ms.`);
   };
@@ -114,11 +123,24 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   };
   const remove = async (webhook: Webhook) => {
     await post('deleteWebhook', { webhook_uid: webhook.webhook_uid });
+    stopWatching();
     detail.replaceChildren();
     await refresh();
     status.done(`Endpoint ${webhook.description || webhook.url} deleted.`);
   };
-  const showDeliveries = async (webhook: Webhook) => {
+  /** Queues the event again, then reads the attempts until the new one shows (the sender makes it within seconds). */
+  const redeliver = async (webhook: Webhook, eventId: string, attemptsBefore: number) => {
+    await post('redeliverEvents', { webhook_uid: webhook.webhook_uid, event_id: eventId });
+    status.done(`Event ${eventId} queued again: its new attempt shows below once made.`);
+    stopWatching();
+    let reads = 0;
+    stopWatching = poll(REDELIVERY_POLL_MS, async () => {
+      const attempts = (await showDeliveries(webhook)).filter((delivery) => delivery.event_id === eventId).length;
+      if (attempts > attemptsBefore || ++reads >= REDELIVERY_READS) stopWatching();
+      if (attempts > attemptsBefore) status.done(`Event ${eventId} redelivered.`);
+    });
+  };
+  const showDeliveries = async (webhook: Webhook): Promise<DeliveryAttempt[]> => {
     const { deliveries } = await get<{ deliveries: DeliveryAttempt[] }>('getWebhookDeliveries', {
       webhook_uid: webhook.webhook_uid,
       limit: 50,
@@ -145,16 +167,22 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
                     {
                       type: 'button',
                       onclick: () =>
-                        act(async () => {
-                          await post('redeliverEvents', { webhook_uid: webhook.webhook_uid, event_id: delivery.event_id });
-                          status.done(`Event ${delivery.event_id} queued again.`);
-                        }, 'Queueing…'),
+                        act(
+                          () =>
+                            redeliver(
+                              webhook,
+                              delivery.event_id,
+                              deliveries.filter((attempt) => attempt.event_id === delivery.event_id).length,
+                            ),
+                          'Queueing…',
+                        ),
                     },
                     `Redeliver ${delivery.event_id}`,
                   ),
             ]),
           ),
     );
+    return deliveries;
   };
 
   status.loading('Loading endpoints…');
@@ -172,7 +200,7 @@ export async function webhooksPage(main: HTMLElement): Promise<() => void> {
   } catch (error) {
     status.error(error);
   }
-  return () => undefined;
+  return () => stopWatching();
 }
 
 /** A fieldset of checkboxes, its legend naming the group. */

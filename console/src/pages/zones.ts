@@ -5,9 +5,10 @@
  */
 import { Marker } from 'maplibre-gl';
 import { get, post } from '../api.ts';
-import { circleRing, createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
+import { addOfflineDetailWhenShown, circleRing, createMap, featureCollection, fitTo, setGeoJson } from '../map.ts';
 import type { UserLocation } from '../types.ts';
 import { field, h, pageFrame, statusLine, submitted, table } from '../ui.ts';
+import { centroid, drawZones, ringOf } from '../zone-layers.ts';
 
 interface Draft {
   uid?: number;
@@ -15,15 +16,6 @@ interface Draft {
   centre?: [number, number];
   vertices: [number, number][];
 }
-
-const ringOf = (zone: UserLocation): [number, number][] => {
-  if (zone.location_type === 'polygon') {
-    const points = JSON.parse(zone.points || '[]') as { lat: number; lng: number }[];
-    const ring = points.map((point): [number, number] => [point.lng, point.lat]);
-    return ring.length ? [...ring, ring[0] as [number, number]] : ring;
-  }
-  return circleRing(zone.longitude, zone.latitude, zone.radius);
-};
 
 export async function zonesPage(main: HTMLElement): Promise<() => void> {
   const status = statusLine();
@@ -125,36 +117,11 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
     }
     drawDraft();
   };
-  const drawZones = () => {
-    setGeoJson(
-      map,
-      'zones',
-      featureCollection(
-        zones.map((zone) => ({
-          type: 'Feature',
-          properties: { no_go: zone.no_go, uid: zone.user_location_uid },
-          geometry: { type: 'Polygon', coordinates: [ringOf(zone)] },
-        })),
-      ),
-    );
-    if (!map.getLayer('zones-fill')) {
-      map.addLayer({
-        id: 'zones-fill',
-        type: 'fill',
-        source: 'zones',
-        paint: { 'fill-color': ['case', ['==', ['get', 'no_go'], 1], '#c62828', '#0b5cad'], 'fill-opacity': 0.2 },
-      });
-      map.addLayer({
-        id: 'zones-line',
-        type: 'line',
-        source: 'zones',
-        paint: { 'line-color': ['case', ['==', ['get', 'no_go'], 1], '#c62828', '#0b5cad'], 'line-width': 2 },
-      });
-    }
-  };
+  const zoneLabels: Marker[] = [];
+  const drawZoneLayers = () => drawZones(map, zones, zoneLabels);
   const refresh = async () => {
     zones = (await get<{ locations: UserLocation[] }>('getUserLocations')).locations;
-    drawZones();
+    drawZoneLayers();
     list.replaceChildren(
       table(
         'Zones',
@@ -236,10 +203,6 @@ export async function zonesPage(main: HTMLElement): Promise<() => void> {
   } catch (error) {
     status.error(error);
   }
+  addOfflineDetailWhenShown(map);
   return () => map.remove();
 }
-
-const centroid = (vertices: [number, number][]): [number, number] | undefined =>
-  vertices.length
-    ? [vertices.reduce((sum, [lng]) => sum + lng, 0) / vertices.length, vertices.reduce((sum, [, lat]) => sum + lat, 0) / vertices.length]
-    : undefined;

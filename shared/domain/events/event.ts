@@ -4,26 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { formatDateTime } from '../time.ts';
-
-export const EVENT_TYPES = [
-  'geofence.entered',
-  'geofence.exited',
-  'no_go.entered',
-  'no_go.exited',
-  'speeding.started',
-  'speeding.ended',
-  'trip.started',
-  'trip.completed',
-  'fuel.filled',
-  'fuel.dropped',
-  'device.offline',
-  'device.online',
-  'event.voided',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const isEventType = (text: string): text is EventType => (EVENT_TYPES as readonly string[]).includes(text);
+import type { EventType } from './event-types.ts';
 
 /** What every event's data carries, whatever its type; the type's own fields follow. */
 export interface EventData {

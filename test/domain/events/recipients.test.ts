@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changedFacts, emitAll, noEmission } from '../../../shared/domain/events/detection-events.ts';
-import type { DecidedEvent, EventType, FleetEvent } from '../../../shared/domain/events/event.ts';
+import type { DecidedEvent, FleetEvent } from '../../../shared/domain/events/event.ts';
+import type { EventType } from '../../../shared/domain/events/event-types.ts';
 import { receivesStoredEvent, recipientsOf } from '../../../shared/domain/events/recipients.ts';
 
 const OWNER = 1;
