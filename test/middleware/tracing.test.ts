@@ -21,7 +21,10 @@ class FakeDaemon {
   readonly documents: Document[] = [];
   #waiting: { match: (document: Document) => boolean; resolve: (document: Document) => void }[] = [];
 
-  constructor(readonly socket: Socket) {
+  readonly socket: Socket;
+
+  constructor(socket: Socket) {
+    this.socket = socket;
     socket.on('message', (message) => {
       const [header, body] = String(message).split('\n');
       expect(JSON.parse(header as string)).toEqual({ format: 'json', version: 1 });
