@@ -213,9 +213,10 @@ export class Tracer {
     if (!this.#socket) {
       this.#socket = createSocket('udp4');
       this.#socket.unref();
+      // A lost segment must never fail the call it describes, nor the process: errors are dropped with it.
+      this.#socket.on('error', () => undefined);
     }
     const socket = this.#socket;
-    // A lost segment must never fail the call it describes.
     return new Promise((resolve) => socket.send(DAEMON_HEADER + JSON.stringify(subsegment), daemon.port, daemon.host, () => resolve()));
   }
 }

@@ -47,20 +47,23 @@ export const bundlesNotes = [
     'NODE_OPTIONS=--enable-source-maps',
   'first answer: in the same process, right after the import, the time of the first call on an event the function answers ' +
     'without AWS: a request without api key or device token (401, through the whole chain), an empty batch for the stream ' +
-    "consumers; what init leaves for later is paid here, so init + first answer (the fastest process's sum) is what a cold call " +
+    "consumers (processPositions archives even that: the bench's endpoints are a closed port on 127.0.0.1, so its S3 put fails " +
+    "at once); what init leaves for later is paid here, so init + first answer (the fastest process's sum) is what a cold call " +
     "costs of the function's own, and `÷ same SDK` divides both by the same-SDK empty handler's fastest init (target: 1.2)",
 ];
 
 /** Imports the bundle, then answers the event (when there is one) once; prints both times on a line of its own. */
 const IMPORT_TIMER = [
-  'const started = performance.now();',
+  'const cpuMs = (since) => { const { user, system } = process.cpuUsage(since); return (user + system) / 1000; };',
+  'const started = performance.now(); const startedCpu = process.cpuUsage();',
   'const { handler } = await import(process.argv[1]);',
-  'const imported = performance.now();',
+  'const imported = performance.now(); const importCpu = cpuMs(startedCpu);',
   'const call = JSON.parse(process.argv[2]);',
-  'let answered = Number.NaN;',
-  'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 };',
-  '  await Promise.resolve(handler(call.event, context)).catch(() => undefined); answered = performance.now() - imported; }',
-  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered]) + '\\n');",
+  'let answered = Number.NaN; let answerCpu = Number.NaN;',
+  'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 }; const callCpu = process.cpuUsage();',
+  '  await Promise.resolve(handler(call.event, context)).catch(() => undefined);',
+  '  answered = performance.now() - imported; answerCpu = cpuMs(callCpu); }',
+  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered, importCpu, answerCpu]) + '\\n');",
   'process.exit(0);',
 ].join('\n');
 
@@ -107,8 +110,16 @@ async function bundle(entry: string, outdir: string): Promise<{ file: string; sd
   return { file: outfile, sdkAtInit: [...new Set(sdkAtInit.map((imported) => imported.path))].sort() };
 }
 
-/** Milliseconds to import the bundle in a fresh process, with the environment a function gets, and to answer its first call. */
-async function importTime(file: string, flags: string[], firstCall: string): Promise<{ init: number; firstAnswer: number }> {
+/** A fresh process's import of a bundle and its first answer: wall-clock and CPU milliseconds (NaN: no first call). */
+interface ColdStart {
+  init: number;
+  firstAnswer: number;
+  initCpu: number;
+  firstAnswerCpu: number;
+}
+
+/** Imports the bundle in a fresh process, with the environment a function gets, and answers its first call. */
+async function coldStart(file: string, flags: string[], firstCall: string): Promise<ColdStart> {
   const env = {
     PATH: process.env.PATH ?? '',
     AWS_REGION: 'eu-west-1',
@@ -116,12 +127,21 @@ async function importTime(file: string, flags: string[], firstCall: string): Pro
     BUCKET_NAME: 'fleet-tracking',
     POWERTOOLS_SERVICE_NAME: serviceName,
     POWERTOOLS_LOG_LEVEL: 'INFO',
+    // Traced, as a sampled invocation in Lambda: the segments go to a daemon address nothing listens on.
+    _HANDLER: 'index.handler',
+    AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
+    _X_AMZN_TRACE_ID: 'Root=1-6760a000-000000000000000000000001;Parent=53995c3f42cd8ad8;Sampled=1',
+    // The first answers need no AWS; whatever a function calls anyway (processPositions archives even an empty batch)
+    // meets a closed port on the loopback and fails at once, offline, rather than looking for credentials and AWS.
+    ...Object.fromEntries(['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'KINESIS_ENDPOINT'].map((name) => [name, 'http://127.0.0.1:9'])),
   };
   const args = [...flags, '--input-type=module', '-e', IMPORT_TIMER, pathToFileURL(file).href, firstCall];
   const { stdout } = await run(process.execPath, args, { env, maxBuffer: 16 * 1024 * 1024 });
-  const line = stdout.split('\n').findLast((text) => text.startsWith('BENCH ')) ?? 'BENCH [null, null]';
-  const [init, firstAnswer] = JSON.parse(line.slice('BENCH '.length)) as [number, number | null];
-  return { init, firstAnswer: firstAnswer ?? Number.NaN };
+  const line = stdout.split('\n').findLast((text) => text.startsWith('BENCH ')) ?? 'BENCH []';
+  const [init, firstAnswer, initCpu, firstAnswerCpu] = (JSON.parse(line.slice('BENCH '.length)) as (number | null)[]).map(
+    (value) => value ?? Number.NaN,
+  );
+  return { init, firstAnswer, initCpu, firstAnswerCpu } as ColdStart;
 }
 
 const kilobytes = (file: string): number => round(statSync(file).size / 1024, 1);
@@ -130,9 +150,8 @@ interface Timing {
   name: string;
   file: string;
   sdkAtInit: string[];
-  plain: number[];
+  runs: ColdStart[];
   withMaps: number[];
-  firstAnswer: number[];
 }
 
 /** The references (an empty handler, and one per set of SDK packages a measured bundle loads at init), then the functions. */
@@ -142,9 +161,8 @@ async function bundleAll(dir: string, measured: readonly string[]): Promise<{ fu
     functions.push({
       name,
       ...(await bundle(join(repositoryRoot, handlerPath(name)), join(dir, name))),
-      plain: [],
+      runs: [],
       withMaps: [],
-      firstAnswer: [],
     });
   }
   const references = new Map<string, Timing>();
@@ -156,9 +174,8 @@ async function bundleAll(dir: string, measured: readonly string[]): Promise<{ fu
     references.set(name, {
       name,
       ...(await bundle(entry, join(dir, `reference-${references.size}`))),
-      plain: [],
+      runs: [],
       withMaps: [],
-      firstAnswer: [],
     });
   }
   return { functions, references };
@@ -166,23 +183,38 @@ async function bundleAll(dir: string, measured: readonly string[]): Promise<{ fu
 
 const fastest = (samples: readonly number[]): number => Math.min(...samples);
 
+/** Each run's init, and its init + first answer, in wall-clock or CPU milliseconds. */
+function totals(runs: readonly ColdStart[], clock: 'wall' | 'cpu'): { init: number[]; coldCall: number[] } {
+  const init = runs.map((run) => (clock === 'wall' ? run.init : run.initCpu));
+  const coldCall = runs.map((run, i) => (init[i] as number) + (clock === 'wall' ? run.firstAnswer : run.firstAnswerCpu));
+  return { init, coldCall };
+}
+
 function rowOf(timing: Timing, reference: Timing | undefined): Row {
-  const { name, file, sdkAtInit, plain, withMaps, firstAnswer } = timing;
-  const answered = !firstAnswer.some(Number.isNaN);
-  const floor = reference ? fastest(reference.plain) : Number.NaN;
-  const coldCall = fastest(plain.map((init, i) => init + (firstAnswer[i] as number)));
+  const { name, file, sdkAtInit, runs, withMaps } = timing;
+  const wall = totals(runs, 'wall');
+  const cpu = totals(runs, 'cpu');
+  const answered = !wall.coldCall.some(Number.isNaN);
+  const floor = reference ? fastest(totals(reference.runs, 'wall').init) : Number.NaN;
+  const cpuFloor = reference ? fastest(totals(reference.runs, 'cpu').init) : Number.NaN;
+  const ratio = (value: number, of: number) => (reference && !Number.isNaN(value) ? round(value / of, 2) : '—');
+  const shown = (value: number) => (Number.isNaN(value) ? '—' : round(value, 1));
   return {
     function: name,
     'bundle KB': kilobytes(file),
     'source map KB': kilobytes(`${file}.map`),
     'SDK at init': sdkAtInit.map((sdkPackage) => sdkPackage.replace(/^@aws-sdk\/(client-)?/, '')).join(', ') || '—',
-    'init ms': round(median(plain), 1),
-    'init ms (fastest)': round(fastest(plain), 1),
-    'first answer ms': answered ? round(median(firstAnswer), 1) : '—',
-    'init + first answer ms (fastest)': answered ? round(coldCall, 1) : '—',
-    'same-SDK empty handler ms (fastest)': reference ? round(floor, 1) : '—',
-    'init ÷ same SDK': reference ? round(fastest(plain) / floor, 2) : '—',
-    'init + first answer ÷ same SDK': reference && answered ? round(coldCall / floor, 2) : '—',
+    'init ms': round(median(wall.init), 1),
+    'init ms (fastest)': round(fastest(wall.init), 1),
+    'init CPU ms (least)': round(fastest(cpu.init), 1),
+    'first answer ms': answered ? round(median(runs.map((run) => run.firstAnswer)), 1) : '—',
+    'init + first answer ms (fastest)': answered ? round(fastest(wall.coldCall), 1) : '—',
+    'init + first answer CPU ms (least)': answered ? round(fastest(cpu.coldCall), 1) : '—',
+    'same-SDK init ms (fastest)': shown(floor),
+    'same-SDK init CPU ms (least)': shown(cpuFloor),
+    'init ÷ same SDK': ratio(fastest(wall.init), floor),
+    'init + first answer ÷ same SDK': ratio(answered ? fastest(wall.coldCall) : Number.NaN, floor),
+    'CPU: init + first answer ÷ same SDK': ratio(answered ? fastest(cpu.coldCall) : Number.NaN, cpuFloor),
     'init ms, --enable-source-maps': round(median(withMaps), 1),
   };
 }
@@ -202,10 +234,8 @@ export async function benchBundles(size: BenchSize = 'full'): Promise<Row[]> {
     const all = [...timings.references.values(), ...timings.functions];
     for (let pass = 0; pass < PROCESSES[size]; pass++) {
       for (const timing of all) {
-        const plain = await importTime(timing.file, [], firstCallOf(timing.name));
-        timing.plain.push(plain.init);
-        timing.firstAnswer.push(plain.firstAnswer);
-        timing.withMaps.push((await importTime(timing.file, ['--enable-source-maps'], 'null')).init);
+        timing.runs.push(await coldStart(timing.file, [], firstCallOf(timing.name)));
+        timing.withMaps.push((await coldStart(timing.file, ['--enable-source-maps'], 'null')).init);
       }
     }
     return [
