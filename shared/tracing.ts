@@ -85,11 +85,20 @@ interface SdkCallContext {
   [SUBSEGMENT]?: Subsegment;
 }
 
+interface SdkMetadata {
+  httpStatusCode?: number;
+  requestId?: string;
+  attempts?: number;
+}
+
 interface SdkError {
   name?: string;
   message?: string;
-  $metadata?: { httpStatusCode?: number; requestId?: string; attempts?: number };
+  $metadata?: SdkMetadata;
 }
+
+type SdkArgs = { input?: DynamoDBInput };
+type SdkHandler = (args: SdkArgs) => Promise<{ output: { $metadata?: SdkMetadata } }>;
 
 export class Tracer {
   #invocation: { header: TraceHeader; handler: Subsegment } | undefined;
@@ -109,60 +118,16 @@ export class Tracer {
 
   /**
    * Each call of the client a subsegment under the open invocation (retries included, with the request id, the status
-   * and DynamoDB's table), and the trace header passed on to the service, as the X-Ray SDK's capture does.
+   * and DynamoDB's tables), and the trace header passed on to the service, as the X-Ray SDK's capture does.
    */
   captureAWSv3Client<Client extends CapturableClient>(client: Client): Client {
     // The stack's typed `add` has an overload per step; both steps here take what every SDK v3 stack takes.
     const stack = client.middlewareStack as MiddlewareAdder;
-    stack.add(
-      (next: (args: unknown) => Promise<{ output: { $metadata?: SdkError['$metadata'] } }>, context: SdkCallContext) =>
-        async (args: { input?: DynamoDBInput }) => {
-          const invocation = this.#invocation;
-          if (!invocation) return next(args);
-          const subsegment: Subsegment = {
-            type: 'subsegment',
-            id: newId(),
-            trace_id: invocation.header.root,
-            parent_id: invocation.handler.id,
-            name: (context.clientName ?? 'AWS').replace(/(Document)?Client$/, ''),
-            namespace: 'aws',
-            start_time: epochSeconds(),
-          };
-          context[SUBSEGMENT] = subsegment;
-          const region = await regionOf(client);
-          const aws = (metadata: SdkError['$metadata']) => ({
-            operation: (context.commandName ?? '').replace(/Command$/, ''),
-            region,
-            request_id: metadata?.requestId,
-            retries: Math.max(0, (metadata?.attempts ?? 1) - 1),
-            ...tablesOf(args.input),
-          });
-          try {
-            const result = await next(args);
-            const status = result.output.$metadata?.httpStatusCode;
-            this.#send({
-              ...subsegment,
-              end_time: epochSeconds(),
-              aws: aws(result.output.$metadata),
-              ...(status ? { http: { response: { status } } } : {}),
-            });
-            return result;
-          } catch (error) {
-            const sdkError = error as SdkError;
-            const status = sdkError.$metadata?.httpStatusCode;
-            this.#send({
-              ...subsegment,
-              end_time: epochSeconds(),
-              aws: aws(sdkError.$metadata),
-              ...(status ? { http: { response: { status } } } : {}),
-              ...errorFlags(status),
-              cause: causeOf(sdkError, true),
-            });
-            throw error;
-          }
-        },
-      { step: 'initialize', name: 'xrayCapture', priority: 'high' },
-    );
+    stack.add((next: SdkHandler, context: SdkCallContext) => (args: SdkArgs) => this.#traceSdkCall(client, context, args, next), {
+      step: 'initialize',
+      name: 'xrayCapture',
+      priority: 'high',
+    });
     stack.add(
       (next: (args: { request: { headers?: Record<string, string> } }) => Promise<unknown>, context: SdkCallContext) =>
         (args: { request: { headers?: Record<string, string> } }) => {
@@ -175,6 +140,34 @@ export class Tracer {
       { step: 'build', name: 'xrayTraceHeader' },
     );
     return client;
+  }
+
+  async #traceSdkCall(client: CapturableClient, context: SdkCallContext, args: SdkArgs, next: SdkHandler) {
+    const invocation = this.#invocation;
+    if (!invocation) return next(args);
+    const subsegment: Subsegment = {
+      type: 'subsegment',
+      id: newId(),
+      trace_id: invocation.header.root,
+      parent_id: invocation.handler.id,
+      name: (context.clientName ?? 'AWS').replace(/(Document)?Client$/, ''),
+      namespace: 'aws',
+      start_time: epochSeconds(),
+    };
+    context[SUBSEGMENT] = subsegment;
+    const call = {
+      operation: (context.commandName ?? '').replace(/Command$/, ''),
+      region: await regionOf(client),
+      ...tablesOf(args.input),
+    };
+    try {
+      const result = await next(args);
+      this.#send(endedCall(subsegment, call, result.output.$metadata));
+      return result;
+    } catch (error) {
+      this.#send(endedCall(subsegment, call, (error as SdkError).$metadata, error as SdkError));
+      throw error;
+    }
   }
 
   /** Opens the invocation's `## handler` subsegment when Lambda samples it; the first of the container is its cold start. */
@@ -246,6 +239,18 @@ async function regionOf(client: CapturableClient): Promise<string | undefined> {
   const { region } = client.config as { region?: unknown };
   const value = typeof region === 'function' ? await region() : region;
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The SDK call's subsegment once it answered or failed: its status, request id and retries, and the error's flags. */
+function endedCall(subsegment: Subsegment, call: Record<string, unknown>, metadata: SdkMetadata | undefined, error?: SdkError): Subsegment {
+  const status = metadata?.httpStatusCode;
+  return {
+    ...subsegment,
+    end_time: epochSeconds(),
+    aws: { ...call, request_id: metadata?.requestId, retries: Math.max(0, (metadata?.attempts ?? 1) - 1) },
+    ...(status ? { http: { response: { status } } } : {}),
+    ...(error ? { ...errorFlags(status), cause: causeOf(error, true) } : {}),
+  };
 }
 
 /** X-Ray's flags: a 429 is a throttle and an error, another 4xx an error, a 5xx (or no answer) a fault. */
