@@ -6,10 +6,10 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger, metrics, tracer } from './telemetry.ts';
+import { traceInvocation } from './tracing.ts';
 
 /** Kinesis', DynamoDB streams' and SQS' partial batch response: the records to retry, the others are done. */
 export interface BatchResponse {
@@ -20,7 +20,7 @@ export interface BatchResponse {
 export function backgroundFunction<Event, Result>(name: string, run: (event: Event, context: Context) => Promise<Result>) {
   return middy<Event, Result>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(traceInvocation(tracer))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .before(() => {
       logger.appendKeys({ operation: name });

@@ -1,6 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as v from 'valibot';
@@ -25,6 +24,7 @@ import { findApiKey, markApiKeyUsed } from './store/api-keys.ts';
 import { findPerson } from './store/people.ts';
 import { takeToken } from './store/rate-limits.ts';
 import { logger, metrics, tracer } from './telemetry.ts';
+import { traceInvocation } from './tracing.ts';
 
 export interface OperationContext<Input> {
   user: AuthenticatedUser;
@@ -66,7 +66,7 @@ export function operation<C extends OperationDeclaration>(
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     // The response may hold a tenant's data: traces keep timings and annotations only.
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(traceInvocation(tracer))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(name))
     .use(answerEncoding())

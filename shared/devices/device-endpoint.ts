@@ -7,7 +7,6 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../config.ts';
@@ -29,6 +28,7 @@ import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../sto
 import { type Key, keys } from '../store/keys.ts';
 import { takeFromBucket } from '../store/rate-limits.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
+import { traceInvocation } from '../tracing.ts';
 import { type DeviceEvent, httpApiEvents } from './http-api-event.ts';
 import type { DecodedPosition } from './osmand.ts';
 import type { PositionSink } from './position-sink.ts';
@@ -70,7 +70,7 @@ export function deviceEndpoint(
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()
     .use(httpApiEvents())
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(traceInvocation(tracer))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry(endpoint.name))
     .use(answerEncoding())

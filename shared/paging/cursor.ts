@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { config } from '../config.ts';
 import { INVALID_CURSOR } from '../contracts/paging.ts';
 import { BadRequest } from '../errors.ts';
-import { secretsProvider } from '../telemetry.ts';
+import { secretString } from '../telemetry.ts';
 
 /**
  * What a cursor binds: the operation, the key's user and the request's filters (as a digest), and where the next
@@ -72,7 +72,7 @@ let processKey: Buffer | undefined;
  */
 async function cursorKey(): Promise<Buffer> {
   const secretName = config.cursorKeySecret();
-  const text = config.cursorKey() ?? (secretName ? String(await (await secretsProvider()).get(secretName, { maxAge: 3600 })) : undefined);
+  const text = config.cursorKey() ?? (secretName ? await secretString(secretName) : undefined);
   if (text !== undefined) return createHash('sha256').update(text, 'utf8').digest();
   processKey ??= randomBytes(32);
   return processKey;

@@ -3,7 +3,7 @@
  * auth, no key). The service draws the vehicles from a GeoJSON overlay and answers a JPEG; the picture
  * goes through the SVG renderer to become the PNG the operation promises, with the legend on top.
  */
-import { GeoMapsClient, GetStaticMapCommand, type StaticMapStyle } from '@aws-sdk/client-geo-maps';
+import type { GeoMapsClient, StaticMapStyle } from '@aws-sdk/client-geo-maps';
 import { config } from '../config.ts';
 import type { LatLng } from '../domain/geo.ts';
 import type { LiveMap } from '../domain/live-map/live-map.ts';
@@ -19,12 +19,19 @@ const MAX_OVERLAY_CHARACTERS = 4200;
 
 const clients = new Map<string, GeoMapsClient>();
 
+/**
+ * The SDK, imported at the first map: esbuild hoists an external package's static import into the bundle's init, even
+ * from this module, which getLiveMap itself only loads for this provider.
+ */
+const geoMapsSdk = () => import('@aws-sdk/client-geo-maps');
+
 /** One client per endpoint; GEO_MAPS_ENDPOINT (tests) points it at a fake server with fake credentials. */
-function geoMaps(timeoutMs: number): GeoMapsClient {
+async function geoMaps(timeoutMs: number): Promise<GeoMapsClient> {
   const endpoint = config.geoMapsEndpoint();
   const key = `${endpoint ?? ''} ${timeoutMs}`;
   let client = clients.get(key);
   if (!client) {
+    const { GeoMapsClient } = await geoMapsSdk();
     client = new GeoMapsClient({
       // One attempt whose deadline is the provider budget: a retry could not finish inside the function's timeout.
       maxAttempts: 1,
@@ -86,7 +93,8 @@ export async function fetchAmazonLocationMap(map: LiveMap, timeoutMs = providerT
   let image: Uint8Array | undefined;
   let mediaType: string | undefined;
   try {
-    const answer = await geoMaps(timeoutMs).send(new GetStaticMapCommand(request), { abortSignal: AbortSignal.timeout(timeoutMs) });
+    const { GetStaticMapCommand } = await geoMapsSdk();
+    const answer = await (await geoMaps(timeoutMs)).send(new GetStaticMapCommand(request), { abortSignal: AbortSignal.timeout(timeoutMs) });
     image = answer.Blob;
     mediaType = answer.ContentType;
   } catch (error) {

@@ -9,7 +9,7 @@ import type { LiveMap } from '../domain/live-map/live-map.ts';
 import { TILE_SIZE, tilesCovering } from '../domain/live-map/projection.ts';
 import { type ImageFormat, liveMapSvg } from '../domain/live-map/svg-map.ts';
 import { ProviderFailed } from '../errors.ts';
-import { secretsProvider } from '../telemetry.ts';
+import { secretString } from '../telemetry.ts';
 import { providerRequest, providerTimeoutMs } from './provider-request.ts';
 import { svgToPng } from './svg-png.ts';
 
@@ -48,7 +48,7 @@ export function tileUrl(template: string, { z, x, y }: { z: number; x: number; y
 /** The configured secret's key in AWS, else the request's map_api_key. */
 async function tileKey(mapApiKey: string): Promise<string> {
   const secretName = config.mapTilesKeySecret();
-  return secretName ? String(await (await secretsProvider()).get(secretName, { maxAge: 3600 })) : mapApiKey;
+  return secretName ? await secretString(secretName) : mapApiKey;
 }
 
 export async function renderTileMap(map: LiveMap, mapApiKey: string, timeoutMs = providerTimeoutMs()): Promise<Uint8Array> {
