@@ -310,20 +310,37 @@ export class Monitoring extends Construct {
         'the units keep and resend them, but the stream or the task role needs a look.',
       { metric: teltonika.metric(metricNames.teltonikaRecordsNotAcked), threshold: 1, evaluationPeriods: 2 },
     );
-    this.alarm(
-      'TeltonikaNoHealthyTask',
-      'No Teltonika listener task passed the load balancer health check for 3 minutes: units cannot connect.',
-      {
+    this.alarm('TeltonikaNoHealthyTask', 'No Teltonika listener task was up for 3 minutes: units cannot connect.', {
+      ...this.tasksUp(teltonika),
+      threshold: 1,
+      evaluationPeriods: 3,
+    });
+  }
+
+  /**
+   * 1 a minute while no listener task is up. Load-balanced: the balancer's healthy targets. Single-task: the task's own
+   * minute report (it publishes its open connections every minute, zero or not), so a minute without one counts.
+   */
+  private tasksUp(teltonika: TeltonikaService): { metric: cloudwatch.IMetric; treatMissingData?: cloudwatch.TreatMissingData } {
+    const minute = { period: Duration.minutes(1), statistic: 'Minimum' };
+    if (teltonika.targetGroup)
+      return {
         metric: new cloudwatch.MathExpression({
           expression: 'IF(healthy < 1, 1, 0)',
-          usingMetrics: { healthy: teltonika.targetGroup.metrics.healthyHostCount({ period: Duration.minutes(1), statistic: 'Minimum' }) },
+          usingMetrics: { healthy: teltonika.targetGroup.metrics.healthyHostCount(minute) },
           label: 'no healthy Teltonika task',
           period: Duration.minutes(1),
         }),
-        threshold: 1,
-        evaluationPeriods: 3,
-      },
-    );
+      };
+    return {
+      metric: new cloudwatch.MathExpression({
+        expression: 'IF(reports < 1, 1, 0)',
+        usingMetrics: { reports: teltonika.metric(metricNames.teltonikaOpenConnections, 'SampleCount', Duration.minutes(1)) },
+        label: 'no Teltonika task reporting',
+        period: Duration.minutes(1),
+      }),
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    };
   }
 
   private teltonikaWidgets(teltonika: TeltonikaService): cloudwatch.IWidget[] {
@@ -394,7 +411,7 @@ export class Monitoring extends Construct {
   private alarm(
     id: string,
     reason: string,
-    props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number },
+    props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number; treatMissingData?: cloudwatch.TreatMissingData },
   ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       alarmDescription: reason,
@@ -402,7 +419,7 @@ export class Monitoring extends Construct {
       threshold: props.threshold,
       evaluationPeriods: props.evaluationPeriods ?? 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      treatMissingData: props.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     alarm.addAlarmAction(this.action);
     alarm.addOkAction(this.action);
