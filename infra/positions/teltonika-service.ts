@@ -91,7 +91,8 @@ export function listenerSettingsOf(scope: Construct): ListenerSettings {
   if (mode === 'load-balanced') {
     if (hostedZoneId !== undefined || hostName !== undefined)
       throw new Error(
-        `${TELTONIKA_CONTEXT.hostedZoneId} and ${TELTONIKA_CONTEXT.hostName} apply to single-task mode: the load balancer has a name of its own`,
+        `${TELTONIKA_CONTEXT.hostedZoneId} and ${TELTONIKA_CONTEXT.hostName} apply to single-task mode: ` +
+          'the load balancer has a name of its own',
       );
     return { mode };
   }
@@ -247,8 +248,9 @@ export class TeltonikaService extends Construct {
     } else {
       Annotations.of(this).addWarningV2(
         'fleet:teltonika-unpublished',
-        `the Teltonika task's address is published nowhere and changes with each task: set -c ${TELTONIKA_CONTEXT.hostedZoneId}=<zone id> ` +
-          `-c ${TELTONIKA_CONTEXT.hostName}=<name in it>, or -c ${TELTONIKA_CONTEXT.mode}=load-balanced`,
+        "the Teltonika task's address is published nowhere and changes with each task: " +
+          `set -c ${TELTONIKA_CONTEXT.hostedZoneId}=<zone id> -c ${TELTONIKA_CONTEXT.hostName}=<name in it>, ` +
+          `or -c ${TELTONIKA_CONTEXT.mode}=load-balanced`,
       );
       host = `not published: set ${TELTONIKA_CONTEXT.hostedZoneId} and ${TELTONIKA_CONTEXT.hostName} (docs/devices.md)`;
     }

@@ -275,7 +275,8 @@ export const costNotes = [
     `batches of up to ${pipelineSettings.batchSize} records every ${pipelineSettings.batchingWindowS} s per shard`,
   'pipeline: simulated vehicle-days through functions/processPositions on DynamoDB Local (capacity units from ' +
     'ReturnConsumedCapacity), Lambda time per vehicle and batch as measured; phones: the HTTP API (DevicesHttpUrl); ' +
-    `Teltonika: the listener's footprint for the fleet (single-task up to ${SINGLE_TASK_UP_TO.toLocaleString('en')} units, load-balanced above)`,
+    `Teltonika: the listener's footprint for the fleet (single-task up to ${SINGLE_TASK_UP_TO.toLocaleString('en')} units, ` +
+    'load-balanced above)',
   `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY)
     .map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`)
     .join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
