@@ -45,8 +45,8 @@ export const TELTONIKA_CONTEXT = {
 } as const;
 
 export type ListenerMode = 'single-task' | 'load-balanced';
-export const LISTENER_MODES: readonly ListenerMode[] = ['single-task', 'load-balanced'];
-export const DEFAULT_LISTENER_MODE: ListenerMode = 'single-task';
+const LISTENER_MODES: readonly ListenerMode[] = ['single-task', 'load-balanced'];
+const DEFAULT_LISTENER_MODE: ListenerMode = 'single-task';
 
 /** Where a single task's address is published: an A record the task's start rewrites. */
 export interface PublishedName {
@@ -61,7 +61,7 @@ export interface ListenerSettings {
 }
 
 /** The seconds a resolver may keep the single task's address: a replaced task is found again within about a minute. */
-export const PUBLISHED_NAME_TTL_S = 60;
+const PUBLISHED_NAME_TTL_S = 60;
 
 /**
  * Sized from `npm run bench -- devices` (docs/cost.md, "Device entry points"): one 0.25 vCPU task takes far more
