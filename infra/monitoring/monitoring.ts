@@ -11,7 +11,7 @@ import type { Operation } from '../../functions/registry.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { metricNames } from '../../shared/metric-names.ts';
 import { type PositionsPipeline, STREAM_CONTEXT, shardLimits } from '../positions/positions-pipeline.ts';
-import type { TeltonikaService } from '../positions/teltonika-service.ts';
+import { TELTONIKA_CONTEXT, type TeltonikaService, teltonikaSettings } from '../positions/teltonika-service.ts';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { serviceMetric } from './service-metric.ts';
 
@@ -315,6 +315,36 @@ export class Monitoring extends Construct {
       threshold: 1,
       evaluationPeriods: 3,
     });
+    if (teltonika.settings.mode === 'single-task') this.singleTaskCapacityAlarm(teltonika);
+  }
+
+  /**
+   * A single listener task is sized for the fleet (docs/devices.md, "The listener's footprint"): this says when the fleet
+   * outgrew it, as PositionsStreamNearCapacity does for the stream, at 80 % of the connections the load-balanced mode
+   * keeps a task at, or of its CPU.
+   */
+  private singleTaskCapacityAlarm(teltonika: TeltonikaService): void {
+    const { connectionsPerTask } = teltonikaSettings;
+    const period = Duration.minutes(5);
+    this.alarm(
+      'TeltonikaSingleTaskNearCapacity',
+      `The single Teltonika listener task ran above 80 % of ${connectionsPerTask} connections or of its CPU for 15 minutes: ` +
+        `deploy with -c ${TELTONIKA_CONTEXT.mode}=load-balanced (its units then connect to the load balancer's name, ` +
+        'docs/devices.md, "The listener\'s footprint").',
+      {
+        metric: new cloudwatch.MathExpression({
+          expression: `MAX([100 * connections / ${connectionsPerTask}, cpu])`,
+          usingMetrics: {
+            connections: teltonika.metric(metricNames.teltonikaOpenConnections, 'Maximum', period),
+            cpu: teltonika.service.metricCpuUtilization({ period, statistic: 'Maximum' }),
+          },
+          label: 'Teltonika task: % of its connections or CPU',
+          period,
+        }),
+        threshold: 80,
+        evaluationPeriods: 3,
+      },
+    );
   }
 
   /**

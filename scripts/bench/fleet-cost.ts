@@ -99,10 +99,11 @@ export function teltonikaMonth(vehicles: number, mode: ListenerMode = listenerMo
 }
 
 /**
- * The stack's alarms and dashboard, whatever the fleet: the metrics its 39 alarms watch (an alarm on metric math is
- * billed per metric in it), counted on the synthesized stack on 2026-11-29 (infra/monitoring/monitoring.ts), and one dashboard.
+ * The stack's alarms and dashboard, whatever the fleet: the metrics its 40 alarms watch (an alarm on metric math is
+ * billed per metric in it: each MetricStat), counted on the synthesized stack, single-task listener, on 2026-11-29
+ * (infra/monitoring/monitoring.ts; load-balanced: 39 alarms, 161 metrics), and one dashboard.
  */
-const ALARM_METRICS = 145;
+const ALARM_METRICS = 163;
 export const monitoringMonth = (): number => ALARM_METRICS * prices.cloudwatch.perAlarmMetricMonth + prices.cloudwatch.perDashboardMonth;
 
 /** Amazon Location Service trackers for the same position updates, per vehicle-month. */

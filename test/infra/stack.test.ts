@@ -1078,6 +1078,16 @@ describe('the Teltonika listener', () => {
       expect(template.findResources('AWS::StepFunctions::StateMachine')).toEqual({});
     });
 
+    it('alarms when the fleet outgrows the one task, naming the setting that moves it', () => {
+      const [, alarm] = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).find(([id]) =>
+        id.includes('TeltonikaSingleTaskNearCapacity'),
+      ) as [string, Resource];
+      expect(alarm.Properties).toMatchObject({ Threshold: 80, EvaluationPeriods: 3 });
+      expect(alarm.Properties.AlarmDescription).toContain(`${TELTONIKA_CONTEXT.mode}=load-balanced`);
+      const expression = alarm.Properties.Metrics.find((metric: { Expression?: string }) => metric.Expression)?.Expression;
+      expect(expression).toBe(`MAX([100 * connections / ${teltonikaSettings.connectionsPerTask}, cpu])`);
+    });
+
     it('alarms when no task has reported for 3 minutes, counting a missing minute', () => {
       const [, alarm] = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).find(([id]) =>
         id.includes('TeltonikaNoHealthyTask'),
@@ -1200,6 +1210,23 @@ describe('the Teltonika listener', () => {
       expect(environmentOf(balanced)[env.teltonikaProxyProtocol]).toBe('true');
       expect(containerOf(balanced).HealthCheck).toBeUndefined();
     });
+
+    it(
+      'alarms on the balancer’s healthy targets, and has no single task to outgrow',
+      () => {
+        // Prepare
+        const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...LOAD_BALANCED } });
+        const whole = serviceTemplate(new FleetTrackingStack(app, 'Balanced'));
+        const alarms = Object.entries(whole.findResources('AWS::CloudWatch::Alarm'));
+        // Act
+        const noTask = alarms.find(([id]) => id.includes('TeltonikaNoHealthyTask'))?.[1] as Resource;
+        // Assess
+        expect(JSON.stringify(noTask.Properties.Metrics)).toContain('"MetricName":"HealthyHostCount"');
+        expect(noTask.Properties.TreatMissingData).toBe('notBreaching');
+        expect(alarms.filter(([id]) => id.includes('TeltonikaSingleTaskNearCapacity'))).toEqual([]);
+      },
+      SYNTH_TIMEOUT_MS,
+    );
 
     it('terminates TLS on its own port with the ACM certificate the deployment setting names, and has no TLS port without it', () => {
       // Prepare
