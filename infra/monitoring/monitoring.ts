@@ -11,7 +11,7 @@ import type { Operation } from '../../functions/registry.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { metricNames } from '../../shared/metric-names.ts';
 import { type PositionsPipeline, STREAM_CONTEXT, shardLimits } from '../positions/positions-pipeline.ts';
-import type { TeltonikaService } from '../positions/teltonika-service.ts';
+import { TELTONIKA_CONTEXT, type TeltonikaService, teltonikaSettings } from '../positions/teltonika-service.ts';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { serviceMetric } from './service-metric.ts';
 
@@ -310,20 +310,67 @@ export class Monitoring extends Construct {
         'the units keep and resend them, but the stream or the task role needs a look.',
       { metric: teltonika.metric(metricNames.teltonikaRecordsNotAcked), threshold: 1, evaluationPeriods: 2 },
     );
+    this.alarm('TeltonikaNoHealthyTask', 'No Teltonika listener task was up for 3 minutes: units cannot connect.', {
+      ...this.tasksUp(teltonika),
+      threshold: 1,
+      evaluationPeriods: 3,
+    });
+    if (teltonika.settings.mode === 'single-task') this.singleTaskCapacityAlarm(teltonika);
+  }
+
+  /**
+   * A single listener task is sized for the fleet (docs/devices.md, "The listener's footprint"): this says when the fleet
+   * outgrew it, as PositionsStreamNearCapacity does for the stream, at 80 % of the connections the load-balanced mode
+   * keeps a task at, or of its CPU.
+   */
+  private singleTaskCapacityAlarm(teltonika: TeltonikaService): void {
+    const { connectionsPerTask } = teltonikaSettings;
+    const period = Duration.minutes(5);
     this.alarm(
-      'TeltonikaNoHealthyTask',
-      'No Teltonika listener task passed the load balancer health check for 3 minutes: units cannot connect.',
+      'TeltonikaSingleTaskNearCapacity',
+      `The single Teltonika listener task ran above 80 % of ${connectionsPerTask} connections or of its CPU for 15 minutes: ` +
+        `deploy with -c ${TELTONIKA_CONTEXT.mode}=load-balanced (its units then connect to the load balancer's name, ` +
+        'docs/devices.md, "The listener\'s footprint").',
       {
         metric: new cloudwatch.MathExpression({
-          expression: 'IF(healthy < 1, 1, 0)',
-          usingMetrics: { healthy: teltonika.targetGroup.metrics.healthyHostCount({ period: Duration.minutes(1), statistic: 'Minimum' }) },
-          label: 'no healthy Teltonika task',
-          period: Duration.minutes(1),
+          expression: `MAX([100 * connections / ${connectionsPerTask}, cpu])`,
+          usingMetrics: {
+            connections: teltonika.metric(metricNames.teltonikaOpenConnections, 'Maximum', period),
+            cpu: teltonika.service.metricCpuUtilization({ period, statistic: 'Maximum' }),
+          },
+          label: 'Teltonika task: % of its connections or CPU',
+          period,
         }),
-        threshold: 1,
+        threshold: 80,
         evaluationPeriods: 3,
       },
     );
+  }
+
+  /**
+   * 1 a minute while no listener task is up. Load-balanced: the balancer's healthy targets. Single-task: the task's own
+   * minute report (it publishes its open connections every minute, zero or not), so a minute without one counts.
+   */
+  private tasksUp(teltonika: TeltonikaService): { metric: cloudwatch.IMetric; treatMissingData?: cloudwatch.TreatMissingData } {
+    const minute = { period: Duration.minutes(1), statistic: 'Minimum' };
+    if (teltonika.targetGroup)
+      return {
+        metric: new cloudwatch.MathExpression({
+          expression: 'IF(healthy < 1, 1, 0)',
+          usingMetrics: { healthy: teltonika.targetGroup.metrics.healthyHostCount(minute) },
+          label: 'no healthy Teltonika task',
+          period: Duration.minutes(1),
+        }),
+      };
+    return {
+      metric: new cloudwatch.MathExpression({
+        expression: 'IF(reports < 1, 1, 0)',
+        usingMetrics: { reports: teltonika.metric(metricNames.teltonikaOpenConnections, 'SampleCount', Duration.minutes(1)) },
+        label: 'no Teltonika task reporting',
+        period: Duration.minutes(1),
+      }),
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    };
   }
 
   private teltonikaWidgets(teltonika: TeltonikaService): cloudwatch.IWidget[] {
@@ -394,7 +441,7 @@ export class Monitoring extends Construct {
   private alarm(
     id: string,
     reason: string,
-    props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number },
+    props: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number; treatMissingData?: cloudwatch.TreatMissingData },
   ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       alarmDescription: reason,
@@ -402,7 +449,7 @@ export class Monitoring extends Construct {
       threshold: props.threshold,
       evaluationPeriods: props.evaluationPeriods ?? 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      treatMissingData: props.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     alarm.addAlarmAction(this.action);
     alarm.addOkAction(this.action);

@@ -20,10 +20,12 @@ import {
   amazonLocationMonth,
   FLEETS,
   httpDeviceMonth,
+  listenerModeFor,
   monitoringMonth,
   POSITIONS_PER_MONTH,
   pipelineInvocations,
   REPORT_EVERY_S,
+  SINGLE_TASK_UP_TO,
   shardsFor,
   streamMonth,
   teltonikaMonth,
@@ -266,7 +268,9 @@ export const costNotes = [
     `80 % of a shard's records/s (${FLEETS.map((vehicles) => `${shardsFor(vehicles)} at ${vehicles.toLocaleString('en')}`).join(', ')}); ` +
     `batches of up to ${pipelineSettings.batchSize} records every ${pipelineSettings.batchingWindowS} s per shard`,
   'pipeline: simulated vehicle-days through functions/processPositions on DynamoDB Local (capacity units from ' +
-    'ReturnConsumedCapacity), Lambda time per vehicle and batch as measured; phones: the HTTP API (DevicesHttpUrl)',
+    'ReturnConsumedCapacity), Lambda time per vehicle and batch as measured; phones: the HTTP API (DevicesHttpUrl); ' +
+    `Teltonika: the listener's footprint for the fleet (single-task up to ${SINGLE_TASK_UP_TO.toLocaleString('en')} units, ` +
+    'load-balanced above)',
   `API: ${Object.entries(API_CALLS_PER_VEHICLE_DAY)
     .map(([name, perDay]) => `${name} ${round(perDay, 2)}/day`)
     .join(', ')}; per-key rate limit and key lookup on every call (no key cache)`,
@@ -378,9 +382,23 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     item('+ phone over the HTTP API', () => httpDeviceMonth('http-api').total, 'a request and an invocation a position (device-cost)'),
     item('**all-in, a phone**', phone, ''),
     item('Amazon Location ÷ all-in, a phone', (vehicles) => location / phone(vehicles), 'target: 1/10 at 100, 1/20 at 1,000', times),
-    item('+ Teltonika listener', (vehicles) => teltonikaMonth(vehicles).total / vehicles, 'its fixed month spread (device-cost)'),
+    item(
+      '+ Teltonika listener',
+      (vehicles) => teltonikaMonth(vehicles).total / vehicles,
+      `its fixed month spread (device-cost): ${FLEETS.map(listenerModeFor).join(', ')}`,
+    ),
     item('**all-in, a Teltonika unit**', teltonika, ''),
-    item('Amazon Location ÷ all-in, a Teltonika unit', (vehicles) => location / teltonika(vehicles), '', times),
+    item(
+      'Amazon Location ÷ all-in, a Teltonika unit',
+      (vehicles) => location / teltonika(vehicles),
+      'target: 1/10 at 100, 1/20 at 1,000',
+      times,
+    ),
+    item(
+      'a Teltonika unit, load-balanced listener',
+      (vehicles) => pipelineAndApi(vehicles) + teltonikaMonth(vehicles, 'load-balanced').total / vehicles,
+      'the redundant footprint at every size',
+    ),
     item('+ alarms and dashboard', monitoring, `the stack's, $${round(monitoringMonth(), 2)} a month`),
     item('all-in with them, a phone', (vehicles) => phone(vehicles) + monitoring(vehicles), ''),
     item('all-in with them, a Teltonika unit', (vehicles) => teltonika(vehicles) + monitoring(vehicles), ''),

@@ -5,7 +5,7 @@
  * spread over the fleet. The pipeline's own cost (stream, processPositions, DynamoDB, S3) is the same for every entry
  * point: `npm run bench -- cost` adds it, for the all-in figure per fleet size.
  */
-import { teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
+import { type ListenerMode, teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
 import {
   DEVICE_LAMBDA_MB,
   DEVICE_LAMBDA_MS,
@@ -15,6 +15,7 @@ import {
   LISTENER_METRICS,
   POSITIONS_PER_MONTH,
   REPORT_EVERY_S,
+  SINGLE_TASK_UP_TO,
   teltonikaMonth,
 } from './fleet-cost.ts';
 import { prices } from './prices.ts';
@@ -26,9 +27,11 @@ export const deviceCostNotes = [
   `HTTP: one API Gateway request (HTTP API $${prices.apiGateway.perMillionHttpRequests}, REST API ` +
     `$${prices.apiGateway.perMillionRestRequests} a million) and one Lambda invocation (arm64, ${DEVICE_LAMBDA_MB} MB, ` +
     `${DEVICE_LAMBDA_MS} ms billed: assumed, not measured in AWS) per position, and the token lookups (cached 60 s per function instance)`,
-  `Teltonika: a Network Load Balancer, ${teltonikaSettings.minTasks} Fargate tasks (${teltonikaSettings.cpu / 1024} vCPU, ` +
-    `${teltonikaSettings.memoryMiB} MiB, arm64) with a public IPv4 address each, ${LISTENER_METRICS} custom metrics, and NLCUs ` +
-    "for the fleet's connections and bytes, spread over the fleet; `npm run bench -- devices` shows two tasks carry 10,000 units",
+  `Teltonika, single-task (teltonikaListenerMode, up to ${SINGLE_TASK_UP_TO.toLocaleString('en')} units): one Fargate task ` +
+    `(${teltonikaSettings.cpu / 1024} vCPU, ${teltonikaSettings.memoryMiB} MiB, arm64) with a public IPv4 address, the Route 53 ` +
+    `zone its address is kept in, ${LISTENER_METRICS} custom metrics billed all month; load-balanced (above): a Network Load ` +
+    `Balancer and its NLCUs for the fleet's connections and bytes, ${teltonikaSettings.minTasks} tasks with an address each, ` +
+    'the metrics; spread over the fleet',
   'not included: the positions pipeline (the same for every entry point: `npm run bench -- cost`), data transfer out (acks are ' +
     '4 bytes) and the first-year free tiers',
 ];
@@ -49,21 +52,28 @@ function httpRow(entryPoint: string, gateway: HttpGateway): Row {
   };
 }
 
+function teltonikaRow(mode: ListenerMode): Row {
+  const [smallest, largest] = [teltonikaMonth(FLEETS[0], mode), teltonikaMonth(FLEETS[FLEETS.length - 1] as number, mode)];
+  const balancer = mode === 'load-balanced' ? `load balancer ${usd(smallest.balancer)}–${usd(largest.balancer)}, ` : '';
+  const name = mode === 'single-task' ? `hosted zone ${usd(smallest.name)}, ` : '';
+  return {
+    'entry point': `Teltonika over TCP, ${mode} (fixed cost a month, spread)`,
+    'per vehicle-month': FLEETS.map(
+      (vehicles) => `${usd(teltonikaMonth(vehicles, mode).total / vehicles)} at ${vehicles.toLocaleString('en')}`,
+    ).join(', '),
+    ...fleetColumns((vehicles) => teltonikaMonth(vehicles, mode).total),
+    breakdown:
+      `Fargate ${usd(smallest.fargate)} (${smallest.tasks} task${smallest.tasks > 1 ? 's' : ''}), ${balancer}` +
+      `IPv4 ${usd(smallest.addresses)}, ${name}metrics ${usd(smallest.metrics)}`,
+  };
+}
+
 export function deviceCost(): Row[] {
-  const [smallest, largest] = [teltonikaMonth(FLEETS[0]), teltonikaMonth(FLEETS[FLEETS.length - 1] as number)];
   return [
     httpRow('OsmAnd (a phone, the Traccar Client app), HTTP API: DevicesHttpUrl', 'http-api'),
     httpRow('Traccar forwarding (one request a position), HTTP API', 'http-api'),
     httpRow('either, REST API: DevicesUrl (while phones move over)', 'rest-api'),
-    {
-      'entry point': 'Teltonika over TCP (fixed cost a month, spread)',
-      'per vehicle-month': FLEETS.map(
-        (vehicles) => `${usd(teltonikaMonth(vehicles).total / vehicles)} at ${vehicles.toLocaleString('en')}`,
-      ).join(', '),
-      ...fleetColumns((vehicles) => teltonikaMonth(vehicles).total),
-      breakdown:
-        `Fargate ${usd(smallest.fargate)}, load balancer ${usd(smallest.balancer)}–${usd(largest.balancer)}, ` +
-        `IPv4 ${usd(smallest.addresses)}, metrics ${usd(smallest.metrics)}`,
-    },
+    teltonikaRow('single-task'),
+    teltonikaRow('load-balanced'),
   ];
 }

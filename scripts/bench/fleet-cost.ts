@@ -5,8 +5,7 @@
  * measures per position and per API call; `device-cost` prints the entry points alone.
  */
 import { pipelineSettings, shardLimits } from '../../infra/positions/positions-pipeline.ts';
-import { teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
-import { metricNames } from '../../shared/metric-names.ts';
+import { type ListenerMode, teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
 import { prices } from './prices.ts';
 
 export const FLEETS = [10, 100, 1_000, 10_000] as const;
@@ -50,8 +49,20 @@ export const DEVICE_LAMBDA_MB = 256;
 const TOKEN_READ_UNITS_PER_MINUTE = 1.5;
 /** an AVL record with its share of the packet, TCP/IP headers and the ack, in bytes */
 const TELTONIKA_BYTES_PER_POSITION = 150;
-/** metrics the listener publishes (shared/metric-names.ts, teltonika*) */
-export const LISTENER_METRICS = Object.keys(metricNames).filter((name) => name.startsWith('teltonika')).length;
+/**
+ * metrics a listener bills all month (shared/devices/teltonika/counter-metrics.ts): open connections, sent every minute,
+ * and records acknowledged, sent every minute units report; the refusal, failure and dead-letter counters are sent only
+ * in the minutes they move, and CloudWatch bills a metric by the hours it is sent in
+ */
+export const LISTENER_METRICS = 2;
+/**
+ * The listener's footprint for a fleet of this size (docs/devices.md, "The listener's footprint"): a single task up to
+ * the connections the load-balanced mode keeps a task at (teltonikaSettings.connectionsPerTask; a task holds 10,000
+ * idle ones in 150 MiB, `npm run bench -- devices`), load-balanced above, as wherever a minute without a listener
+ * while a task is replaced is not acceptable.
+ */
+export const SINGLE_TASK_UP_TO = teltonikaSettings.connectionsPerTask;
+export const listenerModeFor = (vehicles: number): ListenerMode => (vehicles <= SINGLE_TASK_UP_TO ? 'single-task' : 'load-balanced');
 
 export type HttpGateway = 'http-api' | 'rest-api';
 
@@ -66,9 +77,12 @@ export function httpDeviceMonth(gateway: HttpGateway) {
   return { total: apiGateway + lambda + tokenReads, apiGateway, lambda, tokenReads };
 }
 
-/** The Teltonika listener's month for a fleet: the tasks, their addresses, the load balancer with its capacity units, the metrics. */
-export function teltonikaMonth(vehicles: number) {
-  const tasks = teltonikaSettings.minTasks;
+/**
+ * The Teltonika listener's month for a fleet: the tasks and their public addresses, and the metrics; load-balanced, the
+ * load balancer with its capacity units; single-task, the hosted zone of the name its address is kept in.
+ */
+export function teltonikaMonth(vehicles: number, mode: ListenerMode = listenerModeFor(vehicles)) {
+  const tasks = mode === 'load-balanced' ? teltonikaSettings.minTasks : 1;
   const perTaskHour =
     (teltonikaSettings.cpu / 1024) * prices.fargate.perVcpuHourArm + (teltonikaSettings.memoryMiB / 1024) * prices.fargate.perGbHourArm;
   const fargate = tasks * HOURS_PER_MONTH * perTaskHour;
@@ -76,16 +90,20 @@ export function teltonikaMonth(vehicles: number) {
   const gbPerHour = (vehicles * (3600 / REPORT_EVERY_S) * TELTONIKA_BYTES_PER_POSITION) / 1e9;
   // An NLCU is 1 GB an hour, 100,000 active connections or 800 new connections a second, whichever is most used.
   const nlcu = Math.max(gbPerHour, vehicles / 100_000, vehicles / REPORT_EVERY_S / 800);
-  const balancer = HOURS_PER_MONTH * (prices.networkLoadBalancer.perHour + nlcu * prices.networkLoadBalancer.perNlcuHour);
+  const balancer =
+    mode === 'load-balanced' ? HOURS_PER_MONTH * (prices.networkLoadBalancer.perHour + nlcu * prices.networkLoadBalancer.perNlcuHour) : 0;
+  // Single-task: the zone; its queries (a unit resolves the name when it connects, at most once a TTL) stay far below a million.
+  const name = mode === 'single-task' ? prices.route53.perHostedZoneMonth : 0;
   const metrics = LISTENER_METRICS * prices.cloudwatch.perMetricMonth;
-  return { total: fargate + addresses + balancer + metrics, fargate, addresses, balancer, metrics };
+  return { total: fargate + addresses + balancer + name + metrics, mode, tasks, fargate, addresses, balancer, name, metrics };
 }
 
 /**
- * The stack's alarms and dashboard, whatever the fleet: the metrics its 39 alarms watch (an alarm on metric math is
- * billed per metric in it), counted on the synthesized stack on 2026-11-29 (infra/monitoring/monitoring.ts), and one dashboard.
+ * The stack's alarms and dashboard, whatever the fleet: the metrics its 40 alarms watch (an alarm on metric math is
+ * billed per metric in it: each MetricStat), counted on the synthesized stack, single-task listener, on 2026-11-29
+ * (infra/monitoring/monitoring.ts; load-balanced: 39 alarms, 161 metrics), and one dashboard.
  */
-const ALARM_METRICS = 145;
+const ALARM_METRICS = 163;
 export const monitoringMonth = (): number => ALARM_METRICS * prices.cloudwatch.perAlarmMetricMonth + prices.cloudwatch.perDashboardMonth;
 
 /** Amazon Location Service trackers for the same position updates, per vehicle-month. */

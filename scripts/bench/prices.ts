@@ -61,6 +61,10 @@ export const prices = {
     perHour: 0.0225,
     perNlcuHour: 0.006,
   },
+  /** Amazon Route 53 (aws.amazon.com/route53/pricing): a hosted zone, first 25 */
+  route53: {
+    perHostedZoneMonth: 0.5,
+  },
   /** a public IPv4 address, in use or not (aws.amazon.com/vpc/pricing, "Public IPv4 addresses") */
   publicIpv4PerHour: 0.005,
   /** CloudWatch custom metrics, first 10,000 (aws.amazon.com/cloudwatch/pricing) */

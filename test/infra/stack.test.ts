@@ -13,6 +13,7 @@ import { FleetTrackingStack } from '../../infra/fleet-tracking-stack.ts';
 import { deviceGatewayThrottle } from '../../infra/positions/device-endpoints.ts';
 import {
   TELTONIKA_ALLOWED_CIDRS_CONTEXT,
+  TELTONIKA_CONTEXT,
   TELTONIKA_TLS_CERTIFICATE_CONTEXT,
   TeltonikaService,
   teltonikaSettings,
@@ -1028,37 +1029,6 @@ describe('the Teltonika listener', () => {
     expect(granted.filter((action: string) => /^dynamodb:(Put|Update|Delete|BatchWrite|Scan)/.test(action))).toEqual([]);
   });
 
-  it('is reached through a Network Load Balancer TCP listener on the device port', () => {
-    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', { Type: 'network', Scheme: 'internet-facing' });
-    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'TCP', Port: teltonikaSettings.port });
-    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
-      Protocol: 'TCP',
-      TargetType: 'ip',
-      HealthCheckProtocol: 'TCP',
-    });
-    expect(Object.keys(template.findOutputs('TeltonikaHost'))).toHaveLength(1);
-  });
-
-  it('scales with CPU and with open connections per task', () => {
-    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
-      MinCapacity: teltonikaSettings.minTasks,
-      MaxCapacity: teltonikaSettings.maxTasks,
-      ScalableDimension: 'ecs:service:DesiredCount',
-    });
-    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
-      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
-        PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageCPUUtilization' },
-        TargetValue: teltonikaSettings.cpuTargetPercent,
-      }),
-    });
-    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
-      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
-        CustomizedMetricSpecification: Match.objectLike({ MetricName: 'TeltonikaOpenConnections', Statistic: 'Average' }),
-        TargetValue: teltonikaSettings.connectionsPerTask,
-      }),
-    });
-  });
-
   /** The listener alone in a stack of its own, under the context given (a whole stack takes seconds to synthesize). */
   const listenerStack = (context: Record<string, string>): Stack => {
     const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), 'Listener');
@@ -1066,12 +1036,213 @@ describe('the Teltonika listener', () => {
     new TeltonikaService(stack, 'Teltonika', { stream: new kinesis.Stream(stack, 'Stream'), table });
     return stack;
   };
+  const UNITS = { [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: '203.0.113.0/24' };
+  const LOAD_BALANCED = { [TELTONIKA_CONTEXT.mode]: 'load-balanced', ...UNITS };
+  const PUBLISHED = { [TELTONIKA_CONTEXT.hostedZoneId]: 'Z0123456789ABCDEFGHIJ', [TELTONIKA_CONTEXT.hostName]: 'units.example.com' };
 
   const ingressOf = (stackTemplate: Template, port: number = teltonikaSettings.port) =>
     Object.values(stackTemplate.findResources('AWS::EC2::SecurityGroup'))
       .flatMap((group) => (group as Resource).Properties.SecurityGroupIngress ?? [])
       .filter((rule: { FromPort: number; CidrIp?: string }) => rule.FromPort === port && rule.CidrIp)
       .map((rule: { CidrIp: string }) => rule.CidrIp);
+  const containerOf = (stackTemplate: Template) =>
+    (Object.values(stackTemplate.findResources('AWS::ECS::TaskDefinition'))[0] as Resource).Properties.ContainerDefinitions[0];
+  const environmentOf = (stackTemplate: Template) =>
+    Object.fromEntries(containerOf(stackTemplate).Environment.map((entry: { Name: string; Value: unknown }) => [entry.Name, entry.Value]));
+
+  describe('by default (single-task)', () => {
+    it('runs one task with a public address, no load balancer and no scaling', () => {
+      template.hasResourceProperties('AWS::ECS::Service', {
+        DesiredCount: 1,
+        NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'ENABLED' }) },
+        DeploymentConfiguration: Match.objectLike({ MinimumHealthyPercent: 100, MaximumPercent: 200 }),
+      });
+      expect(template.findResources('AWS::ElasticLoadBalancingV2::LoadBalancer')).toEqual({});
+      expect(template.findResources('AWS::ApplicationAutoScaling::ScalableTarget')).toEqual({});
+    });
+
+    it('admits the allowed sources on the task itself, which reads no PROXY header and is replaced when its port stops accepting', () => {
+      // Act
+      const single = Template.fromStack(listenerStack(UNITS));
+      // Assess
+      expect(ingressOf(single)).toEqual(['203.0.113.0/24']);
+      expect(environmentOf(single)[env.teltonikaProxyProtocol]).toBe('false');
+      expect(containerOf(single).HealthCheck.Command.join(' ')).toContain(`connect(${teltonikaSettings.port}, '127.0.0.1')`);
+    });
+
+    it('publishes nowhere without a hosted zone, and says so in one warning and in the output', () => {
+      const warnings = annotations.findWarning('*', Match.stringLikeRegexp('address is published nowhere'));
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]?.entry.data)).toContain(TELTONIKA_CONTEXT.hostedZoneId);
+      expect(Object.values(template.findOutputs('TeltonikaHost'))[0]?.Value).toMatch(/^not published: set teltonikaHostedZoneId/);
+      expect(template.findResources('AWS::StepFunctions::StateMachine')).toEqual({});
+    });
+
+    it('alarms when the fleet outgrows the one task, naming the setting that moves it', () => {
+      const [, alarm] = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).find(([id]) =>
+        id.includes('TeltonikaSingleTaskNearCapacity'),
+      ) as [string, Resource];
+      expect(alarm.Properties).toMatchObject({ Threshold: 80, EvaluationPeriods: 3 });
+      expect(alarm.Properties.AlarmDescription).toContain(`${TELTONIKA_CONTEXT.mode}=load-balanced`);
+      const expression = alarm.Properties.Metrics.find((metric: { Expression?: string }) => metric.Expression)?.Expression;
+      expect(expression).toBe(`MAX([100 * connections / ${teltonikaSettings.connectionsPerTask}, cpu])`);
+    });
+
+    it('alarms when no task has reported for 3 minutes, counting a missing minute', () => {
+      const [, alarm] = Object.entries(template.findResources('AWS::CloudWatch::Alarm')).find(([id]) =>
+        id.includes('TeltonikaNoHealthyTask'),
+      ) as [string, Resource];
+      expect(alarm.Properties).toMatchObject({ TreatMissingData: 'breaching', EvaluationPeriods: 3, Threshold: 1 });
+      expect(JSON.stringify(alarm.Properties.Metrics)).toContain('"MetricName":"TeltonikaOpenConnections"');
+      expect(JSON.stringify(alarm.Properties.Metrics)).toContain('"Stat":"SampleCount"');
+    });
+  });
+
+  describe('single-task with a published name', () => {
+    let published: Template;
+    let publishedAnnotations: Annotations;
+    beforeAll(() => {
+      const stack = listenerStack({ ...UNITS, ...PUBLISHED });
+      Aspects.of(stack).add(new AwsSolutionsChecks());
+      published = Template.fromStack(stack);
+      publishedAnnotations = Annotations.fromStack(stack);
+    });
+
+    it('keeps the started task’s public address in the A record, from an express state machine run on each task start', () => {
+      // Prepare
+      const [, machine] = Object.entries(published.findResources('AWS::StepFunctions::StateMachine'))[0] as [string, Resource];
+      const definition = JSON.parse(JSON.stringify(machine.Properties.DefinitionString));
+      const text = JSON.stringify(definition);
+      // Assess
+      expect(machine.Properties.StateMachineType).toBe('EXPRESS');
+      expect(text).toContain('aws-sdk:ec2:describeNetworkInterfaces');
+      expect(text).toContain('aws-sdk:route53:changeResourceRecordSets');
+      expect(text).toContain('Z0123456789ABCDEFGHIJ');
+      expect(text).toContain('units.example.com');
+      expect(text).toContain('UPSERT');
+      published.hasResourceProperties('AWS::Events::Rule', {
+        EventPattern: {
+          source: ['aws.ecs'],
+          'detail-type': ['ECS Task State Change'],
+          detail: Match.objectLike({ lastStatus: ['RUNNING'], desiredStatus: ['RUNNING'] }),
+        },
+      });
+      expect(Object.values(published.findOutputs('TeltonikaHost'))[0]?.Value).toBe('units.example.com');
+    });
+
+    it('may change only that record, only to UPSERT an A value, and the task role gains nothing', () => {
+      // Prepare
+      const statements = Object.values(published.findResources('AWS::IAM::Policy')).flatMap(
+        (policy) => (policy as Resource).Properties.PolicyDocument.Statement,
+      );
+      // Act
+      const route53 = statements.filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('route53:')));
+      // Assess
+      expect(route53).toEqual([
+        expect.objectContaining({
+          Action: 'route53:ChangeResourceRecordSets',
+          Condition: {
+            'ForAllValues:StringEquals': {
+              'route53:ChangeResourceRecordSetsNormalizedRecordNames': ['units.example.com'],
+              'route53:ChangeResourceRecordSetsRecordTypes': ['A'],
+              'route53:ChangeResourceRecordSetsActions': ['UPSERT'],
+            },
+          },
+        }),
+      ]);
+      expect(JSON.stringify(route53[0].Resource)).toContain(':route53:::hostedzone/Z0123456789ABCDEFGHIJ');
+      const taskActions = statements
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action: string) => /^(kinesis|dynamodb):/.test(action));
+      expect(taskActions.sort()).toEqual(['dynamodb:GetItem', 'kinesis:PutRecords']);
+    });
+
+    it('passes cdk-nag AwsSolutions (the rest of the listener is checked with the whole stack)', () => {
+      const findings = publishedAnnotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'));
+      const publisher = findings.filter((finding) => /AddressPublisher|TaskStarted/.test(finding.id));
+      expect(publisher.map((finding) => finding.entry.data)).toEqual([]);
+    });
+  });
+
+  describe('load-balanced', () => {
+    let balanced: Template;
+    beforeAll(() => {
+      balanced = Template.fromStack(listenerStack(LOAD_BALANCED));
+    });
+
+    it('is reached through a Network Load Balancer TCP listener on the device port, which alone reaches the tasks', () => {
+      balanced.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', { Type: 'network', Scheme: 'internet-facing' });
+      balanced.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'TCP', Port: teltonikaSettings.port });
+      balanced.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+        Protocol: 'TCP',
+        TargetType: 'ip',
+        HealthCheckProtocol: 'TCP',
+      });
+      balanced.hasResourceProperties('AWS::ECS::Service', { DesiredCount: teltonikaSettings.minTasks });
+      expect(ingressOf(balanced)).toEqual(['203.0.113.0/24']);
+      expect(Object.keys(balanced.findOutputs('TeltonikaHost'))).toHaveLength(1);
+    });
+
+    it('scales with CPU and with open connections per task', () => {
+      balanced.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
+        MinCapacity: teltonikaSettings.minTasks,
+        MaxCapacity: teltonikaSettings.maxTasks,
+        ScalableDimension: 'ecs:service:DesiredCount',
+      });
+      balanced.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+        TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+          PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageCPUUtilization' },
+          TargetValue: teltonikaSettings.cpuTargetPercent,
+        }),
+      });
+      balanced.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+        TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+          CustomizedMetricSpecification: Match.objectLike({ MetricName: 'TeltonikaOpenConnections', Statistic: 'Average' }),
+          TargetValue: teltonikaSettings.connectionsPerTask,
+        }),
+      });
+    });
+
+    it('passes each unit’s address to the listener with PROXY protocol v2, which the container is told to read', () => {
+      balanced.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+        TargetGroupAttributes: Match.arrayWith([{ Key: 'proxy_protocol_v2.enabled', Value: 'true' }]),
+      });
+      expect(environmentOf(balanced)[env.teltonikaProxyProtocol]).toBe('true');
+      expect(containerOf(balanced).HealthCheck).toBeUndefined();
+    });
+
+    it(
+      'alarms on the balancer’s healthy targets, and has no single task to outgrow',
+      () => {
+        // Prepare
+        const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...LOAD_BALANCED } });
+        const whole = serviceTemplate(new FleetTrackingStack(app, 'Balanced'));
+        const alarms = Object.entries(whole.findResources('AWS::CloudWatch::Alarm'));
+        // Act
+        const noTask = alarms.find(([id]) => id.includes('TeltonikaNoHealthyTask'))?.[1] as Resource;
+        // Assess
+        expect(JSON.stringify(noTask.Properties.Metrics)).toContain('"MetricName":"HealthyHostCount"');
+        expect(noTask.Properties.TreatMissingData).toBe('notBreaching');
+        expect(alarms.filter(([id]) => id.includes('TeltonikaSingleTaskNearCapacity'))).toEqual([]);
+      },
+      SYNTH_TIMEOUT_MS,
+    );
+
+    it('terminates TLS on its own port with the ACM certificate the deployment setting names, and has no TLS port without it', () => {
+      // Prepare
+      const certificate = 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+      // Act
+      const withTls = Template.fromStack(listenerStack({ ...LOAD_BALANCED, [TELTONIKA_TLS_CERTIFICATE_CONTEXT]: certificate }));
+      // Assess
+      withTls.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+        Protocol: 'TLS',
+        Port: teltonikaSettings.tlsPort,
+        Certificates: [{ CertificateArn: certificate }],
+      });
+      expect(ingressOf(withTls, teltonikaSettings.tlsPort)).toEqual(['203.0.113.0/24']);
+      expect(balanced.findResources('AWS::ElasticLoadBalancingV2::Listener', { Properties: { Protocol: 'TLS' } })).toEqual({});
+    });
+  });
 
   it('admits only the source addresses the deployment setting states, and none with a one-line warning without it', () => {
     // Act
@@ -1086,35 +1257,16 @@ describe('the Teltonika listener', () => {
     expect(String(warnings[0]?.entry.data)).toContain(TELTONIKA_ALLOWED_CIDRS_CONTEXT);
   });
 
-  it('passes each unit’s address to the listener with PROXY protocol v2, which the container is told to read', () => {
-    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
-      TargetGroupAttributes: Match.arrayWith([{ Key: 'proxy_protocol_v2.enabled', Value: 'true' }]),
-    });
-    const [, task] = resourceOf('AWS::ECS::TaskDefinition');
-    expect(task.Properties.ContainerDefinitions[0].Environment).toContainEqual({ Name: env.teltonikaProxyProtocol, Value: 'true' });
-  });
-
-  it('terminates TLS on its own port with the ACM certificate the deployment setting names, and has no TLS port without it', () => {
-    // Prepare
-    const certificate = 'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
-    // Act
-    const withTls = Template.fromStack(
-      listenerStack({ [TELTONIKA_TLS_CERTIFICATE_CONTEXT]: certificate, [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: '203.0.113.0/24' }),
-    );
-    // Assess
-    withTls.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
-      Protocol: 'TLS',
-      Port: teltonikaSettings.tlsPort,
-      Certificates: [{ CertificateArn: certificate }],
-    });
-    expect(ingressOf(withTls, teltonikaSettings.tlsPort)).toEqual(['203.0.113.0/24']);
-    expect(template.findResources('AWS::ElasticLoadBalancingV2::Listener', { Properties: { Protocol: 'TLS' } })).toEqual({});
-  });
-
-  it('refuses an allowed source that is not a CIDR', () => {
-    expect(() => listenerStack({ [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: 'trucks.example.com' })).toThrow(
-      'trucks.example.com is not an IPv4 CIDR',
-    );
+  it.each([
+    [{ [TELTONIKA_ALLOWED_CIDRS_CONTEXT]: 'trucks.example.com' }, 'trucks.example.com is not an IPv4 CIDR'],
+    [{ [TELTONIKA_CONTEXT.mode]: 'nlb' }, 'teltonikaListenerMode must be single-task or load-balanced'],
+    [{ [TELTONIKA_TLS_CERTIFICATE_CONTEXT]: 'arn:aws:acm:eu-west-1:1:certificate/x' }, 'needs teltonikaListenerMode=load-balanced'],
+    [{ ...LOAD_BALANCED, ...PUBLISHED }, 'apply to single-task mode'],
+    [{ [TELTONIKA_CONTEXT.hostName]: 'units.example.com' }, 'teltonikaHostedZoneId must be a Route 53 hosted zone id'],
+    [{ [TELTONIKA_CONTEXT.hostedZoneId]: 'Z0123456789ABCDEFGHIJ' }, 'teltonikaHostName must be a lower-case DNS name'],
+    [{ ...PUBLISHED, [TELTONIKA_CONTEXT.hostName]: 'Units.Example.com.' }, 'teltonikaHostName must be a lower-case DNS name'],
+  ])('refuses the setting %o', (context, message) => {
+    expect(() => listenerStack(context)).toThrow(message);
   });
 
   it.each([

@@ -1,16 +1,17 @@
 /**
- * The Teltonika listener as the container of the Fargate service behind the Network Load Balancer
- * (infra/positions/teltonika-service.ts): records go to the positions stream, devices are looked up in the table, and the
- * counters are published as EMF metrics once a minute (the alarms watch rejected handshakes and their bursts, CRC
- * failures, records dead-lettered and records not acknowledged). ECS stops a task with SIGTERM: it stops accepting, and
- * units reconnect to another task.
+ * The Teltonika listener as the container of the Fargate service, one task with a public address or several behind a
+ * Network Load Balancer (infra/positions/teltonika-service.ts): records go to the positions stream, devices are looked up
+ * in the table, and the counters are published as EMF metrics once a minute, those that moved (counter-metrics.ts; the
+ * alarms watch rejected handshakes and their bursts, CRC failures, records dead-lettered and records not acknowledged).
+ * ECS stops a task with SIGTERM: it stops accepting, and units reconnect (to another task, or to the new one's address).
  */
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import { findVehicleByImei } from '../../store/vehicles.ts';
-import { MetricUnit, metricNames, metrics } from '../../telemetry.ts';
+import { MetricUnit, metrics } from '../../telemetry.ts';
 import { positionSink } from '../sinks.ts';
-import { startTeltonikaListener, type TeltonikaCounters } from './listener.ts';
+import { CounterMetrics } from './counter-metrics.ts';
+import { startTeltonikaListener } from './listener.ts';
 
 const PUBLISH_EVERY_MS = 60_000;
 
@@ -25,25 +26,9 @@ const listener = await startTeltonikaListener({
 });
 logger.info('teltonika listener ready', { port: listener.port });
 
-/** Each counter's growth since the last minute (open connections as they are now). */
-const published: Partial<TeltonikaCounters> = {};
-const counted: Array<[keyof TeltonikaCounters, string]> = [
-  ['handshakesRejected', metricNames.teltonikaHandshakesRejected],
-  ['handshakesHeld', metricNames.teltonikaHandshakesHeld],
-  ['connectionsRefused', metricNames.teltonikaConnectionsRefused],
-  ['recordsDeadLettered', metricNames.teltonikaRecordsDeadLettered],
-  ['crcFailures', metricNames.teltonikaCrcFailures],
-  ['malformedPackets', metricNames.teltonikaMalformedPackets],
-  ['recordsAcked', metricNames.teltonikaRecordsAcked],
-  ['recordsNotAcked', metricNames.teltonikaRecordsNotAcked],
-];
+const minuteMetrics = new CounterMetrics();
 setInterval(() => {
-  const counters = listener.counters;
-  metrics.addMetric(metricNames.teltonikaOpenConnections, MetricUnit.Count, counters.openConnections);
-  for (const [counter, name] of counted) {
-    metrics.addMetric(name, MetricUnit.Count, counters[counter] - (published[counter] ?? 0));
-    published[counter] = counters[counter];
-  }
+  for (const [name, value] of minuteMetrics.minute(listener.counters)) metrics.addMetric(name, MetricUnit.Count, value);
   metrics.publishStoredMetrics();
 }, PUBLISH_EVERY_MS);
 
