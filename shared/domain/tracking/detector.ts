@@ -612,11 +612,11 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
     return;
   }
   const last = state.last;
-  if (last && standing(point) && !standing(last) && seconds(last.at, point.at) > settings.stopDwellS)
-    point.arrivedAt = movedAt(last, point, 'after');
+  if (last && standing(point) && seconds(last.at, point.at) > settings.stopDwellS) point.arrivedAt = movedAt(last, point, 'after');
   state.dwell.push(point);
-  // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends.
-  const old = (p: TrackPoint) => seconds(p.at, point.at) >= settings.stopDwellS;
+  // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends. A point that
+  // arrived during a silence has stood since it arrived (the device recording only while the engine runs).
+  const old = (p: TrackPoint) => seconds(p.arrivedAt ?? p.at, point.at) >= settings.stopDwellS;
   // A window of standing points spread wider than the radius is a queue at walking pace, not a stop: it trails too.
   const standstill = () => state.dwell.every((p) => standing(p) && distanceKm(state.dwell[0] as TrackPoint, p) < settings.stopRadiusKm);
   while (state.dwell.length > 1 && old(state.dwell[1] as TrackPoint) && !standstill()) state.dwell.shift();
