@@ -350,6 +350,27 @@ describe('every drive is a trip', () => {
         },
       );
 
+  for (const everyS of [1, 5, 15])
+    for (const withSpeed of [true, false])
+      it(
+        `makes two trips of two drives recorded only while the engine ran, seen again standing 250 m on, ` +
+          `every ${everyS} s ${withSpeed ? 'with' : 'without'} speed`,
+        () => {
+          // Prepare: 2 km and parked 15 s; nothing sent for 6 minutes, in which the vehicle moved 250 m and parked; seen
+          // again standing there 20 s, then 2 km more (it stood longer than the stop time where it was not seen)
+          const legs = [stand(600), go(180, 40), stand(15), silence(30, 30), silence(330), stand(20), go(180, 40), stand(600)];
+          const { fixes } = drive(legs, everyS);
+
+          // Act
+          const { trips } = detected(fixes.map((fix) => recordOf(fix, withSpeed)));
+
+          // Assess: two trips, each with its own drive's kilometres (the unseen 250 m in the first, which ends where it arrived)
+          expect(trips).toHaveLength(2);
+          expect(Math.abs(trips[0]!.distanceKm - 2.25)).toBeLessThanOrEqual(2.25 * 0.02);
+          expect(Math.abs(trips[1]!.distanceKm - 2)).toBeLessThanOrEqual(2 * 0.02);
+        },
+      );
+
   for (const withSpeed of [true, false])
     it(`keeps one trip across a silence the vehicle drove through (a tunnel), ${withSpeed ? 'with' : 'without'} speed`, () => {
       // Prepare: 2 km, 4 minutes unseen at 60 km/h, 2 km more

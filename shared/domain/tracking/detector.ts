@@ -22,6 +22,7 @@ import {
   secondOf,
   staleFix,
 } from './faults.ts';
+import { beyondNoiseKm, type GpsNoise, NO_GPS_NOISE, noiseM, withFix } from './gps-noise.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
@@ -113,6 +114,8 @@ export interface TrackState {
   } | null;
   /** the fuel.dropped step's state (shared/domain/events/fuel-drops.ts; optional: older states) */
   fuelDrop?: FuelDropState;
+  /** the receiver's error estimated from the fixes counted, taken off every step (gps-noise.ts; optional: older states) */
+  noise?: GpsNoise;
 }
 
 export interface DetectedTrip {
@@ -181,6 +184,13 @@ const MIN_STEP_KM = 0.05;
  * TURN_KMH or faster may wind up to MAX_TURN_WINDING times it (a roundabout, a U-turn, a car park).
  */
 const VERTEX_KM = 0.015;
+/**
+ * Where fixes carry independent errors (gps-noise.ts), a vertex, and a step counted as driving, must also clear this many
+ * times the error per axis: two fixes of a vehicle standing still are that far apart once in about 500 (Rayleigh, scale
+ * σ√2), so a light's jitter at 5–15 s draws no path.
+ */
+const VERTEX_NOISE_TIMES = 5;
+const vertexKmOf = (noise: GpsNoise | undefined): number => Math.max(VERTEX_KM, (VERTEX_NOISE_TIMES * noiseM(noise)) / 1000);
 const MAX_WINDING = 1.5;
 const MAX_TURN_WINDING = 3;
 const TURN_KMH = 10;
@@ -212,6 +222,7 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     passed: NO_PASSED_FIXES,
     held: [],
     fuelHeld: [],
+    noise: NO_GPS_NOISE,
   };
 }
 
@@ -309,6 +320,7 @@ function count(run: Run, position: Position, relocated: boolean): void {
   const { state, profile, settings, dropSettings } = run;
   const silence = silenceBefore(state, position, settings);
   if (silence) endSilence(state, settings, run.trips);
+  state.noise = withFix(state.noise ?? NO_GPS_NOISE, { at: position.gps_datetime, lat: position.latitude, lng: position.longitude });
   const point = advance(state, position, profile, settings, run.ignored, relocated || silence === 'unseen stop');
   trackTrip(state, point, position, settings, run.trips);
   trackFuel(state, point, profile, settings, run.fills);
@@ -410,8 +422,8 @@ function advance(
       ? { km: 0, standing: true }
       : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
   // A fix out of the radius that waited for the next one to agree: moving on, this one does.
-  const left = bySpeed && continuous && state.anchor?.out ? walkedPath(state.anchor, state.anchor.out).km : 0;
-  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + step : 0;
+  const left = bySpeed && continuous && state.anchor?.out ? walkedPath(state.anchor, state.anchor.out, state.noise).km : 0;
+  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + beyondNoiseKm(step, state.noise) : 0;
   if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
@@ -462,7 +474,8 @@ function displacement(
   const away = distanceKm(anchor, here);
   const hours = seconds(anchor.at, here.at) / 3600;
   // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
-  const driving = state.trip !== null && away >= VERTEX_KM && hours > 0 && away / hours >= TURN_KMH;
+  const vertexKm = vertexKmOf(state.noise);
+  const driving = state.trip !== null && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
   if (away >= MIN_STEP_KM && state.trip === null && !anchor.out) {
     state.anchor = { ...anchor, out: here };
     return { km: 0, standing: true };
@@ -471,14 +484,15 @@ function displacement(
     state.anchor = { ...here, pathKm: 0 };
     // Out of a trip, a path that winds there may be a parked receiver's wandering error (its steps go every way): it
     // opens no trip, however far it wanders; a departure that makes progress does.
-    const path = walkedPath(anchor, here, away, state.trip !== null);
+    const path = walkedPath(anchor, here, state.noise, away, state.trip !== null);
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
     return { km: path.km, standing: arrived, ...(path.winding ? {} : { left: true }) };
   }
   const { out: _outlier, ...kept } = anchor;
   const chordKm = distanceKm(anchor.via ?? anchor, here);
-  state.anchor = chordKm >= VERTEX_KM ? { ...kept, pathKm: anchor.pathKm + chordKm, via: { lat: here.lat, lng: here.lng } } : kept;
+  const vertex = { lat: here.lat, lng: here.lng };
+  state.anchor = chordKm >= vertexKm ? { ...kept, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: vertex } : kept;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
 }
 
@@ -489,14 +503,17 @@ function displacement(
 function walkedPath(
   anchor: NonNullable<TrackState['anchor']>,
   to: { at: string; lat: number; lng: number },
+  noise: GpsNoise | undefined,
   away = distanceKm(anchor, to),
   turning = true,
 ): { km: number; winding: boolean } {
   const via = anchor.via ?? anchor;
-  const pathKm = anchor.pathKm + (anchor.out ? distanceKm(via, anchor.out) + distanceKm(anchor.out, to) : distanceKm(via, to));
+  const chords = anchor.out ? [distanceKm(via, anchor.out), distanceKm(anchor.out, to)] : [distanceKm(via, to)];
+  const pathKm = chords.reduce((km, chord) => km + beyondNoiseKm(chord, noise), anchor.pathKm);
   const hours = seconds(anchor.at, to.at) / 3600;
   const limit = turning && hours > 0 && pathKm / hours >= TURN_KMH ? MAX_TURN_WINDING : MAX_WINDING;
-  return pathKm <= away * limit ? { km: pathKm, winding: false } : { km: away, winding: true };
+  const displacementKm = beyondNoiseKm(away, noise);
+  return pathKm <= displacementKm * limit ? { km: pathKm, winding: false } : { km: displacementKm, winding: true };
 }
 
 /** The first reading is the odometer; each one after adds its step from the one before, or the positions' step where it cannot be true. */
@@ -595,11 +612,11 @@ function trackTripByMovement(state: TrackState, point: TrackPoint, settings: Det
     return;
   }
   const last = state.last;
-  if (last && standing(point) && !standing(last) && seconds(last.at, point.at) > settings.stopDwellS)
-    point.arrivedAt = movedAt(last, point, 'after');
+  if (last && standing(point) && seconds(last.at, point.at) > settings.stopDwellS) point.arrivedAt = movedAt(last, point, 'after');
   state.dwell.push(point);
-  // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends.
-  const old = (p: TrackPoint) => seconds(p.at, point.at) >= settings.stopDwellS;
+  // The window trails by stopDwellS, but keeps a standstill whole: its first point is where the trip ends. A point that
+  // arrived during a silence has stood since it arrived (the device recording only while the engine runs).
+  const old = (p: TrackPoint) => seconds(p.arrivedAt ?? p.at, point.at) >= settings.stopDwellS;
   // A window of standing points spread wider than the radius is a queue at walking pace, not a stop: it trails too.
   const standstill = () => state.dwell.every((p) => standing(p) && distanceKm(state.dwell[0] as TrackPoint, p) < settings.stopRadiusKm);
   while (state.dwell.length > 1 && old(state.dwell[1] as TrackPoint) && !standstill()) state.dwell.shift();
@@ -646,7 +663,7 @@ function tripEnd(state: TrackState, last: TrackPoint): TrackPoint {
   const spot = state.dwell.length > 0 ? (state.dwell[standingRunIn(state.dwell)] as TrackPoint) : last;
   const anchor = state.anchor;
   if (anchor && !state.odometerReading && anchor.at < spot.at) {
-    state.odometerKm += distanceKm(anchor, spot);
+    state.odometerKm += beyondNoiseKm(distanceKm(anchor, spot), state.noise);
     state.anchor = { at: spot.at, lat: spot.lat, lng: spot.lng, pathKm: 0 };
   }
   return { ...arrival, odometerKm: state.odometerKm };

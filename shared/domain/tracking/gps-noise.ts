@@ -1,0 +1,76 @@
+/**
+ * The receiver's error, estimated from a vehicle's own fixes, and the distance it adds taken off (docs/positions-pipeline.md,
+ * "How distance is bounded"). A fix's deviation from the straight line between its neighbours (in time) is the road's curve
+ * or the vehicle's speeding up, plus the fixes' errors. Errors independent from fix to fix make successive deviations
+ * point opposite ways (the middle fix's error enters one deviation whole and the next by half, with the other sign):
+ * per axis their covariance is −σ². A curve, a turn or a change of pace bends successive deviations the same way: the
+ * covariance it adds is positive, so the estimate never takes a road's shape for error. An error that drifts slowly (a
+ * receiver's, over about a minute) moves neighbouring fixes together and adds nearly nothing to a step, and nearly nothing
+ * to the estimate either.
+ */
+import { EARTH_RADIUS_KM } from '../geo.ts';
+import { secondsBetween } from '../time.ts';
+
+interface Fix {
+  at: string;
+  lat: number;
+  lng: number;
+}
+
+export interface GpsNoise {
+  /** the last two fixes taken, oldest first */
+  fixes: Fix[];
+  /** the last fix's deviation from the line between its neighbours, metres north and east */
+  deviation: [number, number] | null;
+  /** the mean product of successive deviations (m²): a running mean, then a moving one over NOISE_WINDOW */
+  meanProduct: number;
+  samples: number;
+}
+
+export const NO_GPS_NOISE: GpsNoise = { fixes: [], deviation: null, meanProduct: 0, samples: 0 };
+
+/** How many successive deviations the moving mean follows: a few minutes of fixes. */
+const NOISE_WINDOW = 60;
+/** Steps longer than this (s) say nothing of the error: the vehicle's own movement over them is unknown. */
+const NOISE_STEP_S = 60;
+/** One product counts at most this much (m²), so a single S-bend or bad fix moves the estimate by little. */
+const MAX_PRODUCT_M2 = 800;
+
+const RAD = Math.PI / 180;
+const M_PER_DEGREE = RAD * EARTH_RADIUS_KM * 1000;
+
+/** The deviation of `middle` from where the straight line from `from` to `to` is at its time, in metres north and east. */
+function deviationOf(from: Fix, middle: Fix, to: Fix): [number, number] {
+  const share = secondsBetween(from.at, middle.at) / secondsBetween(from.at, to.at);
+  const lat = from.lat + (to.lat - from.lat) * share;
+  const lng = from.lng + (to.lng - from.lng) * share;
+  return [(middle.lat - lat) * M_PER_DEGREE, (middle.lng - lng) * M_PER_DEGREE * Math.cos(middle.lat * RAD)];
+}
+
+/** The estimate with one more fix (in time order, one per instant). */
+export function withFix(noise: GpsNoise, fix: Fix): GpsNoise {
+  const [from, middle] = noise.fixes.length === 2 ? noise.fixes : [undefined, noise.fixes[0]];
+  const fixes = [...(middle ? [middle] : []), { at: fix.at, lat: fix.lat, lng: fix.lng }];
+  const short = (a: Fix | undefined, b: Fix | undefined) => a !== undefined && b !== undefined && secondsBetween(a.at, b.at) <= NOISE_STEP_S;
+  if (!from || !middle || !short(from, middle) || !short(middle, fix)) return { ...noise, fixes, deviation: null };
+  const deviation = deviationOf(from, middle, fix);
+  if (!noise.deviation) return { ...noise, fixes, deviation };
+  const product = noise.deviation[0] * deviation[0] + noise.deviation[1] * deviation[1];
+  const samples = noise.samples + 1;
+  const bounded = Math.max(-MAX_PRODUCT_M2, Math.min(MAX_PRODUCT_M2, product));
+  const meanProduct = noise.meanProduct + (bounded - noise.meanProduct) / Math.min(samples, NOISE_WINDOW);
+  return { fixes, deviation, meanProduct, samples };
+}
+
+/** The estimated error of one fix, per axis (m): independent errors only, 0 when the fixes show none. */
+export const noiseM = (noise: GpsNoise | undefined): number => Math.sqrt(Math.max(0, -(noise?.meanProduct ?? 0) / 2));
+
+/**
+ * A step between two fixes without what the fixes' errors add to it: the errors of both ends (2σ² per axis) lengthen it
+ * by about σ²/length across the step, so the length whose square is the step's less 2σ² is, on average, the true one; a
+ * step no longer than the errors is none.
+ */
+export function beyondNoiseKm(stepKm: number, noise: GpsNoise | undefined): number {
+  const errorKm = noiseM(noise) / 1000;
+  return errorKm === 0 ? stepKm : Math.sqrt(Math.max(0, stepKm * stepKm - 2 * errorKm * errorKm));
+}
