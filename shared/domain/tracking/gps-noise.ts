@@ -51,7 +51,8 @@ function deviationOf(from: Fix, middle: Fix, to: Fix): [number, number] {
 export function withFix(noise: GpsNoise, fix: Fix): GpsNoise {
   const [from, middle] = noise.fixes.length === 2 ? noise.fixes : [undefined, noise.fixes[0]];
   const fixes = [...(middle ? [middle] : []), { at: fix.at, lat: fix.lat, lng: fix.lng }];
-  const short = (a: Fix | undefined, b: Fix | undefined) => a !== undefined && b !== undefined && secondsBetween(a.at, b.at) <= NOISE_STEP_S;
+  const short = (a: Fix | undefined, b: Fix | undefined) =>
+    a !== undefined && b !== undefined && secondsBetween(a.at, b.at) <= NOISE_STEP_S;
   if (!from || !middle || !short(from, middle) || !short(middle, fix)) return { ...noise, fixes, deviation: null };
   const deviation = deviationOf(from, middle, fix);
   if (!noise.deviation) return { ...noise, fixes, deviation };
