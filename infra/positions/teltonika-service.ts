@@ -304,9 +304,10 @@ export class TeltonikaService extends Construct {
   }
 
   /**
-   * Keeps the single task's public address in the A record: each task start on the cluster runs an express state
-   * machine that reads the task's network interface and UPSERTs the record (the newest task wins, and a deployment
-   * starts the new task before it stops the old one). The task itself calls nothing but the stream and the table.
+   * Keeps the single task's public address in the A record: each task on the cluster that is running and healthy
+   * runs an express state machine that reads the task's network interface and UPSERTs the record (the newest task
+   * wins, and a deployment starts the new task and waits for it to be healthy before it stops the old one). The task
+   * itself calls nothing but the stream and the table.
    */
   private publishAddress(cluster: ecs.ICluster, { hostedZoneId, hostName }: PublishedName): void {
     const retry = [{ ErrorEquals: ['States.ALL'], IntervalSeconds: 5, MaxAttempts: 3, BackoffRate: 2 }];
@@ -383,11 +384,12 @@ export class TeltonikaService extends Construct {
       true,
     );
     new events.Rule(this, 'TaskStarted', {
-      description: "A Teltonika listener task is running: publish its address in the units' A record",
+      description: "A Teltonika listener task is running and healthy: publish its address in the units' A record",
       eventPattern: {
         source: ['aws.ecs'],
         detailType: ['ECS Task State Change'],
-        detail: { clusterArn: [cluster.clusterArn], lastStatus: ['RUNNING'], desiredStatus: ['RUNNING'] },
+        // healthy: its port accepts (the container health check), so an old task's health flapping never wins the record
+        detail: { clusterArn: [cluster.clusterArn], lastStatus: ['RUNNING'], desiredStatus: ['RUNNING'], healthStatus: ['HEALTHY'] },
       },
       targets: [new targets.SfnStateMachine(publisher)],
     });

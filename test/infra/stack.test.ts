@@ -1124,7 +1124,7 @@ describe('the Teltonika listener', () => {
         EventPattern: {
           source: ['aws.ecs'],
           'detail-type': ['ECS Task State Change'],
-          detail: Match.objectLike({ lastStatus: ['RUNNING'], desiredStatus: ['RUNNING'] }),
+          detail: Match.objectLike({ lastStatus: ['RUNNING'], desiredStatus: ['RUNNING'], healthStatus: ['HEALTHY'] }),
         },
       });
       expect(Object.values(published.findOutputs('TeltonikaHost'))[0]?.Value).toBe('units.example.com');
