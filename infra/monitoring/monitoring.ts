@@ -280,36 +280,51 @@ export class Monitoring extends Construct {
    * the stream did not take, no task up.
    */
   private teltonikaAlarms(teltonika: TeltonikaService): void {
-    this.alarm(
-      'TeltonikaHandshakesRejected',
-      'At least 20 Teltonika handshakes a 5 minutes were refused for 15 minutes: units report an IMEI no vehicle has ' +
-        '(register it with `admin vehicle add`), or something is scanning the device port.',
-      { metric: teltonika.metric(metricNames.teltonikaHandshakesRejected), threshold: 20, evaluationPeriods: 3 },
-    );
-    this.alarm(
-      'TeltonikaHandshakeRefusalBurst',
-      'At least 300 Teltonika handshakes were refused in 5 minutes: someone is guessing IMEIs (the log names each ' +
-        'remote address; sources past their budget are already held), or a fleet was unregistered by mistake.',
-      { metric: teltonika.metric(metricNames.teltonikaHandshakesRejected), threshold: 300, evaluationPeriods: 1 },
-    );
-    this.alarm(
-      'TeltonikaRecordsDeadLettered',
-      'Teltonika records of CRC-valid packets could not be used (a jammed unit: a time like 2^60 ms, coordinates out of ' +
-        'range, a packet unreadable inside): acknowledged so the unit moves on, and in positions/dead-letter/ with the reason.',
-      { metric: teltonika.metric(metricNames.teltonikaRecordsDeadLettered), threshold: 1, evaluationPeriods: 1 },
-    );
-    this.alarm(
-      'TeltonikaCrcFailures',
-      'At least 10 Teltonika packets in 5 minutes failed their CRC twice in a row: corrupt links or a unit misconfigured; ' +
-        'the units resend, but if this lasts their memory fills.',
-      { metric: teltonika.metric(metricNames.teltonikaCrcFailures), threshold: 10, evaluationPeriods: 2 },
-    );
-    this.alarm(
-      'TeltonikaRecordsNotAcked',
-      'Teltonika records were not acknowledged because the positions stream did not take them, in two 5-minute periods: ' +
-        'the units keep and resend them, but the stream or the task role needs a look.',
-      { metric: teltonika.metric(metricNames.teltonikaRecordsNotAcked), threshold: 1, evaluationPeriods: 2 },
-    );
+    /** each counter's alarm: its metric, the count that raises it in a 5-minute period, and in how many periods in a row */
+    const counterAlarms: Array<[id: string, metric: string, threshold: number, evaluationPeriods: number, reason: string]> = [
+      [
+        'TeltonikaHandshakesRejected',
+        metricNames.teltonikaHandshakesRejected,
+        20,
+        3,
+        'At least 20 Teltonika handshakes a 5 minutes were refused for 15 minutes: units report an IMEI no vehicle has ' +
+          '(register it with `admin vehicle add`), or something is scanning the device port.',
+      ],
+      [
+        'TeltonikaHandshakeRefusalBurst',
+        metricNames.teltonikaHandshakesRejected,
+        300,
+        1,
+        'At least 300 Teltonika handshakes were refused in 5 minutes: someone is guessing IMEIs (the log names each ' +
+          'remote address; sources past their budget are already held), or a fleet was unregistered by mistake.',
+      ],
+      [
+        'TeltonikaRecordsDeadLettered',
+        metricNames.teltonikaRecordsDeadLettered,
+        1,
+        1,
+        'Teltonika records of CRC-valid packets could not be used (a jammed unit: a time like 2^60 ms, coordinates out of ' +
+          'range, a packet unreadable inside): acknowledged so the unit moves on, and in positions/dead-letter/ with the reason.',
+      ],
+      [
+        'TeltonikaCrcFailures',
+        metricNames.teltonikaCrcFailures,
+        10,
+        2,
+        'At least 10 Teltonika packets in 5 minutes failed their CRC twice in a row: corrupt links or a unit misconfigured; ' +
+          'the units resend, but if this lasts their memory fills.',
+      ],
+      [
+        'TeltonikaRecordsNotAcked',
+        metricNames.teltonikaRecordsNotAcked,
+        1,
+        2,
+        'Teltonika records were not acknowledged because the positions stream did not take them, in two 5-minute periods: ' +
+          'the units keep and resend them, but the stream or the task role needs a look.',
+      ],
+    ];
+    for (const [id, metric, threshold, evaluationPeriods, reason] of counterAlarms)
+      this.alarm(id, reason, { metric: teltonika.metric(metric), threshold, evaluationPeriods });
     this.alarm('TeltonikaNoHealthyTask', 'No Teltonika listener task was up for 3 minutes: units cannot connect.', {
       ...this.tasksUp(teltonika),
       threshold: 1,
