@@ -191,13 +191,22 @@ export class Tracer {
     };
   }
 
-  /** Sends the handler subsegment, marked with the error that ended it; resolves once the daemon's socket took it. */
+  /**
+   * Sends the handler subsegment, marked with the error that ended it (a typed error by its status: a refused request
+   * is an error, not a fault); resolves once the daemon's socket took it.
+   */
   async closeInvocation(error?: unknown): Promise<void> {
     const invocation = this.#invocation;
     this.#invocation = undefined;
     if (!invocation) return;
     const handler: Subsegment = { ...invocation.handler, end_time: epochSeconds() };
-    await this.#send(error === undefined ? handler : { ...handler, fault: true, cause: causeOf(error as SdkError, false) });
+    if (error === undefined) return this.#send(handler);
+    const { status } = error as { status?: unknown };
+    await this.#send({
+      ...handler,
+      ...errorFlags(typeof status === 'number' ? status : undefined),
+      cause: causeOf(error as SdkError, false),
+    });
   }
 
   #send(subsegment: Subsegment): Promise<void> {

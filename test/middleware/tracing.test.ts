@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getVehicles } from '../../functions/getVehicles/handler.ts';
 import { lambdaContext, toApiGatewayEvent } from '../../local/api-gateway-event.ts';
 import { awsClientTimeouts, config } from '../../shared/config.ts';
+import { Throttled } from '../../shared/errors.ts';
 import { tableName } from '../../shared/store/client.ts';
 import { daemonAddress, parseTraceHeader, Tracer, traceInvocation } from '../../shared/tracing.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
@@ -153,6 +154,24 @@ describe('tracing of an API call', () => {
 });
 
 describe('tracing of a failing call', () => {
+  it('marks a refused request as an error, and a throttled one as a throttle, never as a fault', async () => {
+    // Prepare
+    const invocations = [givenInvocationTrace()];
+    await listVehicles('no-such-key');
+    const tracer = new Tracer('tracing-test');
+    const throttled = middy()
+      .use(traceInvocation(tracer))
+      .handler(() => Promise.reject(new Throttled('too many requests')));
+    invocations.push(givenInvocationTrace());
+    // Act
+    await throttled({}, lambdaContext('tracing-test', 'throttled')).catch(() => undefined);
+    // Assess
+    const [refused, limited] = await Promise.all(invocations.map((trace) => daemon.received(trace.root, '## handler')));
+    expect(refused).toMatchObject({ error: true, cause: { exceptions: [{ type: 'Unauthorized' }] } });
+    expect(limited).toMatchObject({ error: true, throttle: true, cause: { exceptions: [{ type: 'Throttled' }] } });
+    expect([refused?.fault, limited?.fault]).toEqual([undefined, undefined]);
+  });
+
   it("flags the SDK call's error with its cause, passes the trace on to the service, and marks the handler's fault", async () => {
     // Prepare
     const tracer = new Tracer('tracing-test');
