@@ -138,20 +138,24 @@ describe("a car's drives of a day, one after another", () => {
   for (const minutes of [4, 6, 8, 11])
     for (const everyS of [0, 1, 5, 15])
       for (const withSpeed of [true, false])
-        it(`finds the Skoda's first two drives ${minutes} minutes apart as two trips ${rateOf(everyS)} ${withSpeed ? 'with' : 'without'} speed`, () => {
-          // Prepare
-          const [one, two] = [first, second].map((fixes) => (everyS ? atRate(fixes, everyS) : fixes)) as [Fix[], Fix[]];
-          const shiftMs = (one.at(-1) as Fix).at + minutes * 60_000 - (two[0] as Fix).at;
-          const reported = thenParked([...one, ...two.map((fix) => ({ ...fix, at: fix.at + shiftMs }))], 600);
+        it(
+          `finds the Skoda's first two drives ${minutes} minutes apart as two trips ${rateOf(everyS)} ` +
+            `${withSpeed ? 'with' : 'without'} speed`,
+          () => {
+            // Prepare
+            const [one, two] = [first, second].map((fixes) => (everyS ? atRate(fixes, everyS) : fixes)) as [Fix[], Fix[]];
+            const shiftMs = (one.at(-1) as Fix).at + minutes * 60_000 - (two[0] as Fix).at;
+            const reported = thenParked([...one, ...two.map((fix) => ({ ...fix, at: fix.at + shiftMs }))], 600);
 
-          // Act
-          const outcome = detected(reported, withSpeed);
+            // Act
+            const outcome = detected(reported, withSpeed);
 
-          // Assess: the 210 m moved unseen belong to the first trip, which ends where the car was seen parked again
-          const truthKm = truthOf(one).distanceKm + truthOf(two).distanceKm + distanceKm(one.at(-1) as Fix, two[0] as Fix);
-          expect(outcome.trips).toBe(2);
-          expect(Math.abs(outcome.distanceKm - truthKm)).toBeLessThanOrEqual(truthKm * DISTANCE_TOLERANCE);
-        });
+            // Assess: the 210 m moved unseen belong to the first trip, which ends where the car was seen parked again
+            const truthKm = truthOf(one).distanceKm + truthOf(two).distanceKm + distanceKm(one.at(-1) as Fix, two[0] as Fix);
+            expect(outcome.trips).toBe(2);
+            expect(Math.abs(outcome.distanceKm - truthKm)).toBeLessThanOrEqual(truthKm * DISTANCE_TOLERANCE);
+          },
+        );
 
   // recorded only while the engine ran: the stops between them were not seen (4 minutes to over an hour)
   const days = ['skoda', 'kia'].map((car) => ({

@@ -46,7 +46,8 @@ export async function openTab(browser: Browser, { phone = false } = {}): Promise
   // Every refusal by the page's CSP, named by its directive and what it blocked (added through the DevTools protocol,
   // so the page's own CSP is untouched).
   await context.addInitScript(
-    "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.effectiveDirective + ' refused ' + event.blockedURI))",
+    "document.addEventListener('securitypolicyviolation', (event) => " +
+      "console.error('CSP violation: ' + event.effectiveDirective + ' refused ' + event.blockedURI))",
   );
   return { page, context, problems };
 }
