@@ -29,8 +29,9 @@ export const OFFLINE_STYLE: StyleSpecification = {
   },
   layers: [
     { id: 'water', type: 'background', paint: { 'background-color': '#b9d3e6' } },
-    { id: 'land', type: 'fill', source: 'countries', maxzoom: DETAIL_FROM_ZOOM, paint: { 'fill-color': '#f3f0e8' } },
-    { id: 'borders', type: 'line', source: 'countries', maxzoom: DETAIL_FROM_ZOOM, paint: { 'line-color': '#9a9385', 'line-width': 0.6 } },
+    // At every zoom until the 1:50m outlines have loaded (then up to DETAIL_FROM_ZOOM): never water where land is.
+    { id: 'land', type: 'fill', source: 'countries', paint: { 'fill-color': '#f3f0e8' } },
+    { id: 'borders', type: 'line', source: 'countries', paint: { 'line-color': '#9a9385', 'line-width': 0.6 } },
     {
       id: 'cities',
       type: 'circle',
@@ -102,9 +103,12 @@ export function keepOfflineDetail(map: MapLibreMap): void {
   };
   map.on('moveend', update);
   map.on('styledata', update);
+  update();
   // A source reports each tile it loads: the names are placed again once per frame at most.
   let placing = false;
   map.on('sourcedata', (event) => {
+    if (event.sourceId === 'countries-50m' && event.isSourceLoaded)
+      for (const coarse of ['land', 'borders']) map.setLayerZoomRange(coarse, 0, DETAIL_FROM_ZOOM);
     if (placing || (event.sourceId !== 'towns' && event.sourceId !== 'cities') || !event.isSourceLoaded) return;
     placing = true;
     requestAnimationFrame(() => {
