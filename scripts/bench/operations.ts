@@ -103,7 +103,9 @@ function traceClients(): void {
       if (!current) return next(args);
       const roundTrip = current.answeredRound + 1;
       current.dynamoRequests.push({ round: roundTrip, command: String(context.commandName), input: args.input as object });
-      if (String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk)) current.keyLookups++;
+      // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
+      const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
+      if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
       current.roundTrips = Math.max(current.roundTrips, roundTrip);
       try {
         return await next(args);
