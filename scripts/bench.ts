@@ -1,8 +1,11 @@
 /**
  * Measurements, printed as a markdown table per benchmark and one JSON line (never asserted in tests).
  *   npm run bench                  every benchmark
- *   npm run bench -- operations    p50/p99 of every operation over HTTP through the API emulator, next to the floor
- *                                  (one GetItem on the same DynamoDB Local), and the DynamoDB requests and round trips per call
+ *   npm run bench -- operations    p50/p99 of every operation over HTTP through the API emulator, its handler called directly
+ *                                  (the service without the local stack's HTTP hop and IAM check) and its own DynamoDB requests
+ *                                  sent again through the SDK, next to the floor (one GetItem on the same DynamoDB Local): p50 ÷
+ *                                  (floor × round trips) against the 1.2 (reads) / 1.3 (writes) target, the DynamoDB requests
+ *                                  and round trips per call (BENCH_CALLS, BENCH_KEY_CACHE_SECONDS, BENCH_OPERATIONS=a,b)
  *   npm run bench -- bundles       bundle size and cold module-init time per function, next to an empty handler's
  *   npm run bench -- ingest        processPositions on DynamoDB Local in two batch shapes (production: ≈1 position per vehicle
  *                                  per batch; 10 per vehicle), in order and 10 % 1-6 h late: positions/s, write requests,

@@ -18,6 +18,8 @@ export const CALLS_DIR_VARIABLE = 'LOCAL_IAM_CALLS_DIR';
 const running = new AsyncLocalStorage<string>();
 let principals: Principals | undefined;
 const decisions = new Map<string, Promise<string>>();
+/** Each principal's condition keys, read from its statements once per set of policies. */
+let testedKeys = new WeakMap<Principal, Set<string>>();
 const recorded = new Set<string>();
 
 /** Runs `work` as the function with this handler entry (or the task `task:<container>`): its SDK calls get its permissions. */
@@ -29,6 +31,7 @@ export function runAs<T>(key: string, work: () => T): T {
 export function enforceIam(policies: Principals): void {
   principals = policies;
   decisions.clear();
+  testedKeys = new WeakMap();
   installMiddleware();
   // The evaluator loads its action data on its first decision (~150 ms): paid now, not by the first request.
   const [first] = Object.values(policies);
@@ -85,13 +88,19 @@ function installMiddleware(): void {
   } as typeof send;
 }
 
-/** The condition keys a principal's statements test: only those make two requests differ in the decision. */
-const conditionKeysOf = (principal: Principal): Set<string> =>
-  new Set(
-    principal.statements.flatMap((statement) =>
-      Object.values(statement.Condition ?? {}).flatMap((test) => Object.keys(test).map((key) => key.toLowerCase())),
-    ),
-  );
+/** The condition keys a principal's statements test: only those make two requests differ in the decision (read once per policy). */
+function conditionKeysOf(principal: Principal): Set<string> {
+  let keys = testedKeys.get(principal);
+  if (!keys) {
+    keys = new Set(
+      principal.statements.flatMap((statement) =>
+        Object.values(statement.Condition ?? {}).flatMap((test) => Object.keys(test).map((key) => key.toLowerCase())),
+      ),
+    );
+    testedKeys.set(principal, keys);
+  }
+  return keys;
+}
 
 function decide(principal: Principal, request: AwsRequest): Promise<string> {
   const tested = conditionKeysOf(principal);
@@ -143,6 +152,7 @@ function accessDenied(principal: Principal, { action, resource }: AwsRequest): S
  */
 function record(key: string, { action, resource, context }: AwsRequest, decision: string): void {
   const directory = process.env[CALLS_DIR_VARIABLE];
+  if (!directory) return;
   const leadingKeys = [context['dynamodb:LeadingKeys'] ?? []].flat().map(keyShape);
   const line = JSON.stringify({
     principal: key,
@@ -151,7 +161,7 @@ function record(key: string, { action, resource, context }: AwsRequest, decision
     decision,
     ...(leadingKeys.length > 0 ? { leadingKeys: [...new Set(leadingKeys)].sort() } : {}),
   });
-  if (!directory || recorded.has(line)) return;
+  if (recorded.has(line)) return;
   recorded.add(line);
   mkdirSync(directory, { recursive: true });
   appendFileSync(join(directory, `${process.pid}.jsonl`), `${line}\n`);

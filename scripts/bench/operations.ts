@@ -1,10 +1,34 @@
 /**
- * Every registry operation over real HTTP through the in-process API emulator, each call paired with the
- * floor: one GetItem on the same DynamoDB Local through the same client, so both see the same machine at
- * the same moment. A middleware on the shared clients counts what each call asks of DynamoDB (and S3).
+ * Every registry operation measured three ways, each call beside the floor (one GetItem of the caller's key on the
+ * same DynamoDB Local through the same client, so all see the same machine at the same moment):
+ * - over real HTTP through the in-process API emulator, as an integrator calls it (the emulator's HTTP server and
+ *   event building, and the local IAM check on every AWS call, are the local stack's, not the service's);
+ * - the handler invoked directly with the API Gateway event the emulator would build: what the deployed function
+ *   does (the middy chain, parsing, the key cache and the limiter, the handler, the envelope and gzip), without the
+ *   local stack's HTTP hop and IAM check (its SDK calls run as no function's role, as the tests' builders do);
+ * - the same DynamoDB requests the HTTP call made, sent again directly through the SDK, round by round (requests
+ *   that ran together sent together): what the call's own requests cost, whatever they are (a transaction, a Query
+ *   of many items), so the handler's figure over it is what the service adds on top.
+ * A middleware on the shared clients counts what each call asks of DynamoDB (and S3) and keeps its requests.
  */
+import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import {
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  TransactGetItemsCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { findOperation, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
+import { lambdaContext, toApiGatewayEvent } from '../../local/api-gateway-event.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { s3 } from '../../shared/store/bucket.ts';
@@ -22,17 +46,28 @@ const callsBySize = {
 const { warmUp: WARM_UP_CALLS, calls: CALLS } = callsBySize.full;
 /** The design's budget for reads: sequential DynamoDB round trips after the key lookup. */
 const READ_ROUND_TRIP_BUDGET = 2;
+/** The design's aim (issue 39): a call's p50 within this many floors per round trip, or of its own requests sent directly. */
+const TARGET = { read: 1.2, write: 1.3 } as const;
 /**
  * A rate and a bucket no caller empties: every call pays its bucket write, as in production, and none is refused (the
  * bucket holds a second of the rate: requests the plans make ten at a time, judged a few ms apart, all fit).
  */
 export const UNREACHED_LIMIT = String(1_000_000);
+/** BENCH_OPERATIONS=getRoute,addRoute measures those only (a profile of a few); every operation otherwise. */
+const ONLY = process.env.BENCH_OPERATIONS?.split(',').map((name) => name.trim());
 /** The key cache as deployed (60 s): a container serving a client finds its key in memory; 0 measures a cold container. */
 const KEY_CACHE_SECONDS = process.env.BENCH_KEY_CACHE_SECONDS ?? '60';
 
 export const operationsNotes = [
-  `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; the floor is one GetItem of the caller's key item, ` +
-    `timed right after each call`,
+  `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; each HTTP call is followed by the floor (one GetItem ` +
+    "of the caller's key item), a direct call of the handler with the next prepared request, and the HTTP call's DynamoDB " +
+    'requests sent again through the SDK',
+  'HTTP: through the API emulator (its HTTP server, the API Gateway event, the local IAM check of every AWS call: the local ' +
+    "stack's share); handler: the function's handler called in the bench's process with the API Gateway event, no HTTP, no " +
+    "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client " +
+    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; getLiveMap's S3 read is left out)",
+  `target: p50 ÷ (floor × round trips), or the handler over the same requests through the SDK where those are slower than ` +
+    `a GetItem by nature (a transaction, a Query of many items): reads ${TARGET.read}, writes ${TARGET.write} (issue 39)`,
   `the API key cache holds a key ${KEY_CACHE_SECONDS} s (BENCH_KEY_CACHE_SECONDS; deployed: 60 s, so a warm container looks its ` +
     'callers up once a minute; 0: every call pays its key lookup, as on a cold container)',
   'the per-key limit is on, its bucket too large for a sequential caller to empty: every call pays its bucket write, none is refused',
@@ -41,8 +76,15 @@ export const operationsNotes = [
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 
+/** One DynamoDB request as the service sent it (marshalled), and the round it started in. */
+interface SentRequest {
+  round: number;
+  command: string;
+  input: object;
+}
+
 interface CallTrace {
-  dynamoRequests: number;
+  dynamoRequests: SentRequest[];
   /** 1 when the call looked its key up (no cached key) */
   keyLookups: number;
   roundTrips: number;
@@ -54,13 +96,16 @@ interface CallTrace {
 let trace: CallTrace | undefined;
 
 function traceClients(): void {
+  // At the build step, as the local IAM check: the document client has marshalled the input, which the replay sends as is.
   dynamo().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const current = trace;
       if (!current) return next(args);
       const roundTrip = current.answeredRound + 1;
-      current.dynamoRequests++;
-      if (String((args.input as { Key?: { pk?: unknown } }).Key?.pk).startsWith(keys.apiKey('').pk)) current.keyLookups++;
+      current.dynamoRequests.push({ round: roundTrip, command: String(context.commandName), input: args.input as object });
+      // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
+      const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
+      if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
       current.roundTrips = Math.max(current.roundTrips, roundTrip);
       try {
         return await next(args);
@@ -68,7 +113,7 @@ function traceClients(): void {
         current.answeredRound = Math.max(current.answeredRound, roundTrip);
       }
     },
-    { step: 'initialize', name: 'benchDynamoTrace' },
+    { step: 'build', name: 'benchDynamoTrace' },
   );
   s3().middlewareStack.add(
     (next) => async (args) => {
@@ -79,28 +124,112 @@ function traceClients(): void {
   );
 }
 
+/** The document client is a DynamoDB client: a marshalled input goes out again as the service's went. */
+const table = (): DynamoDBClient => dynamo() as unknown as DynamoDBClient;
+/** The commands the service sends, by the name the SDK gives them, to send a traced request again. */
+const sendByName: Record<string, (input: never) => Promise<unknown>> = {
+  BatchGetItemCommand: (input) => table().send(new BatchGetItemCommand(input)),
+  BatchWriteItemCommand: (input) => table().send(new BatchWriteItemCommand(input)),
+  DeleteItemCommand: (input) => table().send(new DeleteItemCommand(input)),
+  GetItemCommand: (input) => table().send(new GetItemCommand(input)),
+  PutItemCommand: (input) => table().send(new PutItemCommand(input)),
+  QueryCommand: (input) => table().send(new QueryCommand(input)),
+  TransactGetItemsCommand: (input) => table().send(new TransactGetItemsCommand(input)),
+  TransactWriteItemsCommand: (input) => table().send(new TransactWriteItemsCommand(input)),
+  UpdateItemCommand: (input) => table().send(new UpdateItemCommand(input)),
+};
+
+/** The call's requests again, round by round, those of a round together; a refusal (a condition now false) is an answer too. */
+async function sendAgain(requests: readonly SentRequest[]): Promise<void> {
+  const rounds = [...new Set(requests.map((request) => request.round))].sort((a, b) => a - b);
+  for (const inRound of rounds) {
+    const sent = requests
+      .filter((request) => request.round === inRound)
+      .map(({ command, input }) => {
+        const send = sendByName[command];
+        if (!send) throw new Error(`the bench cannot send ${command} again: add it to sendByName`);
+        return send(input as never);
+      });
+    await Promise.allSettled(sent);
+  }
+}
+
 const search = (params: Params = {}): string =>
   new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
 
-/** One call as an integrator makes it (key in X-Api-Key); anything but a success stops the benchmark. */
-export async function callOperation(apiUrl: string, name: OperationName, user: TestUser, { params, query, json }: BenchRequest) {
+interface HttpRequestParts {
+  method: string;
+  query: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** The request an integrator sends for one call (key in X-Api-Key). */
+function httpRequestOf(name: OperationName, user: TestUser, { params, query, json }: BenchRequest): HttpRequestParts {
   const method = findOperation(name)?.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Api-Key': user.key };
-  const url = `${apiUrl}/api/${name}?${search(method === 'GET' ? params : query)}`;
   let body: string | undefined;
   if (method === 'POST') {
     headers['Content-Type'] = json === undefined ? 'application/x-www-form-urlencoded' : 'application/json';
     body = json === undefined ? search(params) : JSON.stringify(json);
   }
-  const response = await fetch(url, { method, headers, body });
-  const raw = Buffer.from(await response.arrayBuffer());
-  if (!response.headers.get('content-type')?.startsWith('application/json')) {
-    if (response.status !== 200) throw new Error(`${name} answered HTTP ${response.status}`);
+  return { method, query: search(method === 'GET' ? params : query), headers, body };
+}
+
+/** An answer's envelope; anything but a success stops the benchmark. */
+function successOf(name: OperationName, status: number, contentType: string | undefined, text: () => string) {
+  if (!contentType?.startsWith('application/json')) {
+    if (status !== 200) throw new Error(`${name} answered HTTP ${status}`);
     return {};
   }
-  const envelope = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-  if (envelope.result !== 'success') throw new Error(`${name} answered HTTP ${response.status}: ${String(envelope.error_msg)}`);
+  const envelope = JSON.parse(text()) as Record<string, unknown>;
+  if (envelope.result !== 'success') throw new Error(`${name} answered HTTP ${status}: ${String(envelope.error_msg)}`);
   return envelope;
+}
+
+/** One call as an integrator makes it, over HTTP; anything but a success stops the benchmark. */
+export async function callOperation(apiUrl: string, name: OperationName, user: TestUser, request: BenchRequest) {
+  const { method, query, headers, body } = httpRequestOf(name, user, request);
+  const response = await fetch(`${apiUrl}/api/${name}?${query}`, { method, headers, body });
+  const raw = Buffer.from(await response.arrayBuffer());
+  return successOf(name, response.status, response.headers.get('content-type') ?? undefined, () => raw.toString('utf8'));
+}
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+const handlers = new Map<string, Promise<Handler>>();
+
+/** The same module the emulator runs (same URL): one container's key cache, clients and bucket. */
+const handlerOf = (name: OperationName): Promise<Handler> => {
+  let loaded = handlers.get(name);
+  if (!loaded) {
+    loaded = import(new URL(`../../${handlerPath(name)}`, import.meta.url).href).then((module) => module.handler as Handler);
+    handlers.set(name, loaded);
+  }
+  return loaded;
+};
+
+/** The API Gateway event of the call, with the headers fetch sends (lower-cased, as Node's server hands them on). */
+function eventOf(name: OperationName, user: TestUser, request: BenchRequest): APIGatewayProxyEvent {
+  const { method, query, headers, body } = httpRequestOf(name, user, request);
+  const sent = { host: '127.0.0.1', 'accept-encoding': 'gzip, deflate', 'user-agent': 'node', ...headers };
+  return toApiGatewayEvent({
+    method,
+    path: `/api/${name}`,
+    operation: name,
+    query,
+    headers: Object.fromEntries(Object.entries(sent).map(([header, value]) => [header.toLowerCase(), value])),
+    body: Buffer.from(body ?? '', 'utf8'),
+    sourceIp: '127.0.0.1',
+  });
+}
+
+/** The handler's result checked as callOperation checks an HTTP answer. */
+function checkResult(name: OperationName, result: APIGatewayProxyResult): void {
+  const bytes = Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const headers = result.headers ?? {};
+  successOf(name, result.statusCode, headers['Content-Type'] as string | undefined, () =>
+    (headers['Content-Encoding'] === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8'),
+  );
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -108,6 +237,8 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   await run();
   return performance.now() - started;
 }
+
+const ratio = (value: number, to: number): number => round(value / to, 2);
 
 export async function benchOperations(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
   const { warmUp: WARM_UP_CALLS, calls: CALLS } = callsBySize[size];
@@ -119,43 +250,65 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
   const plans = await operationPlans(callApi);
   const rows: Row[] = [];
   // A signed-in person's operations (api keys, device tokens) are the console's, a few a day: benched by the console's bench.
-  for (const operation of operations.filter((declared) => !('personOnly' in declared))) {
-    const plan = await plans[operation.name as KeyOperationName](WARM_UP_CALLS + CALLS);
+  const measured = operations.filter((declared) => !('personOnly' in declared) && (!ONLY || ONLY.includes(declared.name)));
+  for (const operation of measured) {
+    const name = operation.name as KeyOperationName;
+    // the HTTP calls take requests 0 to WARM_UP_CALLS + CALLS - 1, the direct calls the CALLS after them
+    const plan = await plans[name](WARM_UP_CALLS + 2 * CALLS);
     // a create capped per user names its caller per call (addWebhook, deleteWebhook)
     const call = (i: number) => {
       const request = plan.request(i);
       return { user: request.user ?? plan.user, request };
     };
     const keyItemOf = (user: TestUser) => new GetCommand({ TableName: tableName(), Key: keys.apiKey(hashApiKey(user.key)) });
+    const handler = await handlerOf(name);
     for (let i = 0; i < WARM_UP_CALLS; i++) {
       const { user, request } = call(i);
-      await callApi(operation.name, user, request);
+      await callApi(name, user, request);
     }
     const latencies: number[] = [];
+    const direct: number[] = [];
+    const viaSdk: number[] = [];
     const floors: number[] = [];
     const traces: CallTrace[] = [];
     for (let i = WARM_UP_CALLS; i < WARM_UP_CALLS + CALLS; i++) {
       const { user, request } = call(i);
-      trace = { dynamoRequests: 0, keyLookups: 0, roundTrips: 0, answeredRound: 0, s3Requests: 0 };
-      traces.push(trace);
-      latencies.push(await timed(() => callApi(operation.name, user, request)));
+      const traced: CallTrace = { dynamoRequests: [], keyLookups: 0, roundTrips: 0, answeredRound: 0, s3Requests: 0 };
+      traces.push(traced);
+      trace = traced;
+      latencies.push(await timed(() => callApi(name, user, request)));
       trace = undefined;
       floors.push(await timed(() => dynamo().send(keyItemOf(user))));
+      const next = call(i + CALLS);
+      const event = eventOf(name, next.user, next.request);
+      let result: APIGatewayProxyResult | undefined;
+      direct.push(await timed(async () => (result = await handler(event, lambdaContext(name, randomUUID())))));
+      checkResult(name, result as APIGatewayProxyResult);
+      viaSdk.push(await timed(() => sendAgain(traced.dynamoRequests)));
     }
-    const roundTrips = traces.map((traced) => traced.roundTrips);
+    const roundTrips = median(traces.map((traced) => traced.roundTrips));
     const afterKey = Math.max(...traces.map((traced) => traced.roundTrips - traced.keyLookups));
+    const [p50, floor, handlerP50, sdkP50] = [latencies, floors, direct, viaSdk].map((samples) => percentile(samples, 50)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     rows.push({
-      operation: operation.name,
+      operation: name,
       access: accessOf(operation),
-      'p50 ms': round(percentile(latencies, 50)),
-      'p99 ms': round(percentile(latencies, 99)),
-      'floor p50 ms': round(percentile(floors, 50)),
-      'floor p99 ms': round(percentile(floors, 99)),
-      'p50 ÷ floor p50': round(percentile(latencies, 50) / percentile(floors, 50), 1),
-      'p50 ÷ floor per round trip': round(percentile(latencies, 50) / percentile(floors, 50) / median(roundTrips), 2),
-      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests)),
+      'round trips/call': spread(traces.map((traced) => traced.roundTrips)),
+      'HTTP p50 ms': round(p50),
+      'HTTP p99 ms': round(percentile(latencies, 99)),
+      'handler p50 ms': round(handlerP50),
+      'same requests via SDK p50 ms': round(sdkP50),
+      'floor p50 ms': round(floor),
+      'HTTP ÷ (floor × round trips)': ratio(p50, floor * roundTrips),
+      'handler ÷ (floor × round trips)': ratio(handlerP50, floor * roundTrips),
+      'handler ÷ SDK': ratio(handlerP50, sdkP50),
+      target: TARGET[accessOf(operation)],
+      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests.length)),
       'key lookups/call': spread(traces.map((traced) => traced.keyLookups)),
-      'round trips/call': spread(roundTrips),
       'S3 requests/call': spread(traces.map((traced) => traced.s3Requests)),
       'reads ≤ 2 round trips after key lookup':
         accessOf(operation) === 'write' ? 'n/a' : afterKey <= READ_ROUND_TRIP_BUDGET ? `yes (${afterKey})` : `NO (${afterKey})`,

@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto';
+
+/** The response toResponseJson is writing: the texts of the VerbatimJson met so far, and the marker standing for them. */
+let writing: { marker?: string; texts: string[] } | undefined;
+
 /**
  * JSON text that a response carries exactly as stored, instead of parsing it and serialising it again: a job
  * card's payload keeps `12345678901234567890`, `1.50`, its key order and its escapes. Only the envelope splices
@@ -13,6 +18,18 @@ export class VerbatimJson {
 
   get text(): string {
     return this.#text;
+  }
+
+  /**
+   * JSON.stringify asks every object for toJSON, so the splice needs no replacer (one slows every field of a large
+   * answer threefold): within toResponseJson, a string holding a marker drawn for that call, which no other string of
+   * the response can hold, and the text's index; anywhere else, the object the text holds.
+   */
+  toJSON(): unknown {
+    if (!writing) return JSON.parse(this.#text);
+    writing.marker ??= `verbatim-json-${randomUUID()}-`;
+    writing.texts.push(this.#text);
+    return `${writing.marker}${writing.texts.length - 1}`;
   }
 
   /** Checked JSON object text; lone surrogates (possible only inside strings) become their escapes, as JSON.stringify writes them. */
@@ -34,4 +51,20 @@ export class VerbatimJson {
  */
 export function verbatimJsonObject(text: string): Record<string, unknown> {
   return VerbatimJson.ofObject(text) as unknown as Record<string, unknown>;
+}
+
+/** JSON.stringify, except that each VerbatimJson is written as its text: the quoted markers are replaced by the texts. */
+export function toResponseJson(value: unknown): string {
+  const outer = writing;
+  const current: { marker?: string; texts: string[] } = { texts: [] };
+  writing = current;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    writing = outer;
+  }
+  const { marker, texts } = current;
+  if (marker === undefined) return text;
+  return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_quoted, index: string) => texts[Number(index)] as string);
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { API_VERSION } from '../contracts/envelope.ts';
-import { VerbatimJson } from '../contracts/verbatim-json.ts';
+import { toResponseJson } from '../contracts/verbatim-json.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
 
 /** A successful result that is not JSON (getLiveMap's PNG). */
@@ -13,24 +12,6 @@ export class BinaryResult {
     this.contentType = contentType;
     this.bytes = bytes;
   }
-}
-
-/**
- * JSON.stringify, except that each VerbatimJson is written as its text. Each is first written as a string
- * holding a marker drawn for this call, which no other string of the response can hold, then the quoted
- * marker is replaced by the text.
- */
-export function toResponseJson(value: unknown): string {
-  const fragments: string[] = [];
-  let marker: string | undefined;
-  const text = JSON.stringify(value, (_key, field: unknown) => {
-    if (!(field instanceof VerbatimJson)) return field;
-    marker ??= `verbatim-json-${randomUUID()}-`;
-    fragments.push(field.text);
-    return `${marker}${fragments.length - 1}`;
-  });
-  if (marker === undefined) return text;
-  return text.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_quoted, index: string) => fragments[Number(index)] as string);
 }
 
 const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };

@@ -1,6 +1,6 @@
 import { config } from '../config.ts';
+import { toResponseJson } from '../contracts/verbatim-json.ts';
 import { AnswerTooLarge } from '../errors.ts';
-import { toResponseJson } from '../middleware/envelope.ts';
 import type { ItemPosition, PagedRead } from '../store/requests.ts';
 import { type CursorScope, openCursor, sealCursor } from './cursor.ts';
 

@@ -53,3 +53,16 @@ describe('envelopeSerializer with verbatim JSON', () => {
     expect(response.body).toContain('"payload":{"a":"\\ud800x"}');
   });
 });
+
+describe('verbatim JSON outside a response', () => {
+  it('serializes as the object its text holds, and leaves no marker behind for the next response', async () => {
+    // Prepare
+    const payload = verbatimJsonObject('{"b":1,"a":[2.5]}');
+    // Act
+    const logged = JSON.stringify({ payload });
+    const response = await serialized({ payload });
+    // Assess
+    expect(logged).toBe('{"payload":{"b":1,"a":[2.5]}}');
+    expect(response.body).toBe('{"version":"1","result":"success","error_msg":"","payload":{"b":1,"a":[2.5]}}');
+  });
+});
