@@ -1,8 +1,8 @@
 /**
- * A point sent to a running stack reaches an integrator's receiver as a signed event (docs/webhooks.md, "Locally"; how
- * soon is `npm run bench -- webhooks`'s to say, never a test's): a stack of its own in a child process, as npm start runs it (the API, the device entry points and the
- * pipeline they feed, the table's stream, the router, the queue and the sender), on a table of its own, so its
- * stream carries only this file's events.
+ * A point sent to a running stack reaches an integrator's receiver as a signed event (docs/webhooks.md, "Locally";
+ * how soon is `npm run bench -- webhooks`'s to say, never a test's): a stack of its own in a child process, as npm
+ * start runs it (the API, the device entry points and the pipeline they feed, the table's stream, the router, the
+ * queue and the sender), on a table of its own, so its stream carries only this file's events.
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
