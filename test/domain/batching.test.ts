@@ -137,6 +137,36 @@ describe('detection whatever the batching', () => {
   );
 
   it(
+    'keeps the earliest fix of a second, whichever arrives first, where a device sends two fixes in one second',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...singleDrives),
+          fc.constantFrom(0.003, 0.03),
+          fc.boolean(),
+          delivery.offsetMs,
+          delivery.sizes,
+          delivery.order,
+          (fixes, apartKm, withSpeed, offsetMs, sizes, order) => {
+            // Prepare: the drive at 5 s, each fix at .2 s, and every other one sent again at .7 s, 3 or 30 m on, standing
+            const drive = atRate(fixes, 5).map((fix) => ({ ...fix, at: fix.at + 200 }));
+            const again = drive
+              .filter((_, n) => n % 2 === 0)
+              .map((fix) => ({ ...fix, at: fix.at + 500, lat: fix.lat + apartKm / 111.195, speed: 0 }));
+            const positions = shifted(recordsOf(IMEI, [...drive, ...again], withSpeed).map(positionOf), offsetMs);
+            const inTime = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
+
+            // Act, Assess: the second fix of a second arriving first (a later batch first) changes nothing
+            expectSameAsOneRun(inTime, batches(inTime, sizes, order), profile);
+          },
+        ),
+        { numRuns: 25, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+
+  it(
     'finds the trips and odometer of one whole run in a day of rounds with ignition, shifted anywhere, cut anyhow, in any order',
     () => {
       fc.assert(
