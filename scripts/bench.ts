@@ -26,8 +26,11 @@
  *                                  and the feed reads below
  *   npm run bench -- feed          items read and latency per getEvents and redeliverEvents call for a user of 10, 1,000
  *                                  and 10,000 vehicles
- *   npm run bench -- tracks        the real drives through the pipeline at 1 s and 30 s, with and without speed: distance error
+ *   npm run bench -- tracks        the real drives through the pipeline as recorded, at 1 s and 30 s with and without speed, at
+ *                                  5-15 s without speed, clean and with 10 m of independent error: distance error
  *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
+ *   npm run bench -- gps-error     the real drives through the detector with GPS error added (independent 3-10 m at 5-15 s,
+ *                                  drifting 3-10 m), with and without speed: distance error against the clean drive's truth
  *   --smallest                     each named plan once at its smallest size: proves it runs (test/project/benches.test.ts), no figures
  *   npm run bench -- console       the console in Chromium: time to the fleet on the map with 10 and 1,000 vehicles, frame
  *                                  times while zooming, API requests per minute of an idle tab, and the built files' sizes
@@ -159,6 +162,13 @@ const benchmarks: Record<string, Benchmark> = {
       const rows = await benchTracks(size);
       // the hour at 1 s is priced from the 1 s runs, which the smallest size leaves out
       return { rows, notes: size === 'full' ? [...tracksNotes, hourAt1sCost()] : tracksNotes };
+    },
+  },
+  'gps-error': {
+    needsStack: false,
+    run: async (_stack, size) => {
+      const { benchGpsError, gpsErrorNotes } = await import('./bench/gps-error.ts');
+      return { rows: benchGpsError(size), notes: gpsErrorNotes };
     },
   },
   pipeline: {

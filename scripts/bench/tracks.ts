@@ -1,6 +1,8 @@
 /**
  * Real drives through the pipeline (npm run bench -- tracks): the seven enviroCar drives (test/fixtures; ODbL 1.0)
- * as a device without ignition wiring sends them, at 1 s and at 30 s, with and without speed, through processPositions
+ * as a device without ignition wiring sends them, at their own rate (5 s), 1 s and 30 s with and without speed, at 5, 10
+ * and 15 s without speed, and at 5, 10 and 15 s without speed with an independent error of 10 m on every fix (against the
+ * clean drive's truth), through processPositions
  * on DynamoDB Local in the stream's 30 s batching windows, then the quiet-vehicles check an hour after the last point
  * (which closes a trip still open); then each car's drives of a day as one vehicle's (the stops between them unseen: the
  * recordings stop with the engine). Per drive: kilometres and trips against the truth rule of test/support/real-drives.ts,
@@ -11,17 +13,34 @@ import { processPositions } from '../../shared/pipeline/process-positions.ts';
 import { checkQuietVehicles } from '../../shared/pipeline/quiet-vehicles.ts';
 import { findTrackedVehicles } from '../../shared/store/tracks.ts';
 import { listTrips } from '../../shared/store/trips.ts';
+import { hash, prng } from '../../simulator/random.ts';
 import { givenUser, givenVehicle } from '../../test/support/builders.ts';
-import { atRate, type Fix, realDrives, recordsOf, truthOf } from '../../test/support/real-drives.ts';
+import { atRate, type Fix, realDrives, recordsOf, truthOf, withIndependentError } from '../../test/support/real-drives.ts';
 import { measureCapacity, usage } from './capacity.ts';
 import { prices } from './prices.ts';
 import type { BenchSize, Row } from './report.ts';
 import { round } from './report.ts';
 
 const RATES_S = [1, 30] as const;
+/** metres per axis of the independent error the noisy reportings add */
+const ERROR_M = 10;
+
+/** How a drive is reported: every `everyS` seconds (0: as recorded), with or without speed, with an error added or none. */
+interface Reporting {
+  everyS: number;
+  withSpeed: boolean;
+  errorM: number;
+}
+
+const REPORTINGS: readonly Reporting[] = [
+  ...[0, ...RATES_S].flatMap((everyS) => [true, false].map((withSpeed) => ({ everyS, withSpeed, errorM: 0 }))),
+  ...[5, 10, 15].flatMap((everyS) => [0, ERROR_M].map((errorM) => ({ everyS, withSpeed: false, errorM }))),
+];
+const labelOf = ({ everyS, errorM }: Reporting): string => `${everyS || 'own'}${errorM ? ` ±${errorM} m` : ''}`;
 const WINDOW_S = pipelineSettings.batchingWindowS;
 
 interface Run {
+  withSpeed: boolean;
   positions: number;
   km: number;
   trips: number;
@@ -34,7 +53,7 @@ interface Run {
 }
 
 /** One drive through the pipeline: batches as the stream's window cuts them, each received as its window closes. */
-async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Promise<Run> {
+async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean, truthFixes: readonly Fix[] = fixes): Promise<Run> {
   const user = await givenUser();
   const vehicle = await givenVehicle(user, { odometerAtStart: 0, detection: { useIgnition: false } });
   const records = recordsOf(vehicle.imei, fixes, withSpeed);
@@ -62,8 +81,9 @@ async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Pr
   await checkQuietVehicles(new Date(received.getTime() + 3600_000 + 60_000));
   const live = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei)?.live;
   const trips = await listTrips(vehicle.vehicleUid, '0000', '9999');
-  const truth = truthOf(fixes);
+  const truth = truthOf(truthFixes);
   return {
+    withSpeed,
     positions: records.length,
     km: live?.odometerKm ?? 0,
     trips: trips.length,
@@ -79,10 +99,10 @@ async function throughThePipeline(fixes: readonly Fix[], withSpeed: boolean): Pr
 /** the cars whose drives of a day are also run as one vehicle's */
 const CARS = ['skoda', 'kia'] as const;
 
-const rowOf = (drive: string, everyS: number, speed: string, run: Run): Row => ({
+const rowOf = (drive: string, reporting: Reporting, run: Run): Row => ({
   drive,
-  'every s': everyS,
-  speed,
+  'every s': labelOf(reporting),
+  speed: reporting.withSpeed ? 'yes' : 'no',
   positions: run.positions,
   'km (truth)': `${round(run.km, 2)} (${round(run.truthKm, 2)})`,
   'distance error %': round(((run.km - run.truthKm) / run.truthKm) * 100, 2),
@@ -91,22 +111,23 @@ const rowOf = (drive: string, everyS: number, speed: string, run: Run): Row => (
   'CPU ms per position': round(run.cpuMs / run.positions, 3),
 });
 
-/** every run of this process, by reporting interval: the last note prices the 1 s ones */
-const totals = new Map<number, Run[]>();
+/** every run of this process, by reporting: the last note prices the 1 s ones */
+const totals = new Map<string, Run[]>();
 
 export async function benchTracks(size: BenchSize = 'full'): Promise<Row[]> {
   measureCapacity();
   const rows: Row[] = [];
   // smallest: the first drive at 30 s, with speed
   const drives = size === 'full' ? realDrives : realDrives.slice(0, 1);
-  const rates: readonly number[] = size === 'full' ? RATES_S : [30];
+  const reportings = size === 'full' ? REPORTINGS : [{ everyS: 30, withSpeed: true, errorM: 0 }];
   for (const { name, fixes } of drives)
-    for (const everyS of rates)
-      for (const withSpeed of size === 'full' ? [true, false] : [true]) {
-        const run = await throughThePipeline(atRate(fixes, everyS), withSpeed);
-        totals.set(everyS, [...(totals.get(everyS) ?? []), run]);
-        rows.push(rowOf(name, everyS, withSpeed ? 'yes' : 'no', run));
-      }
+    for (const reporting of reportings) {
+      const clean = reporting.everyS ? atRate(fixes, reporting.everyS) : fixes;
+      const reported = reporting.errorM ? clean.map(withIndependentError(prng(hash(name)), reporting.errorM)) : clean;
+      const run = await throughThePipeline(reported, reporting.withSpeed, clean);
+      totals.set(labelOf(reporting), [...(totals.get(labelOf(reporting)) ?? []), run]);
+      rows.push(rowOf(name, reporting, run));
+    }
   for (const car of CARS)
     for (const everyS of RATES_S)
       for (const withSpeed of [true, false]) {
@@ -115,17 +136,16 @@ export async function benchTracks(size: BenchSize = 'full'): Promise<Row[]> {
           drives.flatMap(({ fixes }) => atRate(fixes, everyS)),
           withSpeed,
         );
-        rows.push(rowOf(`${car}, its ${drives.length} drives of a day as one vehicle's`, everyS, withSpeed ? 'yes' : 'no', run));
+        rows.push(rowOf(`${car}, its ${drives.length} drives of a day as one vehicle's`, { everyS, withSpeed, errorM: 0 }, run));
       }
-  for (const everyS of rates) {
-    const runs = totals.get(everyS) ?? [];
+  for (const [label, runs] of totals) {
     const sum = (pick: (run: Run) => number) => runs.reduce((total, run) => total + pick(run), 0);
     const positions = sum((run) => run.positions);
     const hours = sum((run) => run.drivingS) / 3600;
     rows.push({
       drive: `all drives (${round(hours, 2)} h)`,
-      'every s': everyS,
-      speed: 'both',
+      'every s': label,
+      speed: new Set(runs.map((run) => run.withSpeed)).size > 1 ? 'both' : runs[0]?.withSpeed ? 'yes' : 'no',
       positions,
       'km (truth)': `${round(
         sum((run) => run.km),
@@ -145,7 +165,7 @@ export async function benchTracks(size: BenchSize = 'full'): Promise<Row[]> {
 
 /** What an hour of driving at 1 s costs the pipeline, from the 1 s totals: DynamoDB writes, Lambda, Kinesis, S3 (a note). */
 export function hourAt1sCost(): string {
-  const runs = totals.get(1) ?? [];
+  const runs = totals.get('1') ?? [];
   const positions = runs.reduce((total, run) => total + run.positions, 0);
   const wcu = runs.reduce((total, run) => total + run.writeUnits, 0) / positions;
   const cpuS = runs.reduce((total, run) => total + run.cpuMs, 0) / positions / 1000;
@@ -166,8 +186,10 @@ export function hourAt1sCost(): string {
 }
 
 export const tracksNotes = [
-  `each drive resampled to 1 s and 30 s (test/support/real-drives.ts atRate), with and without speed, in ${WINDOW_S} s batching ` +
-    'windows (one batch per window), each received as its window closes; the quiet-vehicles check then closes a trip still open',
+  `each drive as recorded (own: 5 s) and resampled to 1 s and 30 s (test/support/real-drives.ts atRate), with and without speed; ` +
+    `at 5, 10 and 15 s without speed, clean and with an independent error of ±${ERROR_M} m per axis on every fix (withIndependentError, ` +
+    `against the clean drive's truth); in ${WINDOW_S} s batching windows (one batch per window), each received as its window ` +
+    'closes; the quiet-vehicles check then closes a trip still open',
   "km: the vehicle's odometer after the drive; truth: the path less steps under 3 km/h, trips between stops of 200 m / 180 s " +
     '(test/support/real-drives.ts truthOf); the last note prices an hour at 1 s from the 1 s runs and scripts/bench/prices.ts',
   "WCU: DynamoDB Local's ConsumedCapacity of every write (transactions count twice); CPU: this process's user + system time " +

@@ -10,9 +10,10 @@ import { detect, initialTrackState, type VehicleProfile } from '../../shared/dom
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { DEFAULT_DETECTION, detectionSettings } from '../../shared/domain/tracking/settings.ts';
 import { depotRoundsFleet, type SimulatedDay } from '../../simulator/index.ts';
+import { hash, prng } from '../../simulator/random.ts';
 import { detectThroughPlans } from '../support/planned-detection.ts';
 import { positionOf } from '../support/position-builders.ts';
-import { atRate, type Fix, realDrives, recordsOf } from '../support/real-drives.ts';
+import { atRate, type Fix, realDrives, recordsOf, thenParked, withIndependentError } from '../support/real-drives.ts';
 
 const IMEI = '356307042441013';
 /** a runaway guard, not a bound on speed: every run walks its drive through the plan path once per batch */
@@ -32,6 +33,18 @@ const roundsProfile: VehicleProfile = {
   fuelCapacity: (rounds as SimulatedDay).vehicle.fuelCapacity,
   fuelFactor: (rounds as SimulatedDay).vehicle.fuelFactor,
 };
+
+/** the drives that are one trip each (the van's has three) */
+const singleDrives = realDrives.filter(({ name }) => !name.startsWith('opel')).map(({ fixes }) => fixes);
+const LIGHT_S = 14;
+
+/** The drive standing LIGHT_S seconds halfway (speed 0), its fixes there as `wander` makes them, the rest that much later. */
+function withLight(fixes: readonly Fix[], wander: (fix: Fix) => Fix): Fix[] {
+  const n = Math.floor(fixes.length / 2);
+  const light = fixes[n] as Fix;
+  const standing = Array.from({ length: LIGHT_S }, (_, s) => wander({ ...light, at: light.at + (s + 1) * 1000, speed: 0 }));
+  return [...fixes.slice(0, n + 1), ...standing, ...fixes.slice(n + 1).map((fix) => ({ ...fix, at: fix.at + LIGHT_S * 1000 }))];
+}
 
 const shifted = (positions: readonly Position[], ms: number): Position[] =>
   positions.map((position) => ({ ...position, gps_datetime: new Date(Date.parse(position.gps_datetime) + ms).toISOString() }));
@@ -86,6 +99,65 @@ describe('detection whatever the batching', () => {
 
             // Act, Assess
             expectSameAsOneRun(positions, batches(positions, sizes, order), profile);
+          },
+        ),
+        { numRuns: 25, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+
+  it(
+    'keeps a 1 Hz drive that stands 14 s at a light one trip, its fixes wandering at the light and its clock in fractions of a second',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...singleDrives),
+          fc.constantFrom(0, 5, 15, 40),
+          fc.boolean(),
+          fc.boolean(),
+          delivery.offsetMs,
+          fc.array(fc.integer({ min: 20, max: 1000 }), { minLength: 1, maxLength: 4 }),
+          (fixes, errorM, withSpeed, fractions, offsetMs, sizes) => {
+            // Prepare: the drive at 1 Hz, standing 14 s halfway with speed 0 while its fixes wander by errorM
+            const random = prng(hash(`${errorM}${offsetMs}`));
+            const drive = withLight(atRate(fixes, 1), errorM ? withIndependentError(random, errorM) : (fix) => fix);
+            const clocked = fractions ? drive.map((fix) => ({ ...fix, at: fix.at + Math.floor(random() * 900) })) : drive;
+            const positions = shifted(recordsOf(IMEI, thenParked(clocked, 300), withSpeed).map(positionOf), offsetMs);
+
+            // Act, Assess
+            expectSameAsOneRun(positions, batches(positions, sizes, [0]), profile);
+            expect(detect(initialTrackState(profile), positions, profile, withoutIgnition).trips).toHaveLength(1);
+          },
+        ),
+        { numRuns: 12, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+
+  it(
+    'keeps the earliest fix of a second, whichever arrives first, where a device sends two fixes in one second',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...singleDrives),
+          fc.constantFrom(0.003, 0.03),
+          fc.boolean(),
+          delivery.offsetMs,
+          delivery.sizes,
+          delivery.order,
+          (fixes, apartKm, withSpeed, offsetMs, sizes, order) => {
+            // Prepare: the drive at 5 s, each fix at .2 s, and every other one sent again at .7 s, 3 or 30 m on, standing
+            const drive = atRate(fixes, 5).map((fix) => ({ ...fix, at: fix.at + 200 }));
+            const again = drive
+              .filter((_, n) => n % 2 === 0)
+              .map((fix) => ({ ...fix, at: fix.at + 500, lat: fix.lat + apartKm / 111.195, speed: 0 }));
+            const positions = shifted(recordsOf(IMEI, [...drive, ...again], withSpeed).map(positionOf), offsetMs);
+            const inTime = [...positions].sort((a, b) => a.gps_datetime.localeCompare(b.gps_datetime));
+
+            // Act, Assess: the second fix of a second arriving first (a later batch first) changes nothing
+            expectSameAsOneRun(inTime, batches(inTime, sizes, order), profile);
           },
         ),
         { numRuns: 25, seed: 37 },

@@ -146,12 +146,20 @@ describe('the rules for fixes resent or given one time', () => {
     const arrived = [
       record('00', -26.00001),
       record('00', -26.01),
-      { ...record('05', -26.001), gps_datetime: '2026-11-01T06:00:05.400Z' },
       record('05', -26.001),
+      { ...record('05', -26.001), gps_datetime: '2026-11-01T06:00:05.400Z' },
     ];
     const { kept, elsewhere } = sameSecondFaults(known, arrived);
     expect(kept).toEqual([arrived[2]]);
     expect(elsewhere).toEqual([arrived[1]]);
+  });
+
+  it('keeps a fix earlier in its second than the one stored, whichever arrived first: it takes its place', () => {
+    const known = [{ ...record('05', -26.001), gps_datetime: '2026-11-01T06:00:05.700Z' }];
+    const arrived = [{ ...record('05', -26.00102), gps_datetime: '2026-11-01T06:00:05.200Z' }];
+    const { kept, elsewhere } = sameSecondFaults(known, arrived);
+    expect(kept).toEqual(arrived);
+    expect(elsewhere).toEqual([]);
   });
 });
 

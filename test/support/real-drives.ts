@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { distanceKm } from '../../shared/domain/geo.ts';
 import { DEFAULT_DETECTION } from '../../shared/domain/tracking/settings.ts';
-import { driftedGpsError, NO_GPS_ERROR } from '../../simulator/random.ts';
+import { driftedGpsError, gaussian, NO_GPS_ERROR } from '../../simulator/random.ts';
 import { displaced } from '../../simulator/roads.ts';
 import { aPositionRecord } from './position-builders.ts';
 
@@ -68,6 +68,14 @@ export function withDriftingError(random: () => number, metres: number): (fix: F
     error = driftedGpsError(random, error, fix.at / 1000, metres);
     return { ...fix, ...displaced(fix, error) };
   };
+}
+
+/**
+ * GPS error of `metres` per axis on every fix, independent from fix to fix: a receiver whose fixes are seconds apart
+ * (its error decorrelates within seconds), or a floating-car feed that thins a track, against the drifting error above.
+ */
+export function withIndependentError(random: () => number, metres: number): (fix: Fix) => Fix {
+  return (fix) => ({ ...fix, ...displaced(fix, { northM: gaussian(random) * metres, eastM: gaussian(random) * metres }) });
 }
 
 /** km/h of a town drive: what a silence must leave beside the stop time to have held a stop the vehicle was not seen at. */

@@ -121,25 +121,37 @@ export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): Pa
 }
 
 /**
- * Same-second fixes among arrived points and the history: the first of an instant is kept; a later one at the same
- * place is the same fix again (a replay), one at another place is a fault (a stuck clock, two fixes given one time):
- * set aside, since the history holds one point an instant.
+ * Same-second fixes among arrived points and the history: the earliest of an instant is kept, whichever arrives first
+ * (one arriving after a later fix of its second takes its place: the history is read earliest first, so the later one
+ * is never read again). One arriving after an earlier fix of its second at the same place is the same fix again (a
+ * replay); at another place it is a fault (a stuck clock, two fixes given one time): set aside, since the history
+ * holds one point an instant.
  */
 export function sameSecondFaults<P extends { gps_datetime: string; latitude: number; longitude: number }>(
   known: readonly P[],
   arrived: readonly P[],
 ): { kept: P[]; elsewhere: P[] } {
-  const taken = new Map(known.map((position) => [secondOf(position.gps_datetime), position]));
+  const taken = earliestOfEachSecond(known);
   const kept: P[] = [];
   const elsewhere: P[] = [];
   for (const position of arrived) {
     const first = taken.get(secondOf(position.gps_datetime));
-    if (!first) {
+    if (!first || position.gps_datetime < first.gps_datetime) {
       taken.set(secondOf(position.gps_datetime), position);
       kept.push(position);
     } else if (distanceKm(latLng(first), latLng(position)) >= SAME_PLACE_KM) elsewhere.push(position);
   }
   return { kept, elsewhere };
+}
+
+/** The earliest point of each second among `points`, by second. */
+export function earliestOfEachSecond<P extends { gps_datetime: string }>(points: readonly P[]): Map<string, P> {
+  const earliest = new Map<string, P>();
+  for (const point of points) {
+    const first = earliest.get(secondOf(point.gps_datetime));
+    if (!first || point.gps_datetime < first.gps_datetime) earliest.set(secondOf(point.gps_datetime), point);
+  }
+  return earliest;
 }
 
 /** Same-second fixes closer than this are one position read twice (GPS noise between two reports of one fix). */

@@ -6,7 +6,7 @@
  */
 import { dropSpanStart, type FuelDropSettings } from '../events/fuel-drops.ts';
 import type { TrackState, VehicleProfile } from './detector.ts';
-import { type Fault, secondOf } from './faults.ts';
+import { earliestOfEachSecond, type Fault, secondOf } from './faults.ts';
 import { byTime, chunksOf, encodePoints, hourOf, type PositionChunk } from './history.ts';
 import { detectByHour, type HourlyRun } from './hourly-run.ts';
 import type { Position } from './position.ts';
@@ -84,8 +84,13 @@ export function planDetection(
 ): DetectionPlan | undefined {
   const from = historyFrom(history.checkpointHour);
   const known = [...history.stored, ...history.tail.filter((position) => position.gps_datetime >= from)];
-  const storedAt = new Set([...known, ...history.tail].map((position) => secondOf(position.gps_datetime)));
-  const fresh = byTime(arrived.filter((position) => !storedAt.has(secondOf(position.gps_datetime))));
+  // a point earlier in its second than the stored one takes its place (the history is read earliest first)
+  const stored = earliestOfEachSecond([...known, ...history.tail]);
+  const isFresh = (position: Position) => {
+    const first = stored.get(secondOf(position.gps_datetime));
+    return first === undefined || position.gps_datetime < first.gps_datetime;
+  };
+  const fresh = byTime(arrived.filter(isFresh));
   if (fresh.length === 0 && reprocessFrom === undefined) return undefined;
   const points = byTime([...known, ...fresh]);
   if (points.length === 0) return undefined;
