@@ -68,6 +68,8 @@ describe('the webhooks page', () => {
   it('redelivers an event from its attempts, then shows the new attempt', async () => {
     // Prepare: an endpoint whose first attempt at a real event of the fleet failed
     const tab = await addEndpoint('Redelivered');
+    // added once the page lists it (the click only sends the request)
+    await eventually(() => tab.page.getByRole('button', { name: 'Deliveries of Redelivered' }).count()).toBe(1);
     const key = { api_key: console.fleet.user.key };
     const { webhooks } = (await callOperation('getWebhooks', key)).body;
     const webhook = webhooks.find((candidate) => candidate.description === 'Redelivered');

@@ -14,6 +14,7 @@ import { prng } from '../../simulator/random.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
 import { timedOut } from '../support/dynamodb-faults.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 const DAY = '2026-11-10';
 const MIDDLEWARE = 'time-out-some-writes';
@@ -88,9 +89,11 @@ describe('a day ingested while DynamoDB calls time out', () => {
     const [calm, busy] = [await givenVehicle(user), await givenVehicle(user)];
     const records = interleave(demoFleetDay(DAY, [calm.imei], 5));
     // a live device's small batches, each ending in a write of the track item
+    // the redelivery backoff on fake time: a retry goes at once, and a late write may still land after it
+    const clock = new FakeClock();
     const ingestDay = async (imei: string, name: string) => {
       const lines = records.map((record) => JSON.stringify({ ...record, imei }));
-      for (let i = 0; i < lines.length; i += BATCH) await ingestRecords(lines.slice(i, i + BATCH), `${name}-${i}`);
+      for (let i = 0; i < lines.length; i += BATCH) await ingestRecords(lines.slice(i, i + BATCH), `${name}-${i}`, clock);
     };
     await ingestDay(calm.imei, 'calm');
     // Act
