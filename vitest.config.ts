@@ -23,7 +23,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // One worker per core: the local stack's AWS clients wait longer than a function's 1.5 s (test/support/global-setup.ts).
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/support/unit-setup.ts'] } },
       {
