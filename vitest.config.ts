@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import UnitFirstSequencer from './test/support/unit-first-sequencer.ts';
 
 /**
  * Three projects, chosen by folder and by the kind a file's name says (docs/testing.md):
@@ -23,7 +24,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // One worker per core: the local stack's AWS clients wait longer than a function's 1.5 s (test/support/global-setup.ts).
-    maxWorkers: 3,
+    maxWorkers: 2,
+    sequence: { sequencer: UnitFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/support/unit-setup.ts'] } },
       {

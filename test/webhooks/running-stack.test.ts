@@ -44,7 +44,7 @@ describe('a point sent to a running stack', () => {
     });
     // Act
     const inside = await devices.osmand(token, { query: { id: vehicle.imei, timestamp: now - 30, lat: DEPOT.lat, lon: DEPOT.lng } });
-    const [received] = await receiver.waitFor(1, 30_000);
+    const [received] = await receiver.waitFor(1, 45_000);
     // Assess
     expect([added.status, outside.status, inside.status]).toEqual([200, 200, 200]);
     const event = new StandardWebhook(added.body.secret).verify(received?.body as string, received?.headers as Record<string, string>);
@@ -52,5 +52,5 @@ describe('a point sent to a running stack', () => {
       type: 'geofence.entered',
       data: { vehicle_uid: vehicle.vehicleUid, user_location_uid: zone.userLocationUid },
     });
-  });
+  }, 60_000);
 });
