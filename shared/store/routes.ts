@@ -1,6 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { toRouteRecord } from '../contracts/routes.ts';
-import type { NewRoute, Route, RouteLeg, RouteStop } from '../domain/route/rules.ts';
+import { type NewRoute, type Route, type RouteLeg, type RouteStop, routeTotals } from '../domain/route/rules.ts';
 import type { UserLocation } from '../domain/user-location.ts';
 import { busyMessage, NotFound } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
@@ -113,5 +112,5 @@ const routeEntity = defineEntity<Route, number>({
     legs: list('legs', legEntity),
     createdAt: text('created_at'),
   },
-  derived: (route) => ({ totals: toRouteRecord(route).totals }),
+  derived: (route) => ({ totals: routeTotals(route) }),
 });
