@@ -6,24 +6,17 @@ import { describe, expect, inject, it } from 'vitest';
 import { PERSON_ONLY } from '../../shared/middleware/api-key-auth.ts';
 import { issueApiKey } from '../../shared/store/api-keys.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { givenUser } from '../support/builders.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
 
-/** A user, signed in: their api key (as givenUser makes it) and their person's token. */
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
-
-const _NOT_LINKED = 'api key not found or not linked to this api key';
 const KEY_OPERATIONS = ['lockApiKey', 'unlockApiKey', 'deleteApiKey'] as const;
 
 describe('addApiKey', () => {
   it('answers a new key once, which then works and is listed by its prefix with its description', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     // Act
     const added = await callOperation('addApiKey', { description: 'dispatch system' }, bearer(person.token));
     // Assess
@@ -39,7 +32,7 @@ describe('addApiKey', () => {
 
   it('refuses a description over 255 characters', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     // Act
     const res = await callOperation('addApiKey', { description: 'x'.repeat(256) }, bearer(person.token));
     // Assess

@@ -4,22 +4,15 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { callOperation } from '../support/api.ts';
-import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { givenUser, givenVehicle } from '../support/builders.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
-
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
-
-const _NOT_LINKED = 'device token not found or not linked to this api key';
 
 describe('addDeviceToken', () => {
   it("answers a token once with the OsmAnd URL naming the vehicle's IMEI, where a phone's report is taken", async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const vehicle = await givenVehicle(person);
     // Act
     const res = await callOperation('addDeviceToken', { vehicle_uid: vehicle.vehicleUid }, bearer(person.token));
@@ -37,7 +30,7 @@ describe('addDeviceToken', () => {
 
   it("answers not found for another user's vehicle and makes no token", async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const theirs = await givenVehicle(await givenUser());
     // Act
     const res = await callOperation('addDeviceToken', { vehicle_uid: theirs.vehicleUid }, bearer(person.token));
@@ -48,7 +41,7 @@ describe('addDeviceToken', () => {
 
   it('refuses a missing vehicle_uid', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     // Act
     const res = await callOperation('addDeviceToken', {}, bearer(person.token));
     // Assess

@@ -5,24 +5,16 @@
 import { describe, expect, inject, it } from 'vitest';
 import { issueApiKey } from '../../shared/store/api-keys.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
 
-/** A user, signed in: their api key (as givenUser makes it) and their person's token. */
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
-
 const NOT_LINKED = 'api key not found or not linked to this api key';
-const _KEY_OPERATIONS = ['lockApiKey', 'unlockApiKey', 'deleteApiKey'] as const;
 
 describe('deleteApiKey', () => {
   it('deletes the key: refused as unknown after, gone from the list', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const doomed = await issueApiKey(person.userUid);
     // Act
     const res = await callOperation('deleteApiKey', { api_key_uid: doomed.apiKeyUid }, bearer(person.token));
@@ -35,7 +27,7 @@ describe('deleteApiKey', () => {
 
   it('lets exactly one of several simultaneous deletes succeed', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const doomed = await issueApiKey(person.userUid);
     // Act
     const answers = await Promise.all(

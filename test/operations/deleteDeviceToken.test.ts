@@ -5,22 +5,17 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, givenVehicle, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { givenUser, givenVehicle } from '../support/builders.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
-
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
 
 const NOT_LINKED = 'device token not found or not linked to this api key';
 
 describe('deleteDeviceToken', () => {
   it('revokes the token: its reports are refused, it leaves the list, a second delete finds nothing', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const vehicle = await givenVehicle(person);
     const added = (await callOperation('addDeviceToken', { vehicle_uid: vehicle.vehicleUid }, bearer(person.token))).body;
     // Act
@@ -35,7 +30,7 @@ describe('deleteDeviceToken', () => {
 
   it("answers not found for another user's token and leaves it", async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const other = await givenUser();
     const theirs = await createDeviceToken(other.userUid);
     // Act
@@ -46,7 +41,7 @@ describe('deleteDeviceToken', () => {
 
   it('refuses a device_token_uid that is no token id', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     // Act
     const answers = await Promise.all(
       [{}, { device_token_uid: 'XYZ' }].map((params) => callOperation('deleteDeviceToken', params, bearer(person.token))),

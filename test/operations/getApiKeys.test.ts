@@ -5,25 +5,15 @@
 import { describe, expect, inject, it } from 'vitest';
 import { issueApiKey } from '../../shared/store/api-keys.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
-
-/** A user, signed in: their api key (as givenUser makes it) and their person's token. */
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
-
-const _NOT_LINKED = 'api key not found or not linked to this api key';
-const _KEY_OPERATIONS = ['lockApiKey', 'unlockApiKey', 'deleteApiKey'] as const;
 
 describe('getApiKeys', () => {
   it("lists the user's keys oldest first, times in the user's offset, the last use recorded, never another user's", async () => {
     // Prepare
-    const person = await givenPerson();
-    const other = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
+    const other = await givenSignedInUser(apiUrl);
     const second = await issueApiKey(person.userUid, 'second');
     await callOperation('getVehicles', { api_key: person.key });
     // Act

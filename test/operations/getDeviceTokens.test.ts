@@ -2,20 +2,10 @@
  * The device token operations (getDeviceTokens, addDeviceToken, deleteDeviceToken): a signed-in person's only, as the
  * console's Devices page calls them; the token made reports positions at its OsmAnd URL (docs/devices.md).
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PERSON_ONLY } from '../../shared/middleware/api-key-auth.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
-import { givenSignedInPerson } from '../support/sign-in.ts';
-
-const apiUrl = inject('apiUrl');
-
-async function _givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
-
-const _NOT_LINKED = 'device token not found or not linked to this api key';
+import { givenUser } from '../support/builders.ts';
 
 describe.each(['getDeviceTokens', 'addDeviceToken', 'deleteDeviceToken'] as const)('%s by an api key', (name) => {
   it('is refused: only a signed-in person may set up devices', async () => {

@@ -4,24 +4,14 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { callOperation } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
-
-/** A user, signed in: their api key (as givenUser makes it) and their person's token. */
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
-
-const _NOT_LINKED = 'api key not found or not linked to this api key';
-const _KEY_OPERATIONS = ['lockApiKey', 'unlockApiKey', 'deleteApiKey'] as const;
 
 describe('lockApiKey and unlockApiKey', () => {
   it('lock a key, which is then refused and listed locked, and unlock it again', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const api_key_uid = (await callOperation('getApiKeys', {}, bearer(person.token))).body.api_keys[0]?.api_key_uid;
     // Act
     const locked = await callOperation('lockApiKey', { api_key_uid }, bearer(person.token));

@@ -5,16 +5,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import { issueApiKey } from '../../shared/store/api-keys.ts';
 import { callOperation } from '../support/api.ts';
-import { givenUser, type TestUser } from '../support/builders.ts';
-import { bearer, givenSignedInPerson } from '../support/sign-in.ts';
+import { givenUser } from '../support/builders.ts';
+import { bearer, givenSignedInUser } from '../support/sign-in.ts';
 
 const apiUrl = inject('apiUrl');
-
-/** A user, signed in: their api key (as givenUser makes it) and their person's token. */
-async function givenPerson(): Promise<TestUser & { token: string }> {
-  const user = await givenUser({ gmtOffsetMinutes: 120 });
-  return { ...user, token: (await givenSignedInPerson(apiUrl, user)).accessToken };
-}
 
 const NOT_LINKED = 'api key not found or not linked to this api key';
 const KEY_OPERATIONS = ['lockApiKey', 'unlockApiKey', 'deleteApiKey'] as const;
@@ -22,7 +16,7 @@ const KEY_OPERATIONS = ['lockApiKey', 'unlockApiKey', 'deleteApiKey'] as const;
 describe.each(KEY_OPERATIONS)('%s', (name) => {
   it("answers not found to another user's key and leaves it working", async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     const other = await givenUser();
     const theirs = await issueApiKey(other.userUid);
     // Act
@@ -34,7 +28,7 @@ describe.each(KEY_OPERATIONS)('%s', (name) => {
 
   it('refuses a missing or malformed api_key_uid', async () => {
     // Prepare
-    const person = await givenPerson();
+    const person = await givenSignedInUser(apiUrl);
     // Act
     const answers = await Promise.all([{}, { api_key_uid: 'one' }].map((params) => callOperation(name, params, bearer(person.token))));
     // Assess

@@ -5,6 +5,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { CONSOLE_CLIENT_ID, CONSOLE_SCOPES } from '../../shared/console/site.ts';
+import { givenUser, type TestUser } from './builders.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 
@@ -103,6 +104,12 @@ export async function givenSignedInPerson(
   const email = `person-${user.userUid}-${++people}-${process.pid}@fleet.example`;
   const { password } = await createLocalAccount(user.userUid, email, `${base}/oidc`);
   return { email, password, ...(await signIn(base, email, password)) };
+}
+
+/** A user of the stack at `base`, signed in: their api key (as givenUser makes it) and their person's access token. */
+export async function givenSignedInUser(base: string): Promise<TestUser & { token: string }> {
+  const user = await givenUser({ gmtOffsetMinutes: 120 });
+  return { ...user, token: (await givenSignedInPerson(base, user)).accessToken };
 }
 
 export const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
