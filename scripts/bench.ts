@@ -6,7 +6,9 @@
  *                                  sent again through the SDK, next to the floor (one GetItem on the same DynamoDB Local): p50 ÷
  *                                  (floor × round trips) against the 1.2 (reads) / 1.3 (writes) target, the DynamoDB requests
  *                                  and round trips per call (BENCH_CALLS, BENCH_KEY_CACHE_SECONDS, BENCH_OPERATIONS=a,b)
- *   npm run bench -- bundles       bundle size and cold module-init time per function, next to an empty handler's
+ *   npm run bench -- bundles       bundle size, cold module init and init + first answer per function, next to an empty handler
+ *                                  with the same SDK; the API operations also with a first real call on DynamoDB Local, next to
+ *                                  the empty handler's first GetItem through the same client
  *   npm run bench -- ingest        processPositions on DynamoDB Local in two batch shapes (production: ≈1 position per vehicle
  *                                  per batch; 10 per vehicle), in order and 10 % 1-6 h late: positions/s, write requests,
  *                                  WCU and RCU per position (ReturnConsumedCapacity), history bytes per position
@@ -88,10 +90,11 @@ const benchmarks: Record<string, Benchmark> = {
     },
   },
   bundles: {
-    needsStack: false,
-    run: async (_stack, size) => {
+    needsStack: true,
+    run: async (stack, size) => {
+      if (!stack) throw new Error('bundles needs the local stack');
       const { benchBundles, bundlesNotes } = await import('./bench/bundles.ts');
-      return { rows: await benchBundles(size), notes: bundlesNotes };
+      return { rows: await benchBundles(stack, size), notes: bundlesNotes };
     },
   },
   ingest: {

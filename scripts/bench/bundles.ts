@@ -1,6 +1,8 @@
 /**
  * Each function bundled as the CDK bundles it (functionDefaults.bundling), then imported by fresh `node`
- * processes to time its cold module init, next to an empty handler bundled the same way.
+ * processes to time its cold module init and its first answer, next to an empty handler bundled the same way; the
+ * API operations also answer a first real call (their bench plan's request, on the local stack's DynamoDB Local),
+ * next to the empty handler's first GetItem through the same client.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,22 +11,56 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
-import { deviceEndpoints, handlerPath, operations, scheduledFunctions, streamConsumers } from '../../functions/registry.ts';
+import {
+  deviceEndpoints,
+  handlerPath,
+  type KeyOperationName,
+  operations,
+  scheduledFunctions,
+  streamConsumers,
+} from '../../functions/registry.ts';
 import { functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from '../../local/api-gateway-event.ts';
+import type { LocalStack } from '../../local/stack.ts';
+import { awsClientTimeouts, env as settings } from '../../shared/config.ts';
+import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { serviceName } from '../../shared/metric-names.ts';
+import { keys } from '../../shared/store/keys.ts';
+import type { TestUser } from '../../test/support/builders.ts';
+import { operationPlans } from './operation-plans.ts';
+import { callOperation, eventOf, UNREACHED_LIMIT } from './operations.ts';
 import { type BenchSize, median, type Row, round } from './report.ts';
 
 /** fresh processes per function: the median and the fastest of them are shown */
 const PROCESSES = { full: 5, smallest: 1 } as const;
 const EMPTY = '(empty handler)';
 
-/** An empty handler that loads `packages` at init, as a function whose bundle imports them statically does. */
+const DYNAMODB_PACKAGES = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
+
+/**
+ * An empty handler that loads `packages` at init, as a function whose bundle imports them statically does. Given an
+ * item's key, it does what every function's first real call starts with (shared/store/client.ts): makes the document
+ * client as the store makes it (same timeouts, endpoint, region and credentials) and gets the item, so the SDK's own
+ * first-request cost (its lazily loaded parts, signing, the first connection) is in the floor too.
+ */
 function sameSdkHandler(packages: readonly string[]): string {
   const imports = packages.map((name, i) => `import * as sdk${i} from '${name}';`);
+  const loaded = `[${packages.map((_, i) => `sdk${i}`).join(', ')}].length`;
+  const [client, documents] = DYNAMODB_PACKAGES.map((name) => `sdk${packages.indexOf(name)}`);
+  if (!DYNAMODB_PACKAGES.every((name) => packages.includes(name)))
+    return [...imports, `export const handler = async () => ({ loaded: ${loaded} });`, ''].join('\n');
   return [
     ...imports,
-    `export const handler = async () => ({ loaded: [${packages.map((_, i) => `sdk${i}`).join(', ')}].length });`,
+    'let store;',
+    'export const handler = async (event) => {',
+    `  if (!event?.key) return { loaded: ${loaded} };`,
+    '  const local = { endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION, ' +
+      "credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };",
+    `  store ??= ${documents}.DynamoDBDocumentClient.from(new ${client}.DynamoDBClient({ ...${JSON.stringify(awsClientTimeouts())}, ...local }), ` +
+      '{ marshallOptions: { removeUndefinedValues: true } });',
+    `  const { Item } = await store.send(new ${documents}.GetCommand({ TableName: process.env.TABLE_NAME, Key: event.key }));`,
+    '  return { statusCode: Item ? 200 : 404 };',
+    '};',
     '',
   ].join('\n');
 }
@@ -50,6 +86,13 @@ export const bundlesNotes = [
     "consumers (processPositions archives even that: the bench's endpoints are a closed port on 127.0.0.1, so its S3 put fails " +
     "at once); what init leaves for later is paid here, so init + first answer (the fastest process's sum) is what a cold call " +
     "costs of the function's own, and `÷ same SDK` divides both by the same-SDK empty handler's fastest init (target: 1.2)",
+  "first real answer: in another fresh process, the first call is a real one: the API operation's request from its " +
+    'operations-bench plan (scripts/bench/operation-plans.ts: an api key, the data it reads), answered against the local ' +
+    "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
+    "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
+    "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
+    "divides the function's init + first real answer by the handler's init + first GetItem. Person-only operations (a " +
+    "signed-in person's token), the device entry points and the stream consumers have no such plan: — in those columns",
 ];
 
 /** Imports the bundle, then answers the event (when there is one) once; prints both times on a line of its own. */
@@ -59,11 +102,11 @@ const IMPORT_TIMER = [
   'const { handler } = await import(process.argv[1]);',
   'const imported = performance.now(); const importCpu = cpuMs(startedCpu);',
   'const call = JSON.parse(process.argv[2]);',
-  'let answered = Number.NaN; let answerCpu = Number.NaN;',
+  "let answered = Number.NaN; let answerCpu = Number.NaN; let status = '';",
   'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 }; const callCpu = process.cpuUsage();',
-  '  await Promise.resolve(handler(call.event, context)).catch(() => undefined);',
-  '  answered = performance.now() - imported; answerCpu = cpuMs(callCpu); }',
-  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered, importCpu, answerCpu]) + '\\n');",
+  "  const result = await Promise.resolve(handler(call.event, context)).catch(() => ({ statusCode: 'threw' }));",
+  "  answered = performance.now() - imported; answerCpu = cpuMs(callCpu); status = String(result?.statusCode ?? ''); }",
+  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered, importCpu, answerCpu, status]) + '\\n');",
   'process.exit(0);',
 ].join('\n');
 
@@ -116,10 +159,37 @@ interface ColdStart {
   firstAnswer: number;
   initCpu: number;
   firstAnswerCpu: number;
+  /** the first answer's HTTP status ('threw' when the handler threw; empty for a batch) */
+  status: string;
+}
+
+/** Where a process's AWS calls go: a closed port (the first answers that need no AWS), or the local stack. */
+type Endpoints = Record<string, string>;
+
+/** The first answers need no AWS; whatever a function calls anyway meets a closed port on the loopback and fails at once. */
+const OFFLINE: Endpoints = Object.fromEntries(
+  ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'KINESIS_ENDPOINT'].map((name) => [name, 'http://127.0.0.1:9']),
+);
+
+/**
+ * The local stack's table and bucket, and the settings the local stack runs its functions with (every variable
+ * shared/config.ts reads, as this process holds it), with the per-key limit the operations bench uses: every call
+ * pays its bucket write, as deployed, and none is refused.
+ */
+function onTheStack(stack: LocalStack): Endpoints {
+  const configured = Object.values(settings).flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : []));
+  return {
+    ...OFFLINE,
+    ...Object.fromEntries(configured),
+    DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+    S3_ENDPOINT: stack.s3Endpoint,
+    RATE_LIMIT_PER_SECOND: UNREACHED_LIMIT,
+    RATE_LIMIT_BURST: UNREACHED_LIMIT,
+  };
 }
 
 /** Imports the bundle in a fresh process, with the environment a function gets, and answers its first call. */
-async function coldStart(file: string, flags: string[], firstCall: string): Promise<ColdStart> {
+async function coldStart(file: string, flags: string[], firstCall: string, endpoints: Endpoints = OFFLINE): Promise<ColdStart> {
   const env = {
     PATH: process.env.PATH ?? '',
     AWS_REGION: 'eu-west-1',
@@ -131,17 +201,14 @@ async function coldStart(file: string, flags: string[], firstCall: string): Prom
     _HANDLER: 'index.handler',
     AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
     _X_AMZN_TRACE_ID: 'Root=1-6760a000-000000000000000000000001;Parent=53995c3f42cd8ad8;Sampled=1',
-    // The first answers need no AWS; whatever a function calls anyway (processPositions archives even an empty batch)
-    // meets a closed port on the loopback and fails at once, offline, rather than looking for credentials and AWS.
-    ...Object.fromEntries(['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'KINESIS_ENDPOINT'].map((name) => [name, 'http://127.0.0.1:9'])),
+    ...endpoints,
   };
   const args = [...flags, '--input-type=module', '-e', IMPORT_TIMER, pathToFileURL(file).href, firstCall];
   const { stdout } = await run(process.execPath, args, { env, maxBuffer: 16 * 1024 * 1024 });
   const line = stdout.split('\n').findLast((text) => text.startsWith('BENCH ')) ?? 'BENCH []';
-  const [init, firstAnswer, initCpu, firstAnswerCpu] = (JSON.parse(line.slice('BENCH '.length)) as (number | null)[]).map(
-    (value) => value ?? Number.NaN,
-  );
-  return { init, firstAnswer, initCpu, firstAnswerCpu } as ColdStart;
+  const printed = JSON.parse(line.slice('BENCH '.length)) as (number | string | null)[];
+  const [init, firstAnswer, initCpu, firstAnswerCpu] = printed.slice(0, 4).map((value) => (typeof value === 'number' ? value : Number.NaN));
+  return { init, firstAnswer, initCpu, firstAnswerCpu, status: String(printed[4] ?? '') } as ColdStart;
 }
 
 const kilobytes = (file: string): number => round(statSync(file).size / 1024, 1);
@@ -152,18 +219,33 @@ interface Timing {
   sdkAtInit: string[];
   runs: ColdStart[];
   withMaps: number[];
+  /** the first real call of each process (one per pass), when the function has one */
+  realCalls: string[];
+  realRuns: ColdStart[];
 }
 
-/** The references (an empty handler, and one per set of SDK packages a measured bundle loads at init), then the functions. */
-async function bundleAll(dir: string, measured: readonly string[]): Promise<{ functions: Timing[]; references: Map<string, Timing> }> {
+const timingOf = (name: string, bundled: { file: string; sdkAtInit: string[] }, realCalls: string[] = []): Timing => ({
+  name,
+  ...bundled,
+  runs: [],
+  withMaps: [],
+  realCalls,
+  realRuns: [],
+});
+
+/**
+ * The references (an empty handler, and one per set of SDK packages a measured bundle loads at init), then the
+ * functions; `realCalls` holds each function's first real calls, and `keyItem` the item the references get instead.
+ */
+async function bundleAll(
+  dir: string,
+  measured: readonly string[],
+  realCalls: Map<string, string[]>,
+  keyItem: string,
+): Promise<{ functions: Timing[]; references: Map<string, Timing> }> {
   const functions: Timing[] = [];
   for (const name of measured) {
-    functions.push({
-      name,
-      ...(await bundle(join(repositoryRoot, handlerPath(name)), join(dir, name))),
-      runs: [],
-      withMaps: [],
-    });
+    functions.push(timingOf(name, await bundle(join(repositoryRoot, handlerPath(name)), join(dir, name)), realCalls.get(name)));
   }
   const references = new Map<string, Timing>();
   for (const packages of [[], ...functions.map(({ sdkAtInit }) => sdkAtInit)]) {
@@ -171,14 +253,35 @@ async function bundleAll(dir: string, measured: readonly string[]): Promise<{ fu
     if (references.has(name)) continue;
     const entry = join(dir, `reference-${references.size}.ts`);
     writeFileSync(entry, sameSdkHandler(packages));
-    references.set(name, {
-      name,
-      ...(await bundle(entry, join(dir, `reference-${references.size}`))),
-      runs: [],
-      withMaps: [],
-    });
+    const getsAnItem = DYNAMODB_PACKAGES.every((sdkPackage) => packages.includes(sdkPackage));
+    const bundled = await bundle(entry, join(dir, `reference-${references.size}`));
+    references.set(name, timingOf(name, bundled, getsAnItem ? functions.map(() => keyItem) : []));
   }
   return { functions, references };
+}
+
+/**
+ * Each key operation's first real call per process: the requests its operations-bench plan prepares (fixtures made
+ * through the local API), as the API Gateway event the deployed API sends; and the key item of the plans' reader.
+ */
+async function realCallsOf(apiUrl: string, measured: readonly string[], processes: number) {
+  const plans = await operationPlans((name, user, request) => callOperation(apiUrl, name, user, request));
+  const calls = new Map<string, string[]>();
+  let reader: TestUser | undefined;
+  for (const name of measured.filter((name): name is KeyOperationName => name in plans)) {
+    const plan = await plans[name](processes);
+    reader ??= plan.user;
+    calls.set(
+      name,
+      Array.from({ length: processes }, (_unused, i) => {
+        const request = plan.request(i);
+        const { getRemainingTimeInMillis: _, ...context } = lambdaContext(name, `bench-real-call-${i}`);
+        return JSON.stringify({ event: eventOf(name, request.user ?? plan.user, request), context });
+      }),
+    );
+  }
+  const keyItem = reader ? JSON.stringify({ event: { key: keys.apiKey(hashApiKey(reader.key)) }, context: {} }) : 'null';
+  return { calls, keyItem };
 }
 
 const fastest = (samples: readonly number[]): number => Math.min(...samples);
@@ -190,15 +293,21 @@ function totals(runs: readonly ColdStart[], clock: 'wall' | 'cpu'): { init: numb
   return { init, coldCall };
 }
 
+/** The least of the runs' init + first answer (NaN without runs, or when one was not answered). */
+const leastColdCall = (runs: readonly ColdStart[], clock: 'wall' | 'cpu'): number =>
+  runs.length ? fastest(totals(runs, clock).coldCall) : Number.NaN;
+
 function rowOf(timing: Timing, reference: Timing | undefined): Row {
-  const { name, file, sdkAtInit, runs, withMaps } = timing;
+  const { name, file, sdkAtInit, runs, withMaps, realRuns } = timing;
   const wall = totals(runs, 'wall');
   const cpu = totals(runs, 'cpu');
   const answered = !wall.coldCall.some(Number.isNaN);
   const floor = reference ? fastest(totals(reference.runs, 'wall').init) : Number.NaN;
   const cpuFloor = reference ? fastest(totals(reference.runs, 'cpu').init) : Number.NaN;
-  const ratio = (value: number, of: number) => (reference && !Number.isNaN(value) ? round(value / of, 2) : '—');
+  const ratio = (value: number, of: number) => (reference && !Number.isNaN(value) && !Number.isNaN(of) ? round(value / of, 2) : '—');
   const shown = (value: number) => (Number.isNaN(value) ? '—' : round(value, 1));
+  const real = { wall: leastColdCall(realRuns, 'wall'), cpu: leastColdCall(realRuns, 'cpu') };
+  const realFloor = { wall: leastColdCall(reference?.realRuns ?? [], 'wall'), cpu: leastColdCall(reference?.realRuns ?? [], 'cpu') };
   return {
     function: name,
     'bundle KB': kilobytes(file),
@@ -215,27 +324,34 @@ function rowOf(timing: Timing, reference: Timing | undefined): Row {
     'init ÷ same SDK': ratio(fastest(wall.init), floor),
     'init + first answer ÷ same SDK': ratio(answered ? fastest(wall.coldCall) : Number.NaN, floor),
     'CPU: init + first answer ÷ same SDK': ratio(answered ? fastest(cpu.coldCall) : Number.NaN, cpuFloor),
+    'real status': [...new Set(realRuns.map((run) => run.status))].join(', ') || '—',
+    'init + first real answer ms (fastest)': shown(real.wall),
+    'init + first real answer CPU ms (least)': shown(real.cpu),
+    'same-SDK init + first GetItem CPU ms (least)': shown(reference ? realFloor.cpu : real.cpu),
+    'init + first real answer ÷ same SDK + GetItem': ratio(real.wall, realFloor.wall),
+    'CPU: init + first real answer ÷ same SDK + GetItem': ratio(real.cpu, realFloor.cpu),
     'init ms, --enable-source-maps': round(median(withMaps), 1),
   };
 }
 
-export async function benchBundles(size: BenchSize = 'full'): Promise<Row[]> {
+export async function benchBundles(stack: LocalStack, size: BenchSize = 'full'): Promise<Row[]> {
   const cache = join(repositoryRoot, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'fleet-bench-'));
   try {
     const functions = [...operations, ...streamConsumers, ...scheduledFunctions, ...deviceEndpoints];
     // smallest: one function of each kind that answers a first call, and their references
-    const measured = size === 'full' ? functions : [operations[0], deviceEndpoints[0], streamConsumers[0]];
-    const timings = await bundleAll(
-      dir,
-      measured.map(({ name }) => name),
-    );
+    const measured = (size === 'full' ? functions : [operations[0], deviceEndpoints[0], streamConsumers[0]]).map(({ name }) => name);
+    const { calls, keyItem } = await realCallsOf(stack.apiUrl, measured, PROCESSES[size]);
+    const timings = await bundleAll(dir, measured, calls, keyItem);
     const all = [...timings.references.values(), ...timings.functions];
+    const stackEndpoints = onTheStack(stack);
     for (let pass = 0; pass < PROCESSES[size]; pass++) {
       for (const timing of all) {
         timing.runs.push(await coldStart(timing.file, [], firstCallOf(timing.name)));
         timing.withMaps.push((await coldStart(timing.file, ['--enable-source-maps'], 'null')).init);
+        const realCall = timing.realCalls[pass];
+        if (realCall) timing.realRuns.push(await coldStart(timing.file, [], realCall, stackEndpoints));
       }
     }
     return [

@@ -209,7 +209,7 @@ const handlerOf = (name: OperationName): Promise<Handler> => {
 };
 
 /** The API Gateway event of the call, with the headers fetch sends (lower-cased, as Node's server hands them on). */
-function eventOf(name: OperationName, user: TestUser, request: BenchRequest): APIGatewayProxyEvent {
+export function eventOf(name: OperationName, user: TestUser, request: BenchRequest): APIGatewayProxyEvent {
   const { method, query, headers, body } = httpRequestOf(name, user, request);
   const sent = { host: '127.0.0.1', 'accept-encoding': 'gzip, deflate', 'user-agent': 'node', ...headers };
   return toApiGatewayEvent({
