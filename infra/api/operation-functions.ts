@@ -10,7 +10,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { handlerPath, type Operation } from '../../functions/registry.ts';
+import { handlerPath, type Operation, operations } from '../../functions/registry.ts';
 import { env, limits, rateLimitDefaults } from '../../shared/config.ts';
 import { accessOf, READ_TABLE_ACTIONS } from '../../shared/contracts/operation.ts';
 import { metricsNamespace, serviceName } from '../../shared/metric-names.ts';
@@ -30,6 +30,17 @@ export interface OperationFunctionsProps {
   operations: readonly Operation[];
 }
 
+/**
+ * Packages that only some calls import (a dynamic import, at first need), left out of the bundle and copied beside
+ * it (`lazyPackageFiles`): a cold start reads, compiles and source-maps the whole bundle, so code a call never runs
+ * still costs there. aws-jwt-verify (21 KB of every API function) checks a signed-in person's bearer token; an api
+ * key's calls never load it.
+ */
+const importedWhenNeeded = ['aws-jwt-verify'];
+
+/** What of those packages an ES module import needs at run time, copied beside the bundle under node_modules/. */
+const lazyPackageFiles = ['aws-jwt-verify/package.json', 'aws-jwt-verify/dist/esm'];
+
 /** Shared defaults of every operation's Lambda, set once. */
 export const functionDefaults = {
   runtime: lambda.Runtime.NODEJS_24_X,
@@ -43,8 +54,10 @@ export const functionDefaults = {
     target: 'node24',
     minify: true,
     sourceMap: true,
+    // NODE_OPTIONS=--enable-source-maps reads and parses the map at every cold start: the mappings are all a stack trace needs.
+    sourcesContent: false,
     // The AWS SDK v3 ships with the runtime; bundling it would only grow cold starts.
-    externalModules: ['@aws-sdk/*'],
+    externalModules: ['@aws-sdk/*', ...importedWhenNeeded],
     mainFields: ['module', 'main'],
     // CommonJS dependencies inside an ESM bundle still call require().
     banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
@@ -65,10 +78,19 @@ export const runtimeFiles: Readonly<Record<string, readonly string[]>> = {
   checkQuietVehicles: GAZETTEER_FILES,
 };
 
+/**
+ * The package files one function's bundle needs beside it: its run-time files, and for an API operation (shared/operation.ts:
+ * a bearer token is verified there) the packages left out of every bundle.
+ */
+export function filesBesideBundle(name: string): readonly string[] {
+  const isOperation = operations.some((operation) => operation.name === name);
+  return [...(runtimeFiles[name] ?? []), ...(isOperation ? lazyPackageFiles : [])];
+}
+
 /** The bundling options of one function: the shared ones, plus copying its run-time files after esbuild. */
 export function bundlingOf(name: string): NodejsFunctionProps['bundling'] {
-  const files = runtimeFiles[name];
-  if (!files) return functionDefaults.bundling;
+  const files = filesBesideBundle(name);
+  if (!files.length) return functionDefaults.bundling;
   return {
     ...functionDefaults.bundling,
     commandHooks: {

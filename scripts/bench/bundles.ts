@@ -70,8 +70,9 @@ const referenceName = (packages: readonly string[]): string =>
   packages.length ? `(empty handler + ${packages.map((name) => name.replace(/^@aws-sdk\/(client-)?/, '')).join(', ')})` : EMPTY;
 
 export const bundlesNotes = [
-  "bundled with the CDK's esbuild options (infra/api/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/*, the " +
-    'createRequire banner, source map as a separate file)',
+  "bundled with the CDK's esbuild options (infra/api/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/* and " +
+    'the packages imported only when needed (aws-jwt-verify), the createRequire banner, source map as a separate file without the ' +
+    'sources)',
   'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the ' +
     "repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is " +
     'therefore part of init, as in Lambda',
@@ -86,8 +87,9 @@ export const bundlesNotes = [
     "consumers (processPositions archives even that: the bench's endpoints are a closed port on 127.0.0.1, so its S3 put fails " +
     "at once); what init leaves for later is paid here, so init + first answer (the fastest process's sum) is what a cold call " +
     "costs of the function's own, and `÷ same SDK` divides both by the same-SDK empty handler's fastest init (target: 1.2)",
-  "first real answer: in another fresh process, the first call is a real one: the API operation's request from its " +
-    'operations-bench plan (scripts/bench/operation-plans.ts: an api key, the data it reads), answered against the local ' +
+  'first real answer: in another fresh process, run as deployed (--enable-source-maps: the source map is read at init), the ' +
+    "first call is a real one: the API operation's request from its operations-bench plan (scripts/bench/operation-plans.ts: " +
+    'an api key, the data it reads), answered against the local ' +
     "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
     "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
     "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
@@ -140,6 +142,7 @@ async function bundle(entry: string, outdir: string): Promise<{ file: string; sd
     target: bundling.target,
     minify: bundling.minify,
     sourcemap: bundling.sourceMap,
+    sourcesContent: bundling.sourcesContent,
     external: bundling.externalModules,
     mainFields: bundling.mainFields,
     banner: { js: bundling.banner },
@@ -351,7 +354,8 @@ export async function benchBundles(stack: LocalStack, size: BenchSize = 'full'):
         timing.runs.push(await coldStart(timing.file, [], firstCallOf(timing.name)));
         timing.withMaps.push((await coldStart(timing.file, ['--enable-source-maps'], 'null')).init);
         const realCall = timing.realCalls[pass];
-        if (realCall) timing.realRuns.push(await coldStart(timing.file, [], realCall, stackEndpoints));
+        // as deployed (NODE_OPTIONS, infra/api/operation-functions.ts): the bundle's source map is read at init
+        if (realCall) timing.realRuns.push(await coldStart(timing.file, ['--enable-source-maps'], realCall, stackEndpoints));
       }
     }
     return [
