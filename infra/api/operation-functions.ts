@@ -41,6 +41,17 @@ const importedWhenNeeded = ['aws-jwt-verify'];
 /** What of those packages an ES module import needs at run time, copied beside the bundle under node_modules/. */
 const lazyPackageFiles = ['aws-jwt-verify/package.json', 'aws-jwt-verify/dist/esm'];
 
+/**
+ * Imports esbuild resolves to another module (relative paths: from the repository root, where the CDK runs esbuild).
+ * The SDK's error classifier (shared/store/aws-errors.ts) from its own module: the package's entry re-exports it
+ * from @smithy/core's retry index, whose top-level `retryMiddleware = bindRetryMiddleware(…)` esbuild must keep, and
+ * with it 12 KB of a second copy of the SDK's retry, HTTP and date code in every bundle.
+ */
+export const bundleAliases: Readonly<Record<string, string>> = {
+  '@smithy/service-error-classification':
+    './node_modules/@smithy/core/dist-es/submodules/retry/service-error-classification/service-error-classification.js',
+};
+
 /** Shared defaults of every operation's Lambda, set once. */
 export const functionDefaults = {
   runtime: lambda.Runtime.NODEJS_24_X,
@@ -59,6 +70,7 @@ export const functionDefaults = {
     // The AWS SDK v3 ships with the runtime; bundling it would only grow cold starts.
     externalModules: ['@aws-sdk/*', ...importedWhenNeeded],
     mainFields: ['module', 'main'],
+    esbuildArgs: { '--alias': Object.entries(bundleAliases).map(([imported, resolved]) => `${imported}=${resolved}`) },
     // CommonJS dependencies inside an ESM bundle still call require().
     banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },

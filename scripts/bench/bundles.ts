@@ -19,7 +19,7 @@ import {
   scheduledFunctions,
   streamConsumers,
 } from '../../functions/registry.ts';
-import { functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
+import { bundleAliases, functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from '../../local/api-gateway-event.ts';
 import type { LocalStack } from '../../local/stack.ts';
 import { awsClientTimeouts, env as settings } from '../../shared/config.ts';
@@ -71,7 +71,7 @@ const referenceName = (packages: readonly string[]): string =>
 
 export const bundlesNotes = [
   "bundled with the CDK's esbuild options (infra/api/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/* and " +
-    'the packages imported only when needed (aws-jwt-verify), the createRequire banner, source map as a separate file without the ' +
+    'the packages imported only when needed (aws-jwt-verify), the aliases, the createRequire banner, source map as a separate file without the ' +
     'sources)',
   'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the ' +
     "repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is " +
@@ -145,6 +145,8 @@ async function bundle(entry: string, outdir: string): Promise<{ file: string; sd
     sourcesContent: bundling.sourcesContent,
     external: bundling.externalModules,
     mainFields: bundling.mainFields,
+    alias: bundleAliases,
+    absWorkingDir: repositoryRoot,
     banner: { js: bundling.banner },
     metafile: true,
     logLevel: 'error',
