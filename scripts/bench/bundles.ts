@@ -26,7 +26,8 @@ import { awsClientTimeouts, env as settings } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { serviceName } from '../../shared/metric-names.ts';
 import { keys } from '../../shared/store/keys.ts';
-import type { TestUser } from '../../test/support/builders.ts';
+import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
+import { kinesisEvent } from './cost.ts';
 import { operationPlans } from './operation-plans.ts';
 import { callOperation, eventOf, UNREACHED_LIMIT } from './operations.ts';
 import { type BenchSize, median, type Row, round } from './report.ts';
@@ -93,8 +94,9 @@ export const bundlesNotes = [
     "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
     "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
     "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
-    "divides the function's init + first real answer by the handler's init + first GetItem. Person-only operations (a " +
-    "signed-in person's token), the device entry points and the stream consumers have no such plan: — in those columns",
+    "divides the function's init + first real answer by the handler's init + first GetItem. processPositions' first real " +
+    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only operations ' +
+    "(a signed-in person's token), the device entry points (Kinesis) and the other consumers have none: — in those columns",
 ];
 
 /** Imports the bundle, then answers the event (when there is one) once; prints both times on a line of its own. */
@@ -107,7 +109,8 @@ const IMPORT_TIMER = [
   "let answered = Number.NaN; let answerCpu = Number.NaN; let status = '';",
   'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 }; const callCpu = process.cpuUsage();',
   "  const result = await Promise.resolve(handler(call.event, context)).catch(() => ({ statusCode: 'threw' }));",
-  "  answered = performance.now() - imported; answerCpu = cpuMs(callCpu); status = String(result?.statusCode ?? ''); }",
+  '  answered = performance.now() - imported; answerCpu = cpuMs(callCpu);',
+  "  status = result?.batchItemFailures ? 'batch, ' + result.batchItemFailures.length + ' failed' : String(result?.statusCode ?? ''); }",
   "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered, importCpu, answerCpu, status]) + '\\n');",
   'process.exit(0);',
 ].join('\n');
@@ -265,9 +268,38 @@ async function bundleAll(
   return { functions, references };
 }
 
+/** One process's first real call: the event and the context the function is called with. */
+const firstCall = (name: string, event: unknown, i: number): string => {
+  const { getRemainingTimeInMillis: _, ...context } = lambdaContext(name, `bench-real-call-${i}`);
+  return JSON.stringify({ event, context });
+};
+
+/** A phone's report of a vehicle, as the device entry points put it on the stream, `minutesAgo` before now. */
+const positionLine = (imei: string, minutesAgo: number): string =>
+  JSON.stringify({
+    imei,
+    gps_datetime: new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    latitude: -25.9992,
+    longitude: 28.1263,
+    speed: 48,
+    heading: 200,
+    ignition: true,
+    odometer_km: null,
+    engine_hours: null,
+    fuel_raw: 160.4,
+    supp_volt: 13.9,
+    int_batt_volt: 4.1,
+    int_temp: 29,
+    ext_temp: null,
+    driver_tag_id: null,
+    device_type: 'FMB920',
+    config: '12',
+  });
+
 /**
- * Each key operation's first real call per process: the requests its operations-bench plan prepares (fixtures made
- * through the local API), as the API Gateway event the deployed API sends; and the key item of the plans' reader.
+ * Each function's first real call per process: a key operation's requests from its operations-bench plan (fixtures
+ * made through the local API) as the API Gateway event the deployed API sends; processPositions' a stream batch of
+ * one report of a vehicle of its own (a new fix each process). And the key item of the plans' reader.
  */
 async function realCallsOf(apiUrl: string, measured: readonly string[], processes: number) {
   const plans = await operationPlans((name, user, request) => callOperation(apiUrl, name, user, request));
@@ -280,9 +312,16 @@ async function realCallsOf(apiUrl: string, measured: readonly string[], processe
       name,
       Array.from({ length: processes }, (_unused, i) => {
         const request = plan.request(i);
-        const { getRemainingTimeInMillis: _, ...context } = lambdaContext(name, `bench-real-call-${i}`);
-        return JSON.stringify({ event: eventOf(name, request.user ?? plan.user, request), context });
+        return firstCall(name, eventOf(name, request.user ?? plan.user, request), i);
       }),
+    );
+  }
+  if (measured.includes('processPositions')) {
+    const vehicle = await givenVehicle(await givenUser());
+    const batches = Array.from({ length: processes }, (_unused, i) => kinesisEvent([positionLine(vehicle.imei, processes - i)], i));
+    calls.set(
+      'processPositions',
+      batches.map((batch, i) => firstCall('processPositions', batch, i)),
     );
   }
   const keyItem = reader ? JSON.stringify({ event: { key: keys.apiKey(hashApiKey(reader.key)) }, context: {} }) : 'null';

@@ -118,7 +118,7 @@ const positionsPerVehicleBatch = () => Math.max(1, Math.round(pipelineSettings.b
 /** seconds from a fix to the stream: a phone's or a unit's report on its way */
 const ARRIVAL_DELAY_S = 2;
 
-function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEvent {
+export function kinesisEvent(lines: readonly string[], offset: number): KinesisStreamEvent {
   return {
     Records: lines.map((line, i) => ({
       eventID: `shardId-000000000000:${String(offset + i).padStart(20, '0')}`,
