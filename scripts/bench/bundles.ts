@@ -57,7 +57,8 @@ function sameSdkHandler(packages: readonly string[]): string {
     `  if (!event?.key) return { loaded: ${loaded} };`,
     '  const local = { endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION, ' +
       "credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };",
-    `  store ??= ${documents}.DynamoDBDocumentClient.from(new ${client}.DynamoDBClient({ ...${JSON.stringify(awsClientTimeouts())}, ...local }), ` +
+    `  const timeouts = ${JSON.stringify(awsClientTimeouts())};`,
+    `  store ??= ${documents}.DynamoDBDocumentClient.from(new ${client}.DynamoDBClient({ ...timeouts, ...local }), ` +
       '{ marshallOptions: { removeUndefinedValues: true } });',
     `  const { Item } = await store.send(new ${documents}.GetCommand({ TableName: process.env.TABLE_NAME, Key: event.key }));`,
     '  return { statusCode: Item ? 200 : 404 };',
@@ -71,9 +72,9 @@ const referenceName = (packages: readonly string[]): string =>
   packages.length ? `(empty handler + ${packages.map((name) => name.replace(/^@aws-sdk\/(client-)?/, '')).join(', ')})` : EMPTY;
 
 export const bundlesNotes = [
-  "bundled with the CDK's esbuild options (infra/api/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/* and " +
-    'the packages imported only when needed (aws-jwt-verify), the aliases, the createRequire banner, source map as a separate file without the ' +
-    'sources)',
+  "bundled with the CDK's esbuild options (infra/api/operation-functions.ts: ESM, minify, target node24, external @aws-sdk/* " +
+    'and the packages imported only when needed (aws-jwt-verify), the aliases, the createRequire banner, source map as a separate ' +
+    'file without the sources)',
   'the bundles are written under node_modules/.cache/ inside the repository, so their external @aws-sdk/* imports resolve from the ' +
     "repository's node_modules as the Lambda runtime provides them (NODE_PATH does not apply to ESM imports); the SDK's load time is " +
     'therefore part of init, as in Lambda',
