@@ -45,7 +45,7 @@ const lazyPackageFiles = ['aws-jwt-verify/package.json', 'aws-jwt-verify/dist/es
  * Imports esbuild resolves to another module (relative paths: from the repository root, where the CDK runs esbuild).
  * The SDK's error classifier (shared/store/aws-errors.ts) from its own module: the package's entry re-exports it
  * from @smithy/core's retry index, whose top-level `retryMiddleware = bindRetryMiddleware(…)` esbuild must keep, and
- * with it 12 KB of a second copy of the SDK's retry, HTTP and date code in every bundle.
+ * with it 11 KB of a second copy of the SDK's retry, HTTP and date code in every bundle.
  */
 export const bundleAliases: Readonly<Record<string, string>> = {
   '@smithy/service-error-classification':
