@@ -168,11 +168,11 @@ interface ColdStart {
   firstAnswer: number;
   initCpu: number;
   firstAnswerCpu: number;
-  /** the first answer's HTTP status ('threw' when the handler threw; empty for a batch) */
+  /** the first answer's HTTP status, or a batch's failed records ('threw' when the handler threw) */
   status: string;
 }
 
-/** Where a process's AWS calls go: a closed port (the first answers that need no AWS), or the local stack. */
+/** A process's environment past the function's own: where its AWS calls go (a closed port, or the local stack) and settings. */
 type Endpoints = Record<string, string>;
 
 /** The first answers need no AWS; whatever a function calls anyway meets a closed port on the loopback and fails at once. */
