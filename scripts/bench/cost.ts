@@ -9,9 +9,10 @@ import type { Context, KinesisStreamEvent } from 'aws-lambda';
 import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/api/operation-functions.ts';
 import { pipelineSettings, streamDefaults } from '../../infra/positions/positions-pipeline.ts';
-import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { lambdaContext, toHttpApiEvent } from '../../local/api-gateway-event.ts';
 import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { s3 } from '../../shared/store/bucket.ts';
+import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
@@ -23,6 +24,7 @@ import {
   listenerModeFor,
   monitoringMonth,
   POSITIONS_PER_MONTH,
+  type PhoneRequests,
   pipelineInvocations,
   REPORT_EVERY_S,
   SINGLE_TASK_UP_TO,
@@ -30,6 +32,7 @@ import {
   streamMonth,
   teltonikaMonth,
 } from './fleet-cost.ts';
+import { billedReadUnits } from './capacity.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation, UNREACHED_LIMIT } from './operations.ts';
 import { prices } from './prices.ts';
@@ -86,8 +89,9 @@ function meterClients(): void {
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
       const units = [consumed ?? []].flat().reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
-      if (WRITES.test(context.commandName ?? '')) usage.writeUnits += units;
-      else usage.readUnits += units;
+      const command = context.commandName ?? '';
+      if (WRITES.test(command)) usage.writeUnits += units;
+      else usage.readUnits += billedReadUnits(command, args.input as Record<string, unknown>, units);
       return result;
     },
     { step: 'initialize', name: 'benchCapacityMeter' },
@@ -147,6 +151,9 @@ interface PipelineMeasure {
   ms: number[];
   usage: Usage;
   tableBytes: number;
+  /** the fleet's user and its vehicles' IMEIs */
+  userUid: number;
+  imeis: string[];
 }
 
 /** One simulated day (or its first hours) of some vehicles through processPositions in batches of `batch` records. */
@@ -188,6 +195,8 @@ async function measurePipeline(
     ms: [],
     usage: { readUnits: 0, writeUnits: 0, s3Puts: 0, s3PutBytes: 0 },
     tableBytes: 0,
+    userUid: user.userUid,
+    imeis: days.map((day) => imeiOf(day.vehicle.imei)),
   };
   for (let start = 0; start < lines.length; start += batch) {
     const slice = lines.slice(start, start + batch);
@@ -200,6 +209,43 @@ async function measurePipeline(
   }
   total.tableBytes = (await tableBytes()) - sizeBefore;
   return total;
+}
+
+/**
+ * A phone's reports through the OsmAnd endpoint as deployed (its chain: the token, the IMEI's owner, the token's and
+ * the IMEI's buckets), its sink taking the records at once (the pipeline is measured apart): DynamoDB units and
+ * handler time of the first request of a container (token and IMEIs not yet remembered) and of the next ones.
+ */
+async function measurePhone(userUid: number, imei: string, calls: number): Promise<PhoneRequests> {
+  const { osmandEndpoint } = await import('../../functions/osmandPositions/handler.ts');
+  const handler = osmandEndpoint({ sink: () => ({ put: async () => undefined }) });
+  const { token } = await createDeviceToken(userUid);
+  const report = (i: number) => async () => {
+    const query = `id=${imei}&timestamp=${1_795_000_000 + i * REPORT_INTERVAL_S}&lat=-26.2&lon=28.04&speed=0`;
+    const event = toHttpApiEvent({
+      method: 'POST',
+      path: `/devices/osmand/${token}`,
+      operation: 'osmandPositions',
+      query,
+      headers: {},
+      body: Buffer.alloc(0),
+      sourceIp: '127.0.0.1',
+      resource: '/devices/osmand/{token}',
+      pathParameters: { token },
+    });
+    const answer = await handler(event, lambdaContext('osmandPositions', `phone-${i}`));
+    if (answer.statusCode !== 200) throw new Error(`the phone's report was answered ${answer.statusCode}: ${answer.body}`);
+  };
+  const first = await measured(report(0));
+  const next = await measured(async () => {
+    for (let i = 1; i <= calls; i++) await report(i)();
+  });
+  return {
+    writeUnitsPerRequest: next.usage.writeUnits / calls,
+    readUnitsPerRequest: next.usage.readUnits / calls,
+    readUnitsPerLookup: first.usage.readUnits - next.usage.readUnits / calls,
+    ms: next.ms / calls,
+  };
 }
 
 async function tableBytes(): Promise<number> {
@@ -325,6 +371,8 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   // Every accepted position is written (each vehicle's track item at least): far fewer units mean the pipeline refused them.
   if (pipeline.usage.writeUnits < pipeline.positions / 2)
     throw new Error(`the pipeline wrote ${pipeline.usage.writeUnits} units for ${pipeline.positions} positions: were they rejected?`);
+  const phoneRequests = await measurePhone(pipeline.userUid, pipeline.imeis[0] as string, measuring.apiCalls);
+  const phoneMonth = httpDeviceMonth('http-api', phoneRequests);
   const api = await measureApi(apiUrl, measuring);
   const vehicle = perVehicleCosts(pipeline, measuring.vehicles, api);
 
@@ -336,7 +384,7 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     vehicle.s3 +
     vehicle.apiGateway +
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles;
-  const phone = (vehicles: number) => pipelineAndApi(vehicles) + httpDeviceMonth('http-api').total;
+  const phone = (vehicles: number) => pipelineAndApi(vehicles) + phoneMonth.total;
   const teltonika = (vehicles: number) => pipelineAndApi(vehicles) + teltonikaMonth(vehicles).total / vehicles;
   const monitoring = (vehicles: number) => monitoringMonth() / vehicles;
   // The earlier settings: an on-demand stream whose 4 shards each ran a batcher, phones on the REST API.
@@ -344,7 +392,7 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     pipelineAndApi(vehicles) -
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles +
     (streamMonth(vehicles, 'on-demand') + invocationsMonth(pipelineInvocations(vehicles, 4))) / vehicles +
-    httpDeviceMonth('rest-api').total;
+    httpDeviceMonth('rest-api', phoneRequests).total;
   const location = amazonLocationMonth();
   const item = (name: string, cost: (vehicles: number) => number, measured: string, format?: (value: number) => string | number): Row => ({
     item: name,
@@ -379,7 +427,14 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     ),
     item('API Gateway (the API)', () => vehicle.apiGateway, `${round(vehicle.apiCalls, 0)} REST requests`),
     item('pipeline and API', pipelineAndApi, 'the sum above: what every vehicle pays, whatever its entry point'),
-    item('+ phone over the HTTP API', () => httpDeviceMonth('http-api').total, 'a request and an invocation a position (device-cost)'),
+    item(
+      '+ phone over the HTTP API',
+      () => phoneMonth.total,
+      `a request and an invocation a position: API Gateway ${money(phoneMonth.apiGateway)}, Lambda ${money(phoneMonth.lambda)} ` +
+        `(${phoneMonth.billedMs} ms billed; ${round(phoneRequests.ms, 1)} ms measured), its buckets ${money(phoneMonth.limits)} ` +
+        `(${round(phoneRequests.writeUnitsPerRequest, 2)} WRU and ${round(phoneRequests.readUnitsPerRequest, 2)} RRU a request), ` +
+        `token lookups ${money(phoneMonth.tokenReads)} (${round(phoneRequests.readUnitsPerLookup, 2)} RRU a minute)`,
+    ),
     item('**all-in, a phone**', phone, ''),
     item('Amazon Location ÷ all-in, a phone', (vehicles) => location / phone(vehicles), 'target: 1/10 at 100, 1/20 at 1,000', times),
     item(

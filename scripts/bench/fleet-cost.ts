@@ -42,11 +42,29 @@ export function pipelineInvocations(vehicles: number, shards = shardsFor(vehicle
   return batchers * windows * Math.max(1, Math.ceil(recordsPerBatcherWindow / pipelineSettings.batchSize));
 }
 
-/** billed duration of one device request: a cached token and IMEIs, then one PutRecords (an assumption until measured in AWS) */
+/** what a phone's requests cost the device function, as `npm run bench -- cost` measures them (measurePhone) */
+export interface PhoneRequests {
+  /** DynamoDB units each request spends (the token's and the IMEI's buckets) */
+  writeUnitsPerRequest: number;
+  readUnitsPerRequest: number;
+  /** read units of a container's first request for a token: the token and its IMEIs, remembered 60 s */
+  readUnitsPerLookup: number;
+  /** the handler's time per request */
+  ms: number;
+}
+
+/**
+ * A phone's requests as measured on 2026-11-29 (`npm run bench -- cost`, DynamoDB Local): what device-cost prices
+ * without a stack. The handler's time in AWS (a PutRecords to the stream instead of a sink that takes the records
+ * at once, DynamoDB a few ms away) is taken as DEVICE_LAMBDA_MS: an assumption until measured there.
+ */
+export const MEASURED_PHONE_REQUESTS: PhoneRequests = { writeUnitsPerRequest: 2, readUnitsPerRequest: 0, readUnitsPerLookup: 1.5, ms: 40 };
+/** billed duration of one device request in AWS: buckets and a PutRecords (an assumption until measured in AWS) */
 export const DEVICE_LAMBDA_MS = 40;
+/** infra/positions/device-endpoints.ts */
 export const DEVICE_LAMBDA_MB = 256;
-/** token reads: each warm function instance reads a token and its IMEIs once a minute (1 GetItem + 2 small BatchGetItems) */
-const TOKEN_READ_UNITS_PER_MINUTE = 1.5;
+/** each warm function instance looks a token and its IMEIs up once a minute (they are remembered 60 s) */
+const LOOKUPS_PER_MONTH = 30 * 24 * 60;
 /** an AVL record with its share of the packet, TCP/IP headers and the ack, in bytes */
 const TELTONIKA_BYTES_PER_POSITION = 150;
 /**
@@ -66,15 +84,22 @@ export const listenerModeFor = (vehicles: number): ListenerMode => (vehicles <= 
 
 export type HttpGateway = 'http-api' | 'rest-api';
 
-/** One phone's (or forwarded device's) month over HTTP: a gateway request and a Lambda invocation a position, the token reads. */
-export function httpDeviceMonth(gateway: HttpGateway) {
+/**
+ * One phone's (or forwarded device's) month over HTTP: a gateway request, a Lambda invocation and the DynamoDB units
+ * each position's request spends, and the token lookups.
+ */
+export function httpDeviceMonth(gateway: HttpGateway, requests: PhoneRequests = MEASURED_PHONE_REQUESTS) {
   const perMillion = gateway === 'http-api' ? prices.apiGateway.perMillionHttpRequests : prices.apiGateway.perMillionRestRequests;
   const apiGateway = (POSITIONS_PER_MONTH / 1e6) * perMillion;
+  const billedMs = Math.max(DEVICE_LAMBDA_MS, Math.ceil(requests.ms));
   const lambda =
     (POSITIONS_PER_MONTH / 1e6) * prices.lambda.perMillionRequests +
-    POSITIONS_PER_MONTH * (DEVICE_LAMBDA_MS / 1000) * (DEVICE_LAMBDA_MB / 1024) * prices.lambda.perGbSecondArm;
-  const tokenReads = ((30 * 24 * 60 * TOKEN_READ_UNITS_PER_MINUTE) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
-  return { total: apiGateway + lambda + tokenReads, apiGateway, lambda, tokenReads };
+    POSITIONS_PER_MONTH * (billedMs / 1000) * (DEVICE_LAMBDA_MB / 1024) * prices.lambda.perGbSecondArm;
+  const limits =
+    ((POSITIONS_PER_MONTH * requests.writeUnitsPerRequest) / 1e6) * prices.dynamodb.perMillionWriteRequestUnits +
+    ((POSITIONS_PER_MONTH * requests.readUnitsPerRequest) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const tokenReads = ((LOOKUPS_PER_MONTH * requests.readUnitsPerLookup) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  return { total: apiGateway + lambda + limits + tokenReads, apiGateway, lambda, limits, tokenReads, billedMs };
 }
 
 /**
