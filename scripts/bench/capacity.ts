@@ -28,7 +28,10 @@ export function billedReadUnits(command: string, input: Record<string, unknown>,
   const minimumOf = (consistent: unknown) => (consistent === true ? 1 : 0.5);
   if (command === 'BatchGetItemCommand') {
     const tables = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[]; ConsistentRead?: boolean }>);
-    return Math.max(reported, tables.reduce((sum, table) => sum + (table.Keys?.length ?? 0) * minimumOf(table.ConsistentRead), 0));
+    return Math.max(
+      reported,
+      tables.reduce((sum, table) => sum + (table.Keys?.length ?? 0) * minimumOf(table.ConsistentRead), 0),
+    );
   }
   return command === 'QueryCommand' || command === 'GetItemCommand' ? Math.max(reported, minimumOf(input.ConsistentRead)) : reported;
 }

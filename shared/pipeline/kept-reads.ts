@@ -111,11 +111,13 @@ export function keepReads(tracked: TrackedVehicle, revision: number, newest: str
   for (const drop of commit.savedDrops) drops.set(drop.at, fuelDropEntity.fromItem(fuelDropEntity.toItem(drop)));
   const zoneFacts = new Map(reads.zoneFacts.map((fact) => [fact.sk, fact]));
   for (const key of commit.zoneFacts?.remove ?? []) zoneFacts.delete(String(key.sk));
-  for (const item of commit.zoneFacts?.put ?? []) zoneFacts.set(String(item.sk), { sk: String(item.sk), fact: JSON.parse(String(item.fact)) });
+  for (const item of commit.zoneFacts?.put ?? [])
+    zoneFacts.set(String(item.sk), { sk: String(item.sk), fact: JSON.parse(String(item.fact)) });
   const chunks = new Map(reads.chunks.map((chunk) => [chunk.sk, chunk]));
   for (const chunk of writes.chunks) chunks.set(chunk.sk, chunk);
 
-  const byKey = <T>(entries: Map<string, T>): T[] => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
+  const byKey = <T>(entries: Map<string, T>): T[] =>
+    [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
   const kept_: HistoryReads = {
     // as the table gives it back: JSON's round trip is DynamoDB's for plain data
     checkpoint: checkpoint && (JSON.parse(JSON.stringify(checkpoint)) as Checkpoint),

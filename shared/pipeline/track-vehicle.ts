@@ -300,7 +300,16 @@ async function readVehicle(tracked: TrackedVehicle, earliest: string, profile: V
   const stored = pointsOfChunks(reads.chunks, vehicle.imei, from);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
   const zoneFacts = reads.zoneFacts.map(({ fact }) => fact);
-  return { history, span, trips: reads.trips, fills, drops: reads.drops, zoneStart: checkpoint?.zones ?? initialZoneState(), zoneFacts, reads };
+  return {
+    history,
+    span,
+    trips: reads.trips,
+    fills,
+    drops: reads.drops,
+    zoneStart: checkpoint?.zones ?? initialZoneState(),
+    zoneFacts,
+    reads,
+  };
 }
 
 async function readHistory(vehicleUid: number, checkpoint: Checkpoint | undefined, bounds: HistoryBounds): Promise<HistoryReads> {
