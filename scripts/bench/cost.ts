@@ -12,19 +12,20 @@ import { pipelineSettings, streamDefaults } from '../../infra/positions/position
 import { lambdaContext, toHttpApiEvent } from '../../local/api-gateway-event.ts';
 import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { s3 } from '../../shared/store/bucket.ts';
-import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
+import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave } from '../../simulator/index.ts';
+import { billedReadUnits } from './capacity.ts';
 import {
   amazonLocationMonth,
   FLEETS,
   httpDeviceMonth,
   listenerModeFor,
   monitoringMonth,
-  POSITIONS_PER_MONTH,
   type PhoneRequests,
+  POSITIONS_PER_MONTH,
   pipelineInvocations,
   REPORT_EVERY_S,
   SINGLE_TASK_UP_TO,
@@ -32,7 +33,6 @@ import {
   streamMonth,
   teltonikaMonth,
 } from './fleet-cost.ts';
-import { billedReadUnits } from './capacity.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation, UNREACHED_LIMIT } from './operations.ts';
 import { prices } from './prices.ts';

@@ -13,14 +13,15 @@
  * re-detection needs an earlier checkpoint and the history since, which are read. Fills are always read: a slip is
  * linked to a fill by the API, without the track item.
  */
-import type { StoredZoneFact } from '../store/zone-facts.ts';
+
 import type { Trip } from '../domain/trip.ts';
 import type { StoredDrop } from '../store/fuel-drops.ts';
+import { fuelDropEntity } from '../store/fuel-drops.ts';
 import { keys } from '../store/keys.ts';
 import type { Checkpoint, StoredChunk } from '../store/positions.ts';
-import { fuelDropEntity } from '../store/fuel-drops.ts';
 import type { DetectionCommit, TrackedVehicle } from '../store/tracks.ts';
 import { tripEntity } from '../store/trips.ts';
+import type { StoredZoneFact } from '../store/zone-facts.ts';
 
 /** What a batch reads of a vehicle's history (fills aside), each list from its lower bound on, in key order. */
 export interface HistoryReads {

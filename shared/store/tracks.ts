@@ -61,10 +61,31 @@ export interface StoredTail {
   points: string;
 }
 
-/** Vehicles of the given IMEIs with their live records: two BatchGetItem round trips for any number of IMEIs. */
+/**
+ * The vehicle each IMEI's claim named when last read: a vehicle's item, read with its track item, says whether the
+ * IMEI is still its own (an IMEI that moved, a vehicle deleted, are read from their claims again).
+ */
+const claimedBy = new Map<string, number>();
+const MAX_CLAIMS_KEPT = 100_000;
+
+/**
+ * Vehicles of the given IMEIs with their live records: one BatchGetItem round trip for IMEIs whose vehicle is known,
+ * two for the others (their claims first).
+ */
 export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map<string, TrackedVehicle>> {
-  const claims = await batchGet(imeis.map((imei) => keys.imeiClaim(imei)));
-  return findTrackedVehiclesByUid(claims.map((claim) => Number(claim.vehicle_uid)));
+  const known = imeis.filter((imei) => claimedBy.has(imei));
+  const found = await findTrackedVehiclesByUid(known.map((imei) => claimedBy.get(imei) as number));
+  const unknown = imeis.filter((imei) => !found.has(imei));
+  for (const imei of unknown) claimedBy.delete(imei);
+  if (unknown.length === 0) return found;
+  const claims = await batchGet(unknown.map((imei) => keys.imeiClaim(imei)));
+  const claimed = await findTrackedVehiclesByUid(claims.map((claim) => Number(claim.vehicle_uid)));
+  if (claimedBy.size + claimed.size > MAX_CLAIMS_KEPT) claimedBy.clear();
+  for (const [imei, tracked] of claimed) {
+    claimedBy.set(imei, tracked.vehicle.vehicleUid);
+    found.set(imei, tracked);
+  }
+  return found;
 }
 
 /** Vehicles by vehicle_uid with their track items, by IMEI: one BatchGetItem round trip. */

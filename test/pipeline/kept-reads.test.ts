@@ -5,13 +5,13 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { forgetReads } from '../../shared/pipeline/kept-reads.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
-import { keys } from '../../shared/store/keys.ts';
+import { type Key, keys } from '../../shared/store/keys.ts';
 import { findCheckpoint } from '../../shared/store/positions.ts';
 import { findTrackedVehicles } from '../../shared/store/tracks.ts';
 import { listTrips } from '../../shared/store/trips.ts';
-import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { anImei, givenUser, givenVehicle } from '../support/builders.ts';
 import { CLIENT, DEPOT, drive, ingest, type PositionRecordInput, parked } from '../support/position-builders.ts';
 
@@ -61,7 +61,8 @@ describe('what the pipeline keeps of a vehicle between its batches', () => {
 
     // Assess
     expect(queries()).toBe(2);
-    const [keptTrips, readTrips] = await Promise.all([kept, read].map((vehicle) => listTrips(vehicle.vehicleUid, '2026', '9999')));
+    const keptTrips = await listTrips(kept.vehicleUid, '2026', '9999');
+    const readTrips = await listTrips(read.vehicleUid, '2026', '9999');
     expect(keptTrips).toHaveLength(1);
     expect(keptTrips.map(({ tripUid: _uid, vehicleUid: _vehicle, ...trip }) => trip)).toEqual(
       readTrips.map(({ tripUid: _uid, vehicleUid: _vehicle, ...trip }) => trip),
@@ -113,5 +114,33 @@ describe('what the pipeline keeps of a vehicle between its batches', () => {
 
     // Assess
     expect(queries()).toBe(4);
+  });
+
+  it("takes an IMEI's points to the vehicle its claim names now, after a batch of the vehicle that had it", async () => {
+    // Prepare
+    const [former, current] = await Promise.all([givenAVehicle(), givenAVehicle()]);
+    const [first, second] = aDriveAcrossAnHour(former.imei) as [PositionRecordInput, PositionRecordInput];
+    await arrivingAlone(first);
+    const moved = former.imei;
+    const set = (key: Key, attribute: string, value: unknown) =>
+      dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: `SET ${attribute} = :value`,
+          ExpressionAttributeValues: { ':value': value },
+        }),
+      );
+    await set(keys.vehicle(former.vehicleUid), 'imei', await anImei());
+    await set(keys.vehicle(current.vehicleUid), 'imei', moved);
+    await set(keys.imeiClaim(moved), 'vehicle_uid', current.vehicleUid);
+
+    // Act
+    await arrivingAlone(second);
+
+    // Assess
+    const tracked = await findTrackedVehicles([moved]);
+    expect(tracked.get(moved)?.vehicle.vehicleUid).toBe(current.vehicleUid);
+    expect(tracked.get(moved)?.live?.gpsDatetime).toBe(new Date(second.gps_datetime).toISOString());
   });
 });
