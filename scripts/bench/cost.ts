@@ -5,6 +5,7 @@
  * ones the stream hands it, so the figure follows the pipeline's code.
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
 import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/api/operation-functions.ts';
@@ -20,6 +21,7 @@ import { fleetDay, interleave } from '../../simulator/index.ts';
 import { billedReadUnits } from './capacity.ts';
 import {
   amazonLocationMonth,
+  apiCallLogsMonth,
   FLEETS,
   httpDeviceMonth,
   listenerModeFor,
@@ -32,6 +34,7 @@ import {
   shardsFor,
   streamMonth,
   teltonikaMonth,
+  xrayMonth,
 } from './fleet-cost.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation, UNREACHED_LIMIT } from './operations.ts';
@@ -357,8 +360,12 @@ function perVehicleCosts(pipeline: PipelineMeasure, measuredVehicles: number, ap
   };
 }
 
-/** The pipeline's invocations (their request fee and raw-archive PUT each), shared by the fleet. */
-const invocationsMonth = (invocations: number) => invocations * (prices.lambda.perMillionRequests / 1e6 + prices.s3.perThousandPuts / 1000);
+/** The device functions as they were: a `request answered` line a request, and Lambda's own trace sample. */
+const EARLIER_DEVICE_SETTINGS = { logLevel: 'INFO', tracing: Tracing.ACTIVE };
+
+/** The pipeline's invocations (their request fee, raw-archive PUT and trace each), shared by the fleet. */
+const invocationsMonth = (invocations: number) =>
+  invocations * (prices.lambda.perMillionRequests / 1e6 + prices.s3.perThousandPuts / 1000) + xrayMonth(invocations / (30 * 86_400));
 
 export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
   process.env.API_KEY_CACHE_SECONDS = '0';
@@ -372,19 +379,23 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   if (pipeline.usage.writeUnits < pipeline.positions / 2)
     throw new Error(`the pipeline wrote ${pipeline.usage.writeUnits} units for ${pipeline.positions} positions: were they rejected?`);
   const phoneRequests = await measurePhone(pipeline.userUid, pipeline.imeis[0] as string, measuring.apiCalls);
-  const phoneMonth = httpDeviceMonth('http-api', phoneRequests);
+  const phoneMonth = (vehicles: number) => httpDeviceMonth('http-api', vehicles, phoneRequests);
   const api = await measureApi(apiUrl, measuring);
   const vehicle = perVehicleCosts(pipeline, measuring.vehicles, api);
 
   const perFleet = (cost: (vehicles: number) => number, format: (value: number) => string | number = money): Row =>
     Object.fromEntries(FLEETS.map((vehicles) => [`${vehicles.toLocaleString('en')} vehicles`, format(cost(vehicles))]));
+  // the API calls' traces (every function is traced: at these rates Lambda samples each call) and logs
+  const observability = (vehicles: number) =>
+    (xrayMonth((vehicles * vehicle.apiCalls) / (30 * 86_400)) + apiCallLogsMonth(vehicles * vehicle.apiCalls)) / vehicles;
   const pipelineAndApi = (vehicles: number) =>
     vehicle.dynamodb +
     vehicle.lambda +
     vehicle.s3 +
     vehicle.apiGateway +
+    observability(vehicles) +
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles;
-  const phone = (vehicles: number) => pipelineAndApi(vehicles) + phoneMonth.total;
+  const phone = (vehicles: number) => pipelineAndApi(vehicles) + phoneMonth(vehicles).total;
   const teltonika = (vehicles: number) => pipelineAndApi(vehicles) + teltonikaMonth(vehicles).total / vehicles;
   const monitoring = (vehicles: number) => monitoringMonth() / vehicles;
   // The earlier settings: an on-demand stream whose 4 shards each ran a batcher, phones on the REST API.
@@ -392,7 +403,7 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     pipelineAndApi(vehicles) -
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles +
     (streamMonth(vehicles, 'on-demand') + invocationsMonth(pipelineInvocations(vehicles, 4))) / vehicles +
-    httpDeviceMonth('rest-api', phoneRequests).total;
+    httpDeviceMonth('rest-api', vehicles, phoneRequests, EARLIER_DEVICE_SETTINGS).total;
   const location = amazonLocationMonth();
   const item = (name: string, cost: (vehicles: number) => number, measured: string, format?: (value: number) => string | number): Row => ({
     item: name,
@@ -426,14 +437,20 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
         `a month); ${round(vehicle.archiveMb, 1)} MB archived per vehicle`,
     ),
     item('API Gateway (the API)', () => vehicle.apiGateway, `${round(vehicle.apiCalls, 0)} REST requests`),
+    item(
+      'X-Ray and CloudWatch Logs',
+      (vehicles) => observability(vehicles) + xrayMonth(pipelineInvocations(vehicles) / (30 * 86_400)) / vehicles,
+      "the API calls' and the pipeline's invocations' traces (each sampled at these rates), the API calls' log lines",
+    ),
     item('pipeline and API', pipelineAndApi, 'the sum above: what every vehicle pays, whatever its entry point'),
     item(
       '+ phone over the HTTP API',
-      () => phoneMonth.total,
-      `a request and an invocation a position: API Gateway ${money(phoneMonth.apiGateway)}, Lambda ${money(phoneMonth.lambda)} ` +
-        `(${phoneMonth.billedMs} ms billed; ${round(phoneRequests.ms, 1)} ms measured), its buckets ${money(phoneMonth.limits)} ` +
+      (vehicles) => phoneMonth(vehicles).total,
+      `a request and an invocation a position: API Gateway ${money(phoneMonth(1000).apiGateway)}, Lambda ${money(phoneMonth(1000).lambda)} ` +
+        `(${phoneMonth(1000).billedMs} ms billed; ${round(phoneRequests.ms, 1)} ms measured), its buckets ${money(phoneMonth(1000).limits)} ` +
         `(${round(phoneRequests.writeUnitsPerRequest, 2)} WRU and ${round(phoneRequests.readUnitsPerRequest, 2)} RRU a request), ` +
-        `token lookups ${money(phoneMonth.tokenReads)} (${round(phoneRequests.readUnitsPerLookup, 2)} RRU a minute)`,
+        `token lookups ${money(phoneMonth(1000).tokenReads)} (${round(phoneRequests.readUnitsPerLookup, 2)} RRU a minute), ` +
+        `logs ${money(phoneMonth(1000).logs)}, X-Ray ${money(phoneMonth(1000).xray)} (device-cost)`,
     ),
     item('**all-in, a phone**', phone, ''),
     item('Amazon Location ÷ all-in, a phone', (vehicles) => location / phone(vehicles), 'target: 1/10 at 100, 1/20 at 1,000', times),

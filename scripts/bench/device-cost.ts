@@ -44,12 +44,14 @@ const fleetColumns = (monthly: (vehicles: number) => number): Row =>
   Object.fromEntries(FLEETS.map((vehicles) => [`${vehicles.toLocaleString('en')} vehicles (fleet)`, usd(monthly(vehicles))]));
 
 function httpRow(entryPoint: string, gateway: HttpGateway): Row {
-  const month = httpDeviceMonth(gateway);
+  const month = httpDeviceMonth(gateway, 1_000);
   return {
     'entry point': entryPoint,
     'per vehicle-month': usd(month.total),
-    ...fleetColumns((vehicles) => month.total * vehicles),
-    breakdown: `API Gateway ${usd(month.apiGateway)}, Lambda ${usd(month.lambda)}, buckets ${usd(month.limits)}, token reads ${usd(month.tokenReads)}`,
+    ...fleetColumns((vehicles) => httpDeviceMonth(gateway, vehicles).total * vehicles),
+    breakdown:
+      `API Gateway ${usd(month.apiGateway)}, Lambda ${usd(month.lambda)}, buckets ${usd(month.limits)}, token reads ` +
+      `${usd(month.tokenReads)}, logs ${usd(month.logs)}, X-Ray ${usd(month.xray)}`,
   };
 }
 
