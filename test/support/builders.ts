@@ -136,7 +136,13 @@ export async function givenTripWithEvents(
   await commitDetected(vehicle.vehicleUid, {
     newTrips: [trip],
     events,
-    track: { live: undefined, tail: tail ?? null, previousTail: tail, previousRevision: tracked?.revision ?? 0, emission: { previous, next: state } },
+    track: {
+      live: undefined,
+      tail: tail ?? null,
+      previousTail: tail,
+      previousRevision: tracked?.revision ?? 0,
+      emission: { previous, next: state },
+    },
     // appended when emitted: a test places its commits in time
     clock: () => emittedAt,
   });
@@ -155,7 +161,13 @@ export async function givenDecidedEvents(vehicle: Vehicle, decided: DecidedEvent
   await commitDetected(vehicle.vehicleUid, {
     events,
     audiences,
-    track: { live: undefined, tail: tail ?? null, previousTail: tail, previousRevision: tracked?.revision ?? 0, emission: { previous, next: state } },
+    track: {
+      live: undefined,
+      tail: tail ?? null,
+      previousTail: tail,
+      previousRevision: tracked?.revision ?? 0,
+      emission: { previous, next: state },
+    },
     clock: () => emittedAt,
   });
   return events;
