@@ -15,6 +15,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kinesis from 'aws-cdk-lib/aws-kinesis';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -30,6 +31,16 @@ import { serviceStack } from '../service-stack.ts';
  * chain (docs/devices.md, "Security"), it protects the account's Lambda concurrency.
  */
 export const deviceGatewayThrottle = { rateLimit: 1000, burstLimit: 2000 } as const;
+
+/**
+ * The device functions' settings: a phone's every position is a request, so what each request costs beyond its work
+ * is kept out (docs/cost.md, "A phone's request"). One small record a request needs less memory than the API's
+ * functions; each request's status is in the HTTP API's access log, so the function logs warnings and errors only,
+ * not a `request answered` line beside it; and it records an X-Ray trace only when its caller sampled one (the
+ * REST API's stage), not Lambda's own sample of every function (the first request each second and 5 % of the rest),
+ * which would cost more than the request itself at a few hundred phones.
+ */
+export const deviceFunctionSettings = { memoryMb: 256, logLevel: 'WARN', tracing: lambda.Tracing.PASS_THROUGH } as const;
 
 /** The partition keys of the device buckets (shared/store/keys.ts: deviceTokenBucket, imeiBucket): all a device function writes. */
 const DEVICE_BUCKET_KEYS = ['RATE#TOKEN#*', 'RATE#IMEI#*'];
@@ -84,13 +95,17 @@ export class DeviceEndpoints extends Construct {
     for (const endpoint of deviceEndpoints) {
       const fn = new NodejsFunction(this, endpoint.name, {
         ...functionDefaults,
-        // One small record a request: less memory than the API's functions (docs/cost.md).
-        memorySize: 256,
+        memorySize: deviceFunctionSettings.memoryMb,
+        tracing: deviceFunctionSettings.tracing,
         bundling: bundlingOf(endpoint.name),
         entry: join(repositoryRoot, handlerPath(endpoint.name)),
         description: `${endpoint.methods.join('|')} ${endpoint.resources.join(', ')}: ${endpoint.summary}`,
         logGroup: new logs.LogGroup(this, `${endpoint.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
-        environment: { ...functionEnvironment(table, bucket), [env.positionsStreamName]: stream.streamName },
+        environment: {
+          ...functionEnvironment(table, bucket),
+          POWERTOOLS_LOG_LEVEL: deviceFunctionSettings.logLevel,
+          [env.positionsStreamName]: stream.streamName,
+        },
       });
       // The token and IMEI lookups are gets (shared/store/device-tokens.ts): no Query or Scan on the shared table.
       table.grant(fn, 'dynamodb:GetItem', 'dynamodb:BatchGetItem');

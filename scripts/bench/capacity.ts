@@ -19,6 +19,23 @@ export interface Usage {
 
 export const usage: Usage = { writeRequests: 0, writeUnits: 0, readUnits: 0, historyBytes: 0 };
 
+/**
+ * The read units DynamoDB bills for a request DynamoDB Local answered `reported` for: Local answers 0 for a Query that
+ * finds nothing, where DynamoDB bills a read's minimum, as for a missing item (½ unit, 1 strongly consistent; each key
+ * of a BatchGetItem).
+ */
+export function billedReadUnits(command: string, input: Record<string, unknown>, reported: number): number {
+  const minimumOf = (consistent: unknown) => (consistent === true ? 1 : 0.5);
+  if (command === 'BatchGetItemCommand') {
+    const tables = Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown[]; ConsistentRead?: boolean }>);
+    return Math.max(
+      reported,
+      tables.reduce((sum, table) => sum + (table.Keys?.length ?? 0) * minimumOf(table.ConsistentRead), 0),
+    );
+  }
+  return command === 'QueryCommand' || command === 'GetItemCommand' ? Math.max(reported, minimumOf(input.ConsistentRead)) : reported;
+}
+
 let measuring = false;
 
 /**
@@ -45,7 +62,7 @@ export function measureCapacity(): void {
         // marshalled or not, depending on where the document client's marshalling sits in the stack
         const item = raw && typeof raw.pk === 'object' ? unmarshall(raw as Record<string, AttributeValue>) : raw;
         if (command === 'PutItemCommand' && String(item?.pk).endsWith('#POSITIONS')) usage.historyBytes += itemBytes(item);
-      } else usage.readUnits += units;
+      } else usage.readUnits += billedReadUnits(command, input, units);
       return result;
     },
     { step: 'initialize', name: 'benchConsumedCapacity' },

@@ -5,23 +5,28 @@
  * ones the stream hands it, so the figure follows the pipeline's code.
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
 import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
 import { functionDefaults } from '../../infra/api/operation-functions.ts';
 import { pipelineSettings, streamDefaults } from '../../infra/positions/positions-pipeline.ts';
-import { lambdaContext } from '../../local/api-gateway-event.ts';
+import { lambdaContext, toHttpApiEvent } from '../../local/api-gateway-event.ts';
 import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
+import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave } from '../../simulator/index.ts';
+import { billedReadUnits } from './capacity.ts';
 import {
   amazonLocationMonth,
+  apiCallLogsMonth,
   FLEETS,
   httpDeviceMonth,
   listenerModeFor,
   monitoringMonth,
+  type PhoneRequests,
   POSITIONS_PER_MONTH,
   pipelineInvocations,
   REPORT_EVERY_S,
@@ -29,6 +34,7 @@ import {
   shardsFor,
   streamMonth,
   teltonikaMonth,
+  xrayMonth,
 } from './fleet-cost.ts';
 import { type CallApi, operationPlans } from './operation-plans.ts';
 import { callOperation, UNREACHED_LIMIT } from './operations.ts';
@@ -86,8 +92,9 @@ function meterClients(): void {
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
       const units = [consumed ?? []].flat().reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
-      if (WRITES.test(context.commandName ?? '')) usage.writeUnits += units;
-      else usage.readUnits += units;
+      const command = context.commandName ?? '';
+      if (WRITES.test(command)) usage.writeUnits += units;
+      else usage.readUnits += billedReadUnits(command, args.input as Record<string, unknown>, units);
       return result;
     },
     { step: 'initialize', name: 'benchCapacityMeter' },
@@ -147,6 +154,9 @@ interface PipelineMeasure {
   ms: number[];
   usage: Usage;
   tableBytes: number;
+  /** the fleet's user and its vehicles' IMEIs */
+  userUid: number;
+  imeis: string[];
 }
 
 /** One simulated day (or its first hours) of some vehicles through processPositions in batches of `batch` records. */
@@ -188,6 +198,8 @@ async function measurePipeline(
     ms: [],
     usage: { readUnits: 0, writeUnits: 0, s3Puts: 0, s3PutBytes: 0 },
     tableBytes: 0,
+    userUid: user.userUid,
+    imeis: days.map((day) => imeiOf(day.vehicle.imei)),
   };
   for (let start = 0; start < lines.length; start += batch) {
     const slice = lines.slice(start, start + batch);
@@ -200,6 +212,43 @@ async function measurePipeline(
   }
   total.tableBytes = (await tableBytes()) - sizeBefore;
   return total;
+}
+
+/**
+ * A phone's reports through the OsmAnd endpoint as deployed (its chain: the token, the IMEI's owner, the token's and
+ * the IMEI's buckets), its sink taking the records at once (the pipeline is measured apart): DynamoDB units and
+ * handler time of the first request of a container (token and IMEIs not yet remembered) and of the next ones.
+ */
+async function measurePhone(userUid: number, imei: string, calls: number): Promise<PhoneRequests> {
+  const { osmandEndpoint } = await import('../../functions/osmandPositions/handler.ts');
+  const handler = osmandEndpoint({ sink: () => ({ put: async () => undefined }) });
+  const { token } = await createDeviceToken(userUid);
+  const report = (i: number) => async () => {
+    const query = `id=${imei}&timestamp=${1_795_000_000 + i * REPORT_INTERVAL_S}&lat=-26.2&lon=28.04&speed=0`;
+    const event = toHttpApiEvent({
+      method: 'POST',
+      path: `/devices/osmand/${token}`,
+      operation: 'osmandPositions',
+      query,
+      headers: {},
+      body: Buffer.alloc(0),
+      sourceIp: '127.0.0.1',
+      resource: '/devices/osmand/{token}',
+      pathParameters: { token },
+    });
+    const answer = await handler(event, lambdaContext('osmandPositions', `phone-${i}`));
+    if (answer.statusCode !== 200) throw new Error(`the phone's report was answered ${answer.statusCode}: ${answer.body}`);
+  };
+  const first = await measured(report(0));
+  const next = await measured(async () => {
+    for (let i = 1; i <= calls; i++) await report(i)();
+  });
+  return {
+    writeUnitsPerRequest: next.usage.writeUnits / calls,
+    readUnitsPerRequest: next.usage.readUnits / calls,
+    readUnitsPerLookup: first.usage.readUnits - next.usage.readUnits / calls,
+    ms: next.ms / calls,
+  };
 }
 
 async function tableBytes(): Promise<number> {
@@ -311,8 +360,12 @@ function perVehicleCosts(pipeline: PipelineMeasure, measuredVehicles: number, ap
   };
 }
 
-/** The pipeline's invocations (their request fee and raw-archive PUT each), shared by the fleet. */
-const invocationsMonth = (invocations: number) => invocations * (prices.lambda.perMillionRequests / 1e6 + prices.s3.perThousandPuts / 1000);
+/** The device functions as they were: a `request answered` line a request, and Lambda's own trace sample. */
+const EARLIER_DEVICE_SETTINGS = { logLevel: 'INFO', tracing: Tracing.ACTIVE };
+
+/** The pipeline's invocations (their request fee, raw-archive PUT and trace each), shared by the fleet. */
+const invocationsMonth = (invocations: number) =>
+  invocations * (prices.lambda.perMillionRequests / 1e6 + prices.s3.perThousandPuts / 1000) + xrayMonth(invocations / (30 * 86_400));
 
 export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
   process.env.API_KEY_CACHE_SECONDS = '0';
@@ -325,18 +378,24 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   // Every accepted position is written (each vehicle's track item at least): far fewer units mean the pipeline refused them.
   if (pipeline.usage.writeUnits < pipeline.positions / 2)
     throw new Error(`the pipeline wrote ${pipeline.usage.writeUnits} units for ${pipeline.positions} positions: were they rejected?`);
+  const phoneRequests = await measurePhone(pipeline.userUid, pipeline.imeis[0] as string, measuring.apiCalls);
+  const phoneMonth = (vehicles: number) => httpDeviceMonth('http-api', vehicles, phoneRequests);
   const api = await measureApi(apiUrl, measuring);
   const vehicle = perVehicleCosts(pipeline, measuring.vehicles, api);
 
   const perFleet = (cost: (vehicles: number) => number, format: (value: number) => string | number = money): Row =>
     Object.fromEntries(FLEETS.map((vehicles) => [`${vehicles.toLocaleString('en')} vehicles`, format(cost(vehicles))]));
+  // the API calls' traces (every function is traced: at these rates Lambda samples each call) and logs
+  const observability = (vehicles: number) =>
+    (xrayMonth((vehicles * vehicle.apiCalls) / (30 * 86_400)) + apiCallLogsMonth(vehicles * vehicle.apiCalls)) / vehicles;
   const pipelineAndApi = (vehicles: number) =>
     vehicle.dynamodb +
     vehicle.lambda +
     vehicle.s3 +
     vehicle.apiGateway +
+    observability(vehicles) +
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles;
-  const phone = (vehicles: number) => pipelineAndApi(vehicles) + httpDeviceMonth('http-api').total;
+  const phone = (vehicles: number) => pipelineAndApi(vehicles) + phoneMonth(vehicles).total;
   const teltonika = (vehicles: number) => pipelineAndApi(vehicles) + teltonikaMonth(vehicles).total / vehicles;
   const monitoring = (vehicles: number) => monitoringMonth() / vehicles;
   // The earlier settings: an on-demand stream whose 4 shards each ran a batcher, phones on the REST API.
@@ -344,7 +403,7 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     pipelineAndApi(vehicles) -
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles +
     (streamMonth(vehicles, 'on-demand') + invocationsMonth(pipelineInvocations(vehicles, 4))) / vehicles +
-    httpDeviceMonth('rest-api').total;
+    httpDeviceMonth('rest-api', vehicles, phoneRequests, EARLIER_DEVICE_SETTINGS).total;
   const location = amazonLocationMonth();
   const item = (name: string, cost: (vehicles: number) => number, measured: string, format?: (value: number) => string | number): Row => ({
     item: name,
@@ -378,8 +437,21 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
         `a month); ${round(vehicle.archiveMb, 1)} MB archived per vehicle`,
     ),
     item('API Gateway (the API)', () => vehicle.apiGateway, `${round(vehicle.apiCalls, 0)} REST requests`),
+    item(
+      'X-Ray and CloudWatch Logs',
+      (vehicles) => observability(vehicles) + xrayMonth(pipelineInvocations(vehicles) / (30 * 86_400)) / vehicles,
+      "the API calls' and the pipeline's invocations' traces (each sampled at these rates), the API calls' log lines",
+    ),
     item('pipeline and API', pipelineAndApi, 'the sum above: what every vehicle pays, whatever its entry point'),
-    item('+ phone over the HTTP API', () => httpDeviceMonth('http-api').total, 'a request and an invocation a position (device-cost)'),
+    item(
+      '+ phone over the HTTP API',
+      (vehicles) => phoneMonth(vehicles).total,
+      `a request and an invocation a position: API Gateway ${money(phoneMonth(1000).apiGateway)}, Lambda ${money(phoneMonth(1000).lambda)} ` +
+        `(${phoneMonth(1000).billedMs} ms billed; ${round(phoneRequests.ms, 1)} ms measured), its buckets ${money(phoneMonth(1000).limits)} ` +
+        `(${round(phoneRequests.writeUnitsPerRequest, 2)} WRU and ${round(phoneRequests.readUnitsPerRequest, 2)} RRU a request), ` +
+        `token lookups ${money(phoneMonth(1000).tokenReads)} (${round(phoneRequests.readUnitsPerLookup, 2)} RRU a minute), ` +
+        `logs ${money(phoneMonth(1000).logs)}, X-Ray ${money(phoneMonth(1000).xray)} (device-cost)`,
+    ),
     item('**all-in, a phone**', phone, ''),
     item('Amazon Location ÷ all-in, a phone', (vehicles) => location / phone(vehicles), 'target: 1/10 at 100, 1/20 at 1,000', times),
     item(

@@ -4,6 +4,9 @@
  * per request, the Teltonika listener's fixed month) and the stack's alarms and dashboard. `cost` adds what it
  * measures per position and per API call; `device-cost` prints the entry points alone.
  */
+
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
+import { deviceFunctionSettings } from '../../infra/positions/device-endpoints.ts';
 import { pipelineSettings, shardLimits } from '../../infra/positions/positions-pipeline.ts';
 import { type ListenerMode, teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
 import { prices } from './prices.ts';
@@ -42,11 +45,60 @@ export function pipelineInvocations(vehicles: number, shards = shardsFor(vehicle
   return batchers * windows * Math.max(1, Math.ceil(recordsPerBatcherWindow / pipelineSettings.batchSize));
 }
 
-/** billed duration of one device request: a cached token and IMEIs, then one PutRecords (an assumption until measured in AWS) */
+/** what a phone's requests cost the device function, as `npm run bench -- cost` measures them (measurePhone) */
+export interface PhoneRequests {
+  /** DynamoDB units each request spends (the token's and the IMEI's buckets) */
+  writeUnitsPerRequest: number;
+  readUnitsPerRequest: number;
+  /** read units of a container's first request for a token: the token and its IMEIs, remembered 60 s */
+  readUnitsPerLookup: number;
+  /** the handler's time per request */
+  ms: number;
+}
+
+/**
+ * A phone's requests as measured on 2026-11-29 (`npm run bench -- cost`, DynamoDB Local): what device-cost prices
+ * without a stack. The handler's time in AWS (a PutRecords to the stream instead of a sink that takes the records
+ * at once, DynamoDB a few ms away) is taken as DEVICE_LAMBDA_MS: an assumption until measured there.
+ */
+export const MEASURED_PHONE_REQUESTS: PhoneRequests = { writeUnitsPerRequest: 2, readUnitsPerRequest: 0, readUnitsPerLookup: 1.5, ms: 40 };
+/** billed duration of one device request in AWS: buckets and a PutRecords (an assumption until measured in AWS) */
 export const DEVICE_LAMBDA_MS = 40;
-export const DEVICE_LAMBDA_MB = 256;
-/** token reads: each warm function instance reads a token and its IMEIs once a minute (1 GetItem + 2 small BatchGetItems) */
-const TOKEN_READ_UNITS_PER_MINUTE = 1.5;
+export const DEVICE_LAMBDA_MB = deviceFunctionSettings.memoryMb;
+/** CloudWatch Logs bills each event's message and 26 bytes */
+const LOG_EVENT_OVERHEAD = 26;
+/**
+ * What a phone's request leaves in CloudWatch Logs, in bytes: the function's EMF line (its metrics: 393 bytes) and,
+ * at INFO, its `request answered` line (388 bytes), both as printed by the endpoint on 2026-11-29; Lambda's START, END
+ * and REPORT lines (about 70, 50 and 140 bytes, and 90 more on REPORT for a traced request); the HTTP API's access log
+ * line (about 230 bytes in its format, infra/positions/device-endpoints.ts). Kept a month (the log groups' retention).
+ */
+const PHONE_LOG_BYTES = { metrics: 393, requestLine: 388, platform: [70, 50, 140], traced: 90, accessLog: 230 };
+/** Lambda's sample of an actively traced function: the first request each second and 5 % of the rest */
+const tracesPerSecond = (requestsPerSecond: number) => Math.min(1, requestsPerSecond) + 0.05 * Math.max(0, requestsPerSecond - 1);
+const SECONDS_PER_MONTH = 30 * 86_400;
+/** The X-Ray traces a month of an actively traced function invoked this often, recorded at X-Ray's price. */
+export const xrayMonth = (requestsPerSecond: number): number =>
+  ((tracesPerSecond(requestsPerSecond) * SECONDS_PER_MONTH) / 1e6) * prices.xray.perMillionTracesRecorded;
+/** A month of log lines of these sizes, a set each time, ingested and kept a month. */
+const logsMonth = (times: number, lines: readonly number[]): number =>
+  ((times * lines.reduce((sum, bytes) => sum + bytes + LOG_EVENT_OVERHEAD, 0)) / 1024 ** 3) *
+  (prices.cloudwatch.logsPerGbIngested + prices.cloudwatch.logsPerGbMonthStored);
+
+/**
+ * An API call's logs: the function's `request answered` and EMF lines (as a phone request's), Lambda's three and its
+ * trace's, the REST API's access log line (jsonWithStandardFields, about 350 bytes).
+ */
+export const apiCallLogsMonth = (calls: number): number =>
+  logsMonth(calls, [PHONE_LOG_BYTES.requestLine, PHONE_LOG_BYTES.metrics, ...PHONE_LOG_BYTES.platform, PHONE_LOG_BYTES.traced, 350]);
+
+/** The device functions' settings that decide what a request costs beyond its work (infra/positions/device-endpoints.ts). */
+export interface DeviceFunctionSettings {
+  logLevel: string;
+  tracing: Tracing;
+}
+/** each warm function instance looks a token and its IMEIs up once a minute (they are remembered 60 s) */
+const LOOKUPS_PER_MONTH = 30 * 24 * 60;
 /** an AVL record with its share of the packet, TCP/IP headers and the ack, in bytes */
 const TELTONIKA_BYTES_PER_POSITION = 150;
 /**
@@ -66,15 +118,40 @@ export const listenerModeFor = (vehicles: number): ListenerMode => (vehicles <= 
 
 export type HttpGateway = 'http-api' | 'rest-api';
 
-/** One phone's (or forwarded device's) month over HTTP: a gateway request and a Lambda invocation a position, the token reads. */
-export function httpDeviceMonth(gateway: HttpGateway) {
+/**
+ * One phone's (or forwarded device's) month over HTTP: a gateway request, a Lambda invocation and the DynamoDB units
+ * each position's request spends, and the token lookups.
+ */
+export function httpDeviceMonth(
+  gateway: HttpGateway,
+  vehicles: number,
+  requests: PhoneRequests = MEASURED_PHONE_REQUESTS,
+  settings: DeviceFunctionSettings = deviceFunctionSettings,
+) {
   const perMillion = gateway === 'http-api' ? prices.apiGateway.perMillionHttpRequests : prices.apiGateway.perMillionRestRequests;
   const apiGateway = (POSITIONS_PER_MONTH / 1e6) * perMillion;
+  const billedMs = Math.max(DEVICE_LAMBDA_MS, Math.ceil(requests.ms));
   const lambda =
     (POSITIONS_PER_MONTH / 1e6) * prices.lambda.perMillionRequests +
-    POSITIONS_PER_MONTH * (DEVICE_LAMBDA_MS / 1000) * (DEVICE_LAMBDA_MB / 1024) * prices.lambda.perGbSecondArm;
-  const tokenReads = ((30 * 24 * 60 * TOKEN_READ_UNITS_PER_MINUTE) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
-  return { total: apiGateway + lambda + tokenReads, apiGateway, lambda, tokenReads };
+    POSITIONS_PER_MONTH * (billedMs / 1000) * (DEVICE_LAMBDA_MB / 1024) * prices.lambda.perGbSecondArm;
+  const limits =
+    ((POSITIONS_PER_MONTH * requests.writeUnitsPerRequest) / 1e6) * prices.dynamodb.perMillionWriteRequestUnits +
+    ((POSITIONS_PER_MONTH * requests.readUnitsPerRequest) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const tokenReads = ((LOOKUPS_PER_MONTH * requests.readUnitsPerLookup) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const traced = settings.tracing === Tracing.ACTIVE;
+  const requestsPerSecond = (vehicles * POSITIONS_PER_MONTH) / SECONDS_PER_MONTH;
+  const xray = traced ? xrayMonth(requestsPerSecond) / vehicles : 0;
+  const [start, end, report] = PHONE_LOG_BYTES.platform as [number, number, number];
+  const tracedShare = traced ? tracesPerSecond(requestsPerSecond) / requestsPerSecond : 0;
+  const logs = logsMonth(POSITIONS_PER_MONTH, [
+    PHONE_LOG_BYTES.metrics,
+    ...(settings.logLevel === 'INFO' ? [PHONE_LOG_BYTES.requestLine] : []),
+    start,
+    end,
+    report + tracedShare * PHONE_LOG_BYTES.traced,
+    ...(gateway === 'http-api' ? [PHONE_LOG_BYTES.accessLog] : []),
+  ]);
+  return { total: apiGateway + lambda + limits + tokenReads + logs + xray, apiGateway, lambda, limits, tokenReads, logs, xray, billedMs };
 }
 
 /**

@@ -73,6 +73,13 @@ export const prices = {
     /** a standard-resolution alarm, per metric it watches (metric math: each metric in it) */
     perAlarmMetricMonth: 0.1,
     perDashboardMonth: 3,
+    /** CloudWatch Logs (standard class): ingestion per GB (each event's message and 26 bytes), storage per GB-month */
+    logsPerGbIngested: 0.5,
+    logsPerGbMonthStored: 0.03,
+  },
+  /** AWS X-Ray (aws.amazon.com/xray/pricing): traces recorded, per million */
+  xray: {
+    perMillionTracesRecorded: 5,
   },
   /** Amazon Location Service trackers, for comparison: position updates written to a tracker */
   amazonLocation: {

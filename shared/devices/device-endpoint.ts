@@ -63,8 +63,9 @@ export interface DeviceEndpointDependencies {
 export function deviceEndpoint(
   endpoint: DeviceEndpointDeclaration,
   decode: (request: DeviceRequest) => DecodedRequest,
-  dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket },
+  given: Partial<DeviceEndpointDependencies> = {},
 ) {
+  const dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket, ...given };
   // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
   const limitHeaders = rateLimitHeaders(() => undefined);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()

@@ -33,11 +33,21 @@ import { nextIds } from '../store/counters.ts';
 import { listFuelDrops, type StoredDrop } from '../store/fuel-drops.ts';
 import { listFuelFills } from '../store/fuel-fills.ts';
 import { keys } from '../store/keys.ts';
-import { checkpointItem, chunkItem, findCheckpoint, putAll, readPositions } from '../store/positions.ts';
+import {
+  type Checkpoint,
+  checkpointItem,
+  chunkItem,
+  findCheckpoint,
+  pointsOfChunks,
+  putAll,
+  readChunks,
+  storedChunkOf,
+} from '../store/positions.ts';
 import { commitDetection, type DetectionCommit, saveTrack, type TrackedVehicle, type TrackUpdate } from '../store/tracks.ts';
 import { listTrips } from '../store/trips.ts';
 import { liveRecordEntity } from '../store/vehicles.ts';
-import { listZoneFacts, zoneFactItem } from '../store/zone-facts.ts';
+import { readZoneFacts, zoneFactItem } from '../store/zone-facts.ts';
+import { forgetReads, type HistoryBounds, type HistoryReads, keepReads, keptReads, narrowed } from './kept-reads.ts';
 import type { PlaceNamer } from './place-namer.ts';
 
 export interface VehicleOutcome {
@@ -73,6 +83,16 @@ const END = '9999';
  * with the trips and fills when they changed, so a batch that fails half-way finds its points still new when retried.
  */
 export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
+  try {
+    return await detectAndWrite(tracked, incoming, options);
+  } catch (error) {
+    // what it kept may no longer be the table's (a write landed before the failure): the retry reads
+    forgetReads(tracked.vehicle.vehicleUid);
+    throw error;
+  }
+}
+
+async function detectAndWrite(tracked: TrackedVehicle, incoming: readonly Position[], options: TrackOptions): Promise<VehicleOutcome> {
   const outcome: VehicleOutcome = {
     trips: 0,
     fills: 0,
@@ -104,7 +124,10 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   const plan =
     planDetection(read.history, arrived, profile, settings, options.reprocessFrom, events) ??
     (uncommitted ? planDetection(read.history, arrived, profile, settings, earliest, events) : undefined);
-  if (!plan) return { ...outcome, writeRequests: await settleZoneFacts(tracked, read, zones, settings, events) };
+  if (!plan) {
+    forgetReads(vehicle.vehicleUid);
+    return { ...outcome, writeRequests: await settleZoneFacts(tracked, read, zones, settings, events) };
+  }
   if (options.closeSilentTrip) plan.run.trips.push(...endSilentTrip(plan.run.state, settings).trips);
 
   const tripUidByStart = new Map(read.trips.map((trip) => [trip.startTime, trip.tripUid]));
@@ -134,31 +157,8 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
   ];
   const emitted = emitAll(vehicle, decided, tracked.emission, new Date());
   const emission = decided.length > 0 ? { previous: tracked.emission, next: emitted.state } : undefined;
-  const track: TrackUpdate | undefined =
-    liveChanged || plan.tailChanged || emission || taken
-      ? {
-          live: liveChanged ? liveNow : undefined,
-          tail: liveChanged || plan.tailChanged ? plan.tail : (storedTail ?? null),
-          previousTail: storedTail,
-          ...(emission ? { emission } : {}),
-          ...(taken ? { taken } : {}),
-        }
-      : undefined;
-
-  outcome.writeRequests += await putAll([
-    ...plan.checkpoints.map((item) => checkpointItem(vehicle.vehicleUid, { ...item, zones: zoneWalk.checkpoints.get(item.hour) })),
-    ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
-  ]);
-  const commit: DetectionCommit = {
-    vehicleUid: vehicle.vehicleUid,
-    track,
-    ...trips,
-    ...fills,
-    ...drops,
-    events: emitted.events,
-    audiences: emitted.audiences,
-    zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
-  };
+  const checkpoints = plan.checkpoints.map((item) => ({ ...item, zones: zoneWalk.checkpoints.get(item.hour) }));
+  const historyWritten = checkpoints.length > 0 || plan.chunks.length > 0;
   const found = [
     trips.newTrips,
     trips.changedTrips,
@@ -171,8 +171,42 @@ export async function trackVehicle(tracked: TrackedVehicle, incoming: readonly P
     zoneChange.put,
     zoneChange.remove,
   ].some((list) => list.length > 0);
+  // Whatever the batch writes, the track item's revision moves after it (kept-reads.ts), even when nothing else on it changes.
+  const track: TrackUpdate | undefined =
+    liveChanged || plan.tailChanged || emission || taken || historyWritten || found
+      ? {
+          live: liveChanged ? liveNow : undefined,
+          tail: liveChanged || plan.tailChanged ? plan.tail : (storedTail ?? null),
+          previousTail: storedTail,
+          previousRevision: tracked.revision,
+          ...(emission ? { emission } : {}),
+          ...(taken ? { taken } : {}),
+        }
+      : undefined;
+
+  outcome.writeRequests += await putAll([
+    ...checkpoints.map((checkpoint) => checkpointItem(vehicle.vehicleUid, checkpoint)),
+    ...plan.chunks.map((chunk) => chunkItem(vehicle.vehicleUid, chunk)),
+  ]);
+  const commit: DetectionCommit = {
+    vehicleUid: vehicle.vehicleUid,
+    track,
+    ...trips,
+    ...fills,
+    ...drops,
+    events: emitted.events,
+    audiences: emitted.audiences,
+    zoneFacts: zoneFactWrites(vehicle.vehicleUid, zoneChange),
+  };
   if (found || emitted.events.length > 0) outcome.writeRequests += await commitDetection(commit);
   else if (track) outcome.writeRequests += await saveTrack(vehicle.vehicleUid, track);
+  // in order, nothing re-detected before the history's end: the next batch of the vehicle reads what this one leaves
+  const inOrder = options.reprocessFrom === undefined && !options.closeSilentTrip && newestOf(plan.known) <= earliest;
+  if (track && inOrder) {
+    const newest = newestOf([...plan.points, ...read.history.tail]);
+    const chunks = plan.chunks.map((chunk) => storedChunkOf(vehicle.vehicleUid, chunk));
+    keepReads(tracked, tracked.revision + 1, newest, read.reads, { checkpoints, chunks, commit });
+  } else forgetReads(vehicle.vehicleUid);
 
   if (fills.keptForSlip.length > 0) {
     logger.warn('re-detection no longer finds fills that have slips; they are kept', {
@@ -219,6 +253,7 @@ async function settleZoneFacts(
       live: undefined,
       tail: storedTail ?? null,
       previousTail: storedTail,
+      previousRevision: tracked.revision,
       ...(change.events.length > 0 ? { emission: { previous: emission, next: emitted.state } } : {}),
     },
     newTrips: [],
@@ -246,22 +281,50 @@ function replacedFills(stored: readonly FuelFill[], { newFills, changedFills, re
   return { before: stored.filter((fill) => replaced.has(fill.eventUid)), after: [...changedFills, ...newFills] };
 }
 
-/** The checkpoint before the earliest point, the history since, and the trips and fills re-detection may replace. */
-async function readVehicle({ vehicle, tail, storedTail, legacyState }: TrackedVehicle, earliest: string, profile: VehicleProfile) {
-  const checkpoint = await findCheckpoint(vehicle.vehicleUid, hourOf(earliest));
+/**
+ * The checkpoint before the earliest point, the history since, and the trips and fills re-detection may replace: from
+ * what the container kept of the vehicle's last batch when that is still the table's (kept-reads.ts), else from the table.
+ */
+async function readVehicle(tracked: TrackedVehicle, earliest: string, profile: VehicleProfile) {
+  const { vehicle, tail, storedTail, legacyState } = tracked;
+  const kept = keptReads(tracked, earliest);
+  const checkpoint = kept ? kept.checkpoint : await findCheckpoint(vehicle.vehicleUid, hourOf(earliest));
   const start = checkpoint?.state ?? legacyState ?? initialTrackState(profile);
   const from = historyFrom(checkpoint?.hour);
   const span = replacedSpan(start, from);
-  const [stored, trips, fills, drops, zoneFacts] = await Promise.all([
-    readPositions(vehicle.vehicleUid, vehicle.imei, from),
-    listTrips(vehicle.vehicleUid, [span.trips, start.lastTripStart ?? END].sort()[0] as string, END),
+  const bounds: HistoryBounds = { trips: [span.trips, start.lastTripStart ?? END].sort()[0] as string, drops: span.drops, history: from };
+  const [reads, fills] = await Promise.all([
+    (kept && narrowed(kept, bounds)) ?? readHistory(vehicle.vehicleUid, checkpoint, bounds),
     listFuelFills(vehicle.vehicleUid, span.fills, END),
-    listFuelDrops(vehicle.vehicleUid, span.drops),
-    listZoneFacts(vehicle.vehicleUid, from),
   ]);
+  const stored = pointsOfChunks(reads.chunks, vehicle.imei, from);
   const history: VehicleHistory = { start, checkpointHour: checkpoint?.hour, stored, tail, hasStoredTail: storedTail !== undefined };
-  return { history, span, trips, fills, drops, zoneStart: checkpoint?.zones ?? initialZoneState(), zoneFacts };
+  const zoneFacts = reads.zoneFacts.map(({ fact }) => fact);
+  return {
+    history,
+    span,
+    trips: reads.trips,
+    fills,
+    drops: reads.drops,
+    zoneStart: checkpoint?.zones ?? initialZoneState(),
+    zoneFacts,
+    reads,
+  };
 }
+
+async function readHistory(vehicleUid: number, checkpoint: Checkpoint | undefined, bounds: HistoryBounds): Promise<HistoryReads> {
+  const [chunks, trips, drops, zoneFacts] = await Promise.all([
+    readChunks(vehicleUid, bounds.history),
+    listTrips(vehicleUid, bounds.trips, END),
+    listFuelDrops(vehicleUid, bounds.drops),
+    readZoneFacts(vehicleUid, bounds.history),
+  ]);
+  return { checkpoint, chunks, trips, drops, zoneFacts, bounds };
+}
+
+/** The latest time of the points ('' for none). */
+const newestOf = (points: readonly Position[]): string =>
+  points.reduce((newest, point) => (point.gps_datetime > newest ? point.gps_datetime : newest), '');
 
 const seconds = (from: string, to: string): number => Math.abs(secondsBetween(from, to));
 

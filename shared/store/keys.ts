@@ -208,9 +208,11 @@ export const keys = {
   /** a chunk holds one hour's points, so chunks that may hold points from `from` on start at from's hour */
   positionChunkRange: (vehicleUid: number, from: string, to: string): Range => ({
     pk: `VEHICLE#${vehicleUid}#POSITIONS`,
-    from: from.slice(0, 13),
+    from: keys.positionChunkLowest(from),
     to: `${to}~`,
   }),
+  /** the lowest sort key a chunk that may hold points from `from` on can have: from's hour */
+  positionChunkLowest: (from: string): string => from.slice(0, 13),
   /**
    * the quiet-vehicles check (docs/positions-pipeline.md, "Quiet vehicles"): the track item's key in the sparse index,
    * due from an instant (UTC ISO); a vehicle leaves the index once nothing more is due for its silence

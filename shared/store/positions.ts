@@ -61,15 +61,39 @@ export async function findCheckpoint(vehicleUid: number, hour: string): Promise<
   return { hour: String(item.sk), state: item.state as TrackState, ...(zones ? { zones } : {}) };
 }
 
-/**
- * A vehicle's stored points from `from` up to `to` (UTC instants), duplicates included (history.byTime orders
- * them and removes them). One strongly consistent Query: the pipeline reads what it just wrote.
- */
-export async function readPositions(vehicleUid: number, imei: string, from: string, to = '9999'): Promise<Position[]> {
+/** A history chunk as stored: its sort key (its first point's time and content hash) and its encoded points. */
+export interface StoredChunk {
+  sk: string;
+  hour: string;
+  points: string;
+}
+
+export const storedChunkOf = (vehicleUid: number, chunk: PositionChunk): StoredChunk => ({
+  sk: keys.positionChunk(vehicleUid, chunk.firstAt, chunk.contentHash).sk,
+  hour: chunk.hour,
+  points: chunk.encoded,
+});
+
+/** A vehicle's chunks that may hold points from `from` on, in key order. One strongly consistent Query: the pipeline reads what it just wrote. */
+export async function readChunks(vehicleUid: number, from: string, to = '9999'): Promise<StoredChunk[]> {
   const items = await queryRange(keys.positionChunkRange(vehicleUid, from, to), { ConsistentRead: true });
-  return items
-    .flatMap((item) => pointsOfChunk(item, imei))
+  return items.map((item) => ({ sk: String(item.sk), hour: String(item.hour), points: String(item.points) }));
+}
+
+/**
+ * The points of chunks read by readChunks (in key order) from `from` up to `to` (UTC instants), duplicates included
+ * (history.byTime orders them and removes them).
+ */
+export function pointsOfChunks(chunks: readonly StoredChunk[], imei: string, from: string, to = '9999'): Position[] {
+  return chunks
+    .filter((chunk) => chunk.sk >= keys.positionChunkLowest(from))
+    .flatMap((chunk) => decodeChunk(imei, chunk.hour, chunk.points))
     .filter((position) => position.gps_datetime >= from && position.gps_datetime <= to);
+}
+
+/** A vehicle's stored points from `from` up to `to` (UTC instants), duplicates included. */
+export async function readPositions(vehicleUid: number, imei: string, from: string, to = '9999'): Promise<Position[]> {
+  return pointsOfChunks(await readChunks(vehicleUid, from, to), imei, from, to);
 }
 
 /** What getPositions read of its range. */

@@ -30,6 +30,11 @@ export interface TrackedVehicle {
   tail: Position[];
   /** the tail as stored, to condition its next write on */
   storedTail: StoredTail | undefined;
+  /**
+   * counts the track item's writes by the pipeline (0: none yet): each is conditioned on the one read and moves it on,
+   * so a container that made the last write knows the vehicle's history is still as it left it (shared/pipeline/kept-reads.ts)
+   */
+  revision: number;
   /** the detector's state as the pipeline stored it before position history existed: where such a vehicle goes on from */
   legacyState: TrackState | undefined;
   /** where the vehicle's event emission stands (shared/domain/events) */
@@ -56,10 +61,31 @@ export interface StoredTail {
   points: string;
 }
 
-/** Vehicles of the given IMEIs with their live records: two BatchGetItem round trips for any number of IMEIs. */
+/**
+ * The vehicle each IMEI's claim named when last read: a vehicle's item, read with its track item, says whether the
+ * IMEI is still its own (an IMEI that moved, a vehicle deleted, are read from their claims again).
+ */
+const claimedBy = new Map<string, number>();
+const MAX_CLAIMS_KEPT = 100_000;
+
+/**
+ * Vehicles of the given IMEIs with their live records: one BatchGetItem round trip for IMEIs whose vehicle is known,
+ * two for the others (their claims first).
+ */
 export async function findTrackedVehicles(imeis: readonly string[]): Promise<Map<string, TrackedVehicle>> {
-  const claims = await batchGet(imeis.map((imei) => keys.imeiClaim(imei)));
-  return findTrackedVehiclesByUid(claims.map((claim) => Number(claim.vehicle_uid)));
+  const known = imeis.filter((imei) => claimedBy.has(imei));
+  const found = await findTrackedVehiclesByUid(known.map((imei) => claimedBy.get(imei) as number));
+  const unknown = imeis.filter((imei) => !found.has(imei));
+  for (const imei of unknown) claimedBy.delete(imei);
+  if (unknown.length === 0) return found;
+  const claims = await batchGet(unknown.map((imei) => keys.imeiClaim(imei)));
+  const claimed = await findTrackedVehiclesByUid(claims.map((claim) => Number(claim.vehicle_uid)));
+  if (claimedBy.size + claimed.size > MAX_CLAIMS_KEPT) claimedBy.clear();
+  for (const [imei, tracked] of claimed) {
+    claimedBy.set(imei, tracked.vehicle.vehicleUid);
+    found.set(imei, tracked);
+  }
+  return found;
 }
 
 /** Vehicles by vehicle_uid with their track items, by IMEI: one BatchGetItem round trip. */
@@ -84,6 +110,7 @@ export function trackedFromItem(vehicle: Vehicle, item: Item | undefined): Track
     live: live ? liveRecordEntity.fromItem(live) : undefined,
     tail: storedTail ? decodeChunk(vehicle.imei, storedTail.hour, storedTail.points) : [],
     storedTail,
+    revision: Number(item?.revision ?? 0),
     legacyState: item?.state as TrackState | undefined,
     emission: {
       sequence: Number(item?.event_sequence ?? 0),
@@ -205,6 +232,8 @@ export interface TrackUpdate {
   tail: StoredTail | null;
   /** the tail read: the write fails if another invocation changed it meanwhile */
   previousTail: StoredTail | undefined;
+  /** the revision read: the write fails if another writer moved it meanwhile, and sets the next one */
+  previousRevision: number;
   /** the vehicle's emission after this commit's events, set only if it is still the one read */
   emission?: { previous: EmissionState; next: EmissionState };
   /**
@@ -219,8 +248,9 @@ export interface TrackUpdate {
  * The track item's write: the live record moves only forward in GPS time (at the same time it may change: a
  * re-detected odometer); the tail is replaced only if it is still the one read.
  */
-function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, taken }: TrackUpdate) {
+function trackUpdate(vehicleUid: number, { live, tail, previousTail, previousRevision, emission, taken }: TrackUpdate) {
   const sets = [
+    'revision = :revision',
     ...(live ? ['live = :live'] : []),
     ...(tail ? ['tail = :tail', 'tail_hour = :tailHour'] : []),
     ...(emission ? ['event_sequence = :sequence', 'event_latest_at = :latestAt', 'event_reissues = :reissues'] : []),
@@ -229,11 +259,12 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, t
       : []),
   ];
   const removes = [...(tail === null && previousTail ? ['tail', 'tail_hour'] : []), ...(taken?.back ? ['offline_at'] : [])];
-  const update = `${sets.length ? `SET ${sets.join(', ')}` : ''}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`.trim();
+  const update = `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`;
   const quietKey = taken ? keys.quietCheck(vehicleUid, taken.at) : undefined;
   const conditions = [
     ...(live ? ['(attribute_not_exists(live) OR live.gps_datetime <= :gps)'] : []),
     previousTail ? 'tail = :previousTail' : 'attribute_not_exists(tail)',
+    previousRevision === 0 ? 'attribute_not_exists(revision)' : 'revision = :previousRevision',
     ...(emission ? [emission.previous.sequence === 0 ? 'attribute_not_exists(event_sequence)' : 'event_sequence = :previousSequence'] : []),
   ];
   return {
@@ -243,6 +274,8 @@ function trackUpdate(vehicleUid: number, { live, tail, previousTail, emission, t
       UpdateExpression: update,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeValues: {
+        ':revision': previousRevision + 1,
+        ...(previousRevision === 0 ? {} : { ':previousRevision': previousRevision }),
         ...(live ? { ':live': liveRecordEntity.toItem(live), ':gps': live.gpsDatetime } : {}),
         ...(tail ? { ':tail': tail.points, ':tailHour': tail.hour } : {}),
         ...(previousTail ? { ':previousTail': previousTail.points } : {}),

@@ -17,8 +17,19 @@ export const zoneFactItem = (vehicleUid: number, fact: ZoneFact, eventId: string
   [tableDefinition.ttlAttribute]: Math.floor(Date.parse(fact.decidedAt) / 1000) + config.positionRetentionDays() * 86_400,
 });
 
-/** The vehicle's standing facts decided from `from` on (a checkpoint's hour); strongly consistent, as the pipeline reads what it wrote. */
-export async function listZoneFacts(vehicleUid: number, from: string): Promise<ZoneFact[]> {
+/** A standing fact as stored, with its sort key (the instant that decided it and its event's id). */
+export interface StoredZoneFact {
+  sk: string;
+  fact: ZoneFact;
+}
+
+/** The vehicle's standing facts decided from `from` on (a checkpoint's hour), with their keys; strongly consistent, as the pipeline reads what it wrote. */
+export async function readZoneFacts(vehicleUid: number, from: string): Promise<StoredZoneFact[]> {
   const items = await queryRange(keys.zoneFactRange(vehicleUid, from), { ConsistentRead: true });
-  return items.map((item) => JSON.parse(String(item.fact)) as ZoneFact);
+  return items.map((item) => ({ sk: String(item.sk), fact: JSON.parse(String(item.fact)) as ZoneFact }));
+}
+
+/** The vehicle's standing facts decided from `from` on. */
+export async function listZoneFacts(vehicleUid: number, from: string): Promise<ZoneFact[]> {
+  return (await readZoneFacts(vehicleUid, from)).map(({ fact }) => fact);
 }

@@ -84,7 +84,8 @@ export function aLiveState(overrides: Partial<LiveState> = {}): LiveState {
 
 export async function givenLiveState(vehicle: Vehicle, overrides: Partial<LiveState> = {}): Promise<LiveState> {
   const live = aLiveState(overrides);
-  await saveTrack(vehicle.vehicleUid, { live, tail: null, previousTail: undefined });
+  const previousRevision = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei)?.revision ?? 0;
+  await saveTrack(vehicle.vehicleUid, { live, tail: null, previousTail: undefined, previousRevision });
   return live;
 }
 
@@ -135,7 +136,13 @@ export async function givenTripWithEvents(
   await commitDetected(vehicle.vehicleUid, {
     newTrips: [trip],
     events,
-    track: { live: undefined, tail: tail ?? null, previousTail: tail, emission: { previous, next: state } },
+    track: {
+      live: undefined,
+      tail: tail ?? null,
+      previousTail: tail,
+      previousRevision: tracked?.revision ?? 0,
+      emission: { previous, next: state },
+    },
     // appended when emitted: a test places its commits in time
     clock: () => emittedAt,
   });
@@ -154,7 +161,13 @@ export async function givenDecidedEvents(vehicle: Vehicle, decided: DecidedEvent
   await commitDetected(vehicle.vehicleUid, {
     events,
     audiences,
-    track: { live: undefined, tail: tail ?? null, previousTail: tail, emission: { previous, next: state } },
+    track: {
+      live: undefined,
+      tail: tail ?? null,
+      previousTail: tail,
+      previousRevision: tracked?.revision ?? 0,
+      emission: { previous, next: state },
+    },
     clock: () => emittedAt,
   });
   return events;
