@@ -6,9 +6,9 @@
  * - the handler invoked directly with the API Gateway event the emulator would build: what the deployed function
  *   does (the middy chain, parsing, the key cache and the limiter, the handler, the envelope and gzip), without the
  *   local stack's HTTP hop and IAM check (its SDK calls run as no function's role, as the tests' builders do);
- * - the same DynamoDB requests the HTTP call made, sent again directly through the SDK, round by round (requests
+ * - the same DynamoDB and S3 requests the HTTP call made, sent again directly through the SDK, round by round (requests
  *   that ran together sent together): what the call's own requests cost, whatever they are (a transaction, a Query
- *   of many items), so the handler's figure over it is what the service adds on top.
+ *   of many items, getLiveMap's cached picture), so the handler's figure over it is what the service adds on top.
  * A middleware on the shared clients counts what each call asks of DynamoDB (and S3) and keeps its requests.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
@@ -65,7 +66,8 @@ export const operationsNotes = [
   'HTTP: through the API emulator (its HTTP server, the API Gateway event, the local IAM check of every AWS call: the local ' +
     "stack's share); handler: the function's handler called in the bench's process with the API Gateway event, no HTTP, no " +
     "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client " +
-    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; getLiveMap's S3 read is left out)",
+    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; getLiveMap's S3 read of its cached " +
+    'picture is sent again too)',
   `target: p50 ÷ (floor × round trips), or the handler over the same requests through the SDK where those are slower than ` +
     `a GetItem by nature (a transaction, a Query of many items): reads ${TARGET.read}, writes ${TARGET.write} (issue 39)`,
   `the API key cache holds a key ${KEY_CACHE_SECONDS} s (BENCH_KEY_CACHE_SECONDS; deployed: 60 s, so a warm container looks its ` +
@@ -76,21 +78,47 @@ export const operationsNotes = [
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 
-/** One DynamoDB request as the service sent it (marshalled), and the round it started in. */
+/** One DynamoDB or S3 request as the service sent it (a DynamoDB one marshalled), and the step it started in. */
 interface SentRequest {
-  round: number;
+  /** as the round trips, over DynamoDB and S3 together: requests of one step ran together */
+  step: number;
   command: string;
   input: object;
 }
 
 interface CallTrace {
-  dynamoRequests: SentRequest[];
+  requests: SentRequest[];
+  dynamoRequests: number;
   /** 1 when the call looked its key up (no cached key) */
   keyLookups: number;
+  /** DynamoDB's alone */
   roundTrips: number;
-  /** the deepest round whose request has answered: a request starting now begins the next one */
+  /** the deepest DynamoDB round whose request has answered: a DynamoDB request starting now begins the next one */
   answeredRound: number;
+  /** the same over DynamoDB and S3 */
+  answeredStep: number;
   s3Requests: number;
+}
+
+const newTrace = (): CallTrace => ({
+  requests: [],
+  dynamoRequests: 0,
+  keyLookups: 0,
+  roundTrips: 0,
+  answeredRound: 0,
+  answeredStep: 0,
+  s3Requests: 0,
+});
+
+/** Keeps the request in the trace, sends it, and marks its step answered. */
+async function sendTraced<T>(current: CallTrace, command: string, input: object, send: () => Promise<T>): Promise<T> {
+  const step = current.answeredStep + 1;
+  current.requests.push({ step, command, input });
+  try {
+    return await send();
+  } finally {
+    current.answeredStep = Math.max(current.answeredStep, step);
+  }
 }
 
 let trace: CallTrace | undefined;
@@ -102,13 +130,13 @@ function traceClients(): void {
       const current = trace;
       if (!current) return next(args);
       const roundTrip = current.answeredRound + 1;
-      current.dynamoRequests.push({ round: roundTrip, command: String(context.commandName), input: args.input as object });
+      current.dynamoRequests++;
       // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
       const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
       if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
       current.roundTrips = Math.max(current.roundTrips, roundTrip);
       try {
-        return await next(args);
+        return await sendTraced(current, String(context.commandName), args.input as object, () => next(args));
       } finally {
         current.answeredRound = Math.max(current.answeredRound, roundTrip);
       }
@@ -116,9 +144,11 @@ function traceClients(): void {
     { step: 'build', name: 'benchDynamoTrace' },
   );
   s3().middlewareStack.add(
-    (next) => async (args) => {
-      if (trace) trace.s3Requests++;
-      return next(args);
+    (next, context) => async (args) => {
+      const current = trace;
+      if (!current) return next(args);
+      current.s3Requests++;
+      return sendTraced(current, String(context.commandName), args.input as object, () => next(args));
     },
     { step: 'initialize', name: 'benchS3Trace' },
   );
@@ -137,14 +167,17 @@ const sendByName: Record<string, (input: never) => Promise<unknown>> = {
   TransactGetItemsCommand: (input) => table().send(new TransactGetItemsCommand(input)),
   TransactWriteItemsCommand: (input) => table().send(new TransactWriteItemsCommand(input)),
   UpdateItemCommand: (input) => table().send(new UpdateItemCommand(input)),
+  // read to the end, as the service reads its object
+  GetObjectCommand: async (input) => (await s3().send(new GetObjectCommand(input))).Body?.transformToByteArray(),
+  PutObjectCommand: (input) => s3().send(new PutObjectCommand(input)),
 };
 
-/** The call's requests again, round by round, those of a round together; a refusal (a condition now false) is an answer too. */
+/** The call's requests again, step by step, those of a step together; a refusal (a condition now false) is an answer too. */
 async function sendAgain(requests: readonly SentRequest[]): Promise<void> {
-  const rounds = [...new Set(requests.map((request) => request.round))].sort((a, b) => a - b);
-  for (const inRound of rounds) {
+  const steps = [...new Set(requests.map((request) => request.step))].sort((a, b) => a - b);
+  for (const inStep of steps) {
     const sent = requests
-      .filter((request) => request.round === inRound)
+      .filter((request) => request.step === inStep)
       .map(({ command, input }) => {
         const send = sendByName[command];
         if (!send) throw new Error(`the bench cannot send ${command} again: add it to sendByName`);
@@ -273,9 +306,9 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
     const traces: CallTrace[] = [];
     for (let i = WARM_UP_CALLS; i < WARM_UP_CALLS + CALLS; i++) {
       const { user, request } = call(i);
-      const traced: CallTrace = { dynamoRequests: [], keyLookups: 0, roundTrips: 0, answeredRound: 0, s3Requests: 0 };
-      traces.push(traced);
-      trace = traced;
+      const callTrace = newTrace();
+      traces.push(callTrace);
+      trace = callTrace;
       latencies.push(await timed(() => callApi(name, user, request)));
       trace = undefined;
       floors.push(await timed(() => dynamo().send(keyItemOf(user))));
@@ -284,7 +317,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       let result: APIGatewayProxyResult | undefined;
       direct.push(await timed(async () => (result = await handler(event, lambdaContext(name, randomUUID())))));
       checkResult(name, result as APIGatewayProxyResult);
-      viaSdk.push(await timed(() => sendAgain(traced.dynamoRequests)));
+      viaSdk.push(await timed(() => sendAgain(callTrace.requests)));
     }
     const roundTrips = median(traces.map((traced) => traced.roundTrips));
     const afterKey = Math.max(...traces.map((traced) => traced.roundTrips - traced.keyLookups));
@@ -307,7 +340,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       'handler ÷ (floor × round trips)': ratio(handlerP50, floor * roundTrips),
       'handler ÷ SDK': ratio(handlerP50, sdkP50),
       target: TARGET[accessOf(operation)],
-      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests.length)),
+      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests)),
       'key lookups/call': spread(traces.map((traced) => traced.keyLookups)),
       'S3 requests/call': spread(traces.map((traced) => traced.s3Requests)),
       'reads ≤ 2 round trips after key lookup':
