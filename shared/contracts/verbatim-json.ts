@@ -32,6 +32,14 @@ export class VerbatimJson {
     return `${writing.marker}${writing.texts.length - 1}`;
   }
 
+  /**
+   * An answer's records, each already written by toResponseJson (so JSON by construction, needing no check), as one
+   * JSON array: a page serializes each record once, when it counts its bytes, and the envelope splices them in.
+   */
+  static ofWritten(texts: readonly string[]): VerbatimJson {
+    return new VerbatimJson(`[${texts.join(',')}]`);
+  }
+
   /** Checked JSON object text; lone surrogates (possible only inside strings) become their escapes, as JSON.stringify writes them. */
   static ofObject(text: string): VerbatimJson {
     let value: unknown;
@@ -43,6 +51,11 @@ export class VerbatimJson {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('stored JSON text is not a JSON object');
     return new VerbatimJson(text.replace(/[\uD800-\uDFFF]/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`));
   }
+}
+
+/** Records toResponseJson wrote, spliced into the response as one array; typed as the records they are on the wire. */
+export function writtenRecords<R>(texts: readonly string[]): R[] {
+  return VerbatimJson.ofWritten(texts) as unknown as R[];
 }
 
 /**
