@@ -16,16 +16,6 @@ const AWS_THROTTLED_RETRY_S = 1;
 
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
-/**
- * Per-api-key throttling shared by every Lambda container: a token bucket per key in the table (store/rate-limits.ts),
- * taken right after the credentials step for a key found and unlocked (a guessed key never gets a bucket item), in one
- * of two ways. `first`: the request waits for its bucket before anything else runs (a write: a refused request changes
- * nothing). `alongside`: the bucket's write runs while the validation and the handler do, and the request is answered
- * as if it had waited (a read: a refused request answers 429 and nothing it read; a read about to call a service
- * billed per call waits for the verdict there, with `bucketVerdict`). Over the limit is a 429 in the envelope. A failed
- * write fails closed either way: the error mapper answers it (a throttled bucket is a key flooding its own item, 429;
- * DynamoDB unreachable, 503), as the operation would a moment later.
- */
 /** What the request must answer instead of its own answer: the bucket's refusal or its store's failure. */
 async function refusalOf({ rateLimitTaken }: RateLimitState): Promise<unknown> {
   const taken = await rateLimitTaken;
@@ -43,6 +33,16 @@ export async function bucketVerdict(state: RateLimitState): Promise<void> {
   if (refusal) throw refusal;
 }
 
+/**
+ * Per-api-key throttling shared by every Lambda container: a token bucket per key in the table (store/rate-limits.ts),
+ * taken right after the credentials step for a key found and unlocked (a guessed key never gets a bucket item), in one
+ * of two ways. `first`: the request waits for its bucket before anything else runs (a write: a refused request changes
+ * nothing). `alongside`: the bucket's write runs while the validation and the handler do, and the request is answered
+ * as if it had waited (a read: a refused request answers 429 and nothing it read; a read about to call a service
+ * billed per call waits for the verdict there, with `bucketVerdict`). Over the limit is a 429 in the envelope. A failed
+ * write fails closed either way: the error mapper answers it (a throttled bucket is a key flooding its own item, 429;
+ * DynamoDB unreachable, 503), as the operation would a moment later.
+ */
 export const rateLimit = ({ takeToken, policy }: RateLimitOptions): Record<'first' | 'alongside', HttpMiddleware> => {
   const take = (request: HttpRequest): void => {
     const { credentialHash } = request.internal;
