@@ -14,7 +14,7 @@ import { errorMapper } from './middleware/error-mapper.ts';
 import { idempotency, type LiveSecrets } from './middleware/idempotency.ts';
 import { methodGuard } from './middleware/method-guard.ts';
 import { parseRequest } from './middleware/parse-request.ts';
-import { rateLimit, rateLimitHeaders } from './middleware/rate-limit.ts';
+import { bucketVerdict, rateLimit, rateLimitHeaders } from './middleware/rate-limit.ts';
 import { identifyUser, requestTelemetry } from './middleware/telemetry.ts';
 import { authenticatedUser, headerValue, type RequestState } from './middleware/types.ts';
 import { validateInput } from './middleware/validate-input.ts';
@@ -38,6 +38,11 @@ export interface OperationContext<Input> {
   answer: AnswerContext;
   /** where this API's device entry points are, as the request reached it (addDeviceToken's OsmAnd URL) */
   devicesUrl: string;
+  /**
+   * waits for the api key's bucket and throws its refusal (429) or its store's failure: a read runs alongside its
+   * bucket, and awaits this before it calls a service billed per call (getLiveMap's provider)
+   */
+  bucketVerdict: () => Promise<void>;
 }
 
 export type OperationResult = Record<string, unknown> | BinaryResult;
@@ -102,9 +107,10 @@ export function operation<C extends OperationDeclaration>(
 /**
  * A read's own requests start with its bucket's write rather than after it (no round trip of its own), and a read
  * refused meanwhile answers 429 and nothing it read; a write spends the bucket first, so a refused one changes nothing.
- * A read that calls a provider (getLiveMap) spends first too: a refused request must not reach a service billed per call.
+ * A read that calls a provider (getLiveMap) awaits the verdict just before the call (`bucketVerdict`): a refused
+ * request never reaches a service billed per call, and its own reads still start with the bucket's write.
  */
-const spendsAlongside = (contract: OperationDeclaration): boolean => accessOf(contract) === 'read' && contract.provider === undefined;
+const spendsAlongside = (contract: OperationDeclaration): boolean => accessOf(contract) === 'read';
 
 /** middy hands the handler only (event, context): like @middy's setToContext, the chain's findings ride on the context. */
 type OperationLambdaContext<Input> = Context & { operation: OperationContext<Input>; replay?: Record<string, unknown> };
@@ -125,6 +131,7 @@ function handOverToHandler(
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
     answer: { operation, budgetBytes: answerBudgetBytes(acceptsGzip(headerValue(event, 'accept-encoding'))) },
     devicesUrl: devicesUrlOf(event),
+    bucketVerdict: () => bucketVerdict(internal),
   };
 }
 

@@ -9,6 +9,11 @@ export const handler = operation(contract, async (context) => {
   const { user, input } = context;
   const toRecord = (snapshot: Parameters<typeof toSnapshotRecord>[0]) => toSnapshotRecord(snapshot, user.gmtOffsetMinutes);
   const page = await AnswerPage.open<ItemPosition>(context);
-  const history = await readJobCardHistory(user.userUid, input.job_card_uid, page.reader(toRecord));
-  return { job_card_uid: input.job_card_uid, cnt: history.length, history: history.map(toRecord), ...(await page.nextCursor()) };
+  await readJobCardHistory(user.userUid, input.job_card_uid, page.reader(toRecord));
+  return {
+    job_card_uid: input.job_card_uid,
+    cnt: page.size,
+    history: page.records<ReturnType<typeof toRecord>>(),
+    ...(await page.nextCursor()),
+  };
 });

@@ -18,6 +18,6 @@ export const handler = operation(contract, async (context) => {
     to: input.to_date && userDayRange(input.to_date, input.to_date, offset).to,
     externalReference: input.external_reference,
   };
-  const cards = await readJobCards(user.userUid, filter, page.reader(toRecord));
-  return { cnt: cards.length, job_cards: cards.map(toRecord), ...(await page.nextCursor()) };
+  await readJobCards(user.userUid, filter, page.reader(toRecord));
+  return { cnt: page.size, job_cards: page.records<ReturnType<typeof toRecord>>(), ...(await page.nextCursor()) };
 });

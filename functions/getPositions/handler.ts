@@ -48,11 +48,9 @@ export const handler = operation(contract, async (context) => {
   ]);
   const positions = stored.positions.filter((position) => position.gps_datetime !== page.after);
   const ignored = pointFaults(positions, detectionSettings(vehicle.detection).maxSpeedKmh);
-  const records: Array<ReturnType<typeof toPositionRecord>> = [];
-  const taken = positions.findIndex((position, n) => {
-    const record = toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null);
-    return !(page.add(record, position.gps_datetime) && records.push(record));
-  });
+  const taken = positions.findIndex(
+    (position, n) => !page.add(toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null), position.gps_datetime),
+  );
   const nextAt = taken < 0 ? stored.unreadFrom : positions[taken]?.gps_datetime;
   // All that was read fits, but a dense day was read only in part: the next page starts at its first unread point.
   if (taken < 0 && stored.unreadFrom) page.continueAfter(new Date(Date.parse(stored.unreadFrom) - 1).toISOString());
@@ -61,8 +59,8 @@ export const handler = operation(contract, async (context) => {
     imei: vehicle.imei,
     start_datetime: input.start_datetime,
     end_datetime: input.end_datetime,
-    cnt: records.length,
-    positions: records,
+    cnt: page.size,
+    positions: page.records<ReturnType<typeof toPositionRecord>>(),
     ...(nextAt ? { next_start_datetime: formatDateTime(nextAt, user.gmtOffsetMinutes) } : {}),
     ...(await page.nextCursor()),
   };

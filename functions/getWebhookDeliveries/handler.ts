@@ -17,11 +17,10 @@ export const handler = operation(contract, async (context) => {
   // a deleted webhook's attempts outlive it until their TTL: its 404 comes before whatever the read met
   if (webhook.status === 'rejected') throw webhook.reason;
   if (read.status === 'rejected') throw read.reason;
-  const attempts = read.value;
   return {
     webhook_uid: input.webhook_uid,
-    cnt: attempts.length,
-    deliveries: attempts.map(toDeliveryAttemptRecord),
+    cnt: page.size,
+    deliveries: page.records<ReturnType<typeof toDeliveryAttemptRecord>>(),
     ...(await page.nextCursor()),
   };
 });

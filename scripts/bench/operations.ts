@@ -6,9 +6,9 @@
  * - the handler invoked directly with the API Gateway event the emulator would build: what the deployed function
  *   does (the middy chain, parsing, the key cache and the limiter, the handler, the envelope and gzip), without the
  *   local stack's HTTP hop and IAM check (its SDK calls run as no function's role, as the tests' builders do);
- * - the same DynamoDB requests the HTTP call made, sent again directly through the SDK, round by round (requests
+ * - the same DynamoDB and S3 requests the HTTP call made, sent again directly through the SDK, round by round (requests
  *   that ran together sent together): what the call's own requests cost, whatever they are (a transaction, a Query
- *   of many items), so the handler's figure over it is what the service adds on top.
+ *   of many items, getLiveMap's cached picture), so the handler's figure over it is what the service adds on top.
  * A middleware on the shared clients counts what each call asks of DynamoDB (and S3) and keeps its requests.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
@@ -60,14 +61,17 @@ const KEY_CACHE_SECONDS = process.env.BENCH_KEY_CACHE_SECONDS ?? '60';
 
 export const operationsNotes = [
   `${CALLS} sequential calls per operation after ${WARM_UP_CALLS} warm-up calls; each HTTP call is followed by the floor (one GetItem ` +
-    "of the caller's key item), a direct call of the handler with the next prepared request, and the HTTP call's DynamoDB " +
-    'requests sent again through the SDK',
+    "of the caller's key item), then a direct call of the handler with the next prepared request and the HTTP call's DynamoDB " +
+    'requests sent again through the SDK, each of the two first every other call',
   'HTTP: through the API emulator (its HTTP server, the API Gateway event, the local IAM check of every AWS call: the local ' +
     "stack's share); handler: the function's handler called in the bench's process with the API Gateway event, no HTTP, no " +
     "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client " +
-    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; getLiveMap's S3 read is left out)",
+    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; getLiveMap's S3 read of its cached " +
+    'picture is sent again too)',
   `target: p50 ÷ (floor × round trips), or the handler over the same requests through the SDK where those are slower than ` +
     `a GetItem by nature (a transaction, a Query of many items): reads ${TARGET.read}, writes ${TARGET.write} (issue 39)`,
+  "service CPU ms/call over SDK: the p50 of the handler's CPU time (process.cpuUsage) less that of its requests sent " +
+    'again: what the service adds in work, which other processes on the cores do not inflate as they do wall time',
   `the API key cache holds a key ${KEY_CACHE_SECONDS} s (BENCH_KEY_CACHE_SECONDS; deployed: 60 s, so a warm container looks its ` +
     'callers up once a minute; 0: every call pays its key lookup, as on a cold container)',
   'the per-key limit is on, its bucket too large for a sequential caller to empty: every call pays its bucket write, none is refused',
@@ -76,21 +80,47 @@ export const operationsNotes = [
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 
-/** One DynamoDB request as the service sent it (marshalled), and the round it started in. */
+/** One DynamoDB or S3 request as the service sent it (a DynamoDB one marshalled), and the step it started in. */
 interface SentRequest {
-  round: number;
+  /** as the round trips, over DynamoDB and S3 together: requests of one step ran together */
+  step: number;
   command: string;
   input: object;
 }
 
 interface CallTrace {
-  dynamoRequests: SentRequest[];
+  requests: SentRequest[];
+  dynamoRequests: number;
   /** 1 when the call looked its key up (no cached key) */
   keyLookups: number;
+  /** DynamoDB's alone */
   roundTrips: number;
-  /** the deepest round whose request has answered: a request starting now begins the next one */
+  /** the deepest DynamoDB round whose request has answered: a DynamoDB request starting now begins the next one */
   answeredRound: number;
+  /** the same over DynamoDB and S3 */
+  answeredStep: number;
   s3Requests: number;
+}
+
+const newTrace = (): CallTrace => ({
+  requests: [],
+  dynamoRequests: 0,
+  keyLookups: 0,
+  roundTrips: 0,
+  answeredRound: 0,
+  answeredStep: 0,
+  s3Requests: 0,
+});
+
+/** Keeps the request in the trace, sends it, and marks its step answered. */
+async function sendTraced<T>(current: CallTrace, command: string, input: object, send: () => Promise<T>): Promise<T> {
+  const step = current.answeredStep + 1;
+  current.requests.push({ step, command, input });
+  try {
+    return await send();
+  } finally {
+    current.answeredStep = Math.max(current.answeredStep, step);
+  }
 }
 
 let trace: CallTrace | undefined;
@@ -102,13 +132,13 @@ function traceClients(): void {
       const current = trace;
       if (!current) return next(args);
       const roundTrip = current.answeredRound + 1;
-      current.dynamoRequests.push({ round: roundTrip, command: String(context.commandName), input: args.input as object });
+      current.dynamoRequests++;
       // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
       const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
       if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
       current.roundTrips = Math.max(current.roundTrips, roundTrip);
       try {
-        return await next(args);
+        return await sendTraced(current, String(context.commandName), args.input as object, () => next(args));
       } finally {
         current.answeredRound = Math.max(current.answeredRound, roundTrip);
       }
@@ -116,9 +146,11 @@ function traceClients(): void {
     { step: 'build', name: 'benchDynamoTrace' },
   );
   s3().middlewareStack.add(
-    (next) => async (args) => {
-      if (trace) trace.s3Requests++;
-      return next(args);
+    (next, context) => async (args) => {
+      const current = trace;
+      if (!current) return next(args);
+      current.s3Requests++;
+      return sendTraced(current, String(context.commandName), args.input as object, () => next(args));
     },
     { step: 'initialize', name: 'benchS3Trace' },
   );
@@ -137,14 +169,17 @@ const sendByName: Record<string, (input: never) => Promise<unknown>> = {
   TransactGetItemsCommand: (input) => table().send(new TransactGetItemsCommand(input)),
   TransactWriteItemsCommand: (input) => table().send(new TransactWriteItemsCommand(input)),
   UpdateItemCommand: (input) => table().send(new UpdateItemCommand(input)),
+  // read to the end, as the service reads its object
+  GetObjectCommand: async (input) => (await s3().send(new GetObjectCommand(input))).Body?.transformToByteArray(),
+  PutObjectCommand: (input) => s3().send(new PutObjectCommand(input)),
 };
 
-/** The call's requests again, round by round, those of a round together; a refusal (a condition now false) is an answer too. */
+/** The call's requests again, step by step, those of a step together; a refusal (a condition now false) is an answer too. */
 async function sendAgain(requests: readonly SentRequest[]): Promise<void> {
-  const rounds = [...new Set(requests.map((request) => request.round))].sort((a, b) => a - b);
-  for (const inRound of rounds) {
+  const steps = [...new Set(requests.map((request) => request.step))].sort((a, b) => a - b);
+  for (const inStep of steps) {
     const sent = requests
-      .filter((request) => request.round === inRound)
+      .filter((request) => request.step === inStep)
       .map(({ command, input }) => {
         const send = sendByName[command];
         if (!send) throw new Error(`the bench cannot send ${command} again: add it to sendByName`);
@@ -238,6 +273,14 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** Wall-clock ms, and the process's CPU ms (user and system) meanwhile: what a call costs whoever else wants the cores. */
+async function timedWithCpu(run: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const ms = await timed(run);
+  const { user, system } = process.cpuUsage(cpu);
+  return { ms, cpuMs: (user + system) / 1000 };
+}
+
 const ratio = (value: number, to: number): number => round(value / to, 2);
 
 export async function benchOperations(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
@@ -269,22 +312,32 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
     const latencies: number[] = [];
     const direct: number[] = [];
     const viaSdk: number[] = [];
+    /** per call, the handler's CPU ms over its requests' sent again through the SDK */
+    const cpuOnTop: number[] = [];
     const floors: number[] = [];
     const traces: CallTrace[] = [];
     for (let i = WARM_UP_CALLS; i < WARM_UP_CALLS + CALLS; i++) {
       const { user, request } = call(i);
-      const traced: CallTrace = { dynamoRequests: [], keyLookups: 0, roundTrips: 0, answeredRound: 0, s3Requests: 0 };
-      traces.push(traced);
-      trace = traced;
+      const callTrace = newTrace();
+      traces.push(callTrace);
+      trace = callTrace;
       latencies.push(await timed(() => callApi(name, user, request)));
       trace = undefined;
       floors.push(await timed(() => dynamo().send(keyItemOf(user))));
       const next = call(i + CALLS);
       const event = eventOf(name, next.user, next.request);
       let result: APIGatewayProxyResult | undefined;
-      direct.push(await timed(async () => (result = await handler(event, lambdaContext(name, randomUUID())))));
+      const callHandler = () => timedWithCpu(async () => (result = await handler(event, lambdaContext(name, randomUUID()))));
+      const sendRequestsAgain = () => timedWithCpu(() => sendAgain(callTrace.requests));
+      // each first every other call: neither always meets the machine as the HTTP call and the floor left it
+      const handlerFirst = i % 2 === 0;
+      const first = await (handlerFirst ? callHandler() : sendRequestsAgain());
+      const second = await (handlerFirst ? sendRequestsAgain() : callHandler());
+      const [byHandler, bySdk] = handlerFirst ? [first, second] : [second, first];
       checkResult(name, result as APIGatewayProxyResult);
-      viaSdk.push(await timed(() => sendAgain(traced.dynamoRequests)));
+      direct.push(byHandler.ms);
+      viaSdk.push(bySdk.ms);
+      cpuOnTop.push(byHandler.cpuMs - bySdk.cpuMs);
     }
     const roundTrips = median(traces.map((traced) => traced.roundTrips));
     const afterKey = Math.max(...traces.map((traced) => traced.roundTrips - traced.keyLookups));
@@ -306,8 +359,9 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       'HTTP ÷ (floor × round trips)': ratio(p50, floor * roundTrips),
       'handler ÷ (floor × round trips)': ratio(handlerP50, floor * roundTrips),
       'handler ÷ SDK': ratio(handlerP50, sdkP50),
+      'service CPU ms/call over SDK': round(percentile(cpuOnTop, 50)),
       target: TARGET[accessOf(operation)],
-      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests.length)),
+      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests)),
       'key lookups/call': spread(traces.map((traced) => traced.keyLookups)),
       'S3 requests/call': spread(traces.map((traced) => traced.s3Requests)),
       'reads ≤ 2 round trips after key lookup':

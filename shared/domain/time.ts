@@ -4,8 +4,18 @@
  */
 const MINUTE_MS = 60_000;
 
+/**
+ * An instant as stored (toISOString's text) on a day every month has, so that it names a real instant: read at UTC,
+ * its text already is its 'yyyy-mm-dd hh:mm:ss' (a Date would roll a 30 February over into March; this never sees one).
+ */
+const STORED_INSTANT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 /** 'yyyy-mm-dd hh:mm:ss' of an instant, shifted by an offset in minutes. */
 export function formatDateTime(instant: string | Date, offsetMinutes = 0): string {
+  // a history's every point at UTC (getPositions): its text, without a Date made and formatted for each
+  if (offsetMinutes === 0 && typeof instant === 'string' && STORED_INSTANT.test(instant)) {
+    return `${instant.slice(0, 10)} ${instant.slice(11, 19)}`;
+  }
   const ms = new Date(instant).getTime() + offsetMinutes * MINUTE_MS;
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }

@@ -1,6 +1,6 @@
 import type { Allowance, BucketPolicy } from '../domain/token-bucket.ts';
 import { Throttled } from '../errors.ts';
-import type { HttpMiddleware, HttpRequest } from './types.ts';
+import type { HttpMiddleware, HttpRequest, RateLimitState } from './types.ts';
 
 export interface RateLimitOptions {
   /** takes one request from the key's bucket */
@@ -16,14 +16,32 @@ const AWS_THROTTLED_RETRY_S = 1;
 
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
+/** What the request must answer instead of its own answer: the bucket's refusal or its store's failure. */
+async function refusalOf({ rateLimitTaken }: RateLimitState): Promise<unknown> {
+  const taken = await rateLimitTaken;
+  if (!taken) return undefined;
+  if ('error' in taken) return taken.error;
+  return taken.allowance.allowed ? undefined : new Throttled('too many requests for this api key, retry later');
+}
+
+/**
+ * Waits for the request's bucket (at once when none was taken, or it was spent first) and throws its refusal, or its
+ * store's failure: what a read that runs alongside its bucket awaits before it calls a service billed per call.
+ */
+export async function bucketVerdict(state: RateLimitState): Promise<void> {
+  const refusal = await refusalOf(state);
+  if (refusal) throw refusal;
+}
+
 /**
  * Per-api-key throttling shared by every Lambda container: a token bucket per key in the table (store/rate-limits.ts),
  * taken right after the credentials step for a key found and unlocked (a guessed key never gets a bucket item), in one
  * of two ways. `first`: the request waits for its bucket before anything else runs (a write: a refused request changes
  * nothing). `alongside`: the bucket's write runs while the validation and the handler do, and the request is answered
- * as if it had waited (a read: a refused request answers 429 and nothing it read). Over the limit is a 429 in the
- * envelope. A failed write fails closed either way: the error mapper answers it (a throttled bucket is a key flooding
- * its own item, 429; DynamoDB unreachable, 503), as the operation would a moment later.
+ * as if it had waited (a read: a refused request answers 429 and nothing it read; a read about to call a service
+ * billed per call waits for the verdict there, with `bucketVerdict`). Over the limit is a 429 in the envelope. A failed
+ * write fails closed either way: the error mapper answers it (a throttled bucket is a key flooding its own item, 429;
+ * DynamoDB unreachable, 503), as the operation would a moment later.
  */
 export const rateLimit = ({ takeToken, policy }: RateLimitOptions): Record<'first' | 'alongside', HttpMiddleware> => {
   const take = (request: HttpRequest): void => {
@@ -37,29 +55,17 @@ export const rateLimit = ({ takeToken, policy }: RateLimitOptions): Record<'firs
     );
   };
 
-  /** What the request must answer instead of its own answer: the bucket's refusal or its store's failure. */
-  const refusalOf = async (request: HttpRequest): Promise<unknown> => {
-    const taken = await request.internal.rateLimitTaken;
-    if (!taken) return undefined;
-    if ('error' in taken) return taken.error;
-    return taken.allowance.allowed ? undefined : new Throttled('too many requests for this api key, retry later');
-  };
-
   const spendBefore = async (request: HttpRequest): Promise<void> => {
     take(request);
-    const refusal = await refusalOf(request);
-    if (refusal) throw refusal;
+    await bucketVerdict(request.internal);
   };
 
   // After the handler: a refusal throws, so the answer is thrown away before the envelope carries it out.
-  const settleAfter = async (request: HttpRequest): Promise<void> => {
-    const refusal = await refusalOf(request);
-    if (refusal) throw refusal;
-  };
+  const settleAfter = (request: HttpRequest): Promise<void> => bucketVerdict(request.internal);
 
   // A request that failed meanwhile (its input, its read) answers the refusal, as it would have had it waited.
   const settleOnError = async (request: HttpRequest): Promise<void> => {
-    const refusal = await refusalOf(request);
+    const refusal = await refusalOf(request.internal);
     if (refusal) request.error = refusal as Error;
   };
 

@@ -1,5 +1,5 @@
 import { config } from '../config.ts';
-import { toResponseJson } from '../contracts/verbatim-json.ts';
+import { toResponseJson, writtenRecords } from '../contracts/verbatim-json.ts';
 import { AnswerTooLarge } from '../errors.ts';
 import type { ItemPosition, PagedRead } from '../store/requests.ts';
 import { type CursorScope, openCursor, sealCursor } from './cursor.ts';
@@ -49,6 +49,8 @@ export class AnswerPage<Position> {
   private readonly remaining: number;
   private readonly takenBefore: number;
   private usedBytes = 0;
+  /** the records taken, as the answer carries them: each written once, when its bytes were counted */
+  private readonly written: string[] = [];
   private count = 0;
   private last: Position | undefined;
   private more = false;
@@ -110,9 +112,19 @@ export class AnswerPage<Position> {
       this.more = true;
       return false;
     }
-    if (!this.take(recordCost(record), position)) return false;
+    const text = toResponseJson(record);
+    if (!this.take(textCost(text), position)) return false;
+    this.written.push(text);
     this.count++;
     return true;
+  }
+
+  /**
+   * The records taken, in order, for the answer to carry as they were counted (written once: the envelope splices
+   * them in rather than writing every record again). For an answer whose records are exactly those `add` took.
+   */
+  records<R>(): R[] {
+    return writtenRecords<R>(this.written);
   }
 
   /**
@@ -158,8 +170,11 @@ export class AnswerPage<Position> {
   }
 }
 
+/** Written JSON's share of the Lambda response: as a string inside the response JSON, and a separating comma. */
+const textCost = (text: string): number => Buffer.byteLength(JSON.stringify(text), 'utf8') - 1;
+
 /** A record's share of the Lambda response: its JSON as a string inside the response JSON, and a separating comma. */
-export const recordCost = (record: unknown): number => Buffer.byteLength(JSON.stringify(toResponseJson(record)), 'utf8') - 1;
+export const recordCost = (record: unknown): number => textCost(toResponseJson(record));
 
 /**
  * gzip shrinks the service's JSON to about a tenth (measured: `npm run bench -- sizes`, docs/operations.md), and base64

@@ -14,6 +14,6 @@ export async function linkedVehiclesAnswer<R>(
 ): Promise<{ filter: string; cnt: number; vehicles: R[]; next_cursor?: string }> {
   const { user, input } = context;
   const page = await AnswerPage.open<ItemPosition>(context);
-  const vehicles = await readLinkedVehicles(user.userUid, input.filter?.imeis, page.reader(toRecord));
-  return { filter: input.filter?.text ?? '', cnt: vehicles.length, vehicles: vehicles.map(toRecord), ...(await page.nextCursor()) };
+  await readLinkedVehicles(user.userUid, input.filter?.imeis, page.reader(toRecord));
+  return { filter: input.filter?.text ?? '', cnt: page.size, vehicles: page.records<R>(), ...(await page.nextCursor()) };
 }

@@ -45,10 +45,15 @@ export interface LiveMapRequest extends MapSize {
   /** the filter's IMEIs; undefined = every vehicle of the user */
   imeis: readonly string[] | undefined;
   mapApiKey: string;
+  /** settles once the request may reach the provider (the key's bucket let it in), throws when it may not */
+  mayDraw: () => Promise<void>;
 }
 
-/** The PNG of the user's vehicles at their last positions. */
-export async function liveMapPng(userUid: number, { imeis, mapApiKey, ...size }: LiveMapRequest): Promise<Uint8Array> {
+/**
+ * The PNG of the user's vehicles at their last positions. The reads and the cache run whatever `mayDraw` will say
+ * (a refused request answers none of it); drawing waits for it, so a refused request never reaches a provider.
+ */
+export async function liveMapPng(userUid: number, { imeis, mapApiKey, mayDraw, ...size }: LiveMapRequest): Promise<Uint8Array> {
   const provider = liveMapProvider();
   const [vehicles, geofences] = await Promise.all([
     listLinkedVehicles(userUid, imeis),
@@ -59,6 +64,7 @@ export async function liveMapPng(userUid: number, { imeis, mapApiKey, ...size }:
   const fingerprint = mapFingerprint(await providerIdentity(provider), map);
   const cached = await findCachedMap(fingerprint);
   if (cached) return cached;
+  await mayDraw();
   const png = await draw[provider](map, mapApiKey);
   await saveCachedMap(fingerprint, png);
   return png;

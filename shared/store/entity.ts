@@ -73,13 +73,15 @@ export function defineEntity<T, Owner = void>(definition: EntityDefinition<T, Ow
     );
   return {
     toItem: (value, owner) => ({ ...definition.keys?.(value, owner), ...attributes(value), ...definition.derived?.(value) }),
-    fromItem: (item) =>
-      Object.fromEntries(
-        fields.flatMap(([field, { name, read }]) => {
-          const value = read(item[name]);
-          return value === undefined ? [] : [[field, value]];
-        }),
-      ) as T,
+    // a loop, not entries mapped to pairs: every record a read answers passes here
+    fromItem: (item) => {
+      const value: Record<string, unknown> = {};
+      for (const [field, { name, read }] of fields) {
+        const fieldValue = read(item[name]);
+        if (fieldValue !== undefined) value[field] = fieldValue;
+      }
+      return value as T;
+    },
     attributes,
     update: (changes) => setExpression(attributes(changes)),
   };

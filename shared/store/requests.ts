@@ -63,10 +63,11 @@ export async function readRange(
 ): Promise<boolean> {
   const { after, ...queryOptions } = options;
   const input = rangeQuery(range, queryOptions);
+  const positionOf = positionReader(range);
   let startKey: Record<string, unknown> | undefined = after;
   do {
     const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) if (!visit(item, positionOf(item, range))) return true;
+    for (const item of page.Items ?? []) if (!visit(item, positionOf(item))) return true;
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return false;
@@ -105,9 +106,14 @@ const keyNamesOf = (index: Range['index']): { pk: string; sk: string } => {
   return found ? { pk: found.partitionKey, sk: found.sortKey } : { pk: tableDefinition.partitionKey, sk: tableDefinition.sortKey };
 };
 
-const positionOf = (item: Item, range: Range): ItemPosition => {
+/** An item's position in the range's order: its key attributes, named once per read rather than once per item. */
+const positionReader = (range: Range): ((item: Item) => ItemPosition) => {
   const names = range.index ? ['pk', 'sk', keyNamesOf(range.index).pk, keyNamesOf(range.index).sk] : ['pk', 'sk'];
-  return Object.fromEntries(names.map((name) => [name, String(item[name])]));
+  return (item) => {
+    const position: ItemPosition = {};
+    for (const name of names) position[name] = String(item[name]);
+    return position;
+  };
 };
 
 function rangeQuery(range: Range, options: Pick<QueryCommandInput, 'ScanIndexForward' | 'Limit' | 'ConsistentRead'>) {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { byTime, chunksOf, decodeChunk } from '../../shared/domain/tracking/history.ts';
+import { byTime, chunksOf, decodeChunk, encodePoints } from '../../shared/domain/tracking/history.ts';
 import type { Position } from '../../shared/domain/tracking/position.ts';
 import { aPositionRecord, positionOf } from '../support/position-builders.ts';
 
@@ -30,6 +31,34 @@ describe('position history chunks', () => {
       { hour: '2026-11-01T07', firstAt: '2026-11-01T07:00:05.250Z', lastAt: '2026-11-01T07:00:05.250Z', count: 1 },
     ]);
     expect(chunks.flatMap((chunk) => decodeChunk(IMEI, chunk.hour, chunk.encoded))).toEqual(byTime(points));
+  });
+
+  it("give back each point's instant as toISOString writes it, within its hour or counted on past it", () => {
+    const hours = fc.integer({
+      min: Date.parse('0100-01-01T00:00:00.000Z') / 3_600_000,
+      max: Date.parse('9999-12-31T00:00:00.000Z') / 3_600_000,
+    });
+    const offsets = fc.array(fc.integer({ min: 0, max: 3 * 3_600_000 }), { minLength: 1, maxLength: 20 });
+    fc.assert(
+      fc.property(hours, offsets, (hourIndex, offsetsMs) => {
+        // Prepare
+        const start = hourIndex * 3_600_000;
+        const hour = new Date(start).toISOString().slice(0, 13);
+        const instants = [...new Set(offsetsMs)].sort((a, b) => a - b).map((offset) => new Date(start + offset).toISOString());
+        // Act
+        const decoded = decodeChunk(
+          IMEI,
+          hour,
+          encodePoints(
+            hour,
+            instants.map((at) => position(at)),
+          ),
+        );
+        // Assess
+        expect(decoded.map((point) => point.gps_datetime)).toEqual(instants);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('name the same points the same way, whatever order they came in', () => {

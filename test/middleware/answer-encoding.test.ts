@@ -3,11 +3,15 @@ import { gunzipSync } from 'node:zlib';
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../shared/config.ts';
-import { acceptsGzip, answerEncoding, lambdaResponseSize } from '../../shared/middleware/answer-encoding.ts';
+import { acceptsGzip, answerEncoding, FASTEST_GZIP_UP_TO_BYTES, lambdaResponseSize } from '../../shared/middleware/answer-encoding.ts';
 import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
 import { aContext, anEvent } from '../support/events.ts';
+
+/** The gzip header's extra flags (RFC 1952): 4 for the fastest level, 2 for the slowest, 0 for any other. */
+const FASTEST_LEVEL = 4;
+const OTHER_LEVELS = 0;
 
 const TOO_LARGE = 'answer too large: narrow the date range or filter, or page with limit and cursor';
 
@@ -54,6 +58,20 @@ describe('answerEncoding', () => {
       headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' },
     });
     expect(JSON.parse(gunzipSync(Buffer.from(response.body, 'base64')).toString())).toMatchObject({ result: 'success', cnt: 1 });
+  });
+
+  it.each([
+    ['a day of positions, which would fit uncompressed too, at the fastest level', 300_000, FASTEST_LEVEL],
+    ['an answer that fits only compressed, at the default level', FASTEST_GZIP_UP_TO_BYTES + 1, OTHER_LEVELS],
+  ])('compresses %s', async (_answer, bytes, extraFlags) => {
+    // Prepare: a body of exactly `bytes`
+    const envelope = Buffer.byteLength(JSON.stringify({ version: '1', result: 'success', error_msg: '', text: '' }));
+    // Act
+    const response = await encoded({ text: 'position '.repeat(bytes).slice(0, bytes - envelope) }, 'gzip');
+    // Assess
+    const body = Buffer.from(response.body, 'base64');
+    expect(gunzipSync(body).length).toBe(bytes);
+    expect(body[8]).toBe(extraFlags);
   });
 
   it('sends plain JSON with Vary to a client that does not accept gzip', async () => {

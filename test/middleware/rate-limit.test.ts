@@ -4,16 +4,15 @@
  * past the bucket it must, and the headers that tell a client where it stands.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { rateLimitDefaults } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
-import { intervalMs } from '../../shared/domain/token-bucket.ts';
 import { createApiKey, setApiKeyLocked } from '../../shared/store/api-keys.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { type ApiResponse, api } from '../support/api.ts';
-import { givenUser, givenVehicle } from '../support/builders.ts';
+import { givenBucketWith, givenDrainedBucket, givenUser, givenVehicle } from '../support/builders.ts';
 
 const { perSecond, burst } = rateLimitDefaults;
 const PRODUCTION_CALL_MS = 20;
@@ -28,15 +27,6 @@ function rateLimitOf(res: ApiResponse): { remaining: number; resetS: number } {
 const listVehicles = (key: string) => api.get('getVehicles', {}, { headers: { 'X-Api-Key': key } });
 const burstOf = (size: number, key: string) => Promise.all(Array.from({ length: size }, () => listVehicles(key)));
 const countOf = (answers: ApiResponse[], status: number) => answers.filter((res) => res.status === status).length;
-
-/** The key's bucket holding `left` requests (negative: empty for that many intervals more), as after a burst. */
-async function givenBucketWith(key: string, left: number): Promise<void> {
-  const tat = Date.now() + (burst - left) * intervalMs(rateLimitDefaults);
-  await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...keys.rateBucket(hashApiKey(key)), tat } }));
-}
-
-/** The key's bucket empty for `emptyForMs` more. */
-const givenDrainedBucket = (key: string, emptyForMs: number) => givenBucketWith(key, -emptyForMs / intervalMs(rateLimitDefaults));
 
 /** A client that waits for each answer, each call taking at least `callMs` as it does in production. */
 async function sequentialClient(key: string, durationMs: number, callMs: number, minCalls: number): Promise<ApiResponse[]> {

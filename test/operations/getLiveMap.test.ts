@@ -11,7 +11,7 @@ import { MARKER } from '../../shared/domain/live-map/svg-map.ts';
 import { logger } from '../../shared/logger.ts';
 import { PARALLEL_TILES } from '../../shared/providers/map-tiles.ts';
 import { createApi } from '../support/api.ts';
-import { givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
+import { givenDrainedBucket, givenLiveState, givenUser, givenVehicle } from '../support/builders.ts';
 import {
   type FakeGeoMaps,
   type FakeStaticMaps,
@@ -178,6 +178,36 @@ describe('getLiveMap caching', () => {
     expect(keys.length).toBe(before.length + 1);
     expect(keys.every((key) => /^livemaps\/[0-9a-f]{64}\.png$/.test(key))).toBe(true);
     expect(keys.join('\n')).not.toContain(MAP_KEY);
+  });
+});
+
+describe('getLiveMap over the per-key limit', () => {
+  it('answers 429 and nothing else, and never reaches the provider, though its reads ran alongside the bucket', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    await givenDrainedBucket(user.key, 5_000);
+    const stored = await storedLiveMapKeys();
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(res).toBeError(429, 'too many requests for this api key, retry later');
+    expect(Object.keys(res.body)).toEqual(['version', 'result', 'error_msg']);
+    expect(fake.requests).toHaveLength(0);
+    expect(await storedLiveMapKeys()).toEqual(stored);
+  });
+
+  it('answers 429 for a map already cached too: a refused request gets nothing it read', async () => {
+    // Prepare
+    const user = await givenUser();
+    await givenPlacedVehicle(user, DEPOT);
+    await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    await givenDrainedBucket(user.key, 5_000);
+    // Act
+    const res = await api.get('getLiveMap', { api_key: user.key, map_api_key: MAP_KEY });
+    // Assess
+    expect(res).toBeError(429, 'too many requests for this api key, retry later');
+    expect(fake.requests).toHaveLength(1);
   });
 });
 

@@ -1,12 +1,18 @@
 /** Test data made through the same store calls the admin CLI and the pipeline use. */
 import { randomBytes, randomInt } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { rateLimitDefaults } from '../../shared/config.ts';
+import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { changedFacts, emitAll, noEmission, tripEvents } from '../../shared/domain/events/detection-events.ts';
 import type { DecidedEvent, FleetEvent } from '../../shared/domain/events/event.ts';
 import type { EventType } from '../../shared/domain/events/event-types.ts';
+import { intervalMs } from '../../shared/domain/token-bucket.ts';
 import type { Trip } from '../../shared/domain/trip.ts';
 import type { LiveState, Vehicle } from '../../shared/domain/vehicle.ts';
 import { createApiKey } from '../../shared/store/api-keys.ts';
+import { dynamo, tableName } from '../../shared/store/client.ts';
 import { nextId } from '../../shared/store/counters.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { commitDetection, type DetectionCommit, findTrackedVehicles, saveTrack } from '../../shared/store/tracks.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../../shared/store/vehicles.ts';
@@ -30,6 +36,15 @@ export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser
   const user = await createUser(`Test user ${randomInt(1e6)}`, gmtOffsetMinutes);
   return { userUid: user.userUid, key: await createApiKey(user.userUid), gmtOffsetMinutes };
 }
+
+/** The key's bucket (at the deployed defaults) holding `left` requests (negative: empty for that many intervals more), as after a burst. */
+export async function givenBucketWith(key: string, left: number): Promise<void> {
+  const tat = Date.now() + (rateLimitDefaults.burst - left) * intervalMs(rateLimitDefaults);
+  await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...keys.rateBucket(hashApiKey(key)), tat } }));
+}
+
+/** The key's bucket empty for `emptyForMs` more. */
+export const givenDrainedBucket = (key: string, emptyForMs: number) => givenBucketWith(key, -emptyForMs / intervalMs(rateLimitDefaults));
 
 export function aVehicle(overrides: Partial<NewVehicle> = {}): NewVehicle {
   return {

@@ -115,9 +115,19 @@ export const NO_PASSED_FIXES: PassedFixes = { passed: [], reached: null, previou
 /** After counting `fix` from `last`: the fix reached before it is passed through when the vehicle leaves it by a long step too. */
 export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): PassedFixes {
   const far = last !== null && distanceKm(last, fix) >= STEP_BACK_KM;
-  const since = new Date(Date.parse(fix.at) - RECENT_S * 1000).toISOString();
   const passed = far && memory.reached ? [...memory.passed, memory.reached] : memory.passed;
-  return { passed: passed.filter((earlier) => earlier.at >= since).slice(-RECENT_FIXES), reached: far ? fix : null, previous: last };
+  return { passed: recentOf(passed, fix.at), reached: far ? fix : null, previous: last };
+}
+
+/**
+ * The newest RECENT_FIXES of the fixes passed within RECENT_S seconds before `at`: the same list when none is left out
+ * (no copy per point: getPositions checks a day of them per call), never a list changed in place.
+ */
+function recentOf(passed: Fix[], at: string): Fix[] {
+  if (passed.length === 0) return passed;
+  const since = new Date(Date.parse(at) - RECENT_S * 1000).toISOString();
+  const recent = (earlier: Fix) => earlier.at >= since;
+  return passed.length <= RECENT_FIXES && passed.every(recent) ? passed : passed.filter(recent).slice(-RECENT_FIXES);
 }
 
 /**

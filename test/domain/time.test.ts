@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../shared/domain/time.ts';
+
+/** The calendar's reading of an instant, as formatDateTime did it for every instant before it read stored text as is. */
+const throughTheCalendar = (instant: string | Date, offsetMinutes = 0): string =>
+  new Date(new Date(instant).getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+
+const FIRST = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST = Date.parse('9999-12-31T23:59:59.999Z');
+
+describe('formatDateTime', () => {
+  it('reads every stored instant at UTC as the calendar does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: FIRST, max: LAST }), (ms) => {
+        const stored = new Date(ms).toISOString();
+        expect(formatDateTime(stored)).toBe(throughTheCalendar(stored));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('shifts by the offset, for a stored text and a Date alike', () => {
+    expect(formatDateTime('2026-11-28T22:30:05.120Z', 120)).toBe('2026-11-29 00:30:05');
+    expect(formatDateTime(new Date('2026-11-28T22:30:05.120Z'), -60)).toBe('2026-11-28 21:30:05');
+  });
+
+  it.each([
+    ['2026-02-30T08:00:00.000Z', '2026-03-02 08:00:00'],
+    ['2026-04-31T08:00:00.000Z', '2026-05-01 08:00:00'],
+    ['2026-11-28T08:00:00Z', '2026-11-28 08:00:00'],
+    ['2026-11-28T08:00:00.000+02:00', '2026-11-28 06:00:00'],
+  ])('reads %s, which is no stored instant, as the calendar does: %s', (text, expected) => {
+    expect(formatDateTime(text)).toBe(expected);
+    expect(formatDateTime(text)).toBe(throughTheCalendar(text));
+  });
+});
