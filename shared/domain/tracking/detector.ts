@@ -111,6 +111,8 @@ export interface TrackState {
     via?: { lat: number; lng: number };
     /** out of a trip: the first fix out of the radius, counted once the next one is out too (an outlier comes back) */
     out?: { at: string; lat: number; lng: number };
+    /** placed by a step the speed says was driven: its path is the road's, not a parked receiver's wandering */
+    driven?: boolean;
   } | null;
   /** the fuel.dropped step's state (shared/domain/events/fuel-drops.ts; optional: older states) */
   fuelDrop?: FuelDropState;
@@ -421,10 +423,12 @@ function advance(
     : bracketed
       ? { km: 0, standing: true }
       : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
-  // A fix out of the radius that waited for the next one to agree: moving on, this one does.
-  const left = bySpeed && continuous && state.anchor?.out ? walkedPath(state.anchor, state.anchor.out, state.noise).km : 0;
-  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + beyondNoiseKm(step, state.noise) : 0;
-  if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
+  const gpsKm = byDisplacement
+    ? byDisplacement.km
+    : continuous
+      ? movedBySpeed(state, { at: position.gps_datetime, ...here }, step)
+      : 0;
+  if (!byDisplacement && !continuous) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
   else state.odometerKm += gpsKm;
@@ -494,6 +498,30 @@ function displacement(
   const vertex = { lat: here.lat, lng: here.lng };
   state.anchor = chordKm >= vertexKm ? { ...kept, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: vertex } : kept;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
+}
+
+/**
+ * A step the speed says was driven. Where the fixes carry independent errors it counts as the path does without speed:
+ * a fix counts once it is VERTEX_NOISE_TIMES times the error from the last counted one, and nearer ones draw the path's
+ * vertices, so the error's zig-zag between fixes a few metres apart is not counted as path (at 5 s and 10 m of error,
+ * counting every step less its share of the error measured up to 8.6 % long). Clean fixes count every step.
+ */
+function movedBySpeed(state: TrackState, here: { at: string; lat: number; lng: number }, stepKm: number): number {
+  const anchor = state.anchor;
+  const gateKm = (VERTEX_NOISE_TIMES * noiseM(state.noise)) / 1000;
+  if (!anchor?.driven || anchor.out || gateKm === 0) {
+    // A fix out of the radius that waited for the next one to agree: moving on, this one does.
+    const left = anchor?.out ? walkedPath(anchor, anchor.out, state.noise).km : 0;
+    state.anchor = { ...here, pathKm: 0, driven: true };
+    return left + beyondNoiseKm(stepKm, state.noise);
+  }
+  const chordKm = distanceKm(anchor.via ?? anchor, here);
+  if (distanceKm(anchor, here) >= gateKm) {
+    state.anchor = { ...here, pathKm: 0, driven: true };
+    return anchor.pathKm + beyondNoiseKm(chordKm, state.noise);
+  }
+  if (chordKm >= gateKm) state.anchor = { ...anchor, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: here };
+  return 0;
 }
 
 /**
