@@ -84,6 +84,8 @@ export interface TrackState {
   departure?: TrackPoint | null;
   /** without ignition, since the departure: the first point of the vehicle's current halt inside the radius */
   halt?: TrackPoint | null;
+  /** without ignition: the first fix out of the stop radius, opening the trip once the next one is out too (optional: older states) */
+  leaving?: TrackPoint | null;
   /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
   passed?: PassedFixes;
   /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
@@ -221,6 +223,7 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     anchor: null,
     departure: null,
     halt: null,
+    leaving: null,
     passed: NO_PASSED_FIXES,
     held: [],
     fuelHeld: [],
@@ -383,6 +386,7 @@ function endSilence(state: TrackState, settings: DetectionSettings, trips: Detec
   state.stop = null;
   state.departure = null;
   state.halt = null;
+  state.leaving = null;
 }
 
 /**
@@ -477,10 +481,12 @@ function displacement(
   }
   const away = distanceKm(anchor, here);
   const hours = seconds(anchor.at, here.at) / 3600;
-  // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
+  // On a trip (or leaving the stop, its trip to open at this fix), a vehicle clearly under way counts as it goes, not
+  // 50 m behind: the live odometer keeps up with it.
+  const onTrip = state.trip !== null || Boolean(state.leaving);
   const vertexKm = vertexKmOf(state.noise);
-  const driving = state.trip !== null && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
-  if (away >= MIN_STEP_KM && state.trip === null && !anchor.out) {
+  const driving = onTrip && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
+  if (away >= MIN_STEP_KM && !onTrip && !anchor.out) {
     state.anchor = { ...anchor, out: here };
     return { km: 0, standing: true };
   }
@@ -488,7 +494,7 @@ function displacement(
     state.anchor = { ...here, pathKm: 0 };
     // Out of a trip, a path that winds there may be a parked receiver's wandering error (its steps go every way): it
     // opens no trip, however far it wanders; a departure that makes progress does.
-    const path = walkedPath(anchor, here, state.noise, away, state.trip !== null);
+    const path = walkedPath(anchor, here, state.noise, away, onTrip);
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
     return { km: path.km, standing: arrived, ...(path.winding ? {} : { left: true }) };
@@ -635,10 +641,7 @@ function trackTripByIgnition(state: TrackState, point: TrackPoint, settings: Det
 }
 
 function trackTripByMovement(state: TrackState, point: TrackPoint, settings: DetectionSettings, trips: DetectedTrip[]): void {
-  if (!state.trip) {
-    leaveStop(state, point, settings);
-    return;
-  }
+  if (!state.trip && !leaveStop(state, point, settings)) return;
   const last = state.last;
   if (last && standing(point) && seconds(last.at, point.at) > settings.stopDwellS) point.arrivedAt = movedAt(last, point, 'after');
   state.dwell.push(point);
@@ -702,33 +705,44 @@ function tripEnd(state: TrackState, last: TrackPoint): TrackPoint {
  * the first movement out of it. A halt inside the radius shorter than the stop time (a gate, a light, stop-and-go)
  * does not move the start; one as long as the stop time is a new stop.
  */
-function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSettings): void {
+function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSettings): boolean {
   const stop = state.stop;
   if (!stop) {
     state.stop = point;
-    return;
+    return false;
   }
   const departure = state.departure ?? null;
   // without speed, only a fix that left the last counted one making progress is out of the stop: not a wandering error
   const movedOut = point.speed === null ? point.left === true : !point.still;
-  if (distanceKm(stop, point) >= settings.stopRadiusKm && movedOut) {
-    openTrip(state, departure ?? departureFrom(stop, point, settings), point);
-    state.dwell = [point];
+  const outOfTheStop = distanceKm(stop, point) >= settings.stopRadiusKm;
+  // A fix out of the stop opens the trip once the next one is out too: a fix thrown out by an error comes back.
+  const leaving = state.leaving ?? null;
+  state.leaving = null;
+  if (leaving && outOfTheStop) {
+    openTrip(state, departure ?? departureFrom(stop, leaving, settings), leaving);
+    (state.trip as OpenTrip).maxSpeed = Math.max((state.trip as OpenTrip).maxSpeed, point.speed ?? 0);
+    state.dwell = [leaving];
     state.departure = null;
     state.halt = null;
-    return;
+    return true;
+  }
+  if (outOfTheStop && movedOut) {
+    state.leaving = point;
+    state.departure = departure ?? departureFrom(stop, point, settings);
+    state.halt = null;
+    return false;
   }
   if (!standing(point)) {
     state.departure = departure ?? departureFrom(stop, point, settings);
     state.halt = null;
-    return;
+    return false;
   }
   if (!departure) {
     // Still in the stop: it is remembered where it began, and as lasting until now. Without speed, a fix standing by
     // its implied speed from the spot may already be on its way (15 m in 5 s after minutes parked): the stop lasts only
     // while the fixes are at its spot, so the trip starts at the last of them, not 15 s into the drive.
     if (point.speed !== null || distanceKm(stop, point) < VERTEX_KM) state.stop = { ...point, lat: stop.lat, lng: stop.lng };
-    return;
+    return false;
   }
   const halt = state.halt ?? point;
   state.halt = halt;
@@ -737,6 +751,7 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
     state.departure = null;
     state.halt = null;
   }
+  return false;
 }
 
 /** The trip's start: the stop's last point; where the device was silent longer than the stop time, when the vehicle set off. */
