@@ -38,11 +38,16 @@ const roundsProfile: VehicleProfile = {
 const singleDrives = realDrives.filter(({ name }) => !name.startsWith('opel')).map(({ fixes }) => fixes);
 const LIGHT_S = 14;
 
-/** The drive standing LIGHT_S seconds halfway (speed 0), its fixes there as `wander` makes them, the rest that much later. */
-function withLight(fixes: readonly Fix[], wander: (fix: Fix) => Fix): Fix[] {
+/**
+ * The drive (a fix every `everyS` seconds) standing LIGHT_S seconds halfway (speed 0), its fixes there as `wander` makes
+ * them, the rest that much later.
+ */
+function withLight(fixes: readonly Fix[], everyS: number, wander: (fix: Fix) => Fix): Fix[] {
   const n = Math.floor(fixes.length / 2);
   const light = fixes[n] as Fix;
-  const standing = Array.from({ length: LIGHT_S }, (_, s) => wander({ ...light, at: light.at + (s + 1) * 1000, speed: 0 }));
+  const standing = Array.from({ length: Math.floor(LIGHT_S / everyS) }, (_, s) =>
+    wander({ ...light, at: light.at + (s + 1) * everyS * 1000, speed: 0 }),
+  );
   return [...fixes.slice(0, n + 1), ...standing, ...fixes.slice(n + 1).map((fix) => ({ ...fix, at: fix.at + LIGHT_S * 1000 }))];
 }
 
@@ -121,7 +126,7 @@ describe('detection whatever the batching', () => {
           (fixes, errorM, withSpeed, fractions, offsetMs, sizes) => {
             // Prepare: the drive at 1 Hz, standing 14 s halfway with speed 0 while its fixes wander by errorM
             const random = prng(hash(`${errorM}${offsetMs}`));
-            const drive = withLight(atRate(fixes, 1), errorM ? withIndependentError(random, errorM) : (fix) => fix);
+            const drive = withLight(atRate(fixes, 1), 1, errorM ? withIndependentError(random, errorM) : (fix) => fix);
             const clocked = fractions ? drive.map((fix) => ({ ...fix, at: fix.at + Math.floor(random() * 900) })) : drive;
             const positions = shifted(recordsOf(IMEI, thenParked(clocked, 300), withSpeed).map(positionOf), offsetMs);
 
@@ -131,6 +136,34 @@ describe('detection whatever the batching', () => {
           },
         ),
         { numRuns: 12, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+
+  it(
+    'keeps a drive at 1 or 5 s that stands 14 s at a light one trip, its fixes wandering 0 to 40 m there, with or without speed',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...singleDrives),
+          fc.constantFrom(1, 5),
+          fc.integer({ min: 0, max: 40 }),
+          fc.boolean(),
+          delivery.offsetMs,
+          fc.array(fc.integer({ min: 5, max: 1000 }), { minLength: 1, maxLength: 4 }),
+          (fixes, everyS, errorM, withSpeed, offsetMs, sizes) => {
+            // Prepare: the drive at everyS, standing 14 s halfway with speed 0 while its fixes wander by errorM
+            const random = prng(hash(`${everyS} ${errorM} ${offsetMs}`));
+            const drive = withLight(atRate(fixes, everyS), everyS, withIndependentError(random, errorM));
+            const positions = shifted(recordsOf(IMEI, thenParked(drive, 300), withSpeed).map(positionOf), offsetMs);
+
+            // Act, Assess
+            expectSameAsOneRun(positions, batches(positions, sizes, [0]), profile);
+            expect(detect(initialTrackState(profile), positions, profile, withoutIgnition).trips).toHaveLength(1);
+          },
+        ),
+        { numRuns: 24, seed: 37 },
       );
     },
     RUNAWAY_GUARD_MS,

@@ -427,11 +427,7 @@ function advance(
     : bracketed
       ? { km: 0, standing: true }
       : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
-  const gpsKm = byDisplacement
-    ? byDisplacement.km
-    : continuous
-      ? movedBySpeed(state, { at: position.gps_datetime, ...here }, step)
-      : 0;
+  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? movedBySpeed(state, { at: position.gps_datetime, ...here }, step) : 0;
   if (!byDisplacement && !continuous) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
@@ -744,7 +740,9 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
     if (point.speed !== null || distanceKm(stop, point) < VERTEX_KM) state.stop = { ...point, lat: stop.lat, lng: stop.lng };
     return false;
   }
-  const halt = state.halt ?? point;
+  // A fix out of the radius around the last counted one, waiting for the next to agree, may be an error: no halt there.
+  const halt = state.halt ?? (state.anchor?.out?.at === point.at ? null : point);
+  if (!halt) return false;
   state.halt = halt;
   if (seconds(halt.at, point.at) >= settings.stopDwellS) {
     state.stop = { ...point, lat: halt.lat, lng: halt.lng };
