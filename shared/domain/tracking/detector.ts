@@ -710,11 +710,13 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
   const departure = state.departure ?? null;
   // without speed, only a fix that left the last counted one making progress is out of the stop: not a wandering error
   const movedOut = point.speed === null ? point.left === true : !point.still;
-  const outOfTheStop = distanceKm(stop, point) >= settings.stopRadiusKm;
-  // A fix out of the stop opens the trip once the next one is out too: a fix thrown out by an error comes back.
+  const fromTheStopKm = distanceKm(stop, point);
+  const outOfTheStop = fromTheStopKm >= settings.stopRadiusKm;
+  // A fix out of the stop opens the trip once the next one is out too, on its side (nearer it than the stop): a fix
+  // thrown out by an error comes back, and two thrown out one after the other rarely land together.
   const leaving = state.leaving ?? null;
   state.leaving = null;
-  if (leaving && outOfTheStop) {
+  if (leaving && outOfTheStop && distanceKm(leaving, point) < fromTheStopKm) {
     openTrip(state, departure ?? departureFrom(stop, leaving, settings), leaving);
     (state.trip as OpenTrip).maxSpeed = Math.max((state.trip as OpenTrip).maxSpeed, point.speed ?? 0);
     state.dwell = [leaving];
