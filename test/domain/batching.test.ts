@@ -113,20 +113,23 @@ describe('detection whatever the batching', () => {
   );
 
   it(
-    'keeps a 1 Hz drive that stands 14 s at a light one trip, its fixes wandering at the light and its clock in fractions of a second',
+    'keeps a drive at 1 or 5 s that stands 14 s at a light one trip, its fixes wandering 0 to 40 m there and its clock in fractions of a second',
     () => {
       fc.assert(
         fc.property(
           fc.constantFrom(...singleDrives),
-          fc.constantFrom(0, 5, 15, 40),
+          fc.constantFrom(1, 5),
+          fc.integer({ min: 0, max: 40 }),
           fc.boolean(),
           fc.boolean(),
           delivery.offsetMs,
-          fc.array(fc.integer({ min: 20, max: 1000 }), { minLength: 1, maxLength: 4 }),
-          (fixes, errorM, withSpeed, fractions, offsetMs, sizes) => {
-            // Prepare: the drive at 1 Hz, standing 14 s halfway with speed 0 while its fixes wander by errorM
-            const random = prng(hash(`${errorM}${offsetMs}`));
-            const drive = withLight(atRate(fixes, 1), 1, errorM ? withIndependentError(random, errorM) : (fix) => fix);
+          fc.array(fc.integer({ min: 5, max: 1000 }), { minLength: 1, maxLength: 4 }),
+          (fixes, everyS, errorM, withSpeed, fractions, offsetMs, sizes) => {
+            // Prepare: the drive at everyS, standing 14 s halfway with speed 0 while its fixes wander by errorM (a fix that
+            // wanders off within a second of the one before is a jump, and the next fix of its second is not read: before,
+            // the detector read it and the pipeline, which stores one fix a second, did not)
+            const random = prng(hash(`${everyS} ${errorM} ${offsetMs}`));
+            const drive = withLight(atRate(fixes, everyS), everyS, withIndependentError(random, errorM));
             const clocked = fractions ? drive.map((fix) => ({ ...fix, at: fix.at + Math.floor(random() * 900) })) : drive;
             const positions = shifted(recordsOf(IMEI, thenParked(clocked, 300), withSpeed).map(positionOf), offsetMs);
 
@@ -135,35 +138,7 @@ describe('detection whatever the batching', () => {
             expect(detect(initialTrackState(profile), positions, profile, withoutIgnition).trips).toHaveLength(1);
           },
         ),
-        { numRuns: 12, seed: 37 },
-      );
-    },
-    RUNAWAY_GUARD_MS,
-  );
-
-  it(
-    'keeps a drive at 1 or 5 s that stands 14 s at a light one trip, its fixes wandering 0 to 40 m there, with or without speed',
-    () => {
-      fc.assert(
-        fc.property(
-          fc.constantFrom(...singleDrives),
-          fc.constantFrom(1, 5),
-          fc.integer({ min: 0, max: 40 }),
-          fc.boolean(),
-          delivery.offsetMs,
-          fc.array(fc.integer({ min: 5, max: 1000 }), { minLength: 1, maxLength: 4 }),
-          (fixes, everyS, errorM, withSpeed, offsetMs, sizes) => {
-            // Prepare: the drive at everyS, standing 14 s halfway with speed 0 while its fixes wander by errorM
-            const random = prng(hash(`${everyS} ${errorM} ${offsetMs}`));
-            const drive = withLight(atRate(fixes, everyS), everyS, withIndependentError(random, errorM));
-            const positions = shifted(recordsOf(IMEI, thenParked(drive, 300), withSpeed).map(positionOf), offsetMs);
-
-            // Act, Assess
-            expectSameAsOneRun(positions, batches(positions, sizes, [0]), profile);
-            expect(detect(initialTrackState(profile), positions, profile, withoutIgnition).trips).toHaveLength(1);
-          },
-        ),
-        { numRuns: 24, seed: 37 },
+        { numRuns: 30, seed: 37 },
       );
     },
     RUNAWAY_GUARD_MS,

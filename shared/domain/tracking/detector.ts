@@ -90,6 +90,8 @@ export interface TrackState {
   passed?: PassedFixes;
   /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
   held?: Position[];
+  /** the newest fix read, counted or ignored: a later fix of its second is the same instant (optional: older states) */
+  seenAt?: string;
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
   dwell: TrackPoint[];
   parked: Parked | null;
@@ -275,10 +277,15 @@ interface Run {
  */
 function take(run: Run, position: Position, trusted = false): void {
   const { state, settings } = run;
-  // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
-  const seen = [state.last?.at, ...(state.held ?? []).map((held) => held.gps_datetime)].filter((at): at is string => at !== undefined);
+  // Several fixes of one second are one: the first counts, or is ignored, and the later ones are not read (the pipeline
+  // stores the earliest fix of a second only, whatever becomes of it). A held fix taken after all is older than the fix
+  // that decided it, read already.
+  const seen = [state.last?.at, trusted ? undefined : state.seenAt, ...(state.held ?? []).map((held) => held.gps_datetime)].filter(
+    (at): at is string => at !== undefined,
+  );
   if (seen.some((at) => secondOf(position.gps_datetime) <= secondOf(at))) return;
   const at = position.gps_datetime;
+  if (!trusted) state.seenAt = at;
   const fix = { at, lat: position.latitude, lng: position.longitude };
   const passed = state.passed ?? NO_PASSED_FIXES;
   const bad = fixFault(position);
