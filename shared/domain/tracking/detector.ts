@@ -527,7 +527,8 @@ function movedBySpeed(state: TrackState, here: { at: string; lat: number; lng: n
   const chordKm = distanceKm(anchor.via ?? anchor, here);
   if (distanceKm(anchor, here) >= gateKm) {
     state.anchor = { ...here, pathKm: 0, driven: true };
-    return anchor.pathKm + beyondNoiseKm(chordKm, state.noise);
+    // where the vehicle stood meanwhile, its fixes' wandering drew vertices: a path that winds counts as displacement
+    return walkedPath(anchor, here, state.noise).km;
   }
   if (chordKm >= gateKm) state.anchor = { ...anchor, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: here };
   return 0;
