@@ -196,6 +196,8 @@ const VERTEX_KM = 0.015;
  * σ√2), so a light's jitter at 5–15 s draws no path.
  */
 const VERTEX_NOISE_TIMES = 5;
+/** An estimated error under this (m) is none: clean fixes read that much at most, a road's shape read as error. */
+const CLEAN_FIXES_M = 1;
 const vertexKmOf = (noise: GpsNoise | undefined): number => Math.max(VERTEX_KM, (VERTEX_NOISE_TIMES * noiseM(noise)) / 1000);
 const MAX_WINDING = 1.5;
 const MAX_TURN_WINDING = 3;
@@ -513,12 +515,14 @@ function displacement(
  * A step the speed says was driven. Where the fixes carry independent errors it counts as the path does without speed:
  * a fix counts once it is VERTEX_NOISE_TIMES times the error from the last counted one, and nearer ones draw the path's
  * vertices, so the error's zig-zag between fixes a few metres apart is not counted as path (at 5 s and 10 m of error,
- * counting every step less its share of the error measured up to 8.6 % long). Clean fixes count every step.
+ * counting every step less its share of the error measured up to 8.6 % long). Clean fixes (an estimate under a metre)
+ * count every step.
  */
 function movedBySpeed(state: TrackState, here: { at: string; lat: number; lng: number }, stepKm: number): number {
   const anchor = state.anchor;
-  const gateKm = (VERTEX_NOISE_TIMES * noiseM(state.noise)) / 1000;
-  if (!anchor?.driven || anchor.out || gateKm === 0) {
+  const errorM = noiseM(state.noise);
+  const gateKm = (VERTEX_NOISE_TIMES * errorM) / 1000;
+  if (!anchor?.driven || anchor.out || errorM < CLEAN_FIXES_M) {
     // A fix out of the radius that waited for the next one to agree: moving on, this one does.
     const left = anchor?.out ? walkedPath(anchor, anchor.out, state.noise).km : 0;
     state.anchor = { ...here, pathKm: 0, driven: true };
