@@ -84,7 +84,7 @@ export interface TrackState {
   departure?: TrackPoint | null;
   /** without ignition, since the departure: the first point of the vehicle's current halt inside the radius */
   halt?: TrackPoint | null;
-  /** without ignition: the first fix out of the stop radius, opening the trip once the next one is out too (optional: older states) */
+  /** without ignition: the first fix out of the stop radius, the trip to open once the next one is out too (optional: older states) */
   leaving?: TrackPoint | null;
   /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
   passed?: PassedFixes;
