@@ -465,8 +465,7 @@ function advance(
 }
 
 /**
- * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM (or five times the
- * estimated error) around the anchor
+ * Without speed, or with a speed under walking pace: the point is reached once it leaves MIN_STEP_KM around the anchor
  * (on a trip, VERTEX_KM at TURN_KMH or faster; out of a trip, once the next fix is out too); the distance added is the
  * path walked since the anchor (curves kept), or only the displacement where that path winds like parked jitter. A
  * point inside the radius stands when its implied speed from the anchor is below a walking pace.
