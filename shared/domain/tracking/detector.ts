@@ -490,14 +490,12 @@ function displacement(
   // 50 m behind: the live odometer keeps up with it.
   const onTrip = state.trip !== null || Boolean(state.leaving);
   const vertexKm = vertexKmOf(state.noise);
-  // a radius the fixes' own errors rarely cross, as a vertex's (two fixes of a standing vehicle 5σ apart: once in 500)
-  const radiusKm = Math.max(MIN_STEP_KM, vertexKm);
   const driving = onTrip && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
-  if (away >= radiusKm && !onTrip && !anchor.out) {
+  if (away >= MIN_STEP_KM && !onTrip && !anchor.out) {
     state.anchor = { ...anchor, out: here };
     return { km: 0, standing: true };
   }
-  if (away >= radiusKm || driving) {
+  if (away >= MIN_STEP_KM || driving) {
     state.anchor = { ...here, pathKm: 0 };
     // Out of a trip, a path that winds there may be a parked receiver's wandering error (its steps go every way): it
     // opens no trip, however far it wanders; a departure that makes progress does.
