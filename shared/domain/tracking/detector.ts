@@ -84,10 +84,14 @@ export interface TrackState {
   departure?: TrackPoint | null;
   /** without ignition, since the departure: the first point of the vehicle's current halt inside the radius */
   halt?: TrackPoint | null;
+  /** without ignition: the first fix out of the stop radius, the trip to open once the next one is out too (optional: older states) */
+  leaving?: TrackPoint | null;
   /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
   passed?: PassedFixes;
   /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
   held?: Position[];
+  /** the newest fix read, counted or ignored: a later fix of its second is the same instant (optional: older states) */
+  seenAt?: string;
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
   dwell: TrackPoint[];
   parked: Parked | null;
@@ -111,6 +115,8 @@ export interface TrackState {
     via?: { lat: number; lng: number };
     /** out of a trip: the first fix out of the radius, counted once the next one is out too (an outlier comes back) */
     out?: { at: string; lat: number; lng: number };
+    /** placed by a step the speed says was driven: its path is the road's, not a parked receiver's wandering */
+    driven?: boolean;
   } | null;
   /** the fuel.dropped step's state (shared/domain/events/fuel-drops.ts; optional: older states) */
   fuelDrop?: FuelDropState;
@@ -190,6 +196,8 @@ const VERTEX_KM = 0.015;
  * σ√2), so a light's jitter at 5–15 s draws no path.
  */
 const VERTEX_NOISE_TIMES = 5;
+/** An estimated error under this (m) is none: clean fixes read that much at most, a road's shape read as error. */
+const CLEAN_FIXES_M = 1;
 const vertexKmOf = (noise: GpsNoise | undefined): number => Math.max(VERTEX_KM, (VERTEX_NOISE_TIMES * noiseM(noise)) / 1000);
 const MAX_WINDING = 1.5;
 const MAX_TURN_WINDING = 3;
@@ -219,6 +227,7 @@ export function initialTrackState(profile: VehicleProfile): TrackState {
     anchor: null,
     departure: null,
     halt: null,
+    leaving: null,
     passed: NO_PASSED_FIXES,
     held: [],
     fuelHeld: [],
@@ -270,10 +279,15 @@ interface Run {
  */
 function take(run: Run, position: Position, trusted = false): void {
   const { state, settings } = run;
-  // Several fixes of one second are one: the first counts (the pipeline sets one at another place aside).
-  const seen = [state.last?.at, ...(state.held ?? []).map((held) => held.gps_datetime)].filter((at): at is string => at !== undefined);
+  // Several fixes of one second are one: the first counts, or is ignored, and the later ones are not read (the pipeline
+  // stores the earliest fix of a second only, whatever becomes of it). A held fix taken after all is older than the fix
+  // that decided it, read already.
+  const seen = [state.last?.at, trusted ? undefined : state.seenAt, ...(state.held ?? []).map((held) => held.gps_datetime)].filter(
+    (at): at is string => at !== undefined,
+  );
   if (seen.some((at) => secondOf(position.gps_datetime) <= secondOf(at))) return;
   const at = position.gps_datetime;
+  if (!trusted) state.seenAt = at;
   const fix = { at, lat: position.latitude, lng: position.longitude };
   const passed = state.passed ?? NO_PASSED_FIXES;
   const bad = fixFault(position);
@@ -381,6 +395,7 @@ function endSilence(state: TrackState, settings: DetectionSettings, trips: Detec
   state.stop = null;
   state.departure = null;
   state.halt = null;
+  state.leaving = null;
 }
 
 /**
@@ -421,10 +436,8 @@ function advance(
     : bracketed
       ? { km: 0, standing: true }
       : displacement(state, position, { km: step, seconds: elapsed }, continuous, settings.stopDwellS);
-  // A fix out of the radius that waited for the next one to agree: moving on, this one does.
-  const left = bySpeed && continuous && state.anchor?.out ? walkedPath(state.anchor, state.anchor.out, state.noise).km : 0;
-  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? left + beyondNoiseKm(step, state.noise) : 0;
-  if (!byDisplacement) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
+  const gpsKm = byDisplacement ? byDisplacement.km : continuous ? movedBySpeed(state, { at: position.gps_datetime, ...here }, step) : 0;
+  if (!byDisplacement && !continuous) state.anchor = { at: position.gps_datetime, ...here, pathKm: 0 };
   if (position.odometer_km !== null)
     advanceOdometer(state, { km: position.odometer_km, at: position.gps_datetime }, gpsKm, settings, ignored);
   else state.odometerKm += gpsKm;
@@ -473,10 +486,12 @@ function displacement(
   }
   const away = distanceKm(anchor, here);
   const hours = seconds(anchor.at, here.at) / 3600;
-  // On a trip, a vehicle clearly under way counts as it goes, not 50 m behind: the live odometer keeps up with it.
+  // On a trip (or leaving the stop, its trip to open at this fix), a vehicle clearly under way counts as it goes, not
+  // 50 m behind: the live odometer keeps up with it.
+  const onTrip = state.trip !== null || Boolean(state.leaving);
   const vertexKm = vertexKmOf(state.noise);
-  const driving = state.trip !== null && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
-  if (away >= MIN_STEP_KM && state.trip === null && !anchor.out) {
+  const driving = onTrip && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
+  if (away >= MIN_STEP_KM && !onTrip && !anchor.out) {
     state.anchor = { ...anchor, out: here };
     return { km: 0, standing: true };
   }
@@ -484,7 +499,7 @@ function displacement(
     state.anchor = { ...here, pathKm: 0 };
     // Out of a trip, a path that winds there may be a parked receiver's wandering error (its steps go every way): it
     // opens no trip, however far it wanders; a departure that makes progress does.
-    const path = walkedPath(anchor, here, state.noise, away, state.trip !== null);
+    const path = walkedPath(anchor, here, state.noise, away, onTrip);
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
     return { km: path.km, standing: arrived, ...(path.winding ? {} : { left: true }) };
@@ -494,6 +509,33 @@ function displacement(
   const vertex = { lat: here.lat, lng: here.lng };
   state.anchor = chordKm >= vertexKm ? { ...kept, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: vertex } : kept;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
+}
+
+/**
+ * A step the speed says was driven. Where the fixes carry independent errors it counts as the path does without speed:
+ * a fix counts once it is VERTEX_NOISE_TIMES times the error from the last counted one, and nearer ones draw the path's
+ * vertices, so the error's zig-zag between fixes a few metres apart is not counted as path (at 5 s and 10 m of error,
+ * counting every step less its share of the error measured up to 8.6 % long). Clean fixes (an estimate under a metre)
+ * count every step.
+ */
+function movedBySpeed(state: TrackState, here: { at: string; lat: number; lng: number }, stepKm: number): number {
+  const anchor = state.anchor;
+  const errorM = noiseM(state.noise);
+  const gateKm = (VERTEX_NOISE_TIMES * errorM) / 1000;
+  if (!anchor?.driven || anchor.out || errorM < CLEAN_FIXES_M) {
+    // A fix out of the radius that waited for the next one to agree: moving on, this one does.
+    const left = anchor?.out ? walkedPath(anchor, anchor.out, state.noise).km : 0;
+    state.anchor = { ...here, pathKm: 0, driven: true };
+    return left + beyondNoiseKm(stepKm, state.noise);
+  }
+  const chordKm = distanceKm(anchor.via ?? anchor, here);
+  if (distanceKm(anchor, here) >= gateKm) {
+    state.anchor = { ...here, pathKm: 0, driven: true };
+    // where the vehicle stood meanwhile, its fixes' wandering drew vertices: a path that winds counts as displacement
+    return walkedPath(anchor, here, state.noise).km;
+  }
+  if (chordKm >= gateKm) state.anchor = { ...anchor, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: here };
+  return 0;
 }
 
 /**
@@ -607,10 +649,7 @@ function trackTripByIgnition(state: TrackState, point: TrackPoint, settings: Det
 }
 
 function trackTripByMovement(state: TrackState, point: TrackPoint, settings: DetectionSettings, trips: DetectedTrip[]): void {
-  if (!state.trip) {
-    leaveStop(state, point, settings);
-    return;
-  }
+  if (!state.trip && !leaveStop(state, point, settings)) return;
   const last = state.last;
   if (last && standing(point) && seconds(last.at, point.at) > settings.stopDwellS) point.arrivedAt = movedAt(last, point, 'after');
   state.dwell.push(point);
@@ -674,41 +713,57 @@ function tripEnd(state: TrackState, last: TrackPoint): TrackPoint {
  * the first movement out of it. A halt inside the radius shorter than the stop time (a gate, a light, stop-and-go)
  * does not move the start; one as long as the stop time is a new stop.
  */
-function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSettings): void {
+function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSettings): boolean {
   const stop = state.stop;
   if (!stop) {
     state.stop = point;
-    return;
+    return false;
   }
   const departure = state.departure ?? null;
   // without speed, only a fix that left the last counted one making progress is out of the stop: not a wandering error
   const movedOut = point.speed === null ? point.left === true : !point.still;
-  if (distanceKm(stop, point) >= settings.stopRadiusKm && movedOut) {
-    openTrip(state, departure ?? departureFrom(stop, point, settings), point);
-    state.dwell = [point];
+  const fromTheStopKm = distanceKm(stop, point);
+  const outOfTheStop = fromTheStopKm >= settings.stopRadiusKm;
+  // A fix out of the stop opens the trip once the next one is out too, on its side (nearer it than the stop): a fix
+  // thrown out by an error comes back, and two thrown out one after the other rarely land together.
+  const leaving = state.leaving ?? null;
+  state.leaving = null;
+  if (leaving && outOfTheStop && distanceKm(leaving, point) < fromTheStopKm) {
+    openTrip(state, departure ?? departureFrom(stop, leaving, settings), leaving);
+    (state.trip as OpenTrip).maxSpeed = Math.max((state.trip as OpenTrip).maxSpeed, point.speed ?? 0);
+    state.dwell = [leaving];
     state.departure = null;
     state.halt = null;
-    return;
+    return true;
+  }
+  if (outOfTheStop && movedOut) {
+    state.leaving = point;
+    state.departure = departure ?? departureFrom(stop, point, settings);
+    state.halt = null;
+    return false;
   }
   if (!standing(point)) {
     state.departure = departure ?? departureFrom(stop, point, settings);
     state.halt = null;
-    return;
+    return false;
   }
   if (!departure) {
     // Still in the stop: it is remembered where it began, and as lasting until now. Without speed, a fix standing by
     // its implied speed from the spot may already be on its way (15 m in 5 s after minutes parked): the stop lasts only
     // while the fixes are at its spot, so the trip starts at the last of them, not 15 s into the drive.
     if (point.speed !== null || distanceKm(stop, point) < VERTEX_KM) state.stop = { ...point, lat: stop.lat, lng: stop.lng };
-    return;
+    return false;
   }
-  const halt = state.halt ?? point;
+  // A fix out of the radius around the last counted one, waiting for the next to agree, may be an error: no halt there.
+  const halt = state.halt ?? (state.anchor?.out?.at === point.at ? null : point);
+  if (!halt) return false;
   state.halt = halt;
   if (seconds(halt.at, point.at) >= settings.stopDwellS) {
     state.stop = { ...point, lat: halt.lat, lng: halt.lng };
     state.departure = null;
     state.halt = null;
   }
+  return false;
 }
 
 /** The trip's start: the stop's last point; where the device was silent longer than the stop time, when the vehicle set off. */
