@@ -30,6 +30,8 @@ export interface LocalStackOptions {
   bucketName: string;
   /** run the quiet-vehicles check this often, as its schedule does in AWS (npm start only: tests run it themselves) */
   quietCheckIntervalS?: number;
+  /** DynamoDB Local's JVM tuned for a run of minutes (the test run), not for a server left running */
+  shortRun?: boolean;
 }
 
 export interface LocalStack {
@@ -50,6 +52,7 @@ export interface LocalStack {
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const dynamo = await startDynamoDbLocal({
     port: options.dynamoPort,
+    shortRun: options.shortRun,
     dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined,
   });
   const s3 = await startS3Local({ port: options.s3Port, directory: options.s3Dir, bucket: options.bucketName }).catch(async (error) => {

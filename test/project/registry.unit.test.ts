@@ -55,7 +55,7 @@ describe('the operation registry', () => {
   it('has a test file of its own for every operation, and a line in the README table', () => {
     const readme = readFileSync('README.md', 'utf8');
     for (const { name } of operations) {
-      // a file that reads the table's stream runs apart, as *.whole-table.test.ts (docs/testing.md)
+      // a file that acts on the whole table runs apart, as *.whole-table.test.ts (docs/testing.md)
       const own = [`test/operations/${name}.test.ts`, `test/operations/${name}.whole-table.test.ts`];
       expect(
         own.some((file) => existsSync(file)),

@@ -115,6 +115,7 @@ async function prepareStack(): Promise<PreparedStack> {
       s3Dir,
       // a test file that delivers webhooks runs delivery itself, with its own settings (test/support/webhooks.ts)
       webhooks: false,
+      shortRun: true,
       tableName,
       bucketName,
     });

@@ -1,7 +1,8 @@
 /**
  * Webhook delivery for a test file: the stream reader, the in-process queue and the sender, as npm start runs them,
  * in this worker so the file's settings (WEBHOOK_* below) are theirs. The run's shared stack delivers nothing
- * (test/support/global-setup.ts): run one of these in a file at a time, or two readers route the same events.
+ * (test/support/global-setup.ts); each file's reader routes only the events of the users the file made once its
+ * delivery started, so files that deliver run beside each other and beside the rest.
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
@@ -10,6 +11,7 @@ import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import type { EventType } from '../../shared/domain/events/event-types.ts';
 import type { Vehicle } from '../../shared/domain/vehicle.ts';
 import { commitEvents } from '../../shared/store/feed.ts';
+import { usersMadeHere } from './builders.ts';
 
 /** Loopback receivers are allowed, as npm start allows them; retries come after a second. */
 export const TEST_DELIVERY_SETTINGS = {
@@ -21,7 +23,12 @@ export const TEST_DELIVERY_SETTINGS = {
 
 export async function startTestDelivery(settings: Record<string, string> = {}): Promise<LocalWebhookDelivery> {
   Object.assign(process.env, TEST_DELIVERY_SETTINGS, settings);
-  return startWebhookDelivery({ endpoint: inject('dynamoEndpoint'), tableName: inject('tableName') });
+  const firstOwnUser = usersMadeHere.length;
+  return startWebhookDelivery({
+    endpoint: inject('dynamoEndpoint'),
+    tableName: inject('tableName'),
+    forUser: (userUid) => usersMadeHere.indexOf(userUid, firstOwnUser) !== -1,
+  });
 }
 
 let sequence = 0;
