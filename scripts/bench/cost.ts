@@ -446,8 +446,9 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
     item(
       '+ phone over the HTTP API',
       (vehicles) => phoneMonth(vehicles).total,
-      `a request and an invocation a position: API Gateway ${money(phoneMonth(1000).apiGateway)}, Lambda ${money(phoneMonth(1000).lambda)} ` +
-        `(${phoneMonth(1000).billedMs} ms billed; ${round(phoneRequests.ms, 1)} ms measured), its buckets ${money(phoneMonth(1000).limits)} ` +
+      `a request and an invocation a position: API Gateway ${money(phoneMonth(1000).apiGateway)}, ` +
+        `Lambda ${money(phoneMonth(1000).lambda)} (${phoneMonth(1000).billedMs} ms billed; ${round(phoneRequests.ms, 1)} ms measured), ` +
+        `its buckets ${money(phoneMonth(1000).limits)} ` +
         `(${round(phoneRequests.writeUnitsPerRequest, 2)} WRU and ${round(phoneRequests.readUnitsPerRequest, 2)} RRU a request), ` +
         `token lookups ${money(phoneMonth(1000).tokenReads)} (${round(phoneRequests.readUnitsPerLookup, 2)} RRU a minute), ` +
         `logs ${money(phoneMonth(1000).logs)}, X-Ray ${money(phoneMonth(1000).xray)} (device-cost)`,

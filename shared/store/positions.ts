@@ -74,7 +74,10 @@ export const storedChunkOf = (vehicleUid: number, chunk: PositionChunk): StoredC
   points: chunk.encoded,
 });
 
-/** A vehicle's chunks that may hold points from `from` on, in key order. One strongly consistent Query: the pipeline reads what it just wrote. */
+/**
+ * A vehicle's chunks that may hold points from `from` on, in key order. One strongly consistent Query: the pipeline
+ * reads what it just wrote.
+ */
 export async function readChunks(vehicleUid: number, from: string, to = '9999'): Promise<StoredChunk[]> {
   const items = await queryRange(keys.positionChunkRange(vehicleUid, from, to), { ConsistentRead: true });
   return items.map((item) => ({ sk: String(item.sk), hour: String(item.hour), points: String(item.points) }));

@@ -23,7 +23,10 @@ export interface StoredZoneFact {
   fact: ZoneFact;
 }
 
-/** The vehicle's standing facts decided from `from` on (a checkpoint's hour), with their keys; strongly consistent, as the pipeline reads what it wrote. */
+/**
+ * The vehicle's standing facts decided from `from` on (a checkpoint's hour), with their keys; strongly consistent, as
+ * the pipeline reads what it wrote.
+ */
 export async function readZoneFacts(vehicleUid: number, from: string): Promise<StoredZoneFact[]> {
   const items = await queryRange(keys.zoneFactRange(vehicleUid, from), { ConsistentRead: true });
   return items.map((item) => ({ sk: String(item.sk), fact: JSON.parse(String(item.fact)) as ZoneFact }));

@@ -113,7 +113,8 @@ describe('detection whatever the batching', () => {
   );
 
   it(
-    'keeps a drive at 1 or 5 s that stands 14 s at a light one trip, its fixes wandering 0 to 40 m there and its clock in fractions of a second',
+    'keeps a drive at 1 or 5 s that stands 14 s at a light one trip, ' +
+      'its fixes wandering 0 to 40 m there and its clock in fractions of a second',
     () => {
       fc.assert(
         fc.property(

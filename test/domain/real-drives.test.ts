@@ -129,7 +129,7 @@ describe('real drives with GPS error of their own on every fix', () => {
 
 describe('real drives with speed and GPS error of their own on every fix', () => {
   for (const seed of [1, 2, 3])
-    it(`measures the seven drives together at 5 s with speed within 1 % of their paths when every fix is off by 10 m of its own (seed ${seed})`, () => {
+    it(`measures the seven drives at 5 s with speed within 1 % of their paths, each fix off by 10 m of its own (seed ${seed})`, () => {
       // Prepare: each drive at 5 s, then parked, each fix off by an independent error of 10 m per axis (counting every
       // step the speed says was driven, less its share of the error, measured them 1.7 to 2.3 % long together)
       const cases = drives.map(({ name, fixes }) => {

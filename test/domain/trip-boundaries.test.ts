@@ -417,7 +417,7 @@ describe('a parked vehicle whose fixes wander', () => {
       [30, 5],
       [30, 30],
     ] as const)
-      it(`makes no trip of 3 hours parked without speed, every ${everyS} s, independent error ${independentM} m, drifting ${driftingM} m and outliers`, () => {
+      it(`makes no trip of 3 hours parked, no speed, every ${everyS} s, error ${independentM} m, drift ${driftingM} m, outliers`, () => {
         // Prepare: the first fix is where it stands (a first fix thrown off would be taken for the spot)
         const random = prng(hash(`parked ${everyS} ${independentM} ${driftingM}`));
         let drift = NO_GPS_ERROR;
