@@ -31,6 +31,9 @@ export interface TableStreamOptions {
   filter?: (record: _Record) => boolean;
 }
 
+/** GetRecords' answers for an iterator whose place is gone: past its 15 minutes, or on records trimmed since. */
+const LOST_POSITION_ERRORS = new Set(['ExpiredIteratorException', 'TrimmedDataAccessException']);
+
 interface Checkpoint {
   streamArn: string;
   /** the last sequence number handled, per shard */
@@ -84,10 +87,33 @@ export async function startTableStream({
       )
     ).ShardIterator;
 
+  /**
+   * A new position after the last record handled, or from the shard's oldest record when that one is gone too: the
+   * event source gets a fresh iterator the same way, and DynamoDB Local trims a busy shard under a reader's iterator.
+   */
+  const resumeShard = async (shardId: string): Promise<string | undefined> => {
+    const done = checkpoint.shards[shardId];
+    const after = done
+      ? await iterator(shardId, 'AFTER_SEQUENCE_NUMBER', done).catch((error: Error) => {
+          if (error.name !== 'TrimmedDataAccessException') throw error;
+          return undefined;
+        })
+      : undefined;
+    return after ?? iterator(shardId, 'TRIM_HORIZON');
+  };
+
   const readShard = async (shardId: string, first: string | undefined): Promise<void> => {
     let next = first;
     while (running && next) {
-      const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: batchSize }));
+      const read = await streams.send(new GetRecordsCommand({ ShardIterator: next, Limit: batchSize })).catch(async (error: Error) => {
+        if (!running || !LOST_POSITION_ERRORS.has(error.name)) throw error;
+        return undefined;
+      });
+      if (!read) {
+        next = await resumeShard(shardId);
+        continue;
+      }
+      const { Records = [], NextShardIterator } = read;
       if (Records.length === 0) {
         next = NextShardIterator;
         if (next) await sleep(idleMs);
