@@ -13,18 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import {
-  BatchGetItemCommand,
-  BatchWriteItemCommand,
-  DeleteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-  TransactGetItemsCommand,
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
@@ -37,6 +26,7 @@ import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
 import { type BenchSize, median, percentile, type Row, round, spread } from './report.ts';
+import { logged, type RequestLog, sendAgain } from './sdk-requests.ts';
 
 /** calls per operation: full for the figures; smallest, once each, so a test run proves every plan still runs */
 const callsBySize = {
@@ -76,20 +66,11 @@ export const operationsNotes = [
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 
-/** One DynamoDB request as the service sent it (marshalled), and the round it started in. */
-interface SentRequest {
-  round: number;
-  command: string;
-  input: object;
-}
-
-interface CallTrace {
-  dynamoRequests: SentRequest[];
+/** A call's DynamoDB requests (`requests`, by round) and what the table counts of them. */
+interface CallTrace extends RequestLog {
   /** 1 when the call looked its key up (no cached key) */
   keyLookups: number;
   roundTrips: number;
-  /** the deepest round whose request has answered: a request starting now begins the next one */
-  answeredRound: number;
   s3Requests: number;
 }
 
@@ -101,17 +82,11 @@ function traceClients(): void {
     (next, context) => async (args) => {
       const current = trace;
       if (!current) return next(args);
-      const roundTrip = current.answeredRound + 1;
-      current.dynamoRequests.push({ round: roundTrip, command: String(context.commandName), input: args.input as object });
       // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
       const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
       if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
-      current.roundTrips = Math.max(current.roundTrips, roundTrip);
-      try {
-        return await next(args);
-      } finally {
-        current.answeredRound = Math.max(current.answeredRound, roundTrip);
-      }
+      current.roundTrips = Math.max(current.roundTrips, current.answeredRound + 1);
+      return logged(current, { service: 'DynamoDB', command: String(context.commandName), input: args.input as object }, () => next(args));
     },
     { step: 'build', name: 'benchDynamoTrace' },
   );
@@ -126,33 +101,6 @@ function traceClients(): void {
 
 /** The document client is a DynamoDB client: a marshalled input goes out again as the service's went. */
 const table = (): DynamoDBClient => dynamo() as unknown as DynamoDBClient;
-/** The commands the service sends, by the name the SDK gives them, to send a traced request again. */
-const sendByName: Record<string, (input: never) => Promise<unknown>> = {
-  BatchGetItemCommand: (input) => table().send(new BatchGetItemCommand(input)),
-  BatchWriteItemCommand: (input) => table().send(new BatchWriteItemCommand(input)),
-  DeleteItemCommand: (input) => table().send(new DeleteItemCommand(input)),
-  GetItemCommand: (input) => table().send(new GetItemCommand(input)),
-  PutItemCommand: (input) => table().send(new PutItemCommand(input)),
-  QueryCommand: (input) => table().send(new QueryCommand(input)),
-  TransactGetItemsCommand: (input) => table().send(new TransactGetItemsCommand(input)),
-  TransactWriteItemsCommand: (input) => table().send(new TransactWriteItemsCommand(input)),
-  UpdateItemCommand: (input) => table().send(new UpdateItemCommand(input)),
-};
-
-/** The call's requests again, round by round, those of a round together; a refusal (a condition now false) is an answer too. */
-async function sendAgain(requests: readonly SentRequest[]): Promise<void> {
-  const rounds = [...new Set(requests.map((request) => request.round))].sort((a, b) => a - b);
-  for (const inRound of rounds) {
-    const sent = requests
-      .filter((request) => request.round === inRound)
-      .map(({ command, input }) => {
-        const send = sendByName[command];
-        if (!send) throw new Error(`the bench cannot send ${command} again: add it to sendByName`);
-        return send(input as never);
-      });
-    await Promise.allSettled(sent);
-  }
-}
 
 const search = (params: Params = {}): string =>
   new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
@@ -273,7 +221,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
     const traces: CallTrace[] = [];
     for (let i = WARM_UP_CALLS; i < WARM_UP_CALLS + CALLS; i++) {
       const { user, request } = call(i);
-      const traced: CallTrace = { dynamoRequests: [], keyLookups: 0, roundTrips: 0, answeredRound: 0, s3Requests: 0 };
+      const traced: CallTrace = { requests: [], keyLookups: 0, roundTrips: 0, answeredRound: 0, s3Requests: 0 };
       traces.push(traced);
       trace = traced;
       latencies.push(await timed(() => callApi(name, user, request)));
@@ -284,7 +232,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       let result: APIGatewayProxyResult | undefined;
       direct.push(await timed(async () => (result = await handler(event, lambdaContext(name, randomUUID())))));
       checkResult(name, result as APIGatewayProxyResult);
-      viaSdk.push(await timed(() => sendAgain(traced.dynamoRequests)));
+      viaSdk.push(await timed(() => sendAgain(traced.requests, { DynamoDB: table() })));
     }
     const roundTrips = median(traces.map((traced) => traced.roundTrips));
     const afterKey = Math.max(...traces.map((traced) => traced.roundTrips - traced.keyLookups));
@@ -307,7 +255,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       'handler ÷ (floor × round trips)': ratio(handlerP50, floor * roundTrips),
       'handler ÷ SDK': ratio(handlerP50, sdkP50),
       target: TARGET[accessOf(operation)],
-      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests.length)),
+      'DynamoDB requests/call': spread(traces.map((traced) => traced.requests.length)),
       'key lookups/call': spread(traces.map((traced) => traced.keyLookups)),
       'S3 requests/call': spread(traces.map((traced) => traced.s3Requests)),
       'reads ≤ 2 round trips after key lookup':
