@@ -111,7 +111,11 @@ export const bundlesNotes = [
     "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
     "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
     "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
-    "divides the function's init + first real answer by the handler's init + first GetItem. processPositions' first real " +
+    "divides the function's init + first real answer by the handler's init + first GetItem; the function's DynamoDB and S3 " +
+    "requests are logged (an SDK middleware added after the timed import, on both sides: scripts/bench/sdk-requests.ts), " +
+    'and another fresh process of the same-SDK handler sends those same requests again, round by round, through the same ' +
+    "clients (`first real answer requests`; a write's conditions fail the second time: DynamoDB evaluates them all the same): " +
+    "`÷ same SDK + same requests` is what our code adds to a cold call's own requests. processPositions' first real " +
     'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only operations ' +
     "(a signed-in person's token), the device entry points (Kinesis) and the other consumers have none: — in those columns",
 ];
