@@ -193,11 +193,6 @@ function townAt(towns: TownTable, index: number): Town {
   return town;
 }
 
-/** Loads the towns now: the decode is synchronous, so a caller that will need them loads them while nothing else waits. */
-export function loadTowns(): void {
-  townTable();
-}
-
 /** The closest town within `maxKm`, searching the 5 × 5 cells around the point (over 200 km each way). */
 export function nearestTown(point: LatLng, maxKm = NEAREST_TOWN_MAX_KM): NearestTown | undefined {
   const row = Math.floor(point.lat / CELL_DEGREES);
