@@ -2,7 +2,8 @@
  * Each function bundled as the CDK bundles it (functionDefaults.bundling), then imported by fresh `node`
  * processes to time its cold module init and its first answer, next to an empty handler bundled the same way; the
  * API operations also answer a first real call (their bench plan's request, on the local stack's DynamoDB Local),
- * next to the empty handler's first GetItem through the same client.
+ * next to the empty handler's first GetItem through the same client, and next to the empty handler sending that
+ * call's own DynamoDB and S3 requests again (sdk-requests.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
