@@ -113,7 +113,7 @@ export const bundlesNotes = [
     "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
     "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
     "divides the function's init + first real answer by the handler's init + first GetItem; the function's DynamoDB and S3 " +
-    "requests are logged (an SDK middleware added after the timed import, on both sides: scripts/bench/sdk-requests.ts), " +
+    'requests are logged (an SDK middleware added after the timed import, on both sides: scripts/bench/sdk-requests.ts), ' +
     'and another fresh process of the same-SDK handler sends those same requests again, round by round, through the same ' +
     "clients (`first real answer requests`; a write's conditions fail the second time: DynamoDB evaluates them all the same): " +
     "`÷ same SDK + same requests` is what our code adds to a cold call's own requests. processPositions' first real " +
