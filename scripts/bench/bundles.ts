@@ -28,6 +28,7 @@ import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { serviceName } from '../../shared/metric-names.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
+import { givenSignedInUser } from '../../test/support/sign-in.ts';
 import { kinesisEvent } from './cost.ts';
 import { operationPlans } from './operation-plans.ts';
 import { callOperation, eventOf, UNREACHED_LIMIT } from './operations.ts';
@@ -335,6 +336,18 @@ const positionLine = (imei: string, minutesAgo: number): string =>
     config: '12',
   });
 
+/** A signed-in person's read, as the console sends it (the bearer token of the local OIDC provider's sign-in). */
+const personReadOf = (name: string, token: string) =>
+  toApiGatewayEvent({
+    method: 'GET',
+    path: `/api/${name}`,
+    operation: name,
+    query: '',
+    headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` },
+    body: Buffer.alloc(0),
+    sourceIp: '127.0.0.1',
+  });
+
 /**
  * Each function's first real call per process: a key operation's requests from its operations-bench plan (fixtures
  * made through the local API) as the API Gateway event the deployed API sends; processPositions' a stream batch of
@@ -354,6 +367,18 @@ async function realCallsOf(apiUrl: string, measured: readonly string[], processe
         return firstCall(name, eventOf(name, request.user ?? plan.user, request), i);
       }),
     );
+  }
+  const personReads = operations.filter(
+    (operation) => 'personOnly' in operation && operation.method === 'GET' && measured.includes(operation.name),
+  );
+  if (personReads.length) {
+    const { token } = await givenSignedInUser(apiUrl);
+    for (const { name } of personReads) {
+      calls.set(
+        name,
+        Array.from({ length: processes }, (_unused, i) => firstCall(name, personReadOf(name, token), i)),
+      );
+    }
   }
   if (measured.includes('processPositions')) {
     const vehicle = await givenVehicle(await givenUser());
