@@ -118,8 +118,10 @@ export const bundlesNotes = [
     'and another fresh process of the same-SDK handler sends those same requests again, round by round, through the same ' +
     "clients (`first real answer requests`; a write's conditions fail the second time: DynamoDB evaluates them all the same): " +
     "`÷ same SDK + same requests` is what our code adds to a cold call's own requests. processPositions' first real " +
-    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only operations ' +
-    "(a signed-in person's token), the device entry points (Kinesis) and the other consumers have none: — in those columns",
+    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only reads ' +
+    "(getAccount, getApiKeys, getDeviceTokens) are called with a signed-in person's bearer token from the local OIDC " +
+    'provider (its JWKS is fetched over HTTP, as a cold container does); the person-only writes, the device entry points ' +
+    '(Kinesis) and the other consumers have none: — in those columns',
 ];
 
 /** Imports the bundle, then answers the event (when there is one) once; prints both times on a line of its own. */
