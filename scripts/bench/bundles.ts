@@ -2,7 +2,8 @@
  * Each function bundled as the CDK bundles it (functionDefaults.bundling), then imported by fresh `node`
  * processes to time its cold module init and its first answer, next to an empty handler bundled the same way; the
  * API operations also answer a first real call (their bench plan's request, on the local stack's DynamoDB Local),
- * next to the empty handler's first GetItem through the same client.
+ * next to the empty handler's first GetItem through the same client, and next to the empty handler sending that
+ * call's own DynamoDB and S3 requests again (sdk-requests.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,10 +28,12 @@ import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { serviceName } from '../../shared/metric-names.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
+import { givenSignedInUser } from '../../test/support/sign-in.ts';
 import { kinesisEvent } from './cost.ts';
 import { operationPlans } from './operation-plans.ts';
 import { callOperation, eventOf, UNREACHED_LIMIT } from './operations.ts';
 import { type BenchSize, median, type Row, round } from './report.ts';
+import { requestsFromJson } from './sdk-requests.ts';
 
 /** fresh processes per function: the median and the fastest of them are shown */
 const PROCESSES = { full: 5, smallest: 1 } as const;
@@ -38,11 +41,16 @@ const EMPTY = '(empty handler)';
 
 const DYNAMODB_PACKAGES = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'];
 
+/** The bench's requests module: the same-SDK handler bundles it, and a process answering a real call imports it. */
+const SDK_REQUESTS = join(repositoryRoot, 'scripts', 'bench', 'sdk-requests.ts');
+
 /**
  * An empty handler that loads `packages` at init, as a function whose bundle imports them statically does. Given an
  * item's key, it does what every function's first real call starts with (shared/store/client.ts): makes the document
  * client as the store makes it (same timeouts, endpoint, region and credentials) and gets the item, so the SDK's own
- * first-request cost (its lazily loaded parts, signing, the first connection) is in the floor too.
+ * first-request cost (its lazily loaded parts, signing, the first connection) is in the floor too. Given a function's
+ * first real answer's requests, it sends those again instead, round by round, through the same document client and an
+ * S3 client made as shared/store/bucket.ts makes it: the floor of that answer, whatever our code does around them.
  */
 function sameSdkHandler(packages: readonly string[]): string {
   const imports = packages.map((name, i) => `import * as sdk${i} from '${name}';`);
@@ -52,14 +60,24 @@ function sameSdkHandler(packages: readonly string[]): string {
     return [...imports, `export const handler = async () => ({ loaded: ${loaded} });`, ''].join('\n');
   return [
     ...imports,
+    `import { requestsFromJson, sendAgain } from ${JSON.stringify(SDK_REQUESTS)};`,
     'let store;',
     'export const handler = async (event) => {',
-    `  if (!event?.key) return { loaded: ${loaded} };`,
+    `  if (!event?.key && !event?.requests) return { loaded: ${loaded} };`,
     '  const local = { endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION, ' +
       "credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };",
     `  const timeouts = ${JSON.stringify(awsClientTimeouts())};`,
     `  store ??= ${documents}.DynamoDBDocumentClient.from(new ${client}.DynamoDBClient({ ...timeouts, ...local }), ` +
       '{ marshallOptions: { removeUndefinedValues: true } });',
+    '  if (event.requests) {',
+    '    const requests = requestsFromJson(event.requests);',
+    "    const s3 = requests.some((request) => request.service === 'S3')",
+    "      ? new (await import('@aws-sdk/client-s3')).S3Client({ ...timeouts, endpoint: process.env.S3_ENDPOINT, forcePathStyle: true, " +
+      "region: process.env.AWS_REGION, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } })",
+    '      : undefined;',
+    '    await sendAgain(requests, { DynamoDB: store, S3: s3 });',
+    '    return { statusCode: 200 };',
+    '  }',
     `  const { Item } = await store.send(new ${documents}.GetCommand({ TableName: process.env.TABLE_NAME, Key: event.key }));`,
     '  return { statusCode: Item ? 200 : 404 };',
     '};',
@@ -95,9 +113,15 @@ export const bundlesNotes = [
     "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
     "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
     "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
-    "divides the function's init + first real answer by the handler's init + first GetItem. processPositions' first real " +
-    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only operations ' +
-    "(a signed-in person's token), the device entry points (Kinesis) and the other consumers have none: — in those columns",
+    "divides the function's init + first real answer by the handler's init + first GetItem; the function's DynamoDB and S3 " +
+    'requests are logged (an SDK middleware added after the timed import, on both sides: scripts/bench/sdk-requests.ts), ' +
+    'and another fresh process of the same-SDK handler sends those same requests again, round by round, through the same ' +
+    "clients (`first real answer requests`; a write's conditions fail the second time: DynamoDB evaluates them all the same): " +
+    "`÷ same SDK + same requests` is what our code adds to a cold call's own requests. processPositions' first real " +
+    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only reads ' +
+    "(getAccount, getApiKeys, getDeviceTokens) are called with a signed-in person's bearer token from the local OIDC " +
+    'provider (its JWKS is fetched over HTTP, as a cold container does); the person-only writes, the device entry points ' +
+    '(Kinesis) and the other consumers have none: — in those columns',
 ];
 
 /** Imports the bundle, then answers the event (when there is one) once; prints both times on a line of its own. */
@@ -107,12 +131,16 @@ const IMPORT_TIMER = [
   'const { handler } = await import(process.argv[1]);',
   'const imported = performance.now(); const importCpu = cpuMs(startedCpu);',
   'const call = JSON.parse(process.argv[2]);',
-  "let answered = Number.NaN; let answerCpu = Number.NaN; let status = '';",
-  'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 }; const callCpu = process.cpuUsage();',
+  "let answered = Number.NaN; let answerCpu = Number.NaN; let status = ''; let requests = '[]';",
+  // a real call's DynamoDB and S3 requests are logged (after the timed import, before the timed call)
+  'const requestLog = call?.logRequests ? await import(call.logRequests) : undefined; const log = requestLog?.logEverySdkRequest();',
+  'if (call) { const context = { ...call.context, getRemainingTimeInMillis: () => 30000 };',
+  '  const callStarted = performance.now(); const callCpu = process.cpuUsage();',
   "  const result = await Promise.resolve(handler(call.event, context)).catch(() => ({ statusCode: 'threw' }));",
-  '  answered = performance.now() - imported; answerCpu = cpuMs(callCpu);',
+  '  answered = performance.now() - callStarted; answerCpu = cpuMs(callCpu);',
+  '  if (log) requests = requestLog.requestsToJson(log.requests);',
   "  status = result?.batchItemFailures ? 'batch, ' + result.batchItemFailures.length + ' failed' : String(result?.statusCode ?? ''); }",
-  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered, importCpu, answerCpu, status]) + '\\n');",
+  "process.stdout.write('\\nBENCH ' + JSON.stringify([imported - started, answered, importCpu, answerCpu, status, requests]) + '\\n');",
   'process.exit(0);',
 ].join('\n');
 
@@ -170,6 +198,8 @@ interface ColdStart {
   firstAnswerCpu: number;
   /** the first answer's HTTP status, or a batch's failed records ('threw' when the handler threw) */
   status: string;
+  /** a real call's DynamoDB and S3 requests (sdk-requests.ts, as JSON) */
+  requests: string;
 }
 
 /** A process's environment past the function's own: where its AWS calls go (a closed port, or the local stack) and settings. */
@@ -217,7 +247,14 @@ async function coldStart(file: string, flags: string[], firstCall: string, endpo
   const line = stdout.split('\n').findLast((text) => text.startsWith('BENCH ')) ?? 'BENCH []';
   const printed = JSON.parse(line.slice('BENCH '.length)) as (number | string | null)[];
   const [init, firstAnswer, initCpu, firstAnswerCpu] = printed.slice(0, 4).map((value) => (typeof value === 'number' ? value : Number.NaN));
-  return { init, firstAnswer, initCpu, firstAnswerCpu, status: String(printed[4] ?? '') } as ColdStart;
+  return {
+    init,
+    firstAnswer,
+    initCpu,
+    firstAnswerCpu,
+    status: String(printed[4] ?? ''),
+    requests: String(printed[5] ?? '[]'),
+  } as ColdStart;
 }
 
 const kilobytes = (file: string): number => round(statSync(file).size / 1024, 1);
@@ -232,6 +269,8 @@ interface Timing {
   /** the first real call of each process (one per pass), when the function has one */
   realCalls: string[];
   realRuns: ColdStart[];
+  /** the same-SDK handler sending again, in a fresh process, the requests of each of the real runs */
+  sameRequestRuns: ColdStart[];
 }
 
 const timingOf = (name: string, bundled: { file: string; sdkAtInit: string[] }, realCalls: string[] = []): Timing => ({
@@ -241,6 +280,7 @@ const timingOf = (name: string, bundled: { file: string; sdkAtInit: string[] }, 
   withMaps: [],
   realCalls,
   realRuns: [],
+  sameRequestRuns: [],
 });
 
 /**
@@ -270,10 +310,10 @@ async function bundleAll(
   return { functions, references };
 }
 
-/** One process's first real call: the event and the context the function is called with. */
+/** One process's first real call: the event and the context the function is called with; its requests are logged. */
 const firstCall = (name: string, event: unknown, i: number): string => {
   const { getRemainingTimeInMillis: _, ...context } = lambdaContext(name, `bench-real-call-${i}`);
-  return JSON.stringify({ event, context });
+  return JSON.stringify({ event, context, logRequests: pathToFileURL(SDK_REQUESTS).href });
 };
 
 /** A phone's report of a vehicle, as the device entry points put it on the stream, `minutesAgo` before now. */
@@ -298,6 +338,18 @@ const positionLine = (imei: string, minutesAgo: number): string =>
     config: '12',
   });
 
+/** A signed-in person's read, as the console sends it (the bearer token of the local OIDC provider's sign-in). */
+const personReadOf = (name: string, token: string) =>
+  toApiGatewayEvent({
+    method: 'GET',
+    path: `/api/${name}`,
+    operation: name,
+    query: '',
+    headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` },
+    body: Buffer.alloc(0),
+    sourceIp: '127.0.0.1',
+  });
+
 /**
  * Each function's first real call per process: a key operation's requests from its operations-bench plan (fixtures
  * made through the local API) as the API Gateway event the deployed API sends; processPositions' a stream batch of
@@ -318,6 +370,18 @@ async function realCallsOf(apiUrl: string, measured: readonly string[], processe
       }),
     );
   }
+  const personReads = operations.filter(
+    (operation) => 'personOnly' in operation && operation.method === 'GET' && measured.includes(operation.name),
+  );
+  if (personReads.length) {
+    const { token } = await givenSignedInUser(apiUrl);
+    for (const { name } of personReads) {
+      calls.set(
+        name,
+        Array.from({ length: processes }, (_unused, i) => firstCall(name, personReadOf(name, token), i)),
+      );
+    }
+  }
   if (measured.includes('processPositions')) {
     const vehicle = await givenVehicle(await givenUser());
     const batches = Array.from({ length: processes }, (_unused, i) => kinesisEvent([positionLine(vehicle.imei, processes - i)], i));
@@ -326,7 +390,7 @@ async function realCallsOf(apiUrl: string, measured: readonly string[], processe
       batches.map((batch, i) => firstCall('processPositions', batch, i)),
     );
   }
-  const keyItem = reader ? JSON.stringify({ event: { key: keys.apiKey(hashApiKey(reader.key)) }, context: {} }) : 'null';
+  const keyItem = reader ? firstCall(EMPTY, { key: keys.apiKey(hashApiKey(reader.key)) }, 0) : 'null';
   return { calls, keyItem };
 }
 
@@ -343,6 +407,13 @@ function totals(runs: readonly ColdStart[], clock: 'wall' | 'cpu'): { init: numb
 const leastColdCall = (runs: readonly ColdStart[], clock: 'wall' | 'cpu'): number =>
   runs.length ? fastest(totals(runs, clock).coldCall) : Number.NaN;
 
+/** A real answer's requests by service and command: `DynamoDB GetItem, UpdateItem; S3 PutObject` (— without one). */
+function requestCounts(requests: string | undefined): string {
+  const sent = requestsFromJson(requests ?? '[]');
+  const counted = Map.groupBy(sent, ({ service, command }) => `${service} ${command.replace(/Command$/, '')}`);
+  return [...counted].map(([request, times]) => (times.length > 1 ? `${request} ×${times.length}` : request)).join(', ') || '—';
+}
+
 function rowOf(timing: Timing, reference: Timing | undefined): Row {
   const { name, file, sdkAtInit, runs, withMaps, realRuns } = timing;
   const wall = totals(runs, 'wall');
@@ -354,6 +425,7 @@ function rowOf(timing: Timing, reference: Timing | undefined): Row {
   const shown = (value: number) => (Number.isNaN(value) ? '—' : round(value, 1));
   const real = { wall: leastColdCall(realRuns, 'wall'), cpu: leastColdCall(realRuns, 'cpu') };
   const realFloor = { wall: leastColdCall(reference?.realRuns ?? [], 'wall'), cpu: leastColdCall(reference?.realRuns ?? [], 'cpu') };
+  const sameRequests = { wall: leastColdCall(timing.sameRequestRuns, 'wall'), cpu: leastColdCall(timing.sameRequestRuns, 'cpu') };
   return {
     function: name,
     'bundle KB': kilobytes(file),
@@ -376,6 +448,10 @@ function rowOf(timing: Timing, reference: Timing | undefined): Row {
     'same-SDK init + first GetItem CPU ms (least)': shown(reference ? realFloor.cpu : real.cpu),
     'init + first real answer ÷ same SDK + GetItem': ratio(real.wall, realFloor.wall),
     'CPU: init + first real answer ÷ same SDK + GetItem': ratio(real.cpu, realFloor.cpu),
+    'first real answer requests': requestCounts(realRuns[0]?.requests),
+    'same SDK, same requests: init + first answer CPU ms (least)': shown(sameRequests.cpu),
+    'init + first real answer ÷ same SDK + same requests': ratio(real.wall, sameRequests.wall),
+    'CPU: init + first real answer ÷ same SDK + same requests': ratio(real.cpu, sameRequests.cpu),
     'init ms, --enable-source-maps': round(median(withMaps.map((run) => run.init)), 1),
     'init CPU ms (least), --enable-source-maps': round(fastest(withMaps.map((run) => run.initCpu)), 1),
   };
@@ -398,8 +474,15 @@ export async function benchBundles(stack: LocalStack, size: BenchSize = 'full'):
         timing.runs.push(await coldStart(timing.file, [], firstCallOf(timing.name)));
         timing.withMaps.push(await coldStart(timing.file, ['--enable-source-maps'], 'null'));
         const realCall = timing.realCalls[pass];
+        if (!realCall) continue;
         // as deployed (NODE_OPTIONS, infra/api/operation-functions.ts): the bundle's source map is read at init
-        if (realCall) timing.realRuns.push(await coldStart(timing.file, ['--enable-source-maps'], realCall, stackEndpoints));
+        const real = await coldStart(timing.file, ['--enable-source-maps'], realCall, stackEndpoints);
+        timing.realRuns.push(real);
+        const reference = timings.references.get(referenceName(timing.sdkAtInit));
+        if (reference && timings.functions.includes(timing)) {
+          const sameRequests = firstCall(reference.name, { requests: real.requests }, pass);
+          timing.sameRequestRuns.push(await coldStart(reference.file, ['--enable-source-maps'], sameRequests, stackEndpoints));
+        }
       }
     }
     return [

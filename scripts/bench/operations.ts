@@ -13,19 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import {
-  BatchGetItemCommand,
-  BatchWriteItemCommand,
-  DeleteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-  TransactGetItemsCommand,
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
@@ -38,6 +26,7 @@ import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
 import { type BenchSize, median, percentile, type Row, round, spread } from './report.ts';
+import { logged, type RequestLog, type SentRequest, sendAgain } from './sdk-requests.ts';
 
 /** calls per operation: full for the figures; smallest, once each, so a test run proves every plan still runs */
 const callsBySize = {
@@ -80,48 +69,18 @@ export const operationsNotes = [
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 
-/** One DynamoDB or S3 request as the service sent it (a DynamoDB one marshalled), and the step it started in. */
-interface SentRequest {
-  /** as the round trips, over DynamoDB and S3 together: requests of one step ran together */
-  step: number;
-  command: string;
-  input: object;
-}
-
-interface CallTrace {
-  requests: SentRequest[];
-  dynamoRequests: number;
+/** A call's DynamoDB and S3 requests (`requests`, by round over both: those of a round ran together) and its key lookups. */
+interface CallTrace extends RequestLog {
+  /** its DynamoDB requests alone, by their own rounds: once the call has answered, the deepest is its round trips */
+  dynamoLog: RequestLog;
   /** 1 when the call looked its key up (no cached key) */
   keyLookups: number;
-  /** DynamoDB's alone */
-  roundTrips: number;
-  /** the deepest DynamoDB round whose request has answered: a DynamoDB request starting now begins the next one */
-  answeredRound: number;
-  /** the same over DynamoDB and S3 */
-  answeredStep: number;
-  s3Requests: number;
 }
 
-const newTrace = (): CallTrace => ({
-  requests: [],
-  dynamoRequests: 0,
-  keyLookups: 0,
-  roundTrips: 0,
-  answeredRound: 0,
-  answeredStep: 0,
-  s3Requests: 0,
-});
-
-/** Keeps the request in the trace, sends it, and marks its step answered. */
-async function sendTraced<T>(current: CallTrace, command: string, input: object, send: () => Promise<T>): Promise<T> {
-  const step = current.answeredStep + 1;
-  current.requests.push({ step, command, input });
-  try {
-    return await send();
-  } finally {
-    current.answeredStep = Math.max(current.answeredStep, step);
-  }
-}
+const newTrace = (): CallTrace => ({ requests: [], answeredRound: 0, dynamoLog: { requests: [], answeredRound: 0 }, keyLookups: 0 });
+/** DynamoDB's alone, as the read budget counts them */
+const roundTripsOf = (traced: CallTrace): number => traced.dynamoLog.answeredRound;
+const s3RequestsOf = (traced: CallTrace): number => traced.requests.filter((request) => request.service === 'S3').length;
 
 let trace: CallTrace | undefined;
 
@@ -131,17 +90,11 @@ function traceClients(): void {
     (next, context) => async (args) => {
       const current = trace;
       if (!current) return next(args);
-      const roundTrip = current.answeredRound + 1;
-      current.dynamoRequests++;
       // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
       const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
       if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
-      current.roundTrips = Math.max(current.roundTrips, roundTrip);
-      try {
-        return await sendTraced(current, String(context.commandName), args.input as object, () => next(args));
-      } finally {
-        current.answeredRound = Math.max(current.answeredRound, roundTrip);
-      }
+      const sent: Omit<SentRequest, 'round'> = { service: 'DynamoDB', command: String(context.commandName), input: args.input as object };
+      return logged(current.dynamoLog, sent, () => logged(current, sent, () => next(args)));
     },
     { step: 'build', name: 'benchDynamoTrace' },
   );
@@ -149,8 +102,7 @@ function traceClients(): void {
     (next, context) => async (args) => {
       const current = trace;
       if (!current) return next(args);
-      current.s3Requests++;
-      return sendTraced(current, String(context.commandName), args.input as object, () => next(args));
+      return logged(current, { service: 'S3', command: String(context.commandName), input: args.input as object }, () => next(args));
     },
     { step: 'initialize', name: 'benchS3Trace' },
   );
@@ -158,36 +110,6 @@ function traceClients(): void {
 
 /** The document client is a DynamoDB client: a marshalled input goes out again as the service's went. */
 const table = (): DynamoDBClient => dynamo() as unknown as DynamoDBClient;
-/** The commands the service sends, by the name the SDK gives them, to send a traced request again. */
-const sendByName: Record<string, (input: never) => Promise<unknown>> = {
-  BatchGetItemCommand: (input) => table().send(new BatchGetItemCommand(input)),
-  BatchWriteItemCommand: (input) => table().send(new BatchWriteItemCommand(input)),
-  DeleteItemCommand: (input) => table().send(new DeleteItemCommand(input)),
-  GetItemCommand: (input) => table().send(new GetItemCommand(input)),
-  PutItemCommand: (input) => table().send(new PutItemCommand(input)),
-  QueryCommand: (input) => table().send(new QueryCommand(input)),
-  TransactGetItemsCommand: (input) => table().send(new TransactGetItemsCommand(input)),
-  TransactWriteItemsCommand: (input) => table().send(new TransactWriteItemsCommand(input)),
-  UpdateItemCommand: (input) => table().send(new UpdateItemCommand(input)),
-  // read to the end, as the service reads its object
-  GetObjectCommand: async (input) => (await s3().send(new GetObjectCommand(input))).Body?.transformToByteArray(),
-  PutObjectCommand: (input) => s3().send(new PutObjectCommand(input)),
-};
-
-/** The call's requests again, step by step, those of a step together; a refusal (a condition now false) is an answer too. */
-async function sendAgain(requests: readonly SentRequest[]): Promise<void> {
-  const steps = [...new Set(requests.map((request) => request.step))].sort((a, b) => a - b);
-  for (const inStep of steps) {
-    const sent = requests
-      .filter((request) => request.step === inStep)
-      .map(({ command, input }) => {
-        const send = sendByName[command];
-        if (!send) throw new Error(`the bench cannot send ${command} again: add it to sendByName`);
-        return send(input as never);
-      });
-    await Promise.allSettled(sent);
-  }
-}
 
 const search = (params: Params = {}): string =>
   new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)])).toString();
@@ -328,7 +250,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       const event = eventOf(name, next.user, next.request);
       let result: APIGatewayProxyResult | undefined;
       const callHandler = () => timedWithCpu(async () => (result = await handler(event, lambdaContext(name, randomUUID()))));
-      const sendRequestsAgain = () => timedWithCpu(() => sendAgain(callTrace.requests));
+      const sendRequestsAgain = () => timedWithCpu(() => sendAgain(callTrace.requests, { DynamoDB: table(), S3: s3() }));
       // each first every other call: neither always meets the machine as the HTTP call and the floor left it
       const handlerFirst = i % 2 === 0;
       const first = await (handlerFirst ? callHandler() : sendRequestsAgain());
@@ -339,8 +261,8 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       viaSdk.push(bySdk.ms);
       cpuOnTop.push(byHandler.cpuMs - bySdk.cpuMs);
     }
-    const roundTrips = median(traces.map((traced) => traced.roundTrips));
-    const afterKey = Math.max(...traces.map((traced) => traced.roundTrips - traced.keyLookups));
+    const roundTrips = median(traces.map(roundTripsOf));
+    const afterKey = Math.max(...traces.map((traced) => roundTripsOf(traced) - traced.keyLookups));
     const [p50, floor, handlerP50, sdkP50] = [latencies, floors, direct, viaSdk].map((samples) => percentile(samples, 50)) as [
       number,
       number,
@@ -350,7 +272,7 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
     rows.push({
       operation: name,
       access: accessOf(operation),
-      'round trips/call': spread(traces.map((traced) => traced.roundTrips)),
+      'round trips/call': spread(traces.map(roundTripsOf)),
       'HTTP p50 ms': round(p50),
       'HTTP p99 ms': round(percentile(latencies, 99)),
       'handler p50 ms': round(handlerP50),
@@ -361,9 +283,9 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       'handler ÷ SDK': ratio(handlerP50, sdkP50),
       'service CPU ms/call over SDK': round(percentile(cpuOnTop, 50)),
       target: TARGET[accessOf(operation)],
-      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoRequests)),
+      'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoLog.requests.length)),
       'key lookups/call': spread(traces.map((traced) => traced.keyLookups)),
-      'S3 requests/call': spread(traces.map((traced) => traced.s3Requests)),
+      'S3 requests/call': spread(traces.map(s3RequestsOf)),
       'reads ≤ 2 round trips after key lookup':
         accessOf(operation) === 'write' ? 'n/a' : afterKey <= READ_ROUND_TRIP_BUDGET ? `yes (${afterKey})` : `NO (${afterKey})`,
     });

@@ -4,7 +4,7 @@ import type { LatLng } from '../domain/geo.ts';
 import type { Operator } from '../domain/operator.ts';
 import { MAX_DRIVER_TAG_CHARS } from '../domain/tracking/position.ts';
 import type { UserLocation } from '../domain/user-location.ts';
-import { namePlace, prepareGazetteer } from '../places/place-name.ts';
+import { namePlace } from '../places/place-name.ts';
 import { Geocoder } from '../providers/geocoding/geocoder.ts';
 import { findOperatorByTag } from '../store/operators.ts';
 import { listVehicleUsers } from '../store/vehicles.ts';
@@ -24,11 +24,6 @@ export class PlaceNamer {
   private readonly locations = new Map<number, Promise<readonly UserLocation[]>>();
   private readonly userZones = new Map<number, Promise<ZoneIndex>>();
   private readonly tagHolders = new Map<string, Promise<Operator | undefined>>();
-
-  /** Made before a batch's vehicles are processed in parallel, so the gazetteer loads while nothing is in flight. */
-  constructor() {
-    prepareGazetteer();
-  }
 
   async placeName(vehicleUid: number, point: LatLng): Promise<string> {
     return namePlace(point, await this.vehicleLocations(vehicleUid), this.geocoder);

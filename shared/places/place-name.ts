@@ -4,11 +4,10 @@
  * provider's address, else the offline gazetteer's "3.2 km NE of Midrand, ZA", else its coordinates.
  */
 
-import { config } from '../config.ts';
 import type { LatLng } from '../domain/geo.ts';
 import { mostSpecificLocationAt, type UserLocation } from '../domain/user-location.ts';
 import { logger } from '../logger.ts';
-import { describeNearTown, loadTowns, nearestTown } from '../providers/gazetteer.ts';
+import { describeNearTown, nearestTown } from '../providers/gazetteer.ts';
 import type { Geocoder } from '../providers/geocoding/geocoder.ts';
 
 /** The place's name, given the saved zones that may contain it (a vehicle's users', or the caller's). */
@@ -18,21 +17,11 @@ export async function namePlace(point: LatLng, zones: readonly UserLocation[], g
   );
 }
 
-let gazetteerFailed = false;
-
 /**
- * With no provider the gazetteer names every place outside the zones, so it is loaded before a batch's requests
- * start: its synchronous decode (about 250 ms, more on a busy machine) would otherwise stall responses already
- * on their way, and DynamoDB calls would time out. With a provider it loads on the first fallback instead.
+ * The gazetteer loads on the first place it names: a synchronous index of its file (one pass, about 35 ms of CPU), short
+ * beside the SDK's request timeout of 1.5 s, so a container whose batches name no place outside the zones never loads it.
  */
-export function prepareGazetteer(): void {
-  if (config.geocodingProvider() !== 'gazetteer' || gazetteerFailed) return;
-  try {
-    loadTowns();
-  } catch (error) {
-    gazetteerUnavailable(error);
-  }
-}
+let gazetteerFailed = false;
 
 function gazetteerUnavailable(error: unknown): void {
   gazetteerFailed = true;

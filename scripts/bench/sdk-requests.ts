@@ -1,0 +1,103 @@
+/**
+ * DynamoDB and S3 requests as a call sent them, and sent again through the SDK: the operations bench sends a call's
+ * requests again beside it (what its own requests cost), the bundles bench sends a cold function's first requests
+ * again from the same-SDK handler's fresh process (what a cold call's own requests cost, SDK first use included).
+ * Kept to erasable TypeScript and the SDK's own packages: a bench child process imports it as it is, and the same-SDK
+ * handler bundles it.
+ */
+import { createRequire } from 'node:module';
+import type { Client } from '@smithy/smithy-client';
+
+/** One request as the service sent it (a DynamoDB input marshalled), and the round it started in. */
+export interface SentRequest {
+  round: number;
+  /** the SDK's service id: DynamoDB or S3 */
+  service: string;
+  command: string;
+  input: object;
+}
+
+/** The requests of one call so far; `answeredRound` is the deepest round that has answered: a request starting now begins the next. */
+export interface RequestLog {
+  requests: SentRequest[];
+  answeredRound: number;
+}
+
+/** A request of the log: started in the round after the deepest answered one, which it deepens once answered. */
+export async function logged<T>(log: RequestLog, sent: Omit<SentRequest, 'round'>, send: () => Promise<T>): Promise<T> {
+  const round = log.answeredRound + 1;
+  log.requests.push({ round, ...sent });
+  try {
+    return await send();
+  } finally {
+    log.answeredRound = Math.max(log.answeredRound, round);
+  }
+}
+
+type AnyClient = Client<any, any, any, any>;
+
+/**
+ * From now on every SDK client of this process logs its requests at the build step (where the document client has
+ * marshalled its input, which is sent again as is): for a bench child process, after its timed import.
+ */
+export function logEverySdkRequest(): RequestLog {
+  const log: RequestLog = { requests: [], answeredRound: 0 };
+  const { Client: SdkClient } = createRequire(import.meta.url)('@smithy/smithy-client') as { Client: { prototype: AnyClient } };
+  const send = SdkClient.prototype.send;
+  const logging = new WeakSet<object>();
+  SdkClient.prototype.send = function sendLogged(this: AnyClient, ...args: Parameters<AnyClient['send']>) {
+    if (!logging.has(this.middlewareStack)) {
+      logging.add(this.middlewareStack);
+      const service = String(this.config.serviceId);
+      this.middlewareStack.add(
+        (next, context) => (call) =>
+          logged(log, { service, command: String(context.commandName), input: call.input as object }, () => next(call)),
+        { step: 'build', name: 'benchRequestLog' },
+      );
+    }
+    return send.apply(this, args) as ReturnType<AnyClient['send']>;
+  } as AnyClient['send'];
+  return log;
+}
+
+/** Requests as JSON, bytes (an S3 body, a binary attribute) as base64. */
+export const requestsToJson = (requests: readonly SentRequest[]): string =>
+  JSON.stringify(requests, (_key, value: unknown) =>
+    value instanceof Uint8Array ? { base64: Buffer.from(value).toString('base64') } : value,
+  );
+
+export const requestsFromJson = (text: string): SentRequest[] =>
+  JSON.parse(text, (_key, value: unknown) =>
+    value && typeof value === 'object' && 'base64' in value && Object.keys(value).length === 1
+      ? new Uint8Array(Buffer.from(String(value.base64), 'base64'))
+      : value,
+  ) as SentRequest[];
+
+/** The clients to send requests again through, by service id. */
+export type ClientsByService = Partial<Record<string, { send(command: object): Promise<unknown> }>>;
+
+/** Each service's package: its commands are loaded from it when first sent (a package already loaded costs nothing). */
+const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = {
+  DynamoDB: () => import('@aws-sdk/client-dynamodb'),
+  S3: () => import('@aws-sdk/client-s3'),
+};
+
+/** One request ready to go again; an S3 object read is read to its end, as the service reads it. */
+async function prepared({ service, command, input }: SentRequest, clients: ClientsByService): Promise<() => Promise<void>> {
+  const client = clients[service];
+  const Command = (await PACKAGES[service]?.())?.[command] as (new (input: object) => object) | undefined;
+  if (!client || !Command) throw new Error(`the bench cannot send ${service} ${command} again`);
+  return async () => {
+    const output = (await client.send(new Command(input))) as { Body?: { transformToByteArray?: () => Promise<Uint8Array> } };
+    await output.Body?.transformToByteArray?.();
+  };
+}
+
+/** The call's requests again, round by round, those of a round together; a refusal (a condition now false) is an answer too. */
+export async function sendAgain(requests: readonly SentRequest[], clients: ClientsByService): Promise<void> {
+  const rounds = [...new Set(requests.map((request) => request.round))].sort((a, b) => a - b);
+  for (const inRound of rounds) {
+    const sends = await Promise.all(requests.filter((request) => request.round === inRound).map((request) => prepared(request, clients)));
+    await Promise.allSettled(sends.map((send) => send()));
+  }
+}
