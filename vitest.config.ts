@@ -10,8 +10,8 @@ import UnitFirstSequencer from './test/support/unit-first-sequencer.ts';
  *   s3rver and the API emulator once, and its files run in parallel, each owning its data (its own users,
  *   keys and vehicles; a file delivering webhooks routes only its own users' events, test/support/webhooks.ts).
  * - `whole-table`: files that act on the whole table, not only their own data (they run the quiet-vehicles check
- *   over every vehicle due): named `*.whole-table.test.ts`, run one at a time after the parallel files, on the
- *   same stack.
+ *   over every vehicle due), or that load the machine by design (a thousand hanging deliveries): named
+ *   `*.whole-table.test.ts`, run one at a time after the parallel files, on the same stack.
  */
 const unit = ['test/{domain,infra}/**/*.test.ts', 'test/**/*.unit.test.ts'];
 const wholeTable = ['test/**/*.whole-table.test.ts'];
