@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { rateLimitDefaults } from '../../shared/config.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
-import { changedFacts, emitAll, noEmission, tripEvents } from '../../shared/domain/events/detection-events.ts';
+import { changedFacts, type EmissionState, emitAll, noEmission, tripEvents } from '../../shared/domain/events/detection-events.ts';
 import type { DecidedEvent, FleetEvent } from '../../shared/domain/events/event.ts';
 import type { EventType } from '../../shared/domain/events/event-types.ts';
 import { intervalMs } from '../../shared/domain/token-bucket.ts';
@@ -13,7 +13,7 @@ import { createApiKey } from '../../shared/store/api-keys.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { nextId } from '../../shared/store/counters.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { commitDetection, type DetectionCommit, findTrackedVehicles, saveTrack } from '../../shared/store/tracks.ts';
+import { commitDetection, type DetectionCommit, findTrackedVehicles, saveTrack, type TrackedVehicle } from '../../shared/store/tracks.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle, type NewVehicle } from '../../shared/store/vehicles.ts';
 
@@ -151,21 +151,26 @@ export async function givenTripWithEvents(
   const previous = tracked?.emission ?? noEmission();
   const decided = changedFacts(vehicle.vehicleUid, { before: [], after: [trip] }, tripEvents);
   const { events, state } = emitAll(vehicle, decided, previous, emittedAt);
-  const tail = tracked?.storedTail;
   await commitDetected(vehicle.vehicleUid, {
     newTrips: [trip],
     events,
-    track: {
-      live: undefined,
-      tail: tail ?? null,
-      previousTail: tail,
-      previousRevision: tracked?.revision ?? 0,
-      emission: { previous, next: state },
-    },
+    track: emissionMovedOn(tracked, previous, state),
     // appended when emitted: a test places its commits in time
     clock: () => emittedAt,
   });
   return { trip, events };
+}
+
+/** The track update of a commit that moves only the vehicle's emission on, its tail and revision as stored. */
+function emissionMovedOn(tracked: TrackedVehicle | undefined, previous: EmissionState, next: EmissionState) {
+  const tail = tracked?.storedTail;
+  return {
+    live: undefined,
+    tail: tail ?? null,
+    previousTail: tail,
+    previousRevision: tracked?.revision ?? 0,
+    emission: { previous, next },
+  };
 }
 
 /**
@@ -176,17 +181,10 @@ export async function givenDecidedEvents(vehicle: Vehicle, decided: DecidedEvent
   const tracked = (await findTrackedVehicles([vehicle.imei])).get(vehicle.imei);
   const previous = tracked?.emission ?? noEmission();
   const { events, state, audiences } = emitAll(vehicle, decided, previous, emittedAt);
-  const tail = tracked?.storedTail;
   await commitDetected(vehicle.vehicleUid, {
     events,
     audiences,
-    track: {
-      live: undefined,
-      tail: tail ?? null,
-      previousTail: tail,
-      previousRevision: tracked?.revision ?? 0,
-      emission: { previous, next: state },
-    },
+    track: emissionMovedOn(tracked, previous, state),
     clock: () => emittedAt,
   });
   return events;
