@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { runScript, UsageError, userPath, writtenNote } from './cli.ts';
+import { samplePosition } from './sample-position.ts';
 
 const SHARD = 'shardId-000000000000';
 const ARN = 'arn:aws:kinesis:eu-west-1:123456789012:stream/fleet-positions';
@@ -12,25 +13,14 @@ const ARN = 'arn:aws:kinesis:eu-west-1:123456789012:stream/fleet-positions';
 function sampleLines(): string[] {
   const start = Date.parse('2026-11-20T06:00:00Z');
   return Array.from({ length: 6 }, (_, i) =>
-    JSON.stringify({
-      imei: '356307042441013',
-      gps_datetime: new Date(start + i * 30_000).toISOString(),
-      latitude: -25.9992 - i * 0.002,
-      longitude: 28.1263 - i * 0.001,
-      speed: i === 0 ? 0 : 48,
-      heading: 200,
-      ignition: true,
-      odometer_km: null,
-      engine_hours: null,
-      fuel_raw: 160.4,
-      supp_volt: 13.9,
-      int_batt_volt: 4.1,
-      int_temp: 29,
-      ext_temp: null,
-      driver_tag_id: '01A2B3C4',
-      device_type: 'FMB920',
-      config: '12',
-    }),
+    JSON.stringify(
+      samplePosition('356307042441013', new Date(start + i * 30_000).toISOString(), {
+        latitude: -25.9992 - i * 0.002,
+        longitude: 28.1263 - i * 0.001,
+        speed: i === 0 ? 0 : 48,
+        driver_tag_id: '01A2B3C4',
+      }),
+    ),
   );
 }
 

@@ -29,6 +29,7 @@ import { serviceName } from '../../shared/metric-names.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
 import { givenSignedInUser } from '../../test/support/sign-in.ts';
+import { samplePosition } from '../sample-position.ts';
 import { kinesisEvent } from './cost.ts';
 import { operationPlans } from './operation-plans.ts';
 import { callOperation, eventOf, UNREACHED_LIMIT } from './operations.ts';
@@ -318,25 +319,7 @@ const firstCall = (name: string, event: unknown, i: number): string => {
 
 /** A phone's report of a vehicle, as the device entry points put it on the stream, `minutesAgo` before now. */
 const positionLine = (imei: string, minutesAgo: number): string =>
-  JSON.stringify({
-    imei,
-    gps_datetime: new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    latitude: -25.9992,
-    longitude: 28.1263,
-    speed: 48,
-    heading: 200,
-    ignition: true,
-    odometer_km: null,
-    engine_hours: null,
-    fuel_raw: 160.4,
-    supp_volt: 13.9,
-    int_batt_volt: 4.1,
-    int_temp: 29,
-    ext_temp: null,
-    driver_tag_id: null,
-    device_type: 'FMB920',
-    config: '12',
-  });
+  JSON.stringify(samplePosition(imei, new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z')));
 
 /** A signed-in person's read, as the console sends it (the bearer token of the local OIDC provider's sign-in). */
 const personReadOf = (name: string, token: string) =>
