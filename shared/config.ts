@@ -122,13 +122,13 @@ export const limits = {
 } as const;
 
 /**
- * The client settings every AWS SDK client of the functions is built with. AWS_CONNECTION_TIMEOUT_MS and
- * AWS_REQUEST_TIMEOUT_MS are the test run's (test/support/global-setup.ts): DynamoDB Local, a JVM sharing two cores
- * with the test workers, can take seconds where DynamoDB takes milliseconds, and a test checks outcomes, not latency.
- * No stack sets them.
+ * The client settings every AWS SDK client of the functions is built with. AWS_CONNECTION_TIMEOUT_MS,
+ * AWS_REQUEST_TIMEOUT_MS and AWS_MAX_ATTEMPTS (the SDK's own name) are the test run's (test/support/global-setup.ts):
+ * DynamoDB Local, a JVM sharing two cores with the test workers, can take seconds where DynamoDB takes milliseconds,
+ * and a test checks outcomes, not latency. No stack sets them.
  */
 export const awsClientTimeouts = () => ({
-  maxAttempts: limits.awsMaxAttempts,
+  maxAttempts: Number(process.env.AWS_MAX_ATTEMPTS) || limits.awsMaxAttempts,
   // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes, and keeps waiting.
   requestHandler: {
     connectionTimeout: Number(process.env.AWS_CONNECTION_TIMEOUT_MS) || limits.awsConnectionTimeoutMs,

@@ -47,6 +47,7 @@ async function emulatorWith(env: Record<string, string>): Promise<IsolatedEmulat
   const deployed = {
     AWS_CONNECTION_TIMEOUT_MS: String(limits.awsConnectionTimeoutMs),
     AWS_REQUEST_TIMEOUT_MS: String(limits.awsRequestTimeoutMs),
+    AWS_MAX_ATTEMPTS: String(limits.awsMaxAttempts),
   };
   const emulator = await startIsolatedEmulator({ ...deployed, ...env });
   emulators.push(emulator);

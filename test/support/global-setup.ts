@@ -80,12 +80,16 @@ async function prepareStack(): Promise<PreparedStack> {
   process.env.API_KEY_CACHE_SECONDS = '0';
   // Likewise device tokens: a revoked token is refused at once (the ≤ 60 s cache has its own test).
   process.env.DEVICE_TOKEN_CACHE_SECONDS = '0';
-  // DynamoDB Local shares the two cores with the workers: a connection and an attempt may wait this long
-  // (shared/config.ts); the timeouts themselves have their test, with the deployed values
+  // DynamoDB Local shares the two cores with the workers: a connection and an attempt may wait this long, and a
+  // machine that stalls (a CI runner's neighbour) may cost an attempt its answer, so a call has a third attempt
+  // (shared/config.ts); the timeouts and attempts themselves have their test, with the deployed values
   // (test/project/hung-dependencies.test.ts).
   process.env.AWS_CONNECTION_TIMEOUT_MS ??= '5000';
   process.env.AWS_REQUEST_TIMEOUT_MS ??= '6000';
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  process.env.AWS_MAX_ATTEMPTS ??= '3';
+  // The stack's handlers print their warnings and errors into the run's output (a quiet run has a handful): a 5xx
+  // that fails a test then shows its cause. Each test file sets its own processes silent (test/support/setup.ts).
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   // The device tests send Traccar's own test vectors (2015 to 2021) through the entry points, which stamp them
   // received now: the lateness window reaches back to them (still short of GPS week rollover, 1024 weeks).
