@@ -23,7 +23,8 @@ export interface LocalStackOptions {
   s3Dir: string;
   /**
    * run webhook delivery in this process (default); the test run's shared stack does not, since its senders would read
-   * this process's settings: a test file that delivers runs its own (test/support/webhooks.ts)
+   * this process's settings: a test file that delivers runs its own, on a table of its own (test/support/webhooks.ts).
+   * Without delivery the table has no stream (local/table.ts says why).
    */
   webhooks?: boolean;
   tableName: string;
@@ -67,7 +68,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
   let iam: ReturnType<typeof startLocalIam>;
-  const webhooks = await ensureTable(dynamo.endpoint, options.tableName)
+  const webhooks = await ensureTable(dynamo.endpoint, options.tableName, { stream: options.webhooks !== false })
     .then(() => {
       iam = startLocalIam(process.env);
       return options.webhooks === false

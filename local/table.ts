@@ -8,13 +8,18 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../shared/store/table-definition.ts';
 
-/** Creates the table on DynamoDB Local from the same definition the CDK stack uses. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+/**
+ * Creates the table on DynamoDB Local from the same definition the CDK stack uses. `stream: false` leaves out the
+ * stream that feeds the webhook router, for a stack that delivers none: DynamoDB Local looks a table's stream up on
+ * every request to it, in a query that grows with every record any stream of its database holds, and it answers
+ * one query at a time (docs/testing.md, "DynamoDB Local's streams").
+ */
+export async function ensureTable(endpoint: string, tableName: string, { stream = true }: { stream?: boolean } = {}): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    if (!(await tableExists(client, tableName))) await createTable(client, tableName);
+    if (!(await tableExists(client, tableName))) await createTable(client, tableName, stream);
     else {
-      await enableStream(client, tableName);
+      if (stream) await enableStream(client, tableName);
       await addMissingIndexes(client, tableName);
     }
   } finally {
@@ -65,7 +70,7 @@ const indexOf = (index: (typeof tableDefinition.indexes)[number]) => ({
   Projection: { ProjectionType: index.projection },
 });
 
-async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
+async function createTable(client: DynamoDBClient, tableName: string, withStream: boolean): Promise<void> {
   const { partitionKey, sortKey, indexes, ttlAttribute, stream } = tableDefinition;
   const keyNames = [partitionKey, sortKey, ...indexes.flatMap((index) => [index.partitionKey, index.sortKey])];
   await client.send(
@@ -78,7 +83,7 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ],
       GlobalSecondaryIndexes: indexes.map(indexOf),
-      StreamSpecification: { StreamEnabled: true, StreamViewType: stream },
+      ...(withStream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream } } : {}),
     }),
   );
   await client.send(

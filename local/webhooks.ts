@@ -35,19 +35,16 @@ const load = async <E, R>(name: string): Promise<(event: E) => Promise<R>> => {
 
 /**
  * `stream: false` runs the queue and the sender alone: deliveries come only from what is enqueued in this process
- * (redeliverEvents). `forUser` narrows the stream to some users' feeds, so that a test file's delivery routes only the
- * events of the users it made, beside other files writing to the same table.
+ * (redeliverEvents).
  */
 export async function startWebhookDelivery({
   stream: readStream = true,
-  forUser = () => true,
   ...options
 }: {
   endpoint: string;
   tableName: string;
   checkpointFile?: string;
   stream?: boolean;
-  forUser?: (userUid: number) => boolean;
 }): Promise<LocalWebhookDelivery> {
   const queues = {
     deliveries: localDeliveryQueue({ ...deliverySettings, name: 'webhook-deliveries', urlVariable: URL_VARIABLES.deliveries }),
@@ -78,8 +75,7 @@ export async function startWebhookDelivery({
     filter: (record) =>
       record.eventName === 'INSERT' &&
       record.dynamodb?.NewImage?.entity?.S === FEED_ENTITY &&
-      record.dynamodb.NewImage.copied === undefined &&
-      forUser(Number(record.dynamodb.NewImage.user_uid?.N)),
+      record.dynamodb.NewImage.copied === undefined,
   }).catch(async (error) => {
     await stopPollers();
     throw error;

@@ -51,7 +51,8 @@ describe('the npm start demo account', () => {
   // Seeded once, as npm start seeds once: a day of three vehicles through the real pipeline takes seconds alone and
   // minutes beside the rest of the suite on the same DynamoDB Local.
   beforeAll(async () => {
-    await ensureTable(inject('dynamoEndpoint'), demoTable);
+    // no stream: nothing here delivers webhooks (local/table.ts says what a stream costs DynamoDB Local)
+    await ensureTable(inject('dynamoEndpoint'), demoTable, { stream: false });
     process.env.TABLE_NAME = demoTable;
     emulator = await startIsolatedEmulator({ TABLE_NAME: demoTable });
     demo = await seedDemo(join(dir, 'demo.json'), `${emulator.url}/oidc`);

@@ -102,7 +102,13 @@ export const createApi = (baseUrl: () => string) => ({
   },
 });
 
-export const api = createApi(() => inject('apiUrl'));
+/** The emulator a file that runs one of its own sends its calls to (test/support/webhooks.ts), else the run's. */
+let ownEmulatorUrl: string | undefined;
+export const sendApiCallsTo = (url: string | undefined) => {
+  ownEmulatorUrl = url;
+};
+
+export const api = createApi(() => ownEmulatorUrl ?? inject('apiUrl'));
 
 /** The fields every answer carries. */
 export interface Envelope {

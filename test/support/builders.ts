@@ -32,12 +32,8 @@ export const anImei = async (): Promise<string> => `359${String(await nextId('te
 /** For vehicles that are never stored (pure domain tests); givenVehicle gives each stored one a fresh IMEI. */
 const UNSTORED_IMEI = '359999999999999';
 
-/** Every user this worker made, in order: a file's webhook delivery routes only its own (test/support/webhooks.ts). */
-export const usersMadeHere: number[] = [];
-
 export async function givenUser({ gmtOffsetMinutes = 0 } = {}): Promise<TestUser> {
   const user = await createUser(`Test user ${randomInt(1e6)}`, gmtOffsetMinutes);
-  usersMadeHere.push(user.userUid);
   return { userUid: user.userUid, key: await createApiKey(user.userUid), gmtOffsetMinutes };
 }
 
