@@ -67,10 +67,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     S3_ENDPOINT: s3.endpoint,
   });
   // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
-  let iam: ReturnType<typeof startLocalIam>;
+  let iam: Awaited<ReturnType<typeof startLocalIam>>;
   const webhooks = await ensureTable(dynamo.endpoint, options.tableName, { stream: options.webhooks !== false })
-    .then(() => {
-      iam = startLocalIam(process.env);
+    .then(async () => {
+      iam = await startLocalIam(process.env);
       return options.webhooks === false
         ? undefined
         : startWebhookDelivery({

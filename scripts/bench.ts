@@ -46,7 +46,7 @@ import { freePort, type LocalStack, startLocalStack } from '../local/stack.ts';
 import { type BenchSize, printTable, type Row } from './bench/report.ts';
 import { runScript, UsageError, userPath } from './cli.ts';
 
-async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promise<T> {
+async function withLocalStack<T>(size: BenchSize, run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
   process.env.RATE_LIMIT_PER_SECOND ??= '0';
   // As npm start: webhooks to receivers on 127.0.0.1.
@@ -60,6 +60,8 @@ async function withLocalStack<T>(run: (stack: LocalStack) => Promise<T>): Promis
     s3Dir,
     tableName: 'fleet-tracking-bench',
     bucketName: 'fleet-tracking-bench',
+    // the smallest run proves each plan runs, in a minute: its figures are not read, so the JVM need not reach full speed
+    shortRun: size === 'smallest',
   });
   try {
     return await run(stack);
@@ -236,7 +238,7 @@ Measurements only: nothing is asserted.`,
         console.error(`${name}: ${Math.round((performance.now() - started) / 100) / 10} s`);
       }
     };
-    if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(runSelected);
+    if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(size, runSelected);
     else await runSelected();
     const json = JSON.stringify(results);
     console.log(`\n${json}`);

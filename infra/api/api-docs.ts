@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,8 +32,14 @@ export class ApiDocsSite extends Construct {
 
   constructor(scope: Construct, id: string, { api, document }: ApiDocsSiteProps) {
     super(scope, id);
-    const documentDir = mkdtempSync(join(tmpdir(), 'fleet-openapi-'));
-    writeFileSync(join(documentDir, 'openapi.json'), JSON.stringify(document));
+    // named by the document, so the many syntheses of one document (a test run's) share one folder instead of leaving one each
+    const documentJson = JSON.stringify(document);
+    const documentDir = join(tmpdir(), `fleet-openapi-${createHash('sha256').update(documentJson).digest('hex').slice(0, 16)}`);
+    mkdirSync(documentDir, { recursive: true });
+    // written whole under another name first: another process synthesizing the same document may be reading it
+    const partial = join(documentDir, `openapi.json.${process.pid}`);
+    writeFileSync(partial, documentJson);
+    renameSync(partial, join(documentDir, 'openapi.json'));
     this.function = new NodejsFunction(this, 'Function', {
       ...functionDefaults,
       memorySize: 256,

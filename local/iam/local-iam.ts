@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { env } from '../../shared/config.ts';
 import { enforceIam } from './enforcement.ts';
-import { type Principals, synthesizedPrincipals } from './principals.ts';
+import type { Principals } from './principals.ts';
 
 /** `LOCAL_IAM=off` runs without enforcement (to tell an IAM refusal from a bug); anything else enforces. */
 const SWITCH_VARIABLE = 'LOCAL_IAM';
@@ -49,9 +49,10 @@ export interface LocalIam {
 /**
  * Reads the stack's policies once (from the file a parent process left for the same provider settings and resource
  * names, or by synthesizing) and enforces them in this process. `localEnvironment` gives the local names of the
- * table, the bucket and the other resources functions find through their environment.
+ * table, the bucket and the other resources functions find through their environment. The CDK and the stack load only
+ * to synthesize: a process that reads the file (a test file, an isolated emulator) saves their second of import.
  */
-export function startLocalIam(localEnvironment: NodeJS.ProcessEnv): LocalIam | undefined {
+export async function startLocalIam(localEnvironment: NodeJS.ProcessEnv): Promise<LocalIam | undefined> {
   if (process.env[SWITCH_VARIABLE] === 'off') return undefined;
   const context = providerContext(localEnvironment);
   const given = process.env[POLICIES_FILE_VARIABLE];
@@ -65,6 +66,7 @@ export function startLocalIam(localEnvironment: NodeJS.ProcessEnv): LocalIam | u
   let principals: Principals;
   let naming: Record<string, string>;
   try {
+    const { synthesizedPrincipals } = await import('./principals.ts');
     const synthesized = synthesizedPrincipals(localEnvironment, context);
     principals = synthesized.principals;
     naming = namingOf(synthesized.namingVariables, localEnvironment);

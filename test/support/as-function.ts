@@ -7,14 +7,12 @@ import { handlerPath } from '../../functions/registry.ts';
 import { runAs } from '../../local/iam/enforcement.ts';
 import { startLocalIam } from '../../local/iam/local-iam.ts';
 
-let enforcing = false;
+let enforcing: Promise<unknown> | undefined;
 
 /** Runs `work` as the function `name` (functions/<name>/handler.ts). */
-export function asFunction<T>(name: string, work: () => T): T {
-  if (!enforcing) {
-    // the run's policies, from the file global-setup left (no synthesis here)
-    startLocalIam(process.env);
-    enforcing = true;
-  }
+export async function asFunction<T>(name: string, work: () => Promise<T>): Promise<T> {
+  // the run's policies, from the file global-setup left (no synthesis here)
+  enforcing ??= startLocalIam(process.env);
+  await enforcing;
   return runAs(handlerPath(name), work);
 }

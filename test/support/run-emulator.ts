@@ -12,7 +12,7 @@ import { startWebhookDelivery } from '../../local/webhooks.ts';
 const setting = (name: string): number | undefined => Number(process.env[name]) || undefined;
 
 // The run's policies (LOCAL_IAM_POLICIES), enforced here too.
-startLocalIam(process.env);
+await startLocalIam(process.env);
 const webhooks = process.env.EMULATOR_WEBHOOKS;
 if (webhooks === '1' || webhooks === 'queue') {
   await startWebhookDelivery({
