@@ -2,14 +2,14 @@
  * Device tokens: the secret an OsmAnd phone or a Traccar server reports with. Like api keys, a token is random and
  * kept only as its SHA-256 hash; its id (the hash's first 12 hex digits) names it in lists and logs.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../domain/api-key.ts';
 import { NotFound } from '../errors.ts';
 import { newApiKey } from './api-keys.ts';
 import { dynamo, tableName } from './client.ts';
 import { absentWhenNull, defineEntity, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { batchGet, isConditionFailed, itemKey, queryRange } from './requests.ts';
+import { batchGet, isConditionFailed, itemKey, putNewItem, queryRange } from './requests.ts';
 
 export interface DeviceToken {
   tokenHash: string;
@@ -59,9 +59,7 @@ export async function createDeviceToken(
     createdAt: new Date().toISOString(),
     revokedAt: null,
   };
-  await dynamo().send(
-    new PutCommand({ TableName: tableName(), Item: deviceTokenEntity.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  await putNewItem(deviceTokenEntity.toItem(record));
   return { token, tokenId: record.tokenId, createdAt: record.createdAt };
 }
 

@@ -3,13 +3,17 @@
  * page; a failed condition is recognised in one place (isConditionFailed) and edits of an existing record go
  * through one optimistic retry (writeWithOptimisticRetry).
  */
+import { isDeepStrictEqual } from 'node:util';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  PutCommand,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { Conflict } from '../errors.ts';
 import { dynamo, tableName } from './client.ts';
 import type { Key, Range } from './keys.ts';
@@ -200,6 +204,29 @@ function cancellationCodes(error: unknown): (string | undefined)[] | undefined {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
   return (reasons ?? []).map((reason) => reason.Code);
+}
+
+/**
+ * Puts an item that must not exist yet. The SDK retries a put whose answer was lost (a timeout after the write
+ * landed), and the retry's condition then fails on the very item its first attempt wrote: that item given back
+ * (ReturnValuesOnConditionCheckFailure) is this put's success. Any other item under the key is the
+ * ConditionalCheckFailedException it was.
+ */
+export async function putNewItem(item: Item): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  } catch (error) {
+    const found = (error as { Item?: Record<string, AttributeValue> }).Item;
+    if (isConditionFailed(error) && found && isDeepStrictEqual(unmarshall(found), item)) return;
+    throw error;
+  }
 }
 
 export const itemKey = (item: Item | Key): string => `${String(item.pk)}|${String(item.sk)}`;

@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import { nextId } from './counters.ts';
 import { defineEntity, number, text } from './entity.ts';
 import { keys } from './keys.ts';
+import { putNewItem } from './requests.ts';
 
 export interface UserProfile {
   userUid: number;
@@ -21,9 +22,7 @@ const userEntity = defineEntity<UserProfile>({
 
 export async function createUser(name: string, gmtOffsetMinutes = 0): Promise<UserProfile> {
   const user: UserProfile = { userUid: await nextId('user'), name, gmtOffsetMinutes };
-  await dynamo().send(
-    new PutCommand({ TableName: tableName(), Item: userEntity.toItem(user), ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  await putNewItem(userEntity.toItem(user));
   return user;
 }
 
