@@ -23,7 +23,7 @@ const standing = (everyS: number, seconds: number): Fix[] =>
   }));
 
 describe('the estimated GPS error', () => {
-  for (const metres of [3, 5, 10])
+  for (const metres of [3, 5, 10, 20, 30, 50])
     it(`reads an independent error of ${metres} m per axis on a standing vehicle's fixes within a fifth`, () => {
       // Prepare
       const fixes = standing(5, 1800).map(withIndependentError(prng(hash(`standing ${metres}`)), metres));

@@ -199,6 +199,30 @@ describe('distance without speed', () => {
       expect(trips).toEqual([]);
       expect(state.odometerKm).toBe(0);
     });
+  // Each fix's error drawn afresh and larger (σ 20 or 30 m): the 50 m around the last counted fix was crossed by two fixes
+  // in a row every few fixes, and over three hours at 1, 5 and 15 s the odometer crept 1–81 km (12 seeds, 2026-11-29).
+  // Out of a trip that radius now clears five times the estimated error; at 30 s the estimate sees nothing (gps-noise.ts).
+  for (const [metres, atMostKm] of [
+    [20, 0.5],
+    [30, 5],
+  ] as const)
+    for (const everyS of [1, 5, 15])
+      it(`adds under ${atMostKm} km for a vehicle parked three hours whose every fix is off by ${metres} m at random (every ${everyS} s)`, () => {
+        // Prepare
+        const random = prng(hash(`parked ${metres} m every ${everyS} s`));
+        const { fixes } = drive([stand(3 * 3600)], everyS);
+        const records = fixes.map((fix) => {
+          const at = displaced({ lat: -26, lng: 28 }, { northM: gaussian(random) * metres, eastM: gaussian(random) * metres });
+          return { ...recordOf(fix, false), latitude: at.lat, longitude: at.lng };
+        });
+
+        // Act
+        const { trips, state } = detected(records);
+
+        // Assess
+        expect(trips).toEqual([]);
+        expect(state.odometerKm).toBeLessThan(atMostKm);
+      });
 });
 
 describe("real data's habits", () => {

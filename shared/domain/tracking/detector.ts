@@ -199,6 +199,8 @@ const VERTEX_NOISE_TIMES = 5;
 /** An estimated error under this (m) is none: clean fixes read that much at most, a road's shape read as error. */
 const CLEAN_FIXES_M = 1;
 const vertexKmOf = (noise: GpsNoise | undefined): number => Math.max(VERTEX_KM, (VERTEX_NOISE_TIMES * noiseM(noise)) / 1000);
+/** A fix is out of the stop once it is the stop radius plus this many times the fixes' independent error from it. */
+const STOP_NOISE_TIMES = 3;
 const MAX_WINDING = 1.5;
 const MAX_TURN_WINDING = 3;
 const TURN_KMH = 10;
@@ -491,11 +493,14 @@ function displacement(
   const onTrip = state.trip !== null || Boolean(state.leaving);
   const vertexKm = vertexKmOf(state.noise);
   const driving = onTrip && away >= vertexKm && hours > 0 && away / hours >= TURN_KMH;
-  if (away >= MIN_STEP_KM && !onTrip && !anchor.out) {
+  // Out of a trip the radius also clears the fixes' own errors, as a vertex does: a parked receiver off by 30 m crossed
+  // 50 m at two fixes in a row every few fixes, and its odometer crept tens of kilometres over hours.
+  const radiusKm = onTrip ? MIN_STEP_KM : Math.max(MIN_STEP_KM, vertexKm);
+  if (away >= radiusKm && !onTrip && !anchor.out) {
     state.anchor = { ...anchor, out: here };
     return { km: 0, standing: true };
   }
-  if (away >= MIN_STEP_KM || driving) {
+  if (away >= radiusKm || driving) {
     state.anchor = { ...here, pathKm: 0 };
     // Out of a trip, a path that winds there may be a parked receiver's wandering error (its steps go every way): it
     // opens no trip, however far it wanders; a departure that makes progress does.
@@ -723,7 +728,9 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
   // without speed, only a fix that left the last counted one making progress is out of the stop: not a wandering error
   const movedOut = point.speed === null ? point.left === true : !point.still;
   const fromTheStopKm = distanceKm(stop, point);
-  const outOfTheStop = fromTheStopKm >= settings.stopRadiusKm;
+  // The stop's spot is one fix: with its error and this fix's, two fixes of a parked receiver off by 30 m and drifting
+  // 30 m more were 200 m apart often enough, two in a row, to open trips.
+  const outOfTheStop = fromTheStopKm >= settings.stopRadiusKm + (STOP_NOISE_TIMES * noiseM(state.noise)) / 1000;
   // A fix out of the stop opens the trip once the next one is out too, on its side (nearer it than the stop): a fix
   // thrown out by an error comes back, and two thrown out one after the other rarely land together.
   const leaving = state.leaving ?? null;

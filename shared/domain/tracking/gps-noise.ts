@@ -36,8 +36,13 @@ const NOISE_WINDOW = 60;
  * it (clean drives at 20–30 s read 3–13 m, at 15 s nothing). A track that sparse has steps long next to any error.
  */
 const NOISE_STEP_S = 15;
-/** One product counts at most this much (m²), so a single S-bend or bad fix moves the estimate by little. */
+/**
+ * One product counts at most this much (m²), or BOUND_TIMES the estimated σ² where that is more, so a single S-bend or
+ * bad fix moves the estimate by little. The products of an error of σ spread about 2.5σ² around −2σ²: a fixed bound cut
+ * every estimate down to 20 m, and a parked receiver off by 30 m kept leaving the radius its estimate set.
+ */
 const MAX_PRODUCT_M2 = 800;
+const BOUND_TIMES = 8;
 
 const RAD = Math.PI / 180;
 const M_PER_DEGREE = RAD * EARTH_RADIUS_KM * 1000;
@@ -50,6 +55,9 @@ function deviationOf(from: Fix, middle: Fix, to: Fix): [number, number] {
   return [(middle.lat - lat) * M_PER_DEGREE, (middle.lng - lng) * M_PER_DEGREE * Math.cos(middle.lat * RAD)];
 }
 
+/** σ² per axis: minus half the mean product of successive deviations. */
+const estimatedVariance = (noise: GpsNoise | undefined): number => Math.max(0, -(noise?.meanProduct ?? 0) / 2);
+
 /** The estimate with one more fix (in time order, one per instant). */
 export function withFix(noise: GpsNoise, fix: Fix): GpsNoise {
   const [from, middle] = noise.fixes.length === 2 ? noise.fixes : [undefined, noise.fixes[0]];
@@ -60,13 +68,15 @@ export function withFix(noise: GpsNoise, fix: Fix): GpsNoise {
   if (!noise.deviation) return { ...noise, fixes, deviation };
   const product = noise.deviation[0] * deviation[0] + noise.deviation[1] * deviation[1];
   const samples = noise.samples + 1;
-  const bounded = Math.max(-MAX_PRODUCT_M2, Math.min(MAX_PRODUCT_M2, product));
+  const bound = Math.max(MAX_PRODUCT_M2, BOUND_TIMES * estimatedVariance(noise));
+  const bounded = Math.max(-bound, Math.min(bound, product));
   const meanProduct = noise.meanProduct + (bounded - noise.meanProduct) / Math.min(samples, NOISE_WINDOW);
   return { fixes, deviation, meanProduct, samples };
 }
 
 /** The estimated error of one fix, per axis (m): independent errors only, 0 when the fixes show none. */
-export const noiseM = (noise: GpsNoise | undefined): number => Math.sqrt(Math.max(0, -(noise?.meanProduct ?? 0) / 2));
+export const noiseM = (noise: GpsNoise | undefined): number => Math.sqrt(estimatedVariance(noise));
+
 
 /**
  * A step between two fixes without what the fixes' errors add to it: the errors of both ends (2σ² per axis) lengthen it
