@@ -77,7 +77,6 @@ export function withFix(noise: GpsNoise, fix: Fix): GpsNoise {
 /** The estimated error of one fix, per axis (m): independent errors only, 0 when the fixes show none. */
 export const noiseM = (noise: GpsNoise | undefined): number => Math.sqrt(estimatedVariance(noise));
 
-
 /**
  * A step between two fixes without what the fixes' errors add to it: the errors of both ends (2σ² per axis) lengthen it
  * by about σ²/length across the step, so the length whose square is the step's less 2σ² is, on average, the true one; a
