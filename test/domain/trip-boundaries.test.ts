@@ -207,7 +207,7 @@ describe('distance without speed', () => {
     [30, 5],
   ] as const)
     for (const everyS of [1, 5, 15])
-      it(`adds under ${atMostKm} km for a vehicle parked three hours whose every fix is off by ${metres} m at random (every ${everyS} s)`, () => {
+      it(`adds under ${atMostKm} km for a vehicle parked three hours, every fix off by ${metres} m at random (every ${everyS} s)`, () => {
         // Prepare
         const random = prng(hash(`parked ${metres} m every ${everyS} s`));
         const { fixes } = drive([stand(3 * 3600)], everyS);
