@@ -2,19 +2,25 @@ import { defineConfig } from 'vitest/config';
 import UnitFirstSequencer from './test/support/unit-first-sequencer.ts';
 
 /**
- * Three projects, chosen by folder and by the kind a file's name says (docs/testing.md):
+ * Four projects, chosen by folder and by the kind a file's name says (docs/testing.md):
  * - `unit` (`npm run test:unit`, no Java, no database, no network beyond fake servers on 127.0.0.1): the folders
  *   whose every test is pure (test/domain, test/infra's CDK templates) and, in the folders that mix
  *   both kinds, the files named `*.unit.test.ts`. It never waits for the local stack.
  * - `integration`: every other test file, a new folder's included. Its global setup starts DynamoDB Local,
  *   s3rver and the API emulator once, and its files run in parallel, each owning its data (its own users,
- *   keys and vehicles; a file delivering webhooks routes only its own users' events, test/support/webhooks.ts).
+ *   keys and vehicles; a file delivering webhooks has a table of its own, test/support/webhooks.ts).
+ *   The files of a worker share its process and modules (`isolate: false`, as `unit`): a quarter of the run's CPU
+ *   went to loading them again for every file. Each file leaves the environment and the enforced IAM policies as
+ *   it found them (test/support/setup.ts).
+ * - `own-process`: files that need modules made under their own settings (Powertools reads its log level and
+ *   metrics switch when its logger is made): named `*.own-process.test.ts`, each in a fresh process, beside the rest.
  * - `whole-table`: files that act on the whole table, not only their own data (they run the quiet-vehicles check
  *   over every vehicle due), or that load the machine by design (a thousand hanging deliveries): named
  *   `*.whole-table.test.ts`, run one at a time after the parallel files, on the same stack.
  */
 const unit = ['test/{domain,infra}/**/*.test.ts', 'test/**/*.unit.test.ts'];
 const wholeTable = ['test/**/*.whole-table.test.ts'];
+const ownProcess = ['test/**/*.own-process.test.ts'];
 /** The run's local stack and the worker's settings for it. */
 const localStack = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/setup.ts'] };
 
@@ -27,11 +33,18 @@ export default defineConfig({
     maxWorkers: 2,
     sequence: { sequencer: UnitFirstSequencer },
     projects: [
-      { extends: true, test: { name: 'unit', include: unit, setupFiles: ['test/support/unit-setup.ts'] } },
+      { extends: true, test: { name: 'unit', isolate: false, include: unit, setupFiles: ['test/support/unit-setup.ts'] } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, ...wholeTable], ...localStack },
+        test: {
+          name: 'integration',
+          isolate: false,
+          include: ['test/**/*.test.ts'],
+          exclude: [...unit, ...wholeTable, ...ownProcess],
+          ...localStack,
+        },
       },
+      { extends: true, test: { name: 'own-process', include: ownProcess, ...localStack } },
       { extends: true, test: { name: 'whole-table', include: wholeTable, fileParallelism: false, maxWorkers: 1, ...localStack } },
     ],
   },

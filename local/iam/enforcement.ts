@@ -39,6 +39,9 @@ export function enforceIam(policies: Principals): void {
     void simulate(first, 'dynamodb:GetItem', `arn:aws:dynamodb:us-east-1:${LOCAL_ACCOUNT}:table/warm-up`, {}).catch(() => undefined);
 }
 
+/** The policies enforced now, if any. */
+export const enforcedPolicies = (): Principals | undefined => principals;
+
 /** Calls are no longer checked (a test that enforced policies of its own puts things back). */
 export function stopEnforcingIam(): void {
   principals = undefined;

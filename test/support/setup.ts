@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
+import { stopEnforcingIam } from '../../local/iam/enforcement.ts';
 import type { StackState } from './global-setup.ts';
 import './matchers.ts';
 
@@ -30,4 +31,13 @@ Object.assign(process.env, {
   // An emulator a test starts enforces the same policies and records its calls with the others (local/iam/).
   LOCAL_IAM_POLICIES: iamPoliciesFile,
   LOCAL_IAM_CALLS_DIR: inject('iamCallsDir'),
+});
+
+// The files of a worker share its process and modules (vitest.config.ts, `isolate: false`): each leaves the environment
+// and the enforced policies as it found them.
+const environmentAtStart = { ...process.env };
+afterAll(() => {
+  for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
+  Object.assign(process.env, environmentAtStart);
+  stopEnforcingIam();
 });

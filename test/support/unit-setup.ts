@@ -1,3 +1,4 @@
+import { afterAll } from 'vitest';
 import './matchers.ts';
 
 // Unit tests reach no database: an endpoint nothing listens on on the loopback makes a stray store call fail at once, offline.
@@ -11,4 +12,12 @@ Object.assign(process.env, {
   RATE_LIMIT_PER_SECOND: '0',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
+});
+
+// The files of a worker share its process and modules (vitest.config.ts, `isolate: false`): each leaves the environment
+// and the enforced policies as it found them.
+const environmentAtStart = { ...process.env };
+afterAll(() => {
+  for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
+  Object.assign(process.env, environmentAtStart);
 });
