@@ -1,12 +1,14 @@
 /** The Kinesis sink against a mocked client: PutRecords' partial failures cannot be produced locally on demand. */
 import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput } from '@aws-sdk/client-kinesis';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { kinesisSink, RecordsNotAccepted } from '../../shared/devices/kinesis-sink.ts';
 import type { PositionRecordInput } from '../../shared/domain/tracking/position.ts';
 import { aPositionRecord, DEPOT } from '../support/position-builders.ts';
 
 const kinesis = mockClient(KinesisClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => kinesis.restore());
 const sink = () => kinesisSink({ client: new KinesisClient({ region: 'eu-west-1' }), streamName: 'positions', backoffMs: 1 });
 
 const records = (count: number, imei = '356000000000001'): PositionRecordInput[] =>

@@ -14,12 +14,17 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startTableStream } from '../../local/table-stream.ts';
 
 const STREAM_ARN = 'arn:aws:dynamodb:local:000000000000:table/fleet/stream/2026-11-29T00:00:00.000';
 const dynamo = mockClient(DynamoDBClient);
 const streams = mockClient(DynamoDBStreamsClient);
+// the worker's next files share these classes (vitest.config.ts, isolate: false)
+afterAll(() => {
+  dynamo.restore();
+  streams.restore();
+});
 
 afterEach(() => {
   dynamo.reset();

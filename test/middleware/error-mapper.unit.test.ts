@@ -1,7 +1,7 @@
 import { InternalServerError, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/getExpenseTypes/handler.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { Conflict } from '../../shared/errors.ts';
@@ -12,6 +12,8 @@ import { keys } from '../../shared/store/keys.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => dynamo.restore());
 const KEY = 'secret-key-that-must-never-be-logged';
 let logged: string[];
 

@@ -6,7 +6,7 @@
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/addExpenseType/handler.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -14,6 +14,8 @@ import { timedOut } from '../support/dynamodb-faults.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => dynamo.restore());
 const KEY = 'k3y-of-the-idempotent-user';
 
 /** The counter's next id, the rate limit's bucket, or the completion, which `completion` answers. */

@@ -10,7 +10,7 @@ import { ConditionalCheckFailedException, ProvisionedThroughputExceededException
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler as addExpenseType } from '../../functions/addExpenseType/handler.ts';
 import { handler as getExpenseTypes } from '../../functions/getExpenseTypes/handler.ts';
 import { rateLimitDefaults } from '../../shared/config.ts';
@@ -21,6 +21,8 @@ import { timedOut } from '../support/dynamodb-faults.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => dynamo.restore());
 const KEY = 'k3y-of-the-rate-limited-user';
 const BUCKET = keys.rateBucket(hashApiKey(KEY));
 

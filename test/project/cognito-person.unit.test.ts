@@ -1,10 +1,12 @@
 /** The admin CLI's account in the deployed stack's Cognito user pool (scripts/cognito-person.ts). */
 import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { cognitoIssuer, createCognitoAccount } from '../../scripts/cognito-person.ts';
 
 const cognito = mockClient(CognitoIdentityProviderClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => cognito.restore());
 const POOL = 'eu-west-1_AbC123';
 
 beforeEach(() => cognito.reset());

@@ -5,13 +5,15 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { newOperatorFields } from '../../shared/domain/operator.ts';
 import { addOperator, editOperator } from '../../shared/store/operators.ts';
 import { OPTIMISTIC_ATTEMPTS } from '../../shared/store/requests.ts';
 import { cancelledTransaction } from '../support/dynamodb-faults.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => dynamo.restore());
 afterEach(() => dynamo.reset());
 
 const fields = newOperatorFields({ fullname: 'Thabo Mokoena', idNumber: '1', tagId: 'T-1' });

@@ -4,11 +4,13 @@
  */
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { deleteRoute } from '../../shared/store/routes.ts';
 import { cancelledTransaction } from '../support/dynamodb-faults.ts';
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+// the worker's next files share this class (vitest.config.ts, isolate: false)
+afterAll(() => dynamo.restore());
 afterEach(() => dynamo.reset());
 
 /** The route as stored: under the spec's names. */

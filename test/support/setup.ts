@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, inject } from 'vitest';
+import { afterAll, inject, vi } from 'vitest';
 import { stopEnforcingIam } from '../../local/iam/enforcement.ts';
 import type { StackState } from './global-setup.ts';
 import './matchers.ts';
@@ -33,11 +33,15 @@ Object.assign(process.env, {
   LOCAL_IAM_CALLS_DIR: inject('iamCallsDir'),
 });
 
-// The files of a worker share its process and modules (vitest.config.ts, `isolate: false`): each leaves the environment
-// and the enforced policies as it found them.
+// The files of a worker share its process and modules (vitest.config.ts, `isolate: false`): each leaves the environment,
+// the clock, the spies on shared objects and the enforced policies as it found them (a mocked AWS client class is put
+// back by its file: aws-sdk-client-mock's restore()).
 const environmentAtStart = { ...process.env };
 afterAll(() => {
   for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
   Object.assign(process.env, environmentAtStart);
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   stopEnforcingIam();
 });
