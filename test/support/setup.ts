@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, inject, vi } from 'vitest';
+import { inject } from 'vitest';
 import { stopEnforcingIam } from '../../local/iam/enforcement.ts';
 import type { StackState } from './global-setup.ts';
 import './matchers.ts';
+import { leaveTheWorkerAsFound } from './shared-worker.ts';
 
 /** How long a file waits for the stack the global setup started in the background (a cold JVM and a CDK synth). */
 const STACK_START_LIMIT_MS = 10 * 60_000;
@@ -33,15 +34,5 @@ Object.assign(process.env, {
   LOCAL_IAM_CALLS_DIR: inject('iamCallsDir'),
 });
 
-// The files of a worker share its process and modules (vitest.config.ts, `isolate: false`): each leaves the environment,
-// the clock, the spies on shared objects and the enforced policies as it found them (a mocked AWS client class is put
-// back by its file: aws-sdk-client-mock's restore()).
-const environmentAtStart = { ...process.env };
-afterAll(() => {
-  for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
-  Object.assign(process.env, environmentAtStart);
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  stopEnforcingIam();
-});
+// a file may have enforced other policies (a delivery file's own table's): the next file's asFunction enforces the run's
+leaveTheWorkerAsFound(stopEnforcingIam);

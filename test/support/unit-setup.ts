@@ -1,5 +1,5 @@
-import { afterAll, vi } from 'vitest';
 import './matchers.ts';
+import { leaveTheWorkerAsFound } from './shared-worker.ts';
 
 // Unit tests reach no database: an endpoint nothing listens on on the loopback makes a stray store call fail at once, offline.
 Object.assign(process.env, {
@@ -14,14 +14,4 @@ Object.assign(process.env, {
   POWERTOOLS_METRICS_DISABLED: 'true',
 });
 
-// The files of a worker share its process and modules (vitest.config.ts, `isolate: false`): each leaves the environment,
-// the clock and the spies on shared objects as it found them (a mocked AWS client class is put back by its file:
-// aws-sdk-client-mock's restore()).
-const environmentAtStart = { ...process.env };
-afterAll(() => {
-  for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
-  Object.assign(process.env, environmentAtStart);
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+leaveTheWorkerAsFound();
