@@ -122,6 +122,11 @@ export interface TrackState {
   fuelDrop?: FuelDropState;
   /** the receiver's error estimated from the fixes counted, taken off every step (gps-noise.ts; optional: older states) */
   noise?: GpsNoise;
+  /**
+   * out of a trip, without speed: the steps counted in the last UNSETTLED_S, which join the odometer only if a trip
+   * opens from before them (optional: older states)
+   */
+  unsettled?: Array<{ at: string; km: number }>;
 }
 
 export interface DetectedTrip {
@@ -210,6 +215,8 @@ const ARRIVAL_SPOT_KM = 0.02;
 const STANDING_BRACKET_S = 10;
 /** Without a speed reading, how fast a vehicle covers a step it made across a silence. */
 const TOWN_KMH = 30;
+/** Out of a trip, how long a step without speed waits for a trip to open from before it (holdUnsettled). */
+const UNSETTLED_S = 600;
 
 export function initialTrackState(profile: VehicleProfile): TrackState {
   return {
@@ -507,13 +514,25 @@ function displacement(
     const path = walkedPath(anchor, here, state.noise, away, onTrip);
     // reached across a silence longer than a stop, slower than a walking pace: it arrived during the silence and stands
     const arrived = stepS > stopDwellS && stepKm / (stepS / 3600) < MOVING_KMH;
-    return { km: path.km, standing: arrived, ...(path.winding ? {} : { left: true }) };
+    if (!state.trip) holdUnsettled(state, { at: here.at, km: path.km });
+    return { km: state.trip ? path.km : 0, standing: arrived, ...(path.winding ? {} : { left: true }) };
   }
   const { out: _outlier, ...kept } = anchor;
   const chordKm = distanceKm(anchor.via ?? anchor, here);
   const vertex = { lat: here.lat, lng: here.lng };
   state.anchor = chordKm >= vertexKm ? { ...kept, pathKm: anchor.pathKm + beyondNoiseKm(chordKm, state.noise), via: vertex } : kept;
   return { km: 0, standing: hours > 0 && away / hours < MOVING_KMH };
+}
+
+/**
+ * Out of a trip, a step without speed counts once a trip opens from before it: a departure's first 200 m (curves in its
+ * yard and all) belong to its trip, while a parked receiver's drifting error, which walks its fixes off smoothly and
+ * back as a slow departure goes, opens none and so adds nothing (counted as it came, a receiver off by 30 m added 4–12 km
+ * in 3 hours parked). A step older than UNSETTLED_S when the trip opens was no part of the departure.
+ */
+function holdUnsettled(state: TrackState, step: { at: string; km: number }): void {
+  const recent = (state.unsettled ?? []).filter(({ at }) => seconds(at, step.at) <= UNSETTLED_S);
+  state.unsettled = [...recent, step];
 }
 
 /**
@@ -737,6 +756,7 @@ function leaveStop(state: TrackState, point: TrackPoint, settings: DetectionSett
   state.leaving = null;
   if (leaving && outOfTheStop && distanceKm(leaving, point) < fromTheStopKm) {
     openTrip(state, departure ?? departureFrom(stop, leaving, settings), leaving);
+    point.odometerKm = state.odometerKm;
     (state.trip as OpenTrip).maxSpeed = Math.max((state.trip as OpenTrip).maxSpeed, point.speed ?? 0);
     state.dwell = [leaving];
     state.departure = null;
@@ -793,6 +813,10 @@ function movedAt(from: TrackPoint, to: TrackPoint, when: 'after' | 'before'): st
 const standing = (point: TrackPoint): boolean => point.standing === true;
 
 function openTrip(state: TrackState, start: TrackPoint, current: TrackPoint): void {
+  const departedKm = (state.unsettled ?? []).filter(({ at }) => at > start.at).reduce((sum, { km }) => sum + km, 0);
+  state.unsettled = [];
+  state.odometerKm += departedKm;
+  current.odometerKm = state.odometerKm;
   state.trip = { start, maxSpeed: Math.max(start.speed ?? 0, current.speed ?? 0), driverTagId: start.driverTagId ?? current.driverTagId };
 }
 
