@@ -813,7 +813,9 @@ function movedAt(from: TrackPoint, to: TrackPoint, when: 'after' | 'before'): st
 const standing = (point: TrackPoint): boolean => point.standing === true;
 
 function openTrip(state: TrackState, start: TrackPoint, current: TrackPoint): void {
-  const departedKm = (state.unsettled ?? []).filter(({ at }) => at > start.at).reduce((sum, { km }) => sum + km, 0);
+  // a device odometer counted the departure already
+  const departure = state.odometerReading ? [] : (state.unsettled ?? []).filter(({ at }) => at > start.at);
+  const departedKm = departure.reduce((sum, { km }) => sum + km, 0);
   state.unsettled = [];
   state.odometerKm += departedKm;
   current.odometerKm = state.odometerKm;
