@@ -454,7 +454,7 @@ describe('a parked vehicle whose fixes wander', () => {
       [30, 5],
       [30, 30],
     ] as const)
-      it(`makes no trip, adds nothing, parked 3 hours, no speed, every ${everyS} s, error ${independentM} m, drift ${driftingM} m, outliers`, () => {
+      it(`adds nothing, no trip, 3 h parked, no speed, every ${everyS} s, error ${independentM} m, drift ${driftingM} m, outliers`, () => {
         // Prepare: the first fix is where it stands (a first fix thrown off would be taken for the spot)
         const random = prng(hash(`parked ${everyS} ${independentM} ${driftingM}`));
         let drift = NO_GPS_ERROR;
