@@ -63,6 +63,7 @@ export const faultMetricNames = {
   'speed jump': 'PositionsSpeedJump',
   'same second': 'PositionsSameSecond',
   'stale fix': 'PositionsStaleFix',
+  outlier: 'PositionsOutlier',
   'fuel dropout': 'FuelDropouts',
   'odometer reset': 'OdometerResets',
   'odometer jump': 'OdometerJumps',

@@ -34,6 +34,7 @@ const faults: Record<string, (records: readonly SimulatedRecord[], n: number) =>
     const old = passedBefore(records, n);
     return [{ ...records[n]!, latitude: old.latitude, longitude: old.longitude }];
   },
+  'a fix thrown 200 m off its way (outlier)': (records, n) => [{ ...records[n]!, latitude: records[n]!.latitude + 200 / M_PER_DEG }],
   'a second fix of its second, 2 km off (same second)': (records, n) => [
     records[n]!,
     { ...records[n]!, latitude: records[n]!.latitude + 2000 / M_PER_DEG, ignition: !records[n]!.ignition },
@@ -69,7 +70,7 @@ describe('fault rules on the records that carry ignition changes', () => {
 
 describe('fault rules on trips without ignition that come back to where they stood', () => {
   for (const decimals of [5, 4])
-    it(`end each round where it stood, at ${decimals} decimals, the fixes it passed never taken for resent ones`, () => {
+    it(`end each round where it stood, at ${decimals} decimals, no fix it passed taken for a resent one or an outlier`, () => {
       // Prepare: the rounds as a device without ignition wiring sends them
       const [day] = depotRoundsFleet(1, '2026-10-05', 1, { decimals, seed: 7 })[0] as SimulatedDay[];
       const { records, truth } = day as SimulatedDay;
@@ -85,7 +86,7 @@ describe('fault rules on trips without ignition that come back to where they sto
 
       // Assess
       expect(found.trips).toHaveLength(truth.trips.length);
-      expect(found.ignored.filter(({ fault }) => fault === 'stale fix')).toEqual([]);
+      expect(found.ignored.filter(({ fault }) => fault === 'stale fix' || fault === 'outlier')).toEqual([]);
       truth.trips.forEach((trip, n) => {
         expect(Math.abs(Date.parse(found.trips[n]!.stopTime) - Date.parse(trip.stop))).toBeLessThanOrEqual(60_000);
       });

@@ -10,6 +10,7 @@ import {
   jumpVerdict,
   NO_PASSED_FIXES,
   odometerStep,
+  outlierFix,
   pointFaults,
   rememberFix,
   sameSecondFaults,
@@ -139,6 +140,47 @@ describe('the rules for fixes resent or given one time', () => {
     ]);
     expect(pointFaults(resent, 250)).toEqual([null, null, null, 'stale fix', null]);
     expect(pointFaults(there, 250)).toEqual([null, null, null, null, null]);
+  });
+
+  it('calls a fix an outlier candidate when it is farther than the pace since the fix before, speeding up, can take it', () => {
+    // 42 m every 5 s northward (30 km/h)
+    const driving = [fix('00', -26), fix('05', -26.00038)];
+    const east = (metres: number) => ({ ...fix('10', -26.00076), lng: 28 + metres / 100_000 });
+    expect(outlierFix(driving[0]!, driving[1]!, east(200), null)).toBe(true);
+    // on its way: 42 m on, or 60 m on (speeding up); and a fix under 80 m from the last, whatever its pace
+    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00076), null)).toBe(false);
+    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00092), null)).toBe(false);
+    expect(outlierFix(driving[0]!, driving[1]!, east(60), null)).toBe(false);
+    // its own speed reading says it covers 200 m (144 km/h)
+    expect(outlierFix(driving[0]!, driving[1]!, east(200), 144)).toBe(false);
+  });
+
+  it('never calls an outlier a departure from standing at 15 s, nor any fix after a step of more than 20 s', () => {
+    const standing = [fix('00', -26), fix('15', -26.00001)];
+    // 92 m in 15 s from standing: 0.8 m/s² on average
+    expect(outlierFix(standing[0]!, standing[1]!, fix('30', -26.00084), null)).toBe(false);
+    const sparse = [fix('00', -26), { at: '2026-11-01T06:00:30.000Z', lat: -26.0003, lng: 28 }];
+    expect(outlierFix(sparse[0]!, sparse[1]!, { at: '2026-11-01T06:00:35.000Z', lat: -26.0003, lng: 28.002 }, null)).toBe(false);
+  });
+
+  it('marks an outlier in a stretch of history as detection ignores it, once the next fix comes back to the way', () => {
+    const positionsOf = (fixes: Array<[string, number, number]>) =>
+      fixes.map(([at, lat, lng]) => positionOf({ imei: '356307042441013', ...record(at, lat), longitude: lng }));
+    const thrown = positionsOf([
+      ['00', -26, 28],
+      ['05', -26.00038, 28],
+      ['10', -26.00076, 28.002],
+      ['15', -26.00114, 28],
+    ]);
+    // the vehicle is next seen beyond the fix: it went there (a turn)
+    const turned = positionsOf([
+      ['00', -26, 28],
+      ['05', -26.00038, 28],
+      ['10', -26.00076, 28.002],
+      ['15', -26.00076, 28.0024],
+    ]);
+    expect(pointFaults(thrown, 250)).toEqual([null, null, 'outlier', null]);
+    expect(pointFaults(turned, 250)).toEqual([null, null, null, null]);
   });
 
   it('keeps the first fix of a second, drops the same fix again and sets aside one at another place', () => {

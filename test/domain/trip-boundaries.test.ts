@@ -238,6 +238,26 @@ describe('distance without speed', () => {
 });
 
 describe("real data's habits", () => {
+  for (const everyS of [5, 10])
+    for (const withSpeed of [true, false])
+      it(`measures a drive, one fix in 25 thrown 200 m off, within 2 % (every ${everyS} s, ${withSpeed ? 'with' : 'no'} speed)`, () => {
+        // Prepare: 10 km north at 30 km/h between two stops; a receiver throws one fix in 25 east by 200 m (multipath)
+        const { fixes } = drive([stand(600), go(1200, 30), stand(600)], everyS);
+        const thrown = (fix: Fix, n: number) => n % 25 === 12 && fix.kmh > 0;
+        const records = fixes.map((fix, n) => {
+          const record = recordOf(fix, withSpeed);
+          return thrown(fix, n) ? { ...record, longitude: 28 + 0.2 / (KM_PER_DEG * Math.cos((26 * Math.PI) / 180)) } : record;
+        });
+
+        // Act
+        const { trips, ignored } = detected(records);
+
+        // Assess: each counted out and back added up to 0.4 km: the 10 km drive measured 11.3–12.8 km
+        expect(trips).toHaveLength(1);
+        expect(Math.abs(trips[0]!.distanceKm - 10)).toBeLessThanOrEqual(10 * 0.02);
+        expect(ignored.filter(({ fault }) => fault === 'outlier')).toHaveLength(fixes.filter(thrown).length);
+      });
+
   it('keeps one of several fixes within one second', () => {
     // Prepare: a 1 Hz drive, each fix sent again 400 ms later a few metres on
     const { fixes } = drive([stand(300), go(300, 50), stand(300)], 1);

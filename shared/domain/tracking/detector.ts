@@ -16,6 +16,7 @@ import {
   NO_PASSED_FIXES,
   type OdometerReading,
   odometerStep,
+  outlierFix,
   type PassedFixes,
   rememberFix,
   resentFixes,
@@ -90,6 +91,8 @@ export interface TrackState {
   passed?: PassedFixes;
   /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
   held?: Position[];
+  /** why the fixes are held: resent (a run of them) or an outlier (one), 'stale fix' where absent */
+  heldAs?: 'stale fix' | 'outlier';
   /** the newest fix read, counted or ignored: a later fix of its second is the same instant (optional: older states) */
   seenAt?: string;
   /** without ignition, during a trip: the trailing points that may turn out to be a stop */
@@ -300,8 +303,10 @@ function take(run: Run, position: Position, trusted = false): void {
   const fix = { at, lat: position.latitude, lng: position.longitude };
   const passed = state.passed ?? NO_PASSED_FIXES;
   const bad = fixFault(position);
+  // an outlier is decided by the very next fix, before it can be held itself
+  if (!bad && state.heldAs === 'outlier') settleHeld(run, fix);
   if (!bad && !trusted && staleFix(state.last, passed, fix)) {
-    hold(run, position);
+    hold(run, position, 'stale fix');
     return;
   }
   if (!bad && (state.held ?? []).length > 0) settleHeld(run, fix);
@@ -312,15 +317,20 @@ function take(run: Run, position: Position, trusted = false): void {
     takeIgnitionOnly(state, position, settings, run.trips);
     return;
   }
+  if (!trusted && jump?.verdict === 'counted' && outlierFix(passed.previous, state.last, fix, position.speed)) {
+    hold(run, position, 'outlier');
+    return;
+  }
   state.jumps = [];
   state.passed = rememberFix(state.passed ?? NO_PASSED_FIXES, state.last, fix);
   count(run, position, jump?.verdict === 'relocated');
 }
 
 /** A fix at exactly one the vehicle passed, behind it: held (its ignition counts now) until the next fix decides. */
-function hold(run: Run, position: Position): void {
+function hold(run: Run, position: Position, as: 'stale fix' | 'outlier'): void {
   const { state } = run;
   state.held = [...(state.held ?? []), position];
+  state.heldAs = as;
   takeIgnitionOnly(state, position, run.settings, run.trips);
   if (state.held.length > MAX_HELD) settleHeld(run, null);
 }
@@ -328,7 +338,9 @@ function hold(run: Run, position: Position): void {
 /** The held fixes were resent when the vehicle is next seen nearer its last counted fix than them; otherwise it was there. */
 function settleHeld(run: Run, next: { at: string; lat: number; lng: number } | null): void {
   const held = run.state.held ?? [];
+  const fault = run.state.heldAs ?? 'stale fix';
   run.state.held = [];
+  delete run.state.heldAs;
   const spot = held.at(-1);
   const last = run.state.last;
   if (next && spot && last && !resentFixes(last, { lat: spot.latitude, lng: spot.longitude }, next)) {
@@ -336,7 +348,7 @@ function settleHeld(run: Run, next: { at: string; lat: number; lng: number } | n
     return;
   }
   const decidedAt = next?.at ?? (spot as Position).gps_datetime;
-  run.ignored.push(...held.map((position) => ({ at: position.gps_datetime, fault: 'stale fix' as const, decidedAt })));
+  run.ignored.push(...held.map((position) => ({ at: position.gps_datetime, fault, decidedAt })));
 }
 
 function count(run: Run, position: Position, relocated: boolean): void {

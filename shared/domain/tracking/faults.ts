@@ -13,7 +13,7 @@ import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
 export const SET_ASIDE_FAULTS = ['in the future', 'too late', 'same second'] as const;
-export const POINT_FAULTS = ['zero fix', 'invalid fix', 'speed jump', 'stale fix'] as const;
+export const POINT_FAULTS = ['zero fix', 'invalid fix', 'speed jump', 'stale fix', 'outlier'] as const;
 export const READING_FAULTS = ['fuel dropout', 'odometer reset', 'odometer jump', 'dropped reading'] as const;
 export const FAULTS = [...SET_ASIDE_FAULTS, ...POINT_FAULTS, ...READING_FAULTS] as const;
 
@@ -87,6 +87,31 @@ export function staleFix(last: Fix | null, memory: PassedFixes, fix: Fix): boole
 function behind(from: LatLng, to: LatLng, fix: LatLng): boolean {
   const east = Math.cos((to.lat * Math.PI) / 180);
   return (to.lat - from.lat) * (fix.lat - to.lat) + (to.lng - from.lng) * (fix.lng - to.lng) * east * east < 0;
+}
+
+/** An outlier is at least this far (km) from the last counted fix: nearer, it adds little even out and back. */
+const OUTLIER_KM = 0.08;
+/** ...and farther than this many times what the vehicle's pace covers, speeding up at OUTLIER_SPEED_UP_MS2 besides. */
+const OUTLIER_PACE_TIMES = 1.2;
+const OUTLIER_SPEED_UP_MS2 = 1;
+/** Steps longer than this (s) say too little of the pace: a town drive's step at 30–60 s may be 0 or 800 m. */
+const OUTLIER_STEP_S = 20;
+
+/**
+ * An outlier: a fix farther from the last counted one than the vehicle could be by its pace since the fix before (or its
+ * own speed reading), times OUTLIER_PACE_TIMES, speeding up briskly besides. A receiver throws a fix 100–300 m off now
+ * and then (multipath, a reflection); its speed reading says nothing is wrong, and no rule caught it: counted out and
+ * back, 1 % of such fixes made real drives at 5–10 s 5–9 % long. It is only a candidate, held like a resent fix: the next
+ * fix decides (resentFixes), so a vehicle that did go there (a departure, a turn) counts, one fix later.
+ */
+export function outlierFix(previous: Fix | null, last: Fix | null, fix: Fix, speedKmh: number | null): boolean {
+  if (!previous || !last) return false;
+  const stepS = (Date.parse(fix.at) - Date.parse(last.at)) / 1000;
+  if (stepS > OUTLIER_STEP_S || (Date.parse(last.at) - Date.parse(previous.at)) / 1000 > OUTLIER_STEP_S) return false;
+  const paceKmh = Math.max(impliedSpeedKmh(previous, last), speedKmh ?? 0);
+  const reachKm = (OUTLIER_PACE_TIMES * paceKmh * stepS) / 3600 + (OUTLIER_SPEED_UP_MS2 * stepS * stepS) / 2 / 1000;
+  const awayKm = distanceKm(last, fix);
+  return awayKm >= OUTLIER_KM && awayKm > reachKm;
 }
 
 /** The most fixes held as maybe resent: a longer run is decided resent without waiting (it bounds the state). */
@@ -228,38 +253,48 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
   let memory = NO_PASSED_FIXES;
   let held: number[] = [];
   const faults: Array<PointFault | null> = positions.map(() => null);
+  const fixAt = (n: number): Fix => {
+    const position = positions[n] as Position;
+    return { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
+  };
   const counted = (fix: Fix) => {
     memory = rememberFix(memory, last, fix);
     last = fix;
     run = [];
   };
+  // the held fixes count after all when the next fix is nearer them than the last counted one
+  const settle = (next: Fix) => {
+    const spot = held.length > 0 ? fixAt(held.at(-1) as number) : null;
+    if (spot && last && !resentFixes(last, spot, next))
+      for (const h of held) {
+        faults[h] = null;
+        counted(fixAt(h));
+      }
+    held = [];
+  };
   positions.forEach((position, n) => {
-    const fix = { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
+    const fix = fixAt(n);
     const bad = fixFault(position);
     if (bad) {
       faults[n] = bad;
       return;
     }
+    if (held.length > 0 && faults[held[0] as number] === 'outlier') settle(fix);
     if (staleFix(last, memory, fix) && held.length < MAX_HELD) {
       held.push(n);
       faults[n] = 'stale fix';
       return;
     }
-    const spot = positions[held.at(-1) ?? -1];
-    if (spot && last && !resentFixes(last, { lat: spot.latitude, lng: spot.longitude }, fix))
-      for (const h of held) {
-        faults[h] = null;
-        counted({
-          at: (positions[h] as Position).gps_datetime,
-          lat: (positions[h] as Position).latitude,
-          lng: (positions[h] as Position).longitude,
-        });
-      }
-    held = [];
+    settle(fix);
     const jump = jumpVerdict(last, run, fix, maxSpeedKmh);
     if (jump.verdict === 'jump') {
       run = jump.run;
       faults[n] = 'speed jump';
+      return;
+    }
+    if (jump.verdict === 'counted' && outlierFix(memory.previous, last, fix, position.speed)) {
+      held = [n];
+      faults[n] = 'outlier';
       return;
     }
     counted(fix);
