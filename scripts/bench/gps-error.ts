@@ -19,6 +19,7 @@ import {
   truthOf,
   withDriftingError,
   withIndependentError,
+  withThrownFixes,
 } from '../../test/support/real-drives.ts';
 import type { BenchSize, Row } from './report.ts';
 import { round } from './report.ts';
@@ -29,11 +30,15 @@ const PARKED_AFTER_S = 300;
 const settings = detectionSettings({ useIgnition: false });
 const profile: VehicleProfile = { odometerAtStartKm: 0, startHours: null, fuelCapacity: null, fuelFactor: 1 };
 
-/** How the fixes are reported: every `everyS` seconds (0: as recorded), with an error of `metres` of a kind, or clean. */
+/**
+ * How the fixes are reported: every `everyS` seconds (0: as recorded), with an error of `metres` of a kind, or clean;
+ * `thrown`: that percentage of the fixes thrown 100–300 m off besides (outliers).
+ */
 interface Reporting {
   everyS: number;
   error: 'none' | 'independent' | 'drifting';
   metres: number;
+  thrown?: number;
 }
 
 const REPORTINGS: readonly Reporting[] = [
@@ -42,19 +47,21 @@ const REPORTINGS: readonly Reporting[] = [
   { everyS: 1, error: 'drifting', metres: 3 },
   { everyS: 5, error: 'drifting', metres: 6 },
   { everyS: 15, error: 'drifting', metres: 10 },
+  ...[1, 5, 10, 15].map((everyS) => ({ everyS, error: 'none' as const, metres: 0, thrown: 1 })),
 ];
 
-const errorOf = (reporting: Reporting, seed: string): ((fix: Fix) => Fix) => {
+const errorOf = (reporting: Reporting, seed: string): ((fix: Fix, n: number) => Fix) => {
   const random = prng(hash(seed));
+  const thrown = withThrownFixes(random, (reporting.thrown ?? 0) / 100);
   if (reporting.error === 'independent') return withIndependentError(random, reporting.metres);
   if (reporting.error === 'drifting') return withDriftingError(random, reporting.metres);
-  return (fix) => fix;
+  return thrown;
 };
 
 /** The distance error (%) of each case and whether its trips are the truth's. */
 function measured(reporting: Reporting, withSpeed: boolean, drives: typeof realDrives) {
   return drives.flatMap(({ name, fixes }) =>
-    (reporting.error === 'none' ? [0] : SEEDS).map((seed) => {
+    (reporting.error === 'none' && !reporting.thrown ? [0] : SEEDS).map((seed) => {
       const clean = thenParked(reporting.everyS ? atRate(fixes, reporting.everyS) : fixes, PARKED_AFTER_S);
       const reported = clean.map(errorOf(reporting, `${name}${seed}`));
       const { state, trips } = detect(initialTrackState(profile), recordsOf(IMEI, reported, withSpeed).map(positionOf), profile, settings);
@@ -76,7 +83,11 @@ export function benchGpsError(size: BenchSize = 'full'): Row[] {
       const errors = cases.map(({ errorPercent }) => errorPercent);
       return {
         'every s': reporting.everyS || 'own',
-        'GPS error': reporting.error === 'none' ? 'none' : `${reporting.error} ${reporting.metres} m`,
+        'GPS error': reporting.thrown
+          ? `${reporting.thrown} % thrown 100–300 m`
+          : reporting.error === 'none'
+            ? 'none'
+            : `${reporting.error} ${reporting.metres} m`,
         speed: withSpeed ? 'yes' : 'no',
         cases: cases.length,
         'distance error % (min to max)': `${round(Math.min(...errors), 1)} to ${round(Math.max(...errors), 1)}`,
@@ -91,4 +102,5 @@ export function benchGpsError(size: BenchSize = 'full'): Row[] {
 export const gpsErrorNotes = [
   'each drive then 5 minutes parked, against the clean drive (test/support/real-drives.ts truthOf); with error, three seeds a drive',
   "independent: withIndependentError (every fix its own error, per axis); drifting: withDriftingError (the simulator's, about a minute)",
+  'thrown: withThrownFixes (a share of the fixes each thrown 100–300 m off in a random direction: the outlier rule)',
 ];

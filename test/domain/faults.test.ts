@@ -144,23 +144,31 @@ describe('the rules for fixes resent or given one time', () => {
 
   it('calls a fix an outlier candidate when it is farther than the pace since the fix before, speeding up, can take it', () => {
     // 42 m every 5 s northward (30 km/h)
+    const unread = { last: null, fix: null };
     const driving = [fix('00', -26), fix('05', -26.00038)];
     const east = (metres: number) => ({ ...fix('10', -26.00076), lng: 28 + metres / 100_000 });
-    expect(outlierFix(driving[0]!, driving[1]!, east(200), null)).toBe(true);
+    expect(outlierFix(driving[0]!, driving[1]!, east(200), unread)).toBe(true);
     // on its way: 42 m on, or 60 m on (speeding up); and a fix under 80 m from the last, whatever its pace
-    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00076), null)).toBe(false);
-    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00092), null)).toBe(false);
-    expect(outlierFix(driving[0]!, driving[1]!, east(60), null)).toBe(false);
+    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00076), unread)).toBe(false);
+    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00092), unread)).toBe(false);
+    expect(outlierFix(driving[0]!, driving[1]!, east(60), unread)).toBe(false);
     // its own speed reading says it covers 200 m (144 km/h)
-    expect(outlierFix(driving[0]!, driving[1]!, east(200), 144)).toBe(false);
+    expect(outlierFix(driving[0]!, driving[1]!, east(200), { last: null, fix: 144 })).toBe(false);
+    // both read 30 km/h: 42 m is the step, 204 m is no step of theirs
+    expect(outlierFix(driving[0]!, driving[1]!, east(200), { last: 30, fix: 30 })).toBe(true);
+    expect(outlierFix(driving[0]!, driving[1]!, fix('10', -26.00076), { last: 30, fix: 30 })).toBe(false);
   });
 
   it('never calls an outlier a departure from standing at 15 s, nor any fix after a step of more than 20 s', () => {
     const standing = [fix('00', -26), fix('15', -26.00001)];
     // 92 m in 15 s from standing: 0.8 m/s² on average
-    expect(outlierFix(standing[0]!, standing[1]!, fix('30', -26.00084), null)).toBe(false);
+    expect(outlierFix(standing[0]!, standing[1]!, fix('30', -26.00084), { last: null, fix: null })).toBe(false);
+    // the same departure read by speed: 0, then 40 km/h
+    expect(outlierFix(standing[0]!, standing[1]!, fix('30', -26.00084), { last: 0, fix: 40 })).toBe(false);
     const sparse = [fix('00', -26), { at: '2026-11-01T06:00:30.000Z', lat: -26.0003, lng: 28 }];
-    expect(outlierFix(sparse[0]!, sparse[1]!, { at: '2026-11-01T06:00:35.000Z', lat: -26.0003, lng: 28.002 }, null)).toBe(false);
+    expect(outlierFix(sparse[0]!, sparse[1]!, { at: '2026-11-01T06:00:35.000Z', lat: -26.0003, lng: 28.002 }, { last: 0, fix: 0 })).toBe(
+      false,
+    );
   });
 
   it('marks an outlier in a stretch of history as detection ignores it, once the next fix comes back to the way', () => {

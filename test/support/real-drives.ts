@@ -78,6 +78,18 @@ export function withIndependentError(random: () => number, metres: number): (fix
   return (fix) => ({ ...fix, ...displaced(fix, { northM: gaussian(random) * metres, eastM: gaussian(random) * metres }) });
 }
 
+/**
+ * A share of the fixes (after the first) thrown 100–300 m off in a random direction, each on its own, as a receiver's
+ * multipath throws one now and then: the outlier rule's case (docs/positions-pipeline.md, "Outliers").
+ */
+export function withThrownFixes(random: () => number, share: number): (fix: Fix, n: number) => Fix {
+  return (fix, n) => {
+    if (n === 0 || random() >= share) return fix;
+    const [metres, bearing] = [100 + random() * 200, random() * 2 * Math.PI];
+    return { ...fix, ...displaced(fix, { northM: metres * Math.cos(bearing), eastM: metres * Math.sin(bearing) }) };
+  };
+}
+
 /** km/h of a town drive: what a silence must leave beside the stop time to have held a stop the vehicle was not seen at. */
 const TOWN_KMH = 30;
 

@@ -317,7 +317,11 @@ function take(run: Run, position: Position, trusted = false): void {
     takeIgnitionOnly(state, position, settings, run.trips);
     return;
   }
-  if (!trusted && jump?.verdict === 'counted' && outlierFix(passed.previous, state.last, fix, position.speed)) {
+  if (
+    !trusted &&
+    jump?.verdict === 'counted' &&
+    outlierFix(passed.previous, state.last, fix, { last: state.last?.speed ?? null, fix: position.speed })
+  ) {
     hold(run, position, 'outlier');
     return;
   }

@@ -94,22 +94,30 @@ const OUTLIER_KM = 0.08;
 /** ...and farther than this many times what the vehicle's pace covers, speeding up at OUTLIER_SPEED_UP_MS2 besides. */
 const OUTLIER_PACE_TIMES = 1.2;
 const OUTLIER_SPEED_UP_MS2 = 1;
+/** Where both fixes read a speed, the faster covers the step with this much to spare (km), speeding up included. */
+const OUTLIER_SPEED_SLACK_KM = 0.04;
 /** Steps longer than this (s) say too little of the pace: a town drive's step at 30–60 s may be 0 or 800 m. */
 const OUTLIER_STEP_S = 20;
 
 /**
- * An outlier: a fix farther from the last counted one than the vehicle could be by its pace since the fix before (or its
- * own speed reading), times OUTLIER_PACE_TIMES, speeding up briskly besides. A receiver throws a fix 100–300 m off now
- * and then (multipath, a reflection); its speed reading says nothing is wrong, and no rule caught it: counted out and
- * back, 1 % of such fixes made real drives at 5–10 s 5–9 % long. It is only a candidate, held like a resent fix: the next
- * fix decides (resentFixes), so a vehicle that did go there (a departure, a turn) counts, one fix later.
+ * An outlier: a fix farther from the last counted one than the vehicle could be by then. Where both read a speed, the
+ * faster of the two speeds, times OUTLIER_PACE_TIMES, covers the step (a receiver's speed comes from Doppler, not from
+ * its position, and stays true when the position is thrown); otherwise its pace since the fix before, times
+ * OUTLIER_PACE_TIMES, speeding up briskly besides. A receiver throws a fix 100–300 m off now and then (multipath, a
+ * reflection) and the jump rule never sees it: counted out and back, 1 % of such fixes made real drives at 5–10 s 5–9 %
+ * long. It is only a candidate, held like a resent fix: the next fix decides (resentFixes), so a vehicle that did go
+ * there (a departure, a turn) counts, one fix later.
  */
-export function outlierFix(previous: Fix | null, last: Fix | null, fix: Fix, speedKmh: number | null): boolean {
+export function outlierFix(previous: Fix | null, last: Fix | null, fix: Fix, speeds: { last: number | null; fix: number | null }): boolean {
   if (!previous || !last) return false;
   const stepS = (Date.parse(fix.at) - Date.parse(last.at)) / 1000;
   if (stepS > OUTLIER_STEP_S || (Date.parse(last.at) - Date.parse(previous.at)) / 1000 > OUTLIER_STEP_S) return false;
-  const paceKmh = Math.max(impliedSpeedKmh(previous, last), speedKmh ?? 0);
-  const reachKm = (OUTLIER_PACE_TIMES * paceKmh * stepS) / 3600 + (OUTLIER_SPEED_UP_MS2 * stepS * stepS) / 2 / 1000;
+  const hours = stepS / 3600;
+  const reachKm =
+    speeds.last !== null && speeds.fix !== null
+      ? OUTLIER_PACE_TIMES * ((speeds.last + speeds.fix) / 2) * hours + OUTLIER_SPEED_SLACK_KM
+      : OUTLIER_PACE_TIMES * Math.max(impliedSpeedKmh(previous, last), speeds.fix ?? 0) * hours +
+        (OUTLIER_SPEED_UP_MS2 * stepS * stepS) / 2 / 1000;
   const awayKm = distanceKm(last, fix);
   return awayKm >= OUTLIER_KM && awayKm > reachKm;
 }
@@ -252,14 +260,17 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
   let run: Fix[] = [];
   let memory = NO_PASSED_FIXES;
   let held: number[] = [];
+  let lastSpeed: number | null = null;
   const faults: Array<PointFault | null> = positions.map(() => null);
   const fixAt = (n: number): Fix => {
     const position = positions[n] as Position;
     return { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
   };
-  const counted = (fix: Fix) => {
+  const counted = (n: number) => {
+    const fix = fixAt(n);
     memory = rememberFix(memory, last, fix);
     last = fix;
+    lastSpeed = (positions[n] as Position).speed;
     run = [];
   };
   // the held fixes count after all when the next fix is nearer them than the last counted one
@@ -268,7 +279,7 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
     if (spot && last && !resentFixes(last, spot, next))
       for (const h of held) {
         faults[h] = null;
-        counted(fixAt(h));
+        counted(h);
       }
     held = [];
   };
@@ -292,12 +303,12 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
       faults[n] = 'speed jump';
       return;
     }
-    if (jump.verdict === 'counted' && outlierFix(memory.previous, last, fix, position.speed)) {
+    if (jump.verdict === 'counted' && outlierFix(memory.previous, last, fix, { last: lastSpeed, fix: position.speed })) {
       held = [n];
       faults[n] = 'outlier';
       return;
     }
-    counted(fix);
+    counted(n);
   });
   return faults;
 }
