@@ -1,6 +1,7 @@
 /**
  * Real data's habits through the pipeline (DynamoDB Local, the API): several fixes of one second, a fix of a second
- * already taken at another place (set aside as `same second`), and old positions resent (ignored as `stale fix`).
+ * already taken at another place (set aside as `same second`), old positions resent (ignored as `stale fix`), and fixes
+ * thrown off the way (ignored as `outlier`).
  */
 import { describe, expect, it } from 'vitest';
 import { faultReport } from '../../shared/pipeline/fault-report.ts';
@@ -12,11 +13,11 @@ const DAY = '2026-11-09';
 const M_PER_DEG_LAT = 111_320;
 const later = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
-async function givenDrive() {
+async function givenDrive(intervalS = 30) {
   const user = await givenUser();
   const vehicle = await givenVehicle(user, { detection: { useIgnition: false } });
   const before = parked(vehicle.imei, `${DAY}T07:30:00.000Z`, 30, DEPOT, { ignition: null });
-  const trip = drive(vehicle.imei, `${DAY}T08:00:00.000Z`, 20, DEPOT, CLIENT, { ignition: null });
+  const trip = drive(vehicle.imei, `${DAY}T08:00:00.000Z`, 20, DEPOT, CLIENT, { ignition: null }, intervalS);
   const after = parked(vehicle.imei, later(trip.stopTime, 60_000), 10, CLIENT, { ignition: null });
   return { user, vehicle, records: [...before, ...trip.records, ...after], distanceKm: trip.distanceKm };
 }
@@ -74,5 +75,42 @@ describe('old positions resent', () => {
     expect(outcome.faults['stale fix']).toBeGreaterThanOrEqual(8);
     const report = await faultReport(vehicle.vehicleUid, `${DAY}T00:00:00.000Z`, `${DAY}T23:59:59.999Z`);
     expect(report?.['stale fix']?.count).toBe(outcome.faults['stale fix']);
+  }, 60_000);
+});
+
+describe('fixes thrown off the way', () => {
+  it('are ignored as outliers: they add no distance, and getPositions says why', async () => {
+    // Prepare: a drive reported every 5 s; one fix in 20 thrown 200 m east (multipath), with the drive's speed
+    const { user, vehicle, records, distanceKm } = await givenDrive(5);
+    const start = records.findIndex((record) => record.gps_datetime === `${DAY}T08:00:00.000Z`);
+    const isThrown = (n: number) => n > start + 5 && n < records.length - 20 && n % 20 === 0;
+    const thrown = records.map((record, n) =>
+      isThrown(n)
+        ? { ...record, longitude: (record.longitude as number) + 200 / (M_PER_DEG_LAT * Math.cos((26 * Math.PI) / 180)) }
+        : record,
+    );
+
+    // Act
+    const outcome = await ingest(thrown);
+
+    // Assess: counted out and back, each added 0.4 km
+    const trips = await tripsOf(user.key);
+    expect(trips).toHaveLength(1);
+    expect(Math.abs(Number(trips[0].distance) - distanceKm) / distanceKm).toBeLessThanOrEqual(0.02);
+    const count = records.filter((_, n) => isThrown(n)).length;
+    expect(count).toBeGreaterThan(5);
+    expect(outcome.faults.outlier).toBe(count);
+    const report = await faultReport(vehicle.vehicleUid, `${DAY}T00:00:00.000Z`, `${DAY}T23:59:59.999Z`);
+    expect(report?.outlier?.count).toBe(count);
+    const answer = await api.get('getPositions', {
+      api_key: user.key,
+      vehicle_uid: vehicle.vehicleUid,
+      start_datetime: `${DAY} 07:00:00`,
+      end_datetime: `${DAY} 09:00:00`,
+    });
+    const ignored = answer.body.positions.filter((position: { ignored?: string }) => position.ignored);
+    expect(ignored.map((position: { longitude: number; ignored: string }) => [position.longitude, position.ignored])).toEqual(
+      thrown.filter((_, n) => isThrown(n)).map((record) => [Number((record.longitude as number).toFixed(7)), 'outlier']),
+    );
   }, 60_000);
 });

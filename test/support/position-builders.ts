@@ -62,18 +62,26 @@ export function parked(
 }
 
 /**
- * Ignition on at `start`, a straight drive from `from` to `to` in `minutes`, ignition off on arrival.
- * Answers the records and the drive's true distance.
+ * Ignition on at `start`, a straight drive from `from` to `to` in `minutes`, a fix every `intervalS` seconds, ignition
+ * off on arrival. Answers the records and the drive's true distance.
  */
-export function drive(imei: string, start: string, minutes: number, from: LatLng, to: LatLng, overrides: Record<string, unknown> = {}) {
-  const steps = Math.floor((minutes * 60) / 30);
+export function drive(
+  imei: string,
+  start: string,
+  minutes: number,
+  from: LatLng,
+  to: LatLng,
+  overrides: Record<string, unknown> = {},
+  intervalS = 30,
+) {
+  const steps = Math.floor((minutes * 60) / intervalS);
   const km = distanceKm(from, to);
   const speed = km / (minutes / 60);
   const records = [aPositionRecord(imei, start, { latitude: from.lat, longitude: from.lng, ignition: true, ...overrides })];
   for (let i = 1; i <= steps; i++) {
     const f = i / steps;
     records.push(
-      aPositionRecord(imei, at(start, 30 + i * 30), {
+      aPositionRecord(imei, at(start, intervalS + i * intervalS), {
         latitude: from.lat + (to.lat - from.lat) * f,
         longitude: from.lng + (to.lng - from.lng) * f,
         speed: i === steps ? 0 : speed,
@@ -82,8 +90,9 @@ export function drive(imei: string, start: string, minutes: number, from: LatLng
       }),
     );
   }
-  records.push(aPositionRecord(imei, at(start, 60 + steps * 30), { latitude: to.lat, longitude: to.lng, ignition: false, ...overrides }));
-  return { records, distanceKm: km, stopTime: at(start, 60 + steps * 30) };
+  const stopTime = at(start, 2 * intervalS + steps * intervalS);
+  records.push(aPositionRecord(imei, stopTime, { latitude: to.lat, longitude: to.lng, ignition: false, ...overrides }));
+  return { records, distanceKm: km, stopTime };
 }
 
 /**
