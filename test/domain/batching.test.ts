@@ -13,7 +13,7 @@ import { depotRoundsFleet, type SimulatedDay } from '../../simulator/index.ts';
 import { hash, prng } from '../../simulator/random.ts';
 import { detectThroughPlans } from '../support/planned-detection.ts';
 import { positionOf } from '../support/position-builders.ts';
-import { atRate, type Fix, realDrives, recordsOf, thenParked, withIndependentError } from '../support/real-drives.ts';
+import { atRate, type Fix, realDrives, recordsOf, thenParked, withIndependentError, withThrownFixes } from '../support/real-drives.ts';
 
 const IMEI = '356307042441013';
 /** a runaway guard, not a bound on speed: every run walks its drive through the plan path once per batch */
@@ -140,6 +140,36 @@ describe('detection whatever the batching', () => {
           },
         ),
         { numRuns: 30, seed: 37 },
+      );
+    },
+    RUNAWAY_GUARD_MS,
+  );
+
+  it(
+    'finds the trips and odometer of one whole run where the receiver errs, throws fixes off the way and stands parked',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.nat(tracks.length - 1),
+          fc.constantFrom(5, 10),
+          fc.integer({ min: 0, max: 10 }),
+          fc.boolean(),
+          delivery.offsetMs,
+          delivery.sizes,
+          delivery.order,
+          (track, everyS, errorM, withSpeed, offsetMs, sizes, order) => {
+            // Prepare: fixes off by errorM, one in 30 thrown 100-300 m (held until the next fix decides), then 20
+            // minutes parked (its steps held until a trip opens, none does)
+            const random = prng(hash(`${track} ${everyS} ${errorM} ${offsetMs}`));
+            const noisy = thenParked(atRate(tracks[track] as Fix[], everyS), 1200).map(withIndependentError(random, errorM));
+            const fixes = noisy.map(withThrownFixes(random, 1 / 30));
+            const positions = shifted(recordsOf(IMEI, fixes, withSpeed).map(positionOf), offsetMs);
+
+            // Act, Assess
+            expectSameAsOneRun(positions, batches(positions, sizes, order), profile);
+          },
+        ),
+        { numRuns: 25, seed: 37 },
       );
     },
     RUNAWAY_GUARD_MS,
