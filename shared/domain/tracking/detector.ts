@@ -89,7 +89,7 @@ export interface TrackState {
   leaving?: TrackPoint | null;
   /** the fixes passed through lately, to know a resent old one (a stale fix; optional: older states) */
   passed?: PassedFixes;
-  /** fixes that look resent, held until the next fix shows whether the vehicle was there (optional: older states) */
+  /** fixes that look resent or thrown off, held until the next fix shows whether the vehicle was there (optional: older states) */
   held?: Position[];
   /** why the fixes are held: resent (a run of them) or an outlier (one), 'stale fix' where absent */
   heldAs?: 'stale fix' | 'outlier';
@@ -286,8 +286,9 @@ interface Run {
 }
 
 /**
- * One position: a device fault is ignored (its ignition still counts); a fix that looks resent is held until the next
- * fix shows whether the vehicle was really there; a counted one moves the odometer, trips, fills and drops on.
+ * One position: a device fault is ignored (its ignition still counts); a fix that looks resent or thrown off is held
+ * until the next fix shows whether the vehicle was really there; a counted one moves the odometer, trips, fills and drops
+ * on.
  */
 function take(run: Run, position: Position, trusted = false): void {
   const { state, settings } = run;
@@ -330,7 +331,10 @@ function take(run: Run, position: Position, trusted = false): void {
   count(run, position, jump?.verdict === 'relocated');
 }
 
-/** A fix at exactly one the vehicle passed, behind it: held (its ignition counts now) until the next fix decides. */
+/**
+ * A fix at exactly one the vehicle passed, behind it, or one thrown off its way: held (its ignition counts now) until the
+ * next fix decides.
+ */
 function hold(run: Run, position: Position, as: 'stale fix' | 'outlier'): void {
   const { state } = run;
   state.held = [...(state.held ?? []), position];
@@ -339,7 +343,10 @@ function hold(run: Run, position: Position, as: 'stale fix' | 'outlier'): void {
   if (state.held.length > MAX_HELD) settleHeld(run, null);
 }
 
-/** The held fixes were resent when the vehicle is next seen nearer its last counted fix than them; otherwise it was there. */
+/**
+ * The held fixes were resent (or thrown off) when the vehicle is next seen nearer its last counted fix than them;
+ * otherwise it was there.
+ */
 function settleHeld(run: Run, next: { at: string; lat: number; lng: number } | null): void {
   const held = run.state.held ?? [];
   const fault = run.state.heldAs ?? 'stale fix';
