@@ -4,7 +4,7 @@
  * - set aside before anything else (the dead-letter prefix): points in the future or too late against their arrival;
  * - set aside by the pipeline against the history: a second fix of an instant already taken, at another place;
  * - kept in the history but ignored by detection and the live record: fixes at 0,0, fixes marked invalid, jumps,
- *   stale fixes (an old position resent);
+ *   stale fixes (an old position resent), outliers (a fix thrown off the way);
  * - readings ignored, the point kept: fuel dropouts, odometer resets and impossible odometer steps;
  * - readings dropped where the record is read (out of range, too long, not a number): the point kept without them.
  */
