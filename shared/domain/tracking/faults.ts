@@ -9,6 +9,7 @@
  * - readings dropped where the record is read (out of range, too long, not a number): the point kept without them.
  */
 import { distanceKm, type LatLng } from '../geo.ts';
+import { secondsBetween } from '../time.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
@@ -94,14 +95,14 @@ const OUTLIER_KM = 0.08;
 /** ...and farther than this many times what the vehicle's pace covers, speeding up at OUTLIER_SPEED_UP_MS2 besides. */
 const OUTLIER_PACE_TIMES = 1.2;
 const OUTLIER_SPEED_UP_MS2 = 1;
-/** Where both fixes read a speed, the faster covers the step with this much to spare (km), speeding up included. */
+/** Where both fixes read a speed, the mean of the two covers the step with this much to spare (km), speeding up included. */
 const OUTLIER_SPEED_SLACK_KM = 0.04;
 /** Steps longer than this (s) say too little of the pace: a town drive's step at 30–60 s may be 0 or 800 m. */
 const OUTLIER_STEP_S = 20;
 
 /**
  * An outlier: a fix farther from the last counted one than the vehicle could be by then. Where both read a speed, the
- * faster of the two speeds, times OUTLIER_PACE_TIMES, covers the step (a receiver's speed comes from Doppler, not from
+ * mean of the two speeds, times OUTLIER_PACE_TIMES, covers the step (a receiver's speed comes from Doppler, not from
  * its position, and stays true when the position is thrown); otherwise its pace since the fix before, times
  * OUTLIER_PACE_TIMES, speeding up briskly besides. A receiver throws a fix 100–300 m off now and then (multipath, a
  * reflection) and the jump rule never sees it: counted out and back, 1 % of such fixes made real drives at 5–10 s 5–9 %
@@ -110,8 +111,8 @@ const OUTLIER_STEP_S = 20;
  */
 export function outlierFix(previous: Fix | null, last: Fix | null, fix: Fix, speeds: { last: number | null; fix: number | null }): boolean {
   if (!previous || !last) return false;
-  const stepS = (Date.parse(fix.at) - Date.parse(last.at)) / 1000;
-  if (stepS > OUTLIER_STEP_S || (Date.parse(last.at) - Date.parse(previous.at)) / 1000 > OUTLIER_STEP_S) return false;
+  const stepS = secondsBetween(last.at, fix.at);
+  if (stepS > OUTLIER_STEP_S || secondsBetween(previous.at, last.at) > OUTLIER_STEP_S) return false;
   const hours = stepS / 3600;
   const reachKm =
     speeds.last !== null && speeds.fix !== null
