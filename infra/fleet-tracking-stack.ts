@@ -26,6 +26,7 @@ import { DeviceEndpoints } from './positions/device-endpoints.ts';
 import { PositionsPipeline } from './positions/positions-pipeline.ts';
 import { QuietVehicles } from './positions/quiet-vehicles.ts';
 import { TeltonikaService } from './positions/teltonika-service.ts';
+import { tableBilling, tableCapacityOf } from './table-capacity.ts';
 import { WebhookDelivery } from './webhooks/webhook-delivery.ts';
 
 /** API Gateway → one Lambda per registry operation → one DynamoDB table and one S3 bucket. */
@@ -33,10 +34,11 @@ export class FleetTrackingStack extends Stack {
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
 
+    const tableCapacity = tableCapacityOf(this);
     const table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: { name: tableDefinition.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
-      billing: dynamodb.Billing.onDemand(),
+      billing: tableBilling(tableCapacity),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
@@ -177,6 +179,7 @@ export class FleetTrackingStack extends Stack {
       quietCheck: quietVehicles.function,
       teltonika,
       table,
+      tableCapacity,
       webhooks,
     });
     // After the nested stacks: their findings are acknowledged with the same reasons.

@@ -2,7 +2,7 @@ import { Annotations, Duration } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -12,6 +12,7 @@ import { accessOf } from '../../shared/contracts/operation.ts';
 import { metricNames } from '../../shared/metric-names.ts';
 import { type PositionsPipeline, STREAM_CONTEXT, shardLimits } from '../positions/positions-pipeline.ts';
 import { TELTONIKA_CONTEXT, type TeltonikaService, teltonikaSettings } from '../positions/teltonika-service.ts';
+import { TABLE_OPERATIONS, type TableCapacity, tableCapacityAlarms } from '../table-capacity.ts';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { serviceMetric } from './service-metric.ts';
 
@@ -20,18 +21,6 @@ export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
 
 /** CloudWatch lets one alarm's metric math use at most 10 metrics, so a function group is alarmed in slices of 10. */
 const METRICS_PER_ALARM = 10;
-
-/** The DynamoDB operations the service calls; each is a dimension of the table's SystemErrors and throttling metrics. */
-const TABLE_OPERATIONS = [
-  dynamodb.Operation.GET_ITEM,
-  dynamodb.Operation.BATCH_GET_ITEM,
-  dynamodb.Operation.QUERY,
-  dynamodb.Operation.PUT_ITEM,
-  dynamodb.Operation.UPDATE_ITEM,
-  dynamodb.Operation.DELETE_ITEM,
-  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
-  dynamodb.Operation.BATCH_WRITE_ITEM,
-];
 
 export interface MonitoringProps {
   api: apigateway.RestApi;
@@ -46,6 +35,8 @@ export interface MonitoringProps {
   quietCheck: lambda.IFunction;
   teltonika: TeltonikaService;
   table: dynamodb.TableV2;
+  /** the table's capacity mode (infra/table-capacity.ts): what its throttling alarms tell to do */
+  tableCapacity: TableCapacity;
   webhooks: WebhookDelivery;
 }
 
@@ -61,7 +52,18 @@ export class Monitoring extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { api, operationFunctions, docsFunction, deviceFunctions, pipeline, quietCheck, teltonika, table, webhooks }: MonitoringProps,
+    {
+      api,
+      operationFunctions,
+      docsFunction,
+      deviceFunctions,
+      pipeline,
+      quietCheck,
+      teltonika,
+      table,
+      tableCapacity,
+      webhooks,
+    }: MonitoringProps,
   ) {
     super(scope, id);
     this.topic = new sns.Topic(this, 'Alarms', { displayName: 'fleet-tracking alarms', enforceSSL: true });
@@ -181,10 +183,7 @@ export class Monitoring extends Construct {
     this.teltonikaAlarms(teltonika);
 
     // DynamoDB
-    this.alarm('TableThrottled', 'DynamoDB throttled requests in 5 minutes: callers got 429 `request throttled` or batches were retried.', {
-      metric: table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period: Duration.minutes(5) }),
-      threshold: 1,
-    });
+    for (const { id, reason, ...alarm } of tableCapacityAlarms(table, tableCapacity)) this.alarm(id, reason, alarm);
     this.alarm(
       'TableSystemErrors',
       'DynamoDB answered with internal errors (HTTP 500) in 5 minutes: an AWS-side fault, check the AWS Health Dashboard.',

@@ -15,6 +15,7 @@ import { vehicleDetails } from '../../shared/domain/vehicle.ts';
 import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createDeviceToken } from '../../shared/store/device-tokens.ts';
+import { takeFromQuietBucket } from '../../shared/store/rate-limits.ts';
 import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { fleetDay, interleave } from '../../simulator/index.ts';
@@ -33,6 +34,9 @@ import {
   SINGLE_TASK_UP_TO,
   shardsFor,
   streamMonth,
+  type TableMode,
+  tableModeFor,
+  tableUnitsMonth,
   teltonikaMonth,
   xrayMonth,
 } from './fleet-cost.ts';
@@ -217,13 +221,19 @@ async function measurePipeline(
 /**
  * A phone's reports through the OsmAnd endpoint as deployed (its chain: the token, the IMEI's owner, the token's and
  * the IMEI's buckets), its sink taking the records at once (the pipeline is measured apart): DynamoDB units and
- * handler time of the first request of a container (token and IMEIs not yet remembered) and of the next ones.
+ * handler time of the first request of a container (token and IMEIs not yet remembered) and of the next ones, a
+ * report interval apart on the buckets' clock (a phone slower than its buckets refill costs them no write).
  */
 async function measurePhone(userUid: number, imei: string, calls: number): Promise<PhoneRequests> {
   const { osmandEndpoint } = await import('../../functions/osmandPositions/handler.ts');
-  const handler = osmandEndpoint({ sink: () => ({ put: async () => undefined }) });
+  const reportedAt = { ms: Date.now() };
+  const handler = osmandEndpoint({
+    sink: () => ({ put: async () => undefined }),
+    takeFromBucket: (bucket, policy) => takeFromQuietBucket(bucket, policy, () => reportedAt.ms),
+  });
   const { token } = await createDeviceToken(userUid);
   const report = (i: number) => async () => {
+    reportedAt.ms += REPORT_INTERVAL_S * 1000;
     const query = `id=${imei}&timestamp=${1_795_000_000 + i * REPORT_INTERVAL_S}&lat=-26.2&lon=28.04&speed=0`;
     const event = toHttpApiEvent({
       method: 'POST',
@@ -346,9 +356,9 @@ function perVehicleCosts(pipeline: PipelineMeasure, measuredVehicles: number, ap
     apiCalls,
     msPerVehicleBatch,
     archiveMb: (pipeline.usage.s3PutBytes * scale) / 1024 ** 2,
-    dynamodb:
-      writes * (prices.dynamodb.perMillionWriteRequestUnits / 1e6) +
-      reads * (prices.dynamodb.perMillionReadRequestUnits / 1e6) +
+    /** the table's month for a vehicle in a fleet, its units billed in the capacity mode given */
+    dynamodb: (vehicles: number, mode: TableMode = tableModeFor(vehicles, { writes, reads })) =>
+      tableUnitsMonth(vehicles, { writes, reads }, mode) / vehicles +
       storedGb * (prices.dynamodb.perGbMonthStorage + prices.dynamodb.perGbMonthPitr),
     lambda:
       vehicleBatches * (msPerVehicleBatch / 1000) * (pipelineSettings.memoryMb / 1024) * prices.lambda.perGbSecondArm +
@@ -388,8 +398,8 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   // the API calls' traces (every function is traced: at these rates Lambda samples each call) and logs
   const observability = (vehicles: number) =>
     (xrayMonth((vehicles * vehicle.apiCalls) / (30 * 86_400)) + apiCallLogsMonth(vehicles * vehicle.apiCalls)) / vehicles;
-  const pipelineAndApi = (vehicles: number) =>
-    vehicle.dynamodb +
+  const pipelineAndApi = (vehicles: number, tableMode?: TableMode) =>
+    vehicle.dynamodb(vehicles, tableMode) +
     vehicle.lambda +
     vehicle.s3 +
     vehicle.apiGateway +
@@ -400,7 +410,7 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   const monitoring = (vehicles: number) => monitoringMonth() / vehicles;
   // The earlier settings: an on-demand stream whose 4 shards each ran a batcher, phones on the REST API.
   const phoneBefore = (vehicles: number) =>
-    pipelineAndApi(vehicles) -
+    pipelineAndApi(vehicles, 'on-demand') -
     (streamMonth(vehicles) + invocationsMonth(pipelineInvocations(vehicles))) / vehicles +
     (streamMonth(vehicles, 'on-demand') + invocationsMonth(pipelineInvocations(vehicles, 4))) / vehicles +
     httpDeviceMonth('rest-api', vehicles, phoneRequests, EARLIER_DEVICE_SETTINGS).total;
@@ -414,9 +424,10 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   return [
     item(
       'DynamoDB',
-      () => vehicle.dynamodb,
+      (vehicles) => vehicle.dynamodb(vehicles),
       `${round(vehicle.writes, 0)} WRU, ${round(vehicle.reads, 0)} RRU, ${round(vehicle.storedGb * 1024, 1)} MB stored (+PITR); ` +
-        `WRU per position ${round(pipeline.usage.writeUnits / pipeline.positions, 2)}`,
+        `WRU per position ${round(pipeline.usage.writeUnits / pipeline.positions, 2)}; capacity: ` +
+        FLEETS.map((vehicles) => tableModeFor(vehicles, vehicle)).join(', '),
     ),
     item(
       'Lambda',

@@ -9,10 +9,13 @@ import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import { deviceFunctionSettings } from '../../infra/positions/device-endpoints.ts';
 import { pipelineSettings, shardLimits } from '../../infra/positions/positions-pipeline.ts';
 import { type ListenerMode, teltonikaSettings } from '../../infra/positions/teltonika-service.ts';
+import { provisionedScaling, type TableCapacity } from '../../infra/table-capacity.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
 import { prices } from './prices.ts';
 
 export const FLEETS = [10, 100, 1_000, 10_000] as const;
 const HOURS_PER_MONTH = 730;
+const SECONDS_PER_MONTH = 30 * 86_400;
 export const REPORT_EVERY_S = 30;
 export const POSITIONS_PER_MONTH = (30 * 86_400) / REPORT_EVERY_S;
 
@@ -33,6 +36,27 @@ export function streamMonth(vehicles: number, mode: 'provisioned' | 'on-demand' 
   const gb = (records * RECORD_KB) / 1024 ** 2;
   return HOURS_PER_MONTH * prices.kinesis.perStreamHour + gb * (prices.kinesis.perGbIngested + prices.kinesis.perGbRetrieved);
 }
+
+export type TableMode = TableCapacity['mode'];
+
+/**
+ * DynamoDB's request units of a fleet a month, in either capacity mode: on-demand bills each unit; provisioned bills
+ * the capacity auto scaling keeps (the fleet's mean units a second over its target utilization), and the floor it
+ * never scales under, for the table and each index (a floor counted on top: an upper bound).
+ */
+export function tableUnitsMonth(vehicles: number, perVehicle: { writes: number; reads: number }, mode: TableMode): number {
+  const { writes, reads } = { writes: vehicles * perVehicle.writes, reads: vehicles * perVehicle.reads };
+  if (mode === 'on-demand')
+    return (writes / 1e6) * prices.dynamodb.perMillionWriteRequestUnits + (reads / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const floor = provisionedScaling.minCapacity * (1 + tableDefinition.indexes.length);
+  const capacity = (units: number) =>
+    (units / SECONDS_PER_MONTH / (provisionedScaling.targetUtilizationPercent / 100) + floor) * HOURS_PER_MONTH;
+  return capacity(writes) * prices.dynamodb.perWriteCapacityUnitHour + capacity(reads) * prices.dynamodb.perReadCapacityUnitHour;
+}
+
+/** The capacity mode a fleet is priced in: whichever bills it less (docs/cost.md, "Sizing the table"). */
+export const tableModeFor = (vehicles: number, perVehicle: { writes: number; reads: number }): TableMode =>
+  tableUnitsMonth(vehicles, perVehicle, 'provisioned') < tableUnitsMonth(vehicles, perVehicle, 'on-demand') ? 'provisioned' : 'on-demand';
 
 /**
  * processPositions invocations a month: each shard's batcher runs once a window when records came, and again each
@@ -76,7 +100,6 @@ const LOG_EVENT_OVERHEAD = 26;
 const PHONE_LOG_BYTES = { metrics: 393, requestLine: 388, platform: [70, 50, 140], traced: 90, accessLog: 230 };
 /** Lambda's sample of an actively traced function: the first request each second and 5 % of the rest */
 const tracesPerSecond = (requestsPerSecond: number) => Math.min(1, requestsPerSecond) + 0.05 * Math.max(0, requestsPerSecond - 1);
-const SECONDS_PER_MONTH = 30 * 86_400;
 /** The X-Ray traces a month of an actively traced function invoked this often, recorded at X-Ray's price. */
 export const xrayMonth = (requestsPerSecond: number): number =>
   ((tracesPerSecond(requestsPerSecond) * SECONDS_PER_MONTH) / 1e6) * prices.xray.perMillionTracesRecorded;

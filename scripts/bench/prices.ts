@@ -12,6 +12,10 @@ export const prices = {
     perMillionWriteRequestUnits: 0.625,
     /** on-demand, per million read request units (4 KB strongly consistent; eventually consistent costs half) */
     perMillionReadRequestUnits: 0.125,
+    /** provisioned, per write capacity unit-hour (one 1 KB write a second) */
+    perWriteCapacityUnitHour: 0.00065,
+    /** provisioned, per read capacity unit-hour (one 4 KB strongly consistent read a second, or two eventually consistent) */
+    perReadCapacityUnitHour: 0.00013,
     /** Standard table class */
     perGbMonthStorage: 0.25,
     /** continuous backups (point-in-time recovery), per GB-month of table size */

@@ -26,7 +26,7 @@ import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
 import { type HttpRequest, type RequestState, tokenUserOf } from '../middleware/types.ts';
 import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../store/device-tokens.ts';
 import { type Key, keys } from '../store/keys.ts';
-import { takeFromBucket } from '../store/rate-limits.ts';
+import { takeFromQuietBucket } from '../store/rate-limits.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
 import { traceInvocation } from '../tracing.ts';
 import { type DeviceEvent, httpApiEvents } from './http-api-event.ts';
@@ -56,7 +56,7 @@ export interface DeviceEndpointDependencies {
   sink: () => PositionSink;
   /** of the IMEIs given, those that are vehicles linked to the user */
   findLinkedImeis: (userUid: number, imeis: readonly string[]) => Promise<ReadonlySet<string>>;
-  /** takes one request from a bucket (store/rate-limits.ts) */
+  /** takes one request from a bucket (store/rate-limits.ts: a quiet device's request costs no write) */
   takeFromBucket: (bucket: Key, policy: BucketPolicy) => Promise<Allowance>;
 }
 
@@ -65,7 +65,12 @@ export function deviceEndpoint(
   decode: (request: DeviceRequest) => DecodedRequest,
   given: Partial<DeviceEndpointDependencies> = {},
 ) {
-  const dependencies: DeviceEndpointDependencies = { sink: positionSink, findLinkedImeis: cachedLinkedImeis(), takeFromBucket, ...given };
+  const dependencies: DeviceEndpointDependencies = {
+    sink: positionSink,
+    findLinkedImeis: cachedLinkedImeis(),
+    takeFromBucket: takeFromQuietBucket,
+    ...given,
+  };
   // the headers only: the buckets are taken in the handler, once the request's IMEIs are known to be the user's
   const limitHeaders = rateLimitHeaders(() => undefined);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, RequestState>()

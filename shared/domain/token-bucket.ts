@@ -53,4 +53,13 @@ export const refused = (policy: BucketPolicy, nowMs: number, storedTat: number):
   retryInMs: retryIn(policy, nowMs, storedTat),
 });
 
+/**
+ * Requests a function instance may let pass without a write while it last saw the bucket (nearly) full: 1 % of the
+ * burst, at least one. What the limit can miss is bounded by it (store/rate-limits.ts, takeFromQuietBucket).
+ */
+export const deferrableRequests = (policy: BucketPolicy): number => Math.max(1, Math.floor(policy.burst / 100));
+
+/** How long a request let pass without a write stays owed: the time an empty bucket takes to fill again. */
+export const owedForMs = (policy: BucketPolicy): number => policy.burst * intervalMs(policy);
+
 const retryIn = (policy: BucketPolicy, nowMs: number, tat: number): number => Math.max(0, tat - latestPassingTat(policy, nowMs));

@@ -25,8 +25,9 @@ async function givenDrainedBucket(bucket: Key, policy: { perSecond: number; burs
   await dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...bucket, tat } }));
 }
 
-const bucketExists = async (bucket: Key) =>
-  (await dynamo().send(new GetCommand({ TableName: tableName(), Key: bucket }))).Item !== undefined;
+const storedTat = async (bucket: Key) => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: bucket }))).Item?.tat;
+
+const bucketExists = async (bucket: Key) => (await storedTat(bucket)) !== undefined;
 
 const aPoint = (imei: string) => ({ query: { id: imei, lat: 60, lon: 30, timestamp: '2026-03-01T10:00:00Z' } });
 
@@ -75,6 +76,23 @@ describe('the device entry points’ buckets', () => {
     expect(passed).toBeLessThanOrEqual(5 + Math.ceil(seconds * policy.perSecond));
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+  });
+
+  it('write a phone’s buckets when the endpoint first sees them, not for each report slower than they refill', async () => {
+    // Prepare
+    const { vehicle, token } = await givenPhone();
+    const buckets = [keys.imeiBucket(vehicle.imei), keys.deviceTokenBucket(hashDeviceToken(token))];
+    await devices.osmand(token, aPoint(vehicle.imei));
+    const tatsAfterFirst = await Promise.all(buckets.map(storedTat));
+    // longer than the IMEI bucket's interval (100 ms): the phone is back under its rate
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Act
+    const res = await devices.osmand(token, aPoint(vehicle.imei));
+    // Assess
+    expect(res.status).toBe(200);
+    expect(tatsAfterFirst.every((tat) => typeof tat === 'number')).toBe(true);
+    expect(await Promise.all(buckets.map(storedTat))).toEqual(tatsAfterFirst);
+    expect(res.headers.get('ratelimit')).toMatch(/^"default";r=99;t=\d+$/);
   });
 
   it('never touch the bucket of an IMEI that is not the token user’s, so no one can drain another tenant’s', async () => {

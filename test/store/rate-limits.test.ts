@@ -3,12 +3,12 @@
  * A bucket of 10 refilled at 100 a second (an interval of 10 ms) keeps the arithmetic readable.
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BucketPolicy } from '../../shared/domain/token-bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { takeToken } from '../../shared/store/rate-limits.ts';
+import { takeFromQuietBucket, takeToken } from '../../shared/store/rate-limits.ts';
 
 const POLICY: BucketPolicy = { perSecond: 100, burst: 10 };
 const T0 = 1_800_000_000_000;
@@ -116,5 +116,113 @@ describe('takeToken', () => {
     // Assess
     expect(allowance).toMatchObject({ allowed: true });
     expect(bucket.writes().slice(-2)).toEqual(['drain failed', 'drain']);
+  });
+});
+
+/** A device-like bucket of its own per case (an IMEI's: 10 a second, bursts of 100), and its stored TAT. */
+function aQuietBucket(policy: BucketPolicy = { perSecond: 10, burst: 100 }) {
+  const bucket = keys.imeiBucket(randomUUID());
+  const clock = { at: T0 };
+  return {
+    take: () => takeFromQuietBucket(bucket, policy, () => clock.at),
+    writes: () => writes.get(bucket.pk) ?? [],
+    storedTat: async () => (await dynamo().send(new GetCommand({ TableName: tableName(), Key: bucket }))).Item?.tat,
+    grantedAt: async (tat: number) => dynamo().send(new PutCommand({ TableName: tableName(), Item: { ...bucket, tat } })),
+    clock,
+  };
+}
+
+describe('takeFromQuietBucket', () => {
+  it('writes a bucket this function instance has not seen yet', async () => {
+    const bucket = aQuietBucket();
+    expect(await bucket.take()).toEqual({ allowed: true, remaining: 99, fullInMs: 100, retryInMs: 0 });
+    expect(bucket.writes()).toEqual(['drain']);
+  });
+
+  it('lets a phone reporting every 30 s pass without a write once the instance has seen its bucket', async () => {
+    // Prepare
+    const bucket = aQuietBucket();
+    await bucket.take();
+    // Act
+    const allowances = [];
+    for (let report = 1; report <= 10; report++) {
+      bucket.clock.at += 30_000;
+      allowances.push(await bucket.take());
+    }
+    // Assess
+    expect(allowances.every((allowance) => allowance.allowed && allowance.remaining === 99)).toBe(true);
+    expect(bucket.writes()).toEqual(['drain']);
+    expect(await bucket.storedTat()).toBe(T0 + 100);
+  });
+
+  it('counts a request it let pass with the next write, when that comes within the refill time', async () => {
+    // Prepare
+    const bucket = aQuietBucket();
+    await bucket.take();
+    bucket.clock.at += 5_000;
+    await bucket.take();
+    bucket.clock.at += 1_000;
+    // Act
+    const allowance = await bucket.take();
+    // Assess: two requests' intervals from now
+    expect(bucket.writes()).toEqual(['drain', 'refill']);
+    expect(await bucket.storedTat()).toBe(T0 + 6_000 + 200);
+    expect(allowance.remaining).toBe(98);
+  });
+
+  it('drops a request owed longer than the bucket takes to fill again', async () => {
+    // Prepare: owed at T0 + 20 s, and again at T0 + 31 s once the first is dropped
+    const bucket = aQuietBucket();
+    await bucket.take();
+    bucket.clock.at += 20_000;
+    await bucket.take();
+    bucket.clock.at += 11_000;
+    await bucket.take();
+    // Act
+    await bucket.take();
+    // Assess: the write counts the request owed since T0 + 31 s and its own, not the dropped one
+    expect(await bucket.storedTat()).toBe(T0 + 31_000 + 200);
+  });
+
+  it('counts a flood whole: exactly the burst passes, the request let pass without a write included', async () => {
+    // Prepare
+    const bucket = aQuietBucket();
+    await bucket.take();
+    bucket.clock.at += 20_000;
+    // Act
+    const allowances = [];
+    for (let i = 0; i < 120; i++) allowances.push(await bucket.take());
+    // Assess
+    expect(allowances.filter((allowance) => allowance.allowed)).toHaveLength(100);
+    expect(allowances.slice(100).every((allowance) => !allowance.allowed)).toBe(true);
+    expect(await bucket.storedTat()).toBe(T0 + 20_000 + 100 * 100);
+  });
+
+  it('lets at most 1 % of the burst pass without a write, then writes them all with the next', async () => {
+    // Prepare: a bucket of 300, so 3 may pass without a write
+    const bucket = aQuietBucket({ perSecond: 100, burst: 300 });
+    await bucket.take();
+    bucket.clock.at += 10_000;
+    for (let i = 0; i < 3; i++) await bucket.take();
+    const writesBefore = bucket.writes().length;
+    // Act
+    const allowance = await bucket.take();
+    // Assess
+    expect(writesBefore).toBe(1);
+    expect(await bucket.storedTat()).toBe(T0 + 10_000 + 4 * 10);
+    expect(allowance.remaining).toBe(296);
+  });
+
+  it('lets at most one request pass that another instance already emptied the bucket for, then refuses', async () => {
+    // Prepare: this instance saw the bucket full; another has since emptied it for 5 s
+    const bucket = aQuietBucket();
+    await bucket.take();
+    bucket.clock.at += 20_000;
+    await bucket.grantedAt(bucket.clock.at + 100 * 100 + 5_000);
+    // Act
+    const allowances = [await bucket.take(), await bucket.take(), await bucket.take()];
+    // Assess
+    expect(allowances.map((allowance) => allowance.allowed)).toEqual([true, false, false]);
+    expect(allowances[2]?.retryInMs).toBe(5_100);
   });
 });
