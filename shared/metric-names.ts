@@ -35,8 +35,7 @@ export const metricNames = {
   teltonikaRecordsAcked: 'TeltonikaRecordsAcked',
   /** records of well-formed packets the stream did not take: not acknowledged, the units resend them */
   teltonikaRecordsNotAcked: 'TeltonikaRecordsNotAcked',
-  /** positions a device entry point put on the stream, and those it refused because the IMEI is not the token's user's */
-  devicePositionsAccepted: 'DevicePositionsAccepted',
+  /** positions a device entry point refused because the IMEI is not the token's user's (those it took: PositionsReceived) */
   devicePositionsRefused: 'DevicePositionsRefused',
   /** device requests refused with 429: past the device token's or an IMEI's bucket */
   deviceRequestsThrottled: 'DeviceRequestsThrottled',

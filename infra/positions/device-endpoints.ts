@@ -35,12 +35,19 @@ export const deviceGatewayThrottle = { rateLimit: 1000, burstLimit: 2000 } as co
 /**
  * The device functions' settings: a phone's every position is a request, so what each request costs beyond its work
  * is kept out (docs/cost.md, "A phone's request"). One small record a request needs less memory than the API's
- * functions; each request's status is in the HTTP API's access log, so the function logs warnings and errors only,
- * not a `request answered` line beside it; and it records an X-Ray trace only when its caller sampled one (the
- * REST API's stage), not Lambda's own sample of every function (the first request each second and 5 % of the rest),
- * which would cost more than the request itself at a few hundred phones.
+ * functions. Each request's status is in the HTTP API's access log, so an ordinary request leaves no line of its own:
+ * no `request answered` line and no metrics (the endpoint's chain counts errors only: shared/devices/device-endpoint.ts),
+ * and, in Lambda's JSON log format with its system log level at WARN, no START, END and REPORT lines either (Lambda
+ * still publishes each invocation's Duration and Errors as metrics). The application log level stays INFO: an
+ * embedded-metric line carries no level, which Lambda reads as INFO. And the function records an X-Ray trace only when
+ * its caller sampled one (the REST API's stage), not Lambda's own sample of every function (the first request each
+ * second and 5 % of the rest), which would cost more than the request itself at a few hundred phones.
  */
-export const deviceFunctionSettings = { memoryMb: 256, logLevel: 'WARN', tracing: lambda.Tracing.PASS_THROUGH } as const;
+export const deviceFunctionSettings = {
+  memoryMb: 256,
+  systemLogLevel: lambda.SystemLogLevel.WARN,
+  tracing: lambda.Tracing.PASS_THROUGH,
+} as const;
 
 /** The partition keys of the device buckets (shared/store/keys.ts: deviceTokenBucket, imeiBucket): all a device function writes. */
 const DEVICE_BUCKET_KEYS = ['RATE#TOKEN#*', 'RATE#IMEI#*'];
@@ -97,13 +104,15 @@ export class DeviceEndpoints extends Construct {
         ...functionDefaults,
         memorySize: deviceFunctionSettings.memoryMb,
         tracing: deviceFunctionSettings.tracing,
+        loggingFormat: lambda.LoggingFormat.JSON,
+        systemLogLevelV2: deviceFunctionSettings.systemLogLevel,
+        applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
         bundling: bundlingOf(endpoint.name),
         entry: join(repositoryRoot, handlerPath(endpoint.name)),
         description: `${endpoint.methods.join('|')} ${endpoint.resources.join(', ')}: ${endpoint.summary}`,
         logGroup: new logs.LogGroup(this, `${endpoint.name}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
         environment: {
           ...functionEnvironment(table, bucket),
-          POWERTOOLS_LOG_LEVEL: deviceFunctionSettings.logLevel,
           [env.positionsStreamName]: stream.streamName,
         },
       });

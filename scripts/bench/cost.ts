@@ -370,8 +370,8 @@ function perVehicleCosts(pipeline: PipelineMeasure, measuredVehicles: number, ap
   };
 }
 
-/** The device functions as they were: a `request answered` line a request, and Lambda's own trace sample. */
-const EARLIER_DEVICE_SETTINGS = { logLevel: 'INFO', tracing: Tracing.ACTIVE };
+/** The device functions as they were: a `request answered` and a metrics line a request, Lambda's lines, its own trace sample. */
+const EARLIER_DEVICE_SETTINGS = { systemLogLevel: 'INFO', tracing: Tracing.ACTIVE, eachRequestLogged: true };
 
 /** The pipeline's invocations (their request fee, raw-archive PUT and trace each), shared by the fleet. */
 const invocationsMonth = (invocations: number) =>
@@ -389,9 +389,9 @@ export async function benchCost(apiUrl: string, size: BenchSize = 'full'): Promi
   if (pipeline.usage.writeUnits < pipeline.positions / 2)
     throw new Error(`the pipeline wrote ${pipeline.usage.writeUnits} units for ${pipeline.positions} positions: were they rejected?`);
   const phoneRequests = await measurePhone(pipeline.userUid, pipeline.imeis[0] as string, measuring.apiCalls);
-  const phoneMonth = (vehicles: number) => httpDeviceMonth('http-api', vehicles, phoneRequests);
   const api = await measureApi(apiUrl, measuring);
   const vehicle = perVehicleCosts(pipeline, measuring.vehicles, api);
+  const phoneMonth = (vehicles: number) => httpDeviceMonth('http-api', vehicles, phoneRequests, undefined, tableModeFor(vehicles, vehicle));
 
   const perFleet = (cost: (vehicles: number) => number, format: (value: number) => string | number = money): Row =>
     Object.fromEntries(FLEETS.map((vehicles) => [`${vehicles.toLocaleString('en')} vehicles`, format(cost(vehicles))]));

@@ -44,18 +44,27 @@ export type TableMode = TableCapacity['mode'];
  * the capacity auto scaling keeps (the fleet's mean units a second over its target utilization), and the floor it
  * never scales under, for the table and each index (a floor counted on top: an upper bound).
  */
-export function tableUnitsMonth(vehicles: number, perVehicle: { writes: number; reads: number }, mode: TableMode): number {
-  const { writes, reads } = { writes: vehicles * perVehicle.writes, reads: vehicles * perVehicle.reads };
-  if (mode === 'on-demand')
-    return (writes / 1e6) * prices.dynamodb.perMillionWriteRequestUnits + (reads / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
-  const floor = provisionedScaling.minCapacity * (1 + tableDefinition.indexes.length);
-  const capacity = (units: number) =>
-    (units / SECONDS_PER_MONTH / (provisionedScaling.targetUtilizationPercent / 100) + floor) * HOURS_PER_MONTH;
-  return capacity(writes) * prices.dynamodb.perWriteCapacityUnitHour + capacity(reads) * prices.dynamodb.perReadCapacityUnitHour;
+export function tableUnitsMonth(vehicles: number, perVehicle: Units, mode: TableMode): number {
+  if (mode === 'on-demand') return vehicles * unitsMonth(perVehicle, mode);
+  const floorHours = provisionedScaling.minCapacity * (1 + tableDefinition.indexes.length) * HOURS_PER_MONTH;
+  const floor = floorHours * (prices.dynamodb.perWriteCapacityUnitHour + prices.dynamodb.perReadCapacityUnitHour);
+  return vehicles * unitsMonth(perVehicle, mode) + floor;
 }
 
+/** Request units a month in either mode, without the provisioned floor: what they add to a table that has it. */
+export function unitsMonth({ writes, reads }: Units, mode: TableMode): number {
+  if (mode === 'on-demand')
+    return (writes / 1e6) * prices.dynamodb.perMillionWriteRequestUnits + (reads / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const capacityHours = (units: number) =>
+    (units / SECONDS_PER_MONTH / (provisionedScaling.targetUtilizationPercent / 100)) * HOURS_PER_MONTH;
+  return capacityHours(writes) * prices.dynamodb.perWriteCapacityUnitHour + capacityHours(reads) * prices.dynamodb.perReadCapacityUnitHour;
+}
+
+/** write and read request units a month */
+export type Units = { writes: number; reads: number };
+
 /** The capacity mode a fleet is priced in: whichever bills it less (docs/cost.md, "Sizing the table"). */
-export const tableModeFor = (vehicles: number, perVehicle: { writes: number; reads: number }): TableMode =>
+export const tableModeFor = (vehicles: number, perVehicle: Units): TableMode =>
   tableUnitsMonth(vehicles, perVehicle, 'provisioned') < tableUnitsMonth(vehicles, perVehicle, 'on-demand') ? 'provisioned' : 'on-demand';
 
 /**
@@ -82,11 +91,13 @@ export interface PhoneRequests {
 
 /**
  * A phone's requests as measured on 2026-11-29 (`npm run bench -- cost`, DynamoDB Local): what device-cost prices
- * without a stack. The handler's time in AWS (a PutRecords to the stream instead of a sink that takes the records
- * at once, DynamoDB a few ms away) is taken as DEVICE_LAMBDA_MS: an assumption until measured there.
+ * without a stack. Its buckets are written only when a function instance first sees them (takeFromQuietBucket), so a
+ * phone reporting every 30 s spends no unit a request. The handler's time in AWS (a PutRecords to the stream instead
+ * of a sink that takes the records at once, DynamoDB a few ms away) is taken as DEVICE_LAMBDA_MS: an assumption until
+ * measured there.
  */
-export const MEASURED_PHONE_REQUESTS: PhoneRequests = { writeUnitsPerRequest: 2, readUnitsPerRequest: 0, readUnitsPerLookup: 1.5, ms: 40 };
-/** billed duration of one device request in AWS: buckets and a PutRecords (an assumption until measured in AWS) */
+export const MEASURED_PHONE_REQUESTS: PhoneRequests = { writeUnitsPerRequest: 0, readUnitsPerRequest: 0, readUnitsPerLookup: 1.5, ms: 40 };
+/** billed duration of one device request in AWS: a PutRecords and, when an instance first sees a phone, its buckets (assumed) */
 export const DEVICE_LAMBDA_MS = 40;
 export const DEVICE_LAMBDA_MB = deviceFunctionSettings.memoryMb;
 /** CloudWatch Logs bills each event's message and 26 bytes */
@@ -117,9 +128,15 @@ export const apiCallLogsMonth = (calls: number): number =>
 
 /** The device functions' settings that decide what a request costs beyond its work (infra/positions/device-endpoints.ts). */
 export interface DeviceFunctionSettings {
-  logLevel: string;
+  /** Lambda's START, END and REPORT lines are written at INFO */
+  systemLogLevel: string;
   tracing: Tracing;
+  /** a `request answered` line and a metrics line each request: now only for errors (shared/devices/device-endpoint.ts) */
+  eachRequestLogged: boolean;
 }
+
+/** The device functions as deployed: their settings, and a chain that logs and counts errors only. */
+const DEVICE_FUNCTIONS: DeviceFunctionSettings = { ...deviceFunctionSettings, eachRequestLogged: false };
 /** each warm function instance looks a token and its IMEIs up once a minute (they are remembered 60 s) */
 const LOOKUPS_PER_MONTH = 30 * 24 * 60;
 /** an AVL record with its share of the packet, TCP/IP headers and the ack, in bytes */
@@ -149,7 +166,9 @@ export function httpDeviceMonth(
   gateway: HttpGateway,
   vehicles: number,
   requests: PhoneRequests = MEASURED_PHONE_REQUESTS,
-  settings: DeviceFunctionSettings = deviceFunctionSettings,
+  settings: DeviceFunctionSettings = DEVICE_FUNCTIONS,
+  /** the table's capacity mode the fleet is priced in: the request's units are billed as the pipeline's are */
+  tableMode: TableMode = 'on-demand',
 ) {
   const perMillion = gateway === 'http-api' ? prices.apiGateway.perMillionHttpRequests : prices.apiGateway.perMillionRestRequests;
   const apiGateway = (POSITIONS_PER_MONTH / 1e6) * perMillion;
@@ -157,21 +176,19 @@ export function httpDeviceMonth(
   const lambda =
     (POSITIONS_PER_MONTH / 1e6) * prices.lambda.perMillionRequests +
     POSITIONS_PER_MONTH * (billedMs / 1000) * (DEVICE_LAMBDA_MB / 1024) * prices.lambda.perGbSecondArm;
-  const limits =
-    ((POSITIONS_PER_MONTH * requests.writeUnitsPerRequest) / 1e6) * prices.dynamodb.perMillionWriteRequestUnits +
-    ((POSITIONS_PER_MONTH * requests.readUnitsPerRequest) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
-  const tokenReads = ((LOOKUPS_PER_MONTH * requests.readUnitsPerLookup) / 1e6) * prices.dynamodb.perMillionReadRequestUnits;
+  const limits = unitsMonth(
+    { writes: POSITIONS_PER_MONTH * requests.writeUnitsPerRequest, reads: POSITIONS_PER_MONTH * requests.readUnitsPerRequest },
+    tableMode,
+  );
+  const tokenReads = unitsMonth({ writes: 0, reads: LOOKUPS_PER_MONTH * requests.readUnitsPerLookup }, tableMode);
   const traced = settings.tracing === Tracing.ACTIVE;
   const requestsPerSecond = (vehicles * POSITIONS_PER_MONTH) / SECONDS_PER_MONTH;
   const xray = traced ? xrayMonth(requestsPerSecond) / vehicles : 0;
   const [start, end, report] = PHONE_LOG_BYTES.platform as [number, number, number];
   const tracedShare = traced ? tracesPerSecond(requestsPerSecond) / requestsPerSecond : 0;
   const logs = logsMonth(POSITIONS_PER_MONTH, [
-    PHONE_LOG_BYTES.metrics,
-    ...(settings.logLevel === 'INFO' ? [PHONE_LOG_BYTES.requestLine] : []),
-    start,
-    end,
-    report + tracedShare * PHONE_LOG_BYTES.traced,
+    ...(settings.eachRequestLogged ? [PHONE_LOG_BYTES.metrics, PHONE_LOG_BYTES.requestLine] : []),
+    ...(settings.systemLogLevel === 'INFO' ? [start, end, report + tracedShare * PHONE_LOG_BYTES.traced] : []),
     ...(gateway === 'http-api' ? [PHONE_LOG_BYTES.accessLog] : []),
   ]);
   return { total: apiGateway + lambda + limits + tokenReads + logs + xray, apiGateway, lambda, limits, tokenReads, logs, xray, billedMs };

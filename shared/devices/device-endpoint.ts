@@ -6,7 +6,6 @@
  * and answers 200 only once the sink took every record (503 when it did not).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../config.ts';
@@ -22,7 +21,7 @@ import { errorMapper } from '../middleware/error-mapper.ts';
 import { methodGuard } from '../middleware/method-guard.ts';
 import { parseRequest } from '../middleware/parse-request.ts';
 import { rateLimitHeaders } from '../middleware/rate-limit.ts';
-import { identifyUser, requestTelemetry } from '../middleware/telemetry.ts';
+import { identifyUser, publishMetricsWhenAny, requestTelemetry } from '../middleware/telemetry.ts';
 import { type HttpRequest, type RequestState, tokenUserOf } from '../middleware/types.ts';
 import { findDeviceToken, findUserVehiclesByImei, hashDeviceToken } from '../store/device-tokens.ts';
 import { type Key, keys } from '../store/keys.ts';
@@ -77,8 +76,8 @@ export function deviceEndpoint(
     .use(httpApiEvents())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(traceInvocation(tracer))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(requestTelemetry(endpoint.name))
+    .use(publishMetricsWhenAny(metrics))
+    .use(requestTelemetry(endpoint.name, { countEachRequest: false }))
     .use(answerEncoding())
     .use(limitHeaders)
     .use(errorMapper({ operation: endpoint.name }))
@@ -156,7 +155,6 @@ async function accept(
     logger.warn('positions not accepted by the stream; the device will resend', { error: error as Error, positions: records.length });
     throw new ServiceUnavailable('position stream unavailable, retry later', { cause: error });
   }
-  metrics.addMetric(metricNames.devicePositionsAccepted, MetricUnit.Count, records.length);
   return records.length;
 }
 

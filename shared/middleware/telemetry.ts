@@ -1,3 +1,4 @@
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { ApiError } from '../errors.ts';
 import { logger, MetricUnit, metricNames, metrics, tracer } from '../telemetry.ts';
 import type { HttpMiddleware, HttpRequest } from './types.ts';
@@ -6,8 +7,12 @@ import type { HttpMiddleware, HttpRequest } from './types.ts';
  * Names the request in logs, traces and metrics, and counts it. Sits outside the error mapper, so it sees
  * the final status. Dimensions stay within CloudWatch's limits: `operation` (one per registry entry) on every
  * metric, and `errorClass` (a handful of typed-error names) only on the error count.
+ *
+ * `countEachRequest: false` (the device entry points, a request a position) leaves out the count, latency and
+ * `request answered` line of a request that succeeded: the HTTP API's own metrics and access log have them, and
+ * each would cost a log line per position (docs/cost.md). Errors are counted either way.
  */
-export const requestTelemetry = (operation: string): HttpMiddleware => {
+export const requestTelemetry = (operation: string, { countEachRequest = true } = {}): HttpMiddleware => {
   const startedAt = new WeakMap<HttpRequest, number>();
 
   const requestTelemetryBefore = (request: HttpRequest): void => {
@@ -20,11 +25,13 @@ export const requestTelemetry = (operation: string): HttpMiddleware => {
   };
 
   const requestTelemetryAfter = (request: HttpRequest): void => {
-    metrics.addMetric(metricNames.requests, MetricUnit.Count, 1);
-    const latencyMs = performance.now() - (startedAt.get(request) ?? performance.now());
-    metrics.addMetric(metricNames.latency, MetricUnit.Milliseconds, latencyMs);
     const status = request.response?.statusCode ?? 500;
-    logger.info('request answered', { status, latency_ms: Math.round(latencyMs) });
+    if (countEachRequest) {
+      metrics.addMetric(metricNames.requests, MetricUnit.Count, 1);
+      const latencyMs = performance.now() - (startedAt.get(request) ?? performance.now());
+      metrics.addMetric(metricNames.latency, MetricUnit.Milliseconds, latencyMs);
+      logger.info('request answered', { status, latency_ms: Math.round(latencyMs) });
+    }
     if (status >= 400) {
       const errors = metrics.singleMetric();
       errors.addDimensions({ operation, errorClass: errorClass(request.error, status) });
@@ -46,3 +53,21 @@ function errorClass(error: unknown, status: number): string {
   if (status === 429) return 'Throttled';
   return status >= 500 ? 'InternalError' : 'ClientError';
 }
+
+/**
+ * Powertools' logMetrics for a chain whose ordinary request adds no metric: the stored metrics are published only
+ * when there are some (logMetrics would log a warning line for every request without), and the cold start once.
+ */
+export const publishMetricsWhenAny = (published: Metrics): HttpMiddleware => {
+  const publishWhenAny = (): void => {
+    if (published.hasStoredMetrics()) published.publishStoredMetrics();
+  };
+  return {
+    name: 'publishMetricsWhenAny',
+    before: ({ context }) => {
+      published.captureColdStartMetric(context.functionName);
+    },
+    after: publishWhenAny,
+    onError: publishWhenAny,
+  };
+};

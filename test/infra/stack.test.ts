@@ -321,6 +321,16 @@ describe('the device entry points', () => {
       expect(fn.Properties.Environment.Variables).toMatchObject({ POSITIONS_STREAM_NAME: { Ref: expect.stringMatching(/Positions/) } });
     },
   );
+
+  it.each(deviceEndpoints.map((endpoint) => [endpoint.name]))(
+    '%s logs as JSON without Lambda’s START, END and REPORT lines, traces only what its caller sampled',
+    (name) => {
+      const [, fn] = deviceFunctionOf(name);
+      expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' });
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'PassThrough' });
+      expect(fn.Properties.MemorySize).toBe(256);
+    },
+  );
 });
 
 describe('the table', () => {

@@ -12,21 +12,23 @@ vi.hoisted(() => {
 const { startApiEmulator } = await import('../../local/api-emulator.ts');
 const { freePort } = await import('../../local/stack.ts');
 const { createApi } = await import('../support/api.ts');
-const { givenUser } = await import('../support/builders.ts');
+const { givenUser, givenVehicle } = await import('../support/builders.ts');
+const { createDevices, givenDeviceToken } = await import('../support/device-builders.ts');
 const { givenSignedInPerson } = await import('../support/sign-in.ts');
 const { handler: processPositions } = await import('../../functions/processPositions/handler.ts');
 const { lambdaContext } = await import('../../local/api-gateway-event.ts');
 
 let emulator: Awaited<ReturnType<typeof startApiEmulator>>;
 const api = createApi(() => emulator.url);
+const devices = createDevices(() => emulator.url);
 
 beforeAll(async () => {
   emulator = await startApiEmulator({ port: await freePort() });
 });
 afterAll(() => emulator.close());
 
-/** Every JSON line the call writes to stdout or stderr (Powertools writes warnings and errors there). */
-async function stdoutOf(act: () => Promise<unknown>): Promise<Record<string, any>[]> {
+/** Every line the call writes to stdout or stderr (Powertools writes warnings and errors there). */
+async function outputOf(act: () => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
   const capture = (chunk: string | Uint8Array) => {
     lines.push(...String(chunk).split('\n').filter(Boolean));
@@ -41,7 +43,12 @@ async function stdoutOf(act: () => Promise<unknown>): Promise<Record<string, any
   } finally {
     for (const write of writes) write.mockRestore();
   }
-  return lines.flatMap((line) => {
+  return lines;
+}
+
+/** Every JSON line of outputOf. */
+async function stdoutOf(act: () => Promise<unknown>): Promise<Record<string, any>[]> {
+  return (await outputOf(act)).flatMap((line) => {
     try {
       return [JSON.parse(line)];
     } catch {
@@ -105,6 +112,47 @@ describe('telemetry of an API call', () => {
     expect(lines.filter((line) => line.message === 'request answered').map((line) => line.status)).toEqual([200, 401]);
     const logged = JSON.stringify(lines);
     for (const part of accessToken.split('.')) expect(logged).not.toContain(part);
+  });
+});
+
+describe('telemetry of a device report', () => {
+  /** A phone whose container has already seen its token, IMEI and buckets, as a warm function's next report. */
+  async function givenReportingPhone() {
+    const user = await givenUser();
+    const vehicle = await givenVehicle(user);
+    const token = await givenDeviceToken(user);
+    const report = () => devices.osmand(token, { query: { id: vehicle.imei, lat: 60, lon: 30, timestamp: '2026-03-01T10:00:00Z' } });
+    await report();
+    return { report, vehicle, token };
+  }
+
+  it('leaves no line of its own when the report is taken, not even a warning that it had no metrics', async () => {
+    // Prepare
+    const { report } = await givenReportingPhone();
+    // Act
+    let status = 0;
+    const lines = await outputOf(async () => {
+      status = (await report()).status;
+    });
+    // Assess: the HTTP API's access log has the request, the pipeline's PositionsReceived its position
+    expect(status).toBe(200);
+    expect(lines.filter((line) => line.includes('osmandPositions') || line.includes('metrics'))).toEqual([]);
+  });
+
+  it('counts a refused report under its class, and the positions it refused', async () => {
+    // Prepare
+    const { token } = await givenReportingPhone();
+    const stranger = await givenVehicle(await givenUser());
+    // Act
+    const lines = await stdoutOf(() => devices.osmand(token, { query: { id: stranger.imei, lat: 60, lon: 30 } }));
+    // Assess
+    expect(metricBlobs(lines).find((line) => line.Errors !== undefined)).toMatchObject({
+      operation: 'osmandPositions',
+      errorClass: 'NotFound',
+      Errors: 1,
+    });
+    expect(metricBlobs(lines).find((line) => line.DevicePositionsRefused !== undefined)).toMatchObject({ DevicePositionsRefused: 1 });
+    expect(metricBlobs(lines).some((line) => line.Requests !== undefined || line.Latency !== undefined)).toBe(false);
   });
 });
 
