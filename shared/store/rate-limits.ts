@@ -5,6 +5,8 @@
  * container's last sight of the key's TAT picks the side (a key it has not seen is most likely busy: new containers
  * start when requests come together); a wrong guess fails its condition, which answers the stored TAT
  * (ReturnValuesOnConditionCheckFailure), so the one retry is the right side, and a refusal needs no second write.
+ * The device buckets, which a well-behaved device never comes near, skip the write while they are quiet
+ * (takeFromQuietBucket).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
@@ -26,7 +28,10 @@ import { tableDefinition } from './table-definition.ts';
 /** How long after a bucket is full again DynamoDB's TTL may remove its item (a full bucket and no item are the same). */
 const TTL_GRACE_S = 60;
 
-/** The TAT this container last saw per bucket: a hint for the side to try first, never a decision. */
+/**
+ * The TAT this container last saw per bucket: for takeFromBucket a hint for the side to try first, never a decision;
+ * for takeFromQuietBucket also whether a request may pass without a write.
+ */
 const seenTats = new Map<string, number>();
 /** both buckets of 10,000 phones, with room: a few MB at most */
 const MAX_SEEN_KEYS = 50_000;
@@ -128,7 +133,7 @@ function remember(keyHash: string, tat: number, allowance: Allowance): Allowance
 const SIDES = {
   refill: { update: 'SET #tat = :refilled, #ttl = :expires', condition: 'attribute_not_exists(#tat) OR #tat < :now' },
   drain: {
-    update: 'SET #tat = if_not_exists(#tat, :now) + :interval, #ttl = :expires',
+    update: 'SET #tat = if_not_exists(#tat, :now) + :taken, #ttl = :expires',
     condition: 'attribute_not_exists(#tat) OR #tat BETWEEN :now AND :latest',
   },
 } as const;
@@ -140,7 +145,7 @@ async function attemptSide(side: Side, bucket: Key, policy: BucketPolicy, nowMs:
   const values =
     side === 'refill'
       ? { ':refilled': nowMs + taken, ':now': nowMs }
-      : { ':interval': taken, ':now': nowMs, ':latest': latestPassingTat(policy, nowMs) };
+      : { ':taken': taken, ':now': nowMs, ':latest': latestPassingTat(policy, nowMs) };
   try {
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
