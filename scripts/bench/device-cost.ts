@@ -27,9 +27,11 @@ export const deviceCostNotes = [
   `HTTP: one API Gateway request (HTTP API $${prices.apiGateway.perMillionHttpRequests}, REST API ` +
     `$${prices.apiGateway.perMillionRestRequests} a million) and one Lambda invocation (arm64, ${DEVICE_LAMBDA_MB} MB, ` +
     `${DEVICE_LAMBDA_MS} ms billed: assumed, not measured in AWS) per position, the bucket writes a request ` +
-    'makes (none for a phone slower than its buckets refill, once an instance has seen it), the token lookups (remembered 60 s per function instance), DynamoDB units as `npm run bench -- cost` measures ' +
+    'makes (none for a phone slower than its buckets refill, once an instance has seen it), the token lookups ' +
+    '(remembered 60 s per function instance), DynamoDB units as `npm run bench -- cost` measures ' +
     "them; the log lines each request leaves and the traces Lambda samples, as the device functions' settings make them " +
-    '(infra/positions/device-endpoints.ts: an ordinary request leaves only its access log line, traced only when the caller sampled)',
+    '(infra/positions/device-endpoints.ts: an ordinary request leaves only its access log line, traced only when the ' +
+    'caller sampled)',
   `Teltonika, single-task (teltonikaListenerMode, up to ${SINGLE_TASK_UP_TO.toLocaleString('en')} units): one Fargate task ` +
     `(${teltonikaSettings.cpu / 1024} vCPU, ${teltonikaSettings.memoryMiB} MiB, arm64) with a public IPv4 address, the Route 53 ` +
     `zone its address is kept in, ${LISTENER_METRICS} custom metrics billed all month; load-balanced (above): a Network Load ` +
