@@ -18,7 +18,6 @@ import {
   owedForMs,
   passed,
   refused,
-  tatAfter,
 } from '../domain/token-bucket.ts';
 import { dynamo, tableName } from './client.ts';
 import { type Key, keys } from './keys.ts';
@@ -54,12 +53,15 @@ export async function takeFromBucket(bucket: Key, policy: BucketPolicy, clock: (
 
 /** Requests this function instance let pass without a write, per bucket: counted by its next write of the bucket. */
 const owed = new Map<string, { requests: number; since: number }>();
+/** Writes of a bucket this instance has on their way: while one is, no request passes without its own. */
+const writing = new Map<string, number>();
 
 /**
  * takeFromBucket for buckets a well-behaved client stays far below: the device buckets, where a phone reporting every
  * 30 s meets limits of 10 a second, and two writes a report would cost more than the report's own request
- * (docs/cost.md). While this instance last saw the bucket within `deferrableRequests` of full, a request passes
- * without a write and is owed; the instance's next write of the bucket counts it too. So a client reporting slower
+ * (docs/cost.md). While this instance last saw the bucket within `deferrableRequests` of full, and none of its writes
+ * of it is on its way, a request passes without a write and is owed; the instance's next write of the bucket counts
+ * it too. So a client reporting slower
  * than the bucket refills costs no write once an instance has seen it, and a flood is counted whole. What the limit
  * can miss is bounded: owed requests older than the bucket's refill time are dropped, and an instance can let pass
  * `deferrableRequests` that others already emptied the bucket for, before its next write tells it so.
@@ -69,17 +71,32 @@ export async function takeFromQuietBucket(bucket: Key, policy: BucketPolicy, clo
   const nowMs = clock();
   const debt = owedAt(name, policy, nowMs);
   const seen = seenTats.get(name);
-  const tatIfPassed = tatAfter(policy, nowMs, seen);
   const deferrable = deferrableRequests(policy);
-  if (seen !== undefined && debt.requests < deferrable && tatIfPassed <= nowMs + deferrable * intervalMs(policy)) {
+  // what the bucket holds as far as this instance knows: the TAT it last saw, moved on by what it owes and this request
+  const tatIfPassed = Math.max(seen ?? nowMs, nowMs) + (debt.requests + 1) * intervalMs(policy);
+  const quiet = seen !== undefined && !writing.has(name);
+  if (quiet && debt.requests < deferrable && tatIfPassed <= nowMs + deferrable * intervalMs(policy)) {
+    // the seen TAT stays the stored one: writes on their way meanwhile must guess the stored item's side of now
     owed.set(name, { requests: debt.requests + 1, since: debt.requests === 0 ? nowMs : debt.since });
-    return remember(name, tatIfPassed, passed(policy, nowMs, tatIfPassed));
+    return passed(policy, nowMs, tatIfPassed);
   }
-  // this write takes what is owed: requests arriving while it is on its way owe afresh
+  // this write takes what is owed; a write that does not count it hands it back
   owed.delete(name);
-  const { allowance, counted } = await takeCounting(bucket, policy, clock, debt.requests);
-  if (!counted && debt.requests > 0) owed.set(name, debt);
-  return allowance;
+  writing.set(name, (writing.get(name) ?? 0) + 1);
+  try {
+    const { allowance, counted } = await takeCounting(bucket, policy, clock, debt.requests);
+    if (!counted && debt.requests > 0) oweAgain(name, debt);
+    return allowance;
+  } finally {
+    const left = (writing.get(name) ?? 1) - 1;
+    if (left > 0) writing.set(name, left);
+    else writing.delete(name);
+  }
+}
+
+function oweAgain(name: string, debt: { requests: number; since: number }): void {
+  const meanwhile = owed.get(name);
+  owed.set(name, meanwhile ? { requests: meanwhile.requests + debt.requests, since: Math.min(meanwhile.since, debt.since) } : debt);
 }
 
 function owedAt(name: string, policy: BucketPolicy, nowMs: number): { requests: number; since: number } {
@@ -88,7 +105,18 @@ function owedAt(name: string, policy: BucketPolicy, nowMs: number): { requests: 
   return debt;
 }
 
-/** One request, and `owedRequests` that already passed, from the bucket: they are counted whenever this one is. */
+/** Writes one request may try: a guess, the other side, and two more should a refused write be judged again. */
+const MAX_ATTEMPTS = 4;
+
+/**
+ * One request, and `owedRequests` that already passed, from the bucket: they are counted whenever this one is. Every
+ * attempt is judged at the same instant, so the stored TAT a failed condition answers always names the right side: a
+ * TAT only grows, so a refill that found the bucket in use is followed by a drain that can only fail past the burst.
+ * (A retry judged at a later instant let a parallel flood pass uncounted: the stored TAT looked idle again.) Only a
+ * refusal is judged again, at the time its write answered: a write that waited behind others (many requests of one
+ * process, locally) must not be refused for the time it was sent, after later requests have already moved the bucket
+ * on.
+ */
 async function takeCounting(
   bucket: Key,
   policy: BucketPolicy,
@@ -98,22 +126,25 @@ async function takeCounting(
   const name = bucket.pk;
   let judgedAt = clock();
   const seen = seenTats.get(name);
-  let attempt = await attemptSide(seen === undefined || seen >= judgedAt ? 'drain' : 'refill', bucket, policy, judgedAt, owedRequests);
-  if ('storedTat' in attempt) {
-    judgedAt = clock();
-    if (!isPastBurst(policy, judgedAt, attempt.storedTat)) {
-      attempt = await attemptSide(sideOf(attempt.storedTat, judgedAt), bucket, policy, judgedAt, owedRequests);
+  let side: Side = seen === undefined || seen >= judgedAt ? 'drain' : 'refill';
+  let storedTat: number | undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const outcome = await attemptSide(side, bucket, policy, judgedAt, owedRequests);
+    if ('tat' in outcome) return { allowance: remember(name, outcome.tat, passed(policy, judgedAt, outcome.tat)), counted: true };
+    storedTat = outcome.storedTat;
+    if (isPastBurst(policy, judgedAt, storedTat)) {
+      const answeredAt = clock();
+      if (isPastBurst(policy, answeredAt, storedTat)) {
+        return { allowance: remember(name, storedTat, refused(policy, answeredAt, storedTat)), counted: false };
+      }
+      judgedAt = answeredAt;
     }
+    side = sideOf(storedTat, judgedAt);
   }
-  if ('tat' in attempt) return { allowance: remember(name, attempt.tat, passed(policy, judgedAt, attempt.tat)), counted: true };
-  const { storedTat } = attempt;
-  if (isPastBurst(policy, judgedAt, storedTat)) {
-    return { allowance: remember(name, storedTat, refused(policy, judgedAt, storedTat)), counted: false };
-  }
-  // A TAT only grows, so a retry that fails without refusing is a drain that found the bucket idle and a refill that
-  // found another request had refilled it meanwhile: the bucket was full a moment ago, so letting this one request
-  // pass uncounted cannot take a client past its limit, where refusing it would punish the store's bookkeeping.
-  return { allowance: passed(policy, judgedAt, tatAfter(policy, judgedAt, storedTat)), counted: false };
+  // Still no verdict: each write was refused at the time it was sent and found room only later, while others took it.
+  // That happens at the burst's edge under a flood, so this request is refused too, to come back an interval later.
+  const atTheEdge = Math.max(storedTat ?? judgedAt, latestPassingTat(policy, judgedAt) + intervalMs(policy));
+  return { allowance: refused(policy, judgedAt, atTheEdge), counted: false };
 }
 
 const sideOf = (storedTat: number | undefined, nowMs: number): Side => (storedTat !== undefined && storedTat < nowMs ? 'refill' : 'drain');

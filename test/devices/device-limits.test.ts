@@ -95,6 +95,23 @@ describe('the device entry points’ buckets', () => {
     expect(res.headers.get('ratelimit')).toMatch(/^"default";r=99;t=\d+$/);
   });
 
+  it('count a flood whole once the endpoint has seen the IMEI’s bucket full: its burst passes, and what refilled', async () => {
+    // Prepare: the endpoint has seen the bucket, full again once the first report's interval (100 ms) is past
+    const { vehicle, token } = await givenPhone();
+    const policy = deviceRateLimitDefaults.perImei;
+    await devices.osmand(token, aPoint(vehicle.imei));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Act
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 150 }, () => devices.osmand(token, aPoint(vehicle.imei))));
+    const seconds = (Date.now() - started) / 1000;
+    // Assess
+    const passed = answers.filter((res) => res.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(policy.burst);
+    expect(passed).toBeLessThanOrEqual(policy.burst + Math.ceil(seconds * policy.perSecond));
+    expect(answers.every((res) => res.status === 200 || res.status === 429)).toBe(true);
+  });
+
   it('never touch the bucket of an IMEI that is not the token user’s, so no one can drain another tenant’s', async () => {
     // Prepare
     const { token } = await givenPhone();

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BucketPolicy } from '../../shared/domain/token-bucket.ts';
+import { type BucketPolicy, intervalMs } from '../../shared/domain/token-bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { takeFromQuietBucket, takeToken } from '../../shared/store/rate-limits.ts';
+import { takeFromBucket, takeFromQuietBucket, takeToken } from '../../shared/store/rate-limits.ts';
 
 const POLICY: BucketPolicy = { perSecond: 100, burst: 10 };
 const T0 = 1_800_000_000_000;
@@ -224,5 +224,33 @@ describe('takeFromQuietBucket', () => {
     // Assess
     expect(allowances.map((allowance) => allowance.allowed)).toEqual([true, false, false]);
     expect(allowances[2]?.retryInMs).toBe(5_100);
+  });
+});
+
+describe('a parallel flood', () => {
+  /** A clock that moves 2 ms each time it is read: the flood's writes wait behind each other, as on a busy table. */
+  const movingClock = () => {
+    const clock = { at: T0 };
+    return { clock, read: () => (clock.at += 2) };
+  };
+
+  it.each([
+    ['takeFromBucket', takeFromBucket, 0],
+    ['takeFromQuietBucket', takeFromQuietBucket, 1],
+  ] as const)('%s lets through the burst of a bucket it saw full, what refilled meanwhile and no more', async (_name, take, deferred) => {
+    // Prepare: the instance has seen the bucket, full again
+    const bucket = keys.imeiBucket(randomUUID());
+    const policy: BucketPolicy = { perSecond: 10, burst: 100 };
+    const { clock, read } = movingClock();
+    await take(bucket, policy, read);
+    clock.at += 1_000;
+    const started = clock.at;
+    // Act
+    const allowances = await Promise.all(Array.from({ length: 200 }, () => take(bucket, policy, read)));
+    // Assess
+    const passed = allowances.filter((allowance) => allowance.allowed).length;
+    const refilled = Math.ceil((clock.at - started) / intervalMs(policy));
+    expect(passed).toBeGreaterThanOrEqual(policy.burst - 1);
+    expect(passed).toBeLessThanOrEqual(policy.burst + refilled + deferred);
   });
 });
