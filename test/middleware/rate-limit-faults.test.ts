@@ -170,19 +170,39 @@ describe('the per-key limit when its write fails', () => {
     expect(result.headers?.RateLimit).toBeUndefined();
   });
 
-  it('lets a request through uncounted when another refills the idle bucket between its two writes', async () => {
-    // Prepare: the first write finds the bucket idle, the retry's refill finds it just refilled
+  it('counts a request whose refill another beat to the idle bucket: its third write drains it, judged at the same instant', async () => {
+    // Prepare: the first write finds the bucket idle, the refill finds it just refilled, the drain passes
     const now = Date.now();
     dynamo
       .on(UpdateCommand, { Key: BUCKET })
+      .rejectsOnce(conditionFailed(now - 1_000))
+      .rejectsOnce(conditionFailed(now + 7))
+      .resolvesOnce(passedWrite());
+    // Act
+    const result = await listTypes();
+    // Assess
+    expect(result.statusCode).toBe(200);
+    const writes = dynamo.commandCalls(UpdateCommand, { Key: BUCKET }).map((call) => call.args[0].input);
+    expect(writes).toHaveLength(3);
+    expect(writes.at(-1)?.ConditionExpression).toContain('BETWEEN');
+    expect(new Set(writes.map((input) => input.ExpressionAttributeValues?.[':now']))).toHaveProperty('size', 1);
+  });
+
+  it('refuses a request still without a verdict after four writes that each found the bucket moved on', async () => {
+    // Prepare: every write finds the bucket on the other side of now than it tried
+    const now = Date.now();
+    dynamo
+      .on(UpdateCommand, { Key: BUCKET })
+      .rejectsOnce(conditionFailed(now - 1_000))
+      .rejectsOnce(conditionFailed(now + 7))
       .rejectsOnce(conditionFailed(now - 1_000))
       .rejectsOnce(conditionFailed(now + 7));
     // Act
     const result = await listTypes();
     // Assess
-    expect(result.statusCode).toBe(200);
-    expect(bucketWrites()).toBe(2);
-    expect(result.headers?.RateLimit).toMatch(/^"default";r=\d+;t=1$/);
+    expect(result.statusCode).toBe(429);
+    expect(bodyOf(result)).not.toHaveProperty('expense_types');
+    expect(bucketWrites()).toBe(4);
   });
 
   it("adds Retry-After to AWS throttling the operation's own query, with what the key has left", async () => {
