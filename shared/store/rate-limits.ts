@@ -61,10 +61,10 @@ const writing = new Map<string, number>();
  * 30 s meets limits of 10 a second, and two writes a report would cost more than the report's own request
  * (docs/cost.md). While this instance last saw the bucket within `deferrableRequests` of full, and none of its writes
  * of it is on its way, a request passes without a write and is owed; the instance's next write of the bucket counts
- * it too. So a client reporting slower
- * than the bucket refills costs no write once an instance has seen it, and a flood is counted whole. What the limit
- * can miss is bounded: owed requests older than the bucket's refill time are dropped, and an instance can let pass
- * `deferrableRequests` that others already emptied the bucket for, before its next write tells it so.
+ * it too. So a client reporting slower than the bucket refills costs no write once an instance has seen it, and a
+ * flood is counted whole. What the limit can miss is bounded: owed requests older than the bucket's refill time are
+ * dropped, and an instance can let pass `deferrableRequests` that others already emptied the bucket for, before its
+ * next write tells it so.
  */
 export async function takeFromQuietBucket(bucket: Key, policy: BucketPolicy, clock: () => number = Date.now): Promise<Allowance> {
   const name = bucket.pk;
@@ -141,7 +141,7 @@ async function takeCounting(
     }
     side = sideOf(storedTat, judgedAt);
   }
-  // Still no verdict: each write was refused at the time it was sent and found room only later, while others took it.
+  // Still no verdict: each write found the bucket moved on from where it was judged, by others taking its last room.
   // That happens at the burst's edge under a flood, so this request is refused too, to come back an interval later.
   const atTheEdge = Math.max(storedTat ?? judgedAt, latestPassingTat(policy, judgedAt) + intervalMs(policy));
   return { allowance: refused(policy, judgedAt, atTheEdge), counted: false };
