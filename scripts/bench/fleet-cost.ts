@@ -17,7 +17,7 @@ export const FLEETS = [10, 100, 1_000, 10_000] as const;
 const HOURS_PER_MONTH = 730;
 const SECONDS_PER_MONTH = 30 * 86_400;
 export const REPORT_EVERY_S = 30;
-export const POSITIONS_PER_MONTH = (30 * 86_400) / REPORT_EVERY_S;
+export const POSITIONS_PER_MONTH = SECONDS_PER_MONTH / REPORT_EVERY_S;
 
 /** the PositionsStreamNearCapacity alarm's threshold: a stream is sized to stay under it */
 const SHARD_HEADROOM = 0.8;
@@ -38,6 +38,8 @@ export function streamMonth(vehicles: number, mode: 'provisioned' | 'on-demand' 
 }
 
 export type TableMode = TableCapacity['mode'];
+/** write and read request units a month */
+export type Units = { writes: number; reads: number };
 
 /**
  * DynamoDB's request units of a fleet a month, in either capacity mode: on-demand bills each unit; provisioned bills
@@ -59,9 +61,6 @@ export function unitsMonth({ writes, reads }: Units, mode: TableMode): number {
     (units / SECONDS_PER_MONTH / (provisionedScaling.targetUtilizationPercent / 100)) * HOURS_PER_MONTH;
   return capacityHours(writes) * prices.dynamodb.perWriteCapacityUnitHour + capacityHours(reads) * prices.dynamodb.perReadCapacityUnitHour;
 }
-
-/** write and read request units a month */
-export type Units = { writes: number; reads: number };
 
 /** The capacity mode a fleet is priced in: whichever bills it less (docs/cost.md, "Sizing the table"). */
 export const tableModeFor = (vehicles: number, perVehicle: Units): TableMode =>

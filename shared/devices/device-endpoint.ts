@@ -159,10 +159,10 @@ async function accept(
 }
 
 /**
- * One request from the token's bucket and from each IMEI's, in parallel (one round trip): the tightest answers the
- * RateLimit header, and past either the request is refused with 429 and Retry-After, which the Traccar Client
- * honours by keeping its buffer. An IMEI's bucket is taken only once it is known to be the user's, so no one can
- * drain another tenant's.
+ * One request from the token's bucket and from each IMEI's, in parallel (one round trip, none while the buckets are
+ * quiet: takeFromQuietBucket): the tightest answers the RateLimit header, and past either the request is refused with
+ * 429 and Retry-After, which the Traccar Client honours by keeping its buffer. An IMEI's bucket is taken only once it
+ * is known to be the user's, so no one can drain another tenant's.
  */
 async function takeRequest(request: HttpRequest, imeis: readonly string[], { takeFromBucket: take }: DeviceEndpointDependencies) {
   const { perToken, perImei } = config.deviceRateLimits();
