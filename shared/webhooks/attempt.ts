@@ -5,14 +5,21 @@
  * webhook was added, or changes between a check and a connect, never reaches a private address. Redirects are not
  * followed: a 3xx is the receiver's answer. The receiver's failures are outcomes, never exceptions.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type { DeliverableEvent } from '../domain/webhooks/attempt.ts';
 import { type UrlPolicy, urlNotAllowed } from '../domain/webhooks/url-policy.ts';
 import { signingSecrets, type Webhook } from '../domain/webhooks/webhook.ts';
 import { signDelivery } from './signing.ts';
 import { checkWebhookUrl, type Resolve } from './url-check.ts';
+
+/**
+ * Required, not imported: Node's ES module facade of node:http reads every export at import, and its `WebSocket` and
+ * fetch getters load undici, 9 ms of CPU at each cold start of a sender (docs/operations.md, Cold starts).
+ */
+const { request: httpRequest } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /** An attempt that has no answer within this long is a timeout (and retried). */
 export const DELIVERY_TIMEOUT_MS = 10_000;

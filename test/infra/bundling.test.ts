@@ -75,6 +75,17 @@ describe('the functions bundled as the CDK bundles them', () => {
     expect(missing).toEqual([]);
   });
 
+  it('requires node:http rather than importing it: its module facade would load undici at every cold start', () => {
+    // Act
+    const imported = [...bundles].flatMap(([name, output]) =>
+      output.imports
+        .filter((entry) => ['node:http', 'http'].includes(entry.path) && entry.kind === 'import-statement')
+        .map(() => name),
+    );
+    // Assess
+    expect(imported).toEqual([]);
+  });
+
   it('leaves aws-jwt-verify out of the API functions: a bearer token imports it, copied beside the bundle', () => {
     // Arrange
     const getVehicles = bundles.get('getVehicles');
