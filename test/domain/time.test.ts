@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../shared/domain/time.ts';
+import { formatDateTime, instantMs } from '../../shared/domain/time.ts';
 
 /** The calendar's reading of an instant, as formatDateTime did it for every instant before it read stored text as is. */
 const throughTheCalendar = (instant: string | Date, offsetMinutes = 0): string =>
@@ -33,5 +33,27 @@ describe('formatDateTime', () => {
   ])('reads %s, which is no stored instant, as the calendar does: %s', (text, expected) => {
     expect(formatDateTime(text)).toBe(expected);
     expect(formatDateTime(text)).toBe(throughTheCalendar(text));
+  });
+});
+
+describe('instantMs', () => {
+  it('reads every instant as Date.parse does, the same instants again and again past what it remembers', () => {
+    // Prepare
+    const instants = fc.array(fc.integer({ min: FIRST, max: LAST }), { minLength: 300, maxLength: 600 });
+    fc.assert(
+      fc.property(instants, (times) => {
+        const texts = times.map((time) => new Date(time).toISOString());
+        // Act
+        const read = [...texts, ...texts.toReversed()].map(instantMs);
+        // Assess
+        expect(read).toEqual([...times, ...times.toReversed()]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('reads a text that is no instant as NaN, as Date.parse does', () => {
+    expect(instantMs('not a time')).toBeNaN();
+    expect(instantMs('not a time')).toBeNaN();
   });
 });
