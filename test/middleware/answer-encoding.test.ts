@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../shared/config.ts';
-import { acceptsGzip, answerEncoding, FASTEST_GZIP_UP_TO_BYTES, lambdaResponseSize } from '../../shared/middleware/answer-encoding.ts';
+import {
+  acceptsGzip,
+  answerEncoding,
+  FASTEST_GZIP_UP_TO_BYTES,
+  gzipOptionsFor,
+  lambdaResponseSize,
+} from '../../shared/middleware/answer-encoding.ts';
 import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
 import { api } from '../support/api.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
@@ -102,6 +109,38 @@ describe('answerEncoding', () => {
     const response = await encoded({ text: 'a'.repeat(limits.lambdaResponseBytes - 300) });
     expect(response.statusCode).toBe(200);
     expect(lambdaResponseSize(response)).toBeLessThanOrEqual(limits.lambdaResponseBytes);
+  });
+});
+
+describe('gzipOptionsFor', () => {
+  /** JSON records much like the service's: repeated field names, varying values. */
+  const jsonOf = (records: number, seed: number): Buffer =>
+    Buffer.from(
+      JSON.stringify(
+        Array.from({ length: records }, (_unused, i) => ({ event_uid: seed + i, type: 'trip.ended', at: `2026-11-01 07:${i % 60}:00` })),
+      ),
+    );
+
+  it("takes zlib's smallest window for a small answer and its default from 32 KB on", () => {
+    expect(gzipOptionsFor(185, constants.Z_BEST_SPEED)).toEqual({ level: constants.Z_BEST_SPEED, windowBits: 9, memLevel: 2 });
+    expect(gzipOptionsFor(32 * 1024, constants.Z_BEST_SPEED)).toEqual({ level: constants.Z_BEST_SPEED, windowBits: 15, memLevel: 8 });
+    expect(gzipOptionsFor(5_000_000, constants.Z_DEFAULT_COMPRESSION)).toMatchObject({ windowBits: 15, memLevel: 8 });
+  });
+
+  it('compresses every answer to what gunzip reads back, about as small as the default window does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 1, max: 1e6 }), (records, seed) => {
+        // Prepare
+        const body = jsonOf(records, seed);
+        // Act
+        const fitted = gzipSync(body, gzipOptionsFor(body.length, constants.Z_BEST_SPEED));
+        const usual = gzipSync(body, { level: constants.Z_BEST_SPEED });
+        // Assess
+        expect(gunzipSync(fitted).equals(body)).toBe(true);
+        expect(fitted.length).toBeLessThanOrEqual(Math.ceil(usual.length * 1.05));
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
