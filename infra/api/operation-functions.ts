@@ -64,8 +64,8 @@ export const functionDefaults = {
     format: OutputFormat.ESM,
     target: 'node24',
     minify: true,
+    // beside the bundle, read at a container's first logged error (shared/source-mapped-stack.ts): the mappings are all it needs
     sourceMap: true,
-    // NODE_OPTIONS=--enable-source-maps reads and parses the map at every cold start: the mappings are all a stack trace needs.
     sourcesContent: false,
     // The AWS SDK v3 ships with the runtime; bundling it would only grow cold starts.
     externalModules: ['@aws-sdk/*', ...importedWhenNeeded],
@@ -158,7 +158,8 @@ export function functionEnvironment(table: dynamodb.ITableV2, bucket: s3.IBucket
     POWERTOOLS_LOG_LEVEL: 'INFO',
     // The event holds the api key (query string, header) or the device token (path): never logged.
     POWERTOOLS_LOGGER_LOG_EVENT: 'false',
-    NODE_OPTIONS: '--enable-source-maps',
+    // No NODE_OPTIONS=--enable-source-maps: it parses the map at every cold start; a logged error maps its own stack
+    // at a container's first error (shared/source-mapped-stack.ts).
   };
 }
 

@@ -101,14 +101,14 @@ export const bundlesNotes = [
     'import() of an external package stays one and loads on first use. Each function is set beside an empty handler that imports exactly ' +
     'those packages (its row is in the table): the floor of its cold start, whatever our code does',
   `init: the time of \`await import(bundle)\` in a fresh \`node\` process, median of ${PROCESSES.full} processes (rounds interleaved ` +
-    'across functions), and the fastest of them, which other load on the machine can only slow; the deployed functions run with ' +
-    'NODE_OPTIONS=--enable-source-maps',
+    'across functions), and the fastest of them, which other load on the machine can only slow; run as deployed: no ' +
+    '--enable-source-maps (a logged error maps its own stack, shared/source-mapped-stack.ts)',
   'first answer: in the same process, right after the import, the time of the first call on an event the function answers ' +
     'without AWS: a request without api key or device token (401, through the whole chain), an empty batch for the stream ' +
     "consumers (processPositions archives even that: the bench's endpoints are a closed port on 127.0.0.1, so its S3 put fails " +
     "at once); what init leaves for later is paid here, so init + first answer (the fastest process's sum) is what a cold call " +
     "costs of the function's own, and `÷ same SDK` divides both by the same-SDK empty handler's fastest init (target: 1.2)",
-  'first real answer: in another fresh process, run as deployed (--enable-source-maps: the source map is read at init), the ' +
+  'first real answer: in another fresh process, the ' +
     "first call is a real one: the API operation's request from its operations-bench plan (scripts/bench/operation-plans.ts: " +
     'an api key, the data it reads), answered against the local ' +
     "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
@@ -229,7 +229,7 @@ function onTheStack(stack: LocalStack): Endpoints {
 }
 
 /** Imports the bundle in a fresh process, with the environment a function gets, and answers its first call. */
-async function coldStart(file: string, flags: string[], firstCall: string, endpoints: Endpoints = OFFLINE): Promise<ColdStart> {
+async function coldStart(file: string, firstCall: string, endpoints: Endpoints = OFFLINE): Promise<ColdStart> {
   const env = {
     PATH: process.env.PATH ?? '',
     AWS_REGION: 'eu-west-1',
@@ -243,7 +243,7 @@ async function coldStart(file: string, flags: string[], firstCall: string, endpo
     _X_AMZN_TRACE_ID: 'Root=1-6760a000-000000000000000000000001;Parent=53995c3f42cd8ad8;Sampled=1',
     ...endpoints,
   };
-  const args = [...flags, '--input-type=module', '-e', IMPORT_TIMER, pathToFileURL(file).href, firstCall];
+  const args = ['--input-type=module', '-e', IMPORT_TIMER, pathToFileURL(file).href, firstCall];
   const { stdout } = await run(process.execPath, args, { env, maxBuffer: 16 * 1024 * 1024 });
   const line = stdout.split('\n').findLast((text) => text.startsWith('BENCH ')) ?? 'BENCH []';
   const printed = JSON.parse(line.slice('BENCH '.length)) as (number | string | null)[];
@@ -265,8 +265,6 @@ interface Timing {
   file: string;
   sdkAtInit: string[];
   runs: ColdStart[];
-  /** imports with --enable-source-maps, as deployed */
-  withMaps: ColdStart[];
   /** the first real call of each process (one per pass), when the function has one */
   realCalls: string[];
   realRuns: ColdStart[];
@@ -278,7 +276,6 @@ const timingOf = (name: string, bundled: { file: string; sdkAtInit: string[] }, 
   name,
   ...bundled,
   runs: [],
-  withMaps: [],
   realCalls,
   realRuns: [],
   sameRequestRuns: [],
@@ -398,7 +395,7 @@ function requestCounts(requests: string | undefined): string {
 }
 
 function rowOf(timing: Timing, reference: Timing | undefined): Row {
-  const { name, file, sdkAtInit, runs, withMaps, realRuns } = timing;
+  const { name, file, sdkAtInit, runs, realRuns } = timing;
   const wall = totals(runs, 'wall');
   const cpu = totals(runs, 'cpu');
   const answered = !wall.coldCall.some(Number.isNaN);
@@ -424,6 +421,7 @@ function rowOf(timing: Timing, reference: Timing | undefined): Row {
     'same-SDK init CPU ms (least)': shown(cpuFloor),
     'init ÷ same SDK': ratio(fastest(wall.init), floor),
     'init + first answer ÷ same SDK': ratio(answered ? fastest(wall.coldCall) : Number.NaN, floor),
+    'CPU: init ÷ same SDK': ratio(fastest(cpu.init), cpuFloor),
     'CPU: init + first answer ÷ same SDK': ratio(answered ? fastest(cpu.coldCall) : Number.NaN, cpuFloor),
     'real status': [...new Set(realRuns.map((run) => run.status))].join(', ') || '—',
     'init + first real answer ms (fastest)': shown(real.wall),
@@ -435,8 +433,6 @@ function rowOf(timing: Timing, reference: Timing | undefined): Row {
     'same SDK, same requests: init + first answer CPU ms (least)': shown(sameRequests.cpu),
     'init + first real answer ÷ same SDK + same requests': ratio(real.wall, sameRequests.wall),
     'CPU: init + first real answer ÷ same SDK + same requests': ratio(real.cpu, sameRequests.cpu),
-    'init ms, --enable-source-maps': round(median(withMaps.map((run) => run.init)), 1),
-    'init CPU ms (least), --enable-source-maps': round(fastest(withMaps.map((run) => run.initCpu)), 1),
   };
 }
 
@@ -454,17 +450,15 @@ export async function benchBundles(stack: LocalStack, size: BenchSize = 'full'):
     const stackEndpoints = onTheStack(stack);
     for (let pass = 0; pass < PROCESSES[size]; pass++) {
       for (const timing of all) {
-        timing.runs.push(await coldStart(timing.file, [], firstCallOf(timing.name)));
-        timing.withMaps.push(await coldStart(timing.file, ['--enable-source-maps'], 'null'));
+        timing.runs.push(await coldStart(timing.file, firstCallOf(timing.name)));
         const realCall = timing.realCalls[pass];
         if (!realCall) continue;
-        // as deployed (NODE_OPTIONS, infra/api/operation-functions.ts): the bundle's source map is read at init
-        const real = await coldStart(timing.file, ['--enable-source-maps'], realCall, stackEndpoints);
+        const real = await coldStart(timing.file, realCall, stackEndpoints);
         timing.realRuns.push(real);
         const reference = timings.references.get(referenceName(timing.sdkAtInit));
         if (reference && timings.functions.includes(timing)) {
           const sameRequests = firstCall(reference.name, { requests: real.requests }, pass);
-          timing.sameRequestRuns.push(await coldStart(reference.file, ['--enable-source-maps'], sameRequests, stackEndpoints));
+          timing.sameRequestRuns.push(await coldStart(reference.file, sameRequests, stackEndpoints));
         }
       }
     }

@@ -2,7 +2,8 @@
  * The functions' bundles as the CDK makes them (esbuild with functionDefaults.bundling, run from the repository root):
  * whatever a bundle imports at run time is there in Lambda, and what is left out of every bundle stays out.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,9 +79,7 @@ describe('the functions bundled as the CDK bundles them', () => {
   it('requires node:http rather than importing it: its module facade would load undici at every cold start', () => {
     // Act
     const imported = [...bundles].flatMap(([name, output]) =>
-      output.imports
-        .filter((entry) => ['node:http', 'http'].includes(entry.path) && entry.kind === 'import-statement')
-        .map(() => name),
+      output.imports.filter((entry) => ['node:http', 'http'].includes(entry.path) && entry.kind === 'import-statement').map(() => name),
     );
     // Assess
     expect(imported).toEqual([]);
@@ -141,5 +140,70 @@ describe("the SDK's error classifier, bundled through its alias", () => {
     // Assess
     expect(answers).toEqual(failures.map((failure) => classifyAwsError(failure)));
     expect(new Set(answers)).toEqual(new Set(['throttled', 'unavailable', 'server fault', 'lasting']));
+  });
+});
+
+describe('an error logged by a bundled function, run without --enable-source-maps', () => {
+  const fixture = join(repositoryRoot, 'test/fixtures/logs-an-error.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-bundled-error-'));
+  const outfile = join(dir, 'index.mjs');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  beforeAll(async () => {
+    const { bundling } = functionDefaults;
+    await build({
+      entryPoints: [fixture],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: bundling.target,
+      minify: bundling.minify,
+      sourcemap: bundling.sourceMap,
+      sourcesContent: bundling.sourcesContent,
+      external: bundling.externalModules,
+      mainFields: bundling.mainFields,
+      alias: bundleAliases,
+      absWorkingDir: repositoryRoot,
+      banner: { js: bundling.banner },
+      logLevel: 'silent',
+    });
+  }, 60_000);
+
+  /** The error of the line the bundle logs (Powertools writes an error to stderr), run as Lambda runs it: no source-map flag. */
+  function loggedError(): { location: string; stack: string; cause: { stack: string } } {
+    const env = { PATH: process.env.PATH ?? '', POWERTOOLS_LOG_LEVEL: 'INFO' };
+    const { stdout, stderr } = spawnSync(process.execPath, [outfile], { env, encoding: 'utf8' });
+    const line = `${stdout}\n${stderr}`.split('\n').find((text) => text.includes('internal error')) ?? '{}';
+    return JSON.parse(line).error;
+  }
+
+  const lineOf = (text: string): number =>
+    readFileSync(fixture, 'utf8')
+      .split('\n')
+      .findIndex((line) => line.includes(text)) + 1;
+  const thrownAt = (text: string): string => `${fixture}:${lineOf(text)}`;
+
+  it('shows its stack, its location and its cause in the TypeScript sources', () => {
+    // Act
+    const error = loggedError();
+    // Assess
+    expect(error.location).toBe(thrownAt("throw new Error('the failing step failed'"));
+    expect(error.stack.split('\n')[1]).toContain(`${thrownAt("throw new Error('the failing step failed'")}:`);
+    expect(error.stack).toContain(`${thrownAt('  failingStep();')}:`);
+    expect(error.cause.stack.split('\n')[1]).toContain(`${thrownAt("cause: new Error('its cause')")}:`);
+  });
+
+  it('shows the bundle where its source map is missing', () => {
+    // Prepare
+    renameSync(`${outfile}.map`, `${outfile}.map.aside`);
+    try {
+      // Act
+      const error = loggedError();
+      // Assess
+      expect(error.stack.split('\n')[1]).toContain(`${pathToFileURL(outfile).href}:`);
+    } finally {
+      renameSync(`${outfile}.map.aside`, `${outfile}.map`);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
-import fc from 'fast-check';
 import middy from '@middy/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { limits } from '../../shared/config.ts';
 import {
