@@ -29,20 +29,42 @@ function mapOf(file: string): { map: SourceMap; url: string } | null {
   return found;
 }
 
-/** One frame line with its place in the sources, as `--enable-source-maps` writes it; the line as it is where there is none. */
-function mappedFrame(line: string): string {
-  const [place, file, lineNumber, columnNumber] = FRAME_PLACE.exec(line) ?? [];
-  const found = place && file ? mapOf(file) : null;
-  if (!found) return line;
-  const origin = found.map.findOrigin(Number(lineNumber), Number(columnNumber));
-  if (!('fileName' in origin)) return line;
+/** A frame's place: its generated file, line and column, and the text that says them. */
+interface FramePlace {
+  text: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
+function placeOf(frame: string | undefined): FramePlace | undefined {
+  const [text, file, line, column] = FRAME_PLACE.exec(frame ?? '') ?? [];
+  return text && file ? { text, file, line: Number(line), column: Number(column) } : undefined;
+}
+
+/**
+ * One frame line with its place in the sources, as `--enable-source-maps` writes it; the line as it is where there is
+ * none. A minified function's name becomes the one its caller called it by (the caller's frame, the next one, in the
+ * same file), which is where Node's own mapping finds it when it has no other.
+ */
+function mappedFrame(frame: string, caller: string | undefined): string {
+  const place = placeOf(frame);
+  const found = place ? mapOf(place.file) : null;
+  if (!place || !found) return frame;
+  const origin = found.map.findOrigin(place.line, place.column);
+  if (!('fileName' in origin)) return frame;
   const source = new URL(origin.fileName, found.url).pathname;
-  return line.replace(place as string, `${source}:${origin.lineNumber}:${origin.columnNumber}`);
+  const mapped = frame.replace(place.text, `${source}:${origin.lineNumber}:${origin.columnNumber}`);
+  const call = placeOf(caller);
+  const calledAs = call?.file === place.file ? found.map.findOrigin(call.line, call.column) : {};
+  const name = 'name' in calledAs ? calledAs.name : undefined;
+  return name ? mapped.replace(/(?<=at (?:async )?)[\w$.<>]+(?= \()/, name) : mapped;
 }
 
 /** The stack with each frame of a bundled file in its TypeScript source. */
 export function sourceMappedStack(stack: string): string {
-  return stack.split('\n').map(mappedFrame).join('\n');
+  const frames = stack.split('\n');
+  return frames.map((frame, n) => mappedFrame(frame, frames[n + 1])).join('\n');
 }
 
 /** The error with its stack (and its cause's) mapped once, in place: it is logged, and mapped, as its source says. */

@@ -184,12 +184,12 @@ describe('an error logged by a bundled function, run without --enable-source-map
       .findIndex((line) => line.includes(text)) + 1;
   const thrownAt = (text: string): string => `${fixture}:${lineOf(text)}`;
 
-  it('shows its stack, its location and its cause in the TypeScript sources', () => {
+  it('shows its stack, its location and its cause in the TypeScript sources, functions by their names', () => {
     // Act
     const error = loggedError();
     // Assess
     expect(error.location).toBe(thrownAt("throw new Error('the failing step failed'"));
-    expect(error.stack.split('\n')[1]).toContain(`${thrownAt("throw new Error('the failing step failed'")}:`);
+    expect(error.stack.split('\n')[1]).toContain(`at failingStep (${thrownAt("throw new Error('the failing step failed'")}:`);
     expect(error.stack).toContain(`${thrownAt('  failingStep();')}:`);
     expect(error.cause.stack.split('\n')[1]).toContain(`${thrownAt("cause: new Error('its cause')")}:`);
   });
