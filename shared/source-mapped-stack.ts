@@ -67,7 +67,10 @@ export function sourceMappedStack(stack: string): string {
   return frames.map((frame, n) => mappedFrame(frame, frames[n + 1])).join('\n');
 }
 
-/** The error with its stack (and its cause's) mapped once, in place: it is logged, and mapped, as its source says. */
+/** Errors whose stacks are mapped already: an error logged twice is mapped once. */
+const mapped = new WeakSet<Error>();
+
+/** The error with its stack, and its cause's, mapped in place: whatever logs it later shows the sources too. */
 export function withSourceMappedStack<E>(error: E): E {
   if (!(error instanceof Error) || mapped.has(error)) return error;
   mapped.add(error);
@@ -75,4 +78,3 @@ export function withSourceMappedStack<E>(error: E): E {
   withSourceMappedStack(error.cause);
   return error;
 }
-const mapped = new WeakSet<Error>();

@@ -54,9 +54,13 @@ export const isCalendarDate = (text: string): boolean => {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 };
 
+const PARSED_INSTANTS = 256;
+const parsedInstants = new Map<string, number>();
+
 /**
- * Date.parse of an ISO instant, remembered: detection compares each fix's instant with its neighbours' several times
- * over (getPositions checks a day of fixes per call), and a lookup costs a fraction of a parse.
+ * Date.parse of an ISO instant, remembered (up to PARSED_INSTANTS, then forgotten at once): detection compares each
+ * fix's instant with its neighbours' several times over (getPositions checks a day of fixes per call), and a lookup
+ * costs a fraction of a parse.
  */
 export function instantMs(at: string): number {
   let ms = parsedInstants.get(at);
@@ -67,8 +71,6 @@ export function instantMs(at: string): number {
   }
   return ms;
 }
-const PARSED_INSTANTS = 256;
-const parsedInstants = new Map<string, number>();
 
 /** Seconds from one ISO instant to another (negative when `to` is earlier). */
 export const secondsBetween = (from: string, to: string): number => (instantMs(to) - instantMs(from)) / 1000;
