@@ -4,7 +4,7 @@
  * parse that map at every cold start (4–5 ms of CPU, docs/operations.md), for the few containers that ever log an error.
  * Here the map is read at a container's first logged error instead, with Node's own SourceMap, and kept.
  */
-import { createRequire, SourceMap } from 'node:module';
+import { createRequire, SourceMap, type SourceOrigin } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 /** A stack frame's place at the end of its line: `(file:///var/task/index.mjs:1:2345)` or `at /var/task/index.mjs:1:2345`. */
@@ -29,6 +29,9 @@ function mapOf(file: string): { map: SourceMap; url: string } | null {
   return found;
 }
 
+/** Whether the map found where a generated place came from (findOrigin answers `{}` where it did not). */
+const isOrigin = (origin: SourceOrigin | object): origin is SourceOrigin => 'fileName' in origin;
+
 /** A frame's place: its generated file, line and column, and the text that says them. */
 interface FramePlace {
   text: string;
@@ -52,12 +55,12 @@ function mappedFrame(frame: string, caller: string | undefined): string {
   const found = place ? mapOf(place.file) : null;
   if (!place || !found) return frame;
   const origin = found.map.findOrigin(place.line, place.column);
-  if (!('fileName' in origin)) return frame;
+  if (!isOrigin(origin)) return frame;
   const source = new URL(origin.fileName, found.url).pathname;
   const mapped = frame.replace(place.text, `${source}:${origin.lineNumber}:${origin.columnNumber}`);
   const call = placeOf(caller);
-  const calledAs = call?.file === place.file ? found.map.findOrigin(call.line, call.column) : {};
-  const name = 'name' in calledAs ? calledAs.name : undefined;
+  const calledAs = call?.file === place.file ? found.map.findOrigin(call.line, call.column) : undefined;
+  const name = calledAs && isOrigin(calledAs) ? calledAs.name : undefined;
   return name ? mapped.replace(/(?<=at (?:async )?)[\w$.<>]+(?= \()/, name) : mapped;
 }
 
