@@ -10,6 +10,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import type { BuildOptions } from 'esbuild';
 import { handlerPath, type Operation, operations } from '../../functions/registry.ts';
 import { env, limits, rateLimitDefaults } from '../../shared/config.ts';
 import { accessOf, READ_TABLE_ACTIONS } from '../../shared/contracts/operation.ts';
@@ -75,6 +76,28 @@ export const functionDefaults = {
     banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
 } satisfies Partial<NodejsFunctionProps>;
+
+/**
+ * functionDefaults.bundling as esbuild's own options, run from the repository root as the CDK runs it: what the bundles
+ * bench and the bundling tests build a function with, so what they measure and check is what `cdk deploy` ships.
+ */
+export function functionBuildOptions(): BuildOptions {
+  const { bundling } = functionDefaults;
+  return {
+    bundle: true,
+    platform: 'node',
+    format: bundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
+    target: bundling.target,
+    minify: bundling.minify,
+    sourcemap: bundling.sourceMap,
+    sourcesContent: bundling.sourcesContent,
+    external: bundling.externalModules,
+    mainFields: bundling.mainFields,
+    alias: bundleAliases,
+    absWorkingDir: repositoryRoot,
+    banner: { js: bundling.banner },
+  };
+}
 
 /**
  * Package files and folders a function reads at run time rather than imports, so esbuild leaves them

@@ -10,7 +10,6 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import {
   deviceEndpoints,
@@ -20,7 +19,7 @@ import {
   scheduledFunctions,
   streamConsumers,
 } from '../../functions/registry.ts';
-import { bundleAliases, functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
+import { functionBuildOptions, repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { lambdaContext, toApiGatewayEvent, toHttpApiEvent } from '../../local/api-gateway-event.ts';
 import type { LocalStack } from '../../local/stack.ts';
 import { awsClientTimeouts, env as settings } from '../../shared/config.ts';
@@ -168,26 +167,8 @@ const run = promisify(execFile);
 
 /** The bundle's file and the @aws-sdk/* packages it imports statically (those its init loads), sorted. */
 async function bundle(entry: string, outdir: string): Promise<{ file: string; sdkAtInit: string[] }> {
-  const { bundling } = functionDefaults;
   const outfile = join(outdir, 'index.mjs');
-  const { metafile } = await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: bundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
-    target: bundling.target,
-    minify: bundling.minify,
-    sourcemap: bundling.sourceMap,
-    sourcesContent: bundling.sourcesContent,
-    external: bundling.externalModules,
-    mainFields: bundling.mainFields,
-    alias: bundleAliases,
-    absWorkingDir: repositoryRoot,
-    banner: { js: bundling.banner },
-    metafile: true,
-    logLevel: 'error',
-  });
+  const { metafile } = await build({ ...functionBuildOptions(), entryPoints: [entry], outfile, metafile: true, logLevel: 'error' });
   const imports = Object.values(metafile.outputs).flatMap((output) => output.imports);
   const sdkAtInit = imports.filter(
     (imported) => imported.external && imported.kind === 'import-statement' && imported.path.startsWith('@aws-sdk/'),

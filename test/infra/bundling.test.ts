@@ -11,27 +11,18 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEndpoints, handlerPath, operations, scheduledFunctions, streamConsumers } from '../../functions/registry.ts';
-import { bundleAliases, filesBesideBundle, functionDefaults, repositoryRoot } from '../../infra/api/operation-functions.ts';
+import { filesBesideBundle, functionBuildOptions, repositoryRoot } from '../../infra/api/operation-functions.ts';
 import { classifyAwsError } from '../../shared/store/aws-errors.ts';
 
 const functionNames = [...operations, ...streamConsumers, ...scheduledFunctions, ...deviceEndpoints].map(({ name }) => name);
 
 /** Each function's bundle metafile output, by function name (one esbuild run, nothing written). */
 async function bundleEveryFunction(): Promise<Map<string, Metafile['outputs'][string]>> {
-  const { bundling } = functionDefaults;
   const { metafile } = await build({
+    ...functionBuildOptions(),
     entryPoints: Object.fromEntries(functionNames.map((name) => [name, join(repositoryRoot, handlerPath(name))])),
     outdir: 'bundles',
     write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: bundling.target,
-    minify: bundling.minify,
-    external: bundling.externalModules,
-    mainFields: bundling.mainFields,
-    alias: bundleAliases,
-    absWorkingDir: repositoryRoot,
     metafile: true,
     logLevel: 'silent',
   });
@@ -114,14 +105,9 @@ describe("the SDK's error classifier, bundled through its alias", () => {
     // Prepare
     const outfile = join(dir, 'aws-errors.mjs');
     await build({
+      ...functionBuildOptions(),
       entryPoints: [join(repositoryRoot, 'shared/store/aws-errors.ts')],
       outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      mainFields: functionDefaults.bundling.mainFields,
-      alias: bundleAliases,
-      absWorkingDir: repositoryRoot,
       logLevel: 'silent',
     });
     const bundled = (await import(pathToFileURL(outfile).href)) as typeof import('../../shared/store/aws-errors.ts');
@@ -150,24 +136,7 @@ describe('an error logged by a bundled function, run without --enable-source-map
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   beforeAll(async () => {
-    const { bundling } = functionDefaults;
-    await build({
-      entryPoints: [fixture],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: bundling.target,
-      minify: bundling.minify,
-      sourcemap: bundling.sourceMap,
-      sourcesContent: bundling.sourcesContent,
-      external: bundling.externalModules,
-      mainFields: bundling.mainFields,
-      alias: bundleAliases,
-      absWorkingDir: repositoryRoot,
-      banner: { js: bundling.banner },
-      logLevel: 'silent',
-    });
+    await build({ ...functionBuildOptions(), entryPoints: [fixture], outfile, logLevel: 'silent' });
   }, 60_000);
 
   /** The error of the line the bundle logs (Powertools writes an error to stderr), run as Lambda runs it: no source-map flag. */
