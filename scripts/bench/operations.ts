@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
 import { lambdaContext, toApiGatewayEvent } from '../../local/api-gateway-event.ts';
@@ -55,8 +55,9 @@ export const operationsNotes = [
   'HTTP: through the API emulator (its HTTP server, the API Gateway event, the local IAM check of every AWS call: the local ' +
     "stack's share); handler: the function's handler called in the bench's process with the API Gateway event, no HTTP, no " +
     "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client " +
-    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; getLiveMap's S3 read of its cached " +
-    'picture is sent again too)',
+    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; but the per-key bucket's item is " +
+    "deleted first, untimed, so its write writes again, as the call's did; getLiveMap's S3 read of its cached picture is " +
+    'sent again too)',
   `target: p50 ÷ (floor × round trips), or the handler over the same requests through the SDK where those are slower than ` +
     `a GetItem by nature (a transaction, a Query of many items): reads ${TARGET.read}, writes ${TARGET.write} (issue 39)`,
   "service CPU ms/call over SDK: the p50 of the handler's CPU time (process.cpuUsage) less that of its requests sent " +
@@ -203,6 +204,26 @@ async function timedWithCpu(run: () => Promise<unknown>): Promise<{ ms: number; 
   return { ms, cpuMs: (user + system) / 1000 };
 }
 
+/** A per-key bucket's key in a request as sent (marshalled), or undefined for any other request. */
+function bucketKeyOf({ service, command, input }: SentRequest): { pk: string; sk: string } | undefined {
+  const key = (input as { Key?: { pk?: { S?: string }; sk?: { S?: string } } }).Key;
+  const [pk, sk] = [key?.pk?.S, key?.sk?.S];
+  const bucket = keys.rateBucket('');
+  return service === 'DynamoDB' && command === 'UpdateItemCommand' && pk?.startsWith(bucket.pk) && sk === bucket.sk
+    ? { pk, sk }
+    : undefined;
+}
+
+/**
+ * The per-key bucket's write, sent again as it was, would fail its condition (the call moved the TAT on) and write
+ * nothing, which DynamoDB Local answers sooner than a write: beside a GetItem, p50 1.03 ms against 1.09 for one that
+ * writes. The bucket's item is deleted first, untimed, so the write sent again writes, as the call's did.
+ */
+async function bucketsWritableAgain(requests: readonly SentRequest[]): Promise<void> {
+  const buckets = requests.flatMap((request) => bucketKeyOf(request) ?? []);
+  await Promise.all(buckets.map((Key) => dynamo().send(new DeleteCommand({ TableName: tableName(), Key }))));
+}
+
 const ratio = (value: number, to: number): number => round(value / to, 2);
 
 export async function benchOperations(apiUrl: string, size: BenchSize = 'full'): Promise<Row[]> {
@@ -250,7 +271,10 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       const event = eventOf(name, next.user, next.request);
       let result: APIGatewayProxyResult | undefined;
       const callHandler = () => timedWithCpu(async () => (result = await handler(event, lambdaContext(name, randomUUID()))));
-      const sendRequestsAgain = () => timedWithCpu(() => sendAgain(callTrace.requests, { DynamoDB: table(), S3: s3() }));
+      const sendRequestsAgain = async () => {
+        await bucketsWritableAgain(callTrace.requests);
+        return timedWithCpu(() => sendAgain(callTrace.requests, { DynamoDB: table(), S3: s3() }));
+      };
       // each first every other call: neither always meets the machine as the HTTP call and the floor left it
       const handlerFirst = i % 2 === 0;
       const first = await (handlerFirst ? callHandler() : sendRequestsAgain());
