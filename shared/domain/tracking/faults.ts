@@ -68,6 +68,8 @@ const STEP_BACK_KM = 0.025;
 /** How many counted fixes, and how old, are remembered to know a resent one. */
 const RECENT_FIXES = 60;
 const RECENT_S = 600;
+/** Where the window of recent fixes before `at` starts, in epoch milliseconds. */
+const recentSinceMs = (at: string): number => instantMs(at) - RECENT_S * 1000;
 
 /**
  * A stale fix: the vehicle is back at exactly (to the last decimal) a position it passed through lately, behind it on
@@ -80,8 +82,10 @@ const RECENT_S = 600;
  */
 export function staleFix(last: Fix | null, memory: PassedFixes, fix: Fix): boolean {
   if (!last || !memory.previous || distanceKm(last, fix) < STEP_BACK_KM || !behind(memory.previous, last, fix)) return false;
-  const since = new Date(instantMs(fix.at) - RECENT_S * 1000).toISOString();
-  return memory.passed.some((earlier) => earlier.at >= since && earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng);
+  const sinceMs = recentSinceMs(fix.at);
+  return memory.passed.some(
+    (earlier) => instantMs(earlier.at) >= sinceMs && earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng,
+  );
 }
 
 /** Whether `fix` lies behind `to` for a vehicle that came from `from` (more than a right angle off its heading). */
@@ -161,7 +165,7 @@ export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): Pa
  */
 function recentOf(passed: Fix[], at: string): Fix[] {
   if (passed.length === 0) return passed;
-  const sinceMs = instantMs(at) - RECENT_S * 1000;
+  const sinceMs = recentSinceMs(at);
   const first = passed.findIndex((earlier) => instantMs(earlier.at) >= sinceMs);
   if (first === 0 && passed.length <= RECENT_FIXES) return passed;
   return first < 0 ? [] : passed.slice(Math.max(first, passed.length - RECENT_FIXES));
