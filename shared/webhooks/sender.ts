@@ -133,6 +133,8 @@ export async function deliverQueued(
   }
   const decision = decide(delivery, webhook, outcome, now);
   if (decision.retryInS !== undefined) await queues('retries').send([nextAttempt(delivery, decision.retryInS, now)]);
+  // The webhook first: whoever reads an attempt in the log finds the webhook already as that attempt left it.
+  if (decision.endpoint) await recordWebhookOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
   await recordDeliveryAttempt(delivery.user_uid, {
     webhookUid: delivery.webhook_uid,
     eventId: delivery.event_id,
@@ -145,7 +147,6 @@ export async function deliverQueued(
     state: decision.state,
     nextAttemptAt: decision.retryInS === undefined ? null : new Date(now.getTime() + decision.retryInS * 1000).toISOString(),
   } satisfies DeliveryAttempt);
-  if (decision.endpoint) await recordWebhookOutcome(delivery.user_uid, delivery.webhook_uid, decision.endpoint);
   const timedOut = 'error' in outcome && outcome.error.startsWith('timed out');
   return { disposition: 'done', result: decision.state, ...(timedOut ? { stalled: true as const } : {}) };
 }

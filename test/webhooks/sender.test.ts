@@ -10,6 +10,8 @@ import { type LocalDeliveryQueue, localDeliveryQueue } from '../../local/sqs-que
 import type { DeliverableEvent } from '../../shared/domain/webhooks/attempt.ts';
 import { parseQueuedDelivery, queuedDelivery } from '../../shared/domain/webhooks/delivery.ts';
 import { GONE_RECEIVER_REASON } from '../../shared/domain/webhooks/retry-schedule.ts';
+import type { Webhook } from '../../shared/domain/webhooks/webhook.ts';
+import { dynamo } from '../../shared/store/client.ts';
 import { readDeliveryAttempts } from '../../shared/store/webhook-attempts.ts';
 import { deliverBatch, LEFT_IN_QUEUE, type MessageResult } from '../../shared/webhooks/sender.ts';
 import type { Resolve } from '../../shared/webhooks/url-check.ts';
@@ -194,5 +196,41 @@ describe('a sender batch of endpoints that each misbehave their own way', () => 
     });
     const [logged] = await loggedAttempts(endpoints[3] as Endpoint);
     expect(logged).toMatchObject({ error: 'timed out after 10 s', state: 'retrying' });
+  });
+});
+
+describe("an attempt's line in the delivery log", () => {
+  const SNAPSHOT = 'testWebhookWhenLogged';
+  afterEach(() => void dynamo().middlewareStack.remove(SNAPSHOT));
+
+  /** The webhook as stored at the moment the sender writes the attempt's log line. */
+  function webhookWhenLogged({ user, webhookUid }: Endpoint): () => Webhook | undefined {
+    let seen: Webhook | undefined;
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        const item = (args.input as { Item?: { entity?: string; webhook_uid?: number } }).Item;
+        if (context.commandName === 'PutItemCommand' && item?.entity === 'delivery_attempt' && item.webhook_uid === webhookUid)
+          seen = await storedWebhook(user, webhookUid);
+        return next(args);
+      },
+      { step: 'initialize', name: SNAPSHOT },
+    );
+    return () => seen;
+  }
+
+  it.each([
+    { answer: 410, webhookShows: { enabled: false, disabledReason: GONE_RECEIVER_REASON } },
+    { answer: 500, webhookShows: { enabled: true, failingSince: expect.any(String) } },
+    { answer: 204, webhookShows: { enabled: true, lastSuccessAt: expect.any(String) } },
+  ])('is written once the webhook shows what a $answer did to it', async ({ answer, webhookShows }) => {
+    // Prepare
+    queues = { deliveries: aQueue('deliveries'), retries: aQueue('retries') };
+    const endpoint = await anEndpoint((await aReceiver(answerWith(answer))).url);
+    await queueFor(endpoint, 1);
+    const whenLogged = webhookWhenLogged(endpoint);
+    // Act
+    await runBatch(queues.deliveries.receive(10), manualClock());
+    // Assess
+    expect(whenLogged()).toMatchObject(webhookShows);
   });
 });
