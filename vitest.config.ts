@@ -1,5 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import UnitFirstSequencer from './test/support/unit-first-sequencer.ts';
+
+/**
+ * The run's temporary files in one folder of its own, gone when the run ends: every synthesized assembly (a
+ * stack's is 30 MB), the local stack's folders and the browser's profiles. The workers and the local stack's
+ * processes inherit TMPDIR, so nothing a run writes outlives it, whatever a test forgets to remove.
+ */
+function giveTheRunItsTemporaryFolder(): void {
+  const prefix = 'fleet-test-run-';
+  if (basename(tmpdir()).startsWith(prefix)) return; // the config loaded again, in the same run
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  process.env.TMPDIR = folder;
+  process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+}
+giveTheRunItsTemporaryFolder();
 
 /**
  * Four projects, chosen by folder and by the kind a file's name says (docs/testing.md):
