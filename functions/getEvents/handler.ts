@@ -1,3 +1,5 @@
+import { writtenJsonObject } from '../../shared/contracts/verbatim-json.ts';
+import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { operation } from '../../shared/operation.ts';
 import { openCursor, sealCursor } from '../../shared/paging/cursor.ts';
 import { feedPositionOf, readEventFeed } from '../../shared/paging/event-feed.ts';
@@ -24,5 +26,6 @@ export const handler = operation(contract, async ({ user, input, answer }) => {
     ),
     input.vehicle_uid === undefined ? undefined : getVehicleForUser(user.userUid, input.vehicle_uid),
   ]);
-  return { cnt: feed.events.length, events: feed.events, next_cursor: await sealCursor(scope, { position: feed.position, taken: 0 }) };
+  const events = feed.eventTexts.map((text) => writtenJsonObject<FleetEvent>(text));
+  return { cnt: events.length, events, next_cursor: await sealCursor(scope, { position: feed.position, taken: 0 }) };
 });

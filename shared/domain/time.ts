@@ -4,16 +4,31 @@
  */
 const MINUTE_MS = 60_000;
 
+/** Text shaped as toISOString writes an instant at UTC; its year, month and day. */
+const ISO_INSTANT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
+/** The days of a month of the proleptic Gregorian calendar, as a Date counts them. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 /**
- * An instant as stored (toISOString's text) on a day every month has, so that it names a real instant: read at UTC,
- * its text already is its 'yyyy-mm-dd hh:mm:ss' (a Date would roll a 30 February over into March; this never sees one).
+ * Whether the text is an instant as stored (toISOString's text) naming a real day: read at UTC, its text already is
+ * its 'yyyy-mm-dd hh:mm:ss'. A day the month lacks (a 30 February) is left to a Date, which rolls it over into the
+ * next month; days past the 28th are checked, not refused (the last days of every month took the slow way).
  */
-const STORED_INSTANT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+function isStoredInstant(text: string): boolean {
+  const match = ISO_INSTANT.exec(text);
+  if (!match) return false;
+  const day = Number(match[3]);
+  return day <= 28 || day <= daysInMonth(Number(match[1]), Number(match[2]));
+}
 
 /** 'yyyy-mm-dd hh:mm:ss' of an instant, shifted by an offset in minutes. */
 export function formatDateTime(instant: string | Date, offsetMinutes = 0): string {
   // a history's every point at UTC (getPositions): its text, without a Date made and formatted for each
-  if (offsetMinutes === 0 && typeof instant === 'string' && STORED_INSTANT.test(instant)) {
+  if (offsetMinutes === 0 && typeof instant === 'string' && isStoredInstant(instant)) {
     return `${instant.slice(0, 10)} ${instant.slice(11, 19)}`;
   }
   const ms = new Date(instant).getTime() + offsetMinutes * MINUTE_MS;

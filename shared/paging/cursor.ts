@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { config } from '../config.ts';
 import { INVALID_CURSOR } from '../contracts/paging.ts';
 import { BadRequest } from '../errors.ts';
@@ -63,17 +63,23 @@ export async function openCursor<Position>(scope: CursorScope, cursor: string): 
 }
 
 /** Drawn once per process when no key is configured: cursors then live as long as the local server. */
-let processKey: Buffer | undefined;
+let processKey: KeyObject | undefined;
+
+/** The key made from the latest key text: made once, not per call (a raw key is imported at every cipher, 9 µs). */
+let keyOfText: { text: string; key: KeyObject } | undefined;
 
 /**
  * The sealing key, read on first use (module init does no I/O): CURSOR_KEY locally, else the Secrets Manager
  * secret the stack creates and names in CURSOR_KEY_SECRET (cached an hour, as the providers' keys are), else a
  * key drawn for this process.
  */
-async function cursorKey(): Promise<Buffer> {
+async function cursorKey(): Promise<KeyObject> {
   const secretName = config.cursorKeySecret();
   const text = config.cursorKey() ?? (secretName ? await secretString(secretName) : undefined);
-  if (text !== undefined) return createHash('sha256').update(text, 'utf8').digest();
-  processKey ??= randomBytes(32);
-  return processKey;
+  if (text === undefined) {
+    processKey ??= createSecretKey(randomBytes(32));
+    return processKey;
+  }
+  if (keyOfText?.text !== text) keyOfText = { text, key: createSecretKey(createHash('sha256').update(text, 'utf8').digest()) };
+  return keyOfText.key;
 }

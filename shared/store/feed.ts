@@ -61,7 +61,12 @@ function feedItem(entry: FeedEntry, appendedAt: string, sequence: number, copied
   };
 }
 
-export const eventOfFeedItem = (item: Item): FleetEvent => JSON.parse(String(item.event)) as FleetEvent;
+/** A feed item's event as its append stored it: JSON text written by JSON.stringify (feedItem), so JSON by construction. */
+export const eventTextOfFeedItem = (item: Item): string => String(item.event);
+
+export const eventOfFeedText = (text: string): FleetEvent => JSON.parse(text) as FleetEvent;
+
+export const eventOfFeedItem = (item: Item): FleetEvent => eventOfFeedText(eventTextOfFeedItem(item));
 
 interface Counter {
   sequence: number;

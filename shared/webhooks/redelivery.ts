@@ -8,7 +8,7 @@ import { queuedDelivery, type RoutableEvent, webhookTakes } from '../domain/webh
 import type { Webhook } from '../domain/webhooks/webhook.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { readEventFeed } from '../paging/event-feed.ts';
-import { type FeedPosition, findFeedEvent } from '../store/feed.ts';
+import { eventOfFeedText, type FeedPosition, findFeedEvent } from '../store/feed.ts';
 import { deliveryQueue } from './queues.ts';
 
 const routable = (event: FleetEvent): RoutableEvent => ({
@@ -60,6 +60,6 @@ export async function redeliverFrom(
     types: webhook.eventTypes.length === 0 ? undefined : webhook.eventTypes,
   };
   const feed = await readEventFeed(userUid, position, filter, MAX_REDELIVERED);
-  await enqueueFor(userUid, webhook, feed.events);
-  return { queued: feed.events.length, next: feed.more ? feed.position : null };
+  await enqueueFor(userUid, webhook, feed.eventTexts.map(eventOfFeedText));
+  return { queued: feed.eventTexts.length, next: feed.more ? feed.position : null };
 }

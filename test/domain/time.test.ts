@@ -20,6 +20,17 @@ describe('formatDateTime', () => {
     );
   });
 
+  it.each([
+    '2026-11-29T23:59:59.999Z',
+    '2026-11-30T00:00:00.000Z',
+    '2026-12-31T12:00:00.000Z',
+    '2024-02-29T06:00:00.000Z',
+    '2000-02-29T06:00:00.000Z',
+    '0000-02-29T06:00:00.000Z',
+  ])("reads %s, a stored instant on one of its month's last days, as the calendar does", (stored) => {
+    expect(formatDateTime(stored)).toBe(throughTheCalendar(stored));
+  });
+
   it('shifts by the offset, for a stored text and a Date alike', () => {
     expect(formatDateTime('2026-11-28T22:30:05.120Z', 120)).toBe('2026-11-29 00:30:05');
     expect(formatDateTime(new Date('2026-11-28T22:30:05.120Z'), -60)).toBe('2026-11-28 21:30:05');
@@ -28,6 +39,9 @@ describe('formatDateTime', () => {
   it.each([
     ['2026-02-30T08:00:00.000Z', '2026-03-02 08:00:00'],
     ['2026-04-31T08:00:00.000Z', '2026-05-01 08:00:00'],
+    ['2026-11-31T08:00:00.000Z', '2026-12-01 08:00:00'],
+    ['2026-02-29T08:00:00.000Z', '2026-03-01 08:00:00'],
+    ['1900-02-29T08:00:00.000Z', '1900-03-01 08:00:00'],
     ['2026-11-28T08:00:00Z', '2026-11-28 08:00:00'],
     ['2026-11-28T08:00:00.000+02:00', '2026-11-28 06:00:00'],
   ])('reads %s, which is no stored instant, as the calendar does: %s', (text, expected) => {

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
-import { verbatimJsonObject } from '../../shared/contracts/verbatim-json.ts';
+import { verbatimJsonObject, writtenJsonObject } from '../../shared/contracts/verbatim-json.ts';
 import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
@@ -51,6 +51,21 @@ describe('envelopeSerializer with verbatim JSON', () => {
   it('escapes a lone surrogate, which no UTF-8 response can carry, as JSON.stringify does', async () => {
     const response = await serialized({ payload: verbatimJsonObject('{"a":"\ud800x"}') });
     expect(response.body).toContain('"payload":{"a":"\\ud800x"}');
+  });
+});
+
+describe('envelopeSerializer with JSON the service wrote', () => {
+  it('answers each object JSON.stringify wrote byte for byte as the object itself would be written', async () => {
+    // Prepare: what a feed stores of an event
+    const events = [
+      { event_id: 'evt_1', type: 'trip.ended', data: { vehicle_uid: 7, distance_km: 12.5, note: 'caf\u00e9 "quoted" \ud800' } },
+      { event_id: 'evt_2', type: 'fuel.fill', data: { vehicle_uid: 7, litres: 40 } },
+    ];
+    const stored = events.map((event) => JSON.stringify(event));
+    // Act
+    const response = await serialized({ cnt: 2, events: stored.map((text) => writtenJsonObject(text)) });
+    // Assess
+    expect(response.body).toBe((await serialized({ cnt: 2, events })).body);
   });
 });
 
