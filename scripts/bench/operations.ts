@@ -12,6 +12,8 @@
  * A middleware on the shared clients counts what each call asks of DynamoDB (and S3) and keeps its requests.
  */
 import { randomUUID } from 'node:crypto';
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -26,7 +28,7 @@ import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
 import { type BenchSize, median, percentile, type Row, round, spread } from './report.ts';
-import { logged, type RequestLog, type SentRequest, sendAgain } from './sdk-requests.ts';
+import { logged, loggedStart, type RequestLog, type SentPost, type SentRequest, sendAgain } from './sdk-requests.ts';
 
 /** calls per operation: full for the figures; smallest, once each, so a test run proves every plan still runs */
 const callsBySize = {
@@ -57,7 +59,8 @@ export const operationsNotes = [
     "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client " +
     "(a write's conditions fail the second time: DynamoDB evaluates them all the same; but the per-key bucket's item is " +
     "deleted first, untimed, so its write writes again, as the call's did; getLiveMap's S3 read of its cached picture is " +
-    'sent again too)',
+    "sent again too, and testWebhook's signed POST to its receiver, through node:http as the service sends it)",
+  'testWebhook posts to a receiver on 127.0.0.1 that answers 204 at once',
   `target: p50 ÷ (floor × round trips), or the handler over the same requests through the SDK where those are slower than ` +
     `a GetItem by nature (a transaction, a Query of many items): reads ${TARGET.read}, writes ${TARGET.write} (issue 39)`,
   "service CPU ms/call over SDK: the p50 of the handler's CPU time (process.cpuUsage) less that of its requests sent " +
@@ -70,7 +73,7 @@ export const operationsNotes = [
   'getLiveMap is served from its S3 cache after the first call; addRoute uses the built-in estimate provider (no network)',
 ];
 
-/** A call's DynamoDB and S3 requests (`requests`, by round over both: those of a round ran together) and its key lookups. */
+/** A call's DynamoDB, S3 and webhook requests (`requests`, by round over all: those of a round ran together) and its key lookups. */
 interface CallTrace extends RequestLog {
   /** its DynamoDB requests alone, by their own rounds: once the call has answered, the deepest is its round trips */
   dynamoLog: RequestLog;
@@ -81,7 +84,10 @@ interface CallTrace extends RequestLog {
 const newTrace = (): CallTrace => ({ requests: [], answeredRound: 0, dynamoLog: { requests: [], answeredRound: 0 }, keyLookups: 0 });
 /** DynamoDB's alone, as the read budget counts them */
 const roundTripsOf = (traced: CallTrace): number => traced.dynamoLog.answeredRound;
-const s3RequestsOf = (traced: CallTrace): number => traced.requests.filter((request) => request.service === 'S3').length;
+const requestsTo =
+  (service: string) =>
+  (traced: CallTrace): number =>
+    traced.requests.filter((request) => request.service === service).length;
 
 let trace: CallTrace | undefined;
 
@@ -107,6 +113,28 @@ function traceClients(): void {
     },
     { step: 'initialize', name: 'benchS3Trace' },
   );
+  traceWebhookPosts();
+}
+
+/** A webhook's POST (testWebhook's own request, signed: it has a webhook-id), seen on Node's HTTP client channels. */
+function traceWebhookPosts(): void {
+  const answers = new WeakMap<ClientRequest, () => void>();
+  subscribe('http.client.request.start', (message) => {
+    const { request } = message as { request: ClientRequest };
+    const current = trace;
+    if (!current || request.getHeader('webhook-id') === undefined) return;
+    const headers = Object.fromEntries(Object.entries(request.getHeaders()).map(([name, value]) => [name, String(value)]));
+    const post: SentPost = {
+      url: `${request.protocol}//${headers.host}${request.path}`,
+      headers,
+      bodyBytes: Number(headers['content-length'] ?? 0),
+    };
+    answers.set(request, loggedStart(current, { service: 'HTTP', command: 'POST', input: post }));
+  });
+  subscribe('http.client.response.finish', (message) => {
+    const { request } = message as { request: ClientRequest };
+    answers.get(request)?.();
+  });
 }
 
 /** The document client is a DynamoDB client: a marshalled input goes out again as the service's went. */
@@ -309,7 +337,8 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
       target: TARGET[accessOf(operation)],
       'DynamoDB requests/call': spread(traces.map((traced) => traced.dynamoLog.requests.length)),
       'key lookups/call': spread(traces.map((traced) => traced.keyLookups)),
-      'S3 requests/call': spread(traces.map(s3RequestsOf)),
+      'S3 requests/call': spread(traces.map(requestsTo('S3'))),
+      'webhook POSTs/call': spread(traces.map(requestsTo('HTTP'))),
       'reads ≤ 2 round trips after key lookup':
         accessOf(operation) === 'write' ? 'n/a' : afterKey <= READ_ROUND_TRIP_BUDGET ? `yes (${afterKey})` : `NO (${afterKey})`,
     });

@@ -1,5 +1,5 @@
 /**
- * DynamoDB and S3 requests as a call sent them, and sent again through the SDK: the operations bench sends a call's
+ * DynamoDB and S3 requests (and a webhook's POST) as a call sent them, and sent again through the SDK (and node:http): the operations bench sends a call's
  * requests again beside it (what its own requests cost), the bundles bench sends a cold function's first requests
  * again from the same-SDK handler's fresh process (what a cold call's own requests cost, SDK first use included).
  * Kept to erasable TypeScript and the SDK's own packages: a bench child process imports it as it is, and the same-SDK
@@ -11,7 +11,7 @@ import type { Client } from '@smithy/smithy-client';
 /** One request as the service sent it (a DynamoDB input marshalled), and the round it started in. */
 export interface SentRequest {
   round: number;
-  /** the SDK's service id: DynamoDB or S3 */
+  /** the SDK's service id, DynamoDB or S3; or HTTP, a webhook's POST (its input a SentPost) */
   service: string;
   command: string;
   input: object;
@@ -25,14 +25,42 @@ export interface RequestLog {
 
 /** A request of the log: started in the round after the deepest answered one, which it deepens once answered. */
 export async function logged<T>(log: RequestLog, sent: Omit<SentRequest, 'round'>, send: () => Promise<T>): Promise<T> {
-  const round = log.answeredRound + 1;
-  log.requests.push({ round, ...sent });
+  const answered = loggedStart(log, sent);
   try {
     return await send();
   } finally {
-    log.answeredRound = Math.max(log.answeredRound, round);
+    answered();
   }
 }
+
+/** A request of the log seen start and answer apart (on Node's HTTP client channels): call what it answers when it answers. */
+export function loggedStart(log: RequestLog, sent: Omit<SentRequest, 'round'>): () => void {
+  const round = log.answeredRound + 1;
+  log.requests.push({ round, ...sent });
+  return () => {
+    log.answeredRound = Math.max(log.answeredRound, round);
+  };
+}
+
+/** A webhook's POST as the service sent it (shared/webhooks/attempt.ts): its body stands in as that many bytes. */
+export interface SentPost {
+  url: string;
+  headers: Record<string, string>;
+  bodyBytes: number;
+}
+
+/** The POST again as the service sends it: no pooled connection, settled on the status line, the socket destroyed. */
+const postAgain = ({ url, headers, bodyBytes }: SentPost): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const { request } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+    const req = request(url, { method: 'POST', headers, agent: false });
+    req.on('error', reject);
+    req.on('response', () => {
+      req.destroy();
+      resolve();
+    });
+    req.end('x'.repeat(bodyBytes));
+  });
 
 type AnyClient = Client<any, any, any, any>;
 
@@ -84,6 +112,7 @@ const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = {
 
 /** One request ready to go again; an S3 object read is read to its end, as the service reads it. */
 async function prepared({ service, command, input }: SentRequest, clients: ClientsByService): Promise<() => Promise<void>> {
+  if (service === 'HTTP') return () => postAgain(input as SentPost);
   const client = clients[service];
   const Command = (await PACKAGES[service]?.())?.[command] as (new (input: object) => object) | undefined;
   if (!client || !Command) throw new Error(`the bench cannot send ${service} ${command} again`);

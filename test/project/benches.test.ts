@@ -55,4 +55,11 @@ describe('npm run bench -- --smallest', () => {
     const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Array<{ operation?: string }>>;
     expect(results.operations?.map((row) => row.operation)).toEqual(keyOperations.map(({ name }) => name));
   });
+
+  it("sends testWebhook's POST again with its DynamoDB requests, so its SDK column holds every request it makes", () => {
+    const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Array<Record<string, unknown>>>;
+    const posts = new Map(results.operations?.map((row) => [row.operation, row['webhook POSTs/call']]));
+    expect(posts.get('testWebhook')).toBe(1);
+    expect(posts.get('getWebhook')).toBe(0);
+  });
 });
