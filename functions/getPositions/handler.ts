@@ -48,12 +48,14 @@ export const handler = operation(contract, async (context) => {
   ]);
   const positions = stored.positions.filter((position) => position.gps_datetime !== page.after);
   const ignored = pointFaults(positions, detectionSettings(vehicle.detection).maxSpeedKmh);
-  const taken = positions.findIndex(
-    (position, n) => !page.add(toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null), position.gps_datetime),
+  const taken = page.addAll(
+    positions.map((position, n) => toPositionRecord(position, vehicle.fuelFactor, ignored[n] ?? null)),
+    (n) => (positions[n] as Position).gps_datetime,
   );
-  const nextAt = taken < 0 ? stored.unreadFrom : positions[taken]?.gps_datetime;
+  const allTaken = taken === positions.length;
+  const nextAt = allTaken ? stored.unreadFrom : positions[taken]?.gps_datetime;
   // All that was read fits, but a dense day was read only in part: the next page starts at its first unread point.
-  if (taken < 0 && stored.unreadFrom) page.continueAfter(new Date(Date.parse(stored.unreadFrom) - 1).toISOString());
+  if (allTaken && stored.unreadFrom) page.continueAfter(new Date(Date.parse(stored.unreadFrom) - 1).toISOString());
   return {
     vehicle_uid: vehicle.vehicleUid,
     imei: vehicle.imei,

@@ -4,8 +4,8 @@
  */
 const MINUTE_MS = 60_000;
 
-/** Text shaped as toISOString writes an instant at UTC; its year, month and day. */
-const ISO_INSTANT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+/** Text shaped as toISOString writes an instant at UTC (yyyy-mm-ddThh:mm:ss.sssZ). */
+const ISO_INSTANT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** The days of a month of the proleptic Gregorian calendar, as a Date counts them. */
 function daysInMonth(year: number, month: number): number {
@@ -19,10 +19,9 @@ function daysInMonth(year: number, month: number): number {
  * next month; days past the 28th are checked, not refused (the last days of every month took the slow way).
  */
 function isStoredInstant(text: string): boolean {
-  const match = ISO_INSTANT.exec(text);
-  if (!match) return false;
-  const day = Number(match[3]);
-  return day <= 28 || day <= daysInMonth(Number(match[1]), Number(match[2]));
+  if (!ISO_INSTANT.test(text)) return false;
+  const day = Number(text.slice(8, 10));
+  return day <= 28 || day <= daysInMonth(Number(text.slice(0, 4)), Number(text.slice(5, 7)));
 }
 
 /** 'yyyy-mm-dd hh:mm:ss' of an instant, shifted by an offset in minutes. */

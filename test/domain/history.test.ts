@@ -86,3 +86,32 @@ describe('position history chunks', () => {
     expect(byTime([first, position('2026-11-01T06:00:00.000Z', { speed: 20 })])).toEqual([first]);
   });
 });
+
+describe('byTime', () => {
+  /** Sorted by instant (stably), then the first point of each second: what byTime answers for any points. */
+  const firstOfEachSecond = (points: readonly Position[]): Position[] => {
+    const sorted = [...points].sort((a, b) => (a.gps_datetime < b.gps_datetime ? -1 : a.gps_datetime > b.gps_datetime ? 1 : 0));
+    return sorted.filter(
+      (point, n) => sorted.findIndex((other) => other.gps_datetime.slice(0, 19) === point.gps_datetime.slice(0, 19)) === n,
+    );
+  };
+  const START = Date.parse('2026-11-01T06:00:00.000Z');
+
+  it('orders any points and keeps the first of each second, whether they come in order or not', () => {
+    // milliseconds within a few seconds, so that seconds repeat; sorted half the time, as history reads back
+    const instants = fc.array(fc.integer({ min: 0, max: 8_000 }), { maxLength: 30 });
+    fc.assert(
+      fc.property(instants, fc.boolean(), (offsets, inOrder) => {
+        // Prepare
+        const ordered = inOrder ? [...new Set(offsets.map((ms) => Math.floor(ms / 1000) * 1000))].sort((a, b) => a - b) : offsets;
+        const points = ordered.map((ms, n) => position(new Date(START + ms).toISOString(), { speed: n }));
+        // Act
+        const kept = byTime(points);
+        // Assess
+        expect(kept).toEqual(firstOfEachSecond(points));
+        expect(kept).not.toBe(points);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toResponseJson, verbatimJsonObject } from '../../shared/contracts/verbatim-json.ts';
-import { AnswerPage, type PageContext } from '../../shared/paging/answer-page.ts';
+import { AnswerPage, type PageContext, recordCost } from '../../shared/paging/answer-page.ts';
+import { openCursor } from '../../shared/paging/cursor.ts';
 
 const aPageContext = (input: PageContext['input'] = {}): PageContext => ({
   user: { userUid: 7 },
@@ -50,5 +52,101 @@ describe('AnswerPage records', () => {
     const page = await AnswerPage.open<number>(aPageContext());
     page.add({ n: 1 }, 1);
     expect(JSON.stringify({ items: page.records() })).toBe('{"items":[{"n":1}]}');
+  });
+});
+
+describe('recordCost', () => {
+  /** A record's share of the Lambda response, as Lambda's own JSON.stringify of the response writes it. */
+  const asLambdaWritesIt = (record: unknown): number => Buffer.byteLength(JSON.stringify(toResponseJson(record)), 'utf8') - 1;
+
+  it('counts any record as Lambda writes it, control characters, quotes, backslashes and lone surrogates included', () => {
+    const texts = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('"', '\\', '\n', '\u0001', '\ud800', '\udc00', 'é', '😀'),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      ),
+    });
+    fc.assert(
+      fc.property(fc.array(texts, { maxLength: 4 }), (notes) => {
+        const record = { notes, n: notes.length };
+        expect(recordCost(record)).toBe(asLambdaWritesIt(record));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('counts a stored payload written over lines, whose raw newlines the response escapes', () => {
+    const record = { payload: verbatimJsonObject('{\n\t"a": "b",\r\n "c": [1, 2]\n}') };
+    expect(recordCost(record)).toBe(asLambdaWritesIt(record));
+  });
+});
+
+describe('AnswerPage.addAll', () => {
+  /** What a page shows of the records it took: how many, the answer's text, whether more follow and from where. */
+  async function outcomeOf(page: AnswerPage<number>, taking: () => number) {
+    let taken: number | string;
+    try {
+      taken = taking();
+    } catch (error) {
+      taken = (error as Error).message;
+    }
+    const { next_cursor: cursor } = await page.nextCursor();
+    const scope = { operation: 'getJobCards', userUid: 7, filters: {} };
+    return {
+      taken,
+      size: page.size,
+      hasMore: page.hasMore,
+      answer: toResponseJson({ items: page.records() }),
+      resumesAt: cursor === undefined ? undefined : await openCursor<number>(scope, cursor),
+    };
+  }
+
+  it('takes the same records as add one by one, whatever the limit, the budget and what the page took before', async () => {
+    const records = fc.array(fc.record({ n: fc.integer(), note: fc.string({ unit: 'binary', maxLength: 12 }) }), { maxLength: 12 });
+    const pages = fc.record({
+      limit: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined }),
+      budgetBytes: fc.integer({ min: 1, max: 600 }),
+      before: fc.integer({ min: 0, max: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(records, pages, async (items, { limit, budgetBytes, before }) => {
+        // Prepare: two pages alike, each having taken the same records first
+        const open = async () => {
+          const page = await AnswerPage.open<number>({ ...aPageContext({ limit }), answer: { operation: 'getJobCards', budgetBytes } });
+          try {
+            for (let n = 0; n < before; n++) if (!page.add({ before: n }, -n)) break;
+          } catch {
+            return undefined; // the page refused what it took first: nothing left to compare
+          }
+          return page;
+        };
+        const [oneByOne, atOnce] = [await open(), await open()];
+        fc.pre(oneByOne !== undefined && atOnce !== undefined);
+        // Act
+        const byAdd = await outcomeOf(oneByOne, () => {
+          const refused = items.findIndex((item, n) => !oneByOne.add(item, n));
+          return refused < 0 ? items.length : refused;
+        });
+        const byAddAll = await outcomeOf(atOnce, () => atOnce.addAll(items, (n) => n));
+        // Assess
+        expect(byAddAll).toEqual(byAdd);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it.each([
+    [0, 3],
+    [-1, 2],
+  ])('takes records whose bytes fill the budget %i bytes short of them: %i of 3', async (short, expected) => {
+    // Prepare
+    const records = [{ n: 1, note: 'a "quoted" word' }, { n: 2, note: 'caf\u00e9 \\ back' }, { n: 3 }];
+    const budgetBytes = records.reduce((sum, record) => sum + recordCost(record), 0) + short;
+    const page = await AnswerPage.open<number>({ ...aPageContext({ limit: 10 }), answer: { operation: 'getJobCards', budgetBytes } });
+    // Act
+    const taken = page.addAll(records, (n) => n);
+    // Assess
+    expect(taken).toBe(expected);
+    expect(page.hasMore).toBe(expected < records.length);
   });
 });

@@ -9,7 +9,7 @@
  * - readings dropped where the record is read (out of range, too long, not a number): the point kept without them.
  */
 import { distanceKm, type LatLng } from '../geo.ts';
-import { instantMs, secondsBetween } from '../time.ts';
+import { instantMs } from '../time.ts';
 import type { Position } from './position.ts';
 import type { DetectionSettings } from './settings.ts';
 
@@ -52,11 +52,18 @@ export function fixFault(position: Pick<Position, 'latitude' | 'longitude' | 'va
 
 interface Fix extends LatLng {
   at: string;
+  /**
+   * `at` in epoch milliseconds, where the fix's maker has it: pointFaults reads each of a day's instants once, where
+   * looking each up again (several times a fix) was a third of its time. Never stored: detection's fixes go without.
+   */
+  ms?: number;
 }
+
+const msOf = (fix: Fix): number => fix.ms ?? instantMs(fix.at);
 
 /** km/h needed to get from one fix to the other (at least one second apart: GPS times are whole seconds). */
 export function impliedSpeedKmh(from: Fix, to: Fix): number {
-  const hours = Math.max(1, Math.abs(instantMs(to.at) - instantMs(from.at)) / 1000) / 3600;
+  const hours = Math.max(1, Math.abs(msOf(to) - msOf(from)) / 1000) / 3600;
   return distanceKm(from, to) / hours;
 }
 
@@ -68,8 +75,8 @@ const STEP_BACK_KM = 0.025;
 /** How many counted fixes, and how old, are remembered to know a resent one. */
 const RECENT_FIXES = 60;
 const RECENT_S = 600;
-/** Where the window of recent fixes before `at` starts, in epoch milliseconds. */
-const recentSinceMs = (at: string): number => instantMs(at) - RECENT_S * 1000;
+/** Where the window of recent fixes before `fix` starts, in epoch milliseconds. */
+const recentSinceMs = (fix: Fix): number => msOf(fix) - RECENT_S * 1000;
 
 /**
  * A stale fix: the vehicle is back at exactly (to the last decimal) a position it passed through lately, behind it on
@@ -82,9 +89,9 @@ const recentSinceMs = (at: string): number => instantMs(at) - RECENT_S * 1000;
  */
 export function staleFix(last: Fix | null, memory: PassedFixes, fix: Fix): boolean {
   if (!last || !memory.previous || distanceKm(last, fix) < STEP_BACK_KM || !behind(memory.previous, last, fix)) return false;
-  const sinceMs = recentSinceMs(fix.at);
+  const sinceMs = recentSinceMs(fix);
   return memory.passed.some(
-    (earlier) => instantMs(earlier.at) >= sinceMs && earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng,
+    (earlier) => msOf(earlier) >= sinceMs && earlier.at < last.at && earlier.lat === fix.lat && earlier.lng === fix.lng,
   );
 }
 
@@ -115,8 +122,8 @@ const OUTLIER_STEP_S = 20;
  */
 export function outlierFix(previous: Fix | null, last: Fix | null, fix: Fix, speeds: { last: number | null; fix: number | null }): boolean {
   if (!previous || !last) return false;
-  const stepS = secondsBetween(last.at, fix.at);
-  if (stepS > OUTLIER_STEP_S || secondsBetween(previous.at, last.at) > OUTLIER_STEP_S) return false;
+  const stepS = (msOf(fix) - msOf(last)) / 1000;
+  if (stepS > OUTLIER_STEP_S || (msOf(last) - msOf(previous)) / 1000 > OUTLIER_STEP_S) return false;
   const hours = stepS / 3600;
   const reachKm =
     speeds.last !== null && speeds.fix !== null
@@ -154,7 +161,7 @@ export const NO_PASSED_FIXES: PassedFixes = { passed: [], reached: null, previou
 export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): PassedFixes {
   const far = last !== null && distanceKm(last, fix) >= STEP_BACK_KM;
   const passed = far && memory.reached ? [...memory.passed, memory.reached] : memory.passed;
-  return { passed: recentOf(passed, fix.at), reached: far ? fix : null, previous: last };
+  return { passed: recentOf(passed, fix), reached: far ? fix : null, previous: last };
 }
 
 /**
@@ -163,10 +170,10 @@ export function rememberFix(memory: PassedFixes, last: Fix | null, fix: Fix): Pa
  * time order (the detector sorts its points, getPositions reads them sorted), so the list is too, and the window starts
  * at its first recent fix: found from the oldest end, mostly at once, where checking every fix cost a day's check half its time.
  */
-function recentOf(passed: Fix[], at: string): Fix[] {
+function recentOf(passed: Fix[], fix: Fix): Fix[] {
   if (passed.length === 0) return passed;
-  const sinceMs = recentSinceMs(at);
-  const first = passed.findIndex((earlier) => instantMs(earlier.at) >= sinceMs);
+  const sinceMs = recentSinceMs(fix);
+  const first = passed.findIndex((earlier) => msOf(earlier) >= sinceMs);
   if (first === 0 && passed.length <= RECENT_FIXES) return passed;
   return first < 0 ? [] : passed.slice(Math.max(first, passed.length - RECENT_FIXES));
 }
@@ -270,10 +277,13 @@ export function pointFaults(positions: readonly Position[], maxSpeedKmh: number)
   let held: number[] = [];
   let lastSpeed: number | null = null;
   const faults: Array<PointFault | null> = positions.map(() => null);
-  const fixAt = (n: number): Fix => {
-    const position = positions[n] as Position;
-    return { at: position.gps_datetime, lat: position.latitude, lng: position.longitude };
-  };
+  const fixes: Fix[] = positions.map((position) => ({
+    at: position.gps_datetime,
+    lat: position.latitude,
+    lng: position.longitude,
+    ms: Date.parse(position.gps_datetime),
+  }));
+  const fixAt = (n: number): Fix => fixes[n] as Fix;
   const counted = (n: number) => {
     const fix = fixAt(n);
     memory = rememberFix(memory, last, fix);

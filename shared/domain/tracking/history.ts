@@ -135,7 +135,19 @@ function instantsOfHour(hour: string): (offset: number) => string {
  * stored wins, and so does the first of several fixes of one second.
  */
 export function byTime(positions: readonly Position[]): Position[] {
+  // Points read back from history already are (a day of them per getPositions call): one pass says so.
+  if (isOnePerSecondInOrder(positions)) return [...positions];
   const seen = new Set<string>();
   const sorted = [...positions].sort((a, b) => (a.gps_datetime < b.gps_datetime ? -1 : a.gps_datetime > b.gps_datetime ? 1 : 0));
   return sorted.filter((position) => !seen.has(secondOf(position.gps_datetime)) && seen.add(secondOf(position.gps_datetime)));
+}
+
+function isOnePerSecondInOrder(positions: readonly Position[]): boolean {
+  let previous = '';
+  for (const position of positions) {
+    const second = secondOf(position.gps_datetime);
+    if (second <= previous) return false;
+    previous = second;
+  }
+  return true;
 }
