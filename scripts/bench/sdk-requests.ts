@@ -1,7 +1,8 @@
 /**
- * DynamoDB and S3 requests (and a webhook's POST) as a call sent them, and sent again through the SDK (and node:http): the operations bench sends a call's
- * requests again beside it (what its own requests cost), the bundles bench sends a cold function's first requests
- * again from the same-SDK handler's fresh process (what a cold call's own requests cost, SDK first use included).
+ * DynamoDB and S3 requests (and a webhook's POST) as a call sent them, and sent again through the SDK (and node:http):
+ * the operations bench sends a call's requests again beside it (what its own requests cost), the bundles bench sends a
+ * cold function's first requests again from the same-SDK handler's fresh process (what a cold call's own requests
+ * cost, SDK first use included).
  * Kept to erasable TypeScript and the SDK's own packages: a bench child process imports it as it is, and the same-SDK
  * handler bundles it.
  */
