@@ -9,7 +9,8 @@
  * - the same DynamoDB and S3 requests the HTTP call made, sent again directly through the SDK, round by round (requests
  *   that ran together sent together): what the call's own requests cost, whatever they are (a transaction, a Query
  *   of many items, getLiveMap's cached picture), so the handler's figure over it is what the service adds on top.
- * A middleware on the shared clients counts what each call asks of DynamoDB (and S3) and keeps its requests.
+ * A middleware on the shared clients counts what each call asks of DynamoDB (and S3) and keeps its requests; Node's
+ * HTTP client channels show a webhook's POST (testWebhook's), which is kept and sent again the same way.
  */
 import { randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
