@@ -1,4 +1,4 @@
-import { writtenJsonObject } from '../../shared/contracts/verbatim-json.ts';
+import { writtenRecords } from '../../shared/contracts/verbatim-json.ts';
 import type { FleetEvent } from '../../shared/domain/events/event.ts';
 import { operation } from '../../shared/operation.ts';
 import { openCursor, sealCursor } from '../../shared/paging/cursor.ts';
@@ -26,6 +26,7 @@ export const handler = operation(contract, async ({ user, input, answer }) => {
     ),
     input.vehicle_uid === undefined ? undefined : getVehicleForUser(user.userUid, input.vehicle_uid),
   ]);
-  const events = feed.eventTexts.map((text) => writtenJsonObject<FleetEvent>(text));
-  return { cnt: events.length, events, next_cursor: await sealCursor(scope, { position: feed.position, taken: 0 }) };
+  // the events as the feed stored them (JSON.stringify's text), spliced in as one array: not parsed to be written again
+  const events = writtenRecords<FleetEvent>(feed.eventTexts);
+  return { cnt: feed.eventTexts.length, events, next_cursor: await sealCursor(scope, { position: feed.position, taken: 0 }) };
 });

@@ -22,7 +22,7 @@ const markingOf = () => {
  * JSON text that a response carries exactly as stored, instead of parsing it and serialising it again: a job
  * card's payload keeps `12345678901234567890`, `1.50`, its key order and its escapes. Only the envelope splices
  * it (see toResponseJson); made only by verbatimJsonObject, which checks the text, so a stored text that is not
- * a JSON object can never break the response around it, and by writtenRecords and writtenJsonObject, of text
+ * a JSON object can never break the response around it, and by writtenRecords, of text
  * JSON.stringify wrote.
  */
 export class VerbatimJson {
@@ -48,16 +48,11 @@ export class VerbatimJson {
   }
 
   /**
-   * An answer's records, each already written by toResponseJson (so JSON by construction, needing no check), as one
-   * JSON array: a page serializes each record once, when it counts its bytes, and the envelope splices them in.
+   * Records the service wrote itself (so JSON by construction, needing no check) as one JSON array: a page's, each
+   * written by toResponseJson when it counted its bytes; a feed's events, as JSON.stringify wrote them when stored.
    */
   static ofWritten(texts: readonly string[]): VerbatimJson {
     return new VerbatimJson(`[${texts.join(',')}]`);
-  }
-
-  /** An object's text JSON.stringify wrote, stored by the service: JSON by construction, needing no check. */
-  static ofWrittenObject(text: string): VerbatimJson {
-    return new VerbatimJson(text);
   }
 
   /** Checked JSON object text; lone surrogates (possible only inside strings) become their escapes, as JSON.stringify writes them. */
@@ -73,18 +68,9 @@ export class VerbatimJson {
   }
 }
 
-/** Records toResponseJson wrote, spliced into the response as one array; typed as the records they are on the wire. */
+/** Records the service wrote, spliced into the response as one array; typed as the records they are on the wire. */
 export function writtenRecords<R>(texts: readonly string[]): R[] {
   return VerbatimJson.ofWritten(texts) as unknown as R[];
-}
-
-/**
- * A JSON object's text that the service wrote itself with JSON.stringify and stored (a feed's event), spliced into the
- * response as it is: JSON by construction, so unchecked (checking is parsing, the cost this saves). Typed as the
- * object it becomes on the wire.
- */
-export function writtenJsonObject<T>(text: string): T {
-  return VerbatimJson.ofWrittenObject(text) as unknown as T;
 }
 
 /**

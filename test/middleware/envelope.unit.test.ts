@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
-import { verbatimJsonObject, writtenJsonObject } from '../../shared/contracts/verbatim-json.ts';
+import { verbatimJsonObject, writtenRecords } from '../../shared/contracts/verbatim-json.ts';
 import { BinaryResult, envelopeSerializer } from '../../shared/middleware/envelope.ts';
 import { aContext, anEvent } from '../support/events.ts';
 
@@ -55,7 +55,7 @@ describe('envelopeSerializer with verbatim JSON', () => {
 });
 
 describe('envelopeSerializer with JSON the service wrote', () => {
-  it('answers each object JSON.stringify wrote byte for byte as the object itself would be written', async () => {
+  it('answers the objects JSON.stringify wrote byte for byte as the objects themselves would be written', async () => {
     // Prepare: what a feed stores of an event
     const events = [
       { event_id: 'evt_1', type: 'trip.ended', data: { vehicle_uid: 7, distance_km: 12.5, note: 'caf\u00e9 "quoted" \ud800' } },
@@ -63,9 +63,14 @@ describe('envelopeSerializer with JSON the service wrote', () => {
     ];
     const stored = events.map((event) => JSON.stringify(event));
     // Act
-    const response = await serialized({ cnt: 2, events: stored.map((text) => writtenJsonObject(text)) });
+    const response = await serialized({ cnt: 2, events: writtenRecords(stored) });
     // Assess
     expect(response.body).toBe((await serialized({ cnt: 2, events })).body);
+  });
+
+  it('answers no objects as an empty array', async () => {
+    const response = await serialized({ cnt: 0, events: writtenRecords([]) });
+    expect(response.body).toBe('{"version":"1","result":"success","error_msg":"","cnt":0,"events":[]}');
   });
 });
 
