@@ -43,6 +43,7 @@ export const handler = operation(contract, async (context) => {
       const read: VehicleRead = { trips: [], cut: false };
       await readTrips(vehicleUid, from, to, {
         after: start?.vehicle === vehicleUid ? start.after : undefined,
+        most: records,
         take: (trip, position) => {
           const cost = recordCost(toRecord(trip));
           if (tally.records + 1 > records || tally.bytes + cost > bytes) {

@@ -89,7 +89,7 @@ export class AnswerPage<Position> {
    * consumes, starting where this page starts.
    */
   reader<T>(this: AnswerPage<ItemPosition>, toRecord: (record: T) => unknown): PagedRead<T> {
-    return { after: this.after, take: (record, position) => this.add(toRecord(record), position) };
+    return { after: this.after, most: this.capacity.records, take: (record, position) => this.add(toRecord(record), position) };
   }
 
   /** How many records this answer has taken. */

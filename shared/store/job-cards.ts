@@ -163,6 +163,7 @@ export async function readJobCardHistory(
   let found = false;
   const snapshots = await readTaken(keys.jobCardHistoryRange(userUid, jobCardUid), snapshotEntity.fromItem, {
     after: read.after,
+    most: read.most,
     take: (snapshot, position) => {
       found = true;
       return read.take(snapshot, position);

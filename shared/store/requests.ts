@@ -58,29 +58,40 @@ export type Visit = (item: Item, position: ItemPosition) => boolean;
 
 /**
  * The items of a key range one page at a time, after `after` when given, each handed to `visit` until it says no: an
- * answer that is full, or too large, stops reading there instead of after the last page. Returns whether it stopped early.
+ * answer that is full, or too large, stops reading there instead of after the last page. With `most`, the visitor takes
+ * no more than that many: the Query reads one item past them (enough to tell whether more exist), where it read up to
+ * 1 MB, for as many read units, to answer a page of 10. Returns whether it stopped early.
  */
 export async function readRange(
   range: Range,
   visit: Visit,
-  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'ConsistentRead'> & { after?: ItemPosition | undefined } = {},
+  options: Pick<QueryCommandInput, 'ScanIndexForward' | 'ConsistentRead'> & { after?: ItemPosition | undefined; most?: number } = {},
 ): Promise<boolean> {
-  const { after, ...queryOptions } = options;
+  const { after, most, ...queryOptions } = options;
   const input = rangeQuery(range, queryOptions);
   const positionOf = positionReader(range);
   let startKey: Record<string, unknown> | undefined = after;
+  let visited = 0;
   do {
-    const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) if (!visit(item, positionOf(item))) return true;
+    const Limit = most === undefined || !Number.isFinite(most) ? undefined : Math.max(most + 1 - visited, 1);
+    const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey, Limit }));
+    for (const item of page.Items ?? []) {
+      visited++;
+      if (!visit(item, positionOf(item))) return true;
+    }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return false;
 }
 
-/** A paged read's consumer: `take` says whether the record fits the answer; `after` is where the page starts. */
+/**
+ * A paged read's consumer: `take` says whether the record fits the answer; `after` is where the page starts; `most`,
+ * when known, is the most records `take` will accept (the answer's limit), so the read need not fetch more.
+ */
 export interface PagedRead<T> {
   take: (record: T, position: ItemPosition) => boolean;
   after?: ItemPosition | undefined;
+  most?: number;
 }
 
 /** The records of a key range that `read` took, in order, reading no further than the first it refused. */
@@ -99,7 +110,7 @@ export async function readTaken<T>(
       taken.push(record);
       return true;
     },
-    { ...options, after: read.after },
+    { ...options, after: read.after, most: read.most },
   );
   return taken;
 }

@@ -55,6 +55,21 @@ describe('AnswerPage records', () => {
   });
 });
 
+describe('AnswerPage.reader', () => {
+  it('tells the read the most records the page takes: its limit, the cap left, or no bound at all', async () => {
+    // Prepare
+    const [limited, capped, unbounded] = await Promise.all([
+      AnswerPage.open<Record<string, string>>(aPageContext({ limit: 25 })),
+      AnswerPage.open<Record<string, string>>(aPageContext(), { maxTotal: 1000 }),
+      AnswerPage.open<Record<string, string>>(aPageContext()),
+    ]);
+    // Act
+    const most = [limited, capped, unbounded].map((page) => page.reader((record: number) => record).most);
+    // Assess
+    expect(most).toEqual([25, 1000, Number.POSITIVE_INFINITY]);
+  });
+});
+
 describe('recordCost', () => {
   /** A record's share of the Lambda response, as Lambda's own JSON.stringify of the response writes it. */
   const asLambdaWritesIt = (record: unknown): number => Buffer.byteLength(JSON.stringify(toResponseJson(record)), 'utf8') - 1;
