@@ -58,9 +58,9 @@ export type Visit = (item: Item, position: ItemPosition) => boolean;
 
 /**
  * The items of a key range one page at a time, after `after` when given, each handed to `visit` until it says no: an
- * answer that is full, or too large, stops reading there instead of after the last page. With `most`, the visitor takes
- * no more than that many: the Query reads one item past them (enough to tell whether more exist), where it read up to
- * 1 MB, for as many read units, to answer a page of 10. Returns whether it stopped early.
+ * answer that is full, or too large, stops reading there instead of after the last page. With `most` (the most items
+ * the visitor takes), each Query asks for one item more than the visitor can still take, enough to tell whether more
+ * exist, rather than a whole 1 MB page whose read units a page of 10 paid in full. Returns whether it stopped early.
  */
 export async function readRange(
   range: Range,
