@@ -29,7 +29,7 @@ import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
 import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
 import { type BenchSize, median, percentile, type Row, round, spread } from './report.ts';
-import { logged, loggedStart, type RequestLog, type SentPost, type SentRequest, sendAgain } from './sdk-requests.ts';
+import { documentClientMark, logged, loggedStart, type RequestLog, type SentPost, type SentRequest, sendAgain } from './sdk-requests.ts';
 
 /** calls per operation: full for the figures; smallest, once each, so a test run proves every plan still runs */
 const callsBySize = {
@@ -57,8 +57,8 @@ export const operationsNotes = [
     'requests sent again through the SDK, each of the two first every other call',
   'HTTP: through the API emulator (its HTTP server, the API Gateway event, the local IAM check of every AWS call: the local ' +
     "stack's share); handler: the function's handler called in the bench's process with the API Gateway event, no HTTP, no " +
-    "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client " +
-    "(a write's conditions fail the second time: DynamoDB evaluates them all the same; but the per-key bucket's item is " +
+    "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client, " +
+    "their answers made plain values as the document client made them for the service (a write's conditions fail the second time: DynamoDB evaluates them all the same; but the per-key bucket's item is " +
     "deleted first, untimed, so its write writes again, as the call's did; getLiveMap's S3 read of its cached picture is " +
     "sent again too, and testWebhook's signed POST to its receiver, through node:http as the service sends it)",
   'testWebhook posts to a receiver on 127.0.0.1 that answers 204 at once',
@@ -101,7 +101,12 @@ function traceClients(): void {
       // the key's read (the use recorded once an hour is an update of the same item, and no lookup)
       const keyItem = String((args.input as { Key?: { pk?: { S?: unknown } } }).Key?.pk?.S).startsWith(keys.apiKey('').pk);
       if (keyItem && context.commandName === 'GetItemCommand') current.keyLookups++;
-      const sent: Omit<SentRequest, 'round'> = { service: 'DynamoDB', command: String(context.commandName), input: args.input as object };
+      const sent: Omit<SentRequest, 'round'> = {
+        service: 'DynamoDB',
+        command: String(context.commandName),
+        input: args.input as object,
+        ...documentClientMark(context),
+      };
       return logged(current.dynamoLog, sent, () => logged(current, sent, () => next(args)));
     },
     { step: 'build', name: 'benchDynamoTrace' },

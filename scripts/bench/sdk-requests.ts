@@ -16,7 +16,21 @@ export interface SentRequest {
   service: string;
   command: string;
   input: object;
+  /**
+   * sent by the document client (lib-dynamodb), which answered the service plain values: sent again, its answer is
+   * unmarshalled the same way, as the SDK's work and not the service's
+   */
+  document?: boolean;
 }
+
+/**
+ * `document` for a request the document client sent, seen at the build step: its marshalling middleware marks the call
+ * with the SDK feature DDB_MAPPER (which the SDK reports in its user agent).
+ */
+export const documentClientMark = (context: object): { document?: true } =>
+  (context as { __aws_sdk_context?: { features?: Record<string, unknown> } }).__aws_sdk_context?.features?.DDB_MAPPER === undefined
+    ? {}
+    : { document: true };
 
 /** The requests of one call so far; `answeredRound` is the deepest round that has answered: a request starting now begins the next. */
 export interface RequestLog {
@@ -80,7 +94,9 @@ export function logEverySdkRequest(): RequestLog {
       const service = String(this.config.serviceId);
       this.middlewareStack.add(
         (next, context) => (call) =>
-          logged(log, { service, command: String(context.commandName), input: call.input as object }, () => next(call)),
+          logged(log, { service, command: String(context.commandName), input: call.input as object, ...documentClientMark(context) }, () =>
+            next(call),
+          ),
         { step: 'build', name: 'benchRequestLog' },
       );
     }
@@ -111,15 +127,39 @@ const PACKAGES: Record<string, () => Promise<Record<string, unknown>>> = {
   S3: () => import('@aws-sdk/client-s3'),
 };
 
-/** One request ready to go again; an S3 object read is read to its end, as the service reads it. */
-async function prepared({ service, command, input }: SentRequest, clients: ClientsByService): Promise<() => Promise<void>> {
+/** The items of a DynamoDB answer, where lib-dynamodb's unmarshalling finds them (its commands' outputKeyNodes). */
+export interface DynamoAnswer {
+  Item?: Record<string, unknown>;
+  Items?: Record<string, unknown>[];
+  Attributes?: Record<string, unknown>;
+  LastEvaluatedKey?: Record<string, unknown>;
+  Responses?: Record<string, Record<string, unknown>[]> | Array<{ Item?: Record<string, unknown> }>;
+}
+
+/** A DynamoDB answer's items made plain values, as the document client made them for the service. */
+export function unmarshallAsDocumentClient(answer: DynamoAnswer, unmarshall: (item: Record<string, unknown>) => unknown): void {
+  const items = [answer.Item, answer.Attributes, answer.LastEvaluatedKey, ...(answer.Items ?? [])];
+  if (Array.isArray(answer.Responses)) items.push(...answer.Responses.map((response) => response.Item));
+  else items.push(...Object.values(answer.Responses ?? {}).flat());
+  for (const item of items) if (item) unmarshall(item);
+}
+
+/**
+ * One request ready to go again; an S3 object read is read to its end, as the service reads it, and a document
+ * client's answer is unmarshalled, as the service received it.
+ */
+async function prepared({ service, command, input, document }: SentRequest, clients: ClientsByService): Promise<() => Promise<void>> {
   if (service === 'HTTP') return () => postAgain(input as SentPost);
   const client = clients[service];
   const Command = (await PACKAGES[service]?.())?.[command] as (new (input: object) => object) | undefined;
   if (!client || !Command) throw new Error(`the bench cannot send ${service} ${command} again`);
+  const { unmarshall } = document ? await import('@aws-sdk/util-dynamodb') : { unmarshall: undefined };
   return async () => {
-    const output = (await client.send(new Command(input))) as { Body?: { transformToByteArray?: () => Promise<Uint8Array> } };
+    const output = (await client.send(new Command(input))) as DynamoAnswer & {
+      Body?: { transformToByteArray?: () => Promise<Uint8Array> };
+    };
     await output.Body?.transformToByteArray?.();
+    if (unmarshall) unmarshallAsDocumentClient(output, (item) => unmarshall(item as never));
   };
 }
 
