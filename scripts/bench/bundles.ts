@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import {
   deviceEndpoints,
   handlerPath,
-  type KeyOperationName,
+  type OperationName,
   operations,
   scheduledFunctions,
   streamConsumers,
@@ -27,7 +27,6 @@ import { hashApiKey } from '../../shared/domain/api-key.ts';
 import { serviceName } from '../../shared/metric-names.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
-import { givenSignedInUser } from '../../test/support/sign-in.ts';
 import { samplePosition } from '../sample-position.ts';
 import { kinesisEvent } from './cost.ts';
 import { operationPlans } from './operation-plans.ts';
@@ -109,7 +108,8 @@ export const bundlesNotes = [
     "costs of the function's own, and `÷ same SDK` divides both by the same-SDK empty handler's fastest init (target: 1.2)",
   'first real answer: in another fresh process, the ' +
     "first call is a real one: the API operation's request from its operations-bench plan (scripts/bench/operation-plans.ts: " +
-    'an api key, the data it reads), answered against the local ' +
+    "an api key, or a signed-in person's bearer token from the local OIDC provider, whose JWKS the function fetches over " +
+    'HTTP as a cold container does; the data it reads), answered against the local ' +
     "stack's DynamoDB Local and S3 (the key lookup, the per-key limiter's write, the operation's own requests) with its " +
     "status in `real status`; the same-SDK handler's process makes the store's document client the same way and gets " +
     "one item (the caller's key item), so the SDK's own first-request cost is on both sides; `÷ same SDK + GetItem` " +
@@ -118,9 +118,7 @@ export const bundlesNotes = [
     'and another fresh process of the same-SDK handler sends those same requests again, round by round, through the same ' +
     "clients (`first real answer requests`; a write's conditions fail the second time: DynamoDB evaluates them all the same): " +
     "`÷ same SDK + same requests` is what our code adds to a cold call's own requests. processPositions' first real " +
-    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the person-only reads ' +
-    "(getAccount, getApiKeys, getDeviceTokens) are called with a signed-in person's bearer token from the local OIDC " +
-    'provider (its JWKS is fetched over HTTP, as a cold container does); the person-only writes, the device entry points ' +
+    'answer is a stream batch of one report of a vehicle (its DynamoDB writes and its S3 archive); the device entry points ' +
     '(Kinesis) and the other consumers have none: — in those columns',
 ];
 
@@ -303,28 +301,16 @@ const firstCall = (name: string, event: unknown, i: number): string => {
 const positionLine = (imei: string, minutesAgo: number): string =>
   JSON.stringify(samplePosition(imei, new Date(Date.now() - minutesAgo * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z')));
 
-/** A signed-in person's read, as the console sends it (the bearer token of the local OIDC provider's sign-in). */
-const personReadOf = (name: string, token: string) =>
-  toApiGatewayEvent({
-    method: 'GET',
-    path: `/api/${name}`,
-    operation: name,
-    query: '',
-    headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` },
-    body: Buffer.alloc(0),
-    sourceIp: '127.0.0.1',
-  });
-
 /**
- * Each function's first real call per process: a key operation's requests from its operations-bench plan (fixtures
+ * Each function's first real call per process: an API operation's requests from its operations-bench plan (fixtures
  * made through the local API) as the API Gateway event the deployed API sends; processPositions' a stream batch of
  * one report of a vehicle of its own (a new fix each process). And the key item of the plans' reader.
  */
 async function realCallsOf(apiUrl: string, measured: readonly string[], processes: number) {
-  const plans = await operationPlans((name, user, request) => callOperation(apiUrl, name, user, request));
+  const plans = await operationPlans(apiUrl, (name, user, request) => callOperation(apiUrl, name, user, request));
   const calls = new Map<string, string[]>();
   let reader: TestUser | undefined;
-  for (const name of measured.filter((name): name is KeyOperationName => name in plans)) {
+  for (const name of measured.filter((name): name is OperationName => name in plans)) {
     const plan = await plans[name](processes);
     reader ??= plan.user;
     calls.set(
@@ -334,18 +320,6 @@ async function realCallsOf(apiUrl: string, measured: readonly string[], processe
         return firstCall(name, eventOf(name, request.user ?? plan.user, request), i);
       }),
     );
-  }
-  const personReads = operations.filter(
-    (operation) => 'personOnly' in operation && operation.method === 'GET' && measured.includes(operation.name),
-  );
-  if (personReads.length) {
-    const { token } = await givenSignedInUser(apiUrl);
-    for (const { name } of personReads) {
-      calls.set(
-        name,
-        Array.from({ length: processes }, (_unused, i) => firstCall(name, personReadOf(name, token), i)),
-      );
-    }
   }
   if (measured.includes('processPositions')) {
     const vehicle = await givenVehicle(await givenUser());
@@ -427,8 +401,11 @@ export async function benchBundles(stack: LocalStack, size: BenchSize = 'full'):
   const dir = mkdtempSync(join(cache, 'fleet-bench-'));
   try {
     const functions = [...operations, ...streamConsumers, ...scheduledFunctions, ...deviceEndpoints];
-    // smallest: one function of each kind that answers a first call, and their references
-    const measured = (size === 'full' ? functions : [operations[0], deviceEndpoints[0], streamConsumers[0]]).map(({ name }) => name);
+    // smallest: one function of each kind that answers a first call (an api key's operation and a signed-in person's
+    // among them), and their references
+    const personOperation = operations.find((operation) => 'personOnly' in operation);
+    const smallest = [operations[0], personOperation, deviceEndpoints[0], streamConsumers[0]];
+    const measured = (size === 'full' ? functions : smallest).flatMap((declared) => (declared ? [declared.name] : []));
     const { calls, keyItem } = await realCallsOf(stack.apiUrl, measured, PROCESSES[size]);
     const timings = await bundleAll(dir, measured, calls, keyItem);
     const all = [...timings.references.values(), ...timings.functions];

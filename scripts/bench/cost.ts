@@ -282,7 +282,7 @@ async function measureApi(
   process.env.RATE_LIMIT_PER_SECOND = UNREACHED_LIMIT;
   process.env.RATE_LIMIT_BURST = UNREACHED_LIMIT;
   const callApi: CallApi = (name, user, request) => callOperation(apiUrl, name, user, request);
-  const plans = await operationPlans(callApi);
+  const plans = await operationPlans(apiUrl, callApi);
   const results: ApiMeasure[] = [];
   for (const [operation, perDay] of Object.entries(API_CALLS_PER_VEHICLE_DAY) as [KeyOperationName, number][]) {
     const { user, request } = await plans[operation](warmUpCalls + calls);

@@ -2,16 +2,19 @@
  * A realistic successful request for every registry operation. Reads go to the demo account (three
  * vehicles with a simulated day through the real pipeline, its drivers, places, slips, plus job cards and
  * routes), which stays unchanged while it is measured; writes go to a second account, with one fresh
- * record per call for the deletes and the fill slips.
+ * record per call for the deletes and the fill slips. A signed-in person's operations (the console's keys and device
+ * tokens) are called with the person's access token, a manager's for the reads and another's for the writes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KeyOperationName, OperationName } from '../../functions/registry.ts';
+import type { OperationName } from '../../functions/registry.ts';
 import { localIssuer } from '../../local/oidc/accounts.ts';
 import { seedDemo } from '../../local/seed.ts';
 import { parsePayload } from '../../shared/domain/job-card/parse.ts';
 import { describePayload } from '../../shared/domain/job-card/rules.ts';
+import { issueApiKey } from '../../shared/store/api-keys.ts';
+import { createDeviceToken } from '../../shared/store/device-tokens.ts';
 import { addExpenseSlip } from '../../shared/store/expense-slips.ts';
 import { addExpenseType } from '../../shared/store/expense-types.ts';
 import { editJobCard } from '../../shared/store/job-cards.ts';
@@ -20,11 +23,15 @@ import { listUserLocations } from '../../shared/store/user-locations.ts';
 import { givenUser, givenVehicle, type TestUser } from '../../test/support/builders.ts';
 import { givenExpenseType, givenFuelFill, givenSlip } from '../../test/support/expense-slips-builders.ts';
 import { aJobCardPayload, givenJobCard, givenJobCards } from '../../test/support/job-card-builders.ts';
+import { givenSignedInUser } from '../../test/support/sign-in.ts';
 import { givenUserLocation } from '../../test/support/user-locations-builders.ts';
 import { givenDeliveryAttempt, givenWebhook, PUBLIC_URL } from '../../test/support/webhook-builders.ts';
 import { givenReceiver } from '../../test/support/webhook-receiver.ts';
 
 export type Params = Record<string, string | number>;
+
+/** Who makes a call: a user's api key or, with `token`, a person signed in to the user (a Bearer access token). */
+export type BenchCaller = TestUser & { token?: string };
 
 export interface BenchRequest {
   params?: Params;
@@ -32,17 +39,17 @@ export interface BenchRequest {
   /** a raw JSON body instead of the form */
   json?: unknown;
   /** who makes this call when it is not the plan's user (a create capped per user: at most 10 webhooks each) */
-  user?: TestUser;
+  user?: BenchCaller;
 }
 
 export interface Plan {
-  user: TestUser;
+  user: BenchCaller;
   /** the request of the i-th call, warm-up included */
   request: (i: number) => BenchRequest;
 }
 
 /** How the script itself calls an operation while preparing data: answers the success body. */
-export type CallApi = (operation: OperationName, user: TestUser, request: BenchRequest) => Promise<Record<string, unknown>>;
+export type CallApi = (operation: OperationName, user: BenchCaller, request: BenchRequest) => Promise<Record<string, unknown>>;
 
 /** Prepares the data for `calls` calls of the operation. */
 type Prepare = (calls: number) => Promise<Plan>;
@@ -98,7 +105,8 @@ function demoAccount(): ReturnType<typeof seedDemo> {
   return seededDemo;
 }
 
-export async function operationPlans(callApi: CallApi): Promise<Record<KeyOperationName, Prepare>> {
+/** The plans of every operation; `apiUrl` is the local stack's, where the managers sign in. */
+export async function operationPlans(apiUrl: string, callApi: CallApi): Promise<Record<OperationName, Prepare>> {
   const demo = await demoAccount();
   const reader: TestUser = { userUid: demo.userUid, key: demo.apiKey, gmtOffsetMinutes: 120 };
   const [truck] = demo.vehicleUids;
@@ -132,6 +140,18 @@ export async function operationPlans(callApi: CallApi): Promise<Record<KeyOperat
     (params: Params = {}): Prepare =>
     async () => ({ user: reader, request: () => ({ params }) });
   const write = (request: (i: number) => BenchRequest): Plan => ({ user: writer, request });
+
+  const readingManager = await givenSignedInUser(apiUrl);
+  const readManagerVehicle = await givenVehicle(readingManager);
+  await many(3, (i) => issueApiKey(readingManager.userUid, `Integration ${i + 1}`));
+  await many(3, () => createDeviceToken(readingManager.userUid, readManagerVehicle.vehicleUid));
+  const writingManager = await givenSignedInUser(apiUrl);
+  const managedVehicle = await givenVehicle(writingManager);
+  const lockedKey = await issueApiKey(writingManager.userUid, 'Locked and unlocked');
+  const manage =
+    (params: Params = {}): Prepare =>
+    async () => ({ user: readingManager, request: () => ({ params }) });
+  const asManager = (request: (i: number) => BenchRequest): Plan => ({ user: writingManager, request });
 
   return {
     getVehicles: read(),
@@ -251,6 +271,21 @@ export async function operationPlans(callApi: CallApi): Promise<Record<KeyOperat
       const owners = await many(calls, () => givenUser());
       const doomed = await many(calls, (i) => givenWebhook(at(owners, i)));
       return write((i) => ({ params: { webhook_uid: at(doomed, i).webhookUid }, user: at(owners, i) }));
+    },
+    getAccount: manage(),
+    getApiKeys: manage(),
+    addApiKey: async () => asManager((i) => ({ params: { description: `Integration ${i}` } })),
+    lockApiKey: async () => asManager(() => ({ params: { api_key_uid: lockedKey.apiKeyUid } })),
+    unlockApiKey: async () => asManager(() => ({ params: { api_key_uid: lockedKey.apiKeyUid } })),
+    deleteApiKey: async (calls) => {
+      const doomed = await many(calls, (i) => issueApiKey(writingManager.userUid, `Doomed ${i}`));
+      return asManager((i) => ({ params: { api_key_uid: at(doomed, i).apiKeyUid } }));
+    },
+    getDeviceTokens: manage(),
+    addDeviceToken: async () => asManager(() => ({ params: { vehicle_uid: managedVehicle.vehicleUid } })),
+    deleteDeviceToken: async (calls) => {
+      const doomed = await many(calls, () => createDeviceToken(writingManager.userUid, managedVehicle.vehicleUid));
+      return asManager((i) => ({ params: { device_token_uid: at(doomed, i).tokenId } }));
     },
   };
 }

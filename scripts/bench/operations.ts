@@ -19,7 +19,7 @@ import { gunzipSync } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { findOperation, handlerPath, type KeyOperationName, type OperationName, operations } from '../../functions/registry.ts';
+import { findOperation, handlerPath, type OperationName, operations } from '../../functions/registry.ts';
 import { lambdaContext, toApiGatewayEvent } from '../../local/api-gateway-event.ts';
 import { accessOf } from '../../shared/contracts/operation.ts';
 import { hashApiKey } from '../../shared/domain/api-key.ts';
@@ -27,7 +27,7 @@ import { s3 } from '../../shared/store/bucket.ts';
 import { dynamo, tableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import type { TestUser } from '../../test/support/builders.ts';
-import { type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
+import { type BenchCaller, type BenchRequest, type CallApi, operationPlans, type Params } from './operation-plans.ts';
 import { type BenchSize, median, percentile, type Row, round, spread } from './report.ts';
 import { documentClientMark, logged, loggedStart, type RequestLog, type SentPost, type SentRequest, sendAgain } from './sdk-requests.ts';
 
@@ -156,10 +156,12 @@ interface HttpRequestParts {
   body: string | undefined;
 }
 
-/** The request an integrator sends for one call (key in X-Api-Key). */
-function httpRequestOf(name: OperationName, user: TestUser, { params, query, json }: BenchRequest): HttpRequestParts {
+/** The request an integrator sends for one call (key in X-Api-Key), or the console for a signed-in person (a Bearer token). */
+function httpRequestOf(name: OperationName, caller: BenchCaller, { params, query, json }: BenchRequest): HttpRequestParts {
   const method = findOperation(name)?.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Api-Key': user.key };
+  const credential: Record<string, string> =
+    caller.token === undefined ? { 'X-Api-Key': caller.key } : { Authorization: `Bearer ${caller.token}` };
+  const headers: Record<string, string> = { Accept: 'application/json', ...credential };
   let body: string | undefined;
   if (method === 'POST') {
     headers['Content-Type'] = json === undefined ? 'application/x-www-form-urlencoded' : 'application/json';
@@ -180,7 +182,7 @@ function successOf(name: OperationName, status: number, contentType: string | un
 }
 
 /** One call as an integrator makes it, over HTTP; anything but a success stops the benchmark. */
-export async function callOperation(apiUrl: string, name: OperationName, user: TestUser, request: BenchRequest) {
+export async function callOperation(apiUrl: string, name: OperationName, user: BenchCaller, request: BenchRequest) {
   const { method, query, headers, body } = httpRequestOf(name, user, request);
   const response = await fetch(`${apiUrl}/api/${name}?${query}`, { method, headers, body });
   const raw = Buffer.from(await response.arrayBuffer());
@@ -201,7 +203,7 @@ const handlerOf = (name: OperationName): Promise<Handler> => {
 };
 
 /** The API Gateway event of the call, with the headers fetch sends (lower-cased, as Node's server hands them on). */
-export function eventOf(name: OperationName, user: TestUser, request: BenchRequest): APIGatewayProxyEvent {
+export function eventOf(name: OperationName, user: BenchCaller, request: BenchRequest): APIGatewayProxyEvent {
   const { method, query, headers, body } = httpRequestOf(name, user, request);
   const sent = { host: '127.0.0.1', 'accept-encoding': 'gzip, deflate', 'user-agent': 'node', ...headers };
   return toApiGatewayEvent({
@@ -267,12 +269,11 @@ export async function benchOperations(apiUrl: string, size: BenchSize = 'full'):
   process.env.RATE_LIMIT_BURST = UNREACHED_LIMIT;
   traceClients();
   const callApi: CallApi = (name, user, request) => callOperation(apiUrl, name, user, request);
-  const plans = await operationPlans(callApi);
+  const plans = await operationPlans(apiUrl, callApi);
   const rows: Row[] = [];
-  // A signed-in person's operations (api keys, device tokens) are the console's, a few a day: benched by the console's bench.
-  const measured = operations.filter((declared) => !('personOnly' in declared) && (!ONLY || ONLY.includes(declared.name)));
+  const measured = operations.filter((declared) => !ONLY || ONLY.includes(declared.name));
   for (const operation of measured) {
-    const name = operation.name as KeyOperationName;
+    const name = operation.name;
     // the HTTP calls take requests 0 to WARM_UP_CALLS + CALLS - 1, the direct calls the CALLS after them
     const plan = await plans[name](WARM_UP_CALLS + 2 * CALLS);
     // a create capped per user names its caller per call (addWebhook, deleteWebhook)

@@ -9,10 +9,12 @@ import { Unauthorized } from '../errors.ts';
 export interface SignedInPerson {
   issuer: string;
   subject: string;
+  /** when the token expires (ms since the epoch), when it says */
+  expiresAt?: number;
 }
 
 /** The token's claims once its signature, issuer, audience and expiry check out, else Unauthorized saying why. */
-type Verify = (token: string) => Promise<{ iss?: string; sub?: string }>;
+type Verify = (token: string) => Promise<{ iss?: string; sub?: string; exp?: number }>;
 
 const COGNITO_ISSUER = /^https:\/\/cognito-idp\.[a-z0-9-]+\.amazonaws\.com\/([A-Za-z0-9-]+_[A-Za-z0-9]+)$/;
 
@@ -78,5 +80,5 @@ export async function verifyAccessToken(token: string): Promise<SignedInPerson> 
   if (!verify) throw new Unauthorized('sign-in is not configured: no access token is accepted');
   const claims = await verify(token);
   if (!claims.iss || !claims.sub) throw new Unauthorized('access token invalid');
-  return { issuer: claims.iss, subject: claims.sub };
+  return { issuer: claims.iss, subject: claims.sub, ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp * 1000 } : {}) };
 }

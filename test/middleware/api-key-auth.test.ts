@@ -242,3 +242,89 @@ describe('apiKeyAuth', () => {
     await expect(after).resolves.toMatchObject({ userUid: user.userUid });
   });
 });
+
+describe('apiKeyAuth with a bearer token', () => {
+  const PERSON = { user: { userUid: 7, gmtOffsetMinutes: 60 }, locked: false, person: { email: 'manager@fleet.example' } };
+  const withToken = (token: string) => anEvent({ headers: { authorization: `Bearer ${token}` } });
+
+  /** The chain with a verifier that counts its checks: it accepts `good-…` tokens until `expiresAt`, if given. */
+  function signedIn(options: { now: () => number; cacheTtlMs?: number; expiresAt?: number }) {
+    const checks: string[] = [];
+    const handler = middy()
+      .use(parseRequest())
+      .use(
+        apiKeyAuth({
+          ...KEYS_ONLY,
+          findPerson: async () => PERSON,
+          verifyAccessToken: async (token) => {
+            checks.push(token);
+            if (!token.startsWith('good-')) throw new Unauthorized('access token invalid');
+            if (options.expiresAt !== undefined && options.now() >= options.expiresAt) throw new Unauthorized('access token expired');
+            return { issuer: 'https://issuer.example', subject: 'manager', ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) };
+          },
+          now: options.now,
+          cacheTtlMs: options.cacheTtlMs ?? MAX_CREDENTIAL_CACHE_MS,
+        }),
+      )
+      .before((request) => {
+        (request.context as typeof request.context & { user?: unknown }).user = authenticatedUser(request as unknown as HttpRequest);
+      })
+      .handler(async (_event: unknown, context: any) => context.user);
+    return { handler, checks };
+  }
+
+  it("verifies a token once and serves its person from memory within the cache time, as it serves a key's user", async () => {
+    // Prepare
+    let clock = 1_000_000;
+    const { handler, checks } = signedIn({ now: () => clock });
+    await handler(withToken('good-1'), aContext());
+    // Act
+    clock += MAX_CREDENTIAL_CACHE_MS - 1;
+    const remembered = await handler(withToken('good-1'), aContext());
+    clock += 2;
+    const checkedAgain = await handler(withToken('good-1'), aContext());
+    // Assess
+    expect(remembered).toEqual(PERSON.user);
+    expect(checkedAgain).toEqual(PERSON.user);
+    expect(checks).toEqual(['good-1', 'good-1']);
+  });
+
+  it('checks a remembered token again once it has expired, however long the cache time', async () => {
+    // Prepare
+    let clock = 1_000_000;
+    const { handler, checks } = signedIn({ now: () => clock, expiresAt: clock + 5_000 });
+    await handler(withToken('good-2'), aContext());
+    // Act
+    clock += 5_000;
+    const expired = handler(withToken('good-2'), aContext());
+    // Assess
+    await expect(expired).rejects.toEqual(new Unauthorized('access token expired'));
+    expect(checks).toEqual(['good-2', 'good-2']);
+  });
+
+  it('remembers no token it could not verify, and no token at all without a cache time', async () => {
+    // Prepare
+    const { handler: remembering, checks: refusedChecks } = signedIn({ now: () => 0 });
+    const { handler: forgetting, checks: uncachedChecks } = signedIn({ now: () => 0, cacheTtlMs: 0 });
+    // Act
+    const refusals = [await remembering(withToken('forged'), aContext()).catch((error: Error) => error)];
+    refusals.push(await remembering(withToken('forged'), aContext()).catch((error: Error) => error));
+    await forgetting(withToken('good-3'), aContext());
+    await forgetting(withToken('good-3'), aContext());
+    // Assess
+    expect(refusals).toEqual([new Unauthorized('access token invalid'), new Unauthorized('access token invalid')]);
+    expect(refusedChecks).toEqual(['forged', 'forged']);
+    expect(uncachedChecks).toEqual(['good-3', 'good-3']);
+  });
+
+  it('tells two tokens apart: a token is remembered by its own hash', async () => {
+    // Prepare
+    const { handler, checks } = signedIn({ now: () => 0 });
+    await handler(withToken('good-4'), aContext());
+    // Act
+    const other = handler(withToken('forged-after-good-4'), aContext());
+    // Assess
+    await expect(other).rejects.toEqual(new Unauthorized('access token invalid'));
+    expect(checks).toEqual(['good-4', 'forged-after-good-4']);
+  });
+});
