@@ -7,7 +7,7 @@ export const contract = {
   method: 'POST',
   area: 'devices',
   personOnly: true,
-  tableActions: ['Query', 'UpdateItem'],
+  tableActions: ['GetItem', 'Query', 'UpdateItem'],
   summary: 'Revoke a device token',
   description: 'Revokes the token: its devices are refused within 60 s (the credential cache) and it leaves the list at once.',
   input: v.object({ device_token_uid: deviceTokenUid }),

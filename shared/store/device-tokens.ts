@@ -9,7 +9,7 @@ import { newApiKey } from './api-keys.ts';
 import { dynamo, tableName } from './client.ts';
 import { absentWhenNull, defineEntity, nullableText, number, text } from './entity.ts';
 import { keys } from './keys.ts';
-import { batchGet, isConditionFailed, itemKey, putNewItem, queryRange } from './requests.ts';
+import { batchGet, isConditionFailed, itemKey, queryRange, transactWrite } from './requests.ts';
 
 export interface DeviceToken {
   tokenHash: string;
@@ -43,7 +43,10 @@ export const hashDeviceToken = hashApiKey;
 
 const tokenIdOf = (tokenHash: string): string => tokenHash.slice(0, 12);
 
-/** A new token for the user; only its hash is stored, so the token is shown once. */
+/**
+ * A new token for the user; only its hash is stored, so the token is shown once. The user's reference to it (its id
+ * to its hash) is written with it, so deleteDeviceToken reads one item however many tokens the user has.
+ */
 export async function createDeviceToken(
   userUid: number,
   vehicleUid: number | null = null,
@@ -59,7 +62,16 @@ export async function createDeviceToken(
     createdAt: new Date().toISOString(),
     revokedAt: null,
   };
-  await putNewItem(deviceTokenEntity.toItem(record));
+  await transactWrite([
+    { Put: { TableName: tableName(), Item: deviceTokenEntity.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.deviceTokenReference(userUid, record.tokenId), token_hash: tokenHash },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
   return { token, tokenId: record.tokenId, createdAt: record.createdAt };
 }
 
@@ -90,26 +102,36 @@ export async function revokeDeviceToken(token: string): Promise<DeviceToken | un
 }
 
 /**
- * Revokes the user's token named by its id (the console's delete): one Query of the user's tokens, one update; 404 for
- * an id that is not the user's, or a token already revoked.
+ * Revokes the user's token named by its id (the console's delete): its hash from the user's reference to it, one
+ * update; 404 for an id that is not the user's, or a token already revoked.
  */
 export async function revokeUserDeviceToken(userUid: number, tokenId: string): Promise<void> {
-  const found = (await listDeviceTokens(userUid)).find((token) => token.tokenId === tokenId && token.revokedAt === null);
-  if (!found) throw NotFound.notLinked('device token');
+  const tokenHash = await tokenHashOf(userUid, tokenId);
+  if (tokenHash === undefined) throw NotFound.notLinked('device token');
   try {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.deviceToken(found.tokenHash),
+        Key: keys.deviceToken(tokenHash),
         UpdateExpression: 'SET revoked_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND user_uid = :user',
+        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':user': userUid },
       }),
     );
   } catch (error) {
     if (isConditionFailed(error)) throw NotFound.notLinked('device token');
     throw error;
   }
+}
+
+/**
+ * The hash of the user's token `tokenId`: one GetItem of its reference. Tokens made before references (2026-11-29)
+ * have none, so an id without one is looked for in the user's list, as every id was before.
+ */
+async function tokenHashOf(userUid: number, tokenId: string): Promise<string | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.deviceTokenReference(userUid, tokenId) }));
+  if (Item) return String(Item.token_hash);
+  return (await listDeviceTokens(userUid)).find((token) => token.tokenId === tokenId)?.tokenHash;
 }
 
 /** The user's tokens, oldest first: one Query of gsi1. */

@@ -89,6 +89,8 @@ export const keys = {
     gsi1sk: `${createdAt}#${tokenId}`,
   }),
   deviceTokenRange: (userUid: number): Range => ({ index: 'gsi1', pk: `USER#${userUid}#DEVTOKENS` }),
+  /** the user's token by its id (holds its hash): deleteDeviceToken's one read */
+  deviceTokenReference: (userUid: number, tokenId: string): Key => ({ pk: `USER#${userUid}`, sk: `DEVTOKEN#${tokenId}` }),
 
   vehicle: (vehicleUid: number): Key => ({ pk: `VEHICLE#${vehicleUid}`, sk: 'VEHICLE' }),
   imeiClaim: (imei: string): Key => ({ pk: `IMEI#${imei}`, sk: 'IMEI' }),
