@@ -58,7 +58,7 @@ export const apiKeyAuth = ({
   /**
    * A token verified lately, by its hash (the token itself is never kept), until the sooner of its expiry and the
    * credential memory's time: the console calls with one token for its lifetime, and the token's RS256 check was a
-   * fifth of a signed-in call's own CPU.
+   * half of a signed-in read's own CPU.
    */
   const verifiedPerson = async (token: string): Promise<SignedInPerson> => {
     const tokenHash = createHash('sha256').update(token, 'utf8').digest('hex');
