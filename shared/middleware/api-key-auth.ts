@@ -57,7 +57,7 @@ export const apiKeyAuth = ({
   const verified = expiringCache<SignedInPerson>(Math.min(memory.cacheTtlMs ?? MAX_CREDENTIAL_CACHE_MS, MAX_CREDENTIAL_CACHE_MS), now);
   /**
    * A token verified lately, by its hash (the token itself is never kept), until the sooner of its expiry and the
-   * credential memory's time: the console calls with one token for its lifetime, and the token's RS256 check was a
+   * credential memory's time: the console calls with one token for its lifetime, and the token's RS256 check was
    * half of a signed-in read's own CPU.
    */
   const verifiedPerson = async (token: string): Promise<SignedInPerson> => {
