@@ -58,8 +58,9 @@ export const operationsNotes = [
   'HTTP: through the API emulator (its HTTP server, the API Gateway event, the local IAM check of every AWS call: the local ' +
     "stack's share); handler: the function's handler called in the bench's process with the API Gateway event, no HTTP, no " +
     "IAM check (the deployed service's share); SDK: the same DynamoDB requests, round by round, through the same client, " +
-    "their answers made plain values as the document client made them for the service (a write's conditions fail the second time: DynamoDB evaluates them all the same; but the per-key bucket's item is " +
-    "deleted first, untimed, so its write writes again, as the call's did; getLiveMap's S3 read of its cached picture is " +
+    "their answers made plain values as the document client made them for the service (a write's conditions fail the " +
+    "second time: DynamoDB evaluates them all the same; but the per-key bucket's item is deleted first, untimed, so its " +
+    "write writes again, as the call's did; getLiveMap's S3 read of its cached picture is " +
     "sent again too, and testWebhook's signed POST to its receiver, through node:http as the service sends it)",
   'testWebhook posts to a receiver on 127.0.0.1 that answers 204 at once',
   `target: p50 ÷ (floor × round trips), or the handler over the same requests through the SDK where those are slower than ` +
