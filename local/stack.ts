@@ -24,9 +24,10 @@ export interface LocalStackOptions {
   /**
    * run webhook delivery in this process (default); the test run's shared stack does not, since its senders would read
    * this process's settings: a test file that delivers runs its own, on a table of its own (test/support/webhooks.ts).
-   * Without delivery the table has no stream (local/table.ts says why).
+   * `queue`: only what operations enqueue is delivered (redeliverEvents), not what the table's stream would carry.
+   * Without delivery from the stream the table has none (local/table.ts says why).
    */
-  webhooks?: boolean;
+  webhooks?: boolean | 'queue';
   tableName: string;
   bucketName: string;
   /** run the quiet-vehicles check this often, as its schedule does in AWS (npm start only: tests run it themselves) */
@@ -68,14 +69,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   // Every function and the listener run with their roles' permissions in the synthesized stack (docs/decisions.md).
   let iam: Awaited<ReturnType<typeof startLocalIam>>;
-  const webhooks = await ensureTable(dynamo.endpoint, options.tableName, { stream: options.webhooks !== false })
+  const delivery = options.webhooks ?? true;
+  const webhooks = await ensureTable(dynamo.endpoint, options.tableName, { stream: delivery === true })
     .then(async () => {
       iam = await startLocalIam(process.env);
-      return options.webhooks === false
+      return delivery === false
         ? undefined
         : startWebhookDelivery({
             endpoint: dynamo.endpoint,
             tableName: options.tableName,
+            stream: delivery === true,
             ...(options.dataDir ? { checkpointFile: join(options.dataDir, 'webhook-stream.json') } : {}),
           });
     })

@@ -46,7 +46,13 @@ import { freePort, type LocalStack, startLocalStack } from '../local/stack.ts';
 import { type BenchSize, printTable, type Row } from './bench/report.ts';
 import { runScript, UsageError, userPath } from './cli.ts';
 
-async function withLocalStack<T>(size: BenchSize, run: (stack: LocalStack) => Promise<T>): Promise<T> {
+/**
+ * `delivery`: webhooks delivered from the table's stream, as npm start does. Without it the table has no stream: DynamoDB
+ * Local looks a table's stream up on every request to it, in a query that grows with the records it holds (docs/testing.md),
+ * which slowed the operations bench's writes late in a run (addWebhook 1.33, deleteWebhook 1.38, deleteUserLocation 1.38
+ * handler ÷ SDK with a stream; 1.00–1.03 without). AWS charges a write no such thing.
+ */
+async function withLocalStack<T>(size: BenchSize, delivery: boolean, run: (stack: LocalStack) => Promise<T>): Promise<T> {
   // The benchmark calls with one key as fast as it can; the per-key limit would measure itself.
   process.env.RATE_LIMIT_PER_SECOND ??= '0';
   // As npm start: webhooks to receivers on 127.0.0.1.
@@ -59,6 +65,7 @@ async function withLocalStack<T>(size: BenchSize, run: (stack: LocalStack) => Pr
     deviceTcpPort: await freePort(),
     s3Dir,
     tableName: 'fleet-tracking-bench',
+    webhooks: delivery ? true : 'queue',
     bucketName: 'fleet-tracking-bench',
     // the smallest run proves each plan runs, in a minute: its figures are not read, so the JVM need not reach full speed
     shortRun: size === 'smallest',
@@ -77,7 +84,8 @@ interface Result {
 }
 
 interface Benchmark {
-  needsStack: boolean;
+  /** the local stack, and `delivery` when it must deliver webhooks from the table's stream */
+  needsStack: boolean | 'delivery';
   run: (stack: LocalStack | undefined, size: BenchSize) => Promise<Result>;
 }
 
@@ -123,7 +131,7 @@ const benchmarks: Record<string, Benchmark> = {
     },
   },
   webhooks: {
-    needsStack: true,
+    needsStack: 'delivery',
     run: async (_stack, size) => {
       const { benchWebhooks, webhooksNotes } = await import('./bench/webhooks.ts');
       return { rows: await benchWebhooks(size), notes: webhooksNotes };
@@ -238,7 +246,8 @@ Measurements only: nothing is asserted.`,
         console.error(`${name}: ${Math.round((performance.now() - started) / 100) / 10} s`);
       }
     };
-    if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(size, runSelected);
+    const delivery = selected.some((name) => benchmarks[name]?.needsStack === 'delivery');
+    if (selected.some((name) => benchmarks[name]?.needsStack)) await withLocalStack(size, delivery, runSelected);
     else await runSelected();
     const json = JSON.stringify(results);
     console.log(`\n${json}`);
