@@ -4,7 +4,7 @@
  * middleware added twice) fails here instead of on the day someone needs its figures. The figures are not checked.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,18 +19,36 @@ async function planNames(): Promise<string[]> {
   return [...usage.matchAll(/\[([a-z][a-z-]*)\]/g)].map((match) => match[1] as string);
 }
 
+/** One `npm run bench -- <plans> --smallest --out FILE`: its exit code and standard error. */
+const smallestRun = (names: readonly string[], out: string) =>
+  run(process.execPath, ['scripts/bench.ts', ...names, '--smallest', '--out', out], { maxBuffer: 64 * 1024 * 1024 }).then(
+    ({ stderr }) => ({ code: 0, stderr }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
+
 describe('npm run bench -- --smallest', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-benches-'));
   const out = join(dir, 'benches.json');
   let plans: string[];
   let outcome: { code: number; stderr: string };
 
+  // Two calls, so both stacks the script starts are run: the webhooks plan's delivers from the table's stream, the
+  // others' has no stream and delivers what operations queue (scripts/bench.ts, withLocalStack).
   beforeAll(async () => {
     plans = await planNames();
-    outcome = await run(process.execPath, ['scripts/bench.ts', '--smallest', '--out', out], { maxBuffer: 64 * 1024 * 1024 }).then(
-      ({ stderr }) => ({ code: 0, stderr }),
-      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
-    );
+    const outs = [join(dir, 'delivering.json'), join(dir, 'queueing.json')];
+    const outcomes = [
+      await smallestRun(['webhooks'], outs[0] as string),
+      await smallestRun(
+        plans.filter((plan) => plan !== 'webhooks'),
+        outs[1] as string,
+      ),
+    ];
+    outcome = outcomes.find((each) => each.code !== 0) ?? { code: 0, stderr: '' };
+    if (outcome.code === 0) {
+      const merged = Object.assign({}, ...outs.map((file) => JSON.parse(readFileSync(file, 'utf8')) as object));
+      writeFileSync(out, JSON.stringify(merged));
+    }
   }, 900_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
