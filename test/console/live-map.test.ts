@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOperation } from '../support/api.ts';
 import { type BasemapServer, givenBasemapServer } from '../support/basemap-server.ts';
-import { type ConsoleTab, eventually, expectAHealthyPage, screenshot } from '../support/console-browser.ts';
+import { type ConsoleTab, eventually, expectAHealthyPage, expectNoProblems, screenshot } from '../support/console-browser.ts';
 import { useConsole } from '../support/console-session.ts';
 import { aPositionRecord, CLIENT, ingest } from '../support/position-builders.ts';
 import { givenUserLocation } from '../support/user-locations-builders.ts';
@@ -192,6 +192,6 @@ describe('the live map on a configured basemap at another origin', () => {
     expect(basemap.requested[0]).toBe('/style.json');
     await eventually(() => tab.page.locator('.map').getAttribute('data-shown')).toMatch(/^\d+$/);
     expect(await tab.page.getByLabel('Basemap').inputValue()).toBe('amazon');
-    expect(tab.problems).toEqual([]);
+    expectNoProblems(tab);
   });
 });

@@ -30,6 +30,11 @@ export interface ConsoleTab {
   context: BrowserContext;
   /** CSP violations, uncaught errors and console errors seen so far */
   problems: string[];
+  /**
+   * requests that failed or were answered 400 or above: not problems by themselves (a map cancels what it no longer
+   * needs), but what a console error such as MapLibre's AJAXError (logged by its minified class name) was about
+   */
+  failedRequests: string[];
 }
 
 /** A fresh tab (its own session storage) at `url`, at a desktop or phone width. */
@@ -43,13 +48,18 @@ export async function openTab(browser: Browser, { phone = false } = {}): Promise
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
+  const failedRequests: string[] = [];
+  page.on('requestfailed', (request) => failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedRequests.push(`${response.url()}: HTTP ${response.status()}`);
+  });
   // Every refusal by the page's CSP, named by its directive and what it blocked (added through the DevTools protocol,
   // so the page's own CSP is untouched).
   await context.addInitScript(
     "document.addEventListener('securitypolicyviolation', (event) => " +
       "console.error('CSP violation: ' + event.effectiveDirective + ' refused ' + event.blockedURI))",
   );
-  return { page, context, problems };
+  return { page, context, problems, failedRequests };
 }
 
 /** axe-core run in the page (evaluated through the DevTools protocol, so the page's CSP stays as served). */
@@ -82,5 +92,10 @@ export async function expectAHealthyPage(tab: ConsoleTab, heading: string, name:
   await eventually(() => tab.page.getByRole('heading', { level: 1, name: heading }).count()).toBe(1);
   await screenshot(tab.page, name);
   expect(await seriousAccessibilityViolations(tab.page)).toEqual([]);
-  expect(tab.problems).toEqual([]);
+  expectNoProblems(tab);
+}
+
+/** No CSP violation, uncaught error or console error; when there is one, the requests that failed say what it was about. */
+export function expectNoProblems(tab: ConsoleTab): void {
+  expect(tab.problems, `failed requests: ${tab.failedRequests.join('; ') || 'none'}`).toEqual([]);
 }
