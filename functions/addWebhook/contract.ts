@@ -27,7 +27,7 @@ export const contract = {
   name: 'addWebhook',
   method: 'POST',
   area: 'webhooks',
-  tableActions: ['Query', 'GetItem', 'PutItem', 'UpdateItem'],
+  tableActions: ['BatchGetItem', 'GetItem', 'PutItem', 'UpdateItem'],
   summary: 'Register an endpoint that receives the events of your vehicles, signed',
   idempotencyKey: true,
   secretFields: ['secret'],

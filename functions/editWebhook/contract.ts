@@ -22,7 +22,7 @@ export const contract = {
   name: 'editWebhook',
   method: 'POST',
   area: 'webhooks',
-  tableActions: ['GetItem', 'Query', 'UpdateItem'],
+  tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem'],
   summary: 'Change a webhook endpoint, or enable it again',
   description:
     'Changes any of url, event_types, vehicle_uids and description; omitted fields keep their value (a blank event_types or ' +

@@ -150,6 +150,13 @@ export async function getVehicleForUser(userUid: number, vehicleUid: number): Pr
   return vehicle;
 }
 
+/** Of the vehicle_uids given, those not linked to the user: one BatchGetItem of their links (per 100), not the user's every link. */
+export async function unlinkedVehicleUids(userUid: number, vehicleUids: readonly number[]): Promise<number[]> {
+  const found = await batchGet(vehicleUids.map((vehicleUid) => keys.vehicleLink(userUid, vehicleUid)));
+  const linked = new Set(found.map((item) => Number(item.vehicle_uid)));
+  return vehicleUids.filter((vehicleUid) => !linked.has(vehicleUid));
+}
+
 /** The user's vehicle links, ordered by vehicle_uid, narrowed to the IMEIs given (none given: all). */
 export async function listVehicleLinks(userUid: number, imeis?: readonly string[]): Promise<VehicleLink[]> {
   const items = await queryRange(keys.vehicleLinkRange(userUid));
