@@ -9,31 +9,17 @@ import { dynamo, tableName } from '../../shared/store/client.ts';
 import { createDeviceToken, findDeviceToken, hashDeviceToken, revokeUserDeviceToken } from '../../shared/store/device-tokens.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { givenUser } from '../support/builders.ts';
-
-const RECORDER = 'testDeviceTokenCommands';
-
-/** The DynamoDB commands sent from now on, by name. */
-function recordCommands(): string[] {
-  const sent: string[] = [];
-  dynamo().middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: RECORDER },
-  );
-  return sent;
-}
+import { recordSentCommands, stopRecordingCommands } from '../support/sent-commands.ts';
 
 describe('revokeUserDeviceToken', () => {
-  afterEach(() => void dynamo().middlewareStack.remove(RECORDER));
+  afterEach(stopRecordingCommands);
 
   it("reads the token's reference and revokes it, whatever the number of the user's tokens", async () => {
     // Prepare
     const user = await givenUser();
     const tokens = await Promise.all(Array.from({ length: 25 }, () => createDeviceToken(user.userUid)));
     const revoked = tokens[12] as (typeof tokens)[number];
-    const sent = recordCommands();
+    const sent = recordSentCommands();
     // Act
     await revokeUserDeviceToken(user.userUid, revoked.tokenId);
     // Assess

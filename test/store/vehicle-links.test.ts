@@ -3,27 +3,12 @@
  * vehicle_uids are checked by reading their links alone, not every link of the user.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { dynamo } from '../../shared/store/client.ts';
 import { unlinkedVehicleUids } from '../../shared/store/vehicles.ts';
 import { givenUser, givenVehicle } from '../support/builders.ts';
-
-const RECORDER = 'testVehicleLinkCommands';
-
-/** The DynamoDB commands sent from now on, by name. */
-function recordCommands(): string[] {
-  const sent: string[] = [];
-  dynamo().middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: RECORDER },
-  );
-  return sent;
-}
+import { recordSentCommands, stopRecordingCommands } from '../support/sent-commands.ts';
 
 describe('unlinkedVehicleUids', () => {
-  afterEach(() => void dynamo().middlewareStack.remove(RECORDER));
+  afterEach(stopRecordingCommands);
 
   it("names the vehicles that are not the user's, reading only the links asked about", async () => {
     // Prepare
@@ -31,7 +16,7 @@ describe('unlinkedVehicleUids', () => {
     const mine = await Promise.all(Array.from({ length: 12 }, () => givenVehicle(user)));
     const theirs = await givenVehicle(other);
     const [first, second] = mine.map((vehicle) => vehicle.vehicleUid) as [number, number];
-    const sent = recordCommands();
+    const sent = recordSentCommands();
     // Act
     const unlinked = await unlinkedVehicleUids(user.userUid, [first, theirs.vehicleUid, second, 999_999_999_999]);
     // Assess
@@ -44,7 +29,7 @@ describe('unlinkedVehicleUids', () => {
     const user = await givenUser();
     const linked = await givenVehicle(user);
     const asked = [...Array.from({ length: 150 }, (_, n) => 900_000_000_000 + n), linked.vehicleUid];
-    const sent = recordCommands();
+    const sent = recordSentCommands();
     // Act
     const unlinked = await unlinkedVehicleUids(user.userUid, asked);
     // Assess
