@@ -33,7 +33,8 @@
  *                                  and trips against truth, WCU and CPU per position; an hour of driving at 1 s in US$
  *   npm run bench -- gps-error     the real drives through the detector with GPS error added (independent 3-10 m at 5-15 s,
  *                                  drifting 3-10 m), with and without speed: distance error against the clean drive's truth
- *   --smallest                     each named plan once at its smallest size: proves it runs (test/project/benches.test.ts), no figures
+ *   --smallest                     each named plan once at its smallest size: proves it runs
+ *                                  (test/project/benches.whole-table.test.ts), no figures
  *   npm run bench -- console       the console in Chromium: time to the fleet on the map with 10 and 1,000 vehicles, frame
  *                                  times while zooming, API requests per minute of an idle tab, and the built files' sizes
  *   --out FILE                     also write the JSON to FILE

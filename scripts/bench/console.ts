@@ -17,7 +17,7 @@ import { givenSignedInPerson } from '../../test/support/sign-in.ts';
 import { buildConsole, CONSOLE_DIST } from '../build-console.ts';
 import { type BenchSize, percentile, type Row, round } from './report.ts';
 
-/** the figures' sizes, and the least that still runs every step (test/project/benches.test.ts) */
+/** the figures' sizes, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const plans = {
   full: { fleets: [10, 1_000], idleMs: 60_000, loads: 3 },
   smallest: { fleets: [10], idleMs: 2_000, loads: 1 },

@@ -20,7 +20,7 @@ import { avlRecord, PROTOCOLS, sendReadings } from '../devices/protocols.ts';
 import { benchListenerLimits, listenerLimitsNotes } from './listener-limits.ts';
 import { type BenchSize, percentile, printTable, type Row, round } from './report.ts';
 
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const countsBySize = {
   full: { vehicles: 20, readingsPerVehicle: 30, units: 200, packetsPerUnit: 10 },
   smallest: { vehicles: 2, readingsPerVehicle: 2, units: 2, packetsPerUnit: 1 },

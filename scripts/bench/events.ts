@@ -31,7 +31,7 @@ const CPU_HOURS = 0.25;
 /** hours each WCU run sends (from 03:00) */
 const WCU_HOURS = 1;
 const LATENCY_SAMPLES = 20;
-/** the least that still runs every step (test/project/benches.test.ts) */
+/** the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const smallest = { wcuZones: [0], cpuZones: [10], hours: 0.05, latencySamples: 1 } as const;
 const PUT_CONCURRENCY = 25;
 /** the area the simulated fleet drives in, with a margin */

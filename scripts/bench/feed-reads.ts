@@ -14,7 +14,7 @@ import { createUser } from '../../shared/store/users.ts';
 import { addVehicle, linkVehicle } from '../../shared/store/vehicles.ts';
 import { type BenchSize, percentile, type Row } from './report.ts';
 
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const countsBySize = {
   full: { fleets: [10, 1_000, 10_000], events: 5_000, calls: 20 },
   smallest: { fleets: [10], events: 40, calls: 1 },

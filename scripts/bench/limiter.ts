@@ -15,7 +15,7 @@ import { callOperation, UNREACHED_LIMIT } from './operations.ts';
 import { prices } from './prices.ts';
 import { type BenchSize, percentile, type Row, round } from './report.ts';
 
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const countsBySize = {
   full: { calls: Number(process.env.BENCH_CALLS ?? 200), warmUp: 20, burst: 40 },
   smallest: { calls: 1, warmUp: 0, burst: 2 },

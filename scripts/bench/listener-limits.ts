@@ -11,7 +11,7 @@ import { CODEC_8E } from '../../shared/devices/teltonika/codec.ts';
 import { encodeAvlPacket, encodeImei } from '../../shared/devices/teltonika/encode.ts';
 import { type BenchSize, type Row, round } from './report.ts';
 
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const countsBySize = {
   full: { idleConnections: 10_000, wholePackets: 20, trickledPackets: 20, ioBytes: 65_000 },
   // a byte at a time is a write awaited per byte: 64 KB of them is most of the smallest run's minute

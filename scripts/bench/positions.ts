@@ -10,7 +10,7 @@ import { givenDenseHistory } from '../../test/support/position-builders.ts';
 import { callOperation } from './operations.ts';
 import { type BenchSize, median, type Row, round } from './report.ts';
 
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts): an hour, one call */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts): an hour, one call */
 const countsBySize = {
   full: { days: Number(process.env.BENCH_POSITION_DAYS ?? 2), calls: 5 },
   smallest: { days: 1 / 24, calls: 1 },

@@ -23,7 +23,7 @@ import { type BenchSize, type Row, round } from './report.ts';
 const DENSITY = { tripsPerDay: 10, positionsPerDay: 2_880, slipsPerDay: 2, fillsPerDay: 1 };
 const PLACES = ['Depot Midrand', 'Client Centurion', 'Rosebank Mall', 'Sandton City', 'OR Tambo Cargo', 'Pretoria Market'];
 const DRIVERS = ['Thabo Mokoena', 'Lerato Dlamini', 'Johan van Wyk', null];
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const countsBySize = {
   full: { tripDays: 10, tripVehicles: 4, vehicles: 100, sampleRecords: 300, positions: DENSITY.positionsPerDay },
   smallest: { tripDays: 1, tripVehicles: 1, vehicles: 10, sampleRecords: 10, positions: 20 },

@@ -13,7 +13,7 @@ import { givenWebhook } from '../../test/support/webhook-builders.ts';
 import { type Answer, answerWith, givenReceiver, type Receiver } from '../../test/support/webhook-receiver.ts';
 import { type BenchSize, percentile, type Row, round } from './report.ts';
 
-/** the full figures, and the least that still runs every step (test/project/benches.test.ts) */
+/** the full figures, and the least that still runs every step (test/project/benches.whole-table.test.ts) */
 const countsBySize = {
   full: { burst: 300, paced: 100, writers: 10 },
   smallest: { burst: 2, paced: 1, writers: 2 },

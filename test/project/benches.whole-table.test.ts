@@ -2,6 +2,8 @@
  * Every plan of `npm run bench` once, at its smallest size (--smallest), as a child process the way a developer runs
  * it, on a local stack of its own: a bench broken by a change (a renamed operation, a plan whose calls now fail, a
  * middleware added twice) fails here instead of on the day someone needs its figures. The figures are not checked.
+ * It runs after the other files, alone (a whole-table file for its load: docs/testing.md), not beside the console's
+ * browser tests.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
