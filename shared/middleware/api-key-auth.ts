@@ -5,7 +5,7 @@ import { Forbidden, Unauthorized } from '../errors.ts';
 import { expiringCache } from '../expiring-cache.ts';
 import type { SignedInPerson } from '../sign-in/access-tokens.ts';
 import { logger } from '../telemetry.ts';
-import { type CredentialMemoryOptions, credentialMemory, MAX_CREDENTIAL_CACHE_MS } from './credential-memory.ts';
+import { type CredentialMemoryOptions, credentialCacheMs, credentialMemory } from './credential-memory.ts';
 import { type HttpMiddleware, type HttpRequest, headerValue } from './types.ts';
 
 export type FindApiKey = (keyHash: string) => Promise<ApiKeyRecord | undefined>;
@@ -54,7 +54,7 @@ export const apiKeyAuth = ({
     return findPerson(issuer, subject);
   }, memory);
 
-  const verified = expiringCache<SignedInPerson>(Math.min(memory.cacheTtlMs ?? MAX_CREDENTIAL_CACHE_MS, MAX_CREDENTIAL_CACHE_MS), now);
+  const verified = expiringCache<SignedInPerson>(credentialCacheMs(memory), now);
   /**
    * A token verified lately, by its hash (the token itself is never kept), until the sooner of its expiry and the
    * credential memory's time: the console calls with one token for its lifetime, and the token's RS256 check was

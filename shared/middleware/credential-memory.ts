@@ -15,15 +15,20 @@ export interface CredentialMemoryOptions {
   now?: () => number;
 }
 
+/** How long a found credential is kept: the time asked for, at most MAX_CREDENTIAL_CACHE_MS. */
+export const credentialCacheMs = ({ cacheTtlMs = MAX_CREDENTIAL_CACHE_MS }: CredentialMemoryOptions): number =>
+  Math.min(cacheTtlMs, MAX_CREDENTIAL_CACHE_MS);
+
 /**
  * A credential's lookup by its hash behind a container's memory (never per-request state) of what was found and what
  * was not: the api key's and the device token's checks alike.
  */
 export function credentialMemory<R>(
   find: (hash: string) => Promise<R | undefined>,
-  { cacheTtlMs = MAX_CREDENTIAL_CACHE_MS, now = Date.now }: CredentialMemoryOptions,
+  options: CredentialMemoryOptions,
 ): (hash: string) => Promise<R | undefined> {
-  const found = expiringCache<R>(Math.min(cacheTtlMs, MAX_CREDENTIAL_CACHE_MS), now);
+  const now = options.now ?? Date.now;
+  const found = expiringCache<R>(credentialCacheMs(options), now);
   const unknown = expiringCache<true>(UNKNOWN_CREDENTIAL_MEMORY_MS, now);
   return async (hash) => {
     const cached = found.get(hash);
