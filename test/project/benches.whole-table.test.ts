@@ -74,6 +74,14 @@ describe('npm run bench -- --smallest', () => {
     expect(results.operations?.map((row) => row.operation)).toEqual(operations.map(({ name }) => name));
   });
 
+  it("times writing every JSON answer, and no picture's", () => {
+    const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Array<Record<string, unknown>>>;
+    const writingMs = new Map(results.operations?.map((row) => [row.operation, row['answer JSON + gzip ms']]));
+    expect(writingMs.get('getLiveMap')).toBe(0);
+    expect(writingMs.get('getPositions')).toBeGreaterThan(0);
+    expect([...writingMs.values()].every((ms) => typeof ms === 'number' && ms >= 0)).toBe(true);
+  });
+
   it("answers the first real call of an api key's operation and of a signed-in person's in the bundles bench", async () => {
     const { operations } = await import('../../functions/registry.ts');
     const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, Array<Record<string, unknown>>>;
