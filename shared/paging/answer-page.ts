@@ -48,9 +48,12 @@ export class AnswerPage<Position> {
   /** records the walk may still answer, this page included */
   private readonly remaining: number;
   private readonly takenBefore: number;
+  /** what the records and frames taken cost: exactly, but for the written pieces from `uncountedFrom` on, at most */
   private usedBytes = 0;
   /** the records taken, as the answer carries them: each written once, when its bytes were counted */
   private readonly written: string[] = [];
+  /** the first written piece whose cost `usedBytes` holds as its bound (pieceCostAtMost), not exactly */
+  private uncountedFrom = 0;
   private count = 0;
   private last: Position | undefined;
   private more = false;
@@ -112,10 +115,10 @@ export class AnswerPage<Position> {
       this.more = true;
       return false;
     }
-    const text = toResponseJson(record);
-    if (!this.take(textCost(text), position)) return false;
-    this.written.push(text);
-    this.count++;
+    if (!this.takePiece(toResponseJson(record), 1, position)) {
+      this.endEarly();
+      return false;
+    }
     return true;
   }
 
@@ -134,15 +137,35 @@ export class AnswerPage<Position> {
   /** Takes every record when their bytes fit together; else nothing, leaving the records to `add` one by one. */
   private takeAtOnce(records: readonly unknown[], positionAt: (index: number) => Position): boolean {
     if (records.length === 0) return false;
-    const text = toResponseJson(records);
-    // the array's cost as one text, less its brackets, is its records' texts, each with its comma
-    const cost = textCost(text) - 2;
-    if (this.usedBytes + cost > this.budgetBytes) return false;
-    this.usedBytes += cost;
-    this.last = positionAt(records.length - 1);
-    this.written.push(text.slice(1, -1));
-    this.count += records.length;
+    return this.takePiece(toResponseJson(records).slice(1, -1), records.length, positionAt(records.length - 1));
+  }
+
+  /**
+   * Takes a written piece (a record's text, or several joined by commas) when its bytes fit, the last of its records
+   * at `position`. Its bound is counted while every bound fits (a day of positions, a page of cards: far below the
+   * budget, and counting them exactly took a fifth of getPositions' own work); from the first that may not fit, the
+   * pieces are counted exactly, so a page takes exactly what counting every byte would take.
+   */
+  private takePiece(piece: string, records: number, position: Position): boolean {
+    const most = pieceCostAtMost(piece);
+    const counted = this.usedBytes + most > this.budgetBytes;
+    if (counted) {
+      this.countExactly();
+      const cost = pieceCost(piece);
+      if (this.usedBytes + cost > this.budgetBytes) return false;
+      this.usedBytes += cost;
+    } else this.usedBytes += most;
+    this.written.push(piece);
+    if (counted) this.uncountedFrom = this.written.length;
+    this.last = position;
+    this.count += records;
     return true;
+  }
+
+  /** Counts the written pieces held at their bound exactly. */
+  private countExactly(): void {
+    for (const piece of this.written.slice(this.uncountedFrom)) this.usedBytes += pieceCost(piece) - pieceCostAtMost(piece);
+    this.uncountedFrom = this.written.length;
   }
 
   /**
@@ -180,6 +203,7 @@ export class AnswerPage<Position> {
   }
 
   private take(cost: number, position: Position): boolean {
+    if (this.usedBytes + cost > this.budgetBytes) this.countExactly();
     if (this.usedBytes + cost > this.budgetBytes) {
       this.endEarly();
       return false;
@@ -196,8 +220,14 @@ export class AnswerPage<Position> {
   }
 }
 
-/** Written JSON's share of the Lambda response: as a string inside the response JSON, and a separating comma. */
-const textCost = (text: string): number => bytesAsJsonString(text) + 1;
+/**
+ * A written piece's share of the Lambda response: its records' JSON as a string inside the response JSON, and a comma
+ * for each record (one piece of several records holds the commas between them).
+ */
+const pieceCost = (piece: string): number => bytesAsJsonString(piece) + 1;
+
+/** No UTF-16 unit writes more than 6 bytes inside a JSON string (`\u001f`, a lone surrogate's escape): a piece's most. */
+const pieceCostAtMost = (piece: string): number => piece.length * 6 + 1;
 
 /** What JSON.stringify escapes beyond `"` and `\`: control characters (a payload's raw newline) and surrogates. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON.stringify escapes
@@ -220,7 +250,7 @@ function occurrences(text: string, character: string): number {
 }
 
 /** A record's share of the Lambda response: its JSON as a string inside the response JSON, and a separating comma. */
-export const recordCost = (record: unknown): number => textCost(toResponseJson(record));
+export const recordCost = (record: unknown): number => pieceCost(toResponseJson(record));
 
 /**
  * gzip shrinks the service's JSON to about a tenth (measured: `npm run bench -- sizes`, docs/operations.md), and base64

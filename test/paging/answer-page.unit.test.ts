@@ -96,6 +96,47 @@ describe('recordCost', () => {
   });
 });
 
+describe('AnswerPage budget', () => {
+  it('takes exactly the records and frames whose bytes, counted one by one, fit the budget, however near they come', async () => {
+    // characters that cost a record's bytes most: escaped, or 2 to 4 bytes in UTF-8
+    const costly = fc.constantFrom('a', '"', '\\', '\n', '\u0001', '\u00e9', '\u20ac', '\ud800', '\ud83d\ude00');
+    const note = fc.oneof(
+      fc.string({ unit: costly, maxLength: 40 }),
+      fc.tuple(costly, fc.nat(40)).map(([character, times]) => character.repeat(times)),
+    );
+    const aRecord = fc.record({ n: fc.integer(), note });
+    const steps = fc.array(fc.record({ frame: fc.boolean(), value: aRecord }), { minLength: 1, maxLength: 14 });
+    // a budget within a few bytes of what the steps up to one of them cost
+    const nearAStep = fc.record({ step: fc.nat(), bytes: fc.integer({ min: -40, max: 40 }) });
+    await fc.assert(
+      fc.asyncProperty(steps, nearAStep, async (plan, near) => {
+        // Prepare
+        const spentAfter = plan.map((_, n) => plan.slice(0, n + 1).reduce((sum, { value }) => sum + recordCost(value), 0));
+        const budgetBytes = Math.max(1, (spentAfter[near.step % plan.length] as number) + near.bytes);
+        const page = await AnswerPage.open<number>({
+          ...aPageContext({ limit: 1_000 }),
+          answer: { operation: 'getJobCards', budgetBytes },
+        });
+        const fitting = spentAfter.findIndex((spent) => spent > budgetBytes);
+        // Act
+        let taken = 0;
+        try {
+          while (taken < plan.length) {
+            const { frame, value } = plan[taken] as (typeof plan)[number];
+            if (!(frame ? page.addFrame(value, taken) : page.add(value, taken))) break;
+            taken++;
+          }
+        } catch {
+          // the first step did not fit an empty page: the page refuses rather than answering nothing
+        }
+        // Assess
+        expect(taken).toBe(fitting < 0 ? plan.length : fitting);
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
+
 describe('AnswerPage.addAll', () => {
   /** What a page shows of the records it took: how many, the answer's text, whether more follow and from where. */
   async function outcomeOf(page: AnswerPage<number>, taking: () => number) {
