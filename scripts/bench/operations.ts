@@ -222,7 +222,6 @@ export function eventOf(name: OperationName, user: BenchCaller, request: BenchRe
   });
 }
 
-/** The handler's result checked as callOperation checks an HTTP answer. */
 const isGzipped = (result: APIGatewayProxyResult): boolean => result.headers?.['Content-Encoding'] === 'gzip';
 
 function answerText(result: APIGatewayProxyResult): string {
@@ -230,6 +229,7 @@ function answerText(result: APIGatewayProxyResult): string {
   return (isGzipped(result) ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
+/** The handler's result checked as callOperation checks an HTTP answer. */
 function checkResult(name: OperationName, result: APIGatewayProxyResult): void {
   successOf(name, result.statusCode, result.headers?.['Content-Type'] as string | undefined, () => answerText(result));
 }

@@ -143,7 +143,7 @@ export class AnswerPage<Position> {
   /**
    * Takes a written piece (a record's text, or several joined by commas) when its bytes fit, the last of its records
    * at `position`. Its bound is counted while every bound fits (a day of positions, a page of cards: far below the
-   * budget, and counting them exactly took a fifth of getPositions' own work); from the first that may not fit, the
+   * budget, and counting them exactly was a tenth of getPositions' own work); from the first that may not fit, the
    * pieces are counted exactly, so a page takes exactly what counting every byte would take.
    */
   private takePiece(piece: string, records: number, position: Position): boolean {
