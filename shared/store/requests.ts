@@ -157,11 +157,13 @@ const BATCH_GET_LIMIT = 100;
 
 /**
  * BatchGetItem over any number of keys, in parallel chunks, retrying unprocessed keys; one round trip when under 100.
+ * Each key is asked for once (BatchGetItem refuses a request naming one twice), so each item is answered once.
  * `consistent` reads strongly consistently (what a write conditioned on the values read needs).
  */
 export async function batchGet(itemKeys: Key[], { consistent = false }: { consistent?: boolean } = {}): Promise<Item[]> {
+  const distinct = [...new Map(itemKeys.map((key) => [itemKey(key), key])).values()];
   const chunks: Key[][] = [];
-  for (let i = 0; i < itemKeys.length; i += BATCH_GET_LIMIT) chunks.push(itemKeys.slice(i, i + BATCH_GET_LIMIT));
+  for (let i = 0; i < distinct.length; i += BATCH_GET_LIMIT) chunks.push(distinct.slice(i, i + BATCH_GET_LIMIT));
   const results = await Promise.all(chunks.map((chunk) => batchGetChunk(chunk, consistent)));
   return results.flat();
 }

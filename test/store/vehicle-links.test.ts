@@ -24,6 +24,16 @@ describe('unlinkedVehicleUids', () => {
     expect(sent).toEqual(['BatchGetItemCommand']);
   });
 
+  it('answers a vehicle asked about twice, which BatchGetItem itself refuses', async () => {
+    // Prepare
+    const user = await givenUser();
+    const linked = await givenVehicle(user);
+    // Act
+    const unlinked = await unlinkedVehicleUids(user.userUid, [linked.vehicleUid, 999_999_999_998, linked.vehicleUid, 999_999_999_998]);
+    // Assess
+    expect(unlinked).toEqual([999_999_999_998, 999_999_999_998]);
+  });
+
   it('checks more vehicles than one BatchGetItem reads', async () => {
     // Prepare
     const user = await givenUser();
